@@ -1,0 +1,117 @@
+import { redirect } from '@remix-run/node';
+import { apiError } from '../utils/api.server.ts';
+import type { Role } from './schemas.ts';
+import { destroySession, getSession } from './session.server.ts';
+import { findUserById, toPublicUser, type PublicUser } from './user-record.server.ts';
+
+/**
+ * Roles and what each may do (DESIGN §6). Each role has everything of the
+ * roles below it; the table lists only what a role adds. The server checks
+ * these on every call; the UI merely hides what would be refused.
+ */
+export const ROLE_RANK: Record<Role, number> = { user: 0, manager: 1, admin: 2, super_admin: 3 };
+
+const ADDED_BY_ROLE = {
+  // The daily queue.
+  user: [
+    'read:all',
+    'create:client',
+    'update:client',
+    'create:customer',
+    'update:customer',
+    'create:invoice',
+    'create:document',
+    'create:payment',
+    'create:credit_limit',
+    'create:task',
+    'work:task',
+    'assess:risk',
+    'start:workflow',
+  ],
+  // Decisions.
+  manager: [
+    'verify:invoice',
+    'approve:invoice',
+    'finance:invoice',
+    'reject:invoice',
+    'decide:credit_limit',
+    'adjust:risk',
+    'confirm:payment',
+    'sign:document',
+    'run:workflow',
+    'edit:workflow',
+    'edit:email_template',
+    'edit:email_campaign',
+  ],
+  admin: ['manage:users', 'manage:integrations'],
+  super_admin: ['grant:super_admin'],
+} as const;
+
+export type Permission = (typeof ADDED_BY_ROLE)[Role][number];
+
+function permissionsUpTo(role: Role): ReadonlySet<Permission> {
+  const roles = (Object.keys(ADDED_BY_ROLE) as Role[]).filter((r) => ROLE_RANK[r] <= ROLE_RANK[role]);
+  return new Set<Permission>(roles.flatMap((r) => ADDED_BY_ROLE[r]));
+}
+
+/** The full permission set of each role, derived from the table above. */
+export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
+  user: permissionsUpTo('user'),
+  manager: permissionsUpTo('manager'),
+  admin: permissionsUpTo('admin'),
+  super_admin: permissionsUpTo('super_admin'),
+};
+
+export const ALL_PERMISSIONS: readonly Permission[] = [...ROLE_PERMISSIONS.super_admin];
+
+export function can(user: { role: Role; isActive?: boolean } | null | undefined, permission: Permission): boolean {
+  if (!user || user.isActive === false) return false;
+  return ROLE_PERMISSIONS[user.role]?.has(permission) ?? false;
+}
+
+/** For domain modules: 403 unless `actor` may. */
+export function assertCan(actor: { role: Role; isActive?: boolean }, permission: Permission): void {
+  if (!can(actor, permission)) throw apiError(403, 'Forbidden');
+}
+
+/**
+ * The signed-in user, read fresh from the database on every call, so a
+ * deactivation or role change applies on the next request. A pending sign-in
+ * (password passed, authenticator code not yet) is not signed in. A session of
+ * a deactivated or deleted user is destroyed.
+ */
+export async function getSignedInUser(request: Request): Promise<PublicUser | null> {
+  const session = await getSession(request);
+  const userId = session.get('userId');
+  if (!userId) return null;
+  const row = await findUserById(userId);
+  if (!row || !row.is_active) {
+    await destroySession(session);
+    return null;
+  }
+  return toPublicUser(row);
+}
+
+interface RequireOptions {
+  /** JSON errors (API) or redirect / plain 403 (pages). Default: whether the path starts with /api/. */
+  api?: boolean;
+}
+
+function isApiRequest(request: Request, options: RequireOptions): boolean {
+  if (options.api !== undefined) return options.api;
+  return new URL(request.url).pathname.startsWith('/api/');
+}
+
+/** The signed-in user, or throws: API → 401 `{message:'Unauthorized'}`; page → redirect to '/' (the login page). */
+export async function requireUser(request: Request, options: RequireOptions = {}): Promise<PublicUser> {
+  const user = await getSignedInUser(request);
+  if (user) return user;
+  throw isApiRequest(request, options) ? apiError(401, 'Unauthorized') : redirect('/');
+}
+
+/** requireUser, then 403 (`{message:'Forbidden'}` for the API) unless the user's role has `permission`. */
+export async function requirePermission(request: Request, permission: Permission, options: RequireOptions = {}): Promise<PublicUser> {
+  const user = await requireUser(request, options);
+  if (can(user, permission)) return user;
+  throw isApiRequest(request, options) ? apiError(403, 'Forbidden') : new Response('Forbidden', { status: 403, statusText: 'Forbidden' });
+}

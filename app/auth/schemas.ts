@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { USER_ROLES } from '../../db/models/enums.ts';
+
+/**
+ * Payloads of the sign-in, profile and user-administration calls (spec §3,
+ * §5, §7). Shared by the browser forms (conform) and the API, so this file
+ * must not import server-only code. Messages are the spec's texts; pages
+ * translate them as keys.
+ */
+export const ROLES = USER_ROLES;
+export type Role = (typeof ROLES)[number];
+
+export const MESSAGES = {
+  credentialsRequired: 'Email and password are required',
+  codeRequired: 'Authenticator code is required',
+  invalidCode: 'Invalid authenticator code',
+  invalidTotpCode: 'Invalid TOTP code',
+  firstNameRequired: 'Ime je obavezno',
+  lastNameRequired: 'Prezime je obavezno',
+  invalidEmail: 'Neispravna email adresa',
+  currentPasswordRequired: 'Trenutna lozinka je obavezna',
+  currentPasswordWrong: 'Trenutna lozinka nije ispravna',
+  newPasswordTooShort: 'Nova lozinka mora imati najmanje 8 znakova',
+  confirmPasswordRequired: 'Potvrda lozinke je obavezna',
+  passwordsDoNotMatch: 'Lozinke se ne podudaraju',
+  tooLong: 'Najviše 255 znakova',
+  invalidRole: 'Invalid role',
+} as const;
+
+export const PASSWORD_MIN_LENGTH = 8;
+// scrypt hashes any length, but a cap keeps megabyte "passwords" out.
+const PASSWORD_MAX_LENGTH = 1024;
+export const CODE_LENGTH = 6;
+
+/** Missing, null and non-strings read as '' so the "required" message wins. */
+const text = (message: string) =>
+  z.preprocess((value) => (typeof value === 'string' ? value : value == null ? '' : value), z.string(message));
+
+const requiredText = (message: string, max = 255) => text(message).pipe(z.string().trim().min(1, message).max(max, MESSAGES.tooLong));
+
+/** Lower-cased because users.email must be (the unique index is on the lower-case value). */
+const emailField = (message: string) => text(message).pipe(z.string().trim().toLowerCase().max(255, message).pipe(z.email(message)));
+
+// --- sign-in -------------------------------------------------------------
+
+export const loginSchema = z.object({
+  email: text(MESSAGES.credentialsRequired).pipe(z.string().trim().toLowerCase().min(1, MESSAGES.credentialsRequired).max(255)),
+  password: text(MESSAGES.credentialsRequired).pipe(z.string().min(1, MESSAGES.credentialsRequired).max(PASSWORD_MAX_LENGTH)),
+});
+export type LoginInput = z.infer<typeof loginSchema>;
+
+const code = (wrongMessage: string) =>
+  text(MESSAGES.codeRequired).pipe(
+    z
+      .string()
+      .trim()
+      .min(1, { message: MESSAGES.codeRequired, abort: true })
+      .regex(/^\d{6}$/, wrongMessage),
+  );
+
+/** POST /api/auth/verify-otp */
+export const verifyOtpSchema = z.object({ otpCode: code(MESSAGES.invalidCode) });
+/** POST /api/auth/totp/verify-setup */
+export const verifyTotpSetupSchema = z.object({ totpCode: code(MESSAGES.invalidTotpCode) });
+
+// --- own account ---------------------------------------------------------
+
+/** PUT /api/auth/profile */
+export const profileSchema = z.object({
+  firstName: requiredText(MESSAGES.firstNameRequired),
+  lastName: requiredText(MESSAGES.lastNameRequired),
+  email: emailField(MESSAGES.invalidEmail),
+});
+export type ProfileInput = z.infer<typeof profileSchema>;
+
+/** PUT /api/auth/change-password; the mismatch lands on confirmPassword (spec §5). */
+export const changePasswordSchema = z
+  .object({
+    currentPassword: text(MESSAGES.currentPasswordRequired).pipe(z.string().min(1, MESSAGES.currentPasswordRequired).max(PASSWORD_MAX_LENGTH)),
+    newPassword: text(MESSAGES.newPasswordTooShort).pipe(
+      z.string().min(PASSWORD_MIN_LENGTH, MESSAGES.newPasswordTooShort).max(PASSWORD_MAX_LENGTH),
+    ),
+    confirmPassword: text(MESSAGES.confirmPasswordRequired).pipe(z.string().min(1, MESSAGES.confirmPasswordRequired)),
+  })
+  .superRefine((value, ctx) => {
+    if (value.confirmPassword && value.newPassword !== value.confirmPassword) {
+      ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: MESSAGES.passwordsDoNotMatch });
+    }
+  });
+export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
+
+/** The /set-password/{token} form: the same rules without a current password. */
+export const setPasswordSchema = z
+  .object({
+    newPassword: text(MESSAGES.newPasswordTooShort).pipe(
+      z.string().min(PASSWORD_MIN_LENGTH, MESSAGES.newPasswordTooShort).max(PASSWORD_MAX_LENGTH),
+    ),
+    confirmPassword: text(MESSAGES.confirmPasswordRequired).pipe(z.string().min(1, MESSAGES.confirmPasswordRequired)),
+  })
+  .superRefine((value, ctx) => {
+    if (value.confirmPassword && value.newPassword !== value.confirmPassword) {
+      ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: MESSAGES.passwordsDoNotMatch });
+    }
+  });
+export type SetPasswordInput = z.infer<typeof setPasswordSchema>;
+
+// --- user administration (admin, super_admin) ---------------------------
+
+const roleField = z.enum(ROLES, MESSAGES.invalidRole);
+
+/** POST /api/admin/users (DESIGN §9); without a password the user gets a set-password link. */
+export const createUserSchema = z.object({
+  email: emailField(MESSAGES.invalidEmail),
+  firstName: requiredText(MESSAGES.firstNameRequired),
+  lastName: requiredText(MESSAGES.lastNameRequired),
+  role: roleField,
+  password: z.preprocess(
+    (value) => (value === '' || value === null ? undefined : value),
+    z.string().min(PASSWORD_MIN_LENGTH, MESSAGES.newPasswordTooShort).max(PASSWORD_MAX_LENGTH).optional(),
+  ),
+});
+export type CreateUserInput = z.infer<typeof createUserSchema>;
+
+/** PUT /api/admin/users/{userId}/role */
+export const setRoleSchema = z.object({ role: roleField });
+/** PUT /api/admin/users/{userId}/status */
+export const setStatusSchema = z.object({ isActive: z.boolean('isActive must be true or false') });
+/** PUT /api/admin/users/{userId}/otp */
+export const setOtpSchema = z.object({ otpEnabled: z.boolean('otpEnabled must be true or false') });

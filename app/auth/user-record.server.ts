@@ -1,0 +1,75 @@
+import type { Transaction } from 'sequelize';
+import type { Role } from './schemas.ts';
+import { selectOne } from '../db.server.ts';
+
+/** A users row as the auth modules read it (snake_case, straight from SQL). */
+export interface UserRow {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: Role;
+  is_active: boolean;
+  password_hash: string | null;
+  must_change_password: boolean;
+  totp_secret_encrypted: string | null;
+  totp_pending_secret_encrypted: string | null;
+  otp_enabled: boolean | null;
+  totp_confirmed_at: Date | null;
+  totp_last_step: number | null;
+  last_login_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/**
+ * The user as the API and pages see it (spec §3 plus `id` per DESIGN §9):
+ * no hashes, no secrets. `otpEnabled` is a plain boolean: NULL in the
+ * database means on.
+ */
+export interface PublicUser {
+  id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  role: Role;
+  isActive: boolean;
+  otpEnabled: boolean;
+  /** An authenticator app has been set up and confirmed (profile: "TOTP enabled"). */
+  totpConfigured: boolean;
+  mustChangePassword: boolean;
+  lastLoginAt: Date | null;
+  createdAt: Date;
+}
+
+export function toPublicUser(row: UserRow): PublicUser {
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    role: row.role,
+    isActive: row.is_active,
+    otpEnabled: row.otp_enabled !== false,
+    totpConfigured: row.totp_confirmed_at !== null && row.totp_secret_encrypted !== null,
+    mustChangePassword: row.must_change_password,
+    lastLoginAt: row.last_login_at,
+    createdAt: row.created_at,
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids from URLs are checked first so a malformed one is a 404, not a SQL error. */
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}
+
+export async function findUserById(id: string, options: { transaction?: Transaction; forUpdate?: boolean } = {}): Promise<UserRow | null> {
+  if (!isUuid(id)) return null;
+  return selectOne<UserRow>(`SELECT * FROM users WHERE id = :id${options.forUpdate ? ' FOR UPDATE' : ''}`, { id }, options);
+}
+
+export async function findUserByEmail(email: string): Promise<UserRow | null> {
+  return selectOne<UserRow>(`SELECT * FROM users WHERE email = :email`, { email: email.trim().toLowerCase() });
+}

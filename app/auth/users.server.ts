@@ -1,0 +1,372 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Transaction } from 'sequelize';
+import type { z } from 'zod';
+import { getEnv } from '../env.server.ts';
+import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { logActivity } from '../activity-log.server.ts';
+import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
+import { hashPassword, verifyPassword } from './password.server.ts';
+import { assertCan, can } from './permissions.server.ts';
+import {
+  MESSAGES,
+  changePasswordSchema,
+  createUserSchema,
+  profileSchema,
+  setPasswordSchema,
+  type Role,
+} from './schemas.ts';
+import { endSessionsOfUser } from './session.server.ts';
+import { assertNotThrottled, recordFailure, resetThrottle } from './throttle.server.ts';
+import { findUserById, isUuid, toPublicUser, type PublicUser, type UserRow } from './user-record.server.ts';
+
+/**
+ * Staff accounts: what admins do to users (DESIGN §6, §9; spec §6) and what a
+ * user does to their own account. Each write checks its rules, changes the
+ * row and writes its activity-log row in one transaction; refusals throw API
+ * error Responses (400/403/404/409).
+ */
+export interface Actor {
+  id: string;
+  role: Role;
+  isActive?: boolean;
+}
+export interface WriteMeta {
+  ip?: string | null;
+}
+
+export const SET_PASSWORD_TOKEN_TTL_HOURS = 72;
+const DUPLICATE_EMAIL = 'A user with this email already exists';
+const INVALID_LINK = 'This link is invalid or has expired';
+
+/** Domain functions validate again, so a caller that skipped the schema cannot write bad data. */
+function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw apiError(400, result.error.issues[0].message, zodFieldErrors(result.error));
+  return result.data;
+}
+
+function duplicateEmail(): Response {
+  return apiError(409, DUPLICATE_EMAIL, { email: [DUPLICATE_EMAIL] });
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+async function loadTarget(userId: string, transaction: Transaction): Promise<UserRow> {
+  const user = isUuid(userId) ? await findUserById(userId, { transaction, forUpdate: true }) : null;
+  if (!user) throw apiError(404, 'User not found');
+  return user;
+}
+
+/** An admin may not touch a super_admin; only a super_admin may. */
+function assertMayManage(actor: Actor, target: UserRow): void {
+  if (target.role === 'super_admin' && !can(actor, 'grant:super_admin')) throw apiError(403, 'Forbidden');
+}
+
+/**
+ * GET /api/admin/users: newest first; `q` searches email and names. Returns
+ * the page and the full count (for X-Total-Count).
+ */
+export async function listUsers(options: { q?: string | null; limit?: number; offset?: number } = {}): Promise<{
+  users: PublicUser[];
+  total: number;
+}> {
+  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000);
+  const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
+  const q = options.q?.trim() ? `%${options.q.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const where = q ? `WHERE email ILIKE :q OR first_name ILIKE :q OR last_name ILIKE :q OR (first_name || ' ' || last_name) ILIKE :q` : '';
+  const rows = await selectRows<UserRow>(
+    `SELECT * FROM users ${where} ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset`,
+    { q, limit, offset },
+  );
+  const count = await selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM users ${where}`, { q });
+  return { users: rows.map(toPublicUser), total: count?.total ?? 0 };
+}
+
+/**
+ * POST /api/admin/users (DESIGN §9). With `password` the user must change it
+ * at first sign-in; without, a one-time set-password link (72 h) is returned
+ * for the email, and only the token's hash is stored.
+ * Throws 400 (invalid input), 403 (not admin; super_admin by a non-super_admin), 409 (email taken).
+ */
+export async function createStaffUser(
+  actor: Actor,
+  input: { email: string; firstName: string; lastName: string; role: Role; password?: string | null },
+  meta: WriteMeta = {},
+): Promise<{ user: PublicUser; setPasswordLink: string | null }> {
+  assertCan(actor, 'manage:users');
+  const data = validate(createUserSchema, input);
+  if (data.role === 'super_admin') assertCan(actor, 'grant:super_admin');
+  const passwordHash = data.password ? await hashPassword(data.password) : null;
+  const token = data.password ? null : randomBytes(32).toString('base64url');
+
+  try {
+    const user = await inTransaction(async (transaction) => {
+      const { rows } = await execute<UserRow>(
+        `INSERT INTO users (email, first_name, last_name, role, password_hash, must_change_password)
+         VALUES (:email, :firstName, :lastName, :role, :passwordHash, :mustChange)
+         RETURNING *`,
+        { ...data, passwordHash, mustChange: passwordHash !== null },
+        { transaction },
+      );
+      const created = rows[0];
+      if (token) {
+        await execute(
+          `INSERT INTO user_tokens (user_id, purpose, token_hash, expires_at)
+           VALUES (:userId, 'set_password', :tokenHash, now() + make_interval(hours => :hours))`,
+          { userId: created.id, tokenHash: hashToken(token), hours: SET_PASSWORD_TOKEN_TTL_HOURS },
+          { transaction },
+        );
+      }
+      await logActivity(
+        {
+          action: 'user_created',
+          userId: actor.id,
+          entityType: 'user',
+          entityId: created.id,
+          ipAddress: meta.ip,
+          details: {
+            email: created.email,
+            firstName: created.first_name,
+            lastName: created.last_name,
+            role: created.role,
+            passwordDelivery: token ? 'set_password_link' : 'initial_password',
+          },
+        },
+        transaction,
+      );
+      return created;
+    });
+    return {
+      user: toPublicUser(user),
+      setPasswordLink: token ? `${getEnv().APP_URL.replace(/\/+$/, '')}/set-password/${token}` : null,
+    };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateEmail();
+    throw error;
+  }
+}
+
+/**
+ * PUT /api/admin/users/{userId}/role. Throws 403 (own role; super_admin
+ * granted or touched by a non-super_admin; not admin), 404 (unknown user).
+ * Takes effect on the user's next request (roles are read per request).
+ */
+export async function setUserRole(actor: Actor, userId: string, role: Role, meta: WriteMeta = {}): Promise<PublicUser> {
+  assertCan(actor, 'manage:users');
+  if (userId === actor.id) throw apiError(403, 'You cannot change your own role');
+  if (role === 'super_admin') assertCan(actor, 'grant:super_admin');
+  const updated = await inTransaction(async (transaction) => {
+    const target = await loadTarget(userId, transaction);
+    assertMayManage(actor, target);
+    if (target.role === role) return target;
+    const { rows } = await execute<UserRow>(`UPDATE users SET role = :role WHERE id = :id RETURNING *`, { id: target.id, role }, { transaction });
+    await logActivity(
+      {
+        action: 'user_role_changed',
+        userId: actor.id,
+        entityType: 'user',
+        entityId: target.id,
+        ipAddress: meta.ip,
+        details: { email: target.email, oldRole: target.role, newRole: role },
+      },
+      transaction,
+    );
+    return rows[0];
+  });
+  return toPublicUser(updated);
+}
+
+/**
+ * PUT /api/admin/users/{userId}/status. Deactivating ends all of the user's
+ * sessions in the same transaction. Throws 403 (own flag; a super_admin by a
+ * non-super_admin; not admin), 404.
+ */
+export async function setUserActive(actor: Actor, userId: string, isActive: boolean, meta: WriteMeta = {}): Promise<PublicUser> {
+  assertCan(actor, 'manage:users');
+  if (userId === actor.id) throw apiError(403, 'You cannot change your own status');
+  const updated = await inTransaction(async (transaction) => {
+    const target = await loadTarget(userId, transaction);
+    assertMayManage(actor, target);
+    if (target.is_active === isActive) return target;
+    const { rows } = await execute<UserRow>(
+      `UPDATE users SET is_active = :isActive WHERE id = :id RETURNING *`,
+      { id: target.id, isActive },
+      { transaction },
+    );
+    const sessionsEnded = isActive ? 0 : await endSessionsOfUser(target.id, { transaction });
+    await logActivity(
+      {
+        action: 'user_status_changed',
+        userId: actor.id,
+        entityType: 'user',
+        entityId: target.id,
+        ipAddress: meta.ip,
+        details: { email: target.email, oldIsActive: target.is_active, newIsActive: isActive, sessionsEnded },
+      },
+      transaction,
+    );
+    return rows[0];
+  });
+  return toPublicUser(updated);
+}
+
+/**
+ * PUT /api/admin/users/{userId}/otp. Allowed on one's own row (spec §6); an
+ * admin may not switch a super_admin's second factor off or on. Throws 403, 404.
+ */
+export async function setUserOtp(actor: Actor, userId: string, otpEnabled: boolean, meta: WriteMeta = {}): Promise<PublicUser> {
+  assertCan(actor, 'manage:users');
+  const updated = await inTransaction(async (transaction) => {
+    const target = await loadTarget(userId, transaction);
+    if (target.id !== actor.id) assertMayManage(actor, target);
+    const current = target.otp_enabled !== false;
+    if (current === otpEnabled) return target;
+    const { rows } = await execute<UserRow>(
+      `UPDATE users SET otp_enabled = :otpEnabled WHERE id = :id RETURNING *`,
+      { id: target.id, otpEnabled },
+      { transaction },
+    );
+    await logActivity(
+      {
+        action: 'user_otp_changed',
+        userId: actor.id,
+        entityType: 'user',
+        entityId: target.id,
+        ipAddress: meta.ip,
+        details: { email: target.email, oldOtpEnabled: current, newOtpEnabled: otpEnabled },
+      },
+      transaction,
+    );
+    return rows[0];
+  });
+  return toPublicUser(updated);
+}
+
+/** PUT /api/auth/profile. Throws 400 (spec §5 messages per field), 409 (email taken). Returns the user. */
+export async function updateProfile(
+  user: Actor,
+  input: { firstName: string; lastName: string; email: string },
+  meta: WriteMeta = {},
+): Promise<PublicUser> {
+  const data = validate(profileSchema, input);
+  try {
+    const updated = await inTransaction(async (transaction) => {
+      const current = await loadTarget(user.id, transaction);
+      const before = { firstName: current.first_name, lastName: current.last_name, email: current.email };
+      const changes = Object.fromEntries(
+        (Object.keys(before) as Array<keyof typeof before>)
+          .filter((field) => before[field] !== data[field])
+          .map((field) => [field, { old: before[field], new: data[field] }]),
+      );
+      if (Object.keys(changes).length === 0) return current;
+      const { rows } = await execute<UserRow>(
+        `UPDATE users SET first_name = :firstName, last_name = :lastName, email = :email WHERE id = :id RETURNING *`,
+        { id: current.id, ...data },
+        { transaction },
+      );
+      await logActivity(
+        { action: 'profile_updated', userId: user.id, entityType: 'user', entityId: user.id, ipAddress: meta.ip, details: { changes } },
+        transaction,
+      );
+      return rows[0];
+    });
+    return toPublicUser(updated);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateEmail();
+    throw error;
+  }
+}
+
+/**
+ * PUT /api/auth/change-password. A wrong current password is 400 with the
+ * error on currentPassword (DESIGN §9) and counts towards the sign-in throttle
+ * (a stolen session must not become a password oracle). Ends the user's other
+ * sessions (pass the current one as `exceptSessionId`). Throws 400, 429.
+ */
+export async function changePassword(
+  user: Actor,
+  input: { currentPassword: string; newPassword: string; confirmPassword: string },
+  meta: WriteMeta & { exceptSessionId?: string } = {},
+): Promise<{ success: true }> {
+  const data = validate(changePasswordSchema, input);
+  const current = await findUserById(user.id);
+  if (!current) throw apiError(401, 'Unauthorized');
+  const throttleKey = { kind: 'email' as const, value: current.email };
+  await assertNotThrottled([throttleKey]);
+  if (!(await verifyPassword(data.currentPassword, current.password_hash))) {
+    await recordFailure([throttleKey]);
+    throw apiError(400, MESSAGES.currentPasswordWrong, { currentPassword: [MESSAGES.currentPasswordWrong] });
+  }
+  await resetThrottle([throttleKey]);
+  const passwordHash = await hashPassword(data.newPassword);
+  await inTransaction(async (transaction) => {
+    await execute(
+      `UPDATE users SET password_hash = :passwordHash, must_change_password = false WHERE id = :id`,
+      { id: current.id, passwordHash },
+      { transaction },
+    );
+    const sessionsEnded = await endSessionsOfUser(current.id, { except: meta.exceptSessionId, transaction });
+    await logActivity(
+      { action: 'password_changed', userId: current.id, entityType: 'user', entityId: current.id, ipAddress: meta.ip, details: { sessionsEnded } },
+      transaction,
+    );
+  });
+  return { success: true };
+}
+
+/** For the /set-password/{token} loader: whose link it is, or null when invalid, used or expired. */
+export async function findSetPasswordToken(token: string): Promise<{ email: string; firstName: string; lastName: string } | null> {
+  const row = await selectOne<{ email: string; first_name: string; last_name: string }>(
+    `SELECT u.email, u.first_name, u.last_name FROM user_tokens t JOIN users u ON u.id = t.user_id
+      WHERE t.token_hash = :hash AND t.used_at IS NULL AND t.expires_at > now() AND u.is_active`,
+    { hash: hashToken(token) },
+  );
+  return row ? { email: row.email, firstName: row.first_name, lastName: row.last_name } : null;
+}
+
+/**
+ * The /set-password/{token} action: sets the password once and burns the
+ * token. Throws 400 (schema messages, or 'This link is invalid or has expired').
+ */
+export async function setPasswordWithToken(
+  token: string,
+  input: { newPassword: string; confirmPassword: string },
+  meta: WriteMeta = {},
+): Promise<{ success: true }> {
+  const data = validate(setPasswordSchema, input);
+  const passwordHash = await hashPassword(data.newPassword);
+  await inTransaction(async (transaction) => {
+    // Marking it used first (conditionally) makes two parallel submits use it once.
+    const { rows } = await execute<{ user_id: string }>(
+      `UPDATE user_tokens t SET used_at = now()
+        FROM users u
+        WHERE u.id = t.user_id AND u.is_active
+          AND t.token_hash = :hash AND t.purpose IN ('set_password', 'reset_password')
+          AND t.used_at IS NULL AND t.expires_at > now()
+        RETURNING t.user_id`,
+      { hash: hashToken(token) },
+      { transaction },
+    );
+    const userId = rows[0]?.user_id;
+    if (!userId) throw apiError(400, INVALID_LINK);
+    await execute(
+      `UPDATE users SET password_hash = :passwordHash, must_change_password = false WHERE id = :id`,
+      { id: userId, passwordHash },
+      { transaction },
+    );
+    const sessionsEnded = await endSessionsOfUser(userId, { transaction });
+    await logActivity(
+      { action: 'password_set', userId, entityType: 'user', entityId: userId, ipAddress: meta.ip, details: { sessionsEnded } },
+      transaction,
+    );
+  });
+  return { success: true };
+}
+
+/** For the worker's cleanup job: tokens past their expiry or used over a week ago. */
+export async function purgeExpiredUserTokens(): Promise<number> {
+  const { count } = await execute(
+    `DELETE FROM user_tokens WHERE expires_at <= now() OR used_at <= now() - interval '7 days'`,
+  );
+  return count;
+}

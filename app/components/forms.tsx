@@ -1,0 +1,41 @@
+import { Flex, Text, TextField } from '@radix-ui/themes';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { translateMessage } from '~/utils/messages.ts';
+
+/**
+ * The small form kit (STYLE 5): a labelled input whose errors are wired to
+ * aria-invalid / aria-describedby once, for every form of the product.
+ */
+export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
+  const { t } = useTranslation();
+  if (!errors?.length) return null;
+  return (
+    <ul id={id} className="error-list" role="alert">
+      {errors.map((error) => (
+        <li key={error}>
+          <Text size="1" color="red">
+            {translateMessage(t, error)}
+          </Text>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+type InputProps = Omit<React.ComponentProps<typeof TextField.Root>, 'children'>;
+
+export function Field({ label, inputProps, errors }: { label: string; inputProps: InputProps; errors?: string[] | null }) {
+  const fallbackId = useId();
+  const id = inputProps.id ?? fallbackId;
+  const errorId = errors?.length ? `${id}-error` : undefined;
+  return (
+    <Flex direction="column" gap="1">
+      <Text as="label" htmlFor={id} size="2" weight="medium">
+        {label}
+      </Text>
+      <TextField.Root {...inputProps} id={id} aria-invalid={errorId ? true : undefined} aria-describedby={errorId} />
+      <ErrorList id={errorId} errors={errors} />
+    </Flex>
+  );
+}

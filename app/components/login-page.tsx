@@ -1,0 +1,216 @@
+import { CheckCircledIcon } from '@radix-ui/react-icons';
+import { Box, Button, Callout, Card, Code, Flex, Heading, Text, TextField } from '@radix-ui/themes';
+import { Form, useNavigation } from '@remix-run/react';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CODE_LENGTH } from '~/auth/schemas.ts';
+import { translateMessage } from '~/utils/messages.ts';
+import { LanguageSwitcher } from './language-switcher.tsx';
+import { useToast } from './toaster.tsx';
+
+export type LoginActionData =
+  | { step: 'credentials'; error?: string }
+  | { step: 'code'; error?: string }
+  | { step: 'setup'; qrCode: string; manualKey: string; error?: string };
+
+const FEATURES = ['compliance', 'einvoice', 'automation', 'kyc'] as const;
+
+/**
+ * Spec §2 login screen: credentials, authenticator code, authenticator setup
+ * (QR and manual key). Each step is a real form post; a language switcher on
+ * every step; Back returns to the credentials and forgets code, QR and key.
+ */
+export function LoginPage({ actionData }: { actionData: LoginActionData | null }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const step = actionData?.step ?? 'credentials';
+
+  // Spec §8: refusals show as a destructive 'Error' toast (the inline alert serves no-JS browsers).
+  useEffect(() => {
+    if (actionData?.error) {
+      toast({ title: 'login.errors.title', description: translateMessage(t, actionData.error), variant: 'destructive' });
+    }
+  }, [actionData, toast, t]);
+
+  return (
+    <Flex className="login-page" gap="6" align="center" justify="center" wrap="wrap">
+      <Box className="login-intro">
+        <Heading size="8">{t('app.name')}</Heading>
+        <Text as="p" color="gray" size="4" mb="4">
+          {t('app.tagline')}
+        </Text>
+        <Text as="p" weight="bold" mb="2">
+          {t('login.features.title')}
+        </Text>
+        <ul className="feature-list" data-testid="feature-bullets">
+          {FEATURES.map((feature) => (
+            <li key={feature}>
+              <CheckCircledIcon /> <Text>{t(`login.features.${feature}`)}</Text>
+            </li>
+          ))}
+        </ul>
+      </Box>
+      <Card size="4" className="login-card">
+        <Flex justify="end" mb="3">
+          <LanguageSwitcher />
+        </Flex>
+        {actionData?.error ? (
+          <Callout.Root color="red" role="alert" mb="3" className="no-js-only">
+            <Callout.Text>{translateMessage(t, actionData.error)}</Callout.Text>
+          </Callout.Root>
+        ) : null}
+        {step === 'credentials' ? <CredentialsStep /> : null}
+        {step === 'code' ? <CodeStep /> : null}
+        {actionData?.step === 'setup' ? <SetupStep qrCode={actionData.qrCode} manualKey={actionData.manualKey} /> : null}
+      </Card>
+    </Flex>
+  );
+}
+
+function useSubmitting(intent: string) {
+  const navigation = useNavigation();
+  return navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
+}
+
+function CredentialsStep() {
+  const { t } = useTranslation();
+  const submitting = useSubmitting('login');
+  return (
+    <Form method="post" replace>
+      <input type="hidden" name="intent" value="login" />
+      <Heading size="5" mb="1">
+        {t('login.title')}
+      </Heading>
+      <Text as="p" color="gray" size="2" mb="4">
+        {t('login.subtitle')}
+      </Text>
+      <Flex direction="column" gap="3">
+        <label>
+          <Text as="div" size="2" weight="medium" mb="1">
+            {t('login.email')}
+          </Text>
+          <TextField.Root name="email" type="email" autoComplete="username" required autoFocus />
+        </label>
+        <label>
+          <Text as="div" size="2" weight="medium" mb="1">
+            {t('login.password')}
+          </Text>
+          <TextField.Root name="password" type="password" autoComplete="current-password" required />
+        </label>
+        <Button type="submit" size="3" disabled={submitting}>
+          {submitting ? t('login.submitting') : t('login.submit')}
+        </Button>
+      </Flex>
+    </Form>
+  );
+}
+
+/**
+ * Spec §5: at most 6 characters, digits only, submit disabled until exactly 6.
+ * The button is disabled only once JavaScript runs, so a no-JS browser can still submit.
+ */
+function useCodeInput({ name }: { name: string }) {
+  const { t } = useTranslation();
+  const [code, setCode] = useState('');
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return {
+    code,
+    hydrated,
+    input: (
+      <label>
+        <Text as="div" size="2" weight="medium" mb="1">
+          {t('login.code')}
+        </Text>
+        <TextField.Root
+          name={name}
+          value={code}
+          onChange={(event) => setCode(event.currentTarget.value.replace(/\D/g, '').slice(0, CODE_LENGTH))}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]{6}"
+          maxLength={CODE_LENGTH}
+          required
+          autoFocus
+          size="3"
+          className="code-input"
+        />
+      </label>
+    ),
+  };
+}
+
+function BackButton() {
+  const { t } = useTranslation();
+  return (
+    <Form method="post" replace>
+      <input type="hidden" name="intent" value="back" />
+      <Button type="submit" variant="ghost" color="gray">
+        {t('login.back')}
+      </Button>
+    </Form>
+  );
+}
+
+function CodeStep() {
+  const { t } = useTranslation();
+  const submitting = useSubmitting('verify-otp');
+  const { code, hydrated, input } = useCodeInput({ name: 'otpCode' });
+  return (
+    <Flex direction="column" gap="3">
+      <Form method="post" replace>
+        <input type="hidden" name="intent" value="verify-otp" />
+        <Heading size="5" mb="1">
+          {t('login.totpTitle')}
+        </Heading>
+        <Text as="p" color="gray" size="2" mb="4">
+          {t('login.totpDescription')}
+        </Text>
+        <Flex direction="column" gap="3">
+          {input}
+          <Button type="submit" size="3" disabled={submitting || (hydrated && code.length !== CODE_LENGTH)}>
+            {submitting ? t('login.verifying') : t('login.verify')}
+          </Button>
+        </Flex>
+      </Form>
+      <BackButton />
+    </Flex>
+  );
+}
+
+function SetupStep({ qrCode, manualKey }: { qrCode: string; manualKey: string }) {
+  const { t } = useTranslation();
+  const submitting = useSubmitting('verify-setup');
+  const { code, hydrated, input } = useCodeInput({ name: 'totpCode' });
+  return (
+    <Flex direction="column" gap="3">
+      <Form method="post" replace>
+        <input type="hidden" name="intent" value="verify-setup" />
+        <input type="hidden" name="qrCode" value={qrCode} />
+        <input type="hidden" name="manualKey" value={manualKey} />
+        <Heading size="5" mb="1">
+          {t('login.setupTitle')}
+        </Heading>
+        <Text as="p" color="gray" size="2" mb="3">
+          {t('login.setupDescription')}
+        </Text>
+        <Flex direction="column" gap="3" align="center">
+          <img src={qrCode} alt={t('login.qrAlt')} width={200} height={200} data-testid="totp-qr" />
+          <Box style={{ width: '100%' }}>
+            <Text as="div" size="2" weight="medium" mb="1">
+              {t('login.manualKey')}
+            </Text>
+            <Code size="3" data-testid="totp-manual-key" style={{ wordBreak: 'break-all' }}>
+              {manualKey}
+            </Code>
+          </Box>
+          <Box style={{ width: '100%' }}>{input}</Box>
+          <Button type="submit" size="3" style={{ width: '100%' }} disabled={submitting || (hydrated && code.length !== CODE_LENGTH)}>
+            {submitting ? t('login.verifying') : t('login.setupVerify')}
+          </Button>
+        </Flex>
+      </Form>
+      <BackButton />
+    </Flex>
+  );
+}

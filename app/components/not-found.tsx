@@ -1,0 +1,17 @@
+import { Button, Flex, Heading, Text } from '@radix-ui/themes';
+import { Link } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
+
+/** Spec §2: any unknown path shows '404 Page Not Found'. */
+export function NotFound() {
+  const { t } = useTranslation();
+  return (
+    <Flex direction="column" align="center" justify="center" gap="4" className="centered-page">
+      <Heading size="8">{t('notFound.title')}</Heading>
+      <Text color="gray">{t('notFound.description')}</Text>
+      <Button asChild>
+        <Link to="/">{t('notFound.back')}</Link>
+      </Button>
+    </Flex>
+  );
+}

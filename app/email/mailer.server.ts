@@ -1,0 +1,44 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
+import { getEnv } from '../env.server.ts';
+
+/**
+ * Outgoing mail: SMTP when SMTP_URL is set; otherwise each message is written
+ * as an .eml file to DATA_DIR/outbox, so a newcomer sees real mail without a
+ * mail server (DESIGN §3).
+ */
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+let transporter: Transporter | undefined;
+
+function getTransporter(): Transporter {
+  const env = getEnv();
+  transporter ??= env.SMTP_URL
+    ? nodemailer.createTransport(env.SMTP_URL)
+    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  return transporter;
+}
+
+export function outboxDir() {
+  return path.join(getEnv().DATA_DIR, 'outbox');
+}
+
+/** Sends one message; returns its Message-ID. Throws when the SMTP server refuses it. */
+export async function sendMail(mail: OutgoingMail): Promise<{ messageId: string }> {
+  const env = getEnv();
+  const info = await getTransporter().sendMail({ from: env.MAIL_FROM, ...mail });
+  if (!env.SMTP_URL) {
+    const message = (info as unknown as { message: Buffer }).message;
+    await fs.mkdir(outboxDir(), { recursive: true });
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+    const id = info.messageId.replace(/[^a-zA-Z0-9]/g, '').slice(0, 24);
+    await fs.writeFile(path.join(outboxDir(), `${stamp}-${id}.eml`), message);
+  }
+  return { messageId: info.messageId };
+}

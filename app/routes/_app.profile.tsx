@@ -1,0 +1,220 @@
+import { getFormProps, getInputProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import { Badge, Button, Callout, Card, DataList, Flex, Grid, Heading } from '@radix-ui/themes';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { clientIp } from '~/auth/login.server.ts';
+import { requireUser } from '~/auth/permissions.server.ts';
+import { changePasswordSchema, profileSchema } from '~/auth/schemas.ts';
+import { getSession } from '~/auth/session.server.ts';
+import { changePassword, updateProfile } from '~/auth/users.server.ts';
+import { Field } from '~/components/forms.tsx';
+import { useToast } from '~/components/toaster.tsx';
+import { readApiError } from '~/utils/api.server.ts';
+import { formatDateTime } from '~/utils/format.ts';
+import { redirectWithToast } from '~/utils/toast.server.ts';
+
+export const meta: MetaFunction = () => [{ title: 'Profil korisnika · FinFlow' }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  return json({ user });
+}
+
+type Intent = 'profile' | 'password';
+type ActionData = { intent: Intent; result: SubmissionResult<string[]> };
+// Passwords are never sent back into the form.
+const PASSWORD_FIELDS = ['currentPassword', 'newPassword', 'confirmPassword'];
+
+/** Spec §2 profile: personal data and password change, each its own form; the rules live in users.server.ts. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const user = await requireUser(request);
+  const formData = await request.formData();
+  const meta = { ip: clientIp(context) };
+
+  if (formData.get('intent') === 'password') {
+    const submission = parseWithZod(formData, { schema: changePasswordSchema });
+    if (submission.status !== 'success') return invalid('password', submission.reply({ hideFields: PASSWORD_FIELDS }));
+    const session = await getSession(request);
+    return attempt('password', submission, async () => {
+      await changePassword(user, submission.value, { ...meta, exceptSessionId: session.id });
+      return redirectWithToast('/profile', { title: 'profile.passwordChanged' });
+    });
+  }
+  const submission = parseWithZod(formData, { schema: profileSchema });
+  if (submission.status !== 'success') return invalid('profile', submission.reply());
+  return attempt('profile', submission, async () => {
+    await updateProfile(user, submission.value, meta);
+    return redirectWithToast('/profile', { title: 'profile.updated' });
+  });
+}
+
+function invalid(intent: Intent, result: SubmissionResult<string[]>, status = 400) {
+  return json<ActionData>({ intent, result }, { status });
+}
+
+/** Runs the domain call; a refusal it throws (400/409/429) goes back into the form. */
+async function attempt(intent: Intent, submission: Submission<unknown>, run: () => Promise<Response>) {
+  try {
+    return await run();
+  } catch (error) {
+    const problem = await readApiError(error);
+    if (!problem) throw error;
+    const result = submission.reply({
+      formErrors: problem.errors ? [] : [problem.message],
+      fieldErrors: problem.errors ?? {},
+      hideFields: PASSWORD_FIELDS,
+    });
+    return invalid(intent, result, problem.status);
+  }
+}
+
+export default function ProfilePage() {
+  const { user } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const { t } = useTranslation();
+  return (
+    <Flex direction="column" gap="4">
+      <Heading size="6">{t('profile.title')}</Heading>
+      {user.mustChangePassword ? (
+        <Callout.Root color="amber" role="status">
+          <Callout.Text>{t('profile.mustChange')}</Callout.Text>
+        </Callout.Root>
+      ) : null}
+      <Grid columns={{ initial: '1', md: '2' }} gap="4">
+        <ProfileForm user={user} lastResult={actionData?.intent === 'profile' ? actionData.result : undefined} />
+        <PasswordForm lastResult={actionData?.intent === 'password' ? actionData.result : undefined} />
+      </Grid>
+      <AccountInfo user={user} />
+    </Flex>
+  );
+}
+
+/** Spec §8: a failed save shows the destructive 'Greška' toast with the form's own failure text. */
+function useFailureToast(lastResult: SubmissionResult<string[]> | undefined, description: string) {
+  const toast = useToast();
+  useEffect(() => {
+    if (lastResult?.status === 'error') toast({ title: 'profile.errorTitle', description, variant: 'destructive' });
+  }, [lastResult, toast, description]);
+}
+
+function ProfileForm({
+  user,
+  lastResult,
+}: {
+  user: { firstName: string; lastName: string; email: string };
+  lastResult?: SubmissionResult<string[]>;
+}) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'profile';
+  const [form, fields] = useForm({
+    id: 'profile',
+    lastResult,
+    // Prefilled from the current user until edited (spec §2).
+    defaultValue: { firstName: user.firstName, lastName: user.lastName, email: user.email },
+    constraint: getZodConstraint(profileSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
+  });
+  useFailureToast(lastResult, 'profile.updateFailed');
+  return (
+    <Card size="3">
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="profile" />
+        <Flex direction="column" gap="3">
+          <Heading size="4">{t('profile.personal')}</Heading>
+          <Field label={t('profile.firstName')} inputProps={getInputProps(fields.firstName, { type: 'text' })} errors={fields.firstName.errors} />
+          <Field label={t('profile.lastName')} inputProps={getInputProps(fields.lastName, { type: 'text' })} errors={fields.lastName.errors} />
+          <Field label={t('profile.email')} inputProps={getInputProps(fields.email, { type: 'email' })} errors={fields.email.errors} />
+          {form.errors?.length ? <Callout.Root color="red" role="alert"><Callout.Text>{form.errors.join(' ')}</Callout.Text></Callout.Root> : null}
+          <Button type="submit" disabled={saving}>
+            {saving ? t('profile.saving') : t('profile.save')}
+          </Button>
+        </Flex>
+      </Form>
+    </Card>
+  );
+}
+
+function PasswordForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const changing = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'password';
+  const [form, fields] = useForm({
+    id: 'password',
+    lastResult,
+    constraint: getZodConstraint(changePasswordSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: changePasswordSchema }),
+  });
+  useFailureToast(lastResult, 'profile.passwordFailed');
+  return (
+    <Card size="3">
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="password" />
+        <Flex direction="column" gap="3">
+          <Heading size="4">{t('profile.password')}</Heading>
+          <Field
+            label={t('profile.currentPassword')}
+            inputProps={{ ...getInputProps(fields.currentPassword, { type: 'password' }), autoComplete: 'current-password' }}
+            errors={fields.currentPassword.errors}
+          />
+          <Field
+            label={t('profile.newPassword')}
+            inputProps={{ ...getInputProps(fields.newPassword, { type: 'password' }), autoComplete: 'new-password' }}
+            errors={fields.newPassword.errors}
+          />
+          <Field
+            label={t('profile.confirmPassword')}
+            inputProps={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password' }}
+            errors={fields.confirmPassword.errors}
+          />
+          {form.errors?.length ? <Callout.Root color="red" role="alert"><Callout.Text>{form.errors.join(' ')}</Callout.Text></Callout.Root> : null}
+          <Button type="submit" disabled={changing}>
+            {changing ? t('profile.changing') : t('profile.changePassword')}
+          </Button>
+        </Flex>
+      </Form>
+    </Card>
+  );
+}
+
+function AccountInfo({
+  user,
+}: {
+  user: { role: string; isActive: boolean; lastLoginAt: string | null; totpConfigured: boolean; otpEnabled: boolean };
+}) {
+  const { t } = useTranslation();
+  return (
+    <Card size="3">
+      <Heading size="4" mb="3">
+        {t('profile.account')}
+      </Heading>
+      <DataList.Root>
+        <DataList.Item>
+          <DataList.Label>{t('profile.role')}</DataList.Label>
+          <DataList.Value>{t(`roles.${user.role}`)}</DataList.Value>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.Label>{t('profile.status')}</DataList.Label>
+          <DataList.Value>
+            <Badge color={user.isActive ? 'green' : 'gray'}>{user.isActive ? t('profile.active') : t('profile.inactive')}</Badge>
+          </DataList.Value>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.Label>{t('profile.lastLogin')}</DataList.Label>
+          <DataList.Value data-testid="last-login">{user.lastLoginAt ? formatDateTime(user.lastLoginAt) : t('profile.never')}</DataList.Value>
+        </DataList.Item>
+        <DataList.Item>
+          <DataList.Label>{t('profile.totp')}</DataList.Label>
+          <DataList.Value data-testid="totp-enabled">{user.otpEnabled && user.totpConfigured ? t('profile.yes') : t('profile.no')}</DataList.Value>
+        </DataList.Item>
+      </DataList.Root>
+    </Card>
+  );
+}

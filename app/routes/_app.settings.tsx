@@ -1,0 +1,199 @@
+import { parseWithZod } from '@conform-to/zod/v4';
+import { Badge, Card, DataList, Flex, Heading, Switch, Text } from '@radix-ui/themes';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { useFetcher, useLoaderData, useLocation, useRouteLoaderData } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
+import packageJson from '../../package.json';
+import { clientIp } from '~/auth/login.server.ts';
+import { can, requirePermission, requireUser } from '~/auth/permissions.server.ts';
+import { createUserSchema, ROLES } from '~/auth/schemas.ts';
+import { sendSetPasswordLink } from '~/auth/user-mail.server.ts';
+import { createStaffUser, listUsers, setUserActive, setUserOtp, setUserRole } from '~/auth/users.server.ts';
+import { LanguageSwitcher } from '~/components/language-switcher.tsx';
+import { UserManagement } from '~/components/user-management.tsx';
+import { getSystemStatus } from '~/system-status.server.ts';
+import { readApiError } from '~/utils/api.server.ts';
+import { formatDate, formatDateTime } from '~/utils/format.ts';
+import { THEME_KEY } from '~/utils/theme.ts';
+import { toastHeaders } from '~/utils/toast.server.ts';
+import type { loader as rootLoader } from '~/root.tsx';
+
+export const meta: MetaFunction = () => [{ title: 'Settings · FinFlow' }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
+  const canManageUsers = can(user, 'manage:users');
+  const [system, users] = await Promise.all([
+    getSystemStatus(packageJson.version),
+    canManageUsers ? listUsers({ limit: 1000 }) : Promise.resolve(null),
+  ]);
+  return json({
+    me: { id: user.id, role: user.role },
+    canManageUsers,
+    canGrantSuperAdmin: can(user, 'grant:super_admin'),
+    users: users?.users ?? null,
+    system,
+    now: new Date().toISOString(),
+  });
+}
+
+const userChangeSchema = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('role'), userId: z.uuid(), role: z.enum(ROLES) }),
+  z.object({ intent: z.literal('status'), userId: z.uuid(), isActive: z.enum(['true', 'false']).transform((v) => v === 'true') }),
+  z.object({ intent: z.literal('otp'), userId: z.uuid(), otpEnabled: z.enum(['true', 'false']).transform((v) => v === 'true') }),
+]);
+
+const TOASTS = {
+  role: { ok: 'settings.roleUpdated', failed: 'settings.roleFailed' },
+  status: { ok: 'settings.statusUpdated', failed: 'settings.statusFailed' },
+  otp: { ok: 'settings.otpUpdated', failed: 'settings.otpFailed' },
+} as const;
+
+/** Admin user management (spec §6): role, active flag, OTP flag, and creating staff users (DESIGN §9). */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const actor = await requirePermission(request, 'manage:users');
+  const meta = { ip: clientIp(context) };
+  const formData = await request.formData();
+
+  if (formData.get('intent') === 'create') {
+    const submission = parseWithZod(formData, { schema: createUserSchema });
+    if (submission.status !== 'success') {
+      return json({ intent: 'create' as const, result: submission.reply({ hideFields: ['password'] }) }, { status: 400 });
+    }
+    try {
+      const { user, setPasswordLink } = await createStaffUser(actor, submission.value, meta);
+      if (setPasswordLink) await sendSetPasswordLink(user, setPasswordLink);
+      const headers = await toastHeaders({
+        title: 'settings.userCreated',
+        description: setPasswordLink ? 'settings.linkSent' : 'settings.mustChangeNote',
+        params: { email: user.email },
+      });
+      return json({ intent: 'create' as const, result: submission.reply({ resetForm: true }), created: true }, { headers });
+    } catch (error) {
+      const problem = await readApiError(error);
+      if (!problem) throw error;
+      const result = submission.reply({ formErrors: problem.errors ? [] : [problem.message], fieldErrors: problem.errors ?? {}, hideFields: ['password'] });
+      return json({ intent: 'create' as const, result }, { status: problem.status });
+    }
+  }
+
+  const parsed = userChangeSchema.safeParse(Object.fromEntries(formData));
+  if (!parsed.success) return json({ intent: 'change' as const, ok: false }, { status: 400 });
+  const change = parsed.data;
+  try {
+    if (change.intent === 'role') await setUserRole(actor, change.userId, change.role, meta);
+    if (change.intent === 'status') await setUserActive(actor, change.userId, change.isActive, meta);
+    if (change.intent === 'otp') await setUserOtp(actor, change.userId, change.otpEnabled, meta);
+    return json({ intent: 'change' as const, ok: true }, { headers: await toastHeaders({ title: TOASTS[change.intent].ok }) });
+  } catch (error) {
+    const problem = await readApiError(error);
+    if (!problem) throw error;
+    const headers = await toastHeaders({ title: 'login.errors.title', description: TOASTS[change.intent].failed, variant: 'destructive' });
+    return json({ intent: 'change' as const, ok: false }, { status: problem.status, headers });
+  }
+}
+
+export default function SettingsPage() {
+  const data = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  return (
+    <Flex direction="column" gap="4">
+      <Heading size="6">{t('settings.title')}</Heading>
+      <Card size="3">
+        <Heading size="4" mb="3">
+          {t('settings.appearance')}
+        </Heading>
+        <Flex direction="column" gap="3">
+          <ThemeSwitch />
+          <Flex align="center" justify="between" gap="3">
+            <Text>{t('settings.language')}</Text>
+            <LanguageSwitcher />
+          </Flex>
+        </Flex>
+      </Card>
+      {data.canManageUsers && data.users ? (
+        <UserManagement users={data.users} me={data.me} canGrantSuperAdmin={data.canGrantSuperAdmin} />
+      ) : null}
+      <Card size="3">
+        <Heading size="4" mb="3">
+          {t('settings.system')}
+        </Heading>
+        <DataList.Root>
+          <DataList.Item>
+            <DataList.Label>{t('settings.version')}</DataList.Label>
+            <DataList.Value data-testid="app-version">{data.system.version}</DataList.Value>
+          </DataList.Item>
+          <DataList.Item>
+            <DataList.Label>{t('settings.date')}</DataList.Label>
+            <DataList.Value>{formatDate(data.now)}</DataList.Value>
+          </DataList.Item>
+          <DataList.Item>
+            <DataList.Label>{t('settings.database')}</DataList.Label>
+            <DataList.Value>
+              <Badge color={data.system.databaseConnected ? 'green' : 'red'}>
+                {data.system.databaseConnected ? t('settings.databaseOk') : t('settings.databaseDown')}
+              </Badge>
+            </DataList.Value>
+          </DataList.Item>
+          <DataList.Item>
+            <DataList.Label>{t('settings.worker')}</DataList.Label>
+            <DataList.Value data-testid="worker-status">
+              <Badge color={data.system.workerRunning ? 'green' : 'red'}>
+                {data.system.workerRunning && data.system.workerLastBeatAt
+                  ? t('settings.workerOk', { time: formatDateTime(data.system.workerLastBeatAt) })
+                  : t('settings.workerDown')}
+              </Badge>
+            </DataList.Value>
+          </DataList.Item>
+          <DataList.Item>
+            <DataList.Label>{t('settings.status')}</DataList.Label>
+            <DataList.Value>
+              {data.system.databaseConnected && data.system.workerRunning ? (
+                <Badge color="green">{t('settings.statusOk')}</Badge>
+              ) : (
+                <Badge color="amber">{t('settings.statusDegraded')}</Badge>
+              )}
+            </DataList.Value>
+          </DataList.Item>
+        </DataList.Root>
+      </Card>
+    </Flex>
+  );
+}
+
+/** Spec §2: dark mode persisted as light/dark in localStorage (and a cookie for the server render), with a toast. */
+function ThemeSwitch() {
+  const { t } = useTranslation();
+  const root = useRouteLoaderData<typeof rootLoader>('root');
+  const fetcher = useFetcher();
+  const location = useLocation();
+  const pending = fetcher.formData?.get('theme');
+  const dark = pending ? pending === 'dark' : root?.theme === 'dark';
+  const redirectTo = `${location.pathname}${location.search}`;
+  return (
+    <fetcher.Form method="post" action="/preferences">
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      <Flex align="center" justify="between" gap="3">
+        <Text as="label" htmlFor="dark-mode">
+          {t('settings.darkMode')}
+        </Text>
+        <Switch
+          id="dark-mode"
+          className="js-only"
+          checked={dark}
+          onCheckedChange={(checked) => {
+            const theme = checked ? 'dark' : 'light';
+            window.localStorage.setItem(THEME_KEY, theme);
+            fetcher.submit({ theme, redirectTo }, { method: 'post', action: '/preferences' });
+          }}
+        />
+        <noscript>
+          <button type="submit" name="theme" value={dark ? 'light' : 'dark'}>
+            {t('settings.darkMode')}: {dark ? 'ON' : 'OFF'}
+          </button>
+        </noscript>
+      </Flex>
+    </fetcher.Form>
+  );
+}

@@ -1,0 +1,89 @@
+import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import { Button, Callout, Card, Flex, Heading, Text } from '@radix-ui/themes';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
+import { clientIp } from '~/auth/login.server.ts';
+import { setPasswordSchema } from '~/auth/schemas.ts';
+import { findSetPasswordToken, setPasswordWithToken } from '~/auth/users.server.ts';
+import { Field } from '~/components/forms.tsx';
+import { readApiError } from '~/utils/api.server.ts';
+import { redirectWithToast } from '~/utils/toast.server.ts';
+
+export const meta: MetaFunction = () => [{ title: 'FinFlow' }, { name: 'referrer', content: 'no-referrer' }];
+
+/** The one-time link a new staff user follows to choose their password (DESIGN §9). */
+export async function loader({ params }: LoaderFunctionArgs) {
+  const owner = params.token ? await findSetPasswordToken(params.token) : null;
+  return json({ email: owner?.email ?? null });
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: setPasswordSchema });
+  if (submission.status !== 'success') return json(submission.reply({ hideFields: ['newPassword', 'confirmPassword'] }), { status: 400 });
+  try {
+    await setPasswordWithToken(params.token ?? '', submission.value, { ip: clientIp(context) });
+  } catch (error) {
+    const problem = await readApiError(error);
+    if (!problem) throw error;
+    return json(submission.reply({ formErrors: [problem.message], hideFields: ['newPassword', 'confirmPassword'] }), { status: problem.status });
+  }
+  return redirectWithToast('/', { title: 'setPassword.done' });
+}
+
+export default function SetPasswordPage() {
+  const { email } = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const [form, fields] = useForm({
+    id: 'set-password',
+    lastResult,
+    constraint: getZodConstraint(setPasswordSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: setPasswordSchema }),
+  });
+  return (
+    <Flex className="centered-page">
+      <Card size="4" style={{ width: 420, maxWidth: '100%', textAlign: 'left' }}>
+        <Heading size="5" mb="2">
+          {t('setPassword.title')}
+        </Heading>
+        {email ? (
+          <Form method="post" {...getFormProps(form)}>
+            <Flex direction="column" gap="3">
+              <Text color="gray">{t('setPassword.description', { email })}</Text>
+              <Field
+                label={t('profile.newPassword')}
+                inputProps={{ ...getInputProps(fields.newPassword, { type: 'password' }), autoComplete: 'new-password' }}
+                errors={fields.newPassword.errors}
+              />
+              <Field
+                label={t('profile.confirmPassword')}
+                inputProps={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password' }}
+                errors={fields.confirmPassword.errors}
+              />
+              {form.errors?.length ? (
+                <Callout.Root color="red" role="alert">
+                  <Callout.Text>{form.errors.join(' ')}</Callout.Text>
+                </Callout.Root>
+              ) : null}
+              <Button type="submit" disabled={navigation.state === 'submitting'}>
+                {t('setPassword.submit')}
+              </Button>
+            </Flex>
+          </Form>
+        ) : (
+          <Flex direction="column" gap="3">
+            <Callout.Root color="red" role="alert">
+              <Callout.Text>{t('setPassword.invalid')}</Callout.Text>
+            </Callout.Root>
+            <Link to="/">{t('notFound.back')}</Link>
+          </Flex>
+        )}
+      </Card>
+    </Flex>
+  );
+}

@@ -1,0 +1,140 @@
+import { z } from 'zod';
+
+/**
+ * The API's one error shape (DESIGN §4): `{ message, errors? }` where
+ * `errors` maps a field to its messages. Domain modules throw these Responses;
+ * Remix sends a thrown Response from a resource route as is.
+ */
+export type FieldErrors = Record<string, string[]>;
+export interface ApiErrorBody {
+  message: string;
+  errors?: FieldErrors;
+}
+
+export function apiError(status: number, message: string, errors?: FieldErrors, init: { headers?: HeadersInit } = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set('Content-Type', 'application/json; charset=utf-8');
+  headers.set('Cache-Control', 'no-store');
+  const body: ApiErrorBody = errors && Object.keys(errors).length > 0 ? { message, errors } : { message };
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+/** A JSON success response; `init.headers` usually carries the Set-Cookie of a session change. */
+export function apiJson(data: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set('Content-Type', 'application/json; charset=utf-8');
+  headers.set('Cache-Control', 'no-store');
+  return new Response(JSON.stringify(data), { status: init.status ?? 200, headers });
+}
+
+/**
+ * For page actions that call the same domain functions: turns a thrown API
+ * error back into `{ status, message, errors }` to show in the form, or null
+ * when `error` is something else (rethrow it).
+ */
+export async function readApiError(error: unknown): Promise<(ApiErrorBody & { status: number }) | null> {
+  if (!(error instanceof Response) || error.status < 400) return null;
+  const type = error.headers.get('Content-Type') ?? '';
+  if (!type.includes('application/json')) return { status: error.status, message: error.statusText || String(error.status) };
+  try {
+    const body = (await error.clone().json()) as ApiErrorBody;
+    return { status: error.status, message: body.message, ...(body.errors ? { errors: body.errors } : {}) };
+  } catch {
+    return { status: error.status, message: String(error.status) };
+  }
+}
+
+/** `items[0].name`, the path notation conform uses, so errors land on the same fields. */
+function issuePath(path: ReadonlyArray<PropertyKey>): string {
+  return path.reduce<string>((out, key) => {
+    if (typeof key === 'number') return `${out}[${key}]`;
+    const name = String(key);
+    return out ? `${out}.${name}` : name;
+  }, '');
+}
+
+/** Every issue, grouped per field ('' for whole-object issues). */
+export function zodFieldErrors(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = issuePath(issue.path);
+    (errors[key] ??= []).push(issue.message);
+  }
+  return errors;
+}
+
+const DEFAULT_MAX_BYTES = 1024 * 1024;
+
+/**
+ * Reads a JSON body and validates it with `schema`. Throws 415 for another
+ * content type, 413 past `maxBytes`, 400 for malformed JSON, and 400 with
+ * every zod issue per field (message = the first issue's text). An empty body
+ * counts as `{}`, so missing fields get their own messages.
+ */
+export async function parseJsonBody<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  options: { maxBytes?: number } = {},
+): Promise<z.output<S>> {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const type = (request.headers.get('Content-Type') ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/json' && !type.endsWith('+json')) {
+    throw apiError(415, 'Content-Type must be application/json');
+  }
+  const declared = Number(request.headers.get('Content-Length') ?? '0');
+  if (declared > maxBytes) throw apiError(413, 'Request body too large');
+  const text = await request.text();
+  if (Buffer.byteLength(text, 'utf8') > maxBytes) throw apiError(413, 'Request body too large');
+  let value: unknown = {};
+  if (text.trim() !== '') {
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw apiError(400, 'Malformed JSON body');
+    }
+  }
+  const result = await schema.safeParseAsync(value);
+  if (!result.success) {
+    throw apiError(400, result.error.issues[0]?.message ?? 'Invalid input', zodFieldErrors(result.error));
+  }
+  return result.data;
+}
+
+/** 405 with the Allow header, for a resource route called with a method it does not serve. */
+export function methodNotAllowed(allowed: string[]): Response {
+  return apiError(405, 'Method Not Allowed', undefined, { headers: { Allow: allowed.join(', ') } });
+}
+
+/**
+ * A JSON object body for calls whose domain function validates the fields
+ * itself (sign-in): 415 for another content type, 400 for malformed JSON or a
+ * non-object. An empty body counts as `{}`.
+ */
+export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
+  return parseJsonBody(request, z.record(z.string(), z.unknown(), 'Expected a JSON object'));
+}
+
+const listQuerySchema = z.object({
+  q: z.string().trim().max(255).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).catch(100),
+  offset: z.coerce.number().int().min(0).catch(0),
+});
+
+/** DESIGN §4 list parameters: ?q=, ?limit= (default 100, max 1000), ?offset=; bad numbers fall back to the defaults. */
+export function listParams(request: Request): { q: string | undefined; limit: number; offset: number } {
+  const params = new URL(request.url).searchParams;
+  const parsed = listQuerySchema.parse({
+    q: params.get('q')?.slice(0, 255) || undefined,
+    limit: params.get('limit') ?? undefined,
+    offset: params.get('offset') ?? undefined,
+  });
+  return { q: parsed.q || undefined, limit: parsed.limit, offset: parsed.offset };
+}
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** An id from the URL: anything that is not a UUID cannot exist, so it is a 404, not a SQL error. */
+export function requireUuidParam(value: string | undefined): string {
+  if (!value || !UUID_PATTERN.test(value)) throw apiError(404, 'Not Found');
+  return value.toLowerCase();
+}

@@ -1,0 +1,24 @@
+/**
+ * Server messages are the spec's texts (English where the spec gives
+ * English, DESIGN §9); pages show them in the chosen language through this
+ * map. A message without an entry is shown as it came.
+ */
+const MESSAGE_KEYS: Record<string, string> = {
+  'Email and password are required': 'login.errors.required',
+  'Authenticator code is required': 'login.errors.codeRequired',
+  'Invalid authenticator code': 'login.errors.invalidCode',
+  'Invalid TOTP code': 'login.errors.invalidTotp',
+  'Invalid verification code': 'login.errors.invalidVerification',
+  'Login failed': 'login.errors.failed',
+  'Failed to setup TOTP': 'login.errors.setupFailed',
+  'Invalid email or password': 'login.errors.invalidCredentials',
+  'Too many attempts. Try again later.': 'login.errors.tooManyAttempts',
+  'Sign-in expired. Please sign in again.': 'login.errors.expired',
+  Unauthorized: 'unauthorized.title',
+  Forbidden: 'forbidden.title',
+};
+
+export function translateMessage(t: (key: string) => string, message: string): string {
+  const key = MESSAGE_KEYS[message];
+  return key ? t(key) : message;
+}

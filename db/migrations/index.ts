@@ -1,0 +1,13 @@
+import type { MigrationModule } from '../migrate.ts';
+import * as initialSchema from './2026.11.22T07.00.00.initial-schema.ts';
+import * as authThrottle from './2026.11.22T08.00.00.auth-throttle.ts';
+
+/**
+ * Every migration in the order it runs. Listed explicitly (not globbed) so the
+ * list is the same in the web bundle, the worker and the tests. Add new ones
+ * at the end; never edit one that has shipped.
+ */
+export const migrations: Array<{ name: string; module: MigrationModule }> = [
+  { name: '2026.11.22T07.00.00.initial-schema', module: initialSchema },
+  { name: '2026.11.22T08.00.00.auth-throttle', module: authThrottle },
+];

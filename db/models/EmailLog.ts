@@ -1,0 +1,65 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type NonAttribute,
+  type Sequelize,
+} from 'sequelize';
+import type { Client } from './Client.ts';
+import type { EmailCampaign } from './EmailCampaign.ts';
+import type { EmailTemplate } from './EmailTemplate.ts';
+import type { EmailLogStatus } from './enums.ts';
+
+/** One email to one recipient, written as 'queued' before the send so a crash cannot send twice. */
+export class EmailLog extends Model<InferAttributes<EmailLog>, InferCreationAttributes<EmailLog>> {
+  declare id: CreationOptional<string>;
+  declare templateId: string | null;
+  declare campaignId: string | null;
+  declare clientId: string | null;
+  declare recipient: string;
+  declare subject: string;
+  declare status: CreationOptional<EmailLogStatus>;
+  /** Random, for the open pixel and click links; the database generates it. */
+  declare trackingToken: CreationOptional<string>;
+  declare messageId: string | null;
+  /** The tracked links of the message, in order. */
+  declare links: CreationOptional<unknown[]>;
+  declare errorMessage: string | null;
+  declare attempts: CreationOptional<number>;
+  declare sentAt: Date | null;
+  declare openedAt: Date | null;
+  declare clickedAt: Date | null;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  declare template?: NonAttribute<EmailTemplate | null>;
+  declare campaign?: NonAttribute<EmailCampaign | null>;
+  declare client?: NonAttribute<Client | null>;
+
+  static initModel(sequelize: Sequelize) {
+    return EmailLog.init(
+      {
+        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+        templateId: DataTypes.UUID,
+        campaignId: DataTypes.UUID,
+        clientId: DataTypes.UUID,
+        recipient: DataTypes.TEXT,
+        subject: DataTypes.TEXT,
+        status: DataTypes.TEXT,
+        trackingToken: DataTypes.TEXT,
+        messageId: DataTypes.TEXT,
+        links: DataTypes.JSONB,
+        errorMessage: DataTypes.TEXT,
+        attempts: DataTypes.INTEGER,
+        sentAt: DataTypes.DATE,
+        openedAt: DataTypes.DATE,
+        clickedAt: DataTypes.DATE,
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'email_logs', underscored: true, timestamps: true }
+    );
+  }
+}

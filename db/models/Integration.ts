@@ -1,0 +1,56 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type NonAttribute,
+  type Sequelize,
+} from 'sequelize';
+import type { IntegrationMode, IntegrationStatus, IntegrationType } from './enums.ts';
+import type { IntegrationLog } from './IntegrationLog.ts';
+
+/** An external service adapter's configuration and health; one row per type. */
+export class Integration extends Model<InferAttributes<Integration>, InferCreationAttributes<Integration>> {
+  declare id: CreationOptional<string>;
+  declare name: string;
+  declare description: string | null;
+  declare type: IntegrationType;
+  declare status: CreationOptional<IntegrationStatus>;
+  declare mode: CreationOptional<IntegrationMode>;
+  declare isEnabled: CreationOptional<boolean>;
+  declare endpoint: string | null;
+  /** AES-256-GCM ciphertext of a JSON object of credentials. */
+  declare settingsEncrypted: string | null;
+  declare lastCheck: Date | null;
+  declare lastSync: Date | null;
+  declare errorCount: CreationOptional<number>;
+  declare lastError: string | null;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  declare logs?: NonAttribute<IntegrationLog[]>;
+
+  static initModel(sequelize: Sequelize) {
+    return Integration.init(
+      {
+        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+        name: DataTypes.TEXT,
+        description: DataTypes.TEXT,
+        type: DataTypes.TEXT,
+        status: DataTypes.TEXT,
+        mode: DataTypes.TEXT,
+        isEnabled: DataTypes.BOOLEAN,
+        endpoint: DataTypes.TEXT,
+        settingsEncrypted: DataTypes.TEXT,
+        lastCheck: DataTypes.DATE,
+        lastSync: DataTypes.DATE,
+        errorCount: DataTypes.INTEGER,
+        lastError: DataTypes.TEXT,
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'integrations', underscored: true, timestamps: true }
+    );
+  }
+}

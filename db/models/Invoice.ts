@@ -1,0 +1,98 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type NonAttribute,
+  type Sequelize,
+} from 'sequelize';
+import type { Client } from './Client.ts';
+import type { Customer } from './Customer.ts';
+import type { Document } from './Document.ts';
+import type { InvoiceSource, InvoiceStatus, InvoiceVerificationStatus } from './enums.ts';
+import type { InvoiceLine } from './InvoiceLine.ts';
+import type { Payment } from './Payment.ts';
+import type { Payout } from './Payout.ts';
+
+/** A client's invoice to a customer, offered to the factor. Money fields are exact decimal strings. */
+export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttributes<Invoice>> {
+  declare id: CreationOptional<string>;
+  declare clientId: string;
+  declare customerId: string;
+  declare invoiceNumber: string;
+  declare status: CreationOptional<InvoiceStatus>;
+  declare verificationStatus: CreationOptional<InvoiceVerificationStatus>;
+  declare amount: string;
+  declare currency: CreationOptional<string>;
+  /** 'YYYY-MM-DD' */
+  declare issueDate: string;
+  /** 'YYYY-MM-DD' */
+  declare dueDate: string;
+  declare description: string | null;
+  /** The advance paid to the client at financing. */
+  declare factorAmount: string | null;
+  declare factorFee: string | null;
+  /** Sum of confirmed collections. */
+  declare paidAmount: CreationOptional<string>;
+  declare source: CreationOptional<InvoiceSource>;
+  declare ublDocumentId: string | null;
+  declare createdBy: string | null;
+  declare verifiedBy: string | null;
+  declare verifiedAt: Date | null;
+  declare approvedBy: string | null;
+  declare approvedAt: Date | null;
+  declare financedBy: string | null;
+  declare financedAt: Date | null;
+  declare rejectedBy: string | null;
+  declare rejectedAt: Date | null;
+  declare rejectionReason: string | null;
+  declare paidAt: Date | null;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  declare client?: NonAttribute<Client>;
+  declare customer?: NonAttribute<Customer>;
+  declare ublDocument?: NonAttribute<Document | null>;
+  declare lines?: NonAttribute<InvoiceLine[]>;
+  declare payments?: NonAttribute<Payment[]>;
+  declare payouts?: NonAttribute<Payout[]>;
+  declare documents?: NonAttribute<Document[]>;
+
+  static initModel(sequelize: Sequelize) {
+    return Invoice.init(
+      {
+        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+        clientId: DataTypes.UUID,
+        customerId: DataTypes.UUID,
+        invoiceNumber: DataTypes.TEXT,
+        status: DataTypes.TEXT,
+        verificationStatus: DataTypes.TEXT,
+        amount: DataTypes.DECIMAL(15, 2),
+        currency: DataTypes.CHAR(3),
+        issueDate: DataTypes.DATEONLY,
+        dueDate: DataTypes.DATEONLY,
+        description: DataTypes.TEXT,
+        factorAmount: DataTypes.DECIMAL(15, 2),
+        factorFee: DataTypes.DECIMAL(15, 2),
+        paidAmount: DataTypes.DECIMAL(15, 2),
+        source: DataTypes.TEXT,
+        ublDocumentId: DataTypes.UUID,
+        createdBy: DataTypes.UUID,
+        verifiedBy: DataTypes.UUID,
+        verifiedAt: DataTypes.DATE,
+        approvedBy: DataTypes.UUID,
+        approvedAt: DataTypes.DATE,
+        financedBy: DataTypes.UUID,
+        financedAt: DataTypes.DATE,
+        rejectedBy: DataTypes.UUID,
+        rejectedAt: DataTypes.DATE,
+        rejectionReason: DataTypes.TEXT,
+        paidAt: DataTypes.DATE,
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'invoices', underscored: true, timestamps: true }
+    );
+  }
+}

@@ -1,0 +1,60 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type NonAttribute,
+  type Sequelize,
+} from 'sequelize';
+import type { PaymentMethod, PaymentSource, PaymentStatus } from './enums.ts';
+import type { Invoice } from './Invoice.ts';
+import type { User } from './User.ts';
+
+/** Money the customer pays on a financed invoice (a collection). */
+export class Payment extends Model<InferAttributes<Payment>, InferCreationAttributes<Payment>> {
+  declare id: CreationOptional<string>;
+  declare invoiceId: string;
+  declare amount: string;
+  declare currency: CreationOptional<string>;
+  declare paymentMethod: CreationOptional<PaymentMethod>;
+  declare status: CreationOptional<PaymentStatus>;
+  declare reference: string | null;
+  declare notes: string | null;
+  declare source: CreationOptional<PaymentSource>;
+  /** The bank's entry reference of an imported statement line; unique, so re-imports are refused. */
+  declare bankEntryRef: string | null;
+  declare recordedBy: string | null;
+  declare processedBy: string | null;
+  /** Set exactly when status is no longer 'pending'. */
+  declare processedAt: Date | null;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  declare invoice?: NonAttribute<Invoice>;
+  declare recorder?: NonAttribute<User | null>;
+  declare processor?: NonAttribute<User | null>;
+
+  static initModel(sequelize: Sequelize) {
+    return Payment.init(
+      {
+        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+        invoiceId: DataTypes.UUID,
+        amount: DataTypes.DECIMAL(15, 2),
+        currency: DataTypes.CHAR(3),
+        paymentMethod: DataTypes.TEXT,
+        status: DataTypes.TEXT,
+        reference: DataTypes.TEXT,
+        notes: DataTypes.TEXT,
+        source: DataTypes.TEXT,
+        bankEntryRef: DataTypes.TEXT,
+        recordedBy: DataTypes.UUID,
+        processedBy: DataTypes.UUID,
+        processedAt: DataTypes.DATE,
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'payments', underscored: true, timestamps: true }
+    );
+  }
+}

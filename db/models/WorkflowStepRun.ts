@@ -1,0 +1,56 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type NonAttribute,
+  type Sequelize,
+} from 'sequelize';
+import type { WorkflowStepRunStatus, WorkflowStepType } from './enums.ts';
+import type { WorkflowInstance } from './WorkflowInstance.ts';
+
+/** One attempt at one step of a workflow instance (the instance's history). */
+export class WorkflowStepRun extends Model<InferAttributes<WorkflowStepRun>, InferCreationAttributes<WorkflowStepRun>> {
+  declare id: CreationOptional<string>;
+  declare instanceId: string;
+  declare stepIndex: number;
+  declare stepName: string;
+  declare stepType: WorkflowStepType;
+  declare status: CreationOptional<WorkflowStepRunStatus>;
+  /** 1 for the first try, counting up on retries. */
+  declare attempt: CreationOptional<number>;
+  declare outcome: Record<string, unknown> | null;
+  declare error: string | null;
+  declare startedAt: CreationOptional<Date>;
+  declare finishedAt: Date | null;
+
+  declare instance?: NonAttribute<WorkflowInstance>;
+
+  static initModel(sequelize: Sequelize) {
+    return WorkflowStepRun.init(
+      {
+        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+        instanceId: DataTypes.UUID,
+        stepIndex: DataTypes.INTEGER,
+        stepName: DataTypes.TEXT,
+        stepType: DataTypes.TEXT,
+        status: DataTypes.TEXT,
+        attempt: DataTypes.INTEGER,
+        outcome: DataTypes.JSONB,
+        error: DataTypes.TEXT,
+        startedAt: DataTypes.DATE,
+        finishedAt: DataTypes.DATE,
+      },
+      // Created when the attempt starts; finished_at is set explicitly, and there is no updated_at.
+      {
+        sequelize,
+        tableName: 'workflow_step_runs',
+        underscored: true,
+        timestamps: true,
+        createdAt: 'startedAt',
+        updatedAt: false,
+      }
+    );
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * The value sets of the schema's CHECK (... IN (...)) columns, for TypeScript
+ * types and for form schemas. The database is the authority; db/schema.test.ts
+ * fails when a list here drifts from its constraint.
+ */
+
+export const USER_ROLES = ['user', 'manager', 'admin', 'super_admin'] as const;
+export type UserRole = (typeof USER_ROLES)[number];
+
+export const USER_TOKEN_PURPOSES = ['set_password', 'reset_password'] as const;
+export type UserTokenPurpose = (typeof USER_TOKEN_PURPOSES)[number];
+
+export const CLIENT_STATUSES = ['active', 'pending', 'inactive'] as const;
+export type ClientStatus = (typeof CLIENT_STATUSES)[number];
+
+export const RISK_CATEGORIES = ['low', 'medium', 'high'] as const;
+export type RiskCategory = (typeof RISK_CATEGORIES)[number];
+
+export const ONBOARDING_STATUSES = ['pending', 'in_progress', 'completed', 'rejected'] as const;
+export type OnboardingStatus = (typeof ONBOARDING_STATUSES)[number];
+
+export const DOCUMENT_TYPES = [
+  'invoice',
+  'contract',
+  'kyc_document',
+  'financial_statement',
+  'id_document',
+  'bank_statement',
+] as const;
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+
+export const KYC_DOCUMENT_TYPES = [
+  'company_registration',
+  'tax_certificate',
+  'bank_statement',
+  'financial_statements',
+  'director_id',
+] as const;
+export type KycDocumentType = (typeof KYC_DOCUMENT_TYPES)[number];
+
+export const DOCUMENT_ENTITY_TYPES = ['client', 'customer', 'invoice'] as const;
+export type DocumentEntityType = (typeof DOCUMENT_ENTITY_TYPES)[number];
+
+export const SIGNATURE_STATUSES = ['pending', 'signed', 'rejected'] as const;
+export type SignatureStatus = (typeof SIGNATURE_STATUSES)[number];
+
+export const INVOICE_STATUSES = ['pending', 'verified', 'approved', 'rejected', 'financed', 'paid'] as const;
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
+
+export const INVOICE_VERIFICATION_STATUSES = ['pending', 'verified', 'failed'] as const;
+export type InvoiceVerificationStatus = (typeof INVOICE_VERIFICATION_STATUSES)[number];
+
+export const INVOICE_SOURCES = ['manual', 'ubl'] as const;
+export type InvoiceSource = (typeof INVOICE_SOURCES)[number];
+
+/** UNTDID 5305 VAT category codes used by EN 16931. */
+export const VAT_CATEGORIES = ['S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M'] as const;
+export type VatCategory = (typeof VAT_CATEGORIES)[number];
+
+export const RISK_ENTITY_TYPES = ['client', 'customer'] as const;
+export type RiskEntityType = (typeof RISK_ENTITY_TYPES)[number];
+
+export const CREDIT_LIMIT_STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const;
+export type CreditLimitStatus = (typeof CREDIT_LIMIT_STATUSES)[number];
+
+export const PAYMENT_METHODS = ['bank_transfer', 'cash', 'check', 'card'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+export const PAYMENT_STATUSES = ['pending', 'confirmed', 'failed', 'refunded'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+export const PAYMENT_SOURCES = ['manual', 'bank_statement'] as const;
+export type PaymentSource = (typeof PAYMENT_SOURCES)[number];
+
+export const PAYOUT_KINDS = ['advance', 'reserve_release'] as const;
+export type PayoutKind = (typeof PAYOUT_KINDS)[number];
+
+export const PAYOUT_STATUSES = ['pending', 'exported', 'paid', 'cancelled'] as const;
+export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
+
+export const WORKFLOW_TYPES = [
+  'client_onboarding',
+  'invoice_verification',
+  'risk_assessment',
+  'payment_processing',
+] as const;
+export type WorkflowType = (typeof WORKFLOW_TYPES)[number];
+
+export const WORKFLOW_INSTANCE_STATUSES = ['running', 'completed', 'failed', 'paused'] as const;
+export type WorkflowInstanceStatus = (typeof WORKFLOW_INSTANCE_STATUSES)[number];
+
+export const WORKFLOW_ENTITY_TYPES = ['client', 'customer', 'invoice', 'payment', 'credit_limit_request'] as const;
+export type WorkflowEntityType = (typeof WORKFLOW_ENTITY_TYPES)[number];
+
+export const WORKFLOW_STEP_TYPES = ['automated', 'manual'] as const;
+export type WorkflowStepType = (typeof WORKFLOW_STEP_TYPES)[number];
+
+export const WORKFLOW_STEP_RUN_STATUSES = ['running', 'waiting', 'completed', 'failed', 'skipped'] as const;
+export type WorkflowStepRunStatus = (typeof WORKFLOW_STEP_RUN_STATUSES)[number];
+
+export const TASK_TYPES = [
+  'kyc_verification',
+  'risk_assessment',
+  'manual_review',
+  'document_review',
+  'customer_contact',
+  'limit_approval',
+] as const;
+export type TaskType = (typeof TASK_TYPES)[number];
+
+export const TASK_PRIORITIES = ['urgent', 'high', 'medium', 'normal', 'low'] as const;
+export type TaskPriority = (typeof TASK_PRIORITIES)[number];
+
+export const TASK_STATUSES = ['pending', 'in_progress', 'completed', 'cancelled'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+export const TASK_ENTITY_TYPES = [
+  'client',
+  'customer',
+  'invoice',
+  'payment',
+  'credit_limit_request',
+  'document',
+] as const;
+export type TaskEntityType = (typeof TASK_ENTITY_TYPES)[number];
+
+export const EMAIL_TRIGGERS = [
+  'client_onboarding',
+  'invoice_verified',
+  'payment_due',
+  'payment_overdue',
+  'manual',
+] as const;
+export type EmailTrigger = (typeof EMAIL_TRIGGERS)[number];
+
+export const CAMPAIGN_RECIPIENTS = ['all_clients', 'active_clients', 'specific_clients'] as const;
+export type CampaignRecipients = (typeof CAMPAIGN_RECIPIENTS)[number];
+
+export const CAMPAIGN_STATUSES = ['draft', 'active', 'sending', 'completed', 'failed'] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+export const EMAIL_LOG_STATUSES = ['queued', 'sent', 'delivered', 'opened', 'clicked', 'failed'] as const;
+export type EmailLogStatus = (typeof EMAIL_LOG_STATUSES)[number];
+
+export const INTEGRATION_TYPES = ['hanfa', 'fina', 'sendgrid', 'docusign', 'einvoicing'] as const;
+export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
+
+export const INTEGRATION_STATUSES = ['active', 'in_development', 'error', 'inactive', 'testing'] as const;
+export type IntegrationStatus = (typeof INTEGRATION_STATUSES)[number];
+
+export const INTEGRATION_MODES = ['sandbox', 'live'] as const;
+export type IntegrationMode = (typeof INTEGRATION_MODES)[number];
+
+/** Every enum column of the schema with its allowed values (used by the schema test). */
+export const ENUM_COLUMNS: ReadonlyArray<readonly [table: string, column: string, values: readonly string[]]> = [
+  ['users', 'role', USER_ROLES],
+  ['user_tokens', 'purpose', USER_TOKEN_PURPOSES],
+  ['clients', 'status', CLIENT_STATUSES],
+  ['clients', 'risk_category', RISK_CATEGORIES],
+  ['clients', 'onboarding_status', ONBOARDING_STATUSES],
+  ['customers', 'risk_category', RISK_CATEGORIES],
+  ['documents', 'type', DOCUMENT_TYPES],
+  ['documents', 'kyc_type', KYC_DOCUMENT_TYPES],
+  ['documents', 'entity_type', DOCUMENT_ENTITY_TYPES],
+  ['documents', 'signature_status', SIGNATURE_STATUSES],
+  ['invoices', 'status', INVOICE_STATUSES],
+  ['invoices', 'verification_status', INVOICE_VERIFICATION_STATUSES],
+  ['invoices', 'source', INVOICE_SOURCES],
+  ['invoice_lines', 'vat_category', VAT_CATEGORIES],
+  ['risk_assessments', 'entity_type', RISK_ENTITY_TYPES],
+  ['risk_assessments', 'category', RISK_CATEGORIES],
+  ['credit_limit_requests', 'status', CREDIT_LIMIT_STATUSES],
+  ['payments', 'payment_method', PAYMENT_METHODS],
+  ['payments', 'status', PAYMENT_STATUSES],
+  ['payments', 'source', PAYMENT_SOURCES],
+  ['payouts', 'kind', PAYOUT_KINDS],
+  ['payouts', 'status', PAYOUT_STATUSES],
+  ['workflow_definitions', 'type', WORKFLOW_TYPES],
+  ['workflow_instances', 'status', WORKFLOW_INSTANCE_STATUSES],
+  ['workflow_instances', 'entity_type', WORKFLOW_ENTITY_TYPES],
+  ['workflow_step_runs', 'step_type', WORKFLOW_STEP_TYPES],
+  ['workflow_step_runs', 'status', WORKFLOW_STEP_RUN_STATUSES],
+  ['tasks', 'type', TASK_TYPES],
+  ['tasks', 'priority', TASK_PRIORITIES],
+  ['tasks', 'status', TASK_STATUSES],
+  ['tasks', 'entity_type', TASK_ENTITY_TYPES],
+  ['email_templates', 'trigger', EMAIL_TRIGGERS],
+  ['email_campaigns', 'recipients', CAMPAIGN_RECIPIENTS],
+  ['email_campaigns', 'status', CAMPAIGN_STATUSES],
+  ['email_logs', 'status', EMAIL_LOG_STATUSES],
+  ['integrations', 'type', INTEGRATION_TYPES],
+  ['integrations', 'status', INTEGRATION_STATUSES],
+  ['integrations', 'mode', INTEGRATION_MODES],
+];

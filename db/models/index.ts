@@ -1,0 +1,184 @@
+import type { Sequelize } from 'sequelize';
+import { getSequelize } from '../connection.ts';
+import { ActivityLog } from './ActivityLog.ts';
+import { Client } from './Client.ts';
+import { CreditLimitRequest } from './CreditLimitRequest.ts';
+import { Customer } from './Customer.ts';
+import { Document } from './Document.ts';
+import { EmailCampaign } from './EmailCampaign.ts';
+import { EmailLog } from './EmailLog.ts';
+import { EmailTemplate } from './EmailTemplate.ts';
+import { Integration } from './Integration.ts';
+import { IntegrationLog } from './IntegrationLog.ts';
+import { Invoice } from './Invoice.ts';
+import { InvoiceLine } from './InvoiceLine.ts';
+import { Payment } from './Payment.ts';
+import { Payout } from './Payout.ts';
+import { RiskAssessment } from './RiskAssessment.ts';
+import { Session } from './Session.ts';
+import { Task } from './Task.ts';
+import { User } from './User.ts';
+import { UserToken } from './UserToken.ts';
+import { WorkerHeartbeat } from './WorkerHeartbeat.ts';
+import { WorkflowDefinition } from './WorkflowDefinition.ts';
+import { WorkflowInstance } from './WorkflowInstance.ts';
+import { WorkflowStepRun } from './WorkflowStepRun.ts';
+
+/*
+ * Models map the migration's tables and nothing more: no allowNull, no
+ * validators and no column defaults (except JS-generated UUID ids, so an id is
+ * known before the insert and bulkCreate returns it). NOT NULL, CHECKs and
+ * defaults live in the database, which fills them in and returns them from
+ * create() (bulkCreate only with returning: true). Never call
+ * sequelize.sync(); migrations own the schema.
+ *
+ * Money (DECIMAL) reads back as an exact string. Model.sum/min/max would
+ * parseFloat it: aggregate money with sequelize.fn('sum', ...) and raw: true.
+ */
+
+export {
+  ActivityLog,
+  Client,
+  CreditLimitRequest,
+  Customer,
+  Document,
+  EmailCampaign,
+  EmailLog,
+  EmailTemplate,
+  Integration,
+  IntegrationLog,
+  Invoice,
+  InvoiceLine,
+  Payment,
+  Payout,
+  RiskAssessment,
+  Session,
+  Task,
+  User,
+  UserToken,
+  WorkerHeartbeat,
+  WorkflowDefinition,
+  WorkflowInstance,
+  WorkflowStepRun,
+};
+export type { WorkflowStep } from './WorkflowDefinition.ts';
+export * from './enums.ts';
+
+const models = {
+  ActivityLog,
+  Client,
+  CreditLimitRequest,
+  Customer,
+  Document,
+  EmailCampaign,
+  EmailLog,
+  EmailTemplate,
+  Integration,
+  IntegrationLog,
+  Invoice,
+  InvoiceLine,
+  Payment,
+  Payout,
+  RiskAssessment,
+  Session,
+  Task,
+  User,
+  UserToken,
+  WorkerHeartbeat,
+  WorkflowDefinition,
+  WorkflowInstance,
+  WorkflowStepRun,
+};
+export type Models = typeof models;
+
+function associate() {
+  // Sign-in
+  User.hasMany(Session, { as: 'sessions', foreignKey: 'userId' });
+  Session.belongsTo(User, { as: 'user', foreignKey: 'userId' });
+  User.hasMany(UserToken, { as: 'tokens', foreignKey: 'userId' });
+  UserToken.belongsTo(User, { as: 'user', foreignKey: 'userId' });
+
+  // Parties
+  Client.belongsTo(User, { as: 'creator', foreignKey: 'createdBy' });
+  Customer.belongsTo(User, { as: 'creator', foreignKey: 'createdBy' });
+
+  // Invoices and their money
+  Client.hasMany(Invoice, { as: 'invoices', foreignKey: 'clientId' });
+  Invoice.belongsTo(Client, { as: 'client', foreignKey: 'clientId' });
+  Customer.hasMany(Invoice, { as: 'invoices', foreignKey: 'customerId' });
+  Invoice.belongsTo(Customer, { as: 'customer', foreignKey: 'customerId' });
+  Invoice.belongsTo(Document, { as: 'ublDocument', foreignKey: 'ublDocumentId' });
+  Invoice.hasMany(InvoiceLine, { as: 'lines', foreignKey: 'invoiceId' });
+  InvoiceLine.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
+  Invoice.hasMany(Payment, { as: 'payments', foreignKey: 'invoiceId' });
+  Payment.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
+  Payment.belongsTo(User, { as: 'recorder', foreignKey: 'recordedBy' });
+  Payment.belongsTo(User, { as: 'processor', foreignKey: 'processedBy' });
+  Invoice.hasMany(Payout, { as: 'payouts', foreignKey: 'invoiceId' });
+  Payout.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
+  Client.hasMany(Payout, { as: 'payouts', foreignKey: 'clientId' });
+  Payout.belongsTo(Client, { as: 'client', foreignKey: 'clientId' });
+
+  // Credit limits
+  Client.hasMany(CreditLimitRequest, { as: 'creditLimitRequests', foreignKey: 'clientId' });
+  CreditLimitRequest.belongsTo(Client, { as: 'client', foreignKey: 'clientId' });
+  CreditLimitRequest.belongsTo(User, { as: 'requester', foreignKey: 'requestedBy' });
+  CreditLimitRequest.belongsTo(User, { as: 'decider', foreignKey: 'decidedBy' });
+
+  // Documents and risk assessments hang off an entity by (entity_type, entity_id),
+  // which the database cannot reference: scoped, without constraints.
+  Document.belongsTo(User, { as: 'uploader', foreignKey: 'uploadedBy' });
+  Document.belongsTo(User, { as: 'signer', foreignKey: 'signedBy' });
+  const polymorphic = (entityType: string) => ({ foreignKey: 'entityId', scope: { entityType }, constraints: false });
+  Client.hasMany(Document, { as: 'documents', ...polymorphic('client') });
+  Customer.hasMany(Document, { as: 'documents', ...polymorphic('customer') });
+  Invoice.hasMany(Document, { as: 'documents', ...polymorphic('invoice') });
+  Client.hasMany(RiskAssessment, { as: 'riskAssessments', ...polymorphic('client') });
+  Customer.hasMany(RiskAssessment, { as: 'riskAssessments', ...polymorphic('customer') });
+  RiskAssessment.belongsTo(User, { as: 'assessor', foreignKey: 'assessedBy' });
+  RiskAssessment.belongsTo(User, { as: 'adjuster', foreignKey: 'adjustedBy' });
+
+  // Workflows and tasks
+  WorkflowDefinition.hasMany(WorkflowInstance, { as: 'instances', foreignKey: 'workflowId' });
+  WorkflowInstance.belongsTo(WorkflowDefinition, { as: 'workflow', foreignKey: 'workflowId' });
+  WorkflowInstance.hasMany(WorkflowStepRun, { as: 'stepRuns', foreignKey: 'instanceId' });
+  WorkflowStepRun.belongsTo(WorkflowInstance, { as: 'instance', foreignKey: 'instanceId' });
+  WorkflowInstance.hasMany(Task, { as: 'tasks', foreignKey: 'workflowInstanceId' });
+  Task.belongsTo(WorkflowInstance, { as: 'workflowInstance', foreignKey: 'workflowInstanceId' });
+  User.hasMany(Task, { as: 'assignedTasks', foreignKey: 'assignedTo' });
+  Task.belongsTo(User, { as: 'assignee', foreignKey: 'assignedTo' });
+  Task.belongsTo(User, { as: 'creator', foreignKey: 'createdBy' });
+
+  // Email
+  EmailTemplate.hasMany(EmailCampaign, { as: 'campaigns', foreignKey: 'templateId' });
+  EmailCampaign.belongsTo(EmailTemplate, { as: 'template', foreignKey: 'templateId' });
+  EmailCampaign.hasMany(EmailLog, { as: 'logs', foreignKey: 'campaignId' });
+  EmailLog.belongsTo(EmailCampaign, { as: 'campaign', foreignKey: 'campaignId' });
+  EmailLog.belongsTo(EmailTemplate, { as: 'template', foreignKey: 'templateId' });
+  EmailLog.belongsTo(Client, { as: 'client', foreignKey: 'clientId' });
+
+  // Integrations and audit
+  Integration.hasMany(IntegrationLog, { as: 'logs', foreignKey: 'integrationId' });
+  IntegrationLog.belongsTo(Integration, { as: 'integration', foreignKey: 'integrationId' });
+  ActivityLog.belongsTo(User, { as: 'user', foreignKey: 'userId' });
+}
+
+// Model classes are module-level singletons, so they can be bound to only one
+// Sequelize at a time; calling initModels with another instance rebinds them.
+let boundTo: Sequelize | undefined;
+
+/** Binds every model to `sequelize` and declares the associations (once per instance). */
+export function initModels(sequelize: Sequelize): Models {
+  if (boundTo === sequelize) return models;
+  for (const model of Object.values(models)) model.initModel(sequelize);
+  associate();
+  boundTo = sequelize;
+  return models;
+}
+
+/** The models bound to the process-wide pool: `const { Client } = getModels()`. */
+export function getModels(): Models {
+  // getSequelize() is memoized itself; after closeSequelize() it returns a new
+  // pool, and the models follow it.
+  return initModels(getSequelize());
+}

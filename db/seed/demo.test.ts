@@ -1,0 +1,280 @@
+import { createHash } from 'node:crypto';
+import { QueryTypes } from 'sequelize';
+import pg from 'pg';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { getObjectStore } from '../../app/storage/object-store.server.ts';
+import { isValidCroatianIban, isValidOib } from '../../app/utils/validation.ts';
+import { createSequelize, getSequelize } from '../connection.ts';
+import { minimalPdf, seedDemo } from './demo.ts';
+
+const sequelize = getSequelize();
+const select = <T extends object = Record<string, unknown>>(sql: string) =>
+  sequelize.query<T>(sql, { type: QueryTypes.SELECT });
+
+// Tables that start empty by design: migration bookkeeping, sign-in state, worker liveness.
+// Any other table a later migration adds fails this test until the demo book fills it.
+const NOT_SEEDED = ['schema_migrations', 'sessions', 'user_tokens', 'login_throttle', 'worker_heartbeats'];
+
+async function tableCounts() {
+  const tables = await select<{ tablename: string }>(
+    `SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`,
+  );
+  const counts: Record<string, number> = {};
+  for (const { tablename } of tables) {
+    const [{ count }] = await select<{ count: number }>(`SELECT count(*)::int AS count FROM ${tablename}`);
+    counts[tablename] = count;
+  }
+  return counts;
+}
+
+let firstRun: { seeded: boolean };
+let elapsed = 0;
+const now = new Date();
+
+beforeAll(async () => {
+  const started = Date.now();
+  firstRun = await seedDemo(sequelize, { now });
+  elapsed = Date.now() - started;
+});
+
+/** A digest of the book's business content (not its UUIDs), to compare two runs. */
+async function fingerprint(db: typeof sequelize) {
+  const [[row]] = (await db.query(`
+    SELECT md5(string_agg(line, '|' ORDER BY line)) AS digest, count(*)::int AS lines FROM (
+      SELECT concat_ws(',', c.oib, c.company_name, c.iban, c.status, c.credit_limit, c.used_credit, c.risk_score, c.created_at) AS line FROM clients c
+      UNION ALL SELECT concat_ws(',', cu.oib, cu.company_name, cu.account_blocked, cu.risk_score) FROM customers cu
+      UNION ALL SELECT concat_ws(',', c.oib, i.invoice_number, i.status, i.amount, i.factor_amount, i.factor_fee, i.paid_amount,
+                                 i.issue_date, i.due_date, i.financed_at, i.paid_at, i.description)
+                  FROM invoices i JOIN clients c ON c.id = i.client_id
+      UNION ALL SELECT concat_ws(',', i.invoice_number, p.amount, p.status, p.processed_at, p.bank_entry_ref)
+                  FROM payments p JOIN invoices i ON i.id = p.invoice_id
+      UNION ALL SELECT concat_ws(',', name, checksum, size, signature_status) FROM documents
+      UNION ALL SELECT concat_ws(',', action, created_at, details::text) FROM activity_logs
+      UNION ALL SELECT concat_ws(',', title, status, priority, due_date) FROM tasks
+    ) lines`)) as [Array<{ digest: string; lines: number }>, unknown];
+  return row;
+}
+
+describe('seedDemo', () => {
+  it('seeds an empty database quickly', () => {
+    expect(firstRun).toEqual({ seeded: true });
+    expect(elapsed).toBeLessThan(5000);
+  });
+
+  it('fills every table of the schema', async () => {
+    const counts = await tableCounts();
+    const empty = Object.entries(counts)
+      .filter(([table, count]) => !NOT_SEEDED.includes(table) && count === 0)
+      .map(([table]) => table);
+    expect(empty).toEqual([]);
+    expect(counts.clients).toBe(40);
+    expect(counts.customers).toBe(120);
+    expect(counts.invoices).toBeGreaterThan(500);
+    expect(counts.invoices).toBeLessThan(700);
+    expect(counts.documents).toBeGreaterThanOrEqual(90);
+    expect(counts.activity_logs).toBe(300);
+  });
+
+  it('gives every client and customer a valid OIB and Croatian IBAN', async () => {
+    const parties = await select<{ oib: string; iban: string; postal_code: string }>(
+      'SELECT oib, iban, postal_code FROM clients UNION ALL SELECT oib, iban, postal_code FROM customers',
+    );
+    expect(parties).toHaveLength(160);
+    expect(parties.filter((party) => !isValidOib(party.oib))).toEqual([]);
+    expect(parties.filter((party) => !isValidCroatianIban(party.iban))).toEqual([]);
+    const payouts = await select<{ iban: string }>('SELECT DISTINCT iban FROM payouts');
+    expect(payouts.filter((payout) => !isValidCroatianIban(payout.iban))).toEqual([]);
+  });
+
+  it("keeps each client's used credit equal to its open advances, within its limit", async () => {
+    const mismatches = await select(`
+      SELECT c.company_name, c.used_credit, coalesce(sum(i.factor_amount), 0) AS open_advances
+        FROM clients c
+        LEFT JOIN invoices i ON i.client_id = c.id AND i.status = 'financed'
+       GROUP BY c.id
+      HAVING c.used_credit <> coalesce(sum(i.factor_amount), 0)`);
+    expect(mismatches).toEqual([]);
+    const overLimit = await select(`SELECT company_name FROM clients WHERE used_credit > coalesce(credit_limit, 0)`);
+    expect(overLimit).toEqual([]);
+    const [{ total }] = await select<{ total: string }>(`SELECT sum(used_credit)::text AS total FROM clients`);
+    expect(Number(total)).toBeGreaterThan(0);
+  });
+
+  it('books advances and fees from the agreement, and pays the reserve back', async () => {
+    const wrongAdvance = await select(`
+      SELECT i.invoice_number FROM invoices i JOIN clients c ON c.id = i.client_id
+       WHERE i.status IN ('financed', 'paid')
+         AND i.factor_amount <> round(i.amount * c.advance_rate / 100, 2)`);
+    expect(wrongAdvance).toEqual([]);
+    // Fee = amount × rate × started 30-day periods from financing to due date (at least one).
+    const wrongFee = await select(`
+      SELECT i.invoice_number FROM invoices i JOIN clients c ON c.id = i.client_id
+       WHERE i.status IN ('financed', 'paid')
+         AND i.factor_fee <> round(i.amount * c.fee_rate / 100
+               * greatest(1, ceil((i.due_date - (i.financed_at AT TIME ZONE 'UTC')::date) / 30.0)), 2)`);
+    expect(wrongFee).toEqual([]);
+    const missingPayouts = await select(`
+      SELECT i.invoice_number FROM invoices i
+       WHERE i.status IN ('financed', 'paid')
+         AND NOT EXISTS (SELECT 1 FROM payouts p WHERE p.invoice_id = i.id AND p.kind = 'advance' AND p.amount = i.factor_amount)
+          OR i.status = 'paid'
+         AND NOT EXISTS (SELECT 1 FROM payouts p WHERE p.invoice_id = i.id AND p.kind = 'reserve_release'
+                           AND p.amount = i.amount - i.factor_amount - i.factor_fee)`);
+    expect(missingPayouts).toEqual([]);
+  });
+
+  it('settles paid invoices with confirmed payments that sum to the amount', async () => {
+    const unsettled = await select(`
+      SELECT i.invoice_number, i.amount, i.paid_amount, sum(p.amount) AS confirmed
+        FROM invoices i
+        LEFT JOIN payments p ON p.invoice_id = i.id AND p.status = 'confirmed'
+       WHERE i.status = 'paid'
+       GROUP BY i.id
+      HAVING coalesce(sum(p.amount), 0) <> i.amount OR i.paid_amount <> i.amount OR i.paid_at IS NULL`);
+    expect(unsettled).toEqual([]);
+    const wrongPaidAmount = await select(`
+      SELECT i.invoice_number FROM invoices i
+       WHERE i.paid_amount <> (SELECT coalesce(sum(p.amount), 0) FROM payments p WHERE p.invoice_id = i.id AND p.status = 'confirmed')`);
+    expect(wrongPaidAmount).toEqual([]);
+    const openButCovered = await select(
+      `SELECT invoice_number FROM invoices WHERE status = 'financed' AND paid_amount >= amount`,
+    );
+    expect(openButCovered).toEqual([]);
+  });
+
+  it('covers every status of invoices, payments, limits, tasks, workflows, campaigns and email logs', async () => {
+    const statuses = async (table: string, column = 'status') =>
+      (await select<{ value: string }>(`SELECT DISTINCT ${column} AS value FROM ${table} ORDER BY 1`)).map(
+        (row) => row.value,
+      );
+    expect(await statuses('invoices')).toEqual(['approved', 'financed', 'paid', 'pending', 'rejected', 'verified']);
+    expect(await statuses('payments')).toEqual(['confirmed', 'failed', 'pending', 'refunded']);
+    expect(await statuses('credit_limit_requests')).toEqual(['approved', 'expired', 'pending', 'rejected']);
+    expect(await statuses('tasks')).toEqual(['cancelled', 'completed', 'in_progress', 'pending']);
+    expect(await statuses('tasks', 'type')).toHaveLength(6);
+    expect(await statuses('tasks', 'priority')).toEqual(['high', 'low', 'medium', 'normal', 'urgent']);
+    expect(await statuses('workflow_instances')).toEqual(['completed', 'failed', 'paused', 'running']);
+    expect(await statuses('workflow_definitions', 'type')).toHaveLength(4);
+    expect(await statuses('email_campaigns')).toEqual(['active', 'completed', 'draft', 'failed', 'sending']);
+    expect(await statuses('email_logs')).toEqual(['clicked', 'delivered', 'failed', 'opened', 'sent']);
+    expect(await statuses('email_templates', 'trigger')).toHaveLength(5);
+    expect(await statuses('integrations', 'type')).toEqual(['docusign', 'einvoicing', 'fina', 'hanfa', 'sendgrid']);
+    expect(await statuses('documents', 'type')).toHaveLength(6);
+    expect(await statuses('clients')).toEqual(['active', 'inactive', 'pending']);
+    expect(await statuses('users', 'role')).toEqual(['admin', 'manager', 'user']);
+  });
+
+  it('keeps the details consistent with the rules', async () => {
+    // One active template per trigger.
+    const triggers = await select<{ trigger: string; active: number }>(
+      `SELECT trigger, count(*) FILTER (WHERE is_active)::int AS active FROM email_templates GROUP BY trigger`,
+    );
+    expect(triggers.filter((row) => row.trigger !== 'manual').every((row) => row.active === 1)).toBe(true);
+    // Risk categories follow the score thresholds (80 and 60), and entities show their latest score.
+    const wrongCategory = await select(`
+      SELECT id FROM risk_assessments
+       WHERE category <> CASE WHEN score >= 80 THEN 'low' WHEN score >= 60 THEN 'medium' ELSE 'high' END`);
+    expect(wrongCategory).toEqual([]);
+    const staleScores = await select(`
+      SELECT c.id FROM clients c
+       WHERE c.risk_score IS DISTINCT FROM (SELECT r.score FROM risk_assessments r WHERE r.entity_id = c.id ORDER BY r.created_at DESC LIMIT 1)
+          OR c.risk_category IS DISTINCT FROM (SELECT r.category FROM risk_assessments r WHERE r.entity_id = c.id ORDER BY r.created_at DESC LIMIT 1)
+      UNION ALL
+      SELECT c.id FROM customers c
+       WHERE c.risk_score IS DISTINCT FROM (SELECT r.score FROM risk_assessments r WHERE r.entity_id = c.id ORDER BY r.created_at DESC LIMIT 1)`);
+    expect(staleScores).toEqual([]);
+    // A running instance waits on an open task for its current (manual) step.
+    const runningWithoutTask = await select(`
+      SELECT w.id FROM workflow_instances w
+       WHERE w.status = 'running'
+         AND NOT EXISTS (SELECT 1 FROM tasks t WHERE t.workflow_instance_id = w.id AND t.workflow_step = w.current_step
+                           AND t.status IN ('pending', 'in_progress'))`);
+    expect(runningWithoutTask).toEqual([]);
+    const completedNotAtEnd = await select(`
+      SELECT id FROM workflow_instances WHERE status = 'completed' AND current_step <> jsonb_array_length(steps)`);
+    expect(completedNotAtEnd).toEqual([]);
+    // Four eyes: the verifier does not approve the same invoice.
+    const sameEyes = await select(`SELECT id FROM invoices WHERE verified_by = approved_by`);
+    expect(sameEyes).toEqual([]);
+    // Unique invoice numbers per client in the R-YYYY-NNNN form.
+    const badNumbers = await select(
+      `SELECT invoice_number FROM invoices WHERE invoice_number !~ '^R-[0-9]{4}-[0-9]{4}$'`,
+    );
+    expect(badNumbers).toEqual([]);
+    // Nothing that happened is in the future.
+    const future = await select(`
+      SELECT 'invoices' FROM invoices WHERE created_at > now() OR paid_at > now()
+      UNION ALL SELECT 'payments' FROM payments WHERE processed_at > now()
+      UNION ALL SELECT 'activity' FROM activity_logs WHERE created_at > now()
+      UNION ALL SELECT 'workflows' FROM workflow_instances WHERE started_at > now() OR updated_at > now()
+      UNION ALL SELECT 'step runs' FROM workflow_step_runs WHERE started_at > now() OR finished_at > now()
+      UNION ALL SELECT 'tasks' FROM tasks WHERE created_at > now() OR completed_at > now()
+      UNION ALL SELECT 'documents' FROM documents WHERE created_at > now() OR signed_at > now()
+      UNION ALL SELECT 'emails' FROM email_logs WHERE sent_at > now() OR opened_at > now() OR clicked_at > now()
+      UNION ALL SELECT 'risk' FROM risk_assessments WHERE created_at > now()
+      UNION ALL SELECT 'limits' FROM credit_limit_requests WHERE requested_at > now() OR decided_at > now()
+      UNION ALL SELECT 'payouts' FROM payouts WHERE created_at > now() OR exported_at > now()`);
+    expect(future).toEqual([]);
+  });
+
+  it('stores every document file, whose sha256 is its checksum', async () => {
+    const documents = await select<{ storage_key: string; checksum: string; size: number; mime_type: string }>(
+      'SELECT storage_key, checksum, size, mime_type FROM documents',
+    );
+    const store = getObjectStore();
+    for (const document of documents) {
+      expect(await store.exists(document.storage_key)).toBe(true);
+      const bytes = await store.get(document.storage_key);
+      expect(createHash('sha256').update(bytes).digest('hex')).toBe(document.checksum);
+      expect(bytes.length).toBe(Number(document.size));
+      expect(bytes.subarray(0, 5).toString()).toBe('%PDF-');
+    }
+  });
+
+  it('a second call changes nothing', async () => {
+    const before = await tableCounts();
+    const [{ newest }] = await select<{ newest: Date }>('SELECT max(created_at) AS newest FROM activity_logs');
+    expect(await seedDemo(sequelize)).toEqual({ seeded: false });
+    expect(await tableCounts()).toEqual(before);
+    const [{ newest: after }] = await select<{ newest: Date }>('SELECT max(created_at) AS newest FROM activity_logs');
+    expect(after).toEqual(newest);
+  });
+});
+
+describe('determinism', () => {
+  it('produces the same book in another database for the same day', async () => {
+    const name = `seed_twin_${Date.now()}`;
+    const serverUrl = inject('databaseServerUrl');
+    const admin = new pg.Client(`${serverUrl}/postgres`);
+    await admin.connect();
+    // The template is the freshly migrated database every test file starts from.
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE finflow_template`);
+    const twin = createSequelize(`${serverUrl}/${name}`, { poolMax: 2 });
+    try {
+      expect(await seedDemo(twin, { now })).toEqual({ seeded: true });
+      const [ours, theirs] = [await fingerprint(sequelize), await fingerprint(twin)];
+      expect(ours.lines).toBeGreaterThan(1500);
+      expect(theirs).toEqual(ours);
+    } finally {
+      await twin.close();
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
+  });
+});
+
+describe('minimalPdf', () => {
+  it('writes a well-formed PDF whose xref offsets point at its objects', () => {
+    const pdf = minimalPdf('Ugovor (test) – Međimurje d.o.o.', ['Šibenik, č ć đ']).toString('latin1');
+    expect(pdf.startsWith('%PDF-1.4\n')).toBe(true);
+    expect(pdf.trimEnd().endsWith('%%EOF')).toBe(true);
+    const startxref = Number(/startxref\n(\d+)/.exec(pdf)![1]);
+    expect(pdf.slice(startxref, startxref + 4)).toBe('xref');
+    const offsets = [...pdf.matchAll(/^(\d{10}) 00000 n $/gm)].map((match) => Number(match[1]));
+    expect(offsets).toHaveLength(5);
+    offsets.forEach((offset, index) => expect(pdf.slice(offset).startsWith(`${index + 1} 0 obj`)).toBe(true));
+    // Parentheses are escaped and Croatian letters transliterated for the standard font.
+    expect(pdf).toContain('(Ugovor \\(test\\) - Medjimurje d.o.o.) Tj');
+    expect(pdf).toContain('(Sibenik, c c dj) Tj');
+  });
+});

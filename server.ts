@@ -1,0 +1,79 @@
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createRequestHandler } from '@remix-run/express';
+import type { ServerBuild } from '@remix-run/node';
+import compression from 'compression';
+import express from 'express';
+import { getEnv } from './app/env.server.ts';
+import { checkHealth } from './app/health.server.ts';
+import { rejectCrossSiteWrites } from './app/utils/origin-check.server.ts';
+import { closeSequelize } from './db/connection.ts';
+
+/**
+ * The web process: Express serving the Remix build, its static assets and
+ * /healthz. It holds no state of its own (sessions and jobs live in
+ * PostgreSQL), so any number of replicas can run behind a load balancer.
+ */
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+export async function createApp() {
+  const env = getEnv();
+  const build = (await import(pathToFileURL(path.join(root, 'build/index.js')).href)) as ServerBuild;
+  const app = express();
+  app.disable('x-powered-by');
+  // Behind docker/nginx the client address arrives in X-Forwarded-For.
+  app.set('trust proxy', process.env.TRUST_PROXY ?? 'loopback');
+  app.use(compression());
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'same-origin');
+    res.setHeader('X-Frame-Options', 'DENY');
+    next();
+  });
+
+  app.get('/healthz', async (_req, res) => {
+    const health = await checkHealth();
+    res.status(health.ok ? 200 : 503).json({ status: health.ok ? 'ok' : 'unavailable', ...(health.ok ? {} : { reason: health.reason }) });
+  });
+
+  // Fingerprinted bundles never change; everything else in public/ may.
+  app.use('/build', express.static(path.join(root, 'public/build'), { immutable: true, maxAge: '1y' }));
+  app.use(express.static(path.join(root, 'public'), { maxAge: '1h' }));
+
+  app.use(rejectCrossSiteWrites(env.APP_URL));
+  app.all(
+    '*',
+    createRequestHandler({
+      build,
+      mode: env.NODE_ENV === 'production' ? 'production' : 'development',
+      // The client address for throttling and the activity log (honours `trust proxy`).
+      getLoadContext: (req) => ({ clientIp: req.ip ?? null }),
+    }),
+  );
+  return app;
+}
+
+async function main() {
+  const env = getEnv();
+  const app = await createApp();
+  const server = app.listen(env.PORT, () => console.log(`web listening on http://localhost:${env.PORT}`));
+  const shutdown = () => {
+    server.close(async () => {
+      await closeSequelize();
+      process.exit(0);
+    });
+    // Idle keep-alive sockets would hold close() open; busy ones finish their response first.
+    server.closeIdleConnections();
+    // A request that never finishes must not block the stop forever.
+    setTimeout(() => process.exit(0), 10_000).unref();
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient, SecretStore, signInAsAdmin } from '../support/api-client.ts';
+import { freshTotpCode, lastUsedTotpCode } from '../support/totp.ts';
+
+/**
+ * Every /api route of spec §7 that needs a session or a role, in one table:
+ * each answers 401 without a session and 403 to a role below the one it needs.
+ * Later areas add their rows here.
+ */
+const SOME_ID = randomUUID();
+type Route = { method: 'GET' | 'POST' | 'PUT'; path: string; body?: unknown; role: 'user' | 'manager' | 'admin' };
+const PROTECTED_ROUTES: Route[] = [
+  { method: 'GET', path: '/api/auth/user', role: 'user' },
+  { method: 'PUT', path: '/api/auth/profile', body: { firstName: 'A', lastName: 'B', email: 'a@b.hr' }, role: 'user' },
+  { method: 'PUT', path: '/api/auth/change-password', body: { currentPassword: 'x', newPassword: 'yyyyyyyy', confirmPassword: 'yyyyyyyy' }, role: 'user' },
+  { method: 'GET', path: '/api/admin/users', role: 'admin' },
+  { method: 'POST', path: '/api/admin/users', body: { email: 'n@finflow.local', firstName: 'N', lastName: 'N', role: 'user' }, role: 'admin' },
+  { method: 'PUT', path: `/api/admin/users/${SOME_ID}/role`, body: { role: 'manager' }, role: 'admin' },
+  { method: 'PUT', path: `/api/admin/users/${SOME_ID}/status`, body: { isActive: false }, role: 'admin' },
+  { method: 'PUT', path: `/api/admin/users/${SOME_ID}/otp`, body: { otpEnabled: false }, role: 'admin' },
+];
+
+let admin: ApiClient;
+
+/** A staff user of `role` who signs in with a password only (their OTP switched off by the admin). */
+async function staffSession(role: 'user' | 'manager' | 'admin') {
+  const email = `${role}-${randomUUID().slice(0, 8)}@finflow.local`;
+  const password = 'Temp-password-1';
+  const created = await admin.post('/api/admin/users', { email, firstName: 'Test', lastName: role, role, password });
+  expect(created.status).toBe(201);
+  const id = String(created.json.id);
+  expect((await admin.put(`/api/admin/users/${id}/otp`, { otpEnabled: false })).status).toBe(200);
+  const client = new ApiClient();
+  const login = await client.post('/api/auth/login', { email, password });
+  expect(login.json).toEqual({ requiresTotp: false, needsTotpSetup: false });
+  return { client, id, email };
+}
+
+beforeAll(async () => {
+  admin = await signInAsAdmin();
+});
+
+describe('without a session', () => {
+  it.each(PROTECTED_ROUTES)('$method $path answers 401', async ({ method, path, body }) => {
+    const response = await new ApiClient().request(method, path, body);
+    expect(response.status).toBe(401);
+    expect(response.json).toEqual({ message: 'Unauthorized' });
+  });
+
+  it('sends /api/login to the login page', async () => {
+    const response = await new ApiClient().get('/api/login');
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('/');
+  });
+
+  it('answers unknown /api paths with JSON 404', async () => {
+    const response = await new ApiClient().get('/api/no-such-thing');
+    expect(response.status).toBe(404);
+    expect(response.json).toEqual({ message: 'Not Found' });
+  });
+});
+
+describe('with a role below the one a route needs', () => {
+  it.each(PROTECTED_ROUTES.filter((route) => route.role !== 'user'))('$method $path answers 403 to a user', async ({ method, path, body }) => {
+    const { client } = await staffSession('user');
+    const response = await client.request(method, path, body);
+    expect(response.status).toBe(403);
+    expect(response.json).toEqual({ message: 'Forbidden' });
+  });
+});
+
+describe('sign-in over the API', () => {
+  it('refuses missing credentials with the spec text and wrong ones generically', async () => {
+    const client = new ApiClient();
+    expect((await client.post('/api/auth/login', {})).json).toEqual({ message: 'Email and password are required' });
+    const wrong = await client.post('/api/auth/login', { email: 'nobody@finflow.local', password: 'whatever-1' });
+    expect(wrong.status).toBe(401);
+  });
+
+  it('answers GET /api/auth/user with the user once both factors passed, and refuses a replayed code', async () => {
+    const secrets = new SecretStore();
+    const me = await admin.get('/api/auth/user');
+    expect(me.status).toBe(200);
+    expect(me.json).toMatchObject({ email: 'e2e-admin@finflow.local', role: 'super_admin', isActive: true, otpEnabled: true });
+    expect(me.json).toHaveProperty('id');
+    expect(me.json).toHaveProperty('lastLoginAt');
+    expect(me.json).not.toHaveProperty('passwordHash');
+
+    const client = new ApiClient();
+    const login = await client.post('/api/auth/login', { email: 'e2e-admin@finflow.local', password: 'E2e-admin-password-1' });
+    expect(login.json).toEqual({ requiresTotp: true, needsTotpSetup: false });
+    // Half signed in is not signed in.
+    expect((await client.get('/api/auth/user')).status).toBe(401);
+    const secret = secrets.get('e2e-admin@finflow.local')!;
+    const replay = await client.post('/api/auth/verify-otp', { otpCode: lastUsedTotpCode(secret) });
+    expect(replay.status).toBe(400);
+    expect(replay.json).toEqual({ message: 'Invalid authenticator code' });
+    expect((await client.post('/api/auth/verify-otp', { otpCode: await freshTotpCode(secret) })).status).toBe(200);
+    expect((await client.get('/api/auth/user')).status).toBe(200);
+
+    expect((await client.post('/api/auth/logout')).status).toBe(200);
+    expect((await client.get('/api/auth/user')).status).toBe(401);
+    // Logging out without a session is fine too (DESIGN §9).
+    expect((await new ApiClient().post('/api/auth/logout')).status).toBe(200);
+  });
+});
+
+describe('user management rules', () => {
+  it('creates a staff user (201), refuses a duplicate email (409) and self-changes (403)', async () => {
+    const { email } = await staffSession('manager');
+    const duplicate = await admin.post('/api/admin/users', { email, firstName: 'X', lastName: 'Y', role: 'user' });
+    expect(duplicate.status).toBe(409);
+    const me = await admin.get('/api/auth/user');
+    expect((await admin.put(`/api/admin/users/${me.json.id}/role`, { role: 'user' })).status).toBe(403);
+    expect((await admin.put(`/api/admin/users/${me.json.id}/status`, { isActive: false })).status).toBe(403);
+  });
+
+  it('a role change and a deactivation take effect on the next request', async () => {
+    const { client, id } = await staffSession('user');
+    expect((await client.get('/api/admin/users')).status).toBe(403);
+    expect((await admin.put(`/api/admin/users/${id}/role`, { role: 'admin' })).status).toBe(200);
+    const list = await client.get('/api/admin/users');
+    expect(list.status).toBe(200);
+    expect(Number(list.headers.get('x-total-count'))).toBeGreaterThan(1);
+    expect((await admin.put(`/api/admin/users/${id}/status`, { isActive: false })).status).toBe(200);
+    expect((await client.get('/api/auth/user')).status).toBe(401);
+  });
+
+  it('an admin cannot grant super_admin; invalid input is 400 per field', async () => {
+    const { client } = await staffSession('admin');
+    const refused = await client.post('/api/admin/users', { email: 'boss@finflow.local', firstName: 'B', lastName: 'B', role: 'super_admin' });
+    expect(refused.status).toBe(403);
+    const invalid = await client.post('/api/admin/users', { email: 'not-an-email', firstName: '', lastName: 'B', role: 'king' });
+    expect(invalid.status).toBe(400);
+    expect(Object.keys(invalid.json.errors as object).sort()).toEqual(['email', 'firstName', 'role']);
+  });
+
+  it('refuses a cross-site write before it reaches the route', async () => {
+    const response = await admin.request('POST', '/api/admin/users', { email: 'x@finflow.local', firstName: 'X', lastName: 'Y', role: 'user' }, { Origin: 'https://evil.example' });
+    expect(response.status).toBe(403);
+  });
+});

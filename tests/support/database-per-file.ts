@@ -1,0 +1,34 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, inject } from 'vitest';
+
+/**
+ * Each test file works in its own database, copied from the migrated
+ * template, so files run in parallel without seeing each other's rows.
+ */
+const serverUrl = inject('databaseServerUrl');
+const name = `test_${randomUUID().replace(/-/g, '')}`;
+
+const admin = new pg.Client(`${serverUrl}/postgres`);
+await admin.connect();
+await admin.query(`CREATE DATABASE ${name} TEMPLATE finflow_template`);
+await admin.end();
+
+process.env.DATABASE_URL = `${serverUrl}/${name}`;
+// Files the code under test stores (objects, outbox) go to a folder of this file's own.
+const ownDataDir = process.env.DATA_DIR ? null : path.join(os.tmpdir(), `finflow-test-data-${name}`);
+if (ownDataDir) process.env.DATA_DIR = ownDataDir;
+process.env.NODE_ENV = 'test';
+
+afterAll(async () => {
+  const { closeSequelize } = await import('../../db/connection.ts');
+  await closeSequelize();
+  const client = new pg.Client(`${serverUrl}/postgres`);
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await client.end();
+  if (ownDataDir) fs.rmSync(ownDataDir, { recursive: true, force: true });
+});

@@ -1,0 +1,8 @@
+import type { JobModule } from './define.ts';
+import * as heartbeat from './heartbeat.ts';
+
+/**
+ * Every job the worker runs: one module per queue declared in queues.ts
+ * (worker.test.ts checks that each declared queue has exactly one).
+ */
+export const jobs: readonly JobModule[] = [heartbeat];

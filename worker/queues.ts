@@ -1,0 +1,82 @@
+import type PgBoss from 'pg-boss';
+import type { z } from 'zod';
+
+/**
+ * Every pg-boss queue FinFlow uses, with its options and its recurring
+ * schedule. This is the only place queue options live: the worker creates and
+ * updates queues from this list at start (boss.ts `ensureQueues`), the web
+ * process only ever sends to names declared here, and each queue gets exactly
+ * one job module in jobs/index.ts.
+ */
+
+export type QueueOptions = {
+  /** Retries after the first attempt; a handler that throws is retried this often, then the job is failed. */
+  retryLimit: number;
+  /** Seconds before the first retry. */
+  retryDelay: number;
+  /** Doubles the delay on each retry, so a struggling dependency is not hammered. */
+  retryBackoff: boolean;
+  /** A running job not finished within this many seconds is treated as failed (and retried). */
+  expireInSeconds: number;
+  /** How long a job may wait in the queue before pg-boss drops it (default 14 days). */
+  retentionMinutes?: number;
+  policy?: PgBoss.QueuePolicy;
+  deadLetter?: string;
+};
+
+export type QueueDefinition<Name extends string = string, Payload extends z.ZodType = z.ZodType> = {
+  name: Name;
+  options: QueueOptions;
+  /** Validates the job's data in sendJob and again before the handler sees it. Omit for jobs without data. */
+  payload?: Payload;
+  /** Recurring job (pg-boss holds one schedule per queue); created by the worker only. */
+  schedule?: { cron: string; tz?: string };
+};
+
+// Returns its argument with its exact type (`const`): the name stays a literal, so
+// QueueName is a union of names, and a declared payload schema stays known per queue.
+function defineQueue<const Definition extends QueueDefinition>(definition: Definition): Definition {
+  return definition;
+}
+
+export const queues = [
+  defineQueue({
+    name: 'heartbeat',
+    // A missed beat is replaced by the next one a minute later: one quick retry, and
+    // an unprocessed beat is dropped after 10 minutes instead of piling up.
+    options: { retryLimit: 1, retryDelay: 5, retryBackoff: false, expireInSeconds: 30, retentionMinutes: 10 },
+    schedule: { cron: '* * * * *' },
+  }),
+] as const;
+
+export type QueueName = (typeof queues)[number]['name'];
+
+type DefinitionOf<Name extends QueueName> = Extract<(typeof queues)[number], { name: Name }>;
+
+/** The data a job on this queue carries (the payload schema's output; null when it declares none). */
+export type QueuePayload<Name extends QueueName> =
+  DefinitionOf<Name> extends { payload: infer Schema extends z.ZodType } ? z.output<Schema> : null;
+
+/** What a sender passes (the payload schema's input, before defaults and transforms). */
+export type QueueInput<Name extends QueueName> =
+  DefinitionOf<Name> extends { payload: infer Schema extends z.ZodType } ? z.input<Schema> : null | undefined;
+
+const byName = new Map<string, QueueDefinition>(queues.map((queue) => [queue.name, queue]));
+
+export function getQueueDefinition(name: string): QueueDefinition {
+  const definition = byName.get(name);
+  if (!definition) throw new Error(`Unknown queue "${name}": declare it in worker/queues.ts`);
+  return definition;
+}
+
+/** Checks a job's data against its queue's payload schema; jobs without a schema carry null. */
+export function parsePayload<Name extends QueueName>(name: Name, data: unknown): QueuePayload<Name> {
+  const { payload } = getQueueDefinition(name);
+  if (!payload) return null as QueuePayload<Name>;
+  const result = payload.safeParse(data);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new Error(`Invalid payload for queue "${name}": ${issue.path.join('.') || 'data'} ${issue.message}`);
+  }
+  return result.data as QueuePayload<Name>;
+}
