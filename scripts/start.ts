@@ -86,8 +86,7 @@ async function main() {
     log('stopped');
     process.exit(code);
   };
-  process.on('SIGINT', () => void stopAll(0));
-  process.on('SIGTERM', () => void stopAll(0));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stopAll(0));
 
   try {
     await prepareDatabase(databaseUrl, env, log);
@@ -111,6 +110,8 @@ async function main() {
       cwd: root,
       env: childEnv,
       stdio: 'inherit',
+      // Its own process group: Ctrl+C reaches only this script, which stops web and worker, then the database.
+      detached: true,
     });
     supervised.child = child;
     child.on('exit', (code, signal) => {
