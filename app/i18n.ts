@@ -1,14 +1,28 @@
-import en from './locales/en.json';
-import hr from './locales/hr.json';
+import enClients from './locales/en/clients.json';
+import enCommon from './locales/en/common.json';
+import enDocuments from './locales/en/documents.json';
+import enOnboarding from './locales/en/onboarding.json';
+import hrClients from './locales/hr/clients.json';
+import hrCommon from './locales/hr/common.json';
+import hrDocuments from './locales/hr/documents.json';
+import hrOnboarding from './locales/hr/onboarding.json';
 
-/** Shared i18next configuration; the translations are bundled so no request is needed to render. */
+/**
+ * Shared i18next configuration; the translations are bundled so no request
+ * is needed to render. Each product area keeps its texts in its own file
+ * (locales/{en,hr}/<area>.json, top-level keys named after the area); they
+ * are merged into the one `common` namespace.
+ */
 export const supportedLanguages = ['en', 'hr'] as const;
 export type Language = (typeof supportedLanguages)[number];
 export const defaultLanguage: Language = 'en';
 /** Cookie (server render) and localStorage (spec §2 settings) key for the chosen language. */
 export const LANGUAGE_KEY = 'finflow-language';
 
-export const resources = { en: { common: en }, hr: { common: hr } } as const;
+export const resources = {
+  en: { common: { ...enCommon, ...enClients, ...enDocuments, ...enOnboarding } },
+  hr: { common: { ...hrCommon, ...hrClients, ...hrDocuments, ...hrOnboarding } },
+} as const;
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (supportedLanguages as readonly string[]).includes(value);

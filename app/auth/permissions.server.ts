@@ -1,5 +1,6 @@
 import { redirect } from '@remix-run/node';
 import { apiError } from '../utils/api.server.ts';
+import { redirectWithToast } from '../utils/toast.server.ts';
 import type { Role } from './schemas.ts';
 import { destroySession, getSession } from './session.server.ts';
 import { findUserById, toPublicUser, type PublicUser } from './user-record.server.ts';
@@ -106,7 +107,10 @@ function isApiRequest(request: Request, options: RequireOptions): boolean {
 export async function requireUser(request: Request, options: RequireOptions = {}): Promise<PublicUser> {
   const user = await getSignedInUser(request);
   if (user) return user;
-  throw isApiRequest(request, options) ? apiError(401, 'Unauthorized') : redirect('/');
+  if (isApiRequest(request, options)) throw apiError(401, 'Unauthorized');
+  // A page visit shows the login page; a form sent from an expired session says why first (spec §8).
+  if (request.method === 'GET' || request.method === 'HEAD') throw redirect('/');
+  throw await redirectWithToast('/api/login', { title: 'unauthorized.title', description: 'unauthorized.description', variant: 'destructive' });
 }
 
 /** requireUser, then 403 (`{message:'Forbidden'}` for the API) unless the user's role has `permission`. */
