@@ -1,26 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, SecretStore, signInAsAdmin } from '../support/api-client.ts';
+import { PROTECTED_ROUTES } from '../support/protected-routes.ts';
 import { freshTotpCode, lastUsedTotpCode } from '../support/totp.ts';
 
 /**
- * Every /api route of spec §7 that needs a session or a role, in one table:
+ * Every /api route that needs a session or a role (tests/support/protected-routes/*):
  * each answers 401 without a session and 403 to a role below the one it needs.
- * Later areas add their rows here.
  */
-const SOME_ID = randomUUID();
-type Route = { method: 'GET' | 'POST' | 'PUT'; path: string; body?: unknown; role: 'user' | 'manager' | 'admin' };
-const PROTECTED_ROUTES: Route[] = [
-  { method: 'GET', path: '/api/auth/user', role: 'user' },
-  { method: 'PUT', path: '/api/auth/profile', body: { firstName: 'A', lastName: 'B', email: 'a@b.hr' }, role: 'user' },
-  { method: 'PUT', path: '/api/auth/change-password', body: { currentPassword: 'x', newPassword: 'yyyyyyyy', confirmPassword: 'yyyyyyyy' }, role: 'user' },
-  { method: 'GET', path: '/api/admin/users', role: 'admin' },
-  { method: 'POST', path: '/api/admin/users', body: { email: 'n@finflow.local', firstName: 'N', lastName: 'N', role: 'user' }, role: 'admin' },
-  { method: 'PUT', path: `/api/admin/users/${SOME_ID}/role`, body: { role: 'manager' }, role: 'admin' },
-  { method: 'PUT', path: `/api/admin/users/${SOME_ID}/status`, body: { isActive: false }, role: 'admin' },
-  { method: 'PUT', path: `/api/admin/users/${SOME_ID}/otp`, body: { otpEnabled: false }, role: 'admin' },
-];
-
 let admin: ApiClient;
 
 /** A staff user of `role` who signs in with a password only (their OTP switched off by the admin). */
@@ -62,9 +49,14 @@ describe('without a session', () => {
 });
 
 describe('with a role below the one a route needs', () => {
-  it.each(PROTECTED_ROUTES.filter((route) => route.role !== 'user'))('$method $path answers 403 to a user', async ({ method, path, body }) => {
-    const { client } = await staffSession('user');
-    const response = await client.request(method, path, body);
+  const RANK = { user: 0, manager: 1, admin: 2 } as const;
+  const below = (role: keyof typeof RANK) => (Object.keys(RANK) as Array<keyof typeof RANK>).filter((r) => RANK[r] < RANK[role]);
+  const cases = PROTECTED_ROUTES.flatMap((route) => below(route.role).map((caller) => ({ ...route, caller })));
+  const sessions = new Map<string, ApiClient>();
+
+  it.each(cases)('$method $path answers 403 to a $caller', async ({ method, path, body, caller }) => {
+    if (!sessions.has(caller)) sessions.set(caller, (await staffSession(caller)).client);
+    const response = await sessions.get(caller)!.request(method, path, body);
     expect(response.status).toBe(403);
     expect(response.json).toEqual({ message: 'Forbidden' });
   });
