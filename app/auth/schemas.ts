@@ -73,35 +73,28 @@ export const profileSchema = z.object({
 });
 export type ProfileInput = z.infer<typeof profileSchema>;
 
-/** PUT /api/auth/change-password; the mismatch lands on confirmPassword (spec §5). */
+/** A new password and its confirmation; the mismatch lands on confirmPassword (spec §5). */
+const newPasswordFields = {
+  newPassword: text(MESSAGES.newPasswordTooShort).pipe(z.string().min(PASSWORD_MIN_LENGTH, MESSAGES.newPasswordTooShort).max(PASSWORD_MAX_LENGTH)),
+  confirmPassword: text(MESSAGES.confirmPasswordRequired).pipe(z.string().min(1, MESSAGES.confirmPasswordRequired)),
+};
+function confirmationMatches(value: { newPassword: string; confirmPassword: string }, ctx: z.RefinementCtx) {
+  if (value.confirmPassword && value.newPassword !== value.confirmPassword) {
+    ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: MESSAGES.passwordsDoNotMatch });
+  }
+}
+
+/** PUT /api/auth/change-password */
 export const changePasswordSchema = z
   .object({
     currentPassword: text(MESSAGES.currentPasswordRequired).pipe(z.string().min(1, MESSAGES.currentPasswordRequired).max(PASSWORD_MAX_LENGTH)),
-    newPassword: text(MESSAGES.newPasswordTooShort).pipe(
-      z.string().min(PASSWORD_MIN_LENGTH, MESSAGES.newPasswordTooShort).max(PASSWORD_MAX_LENGTH),
-    ),
-    confirmPassword: text(MESSAGES.confirmPasswordRequired).pipe(z.string().min(1, MESSAGES.confirmPasswordRequired)),
+    ...newPasswordFields,
   })
-  .superRefine((value, ctx) => {
-    if (value.confirmPassword && value.newPassword !== value.confirmPassword) {
-      ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: MESSAGES.passwordsDoNotMatch });
-    }
-  });
+  .superRefine(confirmationMatches);
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 
 /** The /set-password/{token} form: the same rules without a current password. */
-export const setPasswordSchema = z
-  .object({
-    newPassword: text(MESSAGES.newPasswordTooShort).pipe(
-      z.string().min(PASSWORD_MIN_LENGTH, MESSAGES.newPasswordTooShort).max(PASSWORD_MAX_LENGTH),
-    ),
-    confirmPassword: text(MESSAGES.confirmPasswordRequired).pipe(z.string().min(1, MESSAGES.confirmPasswordRequired)),
-  })
-  .superRefine((value, ctx) => {
-    if (value.confirmPassword && value.newPassword !== value.confirmPassword) {
-      ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: MESSAGES.passwordsDoNotMatch });
-    }
-  });
+export const setPasswordSchema = z.object(newPasswordFields).superRefine(confirmationMatches);
 export type SetPasswordInput = z.infer<typeof setPasswordSchema>;
 
 // --- user administration (admin, super_admin) ---------------------------

@@ -1,4 +1,5 @@
-import { Flex, Text, TextField } from '@radix-ui/themes';
+import { getInputProps, type FieldMetadata } from '@conform-to/react';
+import { Callout, Flex, Text, TextField } from '@radix-ui/themes';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { translateMessage } from '~/utils/messages.ts';
@@ -37,5 +38,31 @@ export function Field({ label, inputProps, errors }: { label: string; inputProps
       <TextField.Root {...inputProps} id={id} aria-invalid={errorId ? true : undefined} aria-describedby={errorId} />
       <ErrorList id={errorId} errors={errors} />
     </Flex>
+  );
+}
+
+/** A password input of a conform form; passwords are never echoed back by the server. */
+export function PasswordField({
+  label,
+  meta,
+  autoComplete,
+}: {
+  label: string;
+  // Any field of any conform form; only its name, id, constraints and errors are read.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  meta: FieldMetadata<unknown, any, string[]>;
+  autoComplete: 'current-password' | 'new-password';
+}) {
+  return <Field label={label} inputProps={{ ...getInputProps(meta, { type: 'password' }), autoComplete }} errors={meta.errors} />;
+}
+
+/** Errors of the whole form (not of one field), e.g. a refusal the server explained in one sentence. */
+export function FormErrors({ errors }: { errors?: string[] | null }) {
+  const { t } = useTranslation();
+  if (!errors?.length) return null;
+  return (
+    <Callout.Root color="red" role="alert">
+      <Callout.Text>{errors.map((error) => translateMessage(t, error)).join(' ')}</Callout.Text>
+    </Callout.Root>
   );
 }

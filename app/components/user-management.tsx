@@ -1,12 +1,12 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Badge, Button, Callout, Card, Dialog, Flex, Heading, Select, Switch, Table, Text } from '@radix-ui/themes';
+import { Badge, Button, Card, Dialog, Flex, Heading, Select, Switch, Table, Text } from '@radix-ui/themes';
 import { useFetcher } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createUserSchema, ROLES, type Role } from '~/auth/schemas.ts';
 import { formatDateTime } from '~/utils/format.ts';
-import { Field, ErrorList } from './forms.tsx';
+import { ErrorList, Field, FormErrors, PasswordField } from './forms.tsx';
 
 interface ManagedUser {
   id: string;
@@ -171,19 +171,11 @@ function NewUserDialog({ canGrantSuperAdmin }: { canGrantSuperAdmin: boolean }) 
               </select>
               <ErrorList errors={fields.role.errors} />
             </Flex>
-            <Field
-              label={t('settings.temporaryPassword')}
-              inputProps={{ ...getInputProps(fields.password, { type: 'password' }), autoComplete: 'new-password' }}
-              errors={fields.password.errors}
-            />
+            <PasswordField label={t('settings.temporaryPassword')} meta={fields.password} autoComplete="new-password" />
             <Text size="1" color="gray">
               {t('settings.temporaryPasswordHint')}
             </Text>
-            {form.errors?.length ? (
-              <Callout.Root color="red" role="alert">
-                <Callout.Text>{form.errors.join(' ')}</Callout.Text>
-              </Callout.Root>
-            ) : null}
+            <FormErrors errors={form.errors} />
             <Flex gap="3" justify="end">
               <Dialog.Close>
                 <Button type="button" variant="soft" color="gray">

@@ -10,7 +10,7 @@ import { requireUser } from '~/auth/permissions.server.ts';
 import { changePasswordSchema, profileSchema } from '~/auth/schemas.ts';
 import { getSession } from '~/auth/session.server.ts';
 import { changePassword, updateProfile } from '~/auth/users.server.ts';
-import { Field } from '~/components/forms.tsx';
+import { Field, FormErrors, PasswordField } from '~/components/forms.tsx';
 import { useToast } from '~/components/toaster.tsx';
 import { readApiError } from '~/utils/api.server.ts';
 import { formatDateTime } from '~/utils/format.ts';
@@ -130,7 +130,7 @@ function ProfileForm({
           <Field label={t('profile.firstName')} inputProps={getInputProps(fields.firstName, { type: 'text' })} errors={fields.firstName.errors} />
           <Field label={t('profile.lastName')} inputProps={getInputProps(fields.lastName, { type: 'text' })} errors={fields.lastName.errors} />
           <Field label={t('profile.email')} inputProps={getInputProps(fields.email, { type: 'email' })} errors={fields.email.errors} />
-          {form.errors?.length ? <Callout.Root color="red" role="alert"><Callout.Text>{form.errors.join(' ')}</Callout.Text></Callout.Root> : null}
+          <FormErrors errors={form.errors} />
           <Button type="submit" disabled={saving}>
             {saving ? t('profile.saving') : t('profile.save')}
           </Button>
@@ -159,22 +159,10 @@ function PasswordForm({ lastResult }: { lastResult?: SubmissionResult<string[]> 
         <input type="hidden" name="intent" value="password" />
         <Flex direction="column" gap="3">
           <Heading size="4">{t('profile.password')}</Heading>
-          <Field
-            label={t('profile.currentPassword')}
-            inputProps={{ ...getInputProps(fields.currentPassword, { type: 'password' }), autoComplete: 'current-password' }}
-            errors={fields.currentPassword.errors}
-          />
-          <Field
-            label={t('profile.newPassword')}
-            inputProps={{ ...getInputProps(fields.newPassword, { type: 'password' }), autoComplete: 'new-password' }}
-            errors={fields.newPassword.errors}
-          />
-          <Field
-            label={t('profile.confirmPassword')}
-            inputProps={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password' }}
-            errors={fields.confirmPassword.errors}
-          />
-          {form.errors?.length ? <Callout.Root color="red" role="alert"><Callout.Text>{form.errors.join(' ')}</Callout.Text></Callout.Root> : null}
+          <PasswordField label={t('profile.currentPassword')} meta={fields.currentPassword} autoComplete="current-password" />
+          <PasswordField label={t('profile.newPassword')} meta={fields.newPassword} autoComplete="new-password" />
+          <PasswordField label={t('profile.confirmPassword')} meta={fields.confirmPassword} autoComplete="new-password" />
+          <FormErrors errors={form.errors} />
           <Button type="submit" disabled={changing}>
             {changing ? t('profile.changing') : t('profile.changePassword')}
           </Button>

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getFormProps, useForm } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { Button, Callout, Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { setPasswordSchema } from '~/auth/schemas.ts';
 import { findSetPasswordToken, setPasswordWithToken } from '~/auth/users.server.ts';
-import { Field } from '~/components/forms.tsx';
+import { FormErrors, PasswordField } from '~/components/forms.tsx';
 import { readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 
@@ -55,21 +55,9 @@ export default function SetPasswordPage() {
           <Form method="post" {...getFormProps(form)}>
             <Flex direction="column" gap="3">
               <Text color="gray">{t('setPassword.description', { email })}</Text>
-              <Field
-                label={t('profile.newPassword')}
-                inputProps={{ ...getInputProps(fields.newPassword, { type: 'password' }), autoComplete: 'new-password' }}
-                errors={fields.newPassword.errors}
-              />
-              <Field
-                label={t('profile.confirmPassword')}
-                inputProps={{ ...getInputProps(fields.confirmPassword, { type: 'password' }), autoComplete: 'new-password' }}
-                errors={fields.confirmPassword.errors}
-              />
-              {form.errors?.length ? (
-                <Callout.Root color="red" role="alert">
-                  <Callout.Text>{form.errors.join(' ')}</Callout.Text>
-                </Callout.Root>
-              ) : null}
+              <PasswordField label={t('profile.newPassword')} meta={fields.newPassword} autoComplete="new-password" />
+              <PasswordField label={t('profile.confirmPassword')} meta={fields.confirmPassword} autoComplete="new-password" />
+              <FormErrors errors={form.errors} />
               <Button type="submit" disabled={navigation.state === 'submitting'}>
                 {t('setPassword.submit')}
               </Button>

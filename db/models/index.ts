@@ -36,34 +36,6 @@ import { WorkflowStepRun } from './WorkflowStepRun.ts';
  * parseFloat it: aggregate money with sequelize.fn('sum', ...) and raw: true.
  */
 
-export {
-  ActivityLog,
-  Client,
-  CreditLimitRequest,
-  Customer,
-  Document,
-  EmailCampaign,
-  EmailLog,
-  EmailTemplate,
-  Integration,
-  IntegrationLog,
-  Invoice,
-  InvoiceLine,
-  Payment,
-  Payout,
-  RiskAssessment,
-  Session,
-  Task,
-  User,
-  UserToken,
-  WorkerHeartbeat,
-  WorkflowDefinition,
-  WorkflowInstance,
-  WorkflowStepRun,
-};
-export type { WorkflowStep } from './WorkflowDefinition.ts';
-export * from './enums.ts';
-
 const models = {
   ActivityLog,
   Client,
@@ -89,6 +61,15 @@ const models = {
   WorkflowInstance,
   WorkflowStepRun,
 };
+// The classes by name as well, for `import { Client } from 'db/models'`.
+export {
+  ActivityLog, Client, CreditLimitRequest, Customer, Document, EmailCampaign, EmailLog, EmailTemplate, Integration,
+  IntegrationLog, Invoice, InvoiceLine, Payment, Payout, RiskAssessment, Session, Task, User, UserToken,
+  WorkerHeartbeat, WorkflowDefinition, WorkflowInstance, WorkflowStepRun,
+};
+export type { WorkflowStep } from './WorkflowDefinition.ts';
+export * from './enums.ts';
+
 export type Models = typeof models;
 
 function associate() {
