@@ -16,8 +16,11 @@ export function rejectCrossSiteWrites(appUrl: string): RequestHandler {
     const origin = req.get('origin');
     const fetchSite = req.get('sec-fetch-site');
     const requestOrigin = `${req.protocol}://${req.get('host')}`;
+    // Sec-Fetch-Site is set by the browser itself; 'same-origin' is trusted even when a
+    // no-referrer policy made the browser send `Origin: null`.
+    if (fetchSite === 'same-origin') return next();
     const sameOrigin = origin === undefined || origin === requestOrigin || origin === configuredOrigin;
-    if (sameOrigin && fetchSite !== 'cross-site') return next();
+    if (sameOrigin && fetchSite !== 'cross-site' && fetchSite !== 'same-site') return next();
     res.status(403).json({ message: 'Cross-site request refused' });
   };
 }

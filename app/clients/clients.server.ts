@@ -1,0 +1,218 @@
+import type { Transaction } from 'sequelize';
+import { CLIENT_STATUSES, type ClientStatus, type OnboardingStatus } from '../../db/models/enums.ts';
+import type { Actor } from '../auth/users.server.ts';
+import { apiError } from '../utils/api.server.ts';
+import { centsToNumber, toCents } from '../utils/money.ts';
+import {
+  createParty,
+  findParty,
+  iso,
+  listParties,
+  money,
+  partyRelations,
+  updateParty,
+  validateParty,
+  type PartyConfig,
+  type PartyRelations,
+  type PartyRow,
+} from './party.server.ts';
+import { PARTY_MESSAGES, clientCreateSchema, clientUpdateSchema, type ClientCreateInput, type ClientUpdateInput } from './schemas.ts';
+
+/**
+ * Clients: the companies that sell their invoices (spec §3). Creation by
+ * staff (the dialog, POST /api/clients) and by the applicant of the
+ * registration wizard (actor null, in the wizard's transaction), the list,
+ * the detail view and edits. The shared rules live in party.server.ts.
+ */
+export type { ClientCreateInput, ClientUpdateInput };
+
+const CLIENTS: PartyConfig = {
+  kind: 'client',
+  table: 'clients',
+  fields: [
+    'companyName',
+    'oib',
+    'address',
+    'city',
+    'postalCode',
+    'country',
+    'contactPerson',
+    'email',
+    'phone',
+    'iban',
+    'registrationNumber',
+    'status',
+    'onboardingStatus',
+  ],
+  createPermission: 'create:client',
+  updatePermission: 'update:client',
+  duplicateOibMessage: PARTY_MESSAGES.clientDuplicateOib,
+  notFoundMessage: 'Client not found',
+};
+
+interface ClientRow extends PartyRow {
+  contact_person: string | null;
+  status: ClientStatus;
+  credit_limit: string | null;
+  used_credit: string;
+  onboarding_status: OnboardingStatus;
+  advance_rate: string;
+  fee_rate: string;
+  recourse: boolean;
+  agreement_number: string | null;
+  agreement_signed_on: string | null;
+}
+
+/** A client in the API's shape (spec §3 field names; money in EUR as numbers). */
+export interface ClientDto {
+  id: string;
+  companyName: string;
+  oib: string;
+  address: string | null;
+  city: string | null;
+  postalCode: string | null;
+  country: string;
+  contactPerson: string | null;
+  email: string | null;
+  phone: string | null;
+  iban: string | null;
+  registrationNumber: string | null;
+  status: ClientStatus;
+  riskCategory: 'low' | 'medium' | 'high' | null;
+  riskScore: number | null;
+  creditLimit: number | null;
+  usedCredit: number;
+  onboardingStatus: OnboardingStatus;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** GET /api/clients/{id}: the client, its agreement and figures, and the related rows of the detail view. */
+export interface ClientDetailDto extends ClientDto, PartyRelations {
+  agreement: {
+    agreementNumber: string | null;
+    signedOn: string | null;
+    /** Percent of the invoice amount advanced at financing (DESIGN §7). */
+    advanceRate: number;
+    /** Discount fee in percent per started 30 days. */
+    feeRate: number;
+    recourse: boolean;
+  };
+  /** creditLimit − usedCredit; null while no limit is set. */
+  availableCredit: number | null;
+  /** usedCredit / creditLimit in percent, one decimal; null while no limit (or a zero limit) is set. */
+  utilisation: number | null;
+}
+
+export function toClientDto(row: ClientRow): ClientDto {
+  return {
+    id: row.id,
+    companyName: row.company_name,
+    oib: row.oib,
+    address: row.address,
+    city: row.city,
+    postalCode: row.postal_code,
+    country: row.country,
+    contactPerson: row.contact_person,
+    email: row.email,
+    phone: row.phone,
+    iban: row.iban,
+    registrationNumber: row.registration_number,
+    status: row.status,
+    riskCategory: row.risk_category,
+    riskScore: row.risk_score,
+    creditLimit: money(row.credit_limit),
+    usedCredit: money(row.used_credit) as number,
+    onboardingStatus: row.onboarding_status,
+    createdAt: iso(row.created_at) as string,
+    updatedAt: iso(row.updated_at) as string,
+  };
+}
+
+/** Utilisation in percent to one decimal, exact until the final half-up rounding. */
+export function utilisationPercent(usedCents: number, limitCents: number | null): number | null {
+  if (limitCents === null || limitCents <= 0) return null;
+  const tenths = (BigInt(usedCents) * 1000n * 2n + BigInt(limitCents)) / (2n * BigInt(limitCents));
+  return Number(tenths) / 10;
+}
+
+/**
+ * POST /api/clients, the creation dialog and the registration wizard.
+ * Staff-created clients start 'active' (staff enter companies they already
+ * deal with; financing still needs an approved credit limit, DESIGN §9) with
+ * onboarding 'pending'; the wizard's applicant (actor null) starts 'pending'
+ * with onboarding 'in_progress', as its workflow starts in the same
+ * transaction. A desired credit limit is never set here: the wizard turns it
+ * into a limit request. With `options.transaction` the caller's transaction
+ * is used (nothing is committed here). Throws 400, 403, 409 (OIB taken).
+ */
+export async function createClient(
+  { actor, input, ip }: { actor: Actor | null; input: ClientCreateInput; ip?: string | null },
+  options: { transaction?: Transaction } = {},
+): Promise<ClientDto> {
+  const data = validateParty(clientCreateSchema, input);
+  const row = await createParty<ClientRow>(CLIENTS, {
+    actor,
+    ip,
+    transaction: options.transaction,
+    values: {
+      ...data,
+      status: data.status ?? (actor ? 'active' : 'pending'),
+      onboardingStatus: actor ? 'pending' : 'in_progress',
+    },
+  });
+  return toClientDto(row);
+}
+
+/** GET /api/clients: newest first; `q` (name, OIB prefix, email), `status`; the page and the full count. */
+export async function listClients(
+  options: { q?: string | null; status?: string | null; limit?: number; offset?: number } = {},
+): Promise<{ clients: ClientDto[]; total: number }> {
+  const where: string[] = [];
+  if (options.status) {
+    if (!(CLIENT_STATUSES as readonly string[]).includes(options.status)) {
+      throw apiError(400, PARTY_MESSAGES.invalidStatus, { status: [PARTY_MESSAGES.invalidStatus] });
+    }
+    where.push('status = :status');
+  }
+  const { rows, total } = await listParties<ClientRow>(CLIENTS, { ...options, where, replacements: { status: options.status ?? null } });
+  return { clients: rows.map(toClientDto), total };
+}
+
+/** GET /api/clients/{id}. Throws 404. */
+export async function getClient(id: string): Promise<ClientDetailDto> {
+  const row = await findParty<ClientRow>(CLIENTS, id);
+  const relations = await partyRelations('client', row.id);
+  const limitCents = row.credit_limit === null ? null : toCents(row.credit_limit);
+  const usedCents = toCents(row.used_credit);
+  return {
+    ...toClientDto(row),
+    agreement: {
+      agreementNumber: row.agreement_number,
+      signedOn: row.agreement_signed_on,
+      advanceRate: Number(row.advance_rate),
+      feeRate: Number(row.fee_rate),
+      recourse: row.recourse,
+    },
+    availableCredit: limitCents === null ? null : centsToNumber(limitCents - usedCents),
+    utilisation: utilisationPercent(usedCents, limitCents),
+    ...relations,
+  };
+}
+
+/** PUT /api/clients/{id}: the given fields; logs client_updated with old→new. Throws 400, 403, 404, 409. */
+export async function updateClient({
+  actor,
+  id,
+  input,
+  ip,
+}: {
+  actor: Actor;
+  id: string;
+  input: ClientUpdateInput;
+  ip?: string | null;
+}): Promise<ClientDto> {
+  const data = validateParty(clientUpdateSchema, input);
+  const row = await updateParty<ClientRow>(CLIENTS, { actor, id, values: data, ip });
+  return toClientDto(row);
+}

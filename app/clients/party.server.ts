@@ -1,0 +1,389 @@
+import type { Transaction } from 'sequelize';
+import type { z } from 'zod';
+import { logActivity } from '../activity-log.server.ts';
+import { assertCan, type Permission } from '../auth/permissions.server.ts';
+import { isUuid } from '../auth/user-record.server.ts';
+import type { Actor } from '../auth/users.server.ts';
+import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
+import { containsPattern } from '../search.server.ts';
+import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { centsToNumber, toCents } from '../utils/money.ts';
+
+/**
+ * What clients and customers have in common ("parties": companies with an
+ * OIB): creation with its duplicate-OIB rule, edits with an old→new audit
+ * trail, the searchable list, and the related rows of the detail view.
+ * clients.server.ts and customers.server.ts add their own fields and DTOs.
+ */
+export type PartyKind = 'client' | 'customer';
+
+/** camelCase API field → column. Only these names ever reach SQL text. */
+export const PARTY_COLUMNS = {
+  companyName: 'company_name',
+  oib: 'oib',
+  address: 'address',
+  city: 'city',
+  postalCode: 'postal_code',
+  country: 'country',
+  contactPerson: 'contact_person',
+  email: 'email',
+  phone: 'phone',
+  iban: 'iban',
+  registrationNumber: 'registration_number',
+  status: 'status',
+  onboardingStatus: 'onboarding_status',
+} as const;
+export type PartyColumnField = keyof typeof PARTY_COLUMNS;
+
+export interface PartyConfig {
+  kind: PartyKind;
+  table: 'clients' | 'customers';
+  fields: readonly PartyColumnField[];
+  createPermission: Permission;
+  updatePermission: Permission;
+  duplicateOibMessage: string;
+  notFoundMessage: string;
+}
+
+/** Columns both tables have; each DTO module reads its own extra columns from the same row. */
+export interface PartyRow {
+  id: string;
+  company_name: string;
+  oib: string;
+  address: string | null;
+  city: string | null;
+  postal_code: string | null;
+  country: string;
+  email: string | null;
+  phone: string | null;
+  iban: string | null;
+  registration_number: string | null;
+  risk_category: 'low' | 'medium' | 'high' | null;
+  risk_score: number | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type PartyValues = Partial<Record<PartyColumnField, string | null>>;
+
+/** Domain functions validate again, so a caller that skipped the schema cannot write bad data. */
+export function validateParty<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw apiError(400, result.error.issues[0].message, zodFieldErrors(result.error));
+  return result.data;
+}
+
+/** EUR number with 2 decimals from a NUMERIC string (DESIGN §4). */
+export function money(value: string | number | null): number | null {
+  return value === null ? null : centsToNumber(toCents(value));
+}
+
+export function iso(value: Date | string | null): string | null {
+  if (value === null) return null;
+  return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+}
+
+function duplicate(config: PartyConfig): Response {
+  return apiError(409, config.duplicateOibMessage, { oib: [config.duplicateOibMessage] });
+}
+
+async function assertOibFree(config: PartyConfig, oib: string, exceptId: string | null, transaction: Transaction) {
+  const taken = await selectOne(
+    `SELECT 1 AS taken FROM ${config.table} WHERE oib = :oib AND (CAST(:exceptId AS uuid) IS NULL OR id <> CAST(:exceptId AS uuid))`,
+    { oib, exceptId },
+    { transaction },
+  );
+  if (taken) throw duplicate(config);
+}
+
+/** Runs `work` in the caller's transaction when given (the registration wizard), else in a new one. */
+export function withTransaction<T>(transaction: Transaction | undefined, work: (transaction: Transaction) => Promise<T>): Promise<T> {
+  return transaction ? work(transaction) : inTransaction(work);
+}
+
+/**
+ * Inserts the party and its `<kind>_created` activity row in one transaction.
+ * A taken OIB is 409 (checked first; a concurrent insert that slips past the
+ * check hits the unique index and gets the same answer). `actor` null is the
+ * applicant of the public registration wizard.
+ */
+export async function createParty<Row extends PartyRow>(
+  config: PartyConfig,
+  args: { actor: Actor | null; values: PartyValues; ip?: string | null; transaction?: Transaction },
+): Promise<Row> {
+  const { actor, values } = args;
+  if (actor) assertCan(actor, config.createPermission);
+  const fields = config.fields.filter((field) => values[field] !== undefined);
+  const columns = fields.map((field) => PARTY_COLUMNS[field]);
+  const replacements: Record<string, unknown> = { createdBy: actor?.id ?? null };
+  for (const field of fields) replacements[PARTY_COLUMNS[field]] = values[field];
+
+  return withTransaction(args.transaction, async (transaction) => {
+    await assertOibFree(config, String(values.oib), null, transaction);
+    let row: Row;
+    try {
+      const { rows } = await execute<Row>(
+        `INSERT INTO ${config.table} (${[...columns, 'created_by'].join(', ')})
+         VALUES (${[...columns.map((column) => `:${column}`), ':createdBy'].join(', ')})
+         RETURNING *`,
+        replacements,
+        { transaction },
+      );
+      row = rows[0];
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicate(config);
+      throw error;
+    }
+    const recorded = Object.fromEntries(fields.map((field) => [field, values[field]]));
+    await logActivity(
+      {
+        action: `${config.kind}_created`,
+        userId: actor?.id ?? null,
+        entityType: config.kind,
+        entityId: row.id,
+        ipAddress: args.ip,
+        details: actor ? recorded : { ...recorded, source: 'registration' },
+      },
+      transaction,
+    );
+    return row;
+  });
+}
+
+/**
+ * Applies the given fields (undefined = unchanged, null = cleared) and writes
+ * `<kind>_updated` with every changed field as {old, new}. Nothing changed:
+ * no write and no log row. Throws 403, 404, 409 (OIB taken).
+ */
+export async function updateParty<Row extends PartyRow>(
+  config: PartyConfig,
+  args: { actor: Actor; id: string; values: PartyValues; ip?: string | null },
+): Promise<Row> {
+  assertCan(args.actor, config.updatePermission);
+  return inTransaction(async (transaction) => {
+    const current = isUuid(args.id)
+      ? await selectOne<Row>(`SELECT * FROM ${config.table} WHERE id = :id FOR UPDATE`, { id: args.id }, { transaction })
+      : null;
+    if (!current) throw apiError(404, config.notFoundMessage);
+    const changes: Record<string, { old: unknown; new: unknown }> = {};
+    for (const field of config.fields) {
+      const next = args.values[field];
+      if (next === undefined) continue;
+      const previous = (current as unknown as Record<string, unknown>)[PARTY_COLUMNS[field]] ?? null;
+      if (previous !== next) changes[field] = { old: previous, new: next };
+    }
+    const changed = Object.keys(changes) as PartyColumnField[];
+    if (changed.length === 0) return current;
+    if (changes.oib) await assertOibFree(config, String(changes.oib.new), current.id, transaction);
+
+    const replacements: Record<string, unknown> = { id: current.id };
+    for (const field of changed) replacements[PARTY_COLUMNS[field]] = changes[field].new;
+    let row: Row;
+    try {
+      const { rows } = await execute<Row>(
+        `UPDATE ${config.table} SET ${changed.map((field) => `${PARTY_COLUMNS[field]} = :${PARTY_COLUMNS[field]}`).join(', ')}
+          WHERE id = :id RETURNING *`,
+        replacements,
+        { transaction },
+      );
+      row = rows[0];
+    } catch (error) {
+      if (isUniqueViolation(error)) throw duplicate(config);
+      throw error;
+    }
+    await logActivity(
+      {
+        action: `${config.kind}_updated`,
+        userId: args.actor.id,
+        entityType: config.kind,
+        entityId: current.id,
+        ipAddress: args.ip,
+        details: { companyName: row.company_name, changes },
+      },
+      transaction,
+    );
+    return row;
+  });
+}
+
+/**
+ * A page of the list, newest first, and the full count of the same filter
+ * (X-Total-Count). `q` matches the company name or email anywhere (trigram
+ * indexes) and, when it is all digits, the OIB's beginning (pattern index).
+ */
+export async function listParties<Row extends PartyRow>(
+  config: PartyConfig,
+  options: { q?: string | null; where?: string[]; replacements?: Record<string, unknown>; limit?: number; offset?: number },
+): Promise<{ rows: Row[]; total: number }> {
+  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000);
+  const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
+  const conditions = [...(options.where ?? [])];
+  const replacements: Record<string, unknown> = { ...options.replacements, limit, offset };
+  const term = options.q?.trim();
+  if (term) {
+    replacements.pattern = containsPattern(term);
+    const digits = term.replace(/\s+/g, '');
+    if (/^\d{1,11}$/.test(digits)) {
+      replacements.oibPrefix = `${digits}%`;
+      conditions.push(`(company_name ILIKE :pattern OR email ILIKE :pattern OR oib LIKE :oibPrefix)`);
+    } else {
+      conditions.push(`(company_name ILIKE :pattern OR email ILIKE :pattern)`);
+    }
+  }
+  const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+  const [rows, count] = await Promise.all([
+    selectRows<Row>(`SELECT * FROM ${config.table} ${where} ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset`, replacements),
+    selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM ${config.table} ${where}`, replacements),
+  ]);
+  return { rows, total: count?.total ?? 0 };
+}
+
+export async function findParty<Row extends PartyRow>(config: PartyConfig, id: string): Promise<Row> {
+  const row = isUuid(id) ? await selectOne<Row>(`SELECT * FROM ${config.table} WHERE id = :id`, { id }) : null;
+  if (!row) throw apiError(404, config.notFoundMessage);
+  return row;
+}
+
+// ---------------------------------------------------------------------------
+// The detail view's related rows.
+
+export const DETAIL_INVOICE_LIMIT = 20;
+const DETAIL_ROW_LIMIT = 50;
+
+export interface PartyInvoiceDto {
+  id: string;
+  invoiceNumber: string;
+  status: string;
+  verificationStatus: string;
+  amount: number;
+  currency: string;
+  issueDate: string;
+  dueDate: string;
+  factorAmount: number | null;
+  factorFee: number | null;
+  createdAt: string;
+  /** The other party: the customer on a client's invoice, the client on a customer's. */
+  counterpartyId: string;
+  counterpartyName: string;
+}
+export interface PartyDocumentDto {
+  id: string;
+  name: string;
+  type: string;
+  mimeType: string;
+  size: number;
+  signatureStatus: string | null;
+  createdAt: string;
+}
+export interface RiskHistoryDto {
+  id: string;
+  score: number;
+  category: 'low' | 'medium' | 'high';
+  automaticScore: number;
+  manualAdjustment: number;
+  assessedBy: string;
+  notes: string | null;
+  createdAt: string;
+}
+export interface ActivityDto {
+  id: string;
+  action: string;
+  userName: string | null;
+  details: Record<string, unknown>;
+  createdAt: string;
+}
+export interface PartyRelations {
+  invoices: PartyInvoiceDto[];
+  invoiceCount: number;
+  documents: PartyDocumentDto[];
+  riskHistory: RiskHistoryDto[];
+  activity: ActivityDto[];
+}
+
+export async function partyRelations(kind: PartyKind, id: string): Promise<PartyRelations> {
+  const own = kind === 'client' ? 'client_id' : 'customer_id';
+  const other = kind === 'client' ? { id: 'customer_id', table: 'customers' } : { id: 'client_id', table: 'clients' };
+  const [invoices, invoiceCount, documents, riskHistory, activity] = await Promise.all([
+    selectRows<Record<string, string | null> & { created_at: Date }>(
+      `SELECT i.id, i.invoice_number, i.status, i.verification_status, i.amount, i.currency, i.issue_date, i.due_date,
+              i.factor_amount, i.factor_fee, i.created_at, o.id AS counterparty_id, o.company_name AS counterparty_name
+         FROM invoices i JOIN ${other.table} o ON o.id = i.${other.id}
+        WHERE i.${own} = :id ORDER BY i.created_at DESC, i.id DESC LIMIT :limit`,
+      { id, limit: DETAIL_INVOICE_LIMIT },
+    ),
+    selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM invoices WHERE ${own} = :id`, { id }),
+    selectRows<{ id: string; name: string; type: string; mime_type: string; size: number; signature_status: string | null; created_at: Date }>(
+      `SELECT id, name, type, mime_type, size, signature_status, created_at FROM documents
+        WHERE entity_type = :kind AND entity_id = :id ORDER BY created_at DESC, id DESC LIMIT :limit`,
+      { kind, id, limit: DETAIL_ROW_LIMIT },
+    ),
+    selectRows<{
+      id: string;
+      score: number;
+      category: RiskHistoryDto['category'];
+      automatic_score: number;
+      manual_adjustment: number;
+      assessor: string | null;
+      notes: string | null;
+      created_at: Date;
+    }>(
+      `SELECT r.id, r.score, r.category, r.automatic_score, r.manual_adjustment, r.notes, r.created_at,
+              CASE WHEN u.id IS NULL THEN NULL ELSE u.first_name || ' ' || u.last_name END AS assessor
+         FROM risk_assessments r LEFT JOIN users u ON u.id = r.assessed_by
+        WHERE r.entity_type = :kind AND r.entity_id = :id ORDER BY r.created_at DESC, r.id DESC LIMIT :limit`,
+      { kind, id, limit: DETAIL_ROW_LIMIT },
+    ),
+    selectRows<{ id: string; action: string; user_name: string | null; details: Record<string, unknown>; created_at: Date }>(
+      `SELECT a.id, a.action, a.details, a.created_at,
+              CASE WHEN u.id IS NULL THEN NULL ELSE u.first_name || ' ' || u.last_name END AS user_name
+         FROM activity_logs a LEFT JOIN users u ON u.id = a.user_id
+        WHERE a.entity_type = :kind AND a.entity_id = :id ORDER BY a.created_at DESC, a.id DESC LIMIT :limit`,
+      { kind, id, limit: DETAIL_ROW_LIMIT },
+    ),
+  ]);
+  return {
+    invoices: invoices.map((row) => ({
+      id: String(row.id),
+      invoiceNumber: String(row.invoice_number),
+      status: String(row.status),
+      verificationStatus: String(row.verification_status),
+      amount: money(row.amount) as number,
+      currency: String(row.currency),
+      issueDate: String(row.issue_date),
+      dueDate: String(row.due_date),
+      factorAmount: money(row.factor_amount),
+      factorFee: money(row.factor_fee),
+      createdAt: iso(row.created_at) as string,
+      counterpartyId: String(row.counterparty_id),
+      counterpartyName: String(row.counterparty_name),
+    })),
+    invoiceCount: invoiceCount?.total ?? 0,
+    documents: documents.map((row) => ({
+      id: row.id,
+      name: row.name,
+      type: row.type,
+      mimeType: row.mime_type,
+      size: Number(row.size),
+      signatureStatus: row.signature_status,
+      createdAt: iso(row.created_at) as string,
+    })),
+    riskHistory: riskHistory.map((row) => ({
+      id: row.id,
+      score: row.score,
+      category: row.category,
+      automaticScore: row.automatic_score,
+      manualAdjustment: row.manual_adjustment,
+      // spec §3: 'system' for automatic assessments.
+      assessedBy: row.assessor ?? 'system',
+      notes: row.notes,
+      createdAt: iso(row.created_at) as string,
+    })),
+    activity: activity.map((row) => ({
+      id: row.id,
+      action: row.action,
+      userName: row.user_name,
+      details: row.details,
+      createdAt: iso(row.created_at) as string,
+    })),
+  };
+}

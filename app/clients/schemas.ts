@@ -1,0 +1,147 @@
+import { z } from 'zod';
+import { CLIENT_STATUSES, type ClientStatus } from '../../db/models/enums.ts';
+import { emailSchema, ibanSchema, oibSchema, postalCodeSchema, requiredString } from '../utils/validation.ts';
+
+/**
+ * The client/customer creation dialog (spec §5) and the edits of the detail
+ * pages. Shared by the browser forms (conform) and the API, so nothing
+ * server-only may be imported here. Messages are the spec's English texts;
+ * pages translate them through PARTY_MESSAGE_KEYS.
+ */
+export const PARTY_MESSAGES = {
+  companyNameRequired: 'Company name is required',
+  oibFormat: 'OIB must be 11 digits',
+  oibChecksum: 'OIB check digit is invalid',
+  emailFormat: 'Invalid email format',
+  postalCode: 'Postal code must be 5 digits',
+  ibanFormat: 'IBAN must be HR followed by 19 digits',
+  ibanChecksum: 'IBAN check digits are invalid',
+  tooLong255: 'At most 255 characters',
+  tooLong50: 'At most 50 characters',
+  invalidStatus: 'Invalid status',
+  clientDuplicateOib: 'A client with this OIB already exists',
+  customerDuplicateOib: 'A customer with this OIB already exists',
+} as const;
+
+/** Server message → i18n key, so the pages show each message in the chosen language. */
+export const PARTY_MESSAGE_KEYS: Record<string, string> = Object.fromEntries(
+  Object.entries(PARTY_MESSAGES).map(([key, message]) => [message, `clients.validation.${key}`]),
+);
+
+export const DEFAULT_COUNTRY = 'Croatia';
+
+/** '' and whitespace-only count as "not given" (forms send empty inputs; JSON callers may send null). */
+const blankToUndefined = (value: unknown) =>
+  value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value;
+/** In an update, a blank value clears the field; a missing key leaves it unchanged. */
+const blankToNull = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? null : value);
+
+const text = (max: number, message: string) => z.string(message).trim().max(max, message);
+
+/** The creation fields, each optional one wrapped so that '' and null read as absent. */
+function creationField<T extends z.ZodType>(schema: T) {
+  return z.preprocess(blankToUndefined, schema.optional());
+}
+
+const partyCreateShape = {
+  companyName: requiredString(PARTY_MESSAGES.companyNameRequired, { max: 255, maxMessage: PARTY_MESSAGES.tooLong255 }),
+  oib: oibSchema(PARTY_MESSAGES.oibFormat, PARTY_MESSAGES.oibChecksum),
+  address: creationField(text(255, PARTY_MESSAGES.tooLong255)),
+  city: creationField(text(255, PARTY_MESSAGES.tooLong255)),
+  postalCode: creationField(postalCodeSchema(PARTY_MESSAGES.postalCode)),
+  country: z.preprocess(blankToUndefined, text(255, PARTY_MESSAGES.tooLong255).default(DEFAULT_COUNTRY)),
+  email: creationField(emailSchema(PARTY_MESSAGES.emailFormat)),
+  phone: creationField(text(50, PARTY_MESSAGES.tooLong50)),
+  iban: creationField(ibanSchema(PARTY_MESSAGES.ibanFormat, PARTY_MESSAGES.ibanChecksum)),
+  registrationNumber: creationField(text(50, PARTY_MESSAGES.tooLong50)),
+};
+
+/** POST /api/clients and the 'Dodaj novog klijenta' dialog. `status` is not in the dialog (staff clients start active). */
+export const clientCreateSchema = z.object({
+  ...partyCreateShape,
+  contactPerson: creationField(text(255, PARTY_MESSAGES.tooLong255)),
+  status: creationField(z.enum(CLIENT_STATUSES, PARTY_MESSAGES.invalidStatus)),
+});
+
+/** POST /api/customers and the 'Dodaj novog kupca' dialog: the client's fields without contactPerson (spec §7). */
+export const customerCreateSchema = z.object(partyCreateShape);
+
+/** What createClient takes; the schema's output satisfies it. */
+export interface PartyCreateInput {
+  companyName: string;
+  oib: string;
+  address?: string | null;
+  city?: string | null;
+  postalCode?: string | null;
+  country?: string | null;
+  email?: string | null;
+  phone?: string | null;
+  iban?: string | null;
+  registrationNumber?: string | null;
+}
+export interface ClientCreateInput extends PartyCreateInput {
+  contactPerson?: string | null;
+  /** Default 'active' for staff, 'pending' for the registration wizard (actor null). */
+  status?: ClientStatus;
+}
+export type CustomerCreateInput = PartyCreateInput;
+
+function updateField<T extends z.ZodType>(schema: T) {
+  return z.preprocess(blankToNull, schema.nullable().optional());
+}
+
+const partyUpdateShape = {
+  companyName: partyCreateShape.companyName.optional(),
+  oib: partyCreateShape.oib.optional(),
+  address: updateField(text(255, PARTY_MESSAGES.tooLong255)),
+  city: updateField(text(255, PARTY_MESSAGES.tooLong255)),
+  postalCode: updateField(postalCodeSchema(PARTY_MESSAGES.postalCode)),
+  // NOT NULL in the database: clearing it means the default.
+  country: z.preprocess((value) => (value !== undefined && blankToUndefined(value) === undefined ? DEFAULT_COUNTRY : value), text(255, PARTY_MESSAGES.tooLong255).optional()),
+  email: updateField(emailSchema(PARTY_MESSAGES.emailFormat)),
+  phone: updateField(text(50, PARTY_MESSAGES.tooLong50)),
+  iban: updateField(ibanSchema(PARTY_MESSAGES.ibanFormat, PARTY_MESSAGES.ibanChecksum)),
+  registrationNumber: updateField(text(50, PARTY_MESSAGES.tooLong50)),
+};
+
+/**
+ * PUT /api/clients/{id}: any subset of the fields; a missing key is left as
+ * it is, '' or null clears an optional field. The agreement and the credit
+ * limit are not edited here (they have their own decisions, DESIGN §6, §9).
+ */
+export const clientUpdateSchema = z.object({
+  ...partyUpdateShape,
+  contactPerson: updateField(text(255, PARTY_MESSAGES.tooLong255)),
+  status: z.enum(CLIENT_STATUSES, PARTY_MESSAGES.invalidStatus).optional(),
+});
+export type ClientUpdateInput = z.input<typeof clientUpdateSchema>;
+
+/** PUT /api/customers/{id}. Blockage and the FINA check date come from the FINA integration, not from this form. */
+export const customerUpdateSchema = z.object(partyUpdateShape);
+export type CustomerUpdateInput = z.input<typeof customerUpdateSchema>;
+
+/**
+ * The detail pages' edit forms post every field, so they validate with the
+ * creation rules (company name and OIB required) in the browser.
+ */
+export const clientEditFormSchema = clientCreateSchema;
+export const customerEditFormSchema = customerCreateSchema;
+
+/** Any of the creation/edit form schemas (what the shared page helpers accept). */
+export type PartySchema = typeof clientCreateSchema | typeof customerCreateSchema;
+
+export const CLIENT_FIELDS = [
+  'companyName',
+  'oib',
+  'address',
+  'city',
+  'postalCode',
+  'country',
+  'contactPerson',
+  'email',
+  'phone',
+  'iban',
+  'registrationNumber',
+] as const;
+export const CUSTOMER_FIELDS = CLIENT_FIELDS.filter((field) => field !== 'contactPerson');
+export type PartyField = (typeof CLIENT_FIELDS)[number];

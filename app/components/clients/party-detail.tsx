@@ -1,0 +1,233 @@
+import { Badge, Card, DataList, Flex, Heading, Table, Text } from '@radix-ui/themes';
+import { Link } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
+import type { ActivityDto, PartyDocumentDto, PartyInvoiceDto, RiskHistoryDto } from '~/clients/party.server.ts';
+import { formatBytes, formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
+import { riskColour } from './display.tsx';
+
+/** The related sections of a client's or customer's detail page. */
+
+export function Section({ title, aside, children, id }: { title: string; aside?: React.ReactNode; children: React.ReactNode; id?: string }) {
+  return (
+    <Card size="3" id={id}>
+      <Flex justify="between" align="baseline" mb="3" gap="3" wrap="wrap">
+        <Heading as="h2" size="4">
+          {title}
+        </Heading>
+        {aside}
+      </Flex>
+      {children}
+    </Card>
+  );
+}
+
+export function Facts({ rows }: { rows: Array<[label: string, value: React.ReactNode]> }) {
+  const { t } = useTranslation();
+  return (
+    <DataList.Root>
+      {rows.map(([label, value]) => (
+        <DataList.Item key={label}>
+          <DataList.Label>{label}</DataList.Label>
+          <DataList.Value>{value === null || value === undefined || value === '' ? t('clients.detail.empty') : value}</DataList.Value>
+        </DataList.Item>
+      ))}
+    </DataList.Root>
+  );
+}
+
+const INVOICE_COLOURS: Record<string, 'gray' | 'blue' | 'green' | 'red' | 'amber' | 'indigo'> = {
+  pending: 'gray',
+  verified: 'blue',
+  approved: 'indigo',
+  financed: 'amber',
+  paid: 'green',
+  rejected: 'red',
+};
+
+/** Latest 20 invoices with their status and amounts (2 decimals), and the full count. */
+export function InvoicesSection({ invoices, count, counterparty }: { invoices: PartyInvoiceDto[]; count: number; counterparty: 'customer' | 'client' }) {
+  const { t } = useTranslation();
+  const base = counterparty === 'customer' ? '/customers' : '/clients';
+  return (
+    <Section
+      title={t('clients.detail.invoices')}
+      aside={
+        count > 0 ? (
+          <Text size="2" color="gray" data-testid="invoice-count">
+            {t('clients.detail.invoicesShown', { shown: invoices.length, count })}
+          </Text>
+        ) : null
+      }
+    >
+      {invoices.length === 0 ? (
+        <Text color="gray">{t('clients.detail.noInvoices')}</Text>
+      ) : (
+        <Table.Root size="1">
+          <Table.Header>
+            <Table.Row>
+              <Table.ColumnHeaderCell>{t('clients.detail.invoiceNumber')}</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>
+                {counterparty === 'customer' ? t('clients.detail.counterpartyCustomer') : t('clients.detail.counterpartyClient')}
+              </Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>{t('clients.detail.invoiceStatus')}</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell justify="end">{t('clients.detail.amount')}</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell justify="end">{t('clients.detail.advance')}</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell justify="end">{t('clients.detail.fee')}</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>{t('clients.detail.issueDate')}</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>{t('clients.detail.dueDate')}</Table.ColumnHeaderCell>
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {invoices.map((invoice) => (
+              <Table.Row key={invoice.id}>
+                <Table.RowHeaderCell>{invoice.invoiceNumber}</Table.RowHeaderCell>
+                <Table.Cell>
+                  <Link to={`${base}/${invoice.counterpartyId}`}>{invoice.counterpartyName}</Link>
+                </Table.Cell>
+                <Table.Cell>
+                  <Badge color={INVOICE_COLOURS[invoice.status] ?? 'gray'}>{t(`clients.invoiceStatus.${invoice.status}`)}</Badge>
+                </Table.Cell>
+                <Table.Cell justify="end">{formatEur(invoice.amount, { decimals: 2 })}</Table.Cell>
+                <Table.Cell justify="end">{formatEur(invoice.factorAmount, { decimals: 2 })}</Table.Cell>
+                <Table.Cell justify="end">{formatEur(invoice.factorFee, { decimals: 2 })}</Table.Cell>
+                <Table.Cell>{formatDate(invoice.issueDate)}</Table.Cell>
+                <Table.Cell>{formatDate(invoice.dueDate)}</Table.Cell>
+              </Table.Row>
+            ))}
+          </Table.Body>
+        </Table.Root>
+      )}
+    </Section>
+  );
+}
+
+/** Name, type, size, date and a download link (served by the documents area). */
+export function DocumentsSection({ documents }: { documents: PartyDocumentDto[] }) {
+  const { t } = useTranslation();
+  return (
+    <Section title={t('clients.detail.documents')}>
+      {documents.length === 0 ? (
+        <Text color="gray">{t('clients.detail.noDocuments')}</Text>
+      ) : (
+        <Table.Root size="1">
+          <Table.Header>
+            <Table.Row>
+              <Table.ColumnHeaderCell>{t('clients.detail.documentName')}</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>{t('clients.detail.documentType')}</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>{t('clients.detail.size')}</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>{t('clients.detail.uploaded')}</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell />
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {documents.map((document) => (
+              <Table.Row key={document.id}>
+                <Table.RowHeaderCell>{document.name}</Table.RowHeaderCell>
+                <Table.Cell>{t(`clients.documentType.${document.type}`)}</Table.Cell>
+                <Table.Cell>{formatBytes(document.size)}</Table.Cell>
+                <Table.Cell>{formatDate(document.createdAt)}</Table.Cell>
+                <Table.Cell>
+                  {/* A file download, not a page: reloadDocument keeps Remix from routing it. */}
+                  <Link to={`/api/documents/${document.id}/download`} reloadDocument>
+                    {t('clients.detail.download')}
+                  </Link>
+                </Table.Cell>
+              </Table.Row>
+            ))}
+          </Table.Body>
+        </Table.Root>
+      )}
+    </Section>
+  );
+}
+
+/** The entity's risk assessments, newest first. */
+export function RiskHistorySection({ history }: { history: RiskHistoryDto[] }) {
+  const { t } = useTranslation();
+  return (
+    <Section title={t('clients.detail.risk')}>
+      {history.length === 0 ? (
+        <Text color="gray">{t('clients.detail.noRisk')}</Text>
+      ) : (
+        <Table.Root size="1">
+          <Table.Header>
+            <Table.Row>
+              <Table.ColumnHeaderCell>{t('clients.detail.date')}</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>{t('clients.detail.score')}</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>{t('clients.detail.category')}</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>{t('clients.detail.assessedBy')}</Table.ColumnHeaderCell>
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {history.map((row) => (
+              <Table.Row key={row.id}>
+                <Table.Cell>{formatDate(row.createdAt)}</Table.Cell>
+                <Table.Cell>
+                  <Text color={riskColour(row.score)} weight="bold">
+                    {row.score}/100
+                  </Text>
+                </Table.Cell>
+                <Table.Cell>{t(`clients.riskCategory.${row.category}`)}</Table.Cell>
+                <Table.Cell>{row.assessedBy === 'system' ? t('clients.detail.system') : row.assessedBy}</Table.Cell>
+              </Table.Row>
+            ))}
+          </Table.Body>
+        </Table.Root>
+      )}
+    </Section>
+  );
+}
+
+const KNOWN_ACTIONS = new Set(['client_created', 'client_updated', 'customer_created', 'customer_updated']);
+const FIELD_NAMES = new Set([
+  'companyName',
+  'oib',
+  'address',
+  'city',
+  'postalCode',
+  'country',
+  'contactPerson',
+  'email',
+  'phone',
+  'iban',
+  'registrationNumber',
+  'status',
+]);
+
+/** The activity log rows of the entity, newest first; edits list their changes old → new. */
+export function ActivitySection({ activity }: { activity: ActivityDto[] }) {
+  const { t } = useTranslation();
+  const fieldLabel = (field: string) => (FIELD_NAMES.has(field) ? t(`clients.fields.${field}`).replace(/ \*$/, '') : field);
+  const shown = (value: unknown) => (value === null || value === undefined || value === '' ? t('clients.detail.empty') : String(value));
+  return (
+    <Section title={t('clients.detail.activity')}>
+      {activity.length === 0 ? (
+        <Text color="gray">{t('clients.detail.noActivity')}</Text>
+      ) : (
+        <Flex direction="column" gap="3" asChild>
+          <ol style={{ listStyle: 'none', margin: 0, padding: 0 }} data-testid="activity-list">
+            {activity.map((row) => {
+              const changes = (row.details.changes ?? {}) as Record<string, { old: unknown; new: unknown }>;
+              const who = row.userName ?? (row.details.source === 'registration' ? t('clients.detail.byApplicant') : t('clients.detail.bySystem'));
+              return (
+                <li key={row.id}>
+                  <Text as="div" size="2" weight="medium">
+                    {KNOWN_ACTIONS.has(row.action) ? t(`clients.actions.${row.action}`) : row.action}
+                  </Text>
+                  <Text as="div" size="1" color="gray">
+                    {formatDateTime(row.createdAt)} · {who}
+                  </Text>
+                  {Object.entries(changes).map(([field, change]) => (
+                    <Text as="div" size="1" key={field}>
+                      {t('clients.detail.changed', { field: fieldLabel(field), old: shown(change.old), new: shown(change.new) })}
+                    </Text>
+                  ))}
+                </li>
+              );
+            })}
+          </ol>
+        </Flex>
+      )}
+    </Section>
+  );
+}

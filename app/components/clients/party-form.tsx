@@ -1,0 +1,229 @@
+import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type Submission, type SubmissionResult } from '@conform-to/react';
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import { Button, Callout, Card, Dialog, Flex, Grid, Heading, Text } from '@radix-ui/themes';
+import { Form, Link, useFetcher, useNavigation } from '@remix-run/react';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { DEFAULT_COUNTRY, type PartyField, type PartySchema } from '~/clients/schemas.ts';
+import { ErrorList, Field } from '~/components/forms.tsx';
+import { useToast } from '~/components/toaster.tsx';
+import { useErrorText } from './display.tsx';
+
+/**
+ * The creation dialog of spec §2/§5 and the detail pages' edit form. One zod
+ * schema validates in the browser (conform) and again on the server. The
+ * dialog posts through a fetcher (JavaScript); the same form renders as a
+ * panel for `?new=1`, which is where the 'Dodaj klijenta' link leads without
+ * JavaScript.
+ */
+export type PartyArea = 'clients' | 'customers';
+export type PartyFormResult = SubmissionResult<string[]>;
+export interface PartyActionData {
+  intent: 'create' | 'update';
+  result: PartyFormResult;
+  created?: boolean;
+}
+
+type FormValues = Partial<Record<PartyField | 'status', string>>;
+const INPUT_TYPES: Partial<Record<PartyField, 'email' | 'tel'>> = { email: 'email', phone: 'tel' };
+
+function PartyFields({ fields, names }: { fields: Record<string, FieldMetadata<string | undefined>>; names: readonly PartyField[] }) {
+  const { t } = useTranslation();
+  const errorText = useErrorText();
+  return (
+    <Grid columns={{ initial: '1', sm: '2' }} gap="3">
+      {names.map((name) => (
+        <Field
+          key={name}
+          label={t(`clients.fields.${name}`)}
+          inputProps={{
+            ...getInputProps(fields[name], { type: INPUT_TYPES[name] ?? 'text' }),
+            ...(name === 'oib' || name === 'postalCode' ? { inputMode: 'numeric' as const } : {}),
+          }}
+          errors={errorText(fields[name].errors)}
+        />
+      ))}
+    </Grid>
+  );
+}
+
+function FormErrors({ errors }: { errors?: string[] }) {
+  const errorText = useErrorText();
+  if (!errors?.length) return null;
+  return (
+    <Callout.Root color="red" role="alert">
+      <Callout.Text>{errorText(errors)?.join(' ')}</Callout.Text>
+    </Callout.Root>
+  );
+}
+
+function usePartyForm(id: string, schema: PartySchema, lastResult: PartyFormResult | undefined, defaultValue?: FormValues) {
+  return useForm<FormValues>({
+    id,
+    lastResult,
+    defaultValue: defaultValue ?? { country: DEFAULT_COUNTRY },
+    constraint: getZodConstraint(schema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }) as Submission<FormValues>,
+  });
+}
+
+/** The JavaScript dialog: toasts on failure, closes and resets on success (the success toast comes from the server). */
+export function CreatePartyDialog({
+  area,
+  schema,
+  names,
+  open,
+  onOpenChange,
+}: {
+  area: PartyArea;
+  schema: PartySchema;
+  names: readonly PartyField[];
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const fetcher = useFetcher<PartyActionData>({ key: `create-${area}` });
+  const [form, fields] = usePartyForm(`new-${area}`, schema, fetcher.data?.result);
+  const saving = fetcher.state !== 'idle';
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !fetcher.data) return;
+    if (fetcher.data.created) onOpenChange(false);
+    else if (fetcher.data.result.status === 'error') {
+      toast({ title: 'clients.toast.errorTitle', description: `${area}.toast.createFailed`, variant: 'destructive' });
+    }
+    // Only a new answer from the server matters, not a re-render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fetcher.state, fetcher.data]);
+
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Content maxWidth="640px">
+        <Dialog.Title>{t(`${area}.dialogTitle`)}</Dialog.Title>
+        <Dialog.Description size="2" mb="3" color="gray">
+          {t('clients.dialogDescription')}
+        </Dialog.Description>
+        <fetcher.Form method="post" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value="create" />
+          <input type="hidden" name="via" value="dialog" />
+          <Flex direction="column" gap="3">
+            <PartyFields fields={fields as never} names={names} />
+            <FormErrors errors={form.errors} />
+            <Flex gap="3" justify="end">
+              <Dialog.Close>
+                <Button type="button" variant="soft" color="gray">
+                  {t('clients.cancel')}
+                </Button>
+              </Dialog.Close>
+              <Button type="submit" disabled={saving}>
+                {saving ? t('clients.saving') : t('clients.save')}
+              </Button>
+            </Flex>
+          </Flex>
+        </fetcher.Form>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}
+
+/** The same form as a page panel (`?new=1`): a plain form post, so it works without JavaScript. */
+export function CreatePartyPanel({
+  area,
+  schema,
+  names,
+  lastResult,
+  cancelTo,
+}: {
+  area: PartyArea;
+  schema: PartySchema;
+  names: readonly PartyField[];
+  lastResult?: PartyFormResult;
+  cancelTo: string;
+}) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'create';
+  const [form, fields] = usePartyForm(`new-${area}-panel`, schema, lastResult);
+  return (
+    <Card size="3" data-testid="create-panel">
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="create" />
+        <Flex direction="column" gap="3">
+          <Heading as="h2" size="4">
+            {t(`${area}.dialogTitle`)}
+          </Heading>
+          <Text size="2" color="gray">
+            {t('clients.dialogDescription')}
+          </Text>
+          <PartyFields fields={fields as never} names={names} />
+          <FormErrors errors={form.errors} />
+          <Flex gap="3" justify="end">
+            <Button asChild variant="soft" color="gray">
+              <Link to={cancelTo}>{t('clients.cancel')}</Link>
+            </Button>
+            <Button type="submit" disabled={saving}>
+              {saving ? t('clients.saving') : t('clients.save')}
+            </Button>
+          </Flex>
+        </Flex>
+      </Form>
+    </Card>
+  );
+}
+
+/** The detail page's edit form (every field posted; a blank field is cleared). */
+export function EditPartyForm({
+  area,
+  schema,
+  names,
+  defaultValue,
+  lastResult,
+  withStatus,
+}: {
+  area: PartyArea;
+  schema: PartySchema;
+  names: readonly PartyField[];
+  defaultValue: FormValues;
+  lastResult?: PartyFormResult;
+  withStatus?: boolean;
+}) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const navigation = useNavigation();
+  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'update';
+  const [form, fields] = usePartyForm(`edit-${area}`, schema, lastResult, defaultValue);
+  useEffect(() => {
+    if (lastResult?.status === 'error') toast({ title: 'clients.toast.errorTitle', description: `${area}.detail.updateFailed`, variant: 'destructive' });
+  }, [lastResult, toast, area]);
+  return (
+    <Form method="post" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value="update" />
+      <Flex direction="column" gap="3">
+        <PartyFields fields={fields as never} names={names} />
+        {withStatus ? (
+          <Flex direction="column" gap="1">
+            <Text as="label" htmlFor={fields.status.id} size="2" weight="medium">
+              {t('clients.fields.status')}
+            </Text>
+            <select {...getSelectProps(fields.status)} className="native-select">
+              {(['active', 'pending', 'inactive'] as const).map((status) => (
+                <option key={status} value={status}>
+                  {t(`clients.status.${status}`)}
+                </option>
+              ))}
+            </select>
+            <ErrorList errors={fields.status.errors} />
+          </Flex>
+        ) : null}
+        <FormErrors errors={form.errors} />
+        <Flex justify="end">
+          <Button type="submit" disabled={saving}>
+            {saving ? t('clients.saving') : t('clients.save')}
+          </Button>
+        </Flex>
+      </Flex>
+    </Form>
+  );
+}

@@ -1,0 +1,164 @@
+import { MagnifyingGlassIcon, PlusIcon } from '@radix-ui/react-icons';
+import { Button, Card, Flex, Grid, Heading, Skeleton, Text, TextField } from '@radix-ui/themes';
+import { Form, Link, useLocation, useNavigation } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
+import type { PartyArea } from './party-form.tsx';
+
+/**
+ * The frame of /clients and /customers (spec §2): header, 'Dodaj …' button,
+ * search and pagination in the URL (plain GET links and forms, so they work
+ * without JavaScript), 6 placeholder cards while the next page loads, and
+ * the empty state.
+ */
+export const PLACEHOLDER_CARDS = 6;
+
+/** The 'Dodaj …' buttons: a link to `?new=1` (no JavaScript), opening the dialog when JavaScript runs. */
+export function AddPartyButton({ label, onOpen, variant }: { label: string; onOpen: () => void; variant?: 'solid' | 'soft' }) {
+  const location = useLocation();
+  const params = new URLSearchParams(location.search);
+  params.set('new', '1');
+  return (
+    <Button asChild variant={variant}>
+      <Link
+        to={`?${params}`}
+        onClick={(event) => {
+          event.preventDefault();
+          onOpen();
+        }}
+      >
+        <PlusIcon /> {label}
+      </Link>
+    </Button>
+  );
+}
+
+/** True while a GET navigation to this same page (search, next page) is loading. */
+function useLoadingThisPage(): boolean {
+  const navigation = useNavigation();
+  const location = useLocation();
+  return (
+    navigation.state === 'loading' &&
+    navigation.location.pathname === location.pathname &&
+    (!navigation.formMethod || navigation.formMethod.toUpperCase() === 'GET')
+  );
+}
+
+export function PartyListFrame({
+  area,
+  q,
+  page,
+  pages,
+  total,
+  addButton,
+  panel,
+  emptyAction,
+  children,
+}: {
+  area: PartyArea;
+  q: string;
+  page: number;
+  pages: number;
+  total: number;
+  addButton: React.ReactNode;
+  panel: React.ReactNode;
+  emptyAction: React.ReactNode;
+  children: React.ReactNode;
+}) {
+  const { t } = useTranslation();
+  const loading = useLoadingThisPage();
+  const { pathname } = useLocation();
+  return (
+    <Flex direction="column" gap="4">
+      <Flex justify="between" align="center" gap="3" wrap="wrap">
+        <Heading as="h2" size="6">
+          {t(`${area}.title`)}
+        </Heading>
+        {addButton}
+      </Flex>
+      {panel}
+      <Form method="get" role="search" aria-label={t(`${area}.searchLabel`)}>
+        <Flex gap="2" align="center" wrap="wrap">
+          <TextField.Root name="q" defaultValue={q} placeholder={t('clients.searchPlaceholder')} aria-label={t(`${area}.searchLabel`)} style={{ minWidth: 280 }}>
+            <TextField.Slot>
+              <MagnifyingGlassIcon />
+            </TextField.Slot>
+          </TextField.Root>
+          <Button type="submit" variant="soft">
+            {t('clients.search')}
+          </Button>
+          {q ? (
+            <Button asChild variant="ghost" color="gray">
+              <Link to={pathname}>{t('clients.clearSearch')}</Link>
+            </Button>
+          ) : null}
+          <Text size="2" color="gray" data-testid="total-count">
+            {t(`${area}.total`, { count: total })}
+          </Text>
+        </Flex>
+      </Form>
+      {loading ? (
+        <Grid columns={{ initial: '1', sm: '2', lg: '3' }} gap="4" aria-busy="true" aria-label={t(`${area}.loading`)}>
+          {Array.from({ length: PLACEHOLDER_CARDS }, (_, index) => (
+            <Card key={index} size="2" data-testid="placeholder-card">
+              <Flex direction="column" gap="3">
+                <Skeleton height="20px" width="70%" />
+                <Skeleton height="14px" width="40%" />
+                <Skeleton height="14px" width="90%" />
+                <Skeleton height="8px" />
+                <Skeleton height="14px" width="30%" />
+              </Flex>
+            </Card>
+          ))}
+        </Grid>
+      ) : total === 0 ? (
+        <Card size="3">
+          <Flex direction="column" align="center" gap="3" py="6">
+            <Heading as="h3" size="4">
+              {q ? t(`${area}.noMatches`, { q }) : t(`${area}.emptyTitle`)}
+            </Heading>
+            {q ? null : emptyAction}
+          </Flex>
+        </Card>
+      ) : (
+        <>
+          <Grid columns={{ initial: '1', sm: '2', lg: '3' }} gap="4" data-testid="party-grid">
+            {children}
+          </Grid>
+          <Pagination q={q} page={page} pages={pages} />
+        </>
+      )}
+    </Flex>
+  );
+}
+
+function Pagination({ q, page, pages }: { q: string; page: number; pages: number }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  if (pages <= 1) return null;
+  const href = (target: number) => {
+    const params = new URLSearchParams();
+    if (q) params.set('q', q);
+    if (target > 1) params.set('page', String(target));
+    const search = params.toString();
+    return search ? `${pathname}?${search}` : pathname;
+  };
+  return (
+    <Flex as="div" justify="center" align="center" gap="3" role="navigation" aria-label={t('clients.pagination')}>
+      {page > 1 ? (
+        <Button asChild variant="soft">
+          <Link to={href(page - 1)} rel="prev">
+            {t('clients.previous')}
+          </Link>
+        </Button>
+      ) : null}
+      <Text size="2">{t('clients.page', { page, pages })}</Text>
+      {page < pages ? (
+        <Button asChild variant="soft">
+          <Link to={href(page + 1)} rel="next">
+            {t('clients.next')}
+          </Link>
+        </Button>
+      ) : null}
+    </Flex>
+  );
+}

@@ -1,0 +1,136 @@
+import type { Transaction } from 'sequelize';
+import type { Actor } from '../auth/users.server.ts';
+import {
+  createParty,
+  findParty,
+  iso,
+  listParties,
+  partyRelations,
+  updateParty,
+  validateParty,
+  type PartyConfig,
+  type PartyRelations,
+  type PartyRow,
+} from '../clients/party.server.ts';
+import { PARTY_MESSAGES } from '../clients/schemas.ts';
+import { apiError } from '../utils/api.server.ts';
+import { customerCreateSchema, customerUpdateSchema, type CustomerCreateInput, type CustomerUpdateInput } from './schemas.ts';
+
+/**
+ * Customers: the debtors who pay the invoices (spec §3). Same party rules as
+ * clients (party.server.ts); their own fields are the FINA blockage data,
+ * which the FINA integration writes, not these forms.
+ */
+const CUSTOMERS: PartyConfig = {
+  kind: 'customer',
+  table: 'customers',
+  fields: ['companyName', 'oib', 'address', 'city', 'postalCode', 'country', 'email', 'phone', 'iban', 'registrationNumber'],
+  createPermission: 'create:customer',
+  updatePermission: 'update:customer',
+  duplicateOibMessage: PARTY_MESSAGES.customerDuplicateOib,
+  notFoundMessage: 'Customer not found',
+};
+
+interface CustomerRow extends PartyRow {
+  account_blocked: boolean;
+  blockage_reason: string | null;
+  last_fina_check: Date | null;
+}
+
+export interface CustomerDto {
+  id: string;
+  companyName: string;
+  oib: string;
+  address: string | null;
+  city: string | null;
+  postalCode: string | null;
+  country: string;
+  email: string | null;
+  phone: string | null;
+  iban: string | null;
+  registrationNumber: string | null;
+  accountBlocked: boolean;
+  blockageReason: string | null;
+  lastFinaCheck: string | null;
+  riskScore: number | null;
+  riskCategory: 'low' | 'medium' | 'high' | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** GET /api/customers/{id}: the customer and the related rows of the detail view (invoices where it is the debtor). */
+export type CustomerDetailDto = CustomerDto & PartyRelations;
+
+export function toCustomerDto(row: CustomerRow): CustomerDto {
+  return {
+    id: row.id,
+    companyName: row.company_name,
+    oib: row.oib,
+    address: row.address,
+    city: row.city,
+    postalCode: row.postal_code,
+    country: row.country,
+    email: row.email,
+    phone: row.phone,
+    iban: row.iban,
+    registrationNumber: row.registration_number,
+    accountBlocked: row.account_blocked,
+    blockageReason: row.blockage_reason,
+    lastFinaCheck: iso(row.last_fina_check),
+    riskScore: row.risk_score,
+    riskCategory: row.risk_category,
+    createdAt: iso(row.created_at) as string,
+    updatedAt: iso(row.updated_at) as string,
+  };
+}
+
+/** POST /api/customers and the 'Dodaj novog kupca' dialog. Throws 400, 403, 409 (OIB taken). */
+export async function createCustomer(
+  { actor, input, ip }: { actor: Actor | null; input: CustomerCreateInput; ip?: string | null },
+  options: { transaction?: Transaction } = {},
+): Promise<CustomerDto> {
+  const data = validateParty(customerCreateSchema, input);
+  const row = await createParty<CustomerRow>(CUSTOMERS, { actor, ip, transaction: options.transaction, values: data });
+  return toCustomerDto(row);
+}
+
+/** GET /api/customers: newest first; `q` (name, OIB prefix, email), `accountBlocked` ('true'/'false'). */
+export async function listCustomers(
+  options: { q?: string | null; accountBlocked?: string | boolean | null; limit?: number; offset?: number } = {},
+): Promise<{ customers: CustomerDto[]; total: number }> {
+  const where: string[] = [];
+  let blocked: boolean | null = null;
+  if (options.accountBlocked !== undefined && options.accountBlocked !== null && options.accountBlocked !== '') {
+    const value = String(options.accountBlocked);
+    if (value !== 'true' && value !== 'false') {
+      throw apiError(400, 'accountBlocked must be true or false', { accountBlocked: ['accountBlocked must be true or false'] });
+    }
+    blocked = value === 'true';
+    where.push('account_blocked = :blocked');
+  }
+  const { rows, total } = await listParties<CustomerRow>(CUSTOMERS, { ...options, where, replacements: { blocked } });
+  return { customers: rows.map(toCustomerDto), total };
+}
+
+/** GET /api/customers/{id}. Throws 404. */
+export async function getCustomer(id: string): Promise<CustomerDetailDto> {
+  const row = await findParty<CustomerRow>(CUSTOMERS, id);
+  return { ...toCustomerDto(row), ...(await partyRelations('customer', row.id)) };
+}
+
+/** PUT /api/customers/{id}: the given fields; logs customer_updated with old→new. Throws 400, 403, 404, 409. */
+export async function updateCustomer({
+  actor,
+  id,
+  input,
+  ip,
+}: {
+  actor: Actor;
+  id: string;
+  input: CustomerUpdateInput;
+  ip?: string | null;
+}): Promise<CustomerDto> {
+  const data = validateParty(customerUpdateSchema, input);
+  const row = await updateParty<CustomerRow>(CUSTOMERS, { actor, id, values: data, ip });
+  return toCustomerDto(row);
+}

@@ -1,0 +1,118 @@
+import { Flex, Grid, Heading, Text } from '@radix-ui/themes';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
+import { clientIp } from '~/auth/login.server.ts';
+import { requirePermission } from '~/auth/permissions.server.ts';
+import { getClient, updateClient } from '~/clients/clients.server.ts';
+import { handleUpdate } from '~/clients/party-page.server.ts';
+import { CLIENT_FIELDS, clientEditFormSchema } from '~/clients/schemas.ts';
+import { ClientStatusBadge, CreditUsageBar, RiskScore } from '~/components/clients/display.tsx';
+import { ActivitySection, DocumentsSection, Facts, InvoicesSection, RiskHistorySection, Section } from '~/components/clients/party-detail.tsx';
+import { EditPartyForm, type PartyActionData } from '~/components/clients/party-form.tsx';
+import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.client.companyName ?? 'Klijent'} · FinFlow` }];
+
+function notFound(): never {
+  throw new Response('Not Found', { status: 404, statusText: 'Not Found' });
+}
+
+/** A client's agreement, limit and usage, invoices, documents, risk history and activity (issue #4). */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requirePermission(request, 'read:all');
+  const client = await getClient(params.clientId ?? '').catch((error) => {
+    if (error instanceof Response && error.status === 404) notFound();
+    throw error;
+  });
+  return json({ client });
+}
+
+/** The edit form: PUT semantics through the page (every field posted; blanks clear). */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const actor = await requirePermission(request, 'update:client');
+  const id = params.clientId ?? '';
+  const formData = await request.formData();
+  return handleUpdate(formData, {
+    schema: clientEditFormSchema,
+    names: [...CLIENT_FIELDS, 'status'],
+    update: (input) => updateClient({ actor, id, input, ip: clientIp(context) }),
+    detailPath: `/clients/${id}`,
+    toast: { title: 'clients.toast.successTitle', description: 'clients.detail.updated' },
+  });
+}
+
+export default function ClientDetailPage() {
+  const { client } = useLoaderData<typeof loader>();
+  const actionData = useActionData<PartyActionData>();
+  const { t } = useTranslation();
+  const editing = actionData?.intent === 'update' ? actionData.result : undefined;
+  const defaults = Object.fromEntries([...CLIENT_FIELDS, 'status'].map((field) => [field, (client as Record<string, unknown>)[field] ?? ''])) as Record<string, string>;
+  return (
+    <Flex direction="column" gap="4">
+      <Link to="/clients">{t('clients.backToList')}</Link>
+      <Flex justify="between" align="center" gap="3" wrap="wrap">
+        <Heading as="h2" size="6" data-testid="detail-title">
+          {client.companyName}
+        </Heading>
+        <ClientStatusBadge status={client.status} />
+      </Flex>
+      <Grid columns={{ initial: '1', md: '2' }} gap="4">
+        <Section title={t('clients.detail.company')}>
+          <Facts
+            rows={[
+              [t('clients.fields.oib').replace(/ \*$/, ''), client.oib],
+              [t('clients.fields.address'), [client.address, [client.postalCode, client.city].filter(Boolean).join(' '), client.country].filter(Boolean).join(', ')],
+              [t('clients.fields.contactPerson'), client.contactPerson],
+              [t('clients.fields.email'), client.email],
+              [t('clients.fields.phone'), client.phone],
+              [t('clients.fields.iban'), client.iban],
+              [t('clients.fields.registrationNumber'), client.registrationNumber],
+              [t('clients.detail.onboardingStatus'), t(`clients.onboarding.${client.onboardingStatus}`)],
+              [t('clients.detail.riskScore'), <RiskScore key="risk" score={client.riskScore} />],
+              [t('clients.detail.createdAt'), formatDateTime(client.createdAt)],
+            ]}
+          />
+        </Section>
+        <Flex direction="column" gap="4">
+          <Section title={t('clients.detail.agreement')}>
+            {client.agreement.agreementNumber ? null : (
+              <Text as="p" size="2" color="gray" mb="2">
+                {t('clients.detail.noAgreement')}
+              </Text>
+            )}
+            <Facts
+              rows={[
+                [t('clients.detail.agreementNumber'), client.agreement.agreementNumber],
+                [t('clients.detail.signedOn'), formatDate(client.agreement.signedOn)],
+                [t('clients.detail.advanceRate'), `${client.agreement.advanceRate.toLocaleString('hr-HR')} %`],
+                [t('clients.detail.feeRate'), `${client.agreement.feeRate.toLocaleString('hr-HR')} %`],
+                [t('clients.detail.recourse'), client.agreement.recourse ? t('clients.detail.yes') : t('clients.detail.no')],
+              ]}
+            />
+          </Section>
+          <Section title={t('clients.detail.limit')}>
+            <Flex direction="column" gap="3">
+              <Facts
+                rows={[
+                  [t('clients.detail.creditLimit'), client.creditLimit === null ? t('clients.detail.noLimit') : formatEur(client.creditLimit, { decimals: 0 })],
+                  [t('clients.detail.usedCredit'), formatEur(client.usedCredit, { decimals: 0 })],
+                  [t('clients.detail.available'), client.availableCredit === null ? null : formatEur(client.availableCredit, { decimals: 0 })],
+                  [t('clients.detail.utilisation'), client.utilisation === null ? null : `${client.utilisation.toLocaleString('hr-HR')} %`],
+                ]}
+              />
+              <CreditUsageBar used={client.usedCredit} limit={client.creditLimit} />
+            </Flex>
+          </Section>
+        </Flex>
+      </Grid>
+      <InvoicesSection invoices={client.invoices} count={client.invoiceCount} counterparty="customer" />
+      <DocumentsSection documents={client.documents} />
+      <RiskHistorySection history={client.riskHistory} />
+      <ActivitySection activity={client.activity} />
+      <Section title={t('clients.detail.edit')} id="edit">
+        <EditPartyForm area="clients" schema={clientEditFormSchema} names={CLIENT_FIELDS} defaultValue={defaults} lastResult={editing} withStatus />
+      </Section>
+    </Flex>
+  );
+}

@@ -1,0 +1,113 @@
+import { Card, Flex, Heading, Text } from '@radix-ui/themes';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { clientIp } from '~/auth/login.server.ts';
+import { requirePermission } from '~/auth/permissions.server.ts';
+import { createClient, listClients, type ClientDto } from '~/clients/clients.server.ts';
+import { handleCreate, listPageParams, pageCount } from '~/clients/party-page.server.ts';
+import { CLIENT_FIELDS, clientCreateSchema } from '~/clients/schemas.ts';
+import { ClientStatusBadge, CreditUsageBar, RiskScore } from '~/components/clients/display.tsx';
+import { CreatePartyDialog, CreatePartyPanel, type PartyActionData } from '~/components/clients/party-form.tsx';
+import { AddPartyButton, PartyListFrame } from '~/components/clients/party-list.tsx';
+import { formatEur } from '~/utils/format.ts';
+
+export const meta: MetaFunction = () => [{ title: 'Upravljanje klijentima · FinFlow' }];
+
+/** Spec §2 /clients: newest first, 24 a page, ?q (name, OIB prefix, email), ?page, ?new=1 (the creation form without JavaScript). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requirePermission(request, 'read:all');
+  const { q, page, offset, limit, showNew } = listPageParams(request);
+  const { clients, total } = await listClients({ q, offset, limit });
+  return json({ clients, total, q, page, pages: pageCount(total), showNew });
+}
+
+/** The creation dialog (spec §5) and its no-JavaScript panel. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const actor = await requirePermission(request, 'create:client');
+  const formData = await request.formData();
+  return handleCreate(formData, {
+    schema: clientCreateSchema,
+    create: (input) => createClient({ actor, input, ip: clientIp(context) }),
+    listPath: '/clients',
+    toast: { title: 'clients.toast.successTitle', description: 'clients.toast.created' },
+  });
+}
+
+export default function ClientsPage() {
+  const { clients, total, q, page, pages, showNew } = useLoaderData<typeof loader>();
+  const actionData = useActionData<PartyActionData>();
+  const { t } = useTranslation();
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const open = () => setDialogOpen(true);
+  return (
+    <>
+      <PartyListFrame
+        area="clients"
+        q={q}
+        page={page}
+        pages={pages}
+        total={total}
+        addButton={<AddPartyButton label={t('clients.add')} onOpen={open} />}
+        emptyAction={<AddPartyButton label={t('clients.emptyAction')} onOpen={open} variant="soft" />}
+        panel={
+          showNew ? (
+            <CreatePartyPanel area="clients" schema={clientCreateSchema} names={CLIENT_FIELDS} lastResult={actionData?.result} cancelTo="/clients" />
+          ) : null
+        }
+      >
+        {clients.map((client) => (
+          <ClientCard key={client.id} client={client} />
+        ))}
+      </PartyListFrame>
+      <CreatePartyDialog area="clients" schema={clientCreateSchema} names={CLIENT_FIELDS} open={dialogOpen} onOpenChange={setDialogOpen} />
+    </>
+  );
+}
+
+/** Spec §2 card: name, OIB, city, status, limit and used credit (0 decimals), usage bar, risk x/100. */
+function ClientCard({ client }: { client: Pick<ClientDto, 'id' | 'companyName' | 'oib' | 'city' | 'status' | 'creditLimit' | 'usedCredit' | 'riskScore'> }) {
+  const { t } = useTranslation();
+  return (
+    <Card size="2" data-testid="client-card">
+      <Flex direction="column" gap="3">
+        <Flex justify="between" align="start" gap="2">
+          <Heading as="h3" size="3">
+            <Link to={`/clients/${client.id}`}>{client.companyName}</Link>
+          </Heading>
+          <ClientStatusBadge status={client.status} />
+        </Flex>
+        <Text size="1" color="gray">
+          {t('clients.card.oib', { oib: client.oib })}
+          {client.city ? ` · ${client.city}` : ''}
+        </Text>
+        <Flex justify="between" gap="3">
+          <Flex direction="column">
+            <Text size="1" color="gray">
+              {t('clients.card.creditLimit')}
+            </Text>
+            <Text size="2" weight="medium" data-testid="credit-limit">
+              {client.creditLimit === null ? t('clients.card.noLimit') : formatEur(client.creditLimit, { decimals: 0 })}
+            </Text>
+          </Flex>
+          <Flex direction="column" align="end">
+            <Text size="1" color="gray">
+              {t('clients.card.usedCredit')}
+            </Text>
+            <Text size="2" weight="medium" data-testid="used-credit">
+              {formatEur(client.usedCredit, { decimals: 0 })}
+            </Text>
+          </Flex>
+        </Flex>
+        <CreditUsageBar used={client.usedCredit} limit={client.creditLimit} />
+        <Flex justify="between" align="center">
+          <Text size="1" color="gray">
+            {t('clients.card.risk')}
+          </Text>
+          <RiskScore score={client.riskScore} />
+        </Flex>
+      </Flex>
+    </Card>
+  );
+}

@@ -1,0 +1,99 @@
+import { Flex, Grid, Heading, Text } from '@radix-ui/themes';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
+import { clientIp } from '~/auth/login.server.ts';
+import { requirePermission } from '~/auth/permissions.server.ts';
+import { handleUpdate } from '~/clients/party-page.server.ts';
+import { CustomerStatusBadge, RiskScore } from '~/components/clients/display.tsx';
+import { ActivitySection, DocumentsSection, Facts, InvoicesSection, RiskHistorySection, Section } from '~/components/clients/party-detail.tsx';
+import { EditPartyForm, type PartyActionData } from '~/components/clients/party-form.tsx';
+import { getCustomer, updateCustomer } from '~/customers/customers.server.ts';
+import { CUSTOMER_FIELDS, customerEditFormSchema } from '~/customers/schemas.ts';
+import { formatDateTime } from '~/utils/format.ts';
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.customer.companyName ?? 'Kupac'} · FinFlow` }];
+
+/** A customer's data, FINA blockage status, invoices as debtor, documents, risk history and activity. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requirePermission(request, 'read:all');
+  const customer = await getCustomer(params.customerId ?? '').catch((error) => {
+    if (error instanceof Response && error.status === 404) throw new Response('Not Found', { status: 404, statusText: 'Not Found' });
+    throw error;
+  });
+  return json({ customer });
+}
+
+/** The edit form: PUT semantics through the page (every field posted; blanks clear). */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const actor = await requirePermission(request, 'update:customer');
+  const id = params.customerId ?? '';
+  const formData = await request.formData();
+  return handleUpdate(formData, {
+    schema: customerEditFormSchema,
+    names: CUSTOMER_FIELDS,
+    update: (input) => updateCustomer({ actor, id, input, ip: clientIp(context) }),
+    detailPath: `/customers/${id}`,
+    toast: { title: 'clients.toast.successTitle', description: 'customers.detail.updated' },
+  });
+}
+
+export default function CustomerDetailPage() {
+  const { customer } = useLoaderData<typeof loader>();
+  const actionData = useActionData<PartyActionData>();
+  const { t } = useTranslation();
+  const editing = actionData?.intent === 'update' ? actionData.result : undefined;
+  const defaults = Object.fromEntries(CUSTOMER_FIELDS.map((field) => [field, (customer as Record<string, unknown>)[field] ?? ''])) as Record<string, string>;
+  return (
+    <Flex direction="column" gap="4">
+      <Link to="/customers">{t('customers.backToList')}</Link>
+      <Flex justify="between" align="center" gap="3" wrap="wrap">
+        <Heading as="h2" size="6" data-testid="detail-title">
+          {customer.companyName}
+        </Heading>
+        <CustomerStatusBadge accountBlocked={customer.accountBlocked} />
+      </Flex>
+      <Grid columns={{ initial: '1', md: '2' }} gap="4">
+        <Section title={t('clients.detail.company')}>
+          <Facts
+            rows={[
+              [t('clients.fields.oib').replace(/ \*$/, ''), customer.oib],
+              [
+                t('clients.fields.address'),
+                [customer.address, [customer.postalCode, customer.city].filter(Boolean).join(' '), customer.country].filter(Boolean).join(', '),
+              ],
+              [t('clients.fields.email'), customer.email],
+              [t('clients.fields.phone'), customer.phone],
+              [t('clients.fields.iban'), customer.iban],
+              [t('clients.fields.registrationNumber'), customer.registrationNumber],
+              [t('clients.detail.riskScore'), <RiskScore key="risk" score={customer.riskScore} />],
+              [t('clients.detail.createdAt'), formatDateTime(customer.createdAt)],
+            ]}
+          />
+        </Section>
+        {/* The 'FINA provjera' button of the list leads here (#fina). */}
+        <Section title={t('customers.fina.title')} id="fina">
+          <Flex direction="column" gap="3">
+            <Facts
+              rows={[
+                [t('customers.fina.lastCheck'), customer.lastFinaCheck ? formatDateTime(customer.lastFinaCheck) : t('customers.fina.never')],
+                [t('customers.fina.accountBlocked'), <CustomerStatusBadge key="blocked" accountBlocked={customer.accountBlocked} />],
+                [t('customers.fina.reason'), customer.blockageReason],
+              ]}
+            />
+            <Text size="1" color="gray">
+              {t('customers.fina.note')}
+            </Text>
+          </Flex>
+        </Section>
+      </Grid>
+      <InvoicesSection invoices={customer.invoices} count={customer.invoiceCount} counterparty="client" />
+      <DocumentsSection documents={customer.documents} />
+      <RiskHistorySection history={customer.riskHistory} />
+      <ActivitySection activity={customer.activity} />
+      <Section title={t('clients.detail.edit')} id="edit">
+        <EditPartyForm area="customers" schema={customerEditFormSchema} names={CUSTOMER_FIELDS} defaultValue={defaults} lastResult={editing} />
+      </Section>
+    </Flex>
+  );
+}

@@ -1,0 +1,101 @@
+import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { clientIp } from '~/auth/login.server.ts';
+import { requirePermission } from '~/auth/permissions.server.ts';
+import { handleCreate, listPageParams, pageCount } from '~/clients/party-page.server.ts';
+import { CustomerStatusBadge, RiskScore } from '~/components/clients/display.tsx';
+import { CreatePartyDialog, CreatePartyPanel, type PartyActionData } from '~/components/clients/party-form.tsx';
+import { AddPartyButton, PartyListFrame } from '~/components/clients/party-list.tsx';
+import { createCustomer, listCustomers, type CustomerDto } from '~/customers/customers.server.ts';
+import { CUSTOMER_FIELDS, customerCreateSchema } from '~/customers/schemas.ts';
+
+export const meta: MetaFunction = () => [{ title: 'Upravljanje kupcima · FinFlow' }];
+
+/** Spec §2 /customers: newest first, 24 a page, ?q (name, OIB prefix, email), ?page, ?new=1 (the creation form without JavaScript). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requirePermission(request, 'read:all');
+  const { q, page, offset, limit, showNew } = listPageParams(request);
+  const { customers, total } = await listCustomers({ q, offset, limit });
+  return json({ customers, total, q, page, pages: pageCount(total), showNew });
+}
+
+/** The creation dialog (spec §5) and its no-JavaScript panel. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const actor = await requirePermission(request, 'create:customer');
+  const formData = await request.formData();
+  return handleCreate(formData, {
+    schema: customerCreateSchema,
+    create: (input) => createCustomer({ actor, input, ip: clientIp(context) }),
+    listPath: '/customers',
+    toast: { title: 'clients.toast.successTitle', description: 'customers.toast.created' },
+  });
+}
+
+export default function CustomersPage() {
+  const { customers, total, q, page, pages, showNew } = useLoaderData<typeof loader>();
+  const actionData = useActionData<PartyActionData>();
+  const { t } = useTranslation();
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const open = () => setDialogOpen(true);
+  return (
+    <>
+      <PartyListFrame
+        area="customers"
+        q={q}
+        page={page}
+        pages={pages}
+        total={total}
+        addButton={<AddPartyButton label={t('customers.add')} onOpen={open} />}
+        emptyAction={<AddPartyButton label={t('customers.emptyAction')} onOpen={open} variant="soft" />}
+        panel={
+          showNew ? (
+            <CreatePartyPanel area="customers" schema={customerCreateSchema} names={CUSTOMER_FIELDS} lastResult={actionData?.result} cancelTo="/customers" />
+          ) : null
+        }
+      >
+        {customers.map((customer) => (
+          <CustomerCard key={customer.id} customer={customer} />
+        ))}
+      </PartyListFrame>
+      <CreatePartyDialog area="customers" schema={customerCreateSchema} names={CUSTOMER_FIELDS} open={dialogOpen} onOpenChange={setDialogOpen} />
+    </>
+  );
+}
+
+/**
+ * Spec §2 card: 'Blokiran'/'Aktivan', risk x/100 and 'FINA provjera'. The
+ * FINA check itself comes with the FINA integration; until then the button
+ * opens the customer's FINA section (last check, blockage) rather than
+ * pretending to check.
+ */
+function CustomerCard({ customer }: { customer: Pick<CustomerDto, 'id' | 'companyName' | 'oib' | 'city' | 'accountBlocked' | 'riskScore'> }) {
+  const { t } = useTranslation();
+  return (
+    <Card size="2" data-testid="customer-card">
+      <Flex direction="column" gap="3">
+        <Flex justify="between" align="start" gap="2">
+          <Heading as="h3" size="3">
+            <Link to={`/customers/${customer.id}`}>{customer.companyName}</Link>
+          </Heading>
+          <CustomerStatusBadge accountBlocked={customer.accountBlocked} />
+        </Flex>
+        <Text size="1" color="gray">
+          {t('clients.card.oib', { oib: customer.oib })}
+          {customer.city ? ` · ${customer.city}` : ''}
+        </Text>
+        <Flex justify="between" align="center">
+          <Text size="1" color="gray">
+            {t('clients.card.risk')}
+          </Text>
+          <RiskScore score={customer.riskScore} />
+        </Flex>
+        <Button asChild variant="soft">
+          <Link to={`/customers/${customer.id}#fina`}>{t('customers.finaCheck')}</Link>
+        </Button>
+      </Flex>
+    </Card>
+  );
+}
