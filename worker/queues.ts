@@ -47,6 +47,12 @@ export const queues = [
     options: { retryLimit: 1, retryDelay: 5, retryBackoff: false, expireInSeconds: 30, retentionMinutes: 10 },
     schedule: { cron: '* * * * *' },
   }),
+  defineQueue({
+    name: 'purge-uploads',
+    // Hourly housekeeping; a missed run is covered by the next one, so no long retries.
+    options: { retryLimit: 2, retryDelay: 60, retryBackoff: true, expireInSeconds: 300, retentionMinutes: 60 },
+    schedule: { cron: '17 * * * *' },
+  }),
 ] as const;
 
 export type QueueName = (typeof queues)[number]['name'];

@@ -53,6 +53,11 @@ describe('declarations', () => {
   });
 });
 
+// Every declared recurring job, as pg-boss stores its schedule.
+const scheduled = queues
+  .flatMap((queue) => ('schedule' in queue && queue.schedule ? [{ name: queue.name, cron: queue.schedule.cron }] : []))
+  .sort((a, b) => a.name.localeCompare(b.name));
+
 describe('ensureQueues', () => {
   it('creates queues idempotently and, for the worker, replaces stale schedules', async () => {
     const { log, lines } = collectingLogger();
@@ -67,7 +72,7 @@ describe('ensureQueues', () => {
       await boss.createQueue('retired-job');
       await boss.schedule('retired-job', '0 3 * * *');
       await ensureQueues(boss, { role: 'worker' });
-      expect((await boss.getSchedules()).map((schedule) => schedule.name)).toEqual(['heartbeat']);
+      expect((await boss.getSchedules()).map((schedule) => schedule.name).sort()).toEqual(scheduled.map((queue) => queue.name));
     } finally {
       await boss.stop({ graceful: false });
     }
@@ -91,7 +96,7 @@ describe('worker in process', () => {
         `SELECT retry_limit, retry_delay, retry_backoff, expire_seconds FROM pgboss.queue WHERE name = 'heartbeat'`,
       );
       expect(queue).toEqual({ retry_limit: 1, retry_delay: 5, retry_backoff: false, expire_seconds: 30 });
-      expect(await query(`SELECT name, cron FROM pgboss.schedule`)).toEqual([{ name: 'heartbeat', cron: '* * * * *' }]);
+      expect(await query(`SELECT name, cron FROM pgboss.schedule ORDER BY name`)).toEqual(scheduled);
 
       const jobId = await sendJob('heartbeat', null);
       expect(jobId).toEqual(expect.any(String));

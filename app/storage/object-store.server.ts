@@ -26,6 +26,11 @@ export interface ObjectStore {
   /** Rejects with an error whose `code` is 'ENOENT' when the key is unknown. */
   get(key: string): Promise<Buffer>;
   exists(key: string): Promise<boolean>;
+  /**
+   * Removes the object; unknown keys are fine. Objects are shared by content,
+   * so callers delete only what no row references any more.
+   */
+  delete(key: string): Promise<void>;
 }
 
 const KEY_FORMAT = /^sha256\/([0-9a-f]{2})\/([0-9a-f]{62})$/;
@@ -81,6 +86,10 @@ export class DiskObjectStore implements ObjectStore {
 
   async get(key: string): Promise<Buffer> {
     return fs.readFile(this.pathOf(key));
+  }
+
+  async delete(key: string): Promise<void> {
+    await fs.rm(this.pathOf(key), { force: true });
   }
 
   async exists(key: string): Promise<boolean> {

@@ -1,6 +1,8 @@
 import type { MigrationModule } from '../migrate.ts';
 import * as initialSchema from './2026.11.22T07.00.00.initial-schema.ts';
 import * as authThrottle from './2026.11.22T08.00.00.auth-throttle.ts';
+import * as documentUploads from './2026.11.22T09.00.00.document-uploads.ts';
+import * as registrationDrafts from './2026.11.22T09.30.00.registration-drafts.ts';
 
 /**
  * Every migration in the order it runs. Listed explicitly (not globbed) so the
@@ -10,4 +12,6 @@ import * as authThrottle from './2026.11.22T08.00.00.auth-throttle.ts';
 export const migrations: Array<{ name: string; module: MigrationModule }> = [
   { name: '2026.11.22T07.00.00.initial-schema', module: initialSchema },
   { name: '2026.11.22T08.00.00.auth-throttle', module: authThrottle },
+  { name: '2026.11.22T09.00.00.document-uploads', module: documentUploads },
+  { name: '2026.11.22T09.30.00.registration-drafts', module: registrationDrafts },
 ];

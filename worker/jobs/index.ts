@@ -1,8 +1,9 @@
 import type { JobModule } from './define.ts';
 import * as heartbeat from './heartbeat.ts';
+import * as purgeUploads from './purge-uploads.ts';
 
 /**
  * Every job the worker runs: one module per queue declared in queues.ts
  * (worker.test.ts checks that each declared queue has exactly one).
  */
-export const jobs: readonly JobModule[] = [heartbeat];
+export const jobs: readonly JobModule[] = [heartbeat, purgeUploads];

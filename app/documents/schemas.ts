@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { DOCUMENT_ENTITY_TYPES, DOCUMENT_TYPES, KYC_DOCUMENT_TYPES } from '../../db/models/enums.ts';
+
+/**
+ * Payloads of the document calls and the /documents upload form (spec §3, §5,
+ * §7; DESIGN §9). Shared by the browser and the server, so no server imports.
+ * Messages are the spec's texts; the page translates them.
+ */
+export { DOCUMENT_ENTITY_TYPES, DOCUMENT_TYPES, KYC_DOCUMENT_TYPES };
+export type DocumentType = (typeof DOCUMENT_TYPES)[number];
+export type KycType = (typeof KYC_DOCUMENT_TYPES)[number];
+export type DocumentEntityType = (typeof DOCUMENT_ENTITY_TYPES)[number];
+
+/** Spec §5 / §9: 10 MB (10485760 bytes), four extensions. */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+export const ALLOWED_EXTENSIONS = ['pdf', 'jpg', 'jpeg', 'png'] as const;
+export type AllowedExtension = (typeof ALLOWED_EXTENSIONS)[number];
+/** The file picker's accept attribute (spec §5). */
+export const FILE_ACCEPT = '.pdf,.png,.jpg,.jpeg,application/pdf,image/png,image/jpeg';
+
+export const DOCUMENT_TABS = ['all', 'signatures', 'recent', 'invoice', 'contract'] as const;
+export type DocumentTab = (typeof DOCUMENT_TABS)[number];
+/** Spec §9: 'recent' means created within the last 7 days. */
+export const RECENT_DAYS = 7;
+
+export const MESSAGES = {
+  required: 'Molimo unesite sve obavezne podatke.',
+  tooLarge: 'File too large',
+  wrongType: 'Unsupported file type. Allowed: PDF, JPG, JPEG, PNG',
+  notFound: 'Document not found',
+  signatureNotRequired: 'This document does not require a signature',
+  notPending: 'Only a document awaiting signature can be signed',
+  entityNotFound: 'The linked entity does not exist',
+  tooLong: 'Najviše 255 znakova',
+  invalidUpload: 'Invalid or expired upload',
+} as const;
+
+/** Missing, null and non-strings read as '' so the "required" message wins. */
+const text = z.preprocess((value) => (typeof value === 'string' ? value : ''), z.string());
+const requiredName = text.pipe(z.string().trim().min(1, MESSAGES.required).max(255, MESSAGES.tooLong));
+const optionalText = z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined), z.string().optional());
+const booleanish = z.preprocess((value) => value === true || value === 'true' || value === 'on' || value === '1', z.boolean());
+
+/** The link to a client, customer or invoice: both or neither (the entity id is enabled only after a type is chosen). */
+const entityFields = {
+  entityType: optionalText.pipe(z.enum(DOCUMENT_ENTITY_TYPES, MESSAGES.required).optional()),
+  entityId: optionalText.pipe(z.uuid('Invalid id').optional()),
+};
+function entityPair<T extends { entityType?: string; entityId?: string }>(value: T, ctx: z.RefinementCtx) {
+  if (value.entityType && !value.entityId) ctx.addIssue({ code: 'custom', path: ['entityId'], message: MESSAGES.required });
+  if (value.entityId && !value.entityType) ctx.addIssue({ code: 'custom', path: ['entityType'], message: MESSAGES.required });
+}
+
+/** The /documents upload form (multipart; the file travels beside these fields). */
+export const uploadFormSchema = z
+  .object({
+    name: requiredName,
+    type: text.pipe(z.enum(DOCUMENT_TYPES, MESSAGES.required)),
+    ...entityFields,
+    signatureRequired: booleanish,
+  })
+  .superRefine(entityPair);
+export type UploadFormInput = z.output<typeof uploadFormSchema>;
+
+/** POST /api/documents/upload: the form's fields plus fileData (base64, optionally a data: URL). */
+export const uploadApiSchema = z
+  .object({
+    name: requiredName,
+    type: text.pipe(z.enum(DOCUMENT_TYPES, MESSAGES.required)),
+    fileData: text.pipe(z.string().min(1, MESSAGES.required)),
+    fileName: optionalText.pipe(z.string().max(255, MESSAGES.tooLong).optional()),
+    ...entityFields,
+    signatureRequired: booleanish,
+  })
+  .superRefine(entityPair);
+
+/**
+ * POST /api/documents, the registration document record (spec §3): fileUrl is
+ * the uploadURL (or object id) that POST /api/objects/upload handed out.
+ * size and mimeType are the browser's claims; the stored object's own values win.
+ */
+export const registrationRecordSchema = z.object({
+  name: requiredName,
+  type: text.pipe(z.enum(DOCUMENT_TYPES, MESSAGES.required)),
+  kycType: optionalText.pipe(z.enum(KYC_DOCUMENT_TYPES).optional()),
+  entityType: text.pipe(z.enum(DOCUMENT_ENTITY_TYPES, MESSAGES.required)),
+  entityId: text.pipe(z.uuid(MESSAGES.required)),
+  fileUrl: text.pipe(z.string().min(1, MESSAGES.required).max(2000)),
+  size: z.coerce.number().int().min(0).optional(),
+  mimeType: z.string().max(255).optional(),
+});
+
+export const listQuerySchema = z.object({
+  tab: z.enum(DOCUMENT_TABS).catch('all'),
+  type: z.enum(DOCUMENT_TYPES).optional().catch(undefined),
+});

@@ -1,0 +1,161 @@
+import { Button, Card, Flex, Grid, Heading, TabNav, Text, TextField } from '@radix-ui/themes';
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
+import { clientIp } from '~/auth/login.server.ts';
+import { can, requirePermission } from '~/auth/permissions.server.ts';
+import { DocumentCard } from '~/components/documents/document-card.tsx';
+import { InlineUploadForm, UploadDialog, type UploadResult } from '~/components/documents/upload-form.tsx';
+import { listDocuments } from '~/documents/documents.server.ts';
+import { parseUploadForm, signFromForm } from '~/documents/page-actions.server.ts';
+import { DOCUMENT_TABS, type DocumentTab } from '~/documents/schemas.ts';
+
+export const meta: MetaFunction = () => [{ title: 'Upravljanje dokumentima · FinFlow' }];
+
+const PAGE_SIZE = 24;
+
+function readListUrl(url: URL) {
+  const q = url.searchParams.get('q')?.trim().slice(0, 255) ?? '';
+  const tabParam = url.searchParams.get('tab');
+  const tab: DocumentTab = (DOCUMENT_TABS as readonly string[]).includes(tabParam ?? '') ? (tabParam as DocumentTab) : 'all';
+  const page = Math.max(1, Math.trunc(Number(url.searchParams.get('page'))) || 1);
+  return { q, tab, page };
+}
+
+/** Spec §2 /documents: search, the five tabs with counts and the page live in the URL (?q=&tab=&page=). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requirePermission(request, 'read:all');
+  const url = new URL(request.url);
+  const { q, tab, page } = readListUrl(url);
+  const { items, total, counts } = await listDocuments({ q, tab, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  return json({
+    items,
+    total,
+    counts,
+    q,
+    tab,
+    page,
+    pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+    canSign: can(user, 'sign:document'),
+    canUpload: can(user, 'create:document'),
+    showUpload: url.searchParams.get('upload') === '1',
+  });
+}
+
+/** intent=upload (multipart; 'create:document') or intent=sign ('sign:document'); both end with a toast. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const ip = clientIp(context);
+  const back = new URL(request.url);
+  back.searchParams.delete('upload');
+  back.searchParams.delete('index');
+  const backTo = `${back.pathname}${back.search}`;
+  if ((request.headers.get('Content-Type') ?? '').startsWith('multipart/form-data')) {
+    const actor = await requirePermission(request, 'create:document');
+    return parseUploadForm({ request, actor, ip, backTo });
+  }
+  const actor = await requirePermission(request, 'sign:document');
+  const formData = await request.formData();
+  if (formData.get('intent') !== 'sign') throw redirect(backTo);
+  return signFromForm({ actor, id: String(formData.get('id') ?? ''), ip, backTo });
+}
+
+function listHref(params: { q: string; tab: DocumentTab; page?: number }, extra: Record<string, string> = {}) {
+  const search = new URLSearchParams();
+  if (params.q) search.set('q', params.q);
+  if (params.tab !== 'all') search.set('tab', params.tab);
+  if (params.page && params.page > 1) search.set('page', String(params.page));
+  for (const [key, value] of Object.entries(extra)) search.set(key, value);
+  const text = search.toString();
+  return text ? `/documents?${text}` : '/documents';
+}
+
+export default function DocumentsPage() {
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<UploadResult>();
+  const { t } = useTranslation();
+  const inlineUpload = data.canUpload && (data.showUpload || (actionData?.intent === 'upload' && !actionData.ok));
+  return (
+    <Flex direction="column" gap="4">
+      <Flex justify="between" align="center" gap="3" wrap="wrap">
+        <div>
+          <Heading size="6">{t('documents.title')}</Heading>
+          <Text size="2" color="gray">
+            {t('documents.subtitle')}
+          </Text>
+        </div>
+        {data.canUpload ? (
+          <>
+            <UploadDialog defaultOpen={false} />
+            <Button asChild className="no-js-only" variant="solid">
+              <Link to={listHref(data, { upload: '1' })}>{t('documents.uploadButton')}</Link>
+            </Button>
+          </>
+        ) : null}
+      </Flex>
+
+      {inlineUpload ? (
+        <Card size="3">
+          <Heading size="4" mb="3">
+            {t('documents.upload.title')}
+          </Heading>
+          <InlineUploadForm result={actionData} />
+        </Card>
+      ) : null}
+
+      <Form method="get" role="search">
+        {data.tab !== 'all' ? <input type="hidden" name="tab" value={data.tab} /> : null}
+        <Flex gap="2">
+          <TextField.Root
+            name="q"
+            type="search"
+            defaultValue={data.q}
+            placeholder={t('documents.searchPlaceholder')}
+            aria-label={t('documents.searchPlaceholder')}
+            style={{ flexGrow: 1 }}
+          />
+          <Button type="submit" variant="soft">
+            {t('documents.search')}
+          </Button>
+        </Flex>
+      </Form>
+
+      <TabNav.Root aria-label={t('documents.title')}>
+        {DOCUMENT_TABS.map((tab) => (
+          <TabNav.Link key={tab} asChild active={data.tab === tab}>
+            <Link to={listHref({ q: data.q, tab })} data-testid={`tab-${tab}`}>
+              {t(`documents.tabs.${tab}`)} ({data.counts[tab]})
+            </Link>
+          </TabNav.Link>
+        ))}
+      </TabNav.Root>
+
+      {data.items.length === 0 ? (
+        <Card>
+          <Text color="gray">{data.q ? t('documents.emptySearch') : t('documents.empty')}</Text>
+        </Card>
+      ) : (
+        <Grid columns={{ initial: '1', sm: '2', lg: '3' }} gap="3">
+          {data.items.map((document) => (
+            <DocumentCard key={document.id} document={document} canSign={data.canSign} />
+          ))}
+        </Grid>
+      )}
+
+      {data.pages > 1 ? (
+        <Flex justify="center" align="center" gap="3">
+          {data.page > 1 ? (
+            <Button asChild variant="soft" size="1">
+              <Link to={listHref({ ...data, page: data.page - 1 })}>{t('documents.pagination.previous')}</Link>
+            </Button>
+          ) : null}
+          <Text size="2">{t('documents.pagination.page', { page: data.page, pages: data.pages })}</Text>
+          {data.page < data.pages ? (
+            <Button asChild variant="soft" size="1">
+              <Link to={listHref({ ...data, page: data.page + 1 })}>{t('documents.pagination.next')}</Link>
+            </Button>
+          ) : null}
+        </Flex>
+      ) : null}
+    </Flex>
+  );
+}
