@@ -2,10 +2,12 @@ import enClients from './locales/en/clients.json';
 import enCommon from './locales/en/common.json';
 import enDocuments from './locales/en/documents.json';
 import enOnboarding from './locales/en/onboarding.json';
+import enRisk from './locales/en/risk.json';
 import hrClients from './locales/hr/clients.json';
 import hrCommon from './locales/hr/common.json';
 import hrDocuments from './locales/hr/documents.json';
 import hrOnboarding from './locales/hr/onboarding.json';
+import hrRisk from './locales/hr/risk.json';
 
 /**
  * Shared i18next configuration; the translations are bundled so no request
@@ -20,8 +22,8 @@ export const defaultLanguage: Language = 'en';
 export const LANGUAGE_KEY = 'finflow-language';
 
 export const resources = {
-  en: { common: { ...enCommon, ...enClients, ...enDocuments, ...enOnboarding } },
-  hr: { common: { ...hrCommon, ...hrClients, ...hrDocuments, ...hrOnboarding } },
+  en: { common: { ...enCommon, ...enClients, ...enDocuments, ...enOnboarding, ...enRisk } },
+  hr: { common: { ...hrCommon, ...hrClients, ...hrDocuments, ...hrOnboarding, ...hrRisk } },
 } as const;
 
 export function isLanguage(value: unknown): value is Language {

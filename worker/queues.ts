@@ -53,6 +53,12 @@ export const queues = [
     options: { retryLimit: 2, retryDelay: 60, retryBackoff: true, expireInSeconds: 300, retentionMinutes: 60 },
     schedule: { cron: '17 * * * *' },
   }),
+  defineQueue({
+    name: 'overdue-risk',
+    // Daily before staff arrive; a failed run is retried within the morning, and tomorrow's run catches up anyway.
+    options: { retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 900, retentionMinutes: 360 },
+    schedule: { cron: '30 5 * * *', tz: 'Europe/Zagreb' },
+  }),
 ] as const;
 
 export type QueueName = (typeof queues)[number]['name'];

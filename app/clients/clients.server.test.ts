@@ -47,7 +47,9 @@ describe('creating a client', () => {
       onboardingStatus: 'pending',
       creditLimit: null,
       usedCredit: 0,
-      riskScore: null,
+      // The first risk assessment runs on creation: a new company with no book scores 83 (low).
+      riskScore: 83,
+      riskCategory: 'low',
     });
     expect(client.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Date(client.createdAt).toISOString()).toBe(client.createdAt);
@@ -206,9 +208,9 @@ describe('the detail view', () => {
       invoices: [],
       invoiceCount: 0,
       documents: [],
-      riskHistory: [],
     });
-    expect(detail.activity.map((row) => row.action)).toEqual(['client_created']);
+    expect(detail.riskHistory.map((row) => row.assessedBy)).toEqual(['system']);
+    expect(detail.activity.map((row) => row.action)).toEqual(['risk_assessed', 'client_created']);
     expect(utilisationPercent(0, null)).toBeNull();
     expect(utilisationPercent(150_00, 100_00)).toBe(150);
   });

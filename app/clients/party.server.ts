@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { z } from 'zod';
 import { logActivity } from '../activity-log.server.ts';
+import { assessEntity } from '../risk/assessments.server.ts';
 import { assertCan, type Permission } from '../auth/permissions.server.ts';
 import { isUuid } from '../auth/user-record.server.ts';
 import type { Actor } from '../auth/users.server.ts';
@@ -146,7 +147,10 @@ export async function createParty<Row extends PartyRow>(
       },
       transaction,
     );
-    return row;
+    // Every new party gets its first risk assessment at once (issue 5); the score lands on the row.
+    await assessEntity({ entityType: config.kind, entityId: row.id, actor: null, reason: 'created', ip: args.ip }, { transaction });
+    const assessed = await selectOne<Row>(`SELECT * FROM ${config.table} WHERE id = :id`, { id: row.id }, { transaction });
+    return assessed ?? row;
   });
 }
 

@@ -20,7 +20,7 @@ describe('customers', () => {
       input: { companyName: 'Kupac d.d.', oib: newOib(), iban: croatianIban('2402006', '1100000001'), postalCode: '21000' },
       ip: '10.0.0.1',
     });
-    expect(customer).toMatchObject({ companyName: 'Kupac d.d.', country: 'Croatia', accountBlocked: false, blockageReason: null, lastFinaCheck: null, riskScore: null });
+    expect(customer).toMatchObject({ companyName: 'Kupac d.d.', country: 'Croatia', accountBlocked: false, blockageReason: null, lastFinaCheck: null, riskScore: 83, riskCategory: 'low' });
     expect(customer).not.toHaveProperty('contactPerson');
     const [log] = await activityRows('customer_created', customer.id);
     expect(log).toMatchObject({ user_id: user.id, ip_address: '10.0.0.1', details: { companyName: 'Kupac d.d.' } });
@@ -72,7 +72,8 @@ describe('customers', () => {
     expect(log.details).toMatchObject({ changes: { city: { old: null, new: 'Zadar' }, email: { old: null, new: 'info@blok.hr' } } });
     const detail = await getCustomer(blocked.id);
     expect(detail).toMatchObject({ accountBlocked: true, blockageReason: 'Ovrha', city: 'Zadar', invoices: [], invoiceCount: 0 });
-    expect(detail.activity.map((row) => row.action)).toEqual(['customer_updated', 'customer_created']);
+    expect(detail.activity.map((row) => row.action)).toEqual(['customer_updated', 'risk_assessed', 'customer_created']);
+    expect(detail.riskHistory).toHaveLength(1);
   });
 
   it('serves the API: 201 on POST, X-Total-Count on GET, 404 for an unknown id', async () => {

@@ -516,7 +516,8 @@ export const up: Migration = async ({ context: db }) => {
       user_id uuid REFERENCES users (id) ON DELETE RESTRICT,
       ip_address text CHECK (length(ip_address) <= 64),
       details jsonb NOT NULL DEFAULT '{}'::jsonb CHECK (jsonb_typeof(details) = 'object'),
-      created_at timestamptz NOT NULL DEFAULT now()
+      -- clock_timestamp, not now(): rows written in one transaction keep the order they happened in.
+      created_at timestamptz NOT NULL DEFAULT clock_timestamp()
     );
     CREATE INDEX activity_logs_created_at_idx ON activity_logs (created_at DESC, id DESC);
     CREATE INDEX activity_logs_entity_idx ON activity_logs (entity_type, entity_id, created_at DESC);

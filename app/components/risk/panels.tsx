@@ -1,0 +1,321 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import { Badge, Button, Card, DataList, Flex, Heading, Table, Text, TextArea, TextField } from '@radix-ui/themes';
+import { Form, Link, useNavigation } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
+import type { EntityOption, RiskAssessmentDto } from '~/risk/assessments.server.ts';
+import { adjustAssessmentFormSchema, newAssessmentFormSchema } from '~/risk/schemas.ts';
+import { formatDateTime } from '~/utils/format.ts';
+import {
+  CategoryBadge,
+  factorLabel,
+  formatDecimal,
+  formatFactorValue,
+  RiskFieldErrors,
+  RiskFormErrors,
+  ScoreText,
+  signed,
+} from './risk-display.tsx';
+
+/**
+ * The three panels of /risk, opened by the URL (?details=, ?edit=, ?new=1) so
+ * they work without JavaScript: 'Detalji' (every factor and the sum),
+ * 'Uredi' (manual adjustment) and 'Nova procjena' (assess an entity now).
+ */
+
+function PanelHeader({ title, closeHref }: { title: string; closeHref: string }) {
+  const { t } = useTranslation();
+  return (
+    <Flex justify="between" align="center" gap="3" mb="3">
+      <Heading as="h3" size="4">
+        {title}
+      </Heading>
+      <Button asChild variant="ghost" color="gray" size="1">
+        <Link to={closeHref} preventScrollReset>
+          {t('risk.actions.close')}
+        </Link>
+      </Button>
+    </Flex>
+  );
+}
+
+const assessorName = (t: (key: string) => string, name: string) => (name === 'system' ? t('risk.system') : name);
+
+/** 'Detalji': every stored factor with score, weight, value and explanation, and how the total is computed. */
+export function DetailsPanel({ assessment, closeHref, editHref }: { assessment: RiskAssessmentDto; closeHref: string; editHref: string | null }) {
+  const { t } = useTranslation();
+  const factors = Object.entries(assessment.factors ?? {});
+  // Basis points, as computeScore sums them, so the shown sum is the one that was rounded.
+  const sum = factors.reduce((total, [, factor]) => total + Math.round(factor.score) * Math.round(factor.weight * 10_000), 0) / 10_000;
+  const weights = factors.reduce((total, [, factor]) => total + Math.round(factor.weight * 10_000), 0) / 10_000;
+  return (
+    <Card size="3" data-testid="assessment-details">
+      <PanelHeader title={t('risk.details.title')} closeHref={closeHref} />
+      <Flex direction="column" gap="3">
+        <Flex justify="between" align="center" gap="3" wrap="wrap">
+          <Flex direction="column">
+            <Text weight="bold">{assessment.entityName ?? t('risk.unknownEntity')}</Text>
+            <Text size="1" color="gray">
+              {t(`risk.entityTypes.${assessment.entityType}`)}
+            </Text>
+          </Flex>
+          <Flex align="center" gap="3">
+            <ScoreText score={assessment.score} size="5" />
+            <CategoryBadge category={assessment.category} />
+          </Flex>
+        </Flex>
+        <Table.Root variant="surface" size="1">
+          <Table.Header>
+            <Table.Row>
+              <Table.ColumnHeaderCell>{t('risk.details.factor')}</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell justify="end">{t('risk.details.score')}</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell justify="end">{t('risk.details.weight')}</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell justify="end">{t('risk.details.contribution')}</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell justify="end">{t('risk.details.value')}</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell>{t('risk.details.explanation')}</Table.ColumnHeaderCell>
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {factors.map(([name, factor]) => (
+              <Table.Row key={name} data-testid={`factor-${name}`}>
+                <Table.RowHeaderCell>{factorLabel(t, name)}</Table.RowHeaderCell>
+                <Table.Cell justify="end">{factor.score}</Table.Cell>
+                <Table.Cell justify="end">{formatDecimal(factor.weight)}</Table.Cell>
+                <Table.Cell justify="end">{formatDecimal(factor.weight * factor.score)}</Table.Cell>
+                <Table.Cell justify="end">{formatFactorValue(t, name, factor.value)}</Table.Cell>
+                <Table.Cell>{factor.explanation ?? ''}</Table.Cell>
+              </Table.Row>
+            ))}
+            <Table.Row>
+              <Table.RowHeaderCell>{t('risk.details.sum')}</Table.RowHeaderCell>
+              <Table.Cell />
+              <Table.Cell justify="end">{formatDecimal(weights)}</Table.Cell>
+              <Table.Cell justify="end" data-testid="factor-sum">
+                {formatDecimal(sum)}
+              </Table.Cell>
+              <Table.Cell />
+              <Table.Cell />
+            </Table.Row>
+          </Table.Body>
+        </Table.Root>
+        <Flex direction="column" gap="1" data-testid="score-computation">
+          <Text size="2">{t('risk.details.automatic', { sum: formatDecimal(sum), automatic: assessment.automaticScore })}</Text>
+          <Text size="2">{t('risk.details.manual', { adjustment: signed(assessment.manualAdjustment) })}</Text>
+          <Text size="2" weight="bold">
+            {t('risk.details.total', {
+              automatic: assessment.automaticScore,
+              sign: assessment.manualAdjustment < 0 ? '−' : '+',
+              magnitude: Math.abs(assessment.manualAdjustment),
+              score: assessment.score,
+            })}
+          </Text>
+        </Flex>
+        <DataList.Root size="2">
+          <DataList.Item>
+            <DataList.Label>{t('risk.details.assessedAt')}</DataList.Label>
+            <DataList.Value>{formatDateTime(assessment.createdAt)}</DataList.Value>
+          </DataList.Item>
+          <DataList.Item>
+            <DataList.Label>{t('risk.details.assessedBy')}</DataList.Label>
+            <DataList.Value>{assessorName(t, assessment.assessedBy)}</DataList.Value>
+          </DataList.Item>
+          {assessment.adjustedBy || assessment.adjustedAt ? (
+            <DataList.Item>
+              <DataList.Label>{t('risk.details.adjustedBy')}</DataList.Label>
+              <DataList.Value data-testid="adjusted-by">
+                {assessment.adjustedBy ?? ''} · {formatDateTime(assessment.adjustedAt)}
+              </DataList.Value>
+            </DataList.Item>
+          ) : null}
+          <DataList.Item>
+            <DataList.Label>{t('risk.details.notes')}</DataList.Label>
+            <DataList.Value>{assessment.notes ?? t('risk.values.none')}</DataList.Value>
+          </DataList.Item>
+          <DataList.Item>
+            <DataList.Label>{t('risk.details.sources')}</DataList.Label>
+            <DataList.Value>
+              <Flex gap="2">
+                {assessment.hanfaData ? <Badge color="blue">{t('risk.details.hanfa')}</Badge> : null}
+                {assessment.finaData ? <Badge color="blue">{t('risk.details.fina')}</Badge> : null}
+                {!assessment.hanfaData && !assessment.finaData ? <Text color="gray">{t('risk.details.noSources')}</Text> : null}
+              </Flex>
+            </DataList.Value>
+          </DataList.Item>
+        </DataList.Root>
+        {editHref ? (
+          <Flex justify="end">
+            <Button asChild variant="soft">
+              <Link to={editHref}>{t('risk.actions.edit')}</Link>
+            </Button>
+          </Flex>
+        ) : null}
+      </Flex>
+    </Card>
+  );
+}
+
+/** 'Uredi' (manager): manual adjustment −100…100 and notes; shows who adjusted last and when. */
+export function AdjustPanel({
+  assessment,
+  closeHref,
+  lastResult,
+}: {
+  assessment: RiskAssessmentDto;
+  closeHref: string;
+  lastResult?: SubmissionResult<string[]>;
+}) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'adjust';
+  const [form, fields] = useForm({
+    id: `adjust-${assessment.id}`,
+    lastResult,
+    // Once adjusted, the notes are the adjustment's reason: offer them for editing; a system note is not one.
+    defaultValue: {
+      id: assessment.id,
+      manualAdjustment: String(assessment.manualAdjustment),
+      notes: assessment.adjustedAt ? (assessment.notes ?? '') : '',
+    },
+    constraint: getZodConstraint(adjustAssessmentFormSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: adjustAssessmentFormSchema }),
+  });
+  const adjustmentError = fields.manualAdjustment.errors?.length ? `${fields.manualAdjustment.id}-error` : undefined;
+  const notesError = fields.notes.errors?.length ? `${fields.notes.id}-error` : undefined;
+  return (
+    <Card size="3" data-testid="assessment-edit">
+      <PanelHeader title={t('risk.edit.title')} closeHref={closeHref} />
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="adjust" />
+        <input {...getInputProps(fields.id, { type: 'hidden' })} />
+        <Flex direction="column" gap="3">
+          <Flex justify="between" align="center" gap="3" wrap="wrap">
+            <Text weight="bold">{assessment.entityName ?? t('risk.unknownEntity')}</Text>
+            <Flex align="center" gap="3">
+              <Text size="2" color="gray">
+                {t('risk.edit.automatic', { automatic: assessment.automaticScore })}
+              </Text>
+              <ScoreText score={assessment.score} />
+              <CategoryBadge category={assessment.category} />
+            </Flex>
+          </Flex>
+          <Text size="2" color="gray" data-testid="adjusted-by">
+            {assessment.adjustedBy && assessment.adjustedAt
+              ? t('risk.edit.adjustedBy', { name: assessment.adjustedBy, date: formatDateTime(assessment.adjustedAt) })
+              : t('risk.edit.notAdjusted')}
+          </Text>
+          <Flex direction="column" gap="1">
+            <Text as="label" htmlFor={fields.manualAdjustment.id} size="2" weight="medium">
+              {t('risk.edit.manualAdjustment')}
+            </Text>
+            <TextField.Root
+              {...getInputProps(fields.manualAdjustment, { type: 'number' })}
+              step={1}
+              aria-invalid={adjustmentError ? true : undefined}
+              aria-describedby={adjustmentError}
+            />
+            <RiskFieldErrors id={adjustmentError} errors={fields.manualAdjustment.errors} />
+          </Flex>
+          <Flex direction="column" gap="1">
+            <Text as="label" htmlFor={fields.notes.id} size="2" weight="medium">
+              {t('risk.edit.notes')}
+            </Text>
+            <TextArea {...getTextareaProps(fields.notes)} rows={3} aria-invalid={notesError ? true : undefined} aria-describedby={notesError} />
+            <RiskFieldErrors id={notesError} errors={fields.notes.errors} />
+          </Flex>
+          <RiskFormErrors errors={form.errors} />
+          <Flex gap="2" justify="end">
+            <Button asChild variant="soft" color="gray">
+              <Link to={closeHref}>{t('risk.actions.cancel')}</Link>
+            </Button>
+            <Button type="submit" disabled={saving}>
+              {saving ? t('risk.edit.saving') : t('risk.edit.save')}
+            </Button>
+          </Flex>
+        </Flex>
+      </Form>
+    </Card>
+  );
+}
+
+/** 'Nova procjena': choose an existing client or customer and assess it now. */
+export function NewAssessmentPanel({
+  entities,
+  closeHref,
+  lastResult,
+  defaultEntity,
+}: {
+  entities: { clients: EntityOption[]; customers: EntityOption[] };
+  closeHref: string;
+  lastResult?: SubmissionResult<string[]>;
+  defaultEntity?: string;
+}) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const submitting = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'assess';
+  const [form, fields] = useForm({
+    id: 'new-assessment',
+    lastResult,
+    defaultValue: { entity: defaultEntity ?? '' },
+    constraint: getZodConstraint(newAssessmentFormSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: newAssessmentFormSchema }),
+  });
+  const entityError = fields.entity.errors?.length ? `${fields.entity.id}-error` : undefined;
+  return (
+    <Card size="3" data-testid="new-assessment">
+      <PanelHeader title={t('risk.new.title')} closeHref={closeHref} />
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="assess" />
+        <Flex direction="column" gap="3">
+          <Flex direction="column" gap="1">
+            <Text as="label" htmlFor={fields.entity.id} size="2" weight="medium">
+              {t('risk.new.entity')}
+            </Text>
+            <select
+              {...getSelectProps(fields.entity)}
+              className="native-select"
+              aria-invalid={entityError ? true : undefined}
+              aria-describedby={entityError}
+            >
+              <option value="">{t('risk.new.choose')}</option>
+              <optgroup label={t('risk.new.clients')}>
+                {entities.clients.map((entity) => (
+                  <option key={entity.id} value={`client:${entity.id}`}>
+                    {entity.name} ({entity.oib})
+                  </option>
+                ))}
+              </optgroup>
+              <optgroup label={t('risk.new.customers')}>
+                {entities.customers.map((entity) => (
+                  <option key={entity.id} value={`customer:${entity.id}`}>
+                    {entity.name} ({entity.oib})
+                  </option>
+                ))}
+              </optgroup>
+            </select>
+            <RiskFieldErrors id={entityError} errors={fields.entity.errors} />
+          </Flex>
+          <Flex direction="column" gap="1">
+            <Text as="label" htmlFor={fields.notes.id} size="2" weight="medium">
+              {t('risk.new.notes')}
+            </Text>
+            <TextArea {...getTextareaProps(fields.notes)} rows={2} />
+            <RiskFieldErrors errors={fields.notes.errors} />
+          </Flex>
+          <RiskFormErrors errors={form.errors} />
+          <Flex gap="2" justify="end">
+            <Button asChild variant="soft" color="gray">
+              <Link to={closeHref}>{t('risk.actions.cancel')}</Link>
+            </Button>
+            <Button type="submit" disabled={submitting}>
+              {submitting ? t('risk.new.submitting') : t('risk.new.submit')}
+            </Button>
+          </Flex>
+        </Flex>
+      </Form>
+    </Card>
+  );
+}

@@ -1,0 +1,97 @@
+import { Badge, Callout, Text } from '@radix-ui/themes';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { RISK_MESSAGES } from '~/risk/schemas.ts';
+import { scoreColour, type RiskCategory } from '~/risk/scoring.ts';
+import { translateMessage } from '~/utils/messages.ts';
+
+/** Small display pieces of /risk: score, category, factor names and values, and this area's messages. */
+
+const CATEGORY_COLOUR: Record<RiskCategory, 'green' | 'amber' | 'red'> = { low: 'green', medium: 'amber', high: 'red' };
+
+/** Spec §4: 80 or more green, 60–79 amber, below 60 red; shown as x/100. */
+export function ScoreText({ score, size = '3' }: { score: number; size?: '2' | '3' | '5' }) {
+  return (
+    <Text size={size} weight="bold" color={scoreColour(score)} data-testid="assessment-score">
+      {score}/100
+    </Text>
+  );
+}
+
+export function CategoryBadge({ category }: { category: RiskCategory }) {
+  const { t } = useTranslation();
+  return (
+    <Badge color={CATEGORY_COLOUR[category] ?? 'gray'} data-testid="assessment-category">
+      {t(`risk.categories.${category}`, { defaultValue: category })}
+    </Badge>
+  );
+}
+
+export function factorLabel(t: TFunction, name: string): string {
+  return t(`risk.factors.${name}`, { defaultValue: name });
+}
+
+const ONE_DECIMAL = new Intl.NumberFormat('hr-HR', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const TWO_DECIMALS = new Intl.NumberFormat('hr-HR', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** A percentage to one decimal in hr-HR ('45,3'). */
+export function formatPercent(value: number): string {
+  return ONE_DECIMAL.format(value);
+}
+export function formatDecimal(value: number): string {
+  return TWO_DECIMALS.format(value);
+}
+
+/** A stored factor's measured value, in the unit its factor measures. */
+export function formatFactorValue(t: TFunction, name: string, value: unknown): string {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return t('risk.values.none');
+  if (name === 'daysPastDue') return t('risk.values.days', { value: ONE_DECIMAL.format(value) });
+  if (name === 'companyAge') return t('risk.values.years', { value });
+  // Every other factor measures a share.
+  return `${ONE_DECIMAL.format(value * 100)} %`;
+}
+
+/** Signed adjustment: '+5', '−8', '0'. */
+export function signed(value: number): string {
+  if (value > 0) return `+${value}`;
+  if (value < 0) return `−${Math.abs(value)}`;
+  return '0';
+}
+
+const MESSAGE_KEYS: Record<string, string> = {
+  ...Object.fromEntries(Object.entries(RISK_MESSAGES).map(([key, message]) => [message, `risk.errors.${key}`])),
+  'Risk assessment not found': 'risk.errors.notFound',
+  'Client not found': 'risk.errors.entityNotFound',
+  'Customer not found': 'risk.errors.entityNotFound',
+};
+
+export function riskMessage(t: TFunction, message: string): string {
+  const key = MESSAGE_KEYS[message];
+  return key ? t(key) : translateMessage(t, message);
+}
+
+export function RiskFieldErrors({ id, errors }: { id?: string; errors?: string[] | null }) {
+  const { t } = useTranslation();
+  if (!errors?.length) return null;
+  return (
+    <ul id={id} className="error-list" role="alert">
+      {errors.map((error) => (
+        <li key={error}>
+          <Text size="1" color="red">
+            {riskMessage(t, error)}
+          </Text>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function RiskFormErrors({ errors }: { errors?: string[] | null }) {
+  const { t } = useTranslation();
+  if (!errors?.length) return null;
+  return (
+    <Callout.Root color="red" role="alert">
+      <Callout.Text>{errors.map((error) => riskMessage(t, error)).join(' ')}</Callout.Text>
+    </Callout.Root>
+  );
+}

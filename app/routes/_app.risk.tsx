@@ -1,0 +1,321 @@
+import { parseWithZod } from '@conform-to/zod/v4';
+import { MagnifyingGlassIcon, PlusIcon } from '@radix-ui/react-icons';
+import { Button, Card, Flex, Grid, Heading, Text, TextField } from '@radix-ui/themes';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
+import { clientIp } from '~/auth/login.server.ts';
+import { can, requirePermission } from '~/auth/permissions.server.ts';
+import { AssessmentCard, AssessmentPlaceholders } from '~/components/risk/assessment-card.tsx';
+import { AdjustPanel, DetailsPanel, NewAssessmentPanel } from '~/components/risk/panels.tsx';
+import { formatPercent } from '~/components/risk/risk-display.tsx';
+import {
+  adjustAssessment,
+  assessableEntities,
+  assessEntity,
+  categoryCounts,
+  getAssessment,
+  listAssessments,
+  type RiskAssessmentDto,
+} from '~/risk/assessments.server.ts';
+import { adjustAssessmentFormSchema, ENTITY_TYPES, newAssessmentFormSchema } from '~/risk/schemas.ts';
+import { RISK_CATEGORIES, type RiskCategory } from '~/risk/scoring.ts';
+import { readApiError } from '~/utils/api.server.ts';
+import { redirectWithToast } from '~/utils/toast.server.ts';
+
+export const meta: MetaFunction = () => [{ title: 'Procjena rizika · FinFlow' }];
+
+const PAGE_SIZE = 20;
+type EntityType = (typeof ENTITY_TYPES)[number];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Everything the list shows lives in the URL: ?q, ?category, ?type, ?page; panels: ?details=, ?edit=, ?new=1. */
+function readUrl(url: URL) {
+  const params = url.searchParams;
+  const category = params.get('category');
+  const type = params.get('type');
+  const id = (name: string) => {
+    const value = params.get(name) ?? '';
+    return UUID.test(value) ? value.toLowerCase() : null;
+  };
+  return {
+    q: params.get('q')?.trim().slice(0, 255) ?? '',
+    category: (RISK_CATEGORIES as readonly string[]).includes(category ?? '') ? (category as RiskCategory) : null,
+    type: (ENTITY_TYPES as readonly string[]).includes(type ?? '') ? (type as EntityType) : null,
+    page: Math.max(1, Math.trunc(Number(params.get('page'))) || 1),
+    details: id('details'),
+    edit: id('edit'),
+    showNew: params.get('new') === '1',
+  };
+}
+
+async function findOrNull(id: string | null): Promise<RiskAssessmentDto | null> {
+  if (!id) return null;
+  try {
+    return await getAssessment(id);
+  } catch (error) {
+    if ((await readApiError(error))?.status === 404) return null;
+    throw error;
+  }
+}
+
+/** Spec §2 /risk: three summary cards, the newest assessments, 'Detalji', 'Uredi' (manager), 'Nova procjena'. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requirePermission(request, 'read:all');
+  const url = readUrl(new URL(request.url));
+  const canAdjust = can(user, 'adjust:risk');
+  const canAssess = can(user, 'assess:risk');
+  const [list, counts, details, edit, entities] = await Promise.all([
+    listAssessments({ q: url.q, category: url.category, entityType: url.type, limit: PAGE_SIZE, offset: (url.page - 1) * PAGE_SIZE }),
+    categoryCounts(),
+    findOrNull(url.details),
+    canAdjust ? findOrNull(url.edit) : Promise.resolve(null),
+    url.showNew && canAssess ? assessableEntities() : Promise.resolve(null),
+  ]);
+  return json({
+    ...list,
+    counts,
+    q: url.q,
+    category: url.category,
+    type: url.type,
+    page: url.page,
+    pages: Math.max(1, Math.ceil(list.total / PAGE_SIZE)),
+    details,
+    edit,
+    entities,
+    canAdjust,
+    canAssess,
+  });
+}
+
+/** Back to the list as it was (search, filters, page) with the assessment's details open. */
+function detailsUrl(request: Request, id: string): string {
+  const url = new URL(request.url);
+  for (const name of ['new', 'edit', 'details', 'index']) url.searchParams.delete(name);
+  url.searchParams.set('details', id);
+  return `${url.pathname}?${url.searchParams}`;
+}
+
+/** intent=assess ('assess:risk'): a new on-demand assessment; intent=adjust ('adjust:risk', manager): the manual adjustment. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const ip = clientIp(context);
+  const intent = formData.get('intent') === 'adjust' ? 'adjust' : 'assess';
+
+  if (intent === 'adjust') {
+    const actor = await requirePermission(request, 'adjust:risk');
+    const submission = parseWithZod(formData, { schema: adjustAssessmentFormSchema });
+    if (submission.status !== 'success') return json({ intent, result: submission.reply() }, { status: 400 });
+    try {
+      const { id, manualAdjustment, notes } = submission.value;
+      const adjusted = await adjustAssessment({ actor, id, manualAdjustment, notes, ip });
+      return redirectWithToast(detailsUrl(request, adjusted.id), {
+        title: 'risk.toast.adjustedTitle',
+        description: 'risk.toast.adjusted',
+        params: { score: adjusted.score },
+      });
+    } catch (error) {
+      const problem = await readApiError(error);
+      if (!problem) throw error;
+      const result = submission.reply({ formErrors: problem.errors ? [] : [problem.message], fieldErrors: problem.errors ?? {} });
+      return json({ intent, result }, { status: problem.status });
+    }
+  }
+
+  const actor = await requirePermission(request, 'assess:risk');
+  const submission = parseWithZod(formData, { schema: newAssessmentFormSchema });
+  if (submission.status !== 'success') return json({ intent, result: submission.reply() }, { status: 400 });
+  try {
+    const [entityType, entityId] = submission.value.entity.split(':') as [EntityType, string];
+    const assessment = await assessEntity({ entityType, entityId, actor, notes: submission.value.notes, reason: 'on_demand', ip });
+    return redirectWithToast(detailsUrl(request, assessment.id), {
+      title: 'risk.toast.assessedTitle',
+      description: 'risk.toast.assessed',
+      params: { name: assessment.entityName ?? '', score: assessment.score },
+    });
+  } catch (error) {
+    const problem = await readApiError(error);
+    if (!problem) throw error;
+    const result = submission.reply({ formErrors: [problem.message] });
+    return json({ intent, result }, { status: problem.status });
+  }
+}
+
+type Params = { q: string; category: RiskCategory | null; type: EntityType | null; page: number };
+
+function listHref(params: Params, extra: Record<string, string> = {}): string {
+  const search = new URLSearchParams();
+  if (params.q) search.set('q', params.q);
+  if (params.category) search.set('category', params.category);
+  if (params.type) search.set('type', params.type);
+  if (params.page > 1) search.set('page', String(params.page));
+  for (const [key, value] of Object.entries(extra)) search.set(key, value);
+  const text = search.toString();
+  return text ? `/risk?${text}` : '/risk';
+}
+
+/** True while a GET navigation to /risk (search, filter, page, a panel) is loading. */
+function useLoadingList(): boolean {
+  const navigation = useNavigation();
+  const location = useLocation();
+  return (
+    navigation.state === 'loading' &&
+    navigation.location.pathname === location.pathname &&
+    (!navigation.formMethod || navigation.formMethod.toUpperCase() === 'GET')
+  );
+}
+
+export default function RiskPage() {
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const { t } = useTranslation();
+  const loading = useLoadingList();
+  const params: Params = { q: data.q, category: data.category, type: data.type, page: data.page };
+  const closeHref = listHref(params);
+  const adjustResult = actionData?.intent === 'adjust' ? actionData.result : undefined;
+  const assessResult = actionData?.intent === 'assess' ? actionData.result : undefined;
+  const showNew = data.canAssess && data.entities;
+
+  return (
+    <Flex direction="column" gap="4">
+      <Flex justify="between" align="center" gap="3" wrap="wrap">
+        <Flex direction="column">
+          <Heading as="h2" size="6">
+            {t('risk.title')}
+          </Heading>
+          <Text size="2" color="gray">
+            {t('risk.subtitle')}
+          </Text>
+        </Flex>
+        {data.canAssess ? (
+          <Button asChild>
+            <Link to={listHref(params, { new: '1' })}>
+              <PlusIcon /> {t('risk.actions.new')}
+            </Link>
+          </Button>
+        ) : null}
+      </Flex>
+
+      <Grid columns={{ initial: '1', sm: '3' }} gap="4">
+        {RISK_CATEGORIES.map((category) => (
+          <SummaryCard key={category} category={category} count={data.counts[category]} total={data.counts.total} />
+        ))}
+      </Grid>
+
+      {showNew && data.entities ? (
+        <NewAssessmentPanel entities={data.entities} closeHref={closeHref} lastResult={assessResult} />
+      ) : null}
+      {data.edit ? <AdjustPanel key={data.edit.id} assessment={data.edit} closeHref={closeHref} lastResult={adjustResult} /> : null}
+      {data.details ? (
+        <DetailsPanel
+          assessment={data.details}
+          closeHref={closeHref}
+          editHref={data.canAdjust ? listHref(params, { edit: data.details.id }) : null}
+        />
+      ) : null}
+
+      <Form method="get" role="search" aria-label={t('risk.searchLabel')}>
+        <Flex gap="2" align="center" wrap="wrap">
+          <TextField.Root name="q" type="search" defaultValue={data.q} placeholder={t('risk.searchPlaceholder')} aria-label={t('risk.searchPlaceholder')} style={{ minWidth: 260 }}>
+            <TextField.Slot>
+              <MagnifyingGlassIcon />
+            </TextField.Slot>
+          </TextField.Root>
+          <select name="category" className="native-select" defaultValue={data.category ?? ''} aria-label={t('risk.categoryFilter')}>
+            <option value="">{t('risk.allCategories')}</option>
+            {RISK_CATEGORIES.map((category) => (
+              <option key={category} value={category}>
+                {t(`risk.categories.${category}`)}
+              </option>
+            ))}
+          </select>
+          <select name="type" className="native-select" defaultValue={data.type ?? ''} aria-label={t('risk.entityTypeFilter')}>
+            <option value="">{t('risk.allEntityTypes')}</option>
+            {ENTITY_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {t(`risk.entityTypes.${type}`)}
+              </option>
+            ))}
+          </select>
+          <Button type="submit" variant="soft">
+            {t('risk.search')}
+          </Button>
+          {data.q || data.category || data.type ? (
+            <Button asChild variant="ghost" color="gray">
+              <Link to="/risk">{t('risk.clearFilters')}</Link>
+            </Button>
+          ) : null}
+          <Text size="2" color="gray" data-testid="total-count">
+            {t('risk.total', { count: data.total })}
+          </Text>
+        </Flex>
+      </Form>
+
+      <Heading as="h3" size="4">
+        {t('risk.listTitle')}
+      </Heading>
+      {loading ? (
+        <AssessmentPlaceholders />
+      ) : data.items.length === 0 ? (
+        <Card size="3">
+          <Flex justify="center" py="5">
+            <Text color="gray">{data.q || data.category || data.type ? t('risk.noMatches') : t('risk.empty')}</Text>
+          </Flex>
+        </Card>
+      ) : (
+        <Flex direction="column" gap="3" data-testid="assessment-list">
+          {data.items.map((assessment) => (
+            <AssessmentCard
+              key={assessment.id}
+              assessment={assessment}
+              detailsHref={listHref(params, { details: assessment.id })}
+              editHref={data.canAdjust ? listHref(params, { edit: assessment.id }) : null}
+            />
+          ))}
+        </Flex>
+      )}
+
+      {data.pages > 1 ? (
+        <Flex justify="center" align="center" gap="3" role="navigation" aria-label={t('risk.pagination.label')}>
+          {data.page > 1 ? (
+            <Button asChild variant="soft" size="1">
+              <Link to={listHref({ ...params, page: data.page - 1 })} rel="prev">
+                {t('risk.pagination.previous')}
+              </Link>
+            </Button>
+          ) : null}
+          <Text size="2">{t('risk.pagination.page', { page: data.page, pages: data.pages })}</Text>
+          {data.page < data.pages ? (
+            <Button asChild variant="soft" size="1">
+              <Link to={listHref({ ...params, page: data.page + 1 })} rel="next">
+                {t('risk.pagination.next')}
+              </Link>
+            </Button>
+          ) : null}
+        </Flex>
+      ) : null}
+    </Flex>
+  );
+}
+
+/** Spec §2: assessments per category with their share of the total, to one decimal. */
+function SummaryCard({ category, count, total }: { category: RiskCategory; count: number; total: number }) {
+  const { t } = useTranslation();
+  const colour = category === 'low' ? 'green' : category === 'medium' ? 'amber' : 'red';
+  const percent = total === 0 ? 0 : (count / total) * 100;
+  return (
+    <Card size="3" data-testid={`summary-${category}`}>
+      <Flex direction="column" gap="1">
+        <Text size="2" color="gray">
+          {t(`risk.summary.${category}`)}
+        </Text>
+        <Text size="7" weight="bold" color={colour} data-testid="summary-count">
+          {count}
+        </Text>
+        <Text size="2" color="gray" data-testid="summary-percent">
+          {t('risk.summary.share', { percent: formatPercent(percent), total })}
+        </Text>
+      </Flex>
+    </Card>
+  );
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { selectRows } from '../../app/db.server.ts';
+import { OVERDUE_ACTION, reassessOverdue } from '../../app/risk/overdue.server.ts';
+import { insertClient, insertCustomer, insertInvoice } from '../../app/risk/test-factories.server.ts';
+import { handler } from './overdue-risk.ts';
+
+const assessmentsOf = (entityId: string) =>
+  selectRows<{ score: number }>(`SELECT score FROM risk_assessments WHERE entity_id = :entityId`, { entityId });
+
+describe('overdue-risk', () => {
+  it('reassesses the customer and client of a newly overdue financed invoice once, however often it runs', async () => {
+    const clientId = await insertClient();
+    const customerId = await insertCustomer();
+    const otherCustomer = await insertCustomer();
+    const overdue = await insertInvoice({ clientId, customerId, amount: '2000.00', dueDate: '2026-02-20' });
+    await insertInvoice({ clientId, customerId, amount: '500.00', dueDate: '2026-02-25' });
+    await insertInvoice({ clientId, customerId: otherCustomer, amount: '700.00', dueDate: '2026-03-15' }); // not due yet
+    await insertInvoice({ clientId, customerId: otherCustomer, amount: '700.00', dueDate: '2026-01-15', paidAt: '2026-01-10T10:00:00Z' }); // paid
+
+    // Two overdue invoices of one customer and one client: each entity is assessed once.
+    expect(await reassessOverdue({ asOf: '2026-03-01' })).toEqual({ invoices: 2, assessments: 2 });
+    expect(await reassessOverdue({ asOf: '2026-03-01' })).toEqual({ invoices: 0, assessments: 0 });
+    expect(await assessmentsOf(customerId)).toHaveLength(1);
+    expect(await assessmentsOf(clientId)).toHaveLength(1);
+    expect(await assessmentsOf(otherCustomer)).toHaveLength(0);
+    const logs = await selectRows<{ entity_id: string }>(`SELECT entity_id FROM activity_logs WHERE action = :action`, { action: OVERDUE_ACTION });
+    expect(logs.map((row) => row.entity_id)).toContain(overdue);
+    expect(logs).toHaveLength(2);
+    const [assessed] = await selectRows<{ details: { reason: string } }>(
+      `SELECT details FROM activity_logs WHERE action = 'risk_assessed' AND entity_id = :customerId`,
+      { customerId },
+    );
+    expect(assessed.details.reason).toBe('overdue');
+
+    // Two runs at once (a retried job beside the scheduled one) still handle each invoice once.
+    const runs = await Promise.all([reassessOverdue({ asOf: '2026-03-20' }), reassessOverdue({ asOf: '2026-03-20' })]);
+    expect(runs.map((run) => run.invoices).sort()).toEqual([0, 1]);
+    expect(await assessmentsOf(otherCustomer)).toHaveLength(1);
+
+    // The scheduled handler runs on today's date: everything due before today was handled above.
+    const lines: string[] = [];
+    await handler([], { worker: { workerId: 'w', hostname: 'h', pid: 1, startedAt: new Date() }, log: { info: (line) => lines.push(line), error: () => {} } });
+    expect(await assessmentsOf(customerId)).toHaveLength(1);
+  });
+});
