@@ -89,3 +89,19 @@ describe('download names', () => {
     expect(contentDisposition('attachment', 'a;b.pdf')).toMatch(/^attachment; filename="a;b.pdf"/);
   });
 });
+
+describe('XML (the UBL e-invoice kept as an invoice document)', () => {
+  const xml = Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/>');
+
+  it('is accepted only where the caller allows xml', () => {
+    expect(checkUpload({ bytes: xml, fileName: 'racun.xml', allowed: ['xml'] })).toEqual({ mimeType: 'application/xml', extension: 'xml' });
+    expect(() => checkUpload({ bytes: xml, fileName: 'racun.xml' })).toThrow();
+  });
+
+  it('is refused with a DOCTYPE, as non-UTF-8 or as plain text', () => {
+    const withDoctype = Buffer.from('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>');
+    expect(() => checkUpload({ bytes: withDoctype, fileName: 'a.xml', allowed: ['xml'] })).toThrow();
+    expect(() => checkUpload({ bytes: Buffer.from([0x3c, 0x61, 0xff, 0xfe, 0x3e]), fileName: 'a.xml', allowed: ['xml'] })).toThrow();
+    expect(() => checkUpload({ bytes: Buffer.from('just text'), fileName: 'a.xml', allowed: ['xml'] })).toThrow();
+  });
+});

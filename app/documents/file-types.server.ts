@@ -7,7 +7,10 @@ import { ALLOWED_EXTENSIONS, MAX_UPLOAD_BYTES, MESSAGES, type AllowedExtension }
  * a name or a declared content type is the sender's claim, the bytes are not
  * (issue #4: an executable renamed .pdf must be refused).
  */
-export type DetectedType = { mimeType: 'application/pdf' | 'image/png' | 'image/jpeg'; extensions: readonly AllowedExtension[] };
+export type DetectedType = {
+  mimeType: 'application/pdf' | 'image/png' | 'image/jpeg' | 'application/xml';
+  extensions: readonly AllowedExtension[];
+};
 
 const SIGNATURES: Array<{ magic: Buffer; type: DetectedType }> = [
   { magic: Buffer.from('%PDF-', 'latin1'), type: { mimeType: 'application/pdf', extensions: ['pdf'] } },
@@ -21,6 +24,24 @@ export function detectFileType(bytes: Buffer): DetectedType | null {
     if (bytes.length >= magic.length && bytes.subarray(0, magic.length).equals(magic)) return type;
   }
   return null;
+}
+
+/**
+ * XML has no magic number: it is UTF-8 text whose first markup is `<?xml` or
+ * an element, and (our rule for e-invoices) it declares no DOCTYPE, so no
+ * entity can ever be expanded from it.
+ */
+function detectXml(bytes: Buffer): DetectedType | null {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+  const start = text.replace(/^\uFEFF/, '').trimStart();
+  if (!start.startsWith('<?xml') && !/^<[A-Za-z_]/.test(start)) return null;
+  if (/<!DOCTYPE|<!ENTITY/i.test(text)) return null;
+  return { mimeType: 'application/xml', extensions: ['xml'] };
 }
 
 /** 'Scan.PDF' → 'pdf'; '' when there is none. */
@@ -51,7 +72,7 @@ export function checkUpload(args: {
 }): { mimeType: DetectedType['mimeType']; extension: AllowedExtension } {
   const allowed = args.allowed ?? ALLOWED_EXTENSIONS;
   if (args.bytes.length > MAX_UPLOAD_BYTES) throw fileTooLarge();
-  const detected = detectFileType(args.bytes);
+  const detected = detectFileType(args.bytes) ?? (allowed.includes('xml') ? detectXml(args.bytes) : null);
   if (!detected) throw wrongFileType();
   if (args.fileName === null) {
     const extension = detected.extensions.find((ext) => allowed.includes(ext));
@@ -68,7 +89,7 @@ export function isInlineViewable(mimeType: string): boolean {
   return mimeType === 'application/pdf' || mimeType === 'image/png' || mimeType === 'image/jpeg';
 }
 
-const EXTENSION_FOR: Record<string, string> = { 'application/pdf': 'pdf', 'image/png': 'png', 'image/jpeg': 'jpg' };
+const EXTENSION_FOR: Record<string, string> = { 'application/pdf': 'pdf', 'image/png': 'png', 'image/jpeg': 'jpg', 'application/xml': 'xml' };
 
 /**
  * A download name without path separators, control or quote characters, at

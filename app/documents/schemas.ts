@@ -14,7 +14,8 @@ export type DocumentEntityType = (typeof DOCUMENT_ENTITY_TYPES)[number];
 /** Spec §5 / §9: 10 MB (10485760 bytes), four extensions. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const ALLOWED_EXTENSIONS = ['pdf', 'jpg', 'jpeg', 'png'] as const;
-export type AllowedExtension = (typeof ALLOWED_EXTENSIONS)[number];
+/** 'xml' only where a caller asks for it: the UBL e-invoice kept as an invoice's document. */
+export type AllowedExtension = (typeof ALLOWED_EXTENSIONS)[number] | 'xml';
 /** The file picker's accept attribute (spec §5). */
 export const FILE_ACCEPT = '.pdf,.png,.jpg,.jpeg,application/pdf,image/png,image/jpeg';
 

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { INVOICE_STATUSES, VAT_CATEGORIES, type InvoiceStatus } from '../../db/models/enums.ts';
+import { amountCentsSchema, requiredString } from '../utils/validation.ts';
+
+/**
+ * Invoice forms and payloads (spec §3, §5; DESIGN §9): POST /api/invoices,
+ * the add-invoice form, PUT …/reject. Shared by the browser (conform) and the
+ * server, so nothing server-only is imported here. Messages are English API
+ * texts; pages translate them through INVOICE_MESSAGE_KEYS.
+ */
+export const INVOICE_MESSAGES = {
+  clientRequired: 'Client is required',
+  customerRequired: 'Customer is required',
+  clientNotFound: 'Client not found',
+  customerNotFound: 'Customer not found',
+  invoiceNumberRequired: 'Invoice number is required',
+  invoiceNumberTooLong: 'Invoice number must be at most 100 characters',
+  invoiceNumberTaken: 'An invoice with this number already exists for this client',
+  issueDateRequired: 'Issue date is required',
+  dueDateRequired: 'Due date is required',
+  dueBeforeIssue: 'Due date cannot be before the issue date',
+  amountInvalid: 'Amount must be a positive number with at most 2 decimals',
+  currencyInvalid: 'Currency must be a 3-letter ISO code',
+  descriptionTooLong: 'Description must be at most 5000 characters',
+  reasonRequired: 'Reason is required',
+  reasonTooLong: 'Reason must be at most 5000 characters',
+  lineDescriptionRequired: 'Line description is required',
+  lineQuantityInvalid: 'Quantity must be a number with at most 4 decimals',
+  linePriceInvalid: 'Unit price must be a number ≥ 0 with at most 4 decimals',
+  lineVatCategoryInvalid: 'Invalid VAT category',
+  lineVatRateInvalid: 'VAT rate must be between 0 and 100',
+  linesDoNotAddUp: 'Amount must equal the lines’ net amounts plus VAT',
+  invalidStatus: 'Invalid status',
+  notFound: 'Invoice not found',
+} as const;
+
+/** Server message → i18n key, so pages show each message in the chosen language. */
+export const INVOICE_MESSAGE_KEYS: Record<string, string> = Object.fromEntries(
+  Object.entries(INVOICE_MESSAGES).map(([key, message]) => [message, `invoices.validation.${key}`]),
+);
+
+/** The spec's five tabs of /invoices (§2): all and four statuses. */
+export const INVOICE_TABS = ['all', 'pending', 'verified', 'approved', 'rejected'] as const;
+export type InvoiceTab = (typeof INVOICE_TABS)[number];
+export { INVOICE_STATUSES, type InvoiceStatus };
+
+const blankToUndefined = (value: unknown) =>
+  value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value;
+
+function isCalendarDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
+}
+
+/** An ISO calendar date 'YYYY-MM-DD' (a form's date input sends exactly this). */
+function dateSchema(message: string) {
+  return z.string({ error: message }).trim().refine(isCalendarDate, { message });
+}
+
+/** A decimal with at most 4 places (NUMERIC(15,4)), as text so no float rounds it. */
+function decimal4(message: string, options: { min?: number } = {}) {
+  return z
+    .union([z.string(), z.number()], { error: message })
+    .transform((value) => String(value).trim())
+    .refine((value) => /^-?\d{1,11}(\.\d{1,4})?$/.test(value) && (options.min === undefined || Number(value) >= options.min), { message });
+}
+
+export const invoiceLineSchema = z.object({
+  description: requiredString(INVOICE_MESSAGES.lineDescriptionRequired, { max: 5000, maxMessage: INVOICE_MESSAGES.descriptionTooLong }),
+  quantity: decimal4(INVOICE_MESSAGES.lineQuantityInvalid),
+  unitCode: z.preprocess(blankToUndefined, z.string().trim().max(10).default('H87')),
+  unitPrice: decimal4(INVOICE_MESSAGES.linePriceInvalid, { min: 0 }),
+  vatCategory: z.preprocess(blankToUndefined, z.enum(VAT_CATEGORIES, INVOICE_MESSAGES.lineVatCategoryInvalid).default('S')),
+  vatRate: z.preprocess(
+    blankToUndefined,
+    decimal4(INVOICE_MESSAGES.lineVatRateInvalid, { min: 0 })
+      .refine((value) => Number(value) <= 100, { message: INVOICE_MESSAGES.lineVatRateInvalid })
+      .default('25'),
+  ),
+  kpdCode: z.preprocess(blankToUndefined, z.string().trim().max(20).optional()),
+});
+export type InvoiceLineInput = z.input<typeof invoiceLineSchema>;
+
+/**
+ * POST /api/invoices {clientId, customerId, invoiceNumber, issueDate, dueDate,
+ * amount, currency, description, lines?}. `amount` parses to integer cents
+ * (more than two decimals is refused, never rounded).
+ */
+export const invoiceCreateSchema = z
+  .object({
+    clientId: z.uuid({ message: INVOICE_MESSAGES.clientRequired }),
+    customerId: z.uuid({ message: INVOICE_MESSAGES.customerRequired }),
+    invoiceNumber: requiredString(INVOICE_MESSAGES.invoiceNumberRequired, { max: 100, maxMessage: INVOICE_MESSAGES.invoiceNumberTooLong }),
+    issueDate: dateSchema(INVOICE_MESSAGES.issueDateRequired),
+    dueDate: dateSchema(INVOICE_MESSAGES.dueDateRequired),
+    amount: amountCentsSchema(INVOICE_MESSAGES.amountInvalid),
+    currency: z.preprocess(
+      blankToUndefined,
+      z
+        .string({ error: INVOICE_MESSAGES.currencyInvalid })
+        .trim()
+        .toUpperCase()
+        .regex(/^[A-Z]{3}$/, { message: INVOICE_MESSAGES.currencyInvalid })
+        .default('EUR'),
+    ),
+    description: z.preprocess(blankToUndefined, z.string().trim().max(5000, INVOICE_MESSAGES.descriptionTooLong).optional()),
+    lines: z.array(invoiceLineSchema).max(1000).optional(),
+  })
+  .refine((value) => value.dueDate >= value.issueDate, { message: INVOICE_MESSAGES.dueBeforeIssue, path: ['dueDate'] });
+export type InvoiceCreateInput = z.input<typeof invoiceCreateSchema>;
+export type InvoiceCreateData = z.output<typeof invoiceCreateSchema>;
+
+/** PUT /api/invoices/{id}/reject {reason}. */
+export const invoiceRejectSchema = z.object({
+  reason: requiredString(INVOICE_MESSAGES.reasonRequired, { max: 5000, maxMessage: INVOICE_MESSAGES.reasonTooLong }),
+});
+export type InvoiceRejectInput = z.input<typeof invoiceRejectSchema>;

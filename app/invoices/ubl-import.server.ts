@@ -1,0 +1,138 @@
+import { assertCan } from '../auth/permissions.server.ts';
+import type { Actor } from '../auth/users.server.ts';
+import { createCustomer } from '../customers/customers.server.ts';
+import { deleteObjectIfUnreferenced, storeDocument } from '../documents/documents.server.ts';
+import { execute, inTransaction } from '../db.server.ts';
+import { matchUblParties, parseUblInvoice, type ProposedCustomer, type UblInvoice } from '../einvoices/ubl-read.server.ts';
+import { objectKeyFor, sha256Hex } from '../storage/object-store.server.ts';
+import { apiError } from '../utils/api.server.ts';
+import { insertInvoice, type InvoiceDto } from './invoices.server.ts';
+
+/**
+ * POST /api/invoices/import: a client's UBL e-invoice becomes an invoice.
+ * The XML is parsed and checked first (ubl-read.server.ts; nothing is
+ * written when it is refused), then in one transaction: the parties are
+ * matched (seller = the client, buyer = a customer), the customer is created
+ * when proposed and allowed, the invoice and its lines are inserted
+ * (source 'ubl'), and the XML is stored as the invoice's document (type
+ * 'invoice') and linked as invoices.ubl_document_id.
+ */
+export interface ImportedInvoice extends InvoiceDto {
+  customerCreated: boolean;
+  documentId: string;
+}
+
+export const CUSTOMER_PROPOSAL_MESSAGE = 'The buyer is not a customer yet: confirm creating it (createCustomer=true)';
+
+/** 409 carrying the proposed customer, so the UI can ask before creating it. */
+function proposalRefusal(proposal: ProposedCustomer): Response {
+  const message = `${CUSTOMER_PROPOSAL_MESSAGE}: ${proposal.companyName} (OIB ${proposal.oib})`;
+  return new Response(JSON.stringify({ message, errors: { customerId: [message] }, proposedCustomer: proposal }), {
+    status: 409,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
+  });
+}
+
+function documentName(invoice: UblInvoice): string {
+  return `e-Račun ${invoice.invoiceNumber}.xml`.slice(0, 255);
+}
+
+/**
+ * Throws 400 (XML or its rules, naming each; unknown client; seller OIB not
+ * the client's), 403, 409 (customer proposal without createCustomer; number
+ * taken), 413 (over 5 MB), 415 when the document store refuses XML.
+ */
+export async function importUblInvoice({
+  actor,
+  clientId,
+  xml,
+  fileName,
+  createCustomer: mayCreateCustomer = false,
+  ip,
+}: {
+  actor: Actor;
+  clientId: string;
+  xml: Buffer | string;
+  fileName?: string | null;
+  createCustomer?: boolean;
+  ip?: string | null;
+}): Promise<ImportedInvoice> {
+  assertCan(actor, 'create:invoice');
+  if (!clientId) throw apiError(400, 'Client is required', { clientId: ['Client is required'] });
+  const bytes = typeof xml === 'string' ? Buffer.from(xml, 'utf8') : xml;
+  const parsed = parseUblInvoice(bytes);
+  const name = fileName?.trim() || `${parsed.invoiceNumber.replace(/[^\w.-]+/g, '_')}.xml`;
+  let stored = false;
+  try {
+    return await inTransaction(async (transaction) => {
+      const match = await matchUblParties(parsed, clientId.toLowerCase(), { transaction });
+      let customerId = match.customer?.id ?? null;
+      let customerCreated = false;
+      if (!customerId) {
+        if (!mayCreateCustomer) throw proposalRefusal(match.proposedCustomer!);
+        const customer = await createCustomer({ actor, input: match.proposedCustomer!, ip }, { transaction });
+        customerId = customer.id;
+        customerCreated = true;
+      }
+      const invoice = await insertInvoice(
+        {
+          actor,
+          ip,
+          invoice: {
+            clientId: match.client.id,
+            customerId,
+            invoiceNumber: parsed.invoiceNumber,
+            issueDate: parsed.issueDate,
+            dueDate: parsed.dueDate,
+            amount: parsed.amount,
+            currency: parsed.currency,
+            description: parsed.description,
+            source: 'ubl',
+            lines: parsed.lines.map((line) => ({
+              description: line.description,
+              quantity: line.quantity,
+              unitCode: line.unitCode,
+              unitPrice: line.unitPrice,
+              netAmount: line.netAmount,
+              vatCategory: line.vatCategory,
+              vatRate: line.vatRate,
+              kpdCode: line.kpdCode,
+            })),
+          },
+          details: {
+            fileName: name,
+            customerCreated,
+            profileId: parsed.profileId,
+            issueTime: parsed.issueTime,
+            paymentReference: parsed.paymentMeans[0]?.paymentId ?? null,
+          },
+        },
+        transaction,
+      );
+      stored = true;
+      const document = await storeDocument(
+        {
+          actor,
+          bytes,
+          // The e-invoice itself: the one place an XML document is accepted.
+          allowed: ['xml'],
+          fileName: name,
+          declaredMime: 'application/xml',
+          name: documentName(parsed),
+          type: 'invoice',
+          entityType: 'invoice',
+          entityId: invoice.id,
+          ip,
+        },
+        { transaction },
+      );
+      // storeDocument wrote document_uploaded, linked to this invoice, in this transaction.
+      await execute('UPDATE invoices SET ubl_document_id = :documentId WHERE id = :id', { id: invoice.id, documentId: document.id }, { transaction });
+      return { ...invoice, customerCreated, documentId: document.id };
+    });
+  } catch (error) {
+    // The document store wrote the bytes before our transaction rolled back: they must not outlive it.
+    if (stored) await deleteObjectIfUnreferenced(objectKeyFor(sha256Hex(bytes))).catch(() => {});
+    throw error;
+  }
+}

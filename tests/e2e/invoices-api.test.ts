@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { oibCheckDigit } from '../../app/utils/validation.ts';
+import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
+
+/**
+ * The invoice API end to end (no browser): an admin uploads a client's UBL
+ * e-invoice over HTTP, one manager verifies it, another approves and
+ * finances it; the advance, the fee and the client's used credit are checked
+ * to the cent against figures computed here.
+ */
+const baseUrl = inject('baseUrl');
+const FIXTURE = fs.readFileSync(new URL('../../app/einvoices/fixtures/valid-invoice.xml', import.meta.url), 'utf8');
+let admin: ApiClient;
+
+beforeAll(async () => {
+  admin = await signInAsAdmin();
+});
+
+async function manager() {
+  const email = `manager-${randomUUID().slice(0, 8)}@finflow.local`;
+  const password = 'Temp-password-1';
+  const created = await admin.post('/api/admin/users', { email, firstName: 'Test', lastName: 'Manager', role: 'manager', password });
+  expect(created.status).toBe(201);
+  expect((await admin.put(`/api/admin/users/${created.json.id}/otp`, { otpEnabled: false })).status).toBe(200);
+  const client = new ApiClient();
+  expect((await client.post('/api/auth/login', { email, password })).json).toEqual({ requiresTotp: false, needsTotpSetup: false });
+  return client;
+}
+
+function zagrebDay(days: number): string {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  return new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+function randomOib(): string {
+  const first10 = String(1_000_000_000 + Math.floor(Math.random() * 8_999_999_999));
+  return `${first10}${oibCheckDigit(first10)}`;
+}
+
+/** Half-up rounding of an exact integer ratio. */
+const roundRatio = (numerator: bigint, denominator: bigint) => Number((numerator * 2n + denominator) / (2n * denominator));
+
+describe('invoices over the API', () => {
+  it('imports a UBL e-invoice and takes it through verify, approve (four eyes) and finance', async () => {
+    // A seeded client with an agreement, an IBAN and room under its credit limit.
+    const clients = (await admin.get('/api/clients?limit=1000')).json as Array<{ id: string; oib: string; iban: string | null; creditLimit: number | null; usedCredit: number; status: string }>;
+    const client = clients.find((c) => c.status === 'active' && c.iban && c.creditLimit !== null && c.creditLimit - c.usedCredit > 20_000);
+    expect(client).toBeDefined();
+    const before = (await admin.get(`/api/clients/${client!.id}`)).json as unknown as { usedCredit: number; agreement: { advanceRate: number; feeRate: number } };
+
+    const number = `E2E-${Date.now()}/1/1`;
+    const buyerOib = randomOib();
+    const xml = FIXTURE.replaceAll('47120589305', client!.oib)
+      .replaceAll('88204135760', buyerOib)
+      .replace('R-2026-0142/1/1', number)
+      .replace('<cbc:DueDate>2026-04-16</cbc:DueDate>', `<cbc:DueDate>${zagrebDay(75)}</cbc:DueDate>`);
+
+    const post = (query: string, body: string) =>
+      fetch(`${baseUrl}/api/invoices/import?${query}`, { method: 'POST', headers: { 'Content-Type': 'application/xml', Cookie: admin.cookie }, body });
+    // A new buyer needs the caller's consent: 409 with the proposal, nothing stored.
+    const proposal = await post(`clientId=${client!.id}`, xml);
+    expect(proposal.status).toBe(409);
+    expect(await proposal.json()).toMatchObject({ proposedCustomer: { oib: buyerOib, companyName: 'Trgovina Jadran d.d.' } });
+    // Totals that do not add up are refused naming the rule.
+    const broken = await post(`clientId=${client!.id}&createCustomer=true`, xml.replace('>8136.94</cbc:PayableAmount>', '>8136.00</cbc:PayableAmount>'));
+    expect(broken.status).toBe(400);
+    expect((await broken.json()).message).toMatch(/^BR-CO-16: /);
+
+    const imported = await post(`clientId=${client!.id}&createCustomer=true`, xml);
+    expect(imported.status).toBe(201);
+    const invoice = await imported.json();
+    expect(invoice).toMatchObject({ invoiceNumber: number, status: 'pending', amount: 8136.94, clientId: client!.id, customerName: 'Trgovina Jadran d.d.', customerCreated: true });
+
+    const a = await manager();
+    const b = await manager();
+    expect((await a.put(`/api/invoices/${invoice.id}/approve`)).status).toBe(409);
+    expect((await a.put(`/api/invoices/${invoice.id}/verify`)).json).toMatchObject({ status: 'verified', verificationStatus: 'verified' });
+    const own = await a.put(`/api/invoices/${invoice.id}/approve`);
+    expect(own.status).toBe(403);
+    expect((await b.put(`/api/invoices/${invoice.id}/approve`)).json).toMatchObject({ status: 'approved' });
+    const financed = await b.put(`/api/invoices/${invoice.id}/finance`);
+    expect(financed.status).toBe(200);
+
+    // 75 days to the due date: three started 30-day periods. Rates in thousandths of a percent, exactly.
+    const advanceMilli = BigInt(Math.round(before.agreement.advanceRate * 1000));
+    const feeMilli = BigInt(Math.round(before.agreement.feeRate * 1000));
+    const advance = roundRatio(813694n * advanceMilli, 100_000n);
+    const fee = roundRatio(813694n * feeMilli * 3n, 100_000n);
+    expect(financed.json).toMatchObject({ status: 'financed', factorAmount: advance / 100, factorFee: fee / 100 });
+    const after = (await admin.get(`/api/clients/${client!.id}`)).json as unknown as { usedCredit: number };
+    expect(Math.round(after.usedCredit * 100)).toBe(Math.round(before.usedCredit * 100) + advance);
+
+    const detail = (await admin.get(`/api/invoices/${invoice.id}`)).json as unknown as {
+      history: Array<{ action: string }>;
+      payouts: Array<{ kind: string; amount: number }>;
+      documents: Array<{ id: string }>;
+    };
+    expect(detail.history.map((entry) => entry.action)).toEqual(['invoice_created', 'invoice_verified', 'invoice_approved', 'invoice_financed']);
+    expect(detail.payouts).toEqual([expect.objectContaining({ kind: 'advance', amount: advance / 100 })]);
+    expect(detail.documents).toHaveLength(1);
+
+    const payable = await admin.get(`/api/invoices/payable?q=${encodeURIComponent(number)}`);
+    expect(payable.json).toEqual([expect.objectContaining({ id: invoice.id, invoiceNumber: number, customerName: 'Trgovina Jadran d.d.', amount: 8136.94, currency: 'EUR' })]);
+    const list = await admin.get(`/api/invoices?q=${encodeURIComponent(number)}&status=financed`);
+    expect(list.headers.get('x-total-count')).toBe('1');
+    // Financed cannot be financed again.
+    expect((await b.put(`/api/invoices/${invoice.id}/finance`)).status).toBe(409);
+  });
+});
