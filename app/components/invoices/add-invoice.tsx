@@ -1,0 +1,313 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import { Box, Button, Callout, Card, DataList, Dialog, Flex, Grid, Heading, Separator, Tabs, Text, TextArea } from '@radix-ui/themes';
+import { Form, Link, useFetcher, useNavigation, type FetcherWithComponents } from '@remix-run/react';
+import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ErrorList, Field } from '~/components/forms.tsx';
+import { useToast } from '~/components/toaster.tsx';
+import type { ImportResult } from '~/invoices/page.server.ts';
+import { invoiceCreateSchema } from '~/invoices/schemas.ts';
+import { invoiceMessage } from './messages.ts';
+
+/**
+ * 'Dodaj fakturu': the manual form (client, customer, number, dates, amount,
+ * currency, description, optional PDF) and the e-invoice intake (client +
+ * UBL XML). Both are multipart posts to the /invoices action, so they work
+ * without JavaScript (the `?new=1` panel); with JavaScript the same forms sit
+ * in a Radix dialog and post through fetchers.
+ */
+export interface PartyOptions {
+  clients: Array<{ id: string; name: string }>;
+  customers: Array<{ id: string; name: string; blocked: boolean }>;
+}
+export interface CreateResult {
+  intent: 'create';
+  result: SubmissionResult<string[]>;
+  created?: boolean;
+}
+export type AddResult = CreateResult | ImportResult;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyFetcher = FetcherWithComponents<any>;
+
+function PostForm({ fetcher, children, ...props }: { fetcher?: AnyFetcher; children: React.ReactNode } & React.ComponentProps<'form'>) {
+  const common = { ...props, method: 'post' as const, encType: 'multipart/form-data' as const };
+  return fetcher ? <fetcher.Form {...common}>{children}</fetcher.Form> : <Form {...common}>{children}</Form>;
+}
+
+function NativeSelect({ label, errors, children, ...props }: { label: string; errors?: string[] } & React.ComponentProps<'select'>) {
+  const { t } = useTranslation();
+  const fallback = useId();
+  const id = props.id ?? fallback;
+  return (
+    <Flex direction="column" gap="1">
+      <Text as="label" htmlFor={id} size="2" weight="medium">
+        {label}
+      </Text>
+      <select {...props} id={id} className="native-select" aria-invalid={errors?.length ? true : undefined}>
+        {children}
+      </select>
+      <ErrorList errors={errors?.map((error) => invoiceMessage(t, error))} />
+    </Flex>
+  );
+}
+
+function ClientOptions({ options }: { options: PartyOptions }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <option value="">{t('invoices.form.chooseClient')}</option>
+      {options.clients.map((client) => (
+        <option key={client.id} value={client.id}>
+          {client.name}
+        </option>
+      ))}
+    </>
+  );
+}
+
+export function ManualInvoiceForm({ options, lastResult, fetcher }: { options: PartyOptions; lastResult?: SubmissionResult<string[]>; fetcher?: AnyFetcher }) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const saving = fetcher ? fetcher.state !== 'idle' : navigation.state === 'submitting' && navigation.formData?.get('intent') === 'create';
+  const [form, fields] = useForm<Record<string, string>>({
+    id: fetcher ? 'add-invoice-dialog' : 'add-invoice',
+    lastResult,
+    defaultValue: { currency: 'EUR' },
+    constraint: getZodConstraint(invoiceCreateSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: invoiceCreateSchema }) as Submission<Record<string, string>>,
+  });
+  const tr = (errors?: string[]) => errors?.map((error) => invoiceMessage(t, error));
+  return (
+    <PostForm fetcher={fetcher} {...getFormProps(form)} data-testid="manual-invoice-form">
+      <input type="hidden" name="intent" value="create" />
+      {fetcher ? <input type="hidden" name="via" value="dialog" /> : null}
+      <Flex direction="column" gap="3">
+        <Grid columns={{ initial: '1', sm: '2' }} gap="3">
+          <NativeSelect label={t('invoices.form.client')} errors={fields.clientId.errors} {...getSelectProps(fields.clientId)}>
+            <ClientOptions options={options} />
+          </NativeSelect>
+          <NativeSelect label={t('invoices.form.customer')} errors={fields.customerId.errors} {...getSelectProps(fields.customerId)}>
+            <option value="">{t('invoices.form.chooseCustomer')}</option>
+            {options.customers.map((customer) => (
+              <option key={customer.id} value={customer.id}>
+                {customer.blocked ? `${customer.name} (${t('invoices.form.blocked')})` : customer.name}
+              </option>
+            ))}
+          </NativeSelect>
+          <Field label={t('invoices.form.invoiceNumber')} inputProps={getInputProps(fields.invoiceNumber, { type: 'text' })} errors={tr(fields.invoiceNumber.errors)} />
+          <Field
+            label={t('invoices.form.amount')}
+            inputProps={{ ...getInputProps(fields.amount, { type: 'text' }), inputMode: 'decimal', placeholder: '1250.00' }}
+            errors={tr(fields.amount.errors)}
+          />
+          <Field label={t('invoices.form.issueDate')} inputProps={getInputProps(fields.issueDate, { type: 'date' })} errors={tr(fields.issueDate.errors)} />
+          <Field label={t('invoices.form.dueDate')} inputProps={getInputProps(fields.dueDate, { type: 'date' })} errors={tr(fields.dueDate.errors)} />
+          <Field label={t('invoices.form.currency')} inputProps={{ ...getInputProps(fields.currency, { type: 'text' }), maxLength: 3 }} errors={tr(fields.currency.errors)} />
+          <FileInput name="file" label={t('invoices.form.pdf')} accept=".pdf,application/pdf" errors={tr(fields.file?.errors)} />
+        </Grid>
+        <Flex direction="column" gap="1">
+          <Text as="label" htmlFor={fields.description.id} size="2" weight="medium">
+            {t('invoices.form.description')}
+          </Text>
+          <TextArea {...getTextareaProps(fields.description)} rows={3} />
+          <ErrorList errors={tr(fields.description.errors)} />
+        </Flex>
+        {form.errors?.length ? (
+          <Callout.Root color="red" role="alert" size="1">
+            <Callout.Text>{form.errors.map((error) => invoiceMessage(t, error)).join(' ')}</Callout.Text>
+          </Callout.Root>
+        ) : null}
+        <Flex justify="end">
+          <Button type="submit" disabled={saving}>
+            {saving ? t('invoices.form.saving') : t('invoices.form.save')}
+          </Button>
+        </Flex>
+      </Flex>
+    </PostForm>
+  );
+}
+
+function FileInput({ name, label, accept, errors }: { name: string; label: string; accept: string; errors?: string[] }) {
+  const id = useId();
+  return (
+    <Flex direction="column" gap="1">
+      <Text as="label" htmlFor={id} size="2" weight="medium">
+        {label}
+      </Text>
+      <input id={id} type="file" name={name} accept={accept} />
+      <ErrorList errors={errors} />
+    </Flex>
+  );
+}
+
+/** The e-invoice intake; a new buyer comes back as a proposal to confirm (the XML travels along as text). */
+export function UblImportForm({ options, result, fetcher }: { options: PartyOptions; result?: ImportResult | null; fetcher?: AnyFetcher }) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const busy = fetcher ? fetcher.state !== 'idle' : navigation.state === 'submitting' && navigation.formData?.get('intent') === 'import';
+  const refused = result && !result.ok ? result : null;
+  return (
+    <Flex direction="column" gap="3" data-testid="ubl-import">
+      <PostForm fetcher={fetcher}>
+        <input type="hidden" name="intent" value="import" />
+        {fetcher ? <input type="hidden" name="via" value="dialog" /> : null}
+        <Flex direction="column" gap="3">
+          <Text size="2" color="gray">
+            {t('invoices.ubl.hint')}
+          </Text>
+          <Grid columns={{ initial: '1', sm: '2' }} gap="3">
+            <NativeSelect label={t('invoices.form.client')} name="clientId" required defaultValue={refused?.clientId ?? ''} key={refused?.clientId ?? ''}>
+              <ClientOptions options={options} />
+            </NativeSelect>
+            <FileInput name="xmlFile" label={t('invoices.ubl.file')} accept=".xml,application/xml,text/xml" />
+          </Grid>
+          {refused && !refused.proposal && refused.message ? (
+            <Callout.Root color="red" role="alert" size="1">
+              <Callout.Text>{invoiceMessage(t, refused.message)}</Callout.Text>
+            </Callout.Root>
+          ) : null}
+          <Flex justify="end">
+            <Button type="submit" disabled={busy}>
+              {busy ? t('invoices.ubl.importing') : t('invoices.ubl.submit')}
+            </Button>
+          </Flex>
+        </Flex>
+      </PostForm>
+      {refused?.proposal ? (
+        <Callout.Root color="amber" role="alert" data-testid="customer-proposal">
+          <Box>
+            <Text as="p" weight="medium" mb="2">
+              {t('invoices.ubl.proposalTitle')}
+            </Text>
+            <DataList.Root size="1" mb="3">
+              <DataList.Item>
+                <DataList.Label>{t('invoices.ubl.proposalName')}</DataList.Label>
+                <DataList.Value>{refused.proposal.companyName}</DataList.Value>
+              </DataList.Item>
+              <DataList.Item>
+                <DataList.Label>OIB</DataList.Label>
+                <DataList.Value>{refused.proposal.oib}</DataList.Value>
+              </DataList.Item>
+              <DataList.Item>
+                <DataList.Label>{t('invoices.ubl.proposalAddress')}</DataList.Label>
+                <DataList.Value>
+                  {[refused.proposal.address, [refused.proposal.postalCode, refused.proposal.city].filter(Boolean).join(' '), refused.proposal.country]
+                    .filter(Boolean)
+                    .join(', ')}
+                </DataList.Value>
+              </DataList.Item>
+            </DataList.Root>
+            <PostForm fetcher={fetcher}>
+              <input type="hidden" name="intent" value="import" />
+              {fetcher ? <input type="hidden" name="via" value="dialog" /> : null}
+              <input type="hidden" name="clientId" value={refused.clientId ?? ''} />
+              <input type="hidden" name="createCustomer" value="true" />
+              <input type="hidden" name="fileName" value={refused.fileName ?? ''} />
+              <textarea name="xmlText" defaultValue={refused.xmlText ?? ''} hidden readOnly />
+              <Button type="submit" color="amber" disabled={busy}>
+                {t('invoices.ubl.confirmCustomer')}
+              </Button>
+            </PostForm>
+          </Box>
+        </Callout.Root>
+      ) : null}
+    </Flex>
+  );
+}
+
+/** Without JavaScript (`?new=1`, the header's 'Add Invoice', or after a refused post): both forms on the page. */
+export function AddInvoicePanel({ options, actionData, cancelTo }: { options: PartyOptions; actionData?: AddResult | null; cancelTo: string }) {
+  const { t } = useTranslation();
+  return (
+    <Card size="3" data-testid="add-invoice-panel">
+      <Flex direction="column" gap="4">
+        <Flex justify="between" align="center">
+          <Heading as="h2" size="4">
+            {t('invoices.form.title')}
+          </Heading>
+          <Button asChild variant="ghost" color="gray">
+            <Link to={cancelTo}>{t('invoices.form.cancel')}</Link>
+          </Button>
+        </Flex>
+        <Box>
+          <Heading as="h3" size="3" mb="2">
+            {t('invoices.form.manualTab')}
+          </Heading>
+          <ManualInvoiceForm options={options} lastResult={actionData?.intent === 'create' ? actionData.result : undefined} />
+        </Box>
+        <Separator size="4" />
+        <Box>
+          <Heading as="h3" size="3" mb="2">
+            {t('invoices.form.ublTab')}
+          </Heading>
+          <UblImportForm options={options} result={actionData?.intent === 'import' ? actionData : null} />
+        </Box>
+      </Flex>
+    </Card>
+  );
+}
+
+/** With JavaScript: the same two forms as tabs of a dialog; closes on success (the server flashes the toast). */
+export function AddInvoiceDialog({ options, open, onOpenChange }: { options: PartyOptions; open: boolean; onOpenChange: (open: boolean) => void }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const manual = useFetcher<CreateResult>({ key: 'add-invoice' });
+  const ubl = useFetcher<ImportResult>({ key: 'import-invoice' });
+  const [formKey, setFormKey] = useState(0);
+  useEffect(() => {
+    if (manual.state !== 'idle' || !manual.data) return;
+    if (manual.data.created) {
+      onOpenChange(false);
+      setFormKey((key) => key + 1);
+    } else if (manual.data.result.status === 'error') {
+      toast({ title: 'invoices.toast.errorTitle', description: 'invoices.toast.createFailed', variant: 'destructive' });
+    }
+    // Only a new answer from the server matters.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [manual.state, manual.data]);
+  useEffect(() => {
+    if (ubl.state !== 'idle' || !ubl.data) return;
+    if (ubl.data.ok) {
+      onOpenChange(false);
+      setFormKey((key) => key + 1);
+    } else if (!ubl.data.proposal) {
+      toast({ title: 'invoices.toast.errorTitle', description: 'invoices.toast.importFailed', variant: 'destructive' });
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [ubl.state, ubl.data]);
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Content maxWidth="720px">
+        <Dialog.Title>{t('invoices.form.title')}</Dialog.Title>
+        <Dialog.Description size="2" color="gray" mb="3">
+          {t('invoices.form.dialogDescription')}
+        </Dialog.Description>
+        <Tabs.Root defaultValue="manual" key={formKey}>
+          <Tabs.List>
+            <Tabs.Trigger value="manual">{t('invoices.form.manualTab')}</Tabs.Trigger>
+            <Tabs.Trigger value="ubl">{t('invoices.form.ublTab')}</Tabs.Trigger>
+          </Tabs.List>
+          <Box pt="3">
+            <Tabs.Content value="manual">
+              <ManualInvoiceForm options={options} fetcher={manual} lastResult={manual.data && !manual.data.created ? manual.data.result : undefined} />
+            </Tabs.Content>
+            <Tabs.Content value="ubl">
+              <UblImportForm options={options} fetcher={ubl} result={ubl.data && !ubl.data.ok ? ubl.data : null} />
+            </Tabs.Content>
+          </Box>
+        </Tabs.Root>
+        <Flex justify="end" mt="3">
+          <Dialog.Close>
+            <Button variant="soft" color="gray">
+              {t('invoices.form.cancel')}
+            </Button>
+          </Dialog.Close>
+        </Flex>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}

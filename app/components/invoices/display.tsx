@@ -1,0 +1,230 @@
+import { CheckCircledIcon } from '@radix-ui/react-icons';
+import { Badge, Box, Button, Callout, Card, DataList, Flex, Heading, Text, TextArea } from '@radix-ui/themes';
+import { Form, Link, useNavigation } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
+import type { InvoiceDto } from '~/invoices/invoices.server.ts';
+import type { DecisionRefusal } from '~/invoices/page.server.ts';
+import { formatDate, formatDateTime } from '~/utils/format.ts';
+import { invoiceMessage } from './messages.ts';
+
+/** Spec §2 /invoices card, its badges and its decision buttons (spec §4 lifecycle, DESIGN §7). */
+
+export type InvoiceStatus = InvoiceDto['status'];
+const STATUS_COLOURS = { pending: 'gray', verified: 'blue', approved: 'indigo', financed: 'amber', paid: 'green', rejected: 'red' } as const;
+
+export interface DecisionRights {
+  verify: boolean;
+  approve: boolean;
+  finance: boolean;
+  reject: boolean;
+}
+
+/** Money of an invoice: hr-HR with 2 decimals in the invoice's own currency (spec §9). */
+export function formatMoney(amount: number | null | undefined, currency = 'EUR'): string {
+  if (amount === null || amount === undefined) return '';
+  return new Intl.NumberFormat('hr-HR', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
+}
+
+export function InvoiceStatusBadge({ status }: { status: InvoiceStatus }) {
+  const { t } = useTranslation();
+  return (
+    <Badge color={STATUS_COLOURS[status] ?? 'gray'} data-testid="invoice-status">
+      {t(`invoices.status.${status}`, { defaultValue: status })}
+    </Badge>
+  );
+}
+
+export function VerifiedBadge() {
+  const { t } = useTranslation();
+  return (
+    <Badge color="green" variant="outline" data-testid="verified-badge">
+      <CheckCircledIcon /> {t('invoices.card.verifiedBadge')}
+    </Badge>
+  );
+}
+
+type CardInvoice = Pick<
+  InvoiceDto,
+  | 'id'
+  | 'invoiceNumber'
+  | 'status'
+  | 'verificationStatus'
+  | 'amount'
+  | 'currency'
+  | 'issueDate'
+  | 'dueDate'
+  | 'createdAt'
+  | 'description'
+  | 'clientName'
+  | 'customerName'
+  | 'factorAmount'
+  | 'factorFee'
+>;
+
+export function InvoiceCard({
+  invoice,
+  rights,
+  preview,
+  refusal,
+}: {
+  invoice: CardInvoice;
+  rights: DecisionRights;
+  preview?: { factorAmount: number; factorFee: number };
+  refusal?: DecisionRefusal | null;
+}) {
+  const { t } = useTranslation();
+  const rows: Array<[string, string, string]> = [
+    ['amount', t('invoices.card.amount'), formatMoney(invoice.amount, invoice.currency)],
+    ['issue-date', t('invoices.card.issueDate'), formatDate(invoice.issueDate)],
+    ['due-date', t('invoices.card.dueDate'), formatDate(invoice.dueDate)],
+    ['created-at', t('invoices.card.createdAt'), formatDateTime(invoice.createdAt)],
+    ['client', t('invoices.card.client'), invoice.clientName],
+    ['customer', t('invoices.card.customer'), invoice.customerName],
+  ];
+  if (invoice.factorAmount !== null) rows.push(['factor-amount', t('invoices.card.factorAmount'), formatMoney(invoice.factorAmount, invoice.currency)]);
+  if (invoice.factorFee !== null) rows.push(['factor-fee', t('invoices.card.factorFee'), formatMoney(invoice.factorFee, invoice.currency)]);
+  return (
+    <Card size="2" data-testid="invoice-card" data-invoice-number={invoice.invoiceNumber}>
+      <Flex direction="column" gap="3">
+        <Flex justify="between" align="start" gap="2" wrap="wrap">
+          <Heading as="h3" size="3">
+            {invoice.invoiceNumber}
+          </Heading>
+          <Flex gap="1" wrap="wrap">
+            <InvoiceStatusBadge status={invoice.status} />
+            {invoice.verificationStatus === 'verified' ? <VerifiedBadge /> : null}
+          </Flex>
+        </Flex>
+        <DataList.Root size="1">
+          {rows.map(([id, label, value]) => (
+            <DataList.Item key={id}>
+              <DataList.Label minWidth="120px">{label}</DataList.Label>
+              <DataList.Value data-testid={`invoice-${id}`}>{value}</DataList.Value>
+            </DataList.Item>
+          ))}
+        </DataList.Root>
+        {invoice.description ? (
+          <Text size="2" color="gray" data-testid="invoice-description">
+            {invoice.description}
+          </Text>
+        ) : null}
+        {refusal ? <RefusalCallout refusal={refusal} /> : null}
+        <Flex gap="2" wrap="wrap" align="start">
+          <Button asChild variant="soft" size="1">
+            <Link to={`/invoices/${invoice.id}`}>{t('invoices.actions.show')}</Link>
+          </Button>
+          <DecisionButtons invoice={invoice} rights={rights} preview={preview} refusal={refusal} />
+        </Flex>
+      </Flex>
+    </Card>
+  );
+}
+
+export function RefusalCallout({ refusal }: { refusal: DecisionRefusal }) {
+  const { t } = useTranslation();
+  return (
+    <Callout.Root color="red" size="1" role="alert" data-testid="decision-refusal">
+      <Callout.Text>
+        {t(`invoices.toast.${refusal.intent}Failed`)}: {invoiceMessage(t, refusal.message)}
+      </Callout.Text>
+    </Callout.Root>
+  );
+}
+
+/** One plain POST form per decision (works without JavaScript); the server checks the role and the rules again. */
+function DecisionForm({ id, intent, children }: { id: string; intent: string; children: React.ReactNode }) {
+  return (
+    <Form method="post" preventScrollReset>
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="id" value={id} />
+      {children}
+    </Form>
+  );
+}
+
+/**
+ * Verificiraj on pending, Odobri on verified, Financiraj (after a
+ * confirmation naming the advance and fee) on approved, Odbij (with a
+ * required reason) on pending/verified/approved. The confirmations are
+ * <details> disclosures, so they need no JavaScript either.
+ */
+export function DecisionButtons({
+  invoice,
+  rights,
+  preview,
+  refusal,
+}: {
+  invoice: Pick<CardInvoice, 'id' | 'status' | 'currency' | 'invoiceNumber'>;
+  rights: DecisionRights;
+  preview?: { factorAmount: number; factorFee: number };
+  refusal?: DecisionRefusal | null;
+}) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting' && navigation.formData?.get('id') === invoice.id;
+  const { status, id } = invoice;
+  const canReject = rights.reject && (status === 'pending' || status === 'verified' || status === 'approved');
+  return (
+    <>
+      {rights.verify && status === 'pending' ? (
+        <DecisionForm id={id} intent="verify">
+          <Button type="submit" size="1" disabled={busy}>
+            {t('invoices.actions.verify')}
+          </Button>
+        </DecisionForm>
+      ) : null}
+      {rights.approve && status === 'verified' ? (
+        <DecisionForm id={id} intent="approve">
+          <Button type="submit" size="1" disabled={busy}>
+            {t('invoices.actions.approve')}
+          </Button>
+        </DecisionForm>
+      ) : null}
+      {rights.finance && status === 'approved' ? (
+        <details className="invoice-disclosure">
+          <Button asChild size="1" color="green">
+            <summary>{t('invoices.actions.finance')}</summary>
+          </Button>
+          <Box mt="2" p="2" style={{ border: '1px solid var(--gray-a6)', borderRadius: 'var(--radius-2)' }}>
+            <DecisionForm id={id} intent="finance">
+              <Flex direction="column" gap="2">
+                <Text size="2">{t('invoices.finance.confirm', { number: invoice.invoiceNumber })}</Text>
+                {preview ? (
+                  <Text size="2" data-testid="finance-preview">
+                    {t('invoices.finance.preview', {
+                      advance: formatMoney(preview.factorAmount, invoice.currency),
+                      fee: formatMoney(preview.factorFee, invoice.currency),
+                    })}
+                  </Text>
+                ) : null}
+                <Button type="submit" size="1" color="green" disabled={busy}>
+                  {t('invoices.finance.submit')}
+                </Button>
+              </Flex>
+            </DecisionForm>
+          </Box>
+        </details>
+      ) : null}
+      {canReject ? (
+        <details className="invoice-disclosure" open={refusal?.intent === 'reject' && refusal.id === id ? true : undefined}>
+          <Button asChild size="1" color="red" variant="soft">
+            <summary>{t('invoices.actions.reject')}</summary>
+          </Button>
+          <Box mt="2" p="2" style={{ border: '1px solid var(--gray-a6)', borderRadius: 'var(--radius-2)' }}>
+            <DecisionForm id={id} intent="reject">
+              <Flex direction="column" gap="2">
+                <Text as="label" size="2" weight="medium" htmlFor={`reason-${id}`}>
+                  {t('invoices.reject.reason')}
+                </Text>
+                <TextArea id={`reason-${id}`} name="reason" required maxLength={5000} rows={2} defaultValue={refusal?.id === id ? (refusal.reason ?? '') : ''} />
+                <Button type="submit" size="1" color="red" disabled={busy}>
+                  {t('invoices.reject.submit')}
+                </Button>
+              </Flex>
+            </DecisionForm>
+          </Box>
+        </details>
+      ) : null}
+    </>
+  );
+}

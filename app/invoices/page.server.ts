@@ -1,0 +1,245 @@
+import { parseWithZod } from '@conform-to/zod/v4';
+import {
+  json,
+  MaxPartSizeExceededError,
+  unstable_createMemoryUploadHandler,
+  unstable_parseMultipartFormData,
+} from '@remix-run/node';
+import type { Actor } from '../auth/users.server.ts';
+import { inTransaction, selectRows } from '../db.server.ts';
+import { storeDocument } from '../documents/documents.server.ts';
+import { MAX_UPLOAD_BYTES } from '../documents/schemas.ts';
+import { readApiError } from '../utils/api.server.ts';
+import { toCents } from '../utils/money.ts';
+import { redirectWithToast, toastHeaders } from '../utils/toast.server.ts';
+import { approveInvoice, createInvoice, financeInvoice, financingFigures, rejectInvoice, verifyInvoice, type InvoiceDto } from './invoices.server.ts';
+import { INVOICE_TABS, invoiceCreateSchema, type InvoiceTab } from './schemas.ts';
+import { importUblInvoice } from './ubl-import.server.ts';
+
+/**
+ * The page side of /invoices and /invoices/{id}: URL parameters, the form
+ * posts (add, e-invoice import, the four decisions) turned into domain calls,
+ * and the options of the add form. Route modules stay thin.
+ */
+export const PAGE_SIZE = 20;
+const OPTION_CAP = 500;
+
+/** ?q=&tab=&page=&new=1; forgiving: an unknown tab is 'all', a bad page is 1. */
+export function invoiceListParams(request: Request) {
+  const params = new URL(request.url).searchParams;
+  const q = (params.get('q') ?? '').trim().slice(0, 255);
+  const tabParam = params.get('tab') ?? '';
+  const tab: InvoiceTab = (INVOICE_TABS as readonly string[]).includes(tabParam) ? (tabParam as InvoiceTab) : 'all';
+  const page = Math.min(Math.max(Math.trunc(Number(params.get('page'))) || 1, 1), 100_000);
+  return { q, tab, page, offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE, showNew: params.get('new') === '1' };
+}
+
+/** Where a post returns to: the page it came from, without Remix's ?index and the ?new panel. */
+export function backTo(request: Request): string {
+  const url = new URL(request.url);
+  url.searchParams.delete('index');
+  url.searchParams.delete('new');
+  return `${url.pathname}${url.search}`;
+}
+
+/** Clients and customers of the add form's selects, by name (the demo has ~40/~120; capped). */
+export async function partyOptions() {
+  const [clients, customers] = await Promise.all([
+    selectRows<{ id: string; name: string }>(`SELECT id, company_name AS name FROM clients ORDER BY lower(company_name), id LIMIT ${OPTION_CAP}`),
+    selectRows<{ id: string; name: string; blocked: boolean }>(
+      `SELECT id, company_name AS name, account_blocked AS blocked FROM customers ORDER BY lower(company_name), id LIMIT ${OPTION_CAP}`,
+    ),
+  ]);
+  return { clients, customers };
+}
+
+function zagrebToday(): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+}
+
+/**
+ * What financing an approved invoice would book today (the domain's own
+ * formula, financingFigures), so the confirmation can name the figures.
+ * The server computes them again on finance; this is only the preview.
+ */
+export async function financePreviews(invoices: Pick<InvoiceDto, 'id' | 'status' | 'amount' | 'clientId' | 'dueDate'>[]) {
+  const approved = invoices.filter((invoice) => invoice.status === 'approved');
+  if (approved.length === 0) return {};
+  const rates = await selectRows<{ id: string; advance_rate: string; fee_rate: string }>(
+    'SELECT id, advance_rate, fee_rate FROM clients WHERE id IN (:ids)',
+    { ids: [...new Set(approved.map((invoice) => invoice.clientId))] },
+  );
+  const byClient = new Map(rates.map((row) => [row.id, row]));
+  const today = Date.parse(`${zagrebToday()}T00:00:00Z`);
+  const previews: Record<string, { factorAmount: number; factorFee: number }> = {};
+  for (const invoice of approved) {
+    const rate = byClient.get(invoice.clientId);
+    if (!rate) continue;
+    const days = Math.round((Date.parse(`${invoice.dueDate}T00:00:00Z`) - today) / 86_400_000);
+    const figures = financingFigures({ amountCents: toCents(invoice.amount), advanceRate: rate.advance_rate, feeRate: rate.fee_rate, days });
+    previews[invoice.id] = { factorAmount: figures.factorAmount / 100, factorFee: figures.factorFee / 100 };
+  }
+  return previews;
+}
+
+// ---------------------------------------------------------------------------
+// Decisions: verify, approve, finance, reject
+
+export const DECISIONS = ['verify', 'approve', 'finance', 'reject'] as const;
+export type Decision = (typeof DECISIONS)[number];
+
+/** A refused decision: the page shows the domain's message on the invoice's card (and toasts it with JavaScript). */
+export interface DecisionRefusal {
+  intent: Decision;
+  id: string;
+  status: number;
+  message: string;
+  reason?: string;
+}
+
+export async function handleDecision(formData: FormData, { actor, ip, back }: { actor: Actor; ip: string | null; back: string }) {
+  const intent = String(formData.get('intent') ?? '') as Decision;
+  const id = String(formData.get('id') ?? '');
+  const reason = String(formData.get('reason') ?? '');
+  try {
+    const args = { actor, id, ip };
+    const invoice =
+      intent === 'verify'
+        ? await verifyInvoice(args)
+        : intent === 'approve'
+          ? await approveInvoice(args)
+          : intent === 'finance'
+            ? await financeInvoice(args)
+            : await rejectInvoice({ ...args, input: { reason } });
+    return redirectWithToast(back, { title: `invoices.toast.${intent}Done`, params: { number: invoice.invoiceNumber } });
+  } catch (error) {
+    const problem = await readApiError(error);
+    if (!problem) throw error;
+    const body: DecisionRefusal = { intent, id, status: problem.status, message: problem.message, ...(intent === 'reject' ? { reason } : {}) };
+    return json(body, { status: problem.status });
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Adding: the manual form (with an optional PDF) and the UBL e-invoice
+
+const FIELD_NAMES = ['clientId', 'customerId', 'invoiceNumber', 'issueDate', 'dueDate', 'amount', 'currency', 'description'] as const;
+
+export interface ProposedCustomerView {
+  companyName: string;
+  oib: string;
+  address: string | null;
+  city: string | null;
+  postalCode: string | null;
+  country: string;
+}
+
+export interface ImportResult {
+  intent: 'import';
+  ok: boolean;
+  message?: string;
+  clientId?: string;
+  proposal?: ProposedCustomerView;
+  /** The uploaded XML, kept in the confirmation form so the user need not pick the file again. */
+  xmlText?: string;
+  fileName?: string;
+}
+
+/** A multipart post of the add forms; one byte over the document limit is enough to refuse. */
+export async function readAddForm(request: Request): Promise<FormData | 'tooLarge'> {
+  try {
+    return await unstable_parseMultipartFormData(request, unstable_createMemoryUploadHandler({ maxPartSize: MAX_UPLOAD_BYTES + 1 }));
+  } catch (error) {
+    if (error instanceof MaxPartSizeExceededError) return 'tooLarge';
+    throw error;
+  }
+}
+
+function chosenFile(formData: FormData, name: string): File | null {
+  const file = formData.get(name);
+  return file instanceof Blob && file.size > 0 ? (file as File) : null;
+}
+
+/**
+ * The manual form: the invoice and its optional PDF in one transaction, so a
+ * refused PDF leaves no invoice behind. From the JavaScript dialog
+ * (`via=dialog`) it answers JSON so the dialog can close; otherwise PRG.
+ */
+export async function handleCreate(formData: FormData, { actor, ip, back }: { actor: Actor; ip: string | null; back: string }) {
+  const submission = parseWithZod(formData, { schema: invoiceCreateSchema });
+  if (submission.status !== 'success') return json({ intent: 'create' as const, result: submission.reply() }, { status: 400 });
+  const input = Object.fromEntries(FIELD_NAMES.map((name) => [name, String(formData.get(name) ?? '')]));
+  const pdf = chosenFile(formData, 'file');
+  let number = '';
+  try {
+    await inTransaction(async (transaction) => {
+      const invoice = await createInvoice({ actor, input: input as never, ip }, { transaction });
+      number = invoice.invoiceNumber;
+      if (pdf) {
+        await storeDocument(
+          {
+            actor,
+            bytes: Buffer.from(await pdf.arrayBuffer()),
+            fileName: pdf.name || null,
+            declaredMime: pdf.type || null,
+            name: `${invoice.invoiceNumber}.pdf`.slice(0, 255),
+            type: 'invoice',
+            entityType: 'invoice',
+            entityId: invoice.id,
+            ip,
+            allowed: ['pdf'],
+          },
+          { transaction },
+        );
+      }
+    });
+  } catch (error) {
+    const problem = await readApiError(error);
+    if (!problem) throw error;
+    // A refused PDF names the 'file' field; everything else lands on its field or the whole form.
+    const fieldErrors = problem.errors && Object.keys(problem.errors).some((key) => key !== '') ? problem.errors : undefined;
+    const result = submission.reply({ formErrors: fieldErrors ? [] : [problem.message], fieldErrors: fieldErrors ?? {} });
+    return json({ intent: 'create' as const, result }, { status: problem.status });
+  }
+  const toast = { title: 'invoices.toast.created', params: { number } };
+  if (formData.get('via') === 'dialog') {
+    return json({ intent: 'create' as const, result: submission.reply({ resetForm: true }), created: true }, { headers: await toastHeaders(toast) });
+  }
+  return redirectWithToast(back, toast);
+}
+
+/**
+ * The e-invoice form: the XML file (or, on the confirmation step, its text
+ * kept in the form) → importUblInvoice. A buyer that is not a customer yet
+ * comes back as a proposal the user confirms with createCustomer=true.
+ */
+export async function handleImport(formData: FormData, { actor, ip, back }: { actor: Actor; ip: string | null; back: string }) {
+  const clientId = String(formData.get('clientId') ?? '');
+  const file = chosenFile(formData, 'xmlFile');
+  const xmlText = file ? Buffer.from(await file.arrayBuffer()).toString('utf8') : String(formData.get('xmlText') ?? '');
+  const fileName = file?.name || String(formData.get('fileName') ?? '') || null;
+  const refuse = (status: number, message: string, extra: Partial<ImportResult> = {}) =>
+    json({ intent: 'import' as const, ok: false, message, clientId, ...extra } satisfies ImportResult, { status });
+  if (!clientId) return refuse(400, 'Client is required');
+  if (!xmlText.trim()) return refuse(400, 'An e-invoice XML file is required');
+  let number = '';
+  try {
+    const invoice = await importUblInvoice({ actor, clientId, xml: xmlText, fileName, createCustomer: formData.get('createCustomer') === 'true', ip });
+    number = invoice.invoiceNumber;
+  } catch (error) {
+    if (error instanceof Response && error.status === 409) {
+      const body = (await error.clone().json().catch(() => null)) as { message?: string; proposedCustomer?: ProposedCustomerView } | null;
+      if (body?.proposedCustomer) {
+        return refuse(409, body.message ?? '', { proposal: body.proposedCustomer, xmlText, fileName: fileName ?? undefined });
+      }
+    }
+    const problem = await readApiError(error);
+    if (!problem) throw error;
+    return refuse(problem.status, problem.message);
+  }
+  const toast = { title: 'invoices.toast.imported', params: { number } };
+  if (formData.get('via') === 'dialog') {
+    return json({ intent: 'import' as const, ok: true } satisfies ImportResult, { headers: await toastHeaders(toast) });
+  }
+  return redirectWithToast(back, toast);
+}

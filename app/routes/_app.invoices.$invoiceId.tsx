@@ -1,0 +1,129 @@
+import { Flex, Grid, Heading, Text } from '@radix-ui/themes';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { clientIp } from '~/auth/login.server.ts';
+import { can, requirePermission } from '~/auth/permissions.server.ts';
+import { Facts, Section } from '~/components/clients/party-detail.tsx';
+import { DecisionButtons, formatMoney, InvoiceStatusBadge, RefusalCallout, VerifiedBadge } from '~/components/invoices/display.tsx';
+import { DocumentsSection, HistorySection, LinesSection, MoneyMovementsSection } from '~/components/invoices/detail.tsx';
+import { invoiceMessage } from '~/components/invoices/messages.ts';
+import { useToast } from '~/components/toaster.tsx';
+import { getInvoiceDetail } from '~/invoices/invoices.server.ts';
+import { DECISIONS, financePreviews, handleDecision, type DecisionRefusal } from '~/invoices/page.server.ts';
+import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.invoice.invoiceNumber ?? 'Faktura'} · FinFlow` }];
+
+/** An invoice with its parties, lines, documents, money movements and the history of every state change. */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requirePermission(request, 'read:all');
+  const invoice = await getInvoiceDetail(params.invoiceId ?? '').catch((error) => {
+    if (error instanceof Response && error.status === 404) throw new Response('Not Found', { status: 404, statusText: 'Not Found' });
+    throw error;
+  });
+  const rights = {
+    verify: can(user, 'verify:invoice'),
+    approve: can(user, 'approve:invoice'),
+    finance: can(user, 'finance:invoice'),
+    reject: can(user, 'reject:invoice'),
+  };
+  const previews = rights.finance ? await financePreviews([invoice]) : {};
+  return json({ invoice, rights, preview: previews[invoice.id] ?? null });
+}
+
+/** The same four decisions as the list; back here afterwards. */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  const actor = await requirePermission(request, 'read:all');
+  const formData = await request.formData();
+  if (!(DECISIONS as readonly string[]).includes(String(formData.get('intent')))) return json({ message: 'Unknown intent' }, { status: 400 });
+  // The id in the URL decides which invoice, whatever the form says.
+  formData.set('id', params.invoiceId ?? '');
+  return handleDecision(formData, { actor, ip: clientIp(context), back: `/invoices/${params.invoiceId}` });
+}
+
+export default function InvoiceDetailPage() {
+  const { invoice, rights, preview } = useLoaderData<typeof loader>();
+  const refusal = useActionData<DecisionRefusal>();
+  const { t } = useTranslation();
+  const toast = useToast();
+  useEffect(() => {
+    if (refusal?.message) {
+      toast({ title: `invoices.toast.${refusal.intent}Failed`, description: 'invoices.toast.reason', params: { reason: invoiceMessage(t, refusal.message) }, variant: 'destructive' });
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [refusal]);
+  const { client, customer } = invoice;
+  return (
+    <Flex direction="column" gap="4">
+      <Link to="/invoices">{t('invoices.backToList')}</Link>
+      <Flex justify="between" align="center" gap="3" wrap="wrap">
+        <Heading as="h2" size="6" data-testid="detail-title">
+          {t('invoices.detail.title', { number: invoice.invoiceNumber })}
+        </Heading>
+        <Flex gap="2">
+          <InvoiceStatusBadge status={invoice.status} />
+          {invoice.verificationStatus === 'verified' ? <VerifiedBadge /> : null}
+        </Flex>
+      </Flex>
+      {refusal?.message ? <RefusalCallout refusal={refusal} /> : null}
+      <Flex gap="2" wrap="wrap" align="start">
+        <DecisionButtons invoice={invoice} rights={rights} preview={preview ?? undefined} refusal={refusal} />
+      </Flex>
+      <Grid columns={{ initial: '1', md: '2' }} gap="4">
+        <Section title={t('invoices.detail.invoice')}>
+          <Facts
+            rows={[
+              [t('invoices.card.amount'), <span key="amount" data-testid="detail-amount">{formatMoney(invoice.amount, invoice.currency)}</span>],
+              [t('invoices.card.issueDate'), formatDate(invoice.issueDate)],
+              [t('invoices.card.dueDate'), formatDate(invoice.dueDate)],
+              [t('invoices.card.createdAt'), formatDateTime(invoice.createdAt)],
+              [t('invoices.form.description'), invoice.description],
+              [t('invoices.detail.source'), t(`invoices.detail.sources.${invoice.source}`)],
+              [t('invoices.card.factorAmount'), <span key="advance" data-testid="detail-factor-amount">{formatMoney(invoice.factorAmount, invoice.currency)}</span>],
+              [t('invoices.card.factorFee'), <span key="fee" data-testid="detail-factor-fee">{formatMoney(invoice.factorFee, invoice.currency)}</span>],
+              [t('invoices.detail.paidAmount'), formatMoney(invoice.paidAmount, invoice.currency)],
+              ...(invoice.rejectionReason ? [[t('invoices.detail.rejectionReason'), invoice.rejectionReason] as [string, string]] : []),
+            ]}
+          />
+        </Section>
+        <Flex direction="column" gap="4">
+          <Section title={t('invoices.card.client')}>
+            <Facts
+              rows={[
+                [t('invoices.detail.name'), <Link key="client" to={`/clients/${client.id}`}>{client.companyName}</Link>],
+                ['OIB', client.oib],
+                ['IBAN', client.iban],
+                [t('invoices.detail.advanceRate'), `${client.advanceRate.toLocaleString('hr-HR')} %`],
+                [t('invoices.detail.feeRate'), `${client.feeRate.toLocaleString('hr-HR')} %`],
+                [t('invoices.detail.creditLimit'), client.creditLimit === null ? null : formatEur(client.creditLimit, { decimals: 0 })],
+                [t('invoices.detail.usedCredit'), formatEur(client.usedCredit, { decimals: 0 })],
+              ]}
+            />
+          </Section>
+          <Section title={t('invoices.card.customer')}>
+            <Facts
+              rows={[
+                [t('invoices.detail.name'), <Link key="customer" to={`/customers/${customer.id}`}>{customer.companyName}</Link>],
+                ['OIB', customer.oib],
+                [
+                  t('invoices.detail.account'),
+                  <Text key="account" color={customer.accountBlocked ? 'red' : 'green'}>
+                    {customer.accountBlocked ? t('invoices.detail.blocked', { reason: customer.blockageReason ?? '' }) : t('invoices.detail.active')}
+                  </Text>,
+                ],
+              ]}
+            />
+          </Section>
+        </Flex>
+      </Grid>
+      <LinesSection invoice={invoice} />
+      <Grid columns={{ initial: '1', md: '2' }} gap="4">
+        <DocumentsSection invoice={invoice} />
+        <MoneyMovementsSection invoice={invoice} />
+      </Grid>
+      <HistorySection invoice={invoice} />
+    </Flex>
+  );
+}

@@ -1,0 +1,147 @@
+import { PlusIcon } from '@radix-ui/react-icons';
+import { Button, Flex, Grid, Heading } from '@radix-ui/themes';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { clientIp } from '~/auth/login.server.ts';
+import { can, requirePermission } from '~/auth/permissions.server.ts';
+import { AddInvoiceDialog, AddInvoicePanel, type AddResult } from '~/components/invoices/add-invoice.tsx';
+import { InvoiceCard } from '~/components/invoices/display.tsx';
+import { invoiceMessage } from '~/components/invoices/messages.ts';
+import { EmptyState, InvoiceSearch, InvoiceTabs, invoicesHref, Pagination, PlaceholderCards, useListLoading } from '~/components/invoices/list.tsx';
+import { useToast } from '~/components/toaster.tsx';
+import { invoiceTabCounts, listInvoices } from '~/invoices/invoices.server.ts';
+import {
+  backTo,
+  DECISIONS,
+  financePreviews,
+  handleCreate,
+  handleDecision,
+  handleImport,
+  invoiceListParams,
+  PAGE_SIZE,
+  partyOptions,
+  readAddForm,
+  type DecisionRefusal,
+} from '~/invoices/page.server.ts';
+import { redirectWithToast } from '~/utils/toast.server.ts';
+
+export const meta: MetaFunction = () => [{ title: 'Obrada faktura · FinFlow' }];
+
+/** Spec §2 /invoices: newest first, ?q (number, description), ?tab (all or a status), ?page, ?new=1 (the add form without JavaScript). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requirePermission(request, 'read:all');
+  const { q, tab, page, offset, limit, showNew } = invoiceListParams(request);
+  const canCreate = can(user, 'create:invoice');
+  const [{ items, total }, counts, options] = await Promise.all([
+    listInvoices({ q, status: tab === 'all' ? null : tab, limit, offset }),
+    invoiceTabCounts({ q }),
+    canCreate ? partyOptions() : Promise.resolve({ clients: [], customers: [] }),
+  ]);
+  const rights = {
+    verify: can(user, 'verify:invoice'),
+    approve: can(user, 'approve:invoice'),
+    finance: can(user, 'finance:invoice'),
+    reject: can(user, 'reject:invoice'),
+  };
+  const previews = rights.finance ? await financePreviews(items) : {};
+  return json({ items, total, counts, q, tab, page, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)), showNew, canCreate, rights, previews, options });
+}
+
+/** Multipart posts add an invoice (intent create|import); plain posts decide (verify|approve|finance|reject). */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const ip = clientIp(context);
+  const back = backTo(request);
+  if ((request.headers.get('Content-Type') ?? '').startsWith('multipart/form-data')) {
+    const actor = await requirePermission(request, 'create:invoice');
+    const formData = await readAddForm(request);
+    if (formData === 'tooLarge') {
+      return redirectWithToast(invoicesHref({ q: '', tab: 'all' }, { new: '1' }), {
+        title: 'invoices.toast.errorTitle',
+        description: 'invoices.toast.tooLarge',
+        variant: 'destructive',
+      });
+    }
+    if (formData.get('intent') === 'import') return handleImport(formData, { actor, ip, back });
+    return handleCreate(formData, { actor, ip, back });
+  }
+  // Reading is enough to post: the domain refuses a decision the role may not make (403, shown on the card).
+  const actor = await requirePermission(request, 'read:all');
+  const formData = await request.formData();
+  if (!(DECISIONS as readonly string[]).includes(String(formData.get('intent')))) return json({ message: 'Unknown intent' }, { status: 400 });
+  return handleDecision(formData, { actor, ip, back });
+}
+
+type ActionData = AddResult | DecisionRefusal;
+const isRefusal = (data: ActionData | undefined): data is DecisionRefusal => Boolean(data && 'id' in data && 'message' in data);
+
+export default function InvoicesPage() {
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<ActionData>();
+  const { t } = useTranslation();
+  const toast = useToast();
+  const loading = useListLoading();
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const refusal = isRefusal(actionData) ? actionData : null;
+  const addData = actionData && !isRefusal(actionData) ? actionData : null;
+  // A refused add post (without JavaScript) comes back into the panel, with what the user entered.
+  const showPanel = data.canCreate && (data.showNew || Boolean(addData));
+
+  useEffect(() => {
+    if (refusal) {
+      toast({ title: `invoices.toast.${refusal.intent}Failed`, description: 'invoices.toast.reason', params: { reason: invoiceMessage(t, refusal.message) }, variant: 'destructive' });
+    }
+    // A new refusal from the server, not a re-render, shows the toast.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [refusal]);
+
+  const addButton = (label: string, variant?: 'soft') => (
+    <Button asChild variant={variant}>
+      <Link
+        to={invoicesHref(data, { new: '1' })}
+        onClick={(event) => {
+          event.preventDefault();
+          setDialogOpen(true);
+        }}
+      >
+        <PlusIcon /> {label}
+      </Link>
+    </Button>
+  );
+
+  return (
+    <Flex direction="column" gap="4">
+      <Flex justify="between" align="center" gap="3" wrap="wrap">
+        <Heading as="h2" size="6">
+          {t('invoices.title')}
+        </Heading>
+        {data.canCreate ? addButton(t('invoices.add')) : null}
+      </Flex>
+      {showPanel ? <AddInvoicePanel options={data.options} actionData={addData} cancelTo={invoicesHref(data)} /> : null}
+      <InvoiceSearch q={data.q} tab={data.tab} />
+      <InvoiceTabs q={data.q} tab={data.tab} counts={data.counts} />
+      {loading ? (
+        <PlaceholderCards />
+      ) : data.items.length === 0 ? (
+        <EmptyState q={data.q} action={data.canCreate ? addButton(t('invoices.emptyAction'), 'soft') : null} />
+      ) : (
+        <>
+          <Grid columns={{ initial: '1', md: '2' }} gap="4" data-testid="invoice-grid">
+            {data.items.map((invoice) => (
+              <InvoiceCard
+                key={invoice.id}
+                invoice={invoice}
+                rights={data.rights}
+                preview={(data.previews as Record<string, { factorAmount: number; factorFee: number }>)[invoice.id]}
+                refusal={refusal?.id === invoice.id ? refusal : null}
+              />
+            ))}
+          </Grid>
+          <Pagination q={data.q} tab={data.tab} page={data.page} pages={data.pages} />
+        </>
+      )}
+      {data.canCreate ? <AddInvoiceDialog options={data.options} open={dialogOpen} onOpenChange={setDialogOpen} /> : null}
+    </Flex>
+  );
+}
