@@ -2,12 +2,14 @@ import enClients from './locales/en/clients.json';
 import enCommon from './locales/en/common.json';
 import enDocuments from './locales/en/documents.json';
 import enInvoices from './locales/en/invoices.json';
+import enLimits from './locales/en/limits.json';
 import enOnboarding from './locales/en/onboarding.json';
 import enRisk from './locales/en/risk.json';
 import hrClients from './locales/hr/clients.json';
 import hrCommon from './locales/hr/common.json';
 import hrDocuments from './locales/hr/documents.json';
 import hrInvoices from './locales/hr/invoices.json';
+import hrLimits from './locales/hr/limits.json';
 import hrOnboarding from './locales/hr/onboarding.json';
 import hrRisk from './locales/hr/risk.json';
 
@@ -24,8 +26,8 @@ export const defaultLanguage: Language = 'en';
 export const LANGUAGE_KEY = 'finflow-language';
 
 export const resources = {
-  en: { common: { ...enCommon, ...enClients, ...enDocuments, ...enInvoices, ...enOnboarding, ...enRisk } },
-  hr: { common: { ...hrCommon, ...hrClients, ...hrDocuments, ...hrInvoices, ...hrOnboarding, ...hrRisk } },
+  en: { common: { ...enCommon, ...enClients, ...enDocuments, ...enInvoices, ...enLimits, ...enOnboarding, ...enRisk } },
+  hr: { common: { ...hrCommon, ...hrClients, ...hrDocuments, ...hrInvoices, ...hrLimits, ...hrOnboarding, ...hrRisk } },
 } as const;
 
 export function isLanguage(value: unknown): value is Language {

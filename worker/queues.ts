@@ -59,6 +59,12 @@ export const queues = [
     options: { retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 900, retentionMinutes: 360 },
     schedule: { cron: '30 5 * * *', tz: 'Europe/Zagreb' },
   }),
+  defineQueue({
+    name: 'credit-limit-expiry',
+    // Daily before staff arrive, so limits lapse on the right Croatian day; reruns are harmless.
+    options: { retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 900, retentionMinutes: 360 },
+    schedule: { cron: '15 5 * * *', tz: 'Europe/Zagreb' },
+  }),
 ] as const;
 
 export type QueueName = (typeof queues)[number]['name'];

@@ -1,4 +1,5 @@
 import type { JobModule } from './define.ts';
+import * as creditLimitExpiry from './credit-limit-expiry.ts';
 import * as heartbeat from './heartbeat.ts';
 import * as overdueRisk from './overdue-risk.ts';
 import * as purgeUploads from './purge-uploads.ts';
@@ -7,4 +8,4 @@ import * as purgeUploads from './purge-uploads.ts';
  * Every job the worker runs: one module per queue declared in queues.ts
  * (worker.test.ts checks that each declared queue has exactly one).
  */
-export const jobs: readonly JobModule[] = [heartbeat, purgeUploads, overdueRisk];
+export const jobs: readonly JobModule[] = [heartbeat, purgeUploads, overdueRisk, creditLimitExpiry];

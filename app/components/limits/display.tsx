@@ -1,0 +1,186 @@
+import { Badge, Button, Card, Flex, Heading, Progress, Text } from '@radix-ui/themes';
+import { Form, Link, useNavigation } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
+import { usageColour } from '~/components/clients/display.tsx';
+import type { ClientLimitDto, CreditLimitRequestDto } from '~/limits/credit-limits.server.ts';
+import { LIMIT_MESSAGE_KEYS, type CreditLimitStatus } from '~/limits/schemas.ts';
+import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
+import { translateMessage } from '~/utils/messages.ts';
+
+/** Spec §4/§9 displays of /limits: status badges, request cards with the decisions, the grid's usage bars. */
+
+const STATUS_COLOURS = { pending: 'amber', approved: 'green', rejected: 'red', expired: 'gray' } as const;
+
+export function LimitStatusBadge({ status }: { status: CreditLimitStatus }) {
+  const { t } = useTranslation();
+  return (
+    <Badge color={STATUS_COLOURS[status] ?? 'gray'} data-testid="limit-status">
+      {t(`limits.status.${status}`)}
+    </Badge>
+  );
+}
+
+/** Server messages (spec English) in the chosen language. */
+export function useLimitErrorText() {
+  const { t } = useTranslation();
+  return (errors: string[] | undefined | null) =>
+    errors?.map((error) => (LIMIT_MESSAGE_KEYS[error] ? t(LIMIT_MESSAGE_KEYS[error]) : translateMessage(t, error)));
+}
+
+/** Limits show whole euros (spec §9). */
+const eur0 = (amount: number | null) => formatEur(amount, { decimals: 0 });
+
+/**
+ * One request: client, previous → requested (and approved) limit, reason,
+ * who asked and when, validity, the decision. Approve and Reject are plain
+ * form posts (no JavaScript needed), shown only when `canDecide` (a manager,
+ * the request pending, and not their own: the server refuses that with 403).
+ */
+export function RequestCard({ request, canDecide, isOwn }: { request: CreditLimitRequestDto; canDecide: boolean; isOwn: boolean }) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const busy = navigation.state === 'submitting' && navigation.formData?.get('id') === request.id;
+  const offerDecision = canDecide && request.status === 'pending' && !isOwn;
+  const shownLimit = request.status === 'approved' || request.status === 'expired' ? request.approvedLimit : request.requestedLimit;
+  return (
+    <Card size="2" data-testid="limit-request" data-status={request.status} data-id={request.id}>
+      <Flex direction="column" gap="2">
+        <Flex justify="between" align="start" gap="2">
+          <Heading as="h3" size="3">
+            <Link to={`/clients/${request.clientId}`}>{request.clientName}</Link>
+          </Heading>
+          <LimitStatusBadge status={request.status} />
+        </Flex>
+        <Flex align="baseline" gap="2" wrap="wrap" data-testid="limit-change">
+          <Text size="2" color="gray" title={t('limits.card.previous')}>
+            {request.previousLimit === null ? t('limits.noLimit') : eur0(request.previousLimit)}
+          </Text>
+          <Text size="2" color="gray" aria-hidden>
+            →
+          </Text>
+          <Text size="4" weight="bold" title={t(shownLimit === request.approvedLimit ? 'limits.card.approved' : 'limits.card.requested')}>
+            {eur0(shownLimit)}
+          </Text>
+          {request.approvedLimit !== null && request.approvedLimit !== request.requestedLimit ? (
+            <Text size="1" color="gray">
+              ({t('limits.card.requested')}: {eur0(request.requestedLimit)})
+            </Text>
+          ) : null}
+        </Flex>
+        <Text size="2">
+          <Text color="gray">{t('limits.card.reason')}: </Text>
+          {request.reason}
+        </Text>
+        <Text size="1" color="gray">
+          {t('limits.card.requestedBy', {
+            name: request.requestedById === null ? t('limits.card.applicant') : (request.requestedBy ?? t('limits.card.unknownUser')),
+            when: formatDateTime(request.requestedAt),
+          })}
+        </Text>
+        {request.validUntil ? (
+          <Text size="1" color="gray" data-testid="valid-until">
+            {t('limits.card.validUntil', { date: formatDate(request.validUntil) })}
+          </Text>
+        ) : null}
+        {request.decidedAt ? (
+          <Text size="1" color="gray">
+            {t('limits.card.decidedBy', { name: request.decidedBy ?? t('limits.card.unknownUser'), when: formatDateTime(request.decidedAt) })}
+          </Text>
+        ) : null}
+        {request.rejectionReason ? (
+          <Text size="1" color="red">
+            {t('limits.card.rejectionReason', { reason: request.rejectionReason })}
+          </Text>
+        ) : null}
+        {offerDecision ? (
+          <Flex gap="2" justify="end">
+            <Form method="post">
+              <input type="hidden" name="intent" value="approve" />
+              <input type="hidden" name="id" value={request.id} />
+              <Button type="submit" color="green" disabled={busy}>
+                {t('limits.card.approve')}
+              </Button>
+            </Form>
+            <Form method="post">
+              <input type="hidden" name="intent" value="reject" />
+              <input type="hidden" name="id" value={request.id} />
+              <Button type="submit" color="red" variant="soft" disabled={busy}>
+                {t('limits.card.reject')}
+              </Button>
+            </Form>
+          </Flex>
+        ) : canDecide && request.status === 'pending' && isOwn ? (
+          <Text size="1" color="gray" data-testid="own-request">
+            {t('limits.card.ownRequest')}
+          </Text>
+        ) : null}
+      </Flex>
+    </Card>
+  );
+}
+
+/** The utilisation bar: capped at 100 %, red over 90 %, amber over 70 %, else green (spec §9). */
+export function UtilisationBar({ percent }: { percent: number | null }) {
+  const { t } = useTranslation();
+  const value = percent ?? 0;
+  const shown = Math.min(100, Math.max(0, value));
+  const label = t('limits.grid.usage', { percent: new Intl.NumberFormat('hr-HR', { maximumFractionDigits: 1 }).format(value) });
+  return (
+    <Flex direction="column" gap="1">
+      <Progress value={shown} max={100} color={usageColour(value)} aria-label={label} data-testid="utilisation" data-colour={usageColour(value)} data-percent={shown} />
+      <Text size="1" color="gray">
+        {label}
+      </Text>
+    </Flex>
+  );
+}
+
+/** One card of the grid of clients' current limits. */
+export function ClientLimitCard({ client, requestHref }: { client: ClientLimitDto; requestHref: string | null }) {
+  const { t } = useTranslation();
+  return (
+    <Card size="2" data-testid="client-limit" data-client-id={client.id}>
+      <Flex direction="column" gap="2">
+        <Heading as="h3" size="3">
+          <Link to={`/clients/${client.id}`}>{client.companyName}</Link>
+        </Heading>
+        <Flex justify="between" gap="3">
+          <Flex direction="column">
+            <Text size="1" color="gray">
+              {t('limits.grid.creditLimit')}
+            </Text>
+            <Text size="3" weight="bold" data-testid="credit-limit">
+              {eur0(client.creditLimit)}
+            </Text>
+          </Flex>
+          <Flex direction="column" align="end">
+            <Text size="1" color="gray">
+              {t('limits.grid.usedCredit')}
+            </Text>
+            <Text size="2" data-testid="used-credit">
+              {eur0(client.usedCredit)}
+            </Text>
+          </Flex>
+        </Flex>
+        <UtilisationBar percent={client.utilisation} />
+        <Flex justify="between" align="center" gap="2" wrap="wrap">
+          <Text size="1" color={client.availableCredit < 0 ? 'red' : 'gray'} data-testid="available-credit">
+            {t('limits.grid.available')}: {eur0(client.availableCredit)}
+          </Text>
+          {client.validUntil ? (
+            <Text size="1" color="gray">
+              {t('limits.grid.validUntil', { date: formatDate(client.validUntil) })}
+            </Text>
+          ) : null}
+        </Flex>
+        {requestHref ? (
+          <Flex justify="end">
+            <Button asChild size="1" variant="ghost">
+              <Link to={requestHref}>{t('limits.grid.requestChange')}</Link>
+            </Button>
+          </Flex>
+        ) : null}
+      </Flex>
+    </Card>
+  );
+}

@@ -1,0 +1,318 @@
+import { parseWithZod } from '@conform-to/zod/v4';
+import { MagnifyingGlassIcon, PlusIcon } from '@radix-ui/react-icons';
+import { Button, Card, Flex, Grid, Heading, TabNav, Text, TextField } from '@radix-ui/themes';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { clientIp } from '~/auth/login.server.ts';
+import { can, requirePermission } from '~/auth/permissions.server.ts';
+import { ClientLimitCard, RequestCard } from '~/components/limits/display.tsx';
+import { RequestLimitDialog, RequestLimitPanel, type LimitActionData } from '~/components/limits/request-form.tsx';
+import {
+  approveCreditLimit,
+  clientChoices,
+  clientLimitsOverview,
+  listCreditLimitRequests,
+  rejectCreditLimit,
+  requestCreditLimit,
+} from '~/limits/credit-limits.server.ts';
+import { addDays, zagrebToday } from '~/limits/dates.ts';
+import {
+  DEFAULT_VALIDITY_DAYS,
+  FIXED_REJECTION_REASON,
+  LIMIT_MESSAGE_KEYS,
+  LIMIT_TABS,
+  creditLimitRequestSchema,
+  decisionFormSchema,
+  type LimitTab,
+} from '~/limits/schemas.ts';
+import { readApiError } from '~/utils/api.server.ts';
+import { formatEur } from '~/utils/format.ts';
+import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
+
+export const meta: MetaFunction = () => [{ title: 'Kreditni limiti i odobrenja · FinFlow' }];
+
+const PAGE_SIZE = 20;
+const GRID_PAGE_SIZE = 12;
+const MAX_PAGE = 100_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface ListParams {
+  q: string;
+  tab: LimitTab;
+  page: number;
+  cpage: number;
+}
+
+/** Everything lives in the URL: ?q (client name/OIB), ?tab (pending by default), ?page (requests), ?cpage (grid), ?new=1[&client=<id>] (the request form). */
+function readUrl(url: URL) {
+  const params = url.searchParams;
+  const pageOf = (name: string) => Math.min(Math.max(Math.trunc(Number(params.get(name))) || 1, 1), MAX_PAGE);
+  const tab = params.get('tab');
+  const client = params.get('client') ?? '';
+  return {
+    q: params.get('q')?.trim().slice(0, 255) ?? '',
+    tab: (LIMIT_TABS as readonly string[]).includes(tab ?? '') ? (tab as LimitTab) : ('pending' as const),
+    page: pageOf('page'),
+    cpage: pageOf('cpage'),
+    showNew: params.get('new') === '1',
+    clientId: UUID.test(client) ? client.toLowerCase() : null,
+  };
+}
+
+function listHref(params: ListParams, changes: Partial<ListParams> & { new?: boolean; client?: string } = {}): string {
+  const next = { ...params, ...changes };
+  const search = new URLSearchParams();
+  if (next.q) search.set('q', next.q);
+  if (next.tab !== 'pending') search.set('tab', next.tab);
+  if (next.page > 1) search.set('page', String(next.page));
+  if (next.cpage > 1) search.set('cpage', String(next.cpage));
+  if (changes.new) search.set('new', '1');
+  if (changes.client) search.set('client', changes.client);
+  const text = search.toString();
+  return text ? `/limits?${text}` : '/limits';
+}
+
+/** Spec §2 /limits: the request form, the tabs with counts, the requests, the grid of current limits. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requirePermission(request, 'read:all');
+  const url = readUrl(new URL(request.url));
+  const canRequest = can(user, 'create:credit_limit');
+  const [list, grid, clients] = await Promise.all([
+    listCreditLimitRequests({ q: url.q, status: url.tab, limit: PAGE_SIZE, offset: (url.page - 1) * PAGE_SIZE }),
+    clientLimitsOverview({ q: url.q, limit: GRID_PAGE_SIZE, offset: (url.cpage - 1) * GRID_PAGE_SIZE }),
+    canRequest ? clientChoices() : Promise.resolve([]),
+  ]);
+  const today = zagrebToday();
+  return json({
+    ...list,
+    pages: Math.max(1, Math.ceil(list.total / PAGE_SIZE)),
+    grid: grid.clients,
+    gridTotal: grid.total,
+    gridPages: Math.max(1, Math.ceil(grid.total / GRID_PAGE_SIZE)),
+    clients,
+    ...url,
+    today,
+    defaultValidUntil: addDays(today, DEFAULT_VALIDITY_DAYS),
+    userId: user.id,
+    canRequest,
+    canDecide: can(user, 'decide:credit_limit'),
+  });
+}
+
+/** Back to the list as it was (search, tab, pages), without the form. */
+function backTo(request: Request): string {
+  const url = new URL(request.url);
+  for (const name of ['new', 'client', 'index']) url.searchParams.delete(name);
+  const search = url.searchParams.toString();
+  return search ? `${url.pathname}?${search}` : url.pathname;
+}
+
+/**
+ * intent=create ('create:credit_limit'): the request form; intent=approve|reject
+ * ('decide:credit_limit'): the buttons on a pending request. Approve uses the
+ * requested limit and reject sends the fixed reason (spec §4). Every outcome of
+ * a decision is a redirect with a toast, so it reads the same without JavaScript.
+ */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const ip = clientIp(context);
+  const intent = formData.get('intent');
+
+  if (intent === 'approve' || intent === 'reject') {
+    const actor = await requirePermission(request, 'decide:credit_limit');
+    const back = backTo(request);
+    const parsed = decisionFormSchema.safeParse({ intent, id: formData.get('id') });
+    const failedTitle = intent === 'approve' ? 'limits.toast.approveFailed' : 'limits.toast.rejectFailed';
+    if (!parsed.success) return redirectWithToast(back, { title: failedTitle, description: 'limits.validation.notFound', variant: 'destructive' });
+    try {
+      if (intent === 'approve') {
+        const approved = await approveCreditLimit({ actor, id: parsed.data.id, ip });
+        return redirectWithToast(back, {
+          title: 'limits.toast.approved',
+          description: 'limits.toast.approvedDetail',
+          params: { client: approved.clientName, amount: formatEur(approved.approvedLimit, { decimals: 0 }) },
+        });
+      }
+      const rejected = await rejectCreditLimit({ actor, id: parsed.data.id, reason: FIXED_REJECTION_REASON, ip });
+      return redirectWithToast(back, { title: 'limits.toast.rejected', description: 'limits.toast.rejectedDetail', params: { client: rejected.clientName } });
+    } catch (error) {
+      const problem = await readApiError(error);
+      if (!problem) throw error;
+      const description = LIMIT_MESSAGE_KEYS[problem.message] ?? (problem.status === 403 ? 'limits.validation.forbidden' : undefined);
+      return redirectWithToast(back, { title: failedTitle, ...(description ? { description } : {}), variant: 'destructive' });
+    }
+  }
+
+  const actor = await requirePermission(request, 'create:credit_limit');
+  const submission = parseWithZod(formData, { schema: creditLimitRequestSchema });
+  if (submission.status !== 'success') return json({ intent: 'create' as const, result: submission.reply() }, { status: 400 });
+  let created;
+  try {
+    created = await requestCreditLimit({ actor, input: submission.value, ip });
+  } catch (error) {
+    const problem = await readApiError(error);
+    if (!problem) throw error;
+    const result = submission.reply({ formErrors: problem.errors ? [] : [problem.message], fieldErrors: problem.errors ?? {} });
+    return json({ intent: 'create' as const, result }, { status: problem.status });
+  }
+  const toast = {
+    title: 'limits.toast.created',
+    description: 'limits.toast.createdDetail',
+    params: { client: created.clientName, amount: formatEur(created.requestedLimit, { decimals: 0 }) },
+  };
+  // The dialog (JavaScript) stays on the page and closes; the ?new=1 panel redirects (PRG) to the pending tab where the request now is.
+  if (formData.get('via') === 'dialog') {
+    return json({ intent: 'create' as const, result: submission.reply({ resetForm: true }), created: true }, { headers: await toastHeaders(toast) });
+  }
+  const back = new URL(backTo(request), 'http://x');
+  back.searchParams.delete('tab');
+  back.searchParams.delete('page');
+  return redirectWithToast(`${back.pathname}${back.search}`, toast);
+}
+
+export default function LimitsPage() {
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<LimitActionData>();
+  const { t } = useTranslation();
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const params: ListParams = { q: data.q, tab: data.tab, page: data.page, cpage: data.cpage };
+  // Without JavaScript the ?new=1 panel is the form; a refused post comes back into it.
+  const showPanel = data.canRequest && (data.showNew || actionData?.intent === 'create');
+
+  return (
+    <Flex direction="column" gap="4">
+      <Flex justify="between" align="center" gap="3" wrap="wrap">
+        <div>
+          <Heading as="h2" size="6">
+            {t('limits.title')}
+          </Heading>
+          <Text size="2" color="gray">
+            {t('limits.subtitle')}
+          </Text>
+        </div>
+        {data.canRequest ? (
+          <Button asChild>
+            <Link
+              to={listHref(params, { new: true })}
+              onClick={(event) => {
+                event.preventDefault();
+                setDialogOpen(true);
+              }}
+            >
+              <PlusIcon /> {t('limits.add')}
+            </Link>
+          </Button>
+        ) : null}
+      </Flex>
+
+      {showPanel ? (
+        <RequestLimitPanel
+          clients={data.clients}
+          defaultValidUntil={data.defaultValidUntil}
+          today={data.today}
+          clientId={data.clientId}
+          lastResult={actionData?.intent === 'create' ? actionData.result : undefined}
+          cancelTo={listHref(params)}
+        />
+      ) : null}
+
+      <Form method="get" role="search" aria-label={t('limits.searchLabel')}>
+        {data.tab !== 'pending' ? <input type="hidden" name="tab" value={data.tab} /> : null}
+        <Flex gap="2" align="center" wrap="wrap">
+          <TextField.Root name="q" type="search" defaultValue={data.q} placeholder={t('limits.searchPlaceholder')} aria-label={t('limits.searchLabel')} style={{ minWidth: 280 }}>
+            <TextField.Slot>
+              <MagnifyingGlassIcon />
+            </TextField.Slot>
+          </TextField.Root>
+          <Button type="submit" variant="soft">
+            {t('limits.search')}
+          </Button>
+          {data.q ? (
+            <Button asChild variant="ghost" color="gray">
+              <Link to={listHref({ ...params, q: '', page: 1, cpage: 1 })}>{t('limits.clearSearch')}</Link>
+            </Button>
+          ) : null}
+        </Flex>
+      </Form>
+
+      <Flex direction="column" gap="3" asChild>
+        <section aria-labelledby="limit-requests-heading">
+          <Heading as="h3" size="4" id="limit-requests-heading">
+            {t('limits.requests')}
+          </Heading>
+          <TabNav.Root aria-label={t('limits.requests')}>
+            {LIMIT_TABS.map((tab) => (
+              <TabNav.Link key={tab} asChild active={data.tab === tab}>
+                <Link to={listHref({ ...params, tab, page: 1 })} data-testid={`tab-${tab}`}>
+                  {t(`limits.tabs.${tab}`)} ({data.counts[tab]})
+                </Link>
+              </TabNav.Link>
+            ))}
+          </TabNav.Root>
+          {data.requests.length === 0 ? (
+            <Card>
+              <Text color="gray">{data.q ? t('limits.noMatches', { q: data.q }) : t(`limits.empty.${data.tab}`)}</Text>
+            </Card>
+          ) : (
+            <Grid columns={{ initial: '1', md: '2' }} gap="3" data-testid="limit-requests">
+              {data.requests.map((request) => (
+                <RequestCard key={request.id} request={request} canDecide={data.canDecide} isOwn={request.requestedById === data.userId} />
+              ))}
+            </Grid>
+          )}
+          <Pager page={data.page} pages={data.pages} href={(page) => listHref({ ...params, page })} testId="requests-pages" />
+        </section>
+      </Flex>
+
+      <Flex direction="column" gap="3" asChild>
+        <section aria-labelledby="client-limits-heading">
+          <Heading as="h3" size="4" id="client-limits-heading">
+            {t('limits.grid.title')}
+          </Heading>
+          {data.grid.length === 0 ? (
+            <Card>
+              <Text color="gray">{data.q ? t('limits.noMatches', { q: data.q }) : t('limits.grid.empty')}</Text>
+            </Card>
+          ) : (
+            <Grid columns={{ initial: '1', sm: '2', lg: '3' }} gap="3" data-testid="client-limits">
+              {data.grid.map((client) => (
+                <ClientLimitCard key={client.id} client={client} requestHref={data.canRequest ? listHref(params, { new: true, client: client.id }) : null} />
+              ))}
+            </Grid>
+          )}
+          <Pager page={data.cpage} pages={data.gridPages} href={(cpage) => listHref({ ...params, cpage })} testId="grid-pages" />
+        </section>
+      </Flex>
+
+      {data.canRequest ? (
+        <RequestLimitDialog open={dialogOpen} onOpenChange={setDialogOpen} clients={data.clients} defaultValidUntil={data.defaultValidUntil} today={data.today} />
+      ) : null}
+    </Flex>
+  );
+}
+
+function Pager({ page, pages, href, testId }: { page: number; pages: number; href: (page: number) => string; testId: string }) {
+  const { t } = useTranslation();
+  if (pages <= 1) return null;
+  return (
+    <Flex justify="center" align="center" gap="3" role="navigation" aria-label={t('limits.pagination.label')} data-testid={testId}>
+      {page > 1 ? (
+        <Button asChild variant="soft" size="1">
+          <Link to={href(page - 1)} rel="prev">
+            {t('limits.pagination.previous')}
+          </Link>
+        </Button>
+      ) : null}
+      <Text size="2">{t('limits.pagination.page', { page, pages })}</Text>
+      {page < pages ? (
+        <Button asChild variant="soft" size="1">
+          <Link to={href(page + 1)} rel="next">
+            {t('limits.pagination.next')}
+          </Link>
+        </Button>
+      ) : null}
+    </Flex>
+  );
+}

@@ -1,0 +1,20 @@
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { clientIp } from '~/auth/login.server.ts';
+import { requirePermission } from '~/auth/permissions.server.ts';
+import { approveCreditLimit } from '~/limits/credit-limits.server.ts';
+import { approveCreditLimitSchema } from '~/limits/schemas.ts';
+import { apiJson, methodNotAllowed, parseJsonBody, requireUuidParam } from '~/utils/api.server.ts';
+
+/**
+ * PUT /api/credit-limits/{id}/approve {approvedLimit?} → 200 with the request.
+ * Manager; 403 for the request's own author, 409 unless pending (DESIGN §6, §9).
+ */
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  if (request.method !== 'PUT') return methodNotAllowed(['PUT']);
+  const actor = await requirePermission(request, 'decide:credit_limit', { api: true });
+  const id = requireUuidParam(params.id);
+  const { approvedLimit } = await parseJsonBody(request, approveCreditLimitSchema);
+  return apiJson(await approveCreditLimit({ actor, id, approvedLimit, ip: clientIp(context) }));
+}
+
+export const loader = () => methodNotAllowed(['PUT']);
