@@ -4,6 +4,7 @@ import enDocuments from './locales/en/documents.json';
 import enInvoices from './locales/en/invoices.json';
 import enLimits from './locales/en/limits.json';
 import enOnboarding from './locales/en/onboarding.json';
+import enPayments from './locales/en/payments.json';
 import enRisk from './locales/en/risk.json';
 import hrClients from './locales/hr/clients.json';
 import hrCommon from './locales/hr/common.json';
@@ -11,6 +12,7 @@ import hrDocuments from './locales/hr/documents.json';
 import hrInvoices from './locales/hr/invoices.json';
 import hrLimits from './locales/hr/limits.json';
 import hrOnboarding from './locales/hr/onboarding.json';
+import hrPayments from './locales/hr/payments.json';
 import hrRisk from './locales/hr/risk.json';
 
 /**
@@ -26,8 +28,8 @@ export const defaultLanguage: Language = 'en';
 export const LANGUAGE_KEY = 'finflow-language';
 
 export const resources = {
-  en: { common: { ...enCommon, ...enClients, ...enDocuments, ...enInvoices, ...enLimits, ...enOnboarding, ...enRisk } },
-  hr: { common: { ...hrCommon, ...hrClients, ...hrDocuments, ...hrInvoices, ...hrLimits, ...hrOnboarding, ...hrRisk } },
+  en: { common: { ...enCommon, ...enClients, ...enDocuments, ...enInvoices, ...enLimits, ...enOnboarding, ...enPayments, ...enRisk } },
+  hr: { common: { ...hrCommon, ...hrClients, ...hrDocuments, ...hrInvoices, ...hrLimits, ...hrOnboarding, ...hrPayments, ...hrRisk } },
 } as const;
 
 export function isLanguage(value: unknown): value is Language {

@@ -17,7 +17,9 @@ const NOT_SEEDED = ['schema_migrations', 'sessions', 'user_tokens', 'login_throt
   // The registration wizard's drafts and its per-IP counter: visitors' state, not business data.
   'registration_drafts', 'registration_draft_files', 'registration_rate_limits',
   // Wizard uploads held in quarantine until a submit claims them (purged when unclaimed).
-  'upload_objects'];
+  'upload_objects',
+  // Imported bank statements and their entries: filled by staff uploading camt.053 files.
+  'bank_statements', 'bank_statement_entries'];
 
 async function tableCounts() {
   const tables = await select<{ tablename: string }>(

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SecretStore, signInAsAdmin } from '../support/api-client.ts';
+import { ApiClient, SecretStore, signInAsAdmin } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
 import { freshTotpCode, lastUsedTotpCode } from '../support/totp.ts';
 
@@ -110,6 +110,21 @@ describe('signing in', () => {
     await page.getByTestId('user-block').waitFor();
 
     expect(errors.filter((error) => !/status of 40[01]/.test(error))).toEqual([]);
+    await close();
+  });
+
+  it('a form sent from a session that ended says Unauthorized and goes to the login page', async () => {
+    // A session of its own: this test ends it.
+    const session = new ApiClient();
+    await session.signIn(inject('adminEmail'), inject('adminPassword'), secrets);
+    const { page, close } = await newStrictPage(browser, { sessionCookie: session.cookie });
+    await page.goto(`${baseUrl}/profile`);
+    await page.getByRole('button', { name: 'Save changes' }).waitFor();
+    expect((await session.post('/api/auth/logout')).status).toBe(200);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await toast(page, 'Unauthorized').waitFor();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/');
     await close();
   });
 

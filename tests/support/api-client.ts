@@ -73,9 +73,21 @@ export class SecretStore {
   }
 }
 
-/** The super_admin that the run's `npm start` created, signed in. */
+/**
+ * The super_admin that the run's `npm start` created, signed in. The session
+ * is shared by every test file of the run (kept in the data folder): each new
+ * sign-in would use up a TOTP time step, and the next one may have to wait
+ * for the clock. A test that signs this session out must use its own.
+ */
 export async function signInAsAdmin(): Promise<ApiClient> {
+  const file = path.join(inject('dataDir'), 'e2e-admin-session');
   const client = new ApiClient();
+  if (fs.existsSync(file)) {
+    client.cookie = fs.readFileSync(file, 'utf8');
+    if ((await client.get('/api/auth/user')).status === 200) return client;
+  }
+  client.cookie = '';
   await client.signIn(inject('adminEmail'), inject('adminPassword'), new SecretStore());
+  fs.writeFileSync(file, client.cookie);
   return client;
 }

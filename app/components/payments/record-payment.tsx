@@ -1,0 +1,178 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import { Button, Callout, Card, Dialog, Flex, Heading, Text } from '@radix-ui/themes';
+import { Form, Link, useFetcher, useNavigation } from '@remix-run/react';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Field } from '~/components/forms.tsx';
+import { useToast } from '~/components/toaster.tsx';
+import { PAYMENT_METHODS, paymentCreateSchema } from '~/payments/schemas.ts';
+import { formatEur } from '~/utils/format.ts';
+import { usePaymentErrorText } from './display.tsx';
+
+/**
+ * The record-payment dialog (spec §2, §5): payable invoice, amount to the
+ * cent, method, reference, notes. One zod schema validates in the browser
+ * and on the server. With JavaScript it is a dialog posting through a
+ * fetcher; `?new=1` renders the same form as a panel for a plain post.
+ */
+export interface PayableOption {
+  id: string;
+  invoiceNumber: string;
+  customerName: string;
+  clientName: string;
+  openAmount: number;
+}
+export type RecordResult = SubmissionResult<string[]>;
+export interface RecordActionData {
+  intent: 'create';
+  result: RecordResult;
+  created?: boolean;
+}
+
+type Values = { invoiceId?: string; amount?: string; paymentMethod?: string; reference?: string; notes?: string };
+
+function useRecordForm(id: string, lastResult: RecordResult | undefined) {
+  return useForm<Values>({
+    id,
+    lastResult,
+    defaultValue: { paymentMethod: 'bank_transfer' },
+    constraint: getZodConstraint(paymentCreateSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: paymentCreateSchema }) as Submission<Values>,
+  });
+}
+
+function Fields({ form, fields, invoices }: { form: ReturnType<typeof useRecordForm>[0]; fields: ReturnType<typeof useRecordForm>[1]; invoices: PayableOption[] }) {
+  const { t } = useTranslation();
+  const errorText = usePaymentErrorText();
+  return (
+    <Flex direction="column" gap="3">
+      <Flex direction="column" gap="1">
+        <Text as="label" htmlFor={fields.invoiceId.id} size="2" weight="medium">
+          {t('payments.fields.invoice')}
+        </Text>
+        <select {...getSelectProps(fields.invoiceId)} className="native-select" aria-invalid={fields.invoiceId.errors ? true : undefined}>
+          <option value="">{t('payments.fields.chooseInvoice')}</option>
+          {invoices.map((invoice) => (
+            <option key={invoice.id} value={invoice.id}>
+              {t('payments.fields.invoiceOption', { number: invoice.invoiceNumber, customer: invoice.customerName, open: formatEur(invoice.openAmount) })}
+            </option>
+          ))}
+        </select>
+        <ErrorText errors={errorText(fields.invoiceId.errors)} />
+      </Flex>
+      <Field
+        label={t('payments.fields.amount')}
+        inputProps={{ ...getInputProps(fields.amount, { type: 'text' }), inputMode: 'decimal', placeholder: '0.00' }}
+        errors={errorText(fields.amount.errors)}
+      />
+      <Flex direction="column" gap="1">
+        <Text as="label" htmlFor={fields.paymentMethod.id} size="2" weight="medium">
+          {t('payments.fields.paymentMethod')}
+        </Text>
+        <select {...getSelectProps(fields.paymentMethod)} className="native-select">
+          {PAYMENT_METHODS.map((method) => (
+            <option key={method} value={method}>
+              {t(`payments.method.${method}`)}
+            </option>
+          ))}
+        </select>
+        <ErrorText errors={errorText(fields.paymentMethod.errors)} />
+      </Flex>
+      <Field label={t('payments.fields.reference')} inputProps={getInputProps(fields.reference, { type: 'text' })} errors={errorText(fields.reference.errors)} />
+      <Flex direction="column" gap="1">
+        <Text as="label" htmlFor={fields.notes.id} size="2" weight="medium">
+          {t('payments.fields.notes')}
+        </Text>
+        <textarea {...getTextareaProps(fields.notes)} className="native-select" rows={3} />
+        <ErrorText errors={errorText(fields.notes.errors)} />
+      </Flex>
+      {form.errors?.length ? (
+        <Callout.Root color="red" role="alert">
+          <Callout.Text>{errorText(form.errors)?.join(' ')}</Callout.Text>
+        </Callout.Root>
+      ) : null}
+    </Flex>
+  );
+}
+
+function ErrorText({ errors }: { errors?: string[] }) {
+  if (!errors?.length) return null;
+  return (
+    <Text size="1" color="red" role="alert">
+      {errors.join(' ')}
+    </Text>
+  );
+}
+
+export function RecordPaymentDialog({ open, onOpenChange, invoices }: { open: boolean; onOpenChange: (open: boolean) => void; invoices: PayableOption[] }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const fetcher = useFetcher<RecordActionData>({ key: 'record-payment' });
+  const [form, fields] = useRecordForm('record-payment', fetcher.data?.result);
+  const saving = fetcher.state !== 'idle';
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !fetcher.data) return;
+    if (fetcher.data.created) onOpenChange(false);
+    else if (fetcher.data.result.status === 'error') toast({ title: 'payments.toast.errorTitle', description: 'payments.toast.recordFailed', variant: 'destructive' });
+    // Only a new answer from the server matters, not a re-render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fetcher.state, fetcher.data]);
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Content maxWidth="560px">
+        <Dialog.Title>{t('payments.dialogTitle')}</Dialog.Title>
+        <Dialog.Description size="2" mb="3" color="gray">
+          {t('payments.dialogDescription')}
+        </Dialog.Description>
+        <fetcher.Form method="post" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value="create" />
+          <input type="hidden" name="via" value="dialog" />
+          <Flex direction="column" gap="3">
+            <Fields form={form} fields={fields} invoices={invoices} />
+            <Flex gap="3" justify="end">
+              <Dialog.Close>
+                <Button type="button" variant="soft" color="gray">
+                  {t('payments.cancel')}
+                </Button>
+              </Dialog.Close>
+              <Button type="submit" disabled={saving}>
+                {saving ? t('payments.saving') : t('payments.save')}
+              </Button>
+            </Flex>
+          </Flex>
+        </fetcher.Form>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}
+
+export function RecordPaymentPanel({ invoices, lastResult, cancelTo }: { invoices: PayableOption[]; lastResult?: RecordResult; cancelTo: string }) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'create';
+  const [form, fields] = useRecordForm('record-payment-panel', lastResult);
+  return (
+    <Card size="3" data-testid="record-panel">
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="create" />
+        <Flex direction="column" gap="3">
+          <Heading as="h2" size="4">
+            {t('payments.dialogTitle')}
+          </Heading>
+          <Fields form={form} fields={fields} invoices={invoices} />
+          <Flex gap="3" justify="end">
+            <Button asChild variant="soft" color="gray">
+              <Link to={cancelTo}>{t('payments.cancel')}</Link>
+            </Button>
+            <Button type="submit" disabled={saving}>
+              {saving ? t('payments.saving') : t('payments.save')}
+            </Button>
+          </Flex>
+        </Flex>
+      </Form>
+    </Card>
+  );
+}

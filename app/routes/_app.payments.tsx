@@ -1,0 +1,333 @@
+import { parseWithZod } from '@conform-to/zod/v4';
+import { MagnifyingGlassIcon, PlusIcon } from '@radix-ui/react-icons';
+import { Button, Card, Flex, Grid, Heading, TabNav, Text, TextField } from '@radix-ui/themes';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { clientIp } from '~/auth/login.server.ts';
+import { can, requirePermission } from '~/auth/permissions.server.ts';
+import type { PublicUser } from '~/auth/user-record.server.ts';
+import { assignEntry, importBankStatement, listUnmatchedEntries } from '~/banking/camt053.server.ts';
+import { readStatementUpload } from '~/banking/upload.server.ts';
+import { SummaryCard } from '~/components/payments/display.tsx';
+import { RecordPaymentDialog, RecordPaymentPanel, type RecordActionData } from '~/components/payments/record-payment.tsx';
+import { BankPanel, PaymentsTable, PayoutsPanel } from '~/components/payments/tables.tsx';
+import { listPayableInvoices } from '~/invoices/invoices.server.ts';
+import { confirmPayment, failPayment, listPayments, paymentSummary, paymentTabCounts, recordPayment, refundPayment } from '~/payments/payments.server.ts';
+import { PAYMENT_TABS, PAYOUT_FILTERS, paymentCreateSchema, type PaymentTab, type PayoutFilter } from '~/payments/schemas.ts';
+import { listPayouts, markPayoutsPaid } from '~/payouts/payouts.server.ts';
+import { readApiError } from '~/utils/api.server.ts';
+import type { ToastInput } from '~/utils/toast.ts';
+import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
+
+export const meta: MetaFunction = () => [{ title: 'Uplate i naplata · FinFlow' }];
+
+/**
+ * Spec §2 /payments: the record-payment dialog, search, tabs pending
+ * (default), confirmed, failed, refunded, all, the four summary cards; plus
+ * the payouts tab (advances and reserve releases, pain.001 export) and the
+ * bank statement tab (camt.053 import, unmatched entries). Everything lives
+ * in the URL (?tab=&q=&page=&payoutStatus=&new=1) and every action is a form
+ * post with an intent, so the page works without JavaScript.
+ */
+const PAGE_SIZE = 20;
+const EXTRA_TABS = ['payouts', 'bank'] as const;
+type Tab = PaymentTab | (typeof EXTRA_TABS)[number];
+const TABS: readonly Tab[] = [...PAYMENT_TABS, ...EXTRA_TABS];
+
+function readUrl(url: URL) {
+  const params = url.searchParams;
+  const tab = (TABS as readonly string[]).includes(params.get('tab') ?? '') ? (params.get('tab') as Tab) : 'pending';
+  const payoutStatus = (PAYOUT_FILTERS as readonly string[]).includes(params.get('payoutStatus') ?? '') ? (params.get('payoutStatus') as PayoutFilter) : 'pending';
+  const count = (name: string) => {
+    const value = Number.parseInt(params.get(name) ?? '', 10);
+    return Number.isFinite(value) && value >= 0 ? value : null;
+  };
+  const matched = count('matched');
+  const unmatched = count('unmatched');
+  const duplicates = count('duplicates');
+  return {
+    tab,
+    q: params.get('q')?.trim().slice(0, 255) ?? '',
+    page: Math.min(Math.max(1, Math.trunc(Number(params.get('page'))) || 1), 100_000),
+    payoutStatus,
+    showNew: params.get('new') === '1',
+    imported: matched !== null && unmatched !== null && duplicates !== null ? { matched, unmatched, duplicates } : null,
+  };
+}
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requirePermission(request, 'read:all');
+  const url = readUrl(new URL(request.url));
+  const offset = (url.page - 1) * PAGE_SIZE;
+  const isPaymentTab = (PAYMENT_TABS as readonly string[]).includes(url.tab);
+  const [summary, counts, payments, payable, payouts, unmatched] = await Promise.all([
+    paymentSummary(),
+    paymentTabCounts({ q: url.q }),
+    isPaymentTab ? listPayments({ q: url.q, tab: url.tab, limit: PAGE_SIZE, offset }) : Promise.resolve(null),
+    // The dialog's and the assign form's choice of invoices: financed and not fully paid.
+    listPayableInvoices({ limit: 500 }),
+    url.tab === 'payouts' ? listPayouts({ status: url.payoutStatus, limit: 200 }) : Promise.resolve(null),
+    url.tab === 'bank' ? listUnmatchedEntries({ limit: 200 }) : Promise.resolve(null),
+  ]);
+  return json({
+    ...url,
+    summary,
+    counts,
+    payments: payments?.items ?? [],
+    total: payments?.total ?? 0,
+    pages: Math.max(1, Math.ceil((payments?.total ?? 0) / PAGE_SIZE)),
+    payable: payable.items.map(({ id, invoiceNumber, customerName, clientName, openAmount }) => ({ id, invoiceNumber, customerName, clientName, openAmount })),
+    payouts: payouts?.items ?? [],
+    payoutsPendingTotal: payouts?.pendingTotal ?? 0,
+    unmatched: unmatched?.items ?? [],
+    canDecide: can(user, 'confirm:payment'),
+    canExport: can(user, 'finance:invoice'),
+    canRecord: can(user, 'create:payment'),
+  });
+}
+
+/** Back to where the form was, never elsewhere. */
+function safeReturn(value: FormDataEntryValue | string | null | undefined, fallback = '/payments'): string {
+  const text = typeof value === 'string' ? value : '';
+  return /^\/payments(\?[^\s]*)?$/.test(text) ? text : fallback;
+}
+
+function withoutNew(path: string): string {
+  const url = new URL(path, 'http://x');
+  url.searchParams.delete('new');
+  const search = url.searchParams.toString();
+  return `${url.pathname}${search ? `?${search}` : ''}`;
+}
+
+async function refusalToast(error: unknown, description: string): Promise<ToastInput> {
+  const problem = await readApiError(error);
+  if (!problem) throw error;
+  return { title: 'payments.toast.errorTitle', description, params: { reason: problem.message }, variant: 'destructive' };
+}
+
+const TRANSITIONS = {
+  confirm: { run: confirmPayment, ok: 'payments.toast.confirmed', failed: 'payments.toast.confirmFailed' },
+  fail: { run: failPayment, ok: 'payments.toast.failed', failed: 'payments.toast.failFailed' },
+  refund: { run: refundPayment, ok: 'payments.toast.refunded', failed: 'payments.toast.refundFailed' },
+} as const;
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const ip = clientIp(context);
+  const type = (request.headers.get('Content-Type') ?? '').toLowerCase();
+  // The only multipart form of the page is the bank statement upload.
+  if (type.startsWith('multipart/form-data')) {
+    const actor = await requirePermission(request, 'create:payment');
+    const back = '/payments?tab=bank';
+    try {
+      const { xml, fileName } = await readStatementUpload(request);
+      const result = await importBankStatement({ actor, xml, fileName, ip });
+      const target = `${back}&matched=${result.matched}&unmatched=${result.unmatched}&duplicates=${result.duplicates}`;
+      return redirectWithToast(target, { title: 'payments.toast.successTitle', description: 'payments.toast.imported', params: { matched: result.matched, unmatched: result.unmatched, duplicates: result.duplicates } });
+    } catch (error) {
+      return redirectWithToast(back, await refusalToast(error, 'payments.toast.importFailed'));
+    }
+  }
+
+  const formData = await request.formData();
+  const intent = String(formData.get('intent') ?? '');
+  const back = safeReturn(formData.get('returnTo'));
+  if (intent === 'create') return createPayment(request, formData, ip);
+
+  if (intent === 'confirm' || intent === 'fail' || intent === 'refund') {
+    const actor = await requirePermission(request, 'confirm:payment');
+    const spec = TRANSITIONS[intent];
+    try {
+      await spec.run({ actor, id: String(formData.get('id') ?? ''), ip });
+    } catch (error) {
+      return redirectWithToast(back, await refusalToast(error, spec.failed));
+    }
+    return redirectWithToast(back, { title: 'payments.toast.successTitle', description: spec.ok });
+  }
+
+  if (intent === 'markPaid') {
+    const actor = await requirePermission(request, 'finance:invoice');
+    try {
+      const paid = await markPayoutsPaid({ actor, ids: formData.getAll('ids').map(String), ip });
+      return redirectWithToast(back, { title: 'payments.toast.successTitle', description: 'payments.toast.markedPaid', params: { count: paid.length } });
+    } catch (error) {
+      return redirectWithToast(back, await refusalToast(error, 'payments.toast.markPaidFailed'));
+    }
+  }
+
+  if (intent === 'assign') {
+    const actor = await requirePermission(request, 'create:payment');
+    try {
+      await assignEntry({ actor, id: String(formData.get('id') ?? ''), input: { invoiceId: formData.get('invoiceId') }, ip });
+    } catch (error) {
+      return redirectWithToast(back, await refusalToast(error, 'payments.toast.assignFailed'));
+    }
+    return redirectWithToast(back, { title: 'payments.toast.successTitle', description: 'payments.toast.assigned' });
+  }
+  return json({ message: 'Unknown intent' }, { status: 400 });
+}
+
+/**
+ * The record-payment form. From the dialog (`via=dialog`) it answers JSON so
+ * the dialog closes, with the success toast in the flash cookie; from the
+ * `?new=1` panel it redirects (PRG). A refusal goes back onto the fields.
+ */
+async function createPayment(request: Request, formData: FormData, ip: string | null) {
+  const actor: PublicUser = await requirePermission(request, 'create:payment');
+  const submission = parseWithZod(formData, { schema: paymentCreateSchema });
+  if (submission.status !== 'success') return json({ intent: 'create' as const, result: submission.reply() }, { status: 400 });
+  const field = (name: string) => {
+    const value = formData.get(name);
+    return typeof value === 'string' ? value : undefined;
+  };
+  try {
+    await recordPayment({
+      actor,
+      input: { invoiceId: field('invoiceId'), amount: field('amount'), paymentMethod: field('paymentMethod') as never, reference: field('reference'), notes: field('notes') },
+      ip,
+    });
+  } catch (error) {
+    const problem = await readApiError(error);
+    if (!problem) throw error;
+    const result = submission.reply({ formErrors: problem.errors ? [] : [problem.message], fieldErrors: problem.errors ?? {} });
+    return json({ intent: 'create' as const, result }, { status: problem.status });
+  }
+  const toast = { title: 'payments.toast.successTitle', description: 'payments.toast.recorded' };
+  if (formData.get('via') === 'dialog') {
+    return json({ intent: 'create' as const, result: submission.reply({ resetForm: true }), created: true }, { headers: await toastHeaders(toast) });
+  }
+  return redirectWithToast(withoutNew(safeReturn(formData.get('returnTo'), '/payments')), toast);
+}
+
+export default function PaymentsPage() {
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<RecordActionData>();
+  const { t } = useTranslation();
+  const location = useLocation();
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const newParams = new URLSearchParams(location.search);
+  newParams.set('new', '1');
+  const cancelParams = new URLSearchParams(location.search);
+  cancelParams.delete('new');
+  const tabHref = (tab: Tab) => {
+    const params = new URLSearchParams();
+    if (data.q && (PAYMENT_TABS as readonly string[]).includes(tab)) params.set('q', data.q);
+    if (tab !== 'pending') params.set('tab', tab);
+    const search = params.toString();
+    return search ? `/payments?${search}` : '/payments';
+  };
+  const pageHref = (page: number) => {
+    const params = new URLSearchParams(location.search);
+    params.delete('new');
+    if (page > 1) params.set('page', String(page));
+    else params.delete('page');
+    return `?${params}`;
+  };
+  const isPaymentTab = (PAYMENT_TABS as readonly string[]).includes(data.tab);
+  const { summary } = data;
+  return (
+    <Flex direction="column" gap="4">
+      <Flex justify="between" align="center" gap="3" wrap="wrap">
+        <Heading as="h2" size="6">
+          {t('payments.title')}
+        </Heading>
+        {data.canRecord ? (
+          <Button asChild>
+            <Link
+              to={`?${newParams}`}
+              onClick={(event) => {
+                event.preventDefault();
+                setDialogOpen(true);
+              }}
+            >
+              <PlusIcon /> {t('payments.record')}
+            </Link>
+          </Button>
+        ) : null}
+      </Flex>
+      {data.showNew && data.canRecord ? (
+        <RecordPaymentPanel invoices={data.payable} lastResult={actionData?.result} cancelTo={`/payments${cancelParams.size ? `?${cancelParams}` : ''}`} />
+      ) : null}
+
+      <Grid columns={{ initial: '1', sm: '2', lg: '4' }} gap="3" data-testid="summary-cards">
+        <SummaryCard testId="summary-pending" label={t('payments.summary.pending')} amount={summary.pending.amount} hint={t('payments.summary.pendingHint', { count: summary.pending.count })} colour="amber" />
+        <SummaryCard
+          testId="summary-confirmed"
+          label={t('payments.summary.confirmedThisMonth')}
+          amount={summary.confirmedThisMonth.amount}
+          hint={t('payments.summary.confirmedHint', { count: summary.confirmedThisMonth.count })}
+          colour="green"
+        />
+        <SummaryCard testId="summary-overdue" label={t('payments.summary.overdue')} amount={summary.overdue.amount} hint={t('payments.summary.overdueHint', { count: summary.overdue.count })} colour="red" />
+        <SummaryCard testId="summary-failed" label={t('payments.summary.failed')} amount={summary.failed.amount} hint={t('payments.summary.failedHint', { count: summary.failed.count })} colour="gray" />
+      </Grid>
+
+      <TabNav.Root aria-label={t('payments.tabsLabel')}>
+        {TABS.map((tab) => (
+          <TabNav.Link key={tab} asChild active={data.tab === tab}>
+            <Link to={tabHref(tab)} data-testid={`tab-${tab}`}>
+              {t(`payments.tabs.${tab}`)}
+              {(PAYMENT_TABS as readonly string[]).includes(tab) ? ` (${data.counts[tab as PaymentTab]})` : ''}
+            </Link>
+          </TabNav.Link>
+        ))}
+      </TabNav.Root>
+
+      {isPaymentTab ? (
+        <>
+          <Form method="get" role="search" aria-label={t('payments.searchLabel')}>
+            {data.tab !== 'pending' ? <input type="hidden" name="tab" value={data.tab} /> : null}
+            <Flex gap="2" align="center" wrap="wrap">
+              <TextField.Root name="q" defaultValue={data.q} placeholder={t('payments.searchPlaceholder')} aria-label={t('payments.searchLabel')} style={{ minWidth: 300 }}>
+                <TextField.Slot>
+                  <MagnifyingGlassIcon />
+                </TextField.Slot>
+              </TextField.Root>
+              <Button type="submit" variant="soft">
+                {t('payments.search')}
+              </Button>
+              {data.q ? (
+                <Button asChild variant="ghost" color="gray">
+                  <Link to={tabHref(data.tab)}>{t('payments.clearSearch')}</Link>
+                </Button>
+              ) : null}
+              <Text size="2" color="gray" data-testid="total-count">
+                {t('payments.total', { count: data.total })}
+              </Text>
+            </Flex>
+          </Form>
+          {data.payments.length === 0 ? (
+            <Card size="3">
+              <Text color="gray">{data.q ? t('payments.noMatches', { q: data.q }) : t('payments.empty')}</Text>
+            </Card>
+          ) : (
+            <PaymentsTable payments={data.payments} canDecide={data.canDecide} />
+          )}
+          {data.pages > 1 ? (
+            <Flex justify="center" align="center" gap="3" role="navigation" aria-label={t('payments.pagination')}>
+              {data.page > 1 ? (
+                <Button asChild variant="soft">
+                  <Link to={pageHref(data.page - 1)} rel="prev">
+                    {t('payments.previous')}
+                  </Link>
+                </Button>
+              ) : null}
+              <Text size="2">{t('payments.page', { page: data.page, pages: data.pages })}</Text>
+              {data.page < data.pages ? (
+                <Button asChild variant="soft">
+                  <Link to={pageHref(data.page + 1)} rel="next">
+                    {t('payments.next')}
+                  </Link>
+                </Button>
+              ) : null}
+            </Flex>
+          ) : null}
+        </>
+      ) : null}
+      {data.tab === 'payouts' ? <PayoutsPanel payouts={data.payouts} status={data.payoutStatus} canExport={data.canExport} pendingTotal={data.payoutsPendingTotal} /> : null}
+      {data.tab === 'bank' ? <BankPanel entries={data.unmatched} invoices={data.payable} result={data.imported} /> : null}
+      {data.canRecord ? <RecordPaymentDialog open={dialogOpen} onOpenChange={setDialogOpen} invoices={data.payable} /> : null}
+    </Flex>
+  );
+}
