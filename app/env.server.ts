@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { isValidIban, normalizeAnyIban } from './banking/iban.ts';
 
 /**
  * The process environment, validated once. Every entry point (start script,
@@ -41,6 +42,10 @@ const envSchema = z.object({
   SMTP_URL: urlWithProtocols(['smtp:', 'smtps:']).optional(),
   MAIL_FROM: z.string().min(3).default('FinFlow <no-reply@finflow.local>'),
   INTEGRATIONS_MODE: z.enum(['sandbox', 'live']).default('sandbox'),
+  // The factor's own account: debtor of payout files, owner of imported statements (app/banking/factor-account.server.ts).
+  FACTOR_NAME: z.string().max(140, 'must be at most 140 characters').optional(),
+  FACTOR_IBAN: z.string().refine((value) => isValidIban(normalizeAnyIban(value)), 'must be a valid IBAN').optional(),
+  FACTOR_BIC: z.string().regex(/^[A-Za-z]{6}[A-Za-z2-9][A-NP-Za-np-z0-9]([A-Za-z0-9]{3})?$/, 'must be a BIC (8 or 11 characters)').optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 });
 

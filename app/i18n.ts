@@ -6,6 +6,8 @@ import enLimits from './locales/en/limits.json';
 import enOnboarding from './locales/en/onboarding.json';
 import enPayments from './locales/en/payments.json';
 import enRisk from './locales/en/risk.json';
+import enTasks from './locales/en/tasks.json';
+import enWorkflows from './locales/en/workflows.json';
 import hrClients from './locales/hr/clients.json';
 import hrCommon from './locales/hr/common.json';
 import hrDocuments from './locales/hr/documents.json';
@@ -14,6 +16,8 @@ import hrLimits from './locales/hr/limits.json';
 import hrOnboarding from './locales/hr/onboarding.json';
 import hrPayments from './locales/hr/payments.json';
 import hrRisk from './locales/hr/risk.json';
+import hrTasks from './locales/hr/tasks.json';
+import hrWorkflows from './locales/hr/workflows.json';
 
 /**
  * Shared i18next configuration; the translations are bundled so no request
@@ -28,8 +32,8 @@ export const defaultLanguage: Language = 'en';
 export const LANGUAGE_KEY = 'finflow-language';
 
 export const resources = {
-  en: { common: { ...enCommon, ...enClients, ...enDocuments, ...enInvoices, ...enLimits, ...enOnboarding, ...enPayments, ...enRisk } },
-  hr: { common: { ...hrCommon, ...hrClients, ...hrDocuments, ...hrInvoices, ...hrLimits, ...hrOnboarding, ...hrPayments, ...hrRisk } },
+  en: { common: { ...enCommon, ...enClients, ...enDocuments, ...enInvoices, ...enLimits, ...enOnboarding, ...enPayments, ...enRisk, ...enTasks, ...enWorkflows } },
+  hr: { common: { ...hrCommon, ...hrClients, ...hrDocuments, ...hrInvoices, ...hrLimits, ...hrOnboarding, ...hrPayments, ...hrRisk, ...hrTasks, ...hrWorkflows } },
 } as const;
 
 export function isLanguage(value: unknown): value is Language {

@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /**
  * Every pg-boss queue FinFlow uses, with its options and its recurring
@@ -64,6 +64,17 @@ export const queues = [
     // Daily before staff arrive, so limits lapse on the right Croatian day; reruns are harmless.
     options: { retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 900, retentionMinutes: 360 },
     schedule: { cron: '15 5 * * *', tz: 'Europe/Zagreb' },
+  }),
+  defineQueue({
+    name: 'workflow-step',
+    // One automated workflow step (app/workflows/engine.server.ts). Three retries with backoff (~10 s, 20 s, 40 s),
+    // then the instance is marked failed with the error kept; a step runs in one transaction, so 5 minutes is generous.
+    options: { retryLimit: 3, retryDelay: 10, retryBackoff: true, expireInSeconds: 300 },
+    payload: z.object({
+      instanceId: z.uuid(),
+      stepIndex: z.number().int().min(0),
+      attempt: z.number().int().min(1),
+    }),
   }),
 ] as const;
 

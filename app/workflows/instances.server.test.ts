@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stopSender } from '../../worker/boss.ts';
 import { activityRows, apiFailure, createTestUser } from '../auth/test-helpers.server.ts';
 import { execute, inTransaction, selectRows } from '../db.server.ts';
 import { startWorkflowInstance } from './instances.server.ts';
@@ -16,6 +17,11 @@ async function definition(type: string, isActive: boolean, steps: object[] = STE
   );
   return rows[0].id;
 }
+
+// Starting an instance sends its first step's job after commit.
+afterAll(async () => {
+  await stopSender();
+});
 
 let activeId: string;
 beforeAll(async () => {

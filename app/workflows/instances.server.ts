@@ -2,13 +2,15 @@ import type { Transaction } from 'sequelize';
 import { WORKFLOW_ENTITY_TYPES, WORKFLOW_TYPES, type WorkflowEntityType, type WorkflowType } from '../../db/models/enums.ts';
 import { logActivity } from '../activity-log.server.ts';
 import type { Actor } from '../auth/users.server.ts';
-import { execute, inTransaction, selectOne } from '../db.server.ts';
+import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { apiError } from '../utils/api.server.ts';
+import { scheduleFirstStep } from './engine.server.ts';
 
 /**
- * Starting a workflow instance (spec §3 Workflow instance; DESIGN §7). This
- * only records the instance at step 0 with the definition's steps copied in;
- * the engine (issue 7) picks up running instances and runs their steps.
+ * Workflow instances (spec §3 Workflow instance; DESIGN §7): starting one
+ * records it at step 0 with the definition's steps copied in, and the engine
+ * schedules that step once the caller's transaction commits; the lists and
+ * the step history the API and /workflows read.
  */
 export interface WorkflowStepDef {
   name: string;
@@ -93,6 +95,8 @@ export async function startWorkflowInstance(
       },
       transaction,
     );
+    // After commit: a rolled-back registration leaves no job behind.
+    await scheduleFirstStep(row.id, transaction);
     return toDto(row, type);
   };
   return options.transaction ? run(options.transaction) : inTransaction(run);
@@ -111,5 +115,133 @@ function toDto(row: InstanceRow, workflowType: WorkflowType): WorkflowInstanceDt
     startedBy: row.started_by,
     startedAt: new Date(row.started_at).toISOString(),
     completedAt: row.completed_at ? new Date(row.completed_at).toISOString() : null,
+  };
+}
+
+/** A row of GET /api/workflow-instances and an instance card on /workflows. */
+export interface WorkflowInstanceListItem extends WorkflowInstanceDto {
+  workflowName: string;
+  entityName: string | null;
+  totalSteps: number;
+  /** Spec §4: current step / number of steps, as a whole percent. */
+  progress: number;
+  currentStepName: string | null;
+  lastError: string | null;
+  updatedAt: string;
+}
+
+export interface StepRunDto {
+  id: string;
+  stepIndex: number;
+  stepName: string;
+  stepType: 'automated' | 'manual';
+  status: 'running' | 'waiting' | 'completed' | 'failed' | 'skipped';
+  attempt: number;
+  outcome: Record<string, unknown> | null;
+  error: string | null;
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+export interface WorkflowInstanceDetail extends WorkflowInstanceListItem {
+  stepRuns: StepRunDto[];
+  tasks: Array<{ id: string; title: string; type: string; status: string; workflowStep: number | null }>;
+}
+
+interface ListRow extends InstanceRow {
+  workflow_type: WorkflowType;
+  workflow_name: string;
+  entity_name: string | null;
+  last_error: string | null;
+  updated_at: Date;
+}
+
+const LIST_SELECT = `
+  SELECT i.id, i.workflow_id, i.status, i.entity_type, i.entity_id, i.current_step, i.steps, i.started_by, i.started_at,
+         i.completed_at, i.last_error, i.updated_at, d.type AS workflow_type, d.name AS workflow_name,
+         coalesce(cl.company_name, cu.company_name, inv.invoice_number) AS entity_name
+    FROM workflow_instances i
+    JOIN workflow_definitions d ON d.id = i.workflow_id
+    LEFT JOIN clients cl ON i.entity_type = 'client' AND cl.id = i.entity_id
+    LEFT JOIN customers cu ON i.entity_type = 'customer' AND cu.id = i.entity_id
+    LEFT JOIN invoices inv ON i.entity_type = 'invoice' AND inv.id = i.entity_id`;
+
+function toListItem(row: ListRow): WorkflowInstanceListItem {
+  const total = Array.isArray(row.steps) ? row.steps.length : 0;
+  return {
+    ...toDto(row, row.workflow_type),
+    workflowName: row.workflow_name,
+    entityName: row.entity_name,
+    totalSteps: total,
+    progress: total === 0 ? 0 : Math.round((Math.min(row.current_step, total) / total) * 100),
+    currentStepName: row.steps?.[row.current_step]?.name ?? null,
+    lastError: row.last_error,
+    updatedAt: new Date(row.updated_at).toISOString(),
+  };
+}
+
+export async function listInstances(
+  options: { status?: string | null; limit?: number; offset?: number } = {},
+): Promise<{ items: WorkflowInstanceListItem[]; total: number }> {
+  const status = options.status && (['running', 'completed', 'failed', 'paused'] as const).includes(options.status as never) ? options.status : null;
+  const where = status ? 'WHERE i.status = :status' : '';
+  const [items, count] = await Promise.all([
+    selectRows<ListRow>(`${LIST_SELECT} ${where} ORDER BY i.started_at DESC, i.id DESC LIMIT :limit OFFSET :offset`, {
+      status,
+      limit: options.limit ?? 100,
+      offset: options.offset ?? 0,
+    }),
+    selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM workflow_instances i ${where}`, { status }),
+  ]);
+  return { items: items.map(toListItem), total: count?.total ?? 0 };
+}
+
+/** The four counters of /workflows, one grouped count. */
+export async function instanceStatusCounts(): Promise<Record<'running' | 'completed' | 'failed' | 'paused', number>> {
+  const rows = await selectRows<{ status: 'running' | 'completed' | 'failed' | 'paused'; n: number }>(
+    `SELECT status, count(*)::int AS n FROM workflow_instances GROUP BY status`,
+  );
+  const counts = { running: 0, completed: 0, failed: 0, paused: 0 };
+  for (const row of rows) counts[row.status] = row.n;
+  return counts;
+}
+
+/** 'details': the instance with every step run (start, end, outcome, error, attempt) and its tasks. 404 unknown. */
+export async function getInstanceDetail(id: string): Promise<WorkflowInstanceDetail> {
+  const row = UUID.test(id) ? await selectOne<ListRow>(`${LIST_SELECT} WHERE i.id = :id`, { id }) : null;
+  if (!row) throw apiError(404, 'Workflow instance not found');
+  const [runs, tasks] = await Promise.all([
+    selectRows<{
+      id: string;
+      step_index: number;
+      step_name: string;
+      step_type: StepRunDto['stepType'];
+      status: StepRunDto['status'];
+      attempt: number;
+      outcome: Record<string, unknown> | null;
+      error: string | null;
+      started_at: Date;
+      finished_at: Date | null;
+    }>(`SELECT * FROM workflow_step_runs WHERE instance_id = :id ORDER BY step_index, started_at, attempt`, { id }),
+    selectRows<{ id: string; title: string; type: string; status: string; workflow_step: number | null }>(
+      `SELECT id, title, type, status, workflow_step FROM tasks WHERE workflow_instance_id = :id ORDER BY created_at`,
+      { id },
+    ),
+  ]);
+  return {
+    ...toListItem(row),
+    stepRuns: runs.map((run) => ({
+      id: run.id,
+      stepIndex: run.step_index,
+      stepName: run.step_name,
+      stepType: run.step_type,
+      status: run.status,
+      attempt: run.attempt,
+      outcome: run.outcome,
+      error: run.error,
+      startedAt: new Date(run.started_at).toISOString(),
+      finishedAt: run.finished_at ? new Date(run.finished_at).toISOString() : null,
+    })),
+    tasks: tasks.map((task) => ({ id: task.id, title: task.title, type: task.type, status: task.status, workflowStep: task.workflow_step })),
   };
 }

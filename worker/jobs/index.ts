@@ -3,9 +3,10 @@ import * as creditLimitExpiry from './credit-limit-expiry.ts';
 import * as heartbeat from './heartbeat.ts';
 import * as overdueRisk from './overdue-risk.ts';
 import * as purgeUploads from './purge-uploads.ts';
+import * as workflowStep from './workflow-step.ts';
 
 /**
  * Every job the worker runs: one module per queue declared in queues.ts
  * (worker.test.ts checks that each declared queue has exactly one).
  */
-export const jobs: readonly JobModule[] = [heartbeat, purgeUploads, overdueRisk, creditLimitExpiry];
+export const jobs: readonly JobModule[] = [heartbeat, purgeUploads, overdueRisk, creditLimitExpiry, workflowStep];

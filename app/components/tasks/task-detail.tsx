@@ -1,0 +1,124 @@
+import { Button, Card, DataList, Flex, Heading, Link as RadixLink, Text } from '@radix-ui/themes';
+import { Link } from '@remix-run/react';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TaskDetailDto } from '~/tasks/tasks.server.ts';
+import { formatDate, formatDateTime } from '~/utils/format.ts';
+import { LateBadge, PriorityBadge, TaskStatusBadge } from './display.tsx';
+import { EntityLine, TaskActionForm } from './task-card.tsx';
+
+/** The details view of one task (`?task=<id>`): every field, its links, the workflow step and its history. */
+export function TaskDetailPanel({ task, closeTo, editTo }: { task: TaskDetailDto; closeTo: string; editTo: string }) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  const open = task.status === 'pending' || task.status === 'in_progress';
+  const dash = '—';
+  return (
+    <Card size="3" data-testid="task-detail" role="region" aria-labelledby={headingId}>
+      <Flex direction="column" gap="3">
+        <Flex justify="between" align="start" gap="2" wrap="wrap">
+          <Heading as="h2" size="4" id={headingId}>
+            {task.title}
+          </Heading>
+          <Flex gap="1">
+            {task.isLate ? <LateBadge /> : null}
+            <PriorityBadge priority={task.priority} />
+            <TaskStatusBadge status={task.status} />
+          </Flex>
+        </Flex>
+        {task.description ? (
+          <Text size="2" style={{ whiteSpace: 'pre-line' }}>
+            {task.description}
+          </Text>
+        ) : null}
+        <DataList.Root size="2">
+          <DataList.Item>
+            <DataList.Label>{t('tasks.card.type')}</DataList.Label>
+            <DataList.Value>{t(`tasks.type.${task.type}`)}</DataList.Value>
+          </DataList.Item>
+          <DataList.Item>
+            <DataList.Label>{t('tasks.card.assignee')}</DataList.Label>
+            <DataList.Value>{task.assignedToName ?? t('tasks.card.unassigned')}</DataList.Value>
+          </DataList.Item>
+          <DataList.Item>
+            <DataList.Label>{t('tasks.card.due')}</DataList.Label>
+            <DataList.Value>{task.dueDate ? formatDateTime(task.dueDate) : t('tasks.card.noDue')}</DataList.Value>
+          </DataList.Item>
+          <DataList.Item>
+            <DataList.Label>{t('tasks.detail.createdAt')}</DataList.Label>
+            <DataList.Value>
+              {formatDateTime(task.createdAt)} · {task.createdByName ?? t('tasks.detail.system')}
+            </DataList.Value>
+          </DataList.Item>
+          <DataList.Item>
+            <DataList.Label>{t('tasks.card.completedAt')}</DataList.Label>
+            <DataList.Value data-testid="detail-completed-at">{task.completedAt ? formatDateTime(task.completedAt) : dash}</DataList.Value>
+          </DataList.Item>
+          <DataList.Item>
+            <DataList.Label>{t('tasks.fields.notes')}</DataList.Label>
+            <DataList.Value style={{ whiteSpace: 'pre-line' }}>{task.notes || dash}</DataList.Value>
+          </DataList.Item>
+          {task.entityType ? (
+            <DataList.Item>
+              <DataList.Label>{t('tasks.detail.entity')}</DataList.Label>
+              <DataList.Value>
+                <EntityLine task={task} />
+              </DataList.Value>
+            </DataList.Item>
+          ) : null}
+          {task.workflow ? (
+            <DataList.Item>
+              <DataList.Label>{t('tasks.card.workflow')}</DataList.Label>
+              <DataList.Value>
+                <Flex direction="column" gap="1" data-testid="detail-workflow">
+                  <RadixLink asChild>
+                    <Link to={task.workflow.href}>{task.workflow.name}</Link>
+                  </RadixLink>
+                  {task.workflow.stepIndex !== null ? (
+                    <Text size="2">{t('tasks.card.workflowStep', { step: task.workflow.stepIndex + 1, count: task.workflow.stepCount, name: task.workflow.stepName ?? '' })}</Text>
+                  ) : null}
+                  <Text size="1" color="gray">
+                    {t('tasks.detail.instanceStatus', { status: task.workflow.status })}
+                  </Text>
+                </Flex>
+              </DataList.Value>
+            </DataList.Item>
+          ) : null}
+        </DataList.Root>
+        <Flex direction="column" gap="1">
+          <Heading as="h3" size="3">
+            {t('tasks.detail.history')}
+          </Heading>
+          {task.history.length === 0 ? (
+            <Text size="2" color="gray">
+              {t('tasks.detail.noHistory')}
+            </Text>
+          ) : (
+            <ul data-testid="task-history" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+              {task.history.map((entry, index) => (
+                <li key={`${entry.createdAt}-${index}`}>
+                  <Text size="2">
+                    {t(`tasks.history.${entry.action}`, { defaultValue: entry.action })} · {entry.userName ?? t('tasks.detail.system')} · {formatDate(entry.createdAt)}
+                  </Text>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Flex>
+        <Flex gap="2" justify="end" wrap="wrap">
+          {task.status === 'pending' ? <TaskActionForm id={task.id} intent="start" label={t('tasks.actions.start')} /> : null}
+          {task.status === 'in_progress' ? <TaskActionForm id={task.id} intent="complete" label={t('tasks.actions.complete')} color="green" /> : null}
+          {open ? (
+            <Button asChild size="1" variant="soft">
+              <Link to={editTo}>{t('tasks.actions.edit')}</Link>
+            </Button>
+          ) : null}
+          {open ? <TaskActionForm id={task.id} intent="cancel" label={t('tasks.actions.cancelTask')} color="red" variant="soft" /> : null}
+          <Button asChild size="1" variant="ghost" color="gray">
+            <Link to={closeTo}>{t('tasks.actions.close')}</Link>
+          </Button>
+        </Flex>
+      </Flex>
+    </Card>
+  );
+}

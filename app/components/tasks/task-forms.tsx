@@ -1,0 +1,269 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type FieldMetadata, type Submission, type SubmissionResult } from '@conform-to/react';
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import { Button, Callout, Card, Dialog, Flex, Grid, Heading, Text, TextArea } from '@radix-ui/themes';
+import { Form, Link, useFetcher, useNavigation } from '@remix-run/react';
+import { useEffect, useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ErrorList, Field } from '~/components/forms.tsx';
+import { useToast } from '~/components/toaster.tsx';
+import { TASK_PRIORITIES, TASK_TYPES, taskCreateSchema, taskEditFormSchema } from '~/tasks/schemas.ts';
+import { useTaskErrorText } from './display.tsx';
+import type { UserOption } from './task-card.tsx';
+
+/**
+ * The new-task dialog (JavaScript, through a fetcher) and the same form as a
+ * panel for `?new=1` (a plain post, without JavaScript); the edit form of an
+ * open task (`?edit=<id>`). One zod schema validates in the browser and again
+ * on the server.
+ */
+export type TaskFormResult = SubmissionResult<string[]>;
+export interface TaskFormData {
+  intent: 'create' | 'edit';
+  id?: string;
+  result: TaskFormResult;
+  created?: boolean;
+}
+type Values = Record<string, string | undefined>;
+// Any field of either form; only name, id, constraints and errors are read.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyField = FieldMetadata<any, any, string[]>;
+
+function SelectField({ label, meta, children }: { label: string; meta: AnyField; children: React.ReactNode }) {
+  const errorText = useTaskErrorText();
+  return (
+    <Flex direction="column" gap="1">
+      <Text as="label" htmlFor={meta.id} size="2" weight="medium">
+        {label}
+      </Text>
+      <select {...getSelectProps(meta)} className="native-select">
+        {children}
+      </select>
+      <ErrorList errors={errorText(meta.errors)} />
+    </Flex>
+  );
+}
+
+function TextAreaField({ label, meta }: { label: string; meta: AnyField }) {
+  const errorText = useTaskErrorText();
+  return (
+    <Flex direction="column" gap="1">
+      <Text as="label" htmlFor={meta.id} size="2" weight="medium">
+        {label}
+      </Text>
+      <TextArea {...getTextareaProps(meta)} rows={3} />
+      <ErrorList errors={errorText(meta.errors)} />
+    </Flex>
+  );
+}
+
+function FormErrors({ errors }: { errors?: string[] }) {
+  const errorText = useTaskErrorText();
+  if (!errors?.length) return null;
+  return (
+    <Callout.Root color="red" role="alert">
+      <Callout.Text>{errorText(errors)?.join(' ')}</Callout.Text>
+    </Callout.Root>
+  );
+}
+
+/** The fields both forms share: title, description, priority, assignee, due date, notes; `withType` adds the type. */
+function TaskFields({ fields, users, withType }: { fields: Record<string, AnyField>; users: UserOption[]; withType: boolean }) {
+  const { t } = useTranslation();
+  const errorText = useTaskErrorText();
+  return (
+    <Flex direction="column" gap="3">
+      <Field label={t('tasks.fields.title')} inputProps={getInputProps(fields.title, { type: 'text' })} errors={errorText(fields.title.errors)} />
+      <TextAreaField label={t('tasks.fields.description')} meta={fields.description} />
+      <Grid columns={{ initial: '1', sm: '2' }} gap="3">
+        {withType ? (
+          <SelectField label={t('tasks.fields.type')} meta={fields.type}>
+            <option value="">{t('tasks.fields.chooseType')}</option>
+            {TASK_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {t(`tasks.type.${type}`)}
+              </option>
+            ))}
+          </SelectField>
+        ) : null}
+        <SelectField label={t('tasks.fields.priority')} meta={fields.priority}>
+          {TASK_PRIORITIES.map((priority) => (
+            <option key={priority} value={priority}>
+              {t(`tasks.priority.${priority}`)}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label={t('tasks.fields.assignedTo')} meta={fields.assignedTo}>
+          <option value="">{t('tasks.card.unassigned')}</option>
+          {users.map((user) => (
+            <option key={user.id} value={user.id}>
+              {user.name}
+            </option>
+          ))}
+        </SelectField>
+        <Field label={t('tasks.fields.dueDate')} inputProps={getInputProps(fields.dueDate, { type: 'date' })} errors={errorText(fields.dueDate.errors)} />
+      </Grid>
+      <TextAreaField label={t('tasks.fields.notes')} meta={fields.notes} />
+    </Flex>
+  );
+}
+
+function useCreateForm(id: string, lastResult: TaskFormResult | undefined) {
+  return useForm<Values>({
+    id,
+    lastResult,
+    defaultValue: { priority: 'medium' },
+    constraint: getZodConstraint(taskCreateSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: taskCreateSchema }) as Submission<Values>,
+  });
+}
+
+/** A task about a record (`?new=1&entityType=client&entityId=…` from another page) keeps the link in hidden fields. */
+function EntityInputs({ entity }: { entity: { type: string; id: string } | null }) {
+  if (!entity) return null;
+  return (
+    <>
+      <input type="hidden" name="entityType" value={entity.type} />
+      <input type="hidden" name="entityId" value={entity.id} />
+    </>
+  );
+}
+
+export function NewTaskDialog({ users, entity, open, onOpenChange }: { users: UserOption[]; entity: { type: string; id: string } | null; open: boolean; onOpenChange: (open: boolean) => void }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const fetcher = useFetcher<TaskFormData>({ key: 'create-task' });
+  const [form, fields] = useCreateForm('new-task', fetcher.data?.result);
+  const saving = fetcher.state !== 'idle';
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !fetcher.data) return;
+    if (fetcher.data.created) onOpenChange(false);
+    else if (fetcher.data.result.status === 'error') toast({ title: 'tasks.toast.errorTitle', description: 'tasks.toast.createFailed', variant: 'destructive' });
+    // Only a new answer from the server matters, not a re-render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fetcher.state, fetcher.data]);
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Content maxWidth="640px">
+        <Dialog.Title>{t('tasks.dialogTitle')}</Dialog.Title>
+        <Dialog.Description size="2" mb="3" color="gray">
+          {t('tasks.dialogDescription')}
+        </Dialog.Description>
+        <fetcher.Form method="post" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value="create" />
+          <input type="hidden" name="via" value="dialog" />
+          <EntityInputs entity={entity} />
+          <Flex direction="column" gap="3">
+            <TaskFields fields={fields as never} users={users} withType />
+            <FormErrors errors={form.errors} />
+            <Flex gap="3" justify="end">
+              <Dialog.Close>
+                <Button type="button" variant="soft" color="gray">
+                  {t('tasks.cancel')}
+                </Button>
+              </Dialog.Close>
+              <Button type="submit" disabled={saving}>
+                {saving ? t('tasks.saving') : t('tasks.create')}
+              </Button>
+            </Flex>
+          </Flex>
+        </fetcher.Form>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}
+
+export function NewTaskPanel({ users, entity, lastResult, cancelTo }: { users: UserOption[]; entity: { type: string; id: string } | null; lastResult?: TaskFormResult; cancelTo: string }) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'create';
+  const [form, fields] = useCreateForm('new-task-panel', lastResult);
+  return (
+    <Card size="3" data-testid="create-panel">
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="create" />
+        <EntityInputs entity={entity} />
+        <Flex direction="column" gap="3">
+          <Heading as="h2" size="4">
+            {t('tasks.dialogTitle')}
+          </Heading>
+          <Text size="2" color="gray">
+            {t('tasks.dialogDescription')}
+          </Text>
+          <TaskFields fields={fields as never} users={users} withType />
+          <FormErrors errors={form.errors} />
+          <Flex gap="3" justify="end">
+            <Button asChild variant="soft" color="gray">
+              <Link to={cancelTo}>{t('tasks.cancel')}</Link>
+            </Button>
+            <Button type="submit" disabled={saving}>
+              {saving ? t('tasks.saving') : t('tasks.create')}
+            </Button>
+          </Flex>
+        </Flex>
+      </Form>
+    </Card>
+  );
+}
+
+/** The edit form of an open task (spec §2 edit: title, description, priority, assignee, due date, notes). */
+export function EditTaskPanel({
+  task,
+  users,
+  lastResult,
+  cancelTo,
+}: {
+  task: { id: string; title: string; description: string | null; priority: string; assignedTo: string | null; dueDay: string; notes: string | null };
+  users: UserOption[];
+  lastResult?: TaskFormResult;
+  cancelTo: string;
+}) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const navigation = useNavigation();
+  const headingId = useId();
+  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'edit';
+  const [form, fields] = useForm<Values>({
+    id: `edit-task-${task.id}`,
+    lastResult,
+    defaultValue: {
+      title: task.title,
+      description: task.description ?? '',
+      priority: task.priority,
+      assignedTo: task.assignedTo ?? '',
+      dueDate: task.dueDay,
+      notes: task.notes ?? '',
+    },
+    constraint: getZodConstraint(taskEditFormSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: taskEditFormSchema }) as Submission<Values>,
+  });
+  useEffect(() => {
+    if (lastResult?.status === 'error') toast({ title: 'tasks.toast.errorTitle', description: 'tasks.toast.updateFailed', variant: 'destructive' });
+  }, [lastResult, toast]);
+  return (
+    <Card size="3" data-testid="edit-panel" aria-labelledby={headingId} role="region">
+      <Form method="post" preventScrollReset {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="edit" />
+        <input type="hidden" name="id" value={task.id} />
+        <Flex direction="column" gap="3">
+          <Heading as="h2" size="4" id={headingId}>
+            {t('tasks.editTitle')}
+          </Heading>
+          <TaskFields fields={fields as never} users={users} withType={false} />
+          <FormErrors errors={form.errors} />
+          <Flex gap="3" justify="end">
+            <Button asChild variant="soft" color="gray">
+              <Link to={cancelTo}>{t('tasks.cancel')}</Link>
+            </Button>
+            <Button type="submit" disabled={saving}>
+              {saving ? t('tasks.saving') : t('tasks.save')}
+            </Button>
+          </Flex>
+        </Flex>
+      </Form>
+    </Card>
+  );
+}

@@ -1,0 +1,165 @@
+import { PlusIcon } from '@radix-ui/react-icons';
+import { Button, Callout, Flex, Grid, Heading, Text } from '@radix-ui/themes';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { clientIp } from '~/auth/login.server.ts';
+import { requirePermission } from '~/auth/permissions.server.ts';
+import { useTaskErrorText } from '~/components/tasks/display.tsx';
+import { EmptyState, Pagination, PlaceholderCards, TaskFilters, TaskTabs, tasksHref, useListLoading } from '~/components/tasks/list.tsx';
+import { TaskCard } from '~/components/tasks/task-card.tsx';
+import { TaskDetailPanel } from '~/components/tasks/task-detail.tsx';
+import { EditTaskPanel, NewTaskDialog, NewTaskPanel, type TaskFormData } from '~/components/tasks/task-forms.tsx';
+import { useToast } from '~/components/toaster.tsx';
+import { handleTaskIntent, PAGE_SIZE, TASK_INTENTS, taskListParams, type TaskIntent, type TaskRefusalData } from '~/tasks/page.server.ts';
+import { dueDay, TASK_MESSAGES } from '~/tasks/schemas.ts';
+import { assignableUsers, getTask, listTasks, taskTabCounts, type TaskDetailDto } from '~/tasks/tasks.server.ts';
+
+export const meta: MetaFunction = () => [{ title: 'Task Management · FinFlow' }];
+
+/** A task named in the URL that does not exist (any more) just closes its panel. */
+async function taskOrNull(id: string | null): Promise<TaskDetailDto | null> {
+  if (!id) return null;
+  try {
+    return await getTask(id);
+  } catch (error) {
+    if (error instanceof Response && error.status === 404) return null;
+    throw error;
+  }
+}
+
+/** Spec §2 /tasks: newest first; ?q ?priority ?assignee (all|me|unassigned) ?tab ?page; ?new=1, ?task=<id> (details), ?edit=<id>. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requirePermission(request, 'read:all');
+  const params = taskListParams(request);
+  const filters = { q: params.q, priority: params.priority, assignee: params.assignee, actorId: user.id };
+  const [{ tasks, total }, counts, users, detail, editing] = await Promise.all([
+    listTasks({ ...filters, status: params.tab, limit: params.limit, offset: params.offset }),
+    taskTabCounts(filters),
+    assignableUsers(),
+    taskOrNull(params.detailId),
+    taskOrNull(params.editId),
+  ]);
+  return json({
+    state: { q: params.q, priority: params.priority, assignee: params.assignee, tab: params.tab, page: params.page },
+    tasks,
+    total,
+    counts,
+    pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+    users,
+    showNew: params.showNew,
+    entity: params.entity,
+    detail,
+    editing: editing ? { ...editing, dueDay: dueDay(editing.dueDate) } : null,
+  });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const intent = String(formData.get('intent') ?? '');
+  if (!(TASK_INTENTS as readonly string[]).includes(intent)) return json({ message: 'Unknown intent' }, { status: 400 });
+  const actor = await requirePermission(request, (intent as TaskIntent) === 'create' ? 'create:task' : 'work:task');
+  return handleTaskIntent(formData, { actor, ip: clientIp(context), request });
+}
+
+type ActionData = TaskFormData | TaskRefusalData;
+const isRefusal = (data: ActionData | undefined): data is TaskRefusalData => Boolean(data && 'message' in data);
+
+export default function TasksPage() {
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<ActionData>();
+  const { t } = useTranslation();
+  const toast = useToast();
+  const errorText = useTaskErrorText();
+  const loading = useListLoading();
+  const [dialogOpen, setDialogOpen] = useState(false);
+  const refusal = isRefusal(actionData) ? actionData : null;
+  const formData = actionData && !isRefusal(actionData) ? actionData : null;
+  // A refused create post (without JavaScript) comes back into the panel with what was entered.
+  const showPanel = data.showNew || formData?.intent === 'create';
+  const filtered = Boolean(data.state.q) || data.state.priority !== 'all' || data.state.assignee !== 'all';
+  const listHref = tasksHref(data.state);
+
+  useEffect(() => {
+    if (refusal) toast({ title: 'tasks.toast.errorTitle', description: 'tasks.toast.updateFailed', variant: 'destructive' });
+    // A new refusal from the server, not a re-render, shows the toast.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [refusal]);
+
+  const addButton = (label: string, variant?: 'soft') => (
+    <Button asChild variant={variant}>
+      <Link
+        to={tasksHref(data.state, { new: '1' })}
+        onClick={(event) => {
+          event.preventDefault();
+          setDialogOpen(true);
+        }}
+      >
+        <PlusIcon /> {label}
+      </Link>
+    </Button>
+  );
+  const detailRefusal = refusal && data.detail && refusal.id === data.detail.id ? refusal : null;
+
+  return (
+    <Flex direction="column" gap="4">
+      <Flex justify="between" align="center" gap="3" wrap="wrap">
+        <Heading as="h2" size="6">
+          {t('tasks.title')}
+        </Heading>
+        {addButton(t('tasks.add'))}
+      </Flex>
+      {showPanel ? (
+        <NewTaskPanel users={data.users} entity={data.entity} lastResult={formData?.intent === 'create' ? formData.result : undefined} cancelTo={listHref} />
+      ) : null}
+      {data.editing ? (
+        data.editing.status === 'pending' || data.editing.status === 'in_progress' ? (
+          <EditTaskPanel
+            key={data.editing.id}
+            task={data.editing}
+            users={data.users}
+            lastResult={formData?.intent === 'edit' && formData.id === data.editing.id ? formData.result : undefined}
+            cancelTo={listHref}
+          />
+        ) : (
+          <Callout.Root color="amber" role="status">
+            <Callout.Text>{errorText([TASK_MESSAGES.notOpen])}</Callout.Text>
+          </Callout.Root>
+        )
+      ) : null}
+      {data.detail ? (
+        <>
+          {detailRefusal ? (
+            <Callout.Root color="red" role="alert">
+              <Callout.Text>{errorText([detailRefusal.message])}</Callout.Text>
+            </Callout.Root>
+          ) : null}
+          <TaskDetailPanel task={data.detail} closeTo={listHref} editTo={tasksHref(data.state, { edit: data.detail.id })} />
+        </>
+      ) : null}
+      <TaskFilters state={data.state} />
+      <Flex justify="between" align="center" wrap="wrap" gap="2">
+        <TaskTabs state={data.state} counts={data.counts} />
+        <Text size="2" color="gray" data-testid="total-count">
+          {t('tasks.total', { count: data.total })}
+        </Text>
+      </Flex>
+      {loading ? (
+        <PlaceholderCards />
+      ) : data.tasks.length === 0 ? (
+        <EmptyState filtered={filtered || data.state.tab !== 'all'} action={addButton(t('tasks.emptyAction'), 'soft')} />
+      ) : (
+        <>
+          <Grid columns={{ initial: '1', md: '2' }} gap="4" data-testid="task-grid">
+            {data.tasks.map((task) => (
+              <TaskCard key={task.id} task={task} state={data.state} users={data.users} refusal={refusal?.id === task.id ? refusal : null} />
+            ))}
+          </Grid>
+          <Pagination state={data.state} pages={data.pages} />
+        </>
+      )}
+      <NewTaskDialog users={data.users} entity={data.entity} open={dialogOpen} onOpenChange={setDialogOpen} />
+    </Flex>
+  );
+}

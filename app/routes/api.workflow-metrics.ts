@@ -1,0 +1,10 @@
+import type { LoaderFunctionArgs } from '@remix-run/node';
+import { requirePermission } from '~/auth/permissions.server.ts';
+import { apiJson } from '~/utils/api.server.ts';
+import { workflowMetrics } from '~/workflows/metrics.server.ts';
+
+/** GET /api/workflow-metrics {totalWorkflows, activeWorkflows, completionRate, averageProcessingTime (minutes)}. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requirePermission(request, 'read:all', { api: true });
+  return apiJson(await workflowMetrics());
+}

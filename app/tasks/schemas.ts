@@ -1,0 +1,171 @@
+import { z } from 'zod';
+import { TASK_ENTITY_TYPES, TASK_PRIORITIES, TASK_STATUSES, TASK_TYPES, type TaskEntityType, type TaskPriority, type TaskStatus, type TaskType } from '../../db/models/enums.ts';
+
+/**
+ * Task payloads (spec §3 Task, §4 task states; DESIGN §9 POST /api/tasks).
+ * Shared by the /tasks forms (conform) and the API, so nothing server-only
+ * is imported here. Messages are English; pages translate them through
+ * TASK_MESSAGE_KEYS.
+ */
+export { TASK_ENTITY_TYPES, TASK_PRIORITIES, TASK_STATUSES, TASK_TYPES };
+export type { TaskEntityType, TaskPriority, TaskStatus, TaskType };
+
+export const TASK_MESSAGES = {
+  titleRequired: 'Title is required',
+  typeRequired: 'Task type is required',
+  invalidType: 'Invalid task type',
+  invalidPriority: 'Invalid priority',
+  invalidStatus: 'Invalid status',
+  invalidDate: 'Invalid due date',
+  invalidAssignee: 'Invalid assignee',
+  unknownAssignee: 'Assignee not found',
+  invalidEntity: 'Invalid entity',
+  entityPair: 'Entity type and entity id go together',
+  unknownEntity: 'The linked record does not exist',
+  tooLong255: 'At most 255 characters',
+  tooLong5000: 'At most 5000 characters',
+  nothingToUpdate: 'Nothing to update',
+  notFound: 'Task not found',
+  notOpen: 'Only pending or in-progress tasks can be changed',
+  cannotStart: 'Only a pending task can be started',
+  cannotComplete: 'Only a task in progress can be completed',
+  cannotCancel: 'Only a pending or in-progress task can be cancelled',
+  cannotReopen: 'A task cannot go back to pending',
+} as const;
+
+/** Server message → i18n key, so the pages show each message in the chosen language. */
+export const TASK_MESSAGE_KEYS: Record<string, string> = Object.fromEntries(
+  Object.entries(TASK_MESSAGES).map(([key, message]) => [message, `tasks.validation.${key}`]),
+);
+
+/** The page's status tabs (spec §2): no 'cancelled' tab, 'all' includes them. */
+export const TASK_TABS = ['all', 'pending', 'in_progress', 'completed'] as const;
+export type TaskTab = (typeof TASK_TABS)[number];
+export const ASSIGNEE_FILTERS = ['all', 'me', 'unassigned'] as const;
+export type AssigneeFilter = (typeof ASSIGNEE_FILTERS)[number];
+/** Entities a task can point at that have a detail page. */
+export const LINKABLE_ENTITIES: Partial<Record<TaskEntityType, string>> = {
+  client: '/clients',
+  customer: '/customers',
+  invoice: '/invoices',
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+const blankToUndefined = (value: unknown) =>
+  value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value;
+/** In an update, '' or null clears an optional field; a missing key leaves it unchanged. */
+const blankToNull = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? null : value);
+
+const text = (max: number, message: string) => z.string(message).trim().max(max, message);
+
+/** The offset of Europe/Zagreb at `instant`, in minutes (60 in winter, 120 in summer). */
+function zagrebOffsetMinutes(instant: number): number {
+  const name = new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Zagreb', timeZoneName: 'shortOffset' })
+    .formatToParts(instant)
+    .find((part) => part.type === 'timeZoneName')?.value;
+  const match = /GMT([+-])(\d{1,2})(?::(\d{2}))?/.exec(name ?? '');
+  if (!match) return 0;
+  const minutes = Number(match[2]) * 60 + Number(match[3] ?? 0);
+  return match[1] === '-' ? -minutes : minutes;
+}
+
+/**
+ * A due date as the forms send it (YYYY-MM-DD) means "by the end of that day
+ * in Zagreb", so a task due today is not late before midnight there; a full
+ * ISO timestamp (the API) is kept as given.
+ */
+export function dueDateToIso(value: string): string | null {
+  const trimmed = value.trim();
+  if (DAY.test(trimmed)) {
+    const guess = Date.parse(`${trimmed}T23:59:59.999Z`);
+    if (Number.isNaN(guess) || new Date(guess).toISOString().slice(0, 10) !== trimmed) return null;
+    return new Date(guess - zagrebOffsetMinutes(guess) * 60_000).toISOString();
+  }
+  const parsed = Date.parse(trimmed);
+  return Number.isNaN(parsed) || !/^\d{4}-\d{2}-\d{2}T/.test(trimmed) ? null : new Date(parsed).toISOString();
+}
+
+/** The Zagreb calendar day of a stored due date, for the edit form's date input. */
+export function dueDay(iso: string | null): string {
+  if (!iso) return '';
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+}
+
+const dueDateSchema = z.string(TASK_MESSAGES.invalidDate).transform((value, ctx) => {
+  const iso = dueDateToIso(value);
+  if (!iso) {
+    ctx.addIssue({ code: 'custom', message: TASK_MESSAGES.invalidDate });
+    return z.NEVER;
+  }
+  return iso;
+});
+const uuidSchema = (message: string) =>
+  z
+    .string(message)
+    .trim()
+    .regex(UUID, message)
+    .transform((value) => value.toLowerCase());
+
+const titleSchema = z
+  .string(TASK_MESSAGES.titleRequired)
+  .trim()
+  .min(1, TASK_MESSAGES.titleRequired)
+  .max(255, TASK_MESSAGES.tooLong255);
+const prioritySchema = z.enum(TASK_PRIORITIES, TASK_MESSAGES.invalidPriority);
+
+/** POST /api/tasks and the new-task dialog. */
+export const taskCreateSchema = z
+  .object({
+    // A missing title reads as empty, so it gets 'Title is required', not a type error.
+    title: z.preprocess((value) => value ?? '', titleSchema),
+    description: z.preprocess(blankToUndefined, text(5000, TASK_MESSAGES.tooLong5000).optional()),
+    type: z.preprocess(
+      blankToUndefined,
+      z.enum(TASK_TYPES, { error: (issue) => (issue.input === undefined ? TASK_MESSAGES.typeRequired : TASK_MESSAGES.invalidType) }),
+    ),
+    priority: z.preprocess(blankToUndefined, prioritySchema.default('medium')),
+    assignedTo: z.preprocess(blankToUndefined, uuidSchema(TASK_MESSAGES.invalidAssignee).optional()),
+    dueDate: z.preprocess(blankToUndefined, dueDateSchema.optional()),
+    entityType: z.preprocess(blankToUndefined, z.enum(TASK_ENTITY_TYPES, TASK_MESSAGES.invalidEntity).optional()),
+    entityId: z.preprocess(blankToUndefined, uuidSchema(TASK_MESSAGES.invalidEntity).optional()),
+    notes: z.preprocess(blankToUndefined, text(5000, TASK_MESSAGES.tooLong5000).optional()),
+  })
+  .superRefine((value, ctx) => {
+    if ((value.entityType === undefined) !== (value.entityId === undefined)) {
+      ctx.addIssue({ code: 'custom', message: TASK_MESSAGES.entityPair, path: [value.entityType === undefined ? 'entityType' : 'entityId'] });
+    }
+  });
+export type TaskCreateInput = z.input<typeof taskCreateSchema>;
+
+/** The fields that may be edited while a task is open (spec §2 edit). */
+export const TASK_EDIT_FIELDS = ['title', 'description', 'priority', 'assignedTo', 'dueDate', 'notes'] as const;
+export type TaskEditField = (typeof TASK_EDIT_FIELDS)[number];
+
+const editShape = {
+  title: titleSchema.optional(),
+  description: z.preprocess(blankToNull, text(5000, TASK_MESSAGES.tooLong5000).nullable().optional()),
+  priority: prioritySchema.optional(),
+  assignedTo: z.preprocess(blankToNull, uuidSchema(TASK_MESSAGES.invalidAssignee).nullable().optional()),
+  dueDate: z.preprocess(blankToNull, dueDateSchema.nullable().optional()),
+  notes: z.preprocess(blankToNull, text(5000, TASK_MESSAGES.tooLong5000).nullable().optional()),
+};
+
+/**
+ * PUT /api/tasks/{taskId} (spec §7): `status` (start, complete, cancel) and,
+ * on completion, `completedAt` — accepted but ignored, the server sets it
+ * (DESIGN §9) — and/or the edit fields.
+ */
+export const taskUpdateSchema = z.object({
+  status: z.enum(TASK_STATUSES, TASK_MESSAGES.invalidStatus).optional(),
+  completedAt: z.unknown().optional(),
+  ...editShape,
+});
+export type TaskUpdateInput = z.input<typeof taskUpdateSchema>;
+
+/** The edit form posts every field, so it validates with the title required. */
+export const taskEditFormSchema = z.object({ ...editShape, title: titleSchema, priority: prioritySchema });
+
+/** The assign form: a user, or '' for nobody. */
+export const taskAssignSchema = z.object({ assignedTo: editShape.assignedTo });

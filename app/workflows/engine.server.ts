@@ -1,0 +1,464 @@
+import type { Transaction } from 'sequelize';
+import { sendJob } from '../../worker/boss.ts';
+import { getQueueDefinition } from '../../worker/queues.ts';
+import { logActivity } from '../activity-log.server.ts';
+import { assertCan } from '../auth/permissions.server.ts';
+import type { Actor } from '../auth/users.server.ts';
+import { execute, inTransaction, selectOne } from '../db.server.ts';
+import { apiError } from '../utils/api.server.ts';
+import { describeError, getHandler, isPermanent, PermanentStepError, type StepOutcome } from './handlers/index.server.ts';
+import type { WorkflowStepDef } from './instances.server.ts';
+import type { WorkflowType } from './schemas.ts';
+
+/**
+ * The workflow engine (DESIGN §7, issue 7). An instance walks its steps
+ * snapshot one step at a time:
+ * - an automated step is a pg-boss job `workflow-step` {instanceId, stepIndex,
+ *   attempt}; the worker runs the handler INSIDE the transaction that locks
+ *   the instance and marks the step completed, so the step's effect and its
+ *   'completed' mark commit together: a worker killed mid-step leaves
+ *   nothing, and the redelivered job applies the effect exactly once;
+ * - a manual step opens a task and waits for onTaskCompleted.
+ * Jobs are sent after commit, so no job refers to rows that were rolled back.
+ * A job is a no-op unless the instance is running at exactly that step and
+ * run attempt (`context.attempt`, bumped by resume and restart), so a job
+ * delivered twice, after a pause, or left over from before a restart, does
+ * nothing.
+ */
+
+export const STEP_QUEUE = 'workflow-step';
+
+export interface StepJob {
+  instanceId: string;
+  stepIndex: number;
+  attempt: number;
+}
+
+interface LockedInstance {
+  id: string;
+  workflow_id: string;
+  workflow_type: WorkflowType;
+  workflow_name: string;
+  status: 'running' | 'completed' | 'failed' | 'paused';
+  entity_type: string;
+  entity_id: string;
+  current_step: number;
+  steps: WorkflowStepDef[];
+  context: Record<string, unknown>;
+}
+
+const attemptOf = (instance: Pick<LockedInstance, 'context'>) => Number(instance.context?.attempt ?? 1) || 1;
+
+async function lockInstance(id: string, transaction: Transaction): Promise<LockedInstance | null> {
+  // FOR UPDATE OF i: only the instance row; the definition is just read for its name and type.
+  return selectOne<LockedInstance>(
+    `SELECT i.id, i.workflow_id, d.type AS workflow_type, d.name AS workflow_name, i.status, i.entity_type, i.entity_id,
+            i.current_step, i.steps, i.context
+       FROM workflow_instances i JOIN workflow_definitions d ON d.id = i.workflow_id
+      WHERE i.id = :id FOR UPDATE OF i`,
+    { id },
+    { transaction },
+  );
+}
+
+/** Sends the step's job once `transaction` commits; a failed send is logged, the instance can be resumed. */
+function enqueueAfterCommit(transaction: Transaction, job: StepJob): void {
+  transaction.afterCommit(async () => {
+    try {
+      await sendJob(STEP_QUEUE, job);
+    } catch (error) {
+      console.error(`workflow: could not enqueue step ${job.stepIndex} of instance ${job.instanceId}`, error);
+    }
+  });
+}
+
+/**
+ * Makes the instance's current step happen: automated → its job after commit;
+ * manual → its task (once). Nothing while the instance is not running.
+ */
+async function enterStep(instance: LockedInstance, transaction: Transaction): Promise<void> {
+  if (instance.status !== 'running') return;
+  const step = instance.steps[instance.current_step];
+  if (!step) return;
+  if (step.type === 'automated') {
+    enqueueAfterCommit(transaction, { instanceId: instance.id, stepIndex: instance.current_step, attempt: attemptOf(instance) });
+    return;
+  }
+  await openManualStep(instance, step, transaction);
+}
+
+async function openManualStep(instance: LockedInstance, step: WorkflowStepDef, transaction: Transaction): Promise<void> {
+  const index = instance.current_step;
+  const waiting = await selectOne(
+    `SELECT 1 FROM workflow_step_runs WHERE instance_id = :id AND step_index = :index AND status = 'waiting'`,
+    { id: instance.id, index },
+    { transaction },
+  );
+  if (waiting) return;
+  const entityName = await entityNameOf(instance.entity_type, instance.entity_id, transaction);
+  const { rows } = await execute<{ id: string }>(
+    // KYC review is promised within 1-3 business days (spec §9): the task is due in 3 days.
+    `INSERT INTO tasks (title, description, type, priority, status, due_date, entity_type, entity_id, workflow_instance_id, workflow_step)
+     VALUES (:title, :description, :type, 'high', 'pending', now() + interval '3 days', :entityType, :entityId, :instanceId, :index)
+     RETURNING id`,
+    {
+      title: step.name.slice(0, 255),
+      description: `${instance.workflow_name}${entityName ? ` · ${entityName}` : ''} (${index + 1}/${instance.steps.length})`.slice(0, 5000),
+      type: step.taskType ?? 'manual_review',
+      entityType: instance.entity_type,
+      entityId: instance.entity_id,
+      instanceId: instance.id,
+      index,
+    },
+    { transaction },
+  );
+  const taskId = rows[0].id;
+  await logActivity(
+    {
+      action: 'task_created',
+      userId: null,
+      entityType: 'task',
+      entityId: taskId,
+      details: { title: step.name, type: step.taskType, workflowInstanceId: instance.id, workflowStep: index },
+    },
+    transaction,
+  );
+  await execute(
+    `INSERT INTO workflow_step_runs (instance_id, step_index, step_name, step_type, status, attempt, outcome, started_at)
+     VALUES (:id, :index, :name, 'manual', 'waiting', :attempt, CAST(:outcome AS jsonb), clock_timestamp())`,
+    {
+      id: instance.id,
+      index,
+      name: step.name,
+      attempt: await nextRunAttempt(instance.id, index, transaction),
+      outcome: JSON.stringify({ taskId, summary: `waiting for task ${step.taskType ?? ''}`.trim() }),
+    },
+    { transaction },
+  );
+}
+
+async function entityNameOf(entityType: string, entityId: string, transaction: Transaction): Promise<string | null> {
+  const sql: Record<string, string> = {
+    client: `SELECT company_name AS name FROM clients WHERE id = :id`,
+    customer: `SELECT company_name AS name FROM customers WHERE id = :id`,
+    invoice: `SELECT invoice_number AS name FROM invoices WHERE id = :id`,
+  };
+  if (!sql[entityType]) return null;
+  return (await selectOne<{ name: string }>(sql[entityType], { id: entityId }, { transaction }))?.name ?? null;
+}
+
+async function nextRunAttempt(instanceId: string, index: number, transaction: Transaction): Promise<number> {
+  const row = await selectOne<{ n: number }>(
+    `SELECT count(*)::int AS n FROM workflow_step_runs WHERE instance_id = :instanceId AND step_index = :index`,
+    { instanceId, index },
+    { transaction },
+  );
+  return (row?.n ?? 0) + 1;
+}
+
+/** Moves past the current (completed) step: into the next one, or completes the instance. */
+async function advance(instance: LockedInstance, transaction: Transaction): Promise<void> {
+  const next = instance.current_step + 1;
+  if (next >= instance.steps.length) {
+    await execute(
+      `UPDATE workflow_instances SET status = 'completed', completed_at = now(), current_step = :next, last_error = NULL, updated_at = now()
+        WHERE id = :id`,
+      { id: instance.id, next: instance.steps.length },
+      { transaction },
+    );
+    await logActivity(
+      {
+        action: 'workflow_completed',
+        userId: null,
+        entityType: 'workflow_instance',
+        entityId: instance.id,
+        details: { workflowType: instance.workflow_type, entityType: instance.entity_type, entityId: instance.entity_id },
+      },
+      transaction,
+    );
+    await onInstanceCompleted(instance, transaction);
+    return;
+  }
+  await execute(`UPDATE workflow_instances SET current_step = :next, updated_at = now() WHERE id = :id`, { id: instance.id, next }, { transaction });
+  await enterStep({ ...instance, current_step: next }, transaction);
+}
+
+/**
+ * A finished onboarding completes the client's onboarding. The client becomes
+ * active only when a KYC review task of this instance was completed: a
+ * definition edited to drop that step must not activate anyone unreviewed.
+ */
+async function onInstanceCompleted(instance: LockedInstance, transaction: Transaction): Promise<void> {
+  if (instance.workflow_type !== 'client_onboarding' || instance.entity_type !== 'client') return;
+  const reviewed = await selectOne(
+    `SELECT 1 FROM tasks WHERE workflow_instance_id = :id AND type = 'kyc_verification' AND status = 'completed' LIMIT 1`,
+    { id: instance.id },
+    { transaction },
+  );
+  const { rows } = await execute<{ status: string }>(
+    `UPDATE clients SET onboarding_status = 'completed',
+            status = CASE WHEN status = 'pending' AND :reviewed THEN 'active' ELSE status END, updated_at = now()
+      WHERE id = :id RETURNING status`,
+    { id: instance.entity_id, reviewed: Boolean(reviewed) },
+    { transaction },
+  );
+  if (rows.length === 0) return;
+  await logActivity(
+    {
+      action: 'client_onboarding_completed',
+      userId: null,
+      entityType: 'client',
+      entityId: instance.entity_id,
+      details: { workflowInstanceId: instance.id, status: rows[0].status, kycReviewed: Boolean(reviewed) },
+    },
+    transaction,
+  );
+}
+
+/** Schedules the first step of a just-created instance once `transaction` commits (startWorkflowInstance). */
+export async function scheduleFirstStep(instanceId: string, transaction: Transaction): Promise<void> {
+  const instance = await lockInstance(instanceId, transaction);
+  if (instance) await enterStep(instance, transaction);
+}
+
+export type StepResult = 'completed' | 'skipped' | 'failed';
+
+/**
+ * The worker's side of an automated step. `delivery.retryCount` is pg-boss's
+ * count of earlier deliveries of this job; at `retryLimit` this is the last
+ * attempt, and a failure marks the instance failed. Throws the handler's error
+ * (after recording it) so pg-boss retries with backoff; a PermanentStepError
+ * (retrying cannot help) fails the instance at once and is not re-thrown.
+ */
+export async function runWorkflowStep(job: StepJob, delivery: { retryCount: number; retryLimit?: number } = { retryCount: 0 }): Promise<StepResult> {
+  const retryLimit = delivery.retryLimit ?? getQueueDefinition(STEP_QUEUE).options.retryLimit;
+  const startedAt = new Date();
+  let failure: unknown;
+  try {
+    return await inTransaction(async (transaction) => {
+      const instance = await lockInstance(job.instanceId, transaction);
+      if (!instance || instance.status !== 'running' || instance.current_step !== job.stepIndex || attemptOf(instance) !== job.attempt) {
+        return 'skipped' as const;
+      }
+      const step = instance.steps[job.stepIndex];
+      if (!step || step.type !== 'automated') return 'skipped' as const;
+
+      // Only reachable if a completion ever committed without the advance; then just move on.
+      const done = await selectOne(
+        `SELECT 1 FROM workflow_step_runs WHERE instance_id = :id AND step_index = :index AND status = 'completed' LIMIT 1`,
+        { id: instance.id, index: job.stepIndex },
+        { transaction },
+      );
+      if (done) {
+        await advance(instance, transaction);
+        return 'completed' as const;
+      }
+
+      const handler = getHandler(step.handler ?? '');
+      if (!handler) throw new PermanentStepError(`Unknown step handler "${step.handler ?? ''}"`);
+      const outcome = await handler({
+        instance: {
+          id: instance.id,
+          workflowType: instance.workflow_type,
+          entityType: instance.entity_type,
+          entityId: instance.entity_id,
+          context: instance.context ?? {},
+        },
+        step,
+        stepIndex: job.stepIndex,
+        transaction,
+        dryRun: false,
+      });
+      await recordCompletedRun(instance, job.stepIndex, step, outcome, startedAt, transaction);
+      await advance(instance, transaction);
+      return 'completed' as const;
+    });
+  } catch (error) {
+    failure = error;
+  }
+
+  const permanent = isPermanent(failure);
+  const message = await describeError(failure);
+  try {
+    await recordStepFailure(job, message.slice(0, 5000), startedAt, permanent || delivery.retryCount >= retryLimit);
+  } catch (error) {
+    console.error(`workflow: could not record the failure of step ${job.stepIndex} of ${job.instanceId}`, error);
+  }
+  if (permanent) return 'failed';
+  throw failure;
+}
+
+async function recordCompletedRun(
+  instance: LockedInstance,
+  index: number,
+  step: WorkflowStepDef,
+  outcome: StepOutcome,
+  startedAt: Date,
+  transaction: Transaction,
+) {
+  await execute(
+    `INSERT INTO workflow_step_runs (instance_id, step_index, step_name, step_type, status, attempt, outcome, started_at, finished_at)
+     VALUES (:id, :index, :name, :type, 'completed', :attempt, CAST(:outcome AS jsonb), :startedAt, clock_timestamp())`,
+    {
+      id: instance.id,
+      index,
+      name: step.name,
+      type: step.type,
+      attempt: await nextRunAttempt(instance.id, index, transaction),
+      outcome: JSON.stringify(outcome),
+      startedAt,
+    },
+    { transaction },
+  );
+  await logActivity(
+    {
+      action: 'workflow_step_completed',
+      userId: null,
+      entityType: 'workflow_instance',
+      entityId: instance.id,
+      details: { stepIndex: index, stepName: step.name, summary: outcome.summary },
+    },
+    transaction,
+  );
+}
+
+/** In its own transaction, after the step's transaction rolled back: the failed attempt, and on the last one the instance fails. */
+async function recordStepFailure(job: StepJob, message: string, startedAt: Date, last: boolean): Promise<void> {
+  await inTransaction(async (transaction) => {
+    const instance = await lockInstance(job.instanceId, transaction);
+    if (!instance || instance.status !== 'running' || instance.current_step !== job.stepIndex || attemptOf(instance) !== job.attempt) return;
+    const step = instance.steps[job.stepIndex];
+    await execute(
+      `INSERT INTO workflow_step_runs (instance_id, step_index, step_name, step_type, status, attempt, error, started_at, finished_at)
+       VALUES (:id, :index, :name, :type, 'failed', :attempt, :error, :startedAt, clock_timestamp())`,
+      {
+        id: instance.id,
+        index: job.stepIndex,
+        name: step?.name ?? `#${job.stepIndex + 1}`,
+        type: step?.type ?? 'automated',
+        attempt: await nextRunAttempt(instance.id, job.stepIndex, transaction),
+        error: message,
+        startedAt,
+      },
+      { transaction },
+    );
+    await execute(
+      `UPDATE workflow_instances SET last_error = :message, status = CASE WHEN :last THEN 'failed' ELSE status END, updated_at = now()
+        WHERE id = :id`,
+      { id: instance.id, message, last },
+      { transaction },
+    );
+    const details = { stepIndex: job.stepIndex, stepName: step?.name ?? null, error: message };
+    await logActivity({ action: 'workflow_step_failed', userId: null, entityType: 'workflow_instance', entityId: instance.id, details }, transaction);
+    if (last) {
+      await logActivity({ action: 'workflow_failed', userId: null, entityType: 'workflow_instance', entityId: instance.id, details }, transaction);
+    }
+  });
+}
+
+/**
+ * Called by the tasks domain inside its completeTask transaction. When the
+ * task belongs to the current manual step of a running (or paused) instance,
+ * that step is completed and the instance advances; the next automated step
+ * is enqueued after commit (a paused instance waits for resume). Any other
+ * task is left alone.
+ */
+export async function onTaskCompleted(
+  { taskId, actor }: { taskId: string; actor: Actor | null },
+  { transaction }: { transaction: Transaction },
+): Promise<{ advanced: boolean; instanceId: string | null }> {
+  const task = await selectOne<{ workflow_instance_id: string | null; workflow_step: number | null }>(
+    `SELECT workflow_instance_id, workflow_step FROM tasks WHERE id = :taskId`,
+    { taskId },
+    { transaction },
+  );
+  if (!task?.workflow_instance_id || task.workflow_step === null) return { advanced: false, instanceId: null };
+  const instance = await lockInstance(task.workflow_instance_id, transaction);
+  const step = instance?.steps[task.workflow_step];
+  if (
+    !instance ||
+    (instance.status !== 'running' && instance.status !== 'paused') ||
+    instance.current_step !== task.workflow_step ||
+    step?.type !== 'manual'
+  ) {
+    return { advanced: false, instanceId: task.workflow_instance_id };
+  }
+  const outcome = JSON.stringify({ taskId, completedBy: actor?.id ?? null, summary: 'task completed' });
+  const { count } = await execute(
+    `UPDATE workflow_step_runs SET status = 'completed', finished_at = clock_timestamp(), outcome = CAST(:outcome AS jsonb)
+      WHERE instance_id = :id AND step_index = :index AND status = 'waiting'`,
+    { id: instance.id, index: task.workflow_step, outcome },
+    { transaction },
+  );
+  if (count === 0) {
+    await execute(
+      `INSERT INTO workflow_step_runs (instance_id, step_index, step_name, step_type, status, attempt, outcome, finished_at)
+       VALUES (:id, :index, :name, 'manual', 'completed', :attempt, CAST(:outcome AS jsonb), clock_timestamp())`,
+      { id: instance.id, index: task.workflow_step, name: step.name, attempt: await nextRunAttempt(instance.id, task.workflow_step, transaction), outcome },
+      { transaction },
+    );
+  }
+  await logActivity(
+    {
+      action: 'workflow_step_completed',
+      userId: actor?.id ?? null,
+      entityType: 'workflow_instance',
+      entityId: instance.id,
+      details: { stepIndex: task.workflow_step, stepName: step.name, taskId },
+    },
+    transaction,
+  );
+  await advance(instance, transaction);
+  return { advanced: true, instanceId: instance.id };
+}
+
+type Control = 'pause' | 'resume' | 'restart';
+const CONTROL: Record<Control, { from: LockedInstance['status']; action: string; refusal: string }> = {
+  pause: { from: 'running', action: 'workflow_paused', refusal: 'Only a running workflow can be paused' },
+  resume: { from: 'paused', action: 'workflow_resumed', refusal: 'Only a paused workflow can be resumed' },
+  restart: { from: 'failed', action: 'workflow_restarted', refusal: 'Only a failed workflow can be restarted' },
+};
+
+/**
+ * Pause (running → paused: a queued step job then does nothing), resume
+ * (paused → running: the current step is scheduled again) and restart
+ * (failed → running from the failed step, as a new attempt). Manager only
+ * ('run:workflow'). 404 unknown id, 409 wrong state.
+ */
+export async function controlInstance(input: { actor: Actor; id: string; control: Control; ip?: string | null }): Promise<{ id: string; status: string }> {
+  assertCan(input.actor, 'run:workflow');
+  const rule = CONTROL[input.control];
+  return inTransaction(async (transaction) => {
+    const instance = await lockInstance(input.id, transaction);
+    if (!instance) throw apiError(404, 'Workflow instance not found');
+    if (instance.status !== rule.from) throw apiError(409, rule.refusal);
+    const status = input.control === 'pause' ? 'paused' : 'running';
+    // A new attempt on resume/restart retires every job of the earlier one still queued or retrying.
+    const attempt = input.control === 'pause' ? attemptOf(instance) : attemptOf(instance) + 1;
+    await execute(
+      `UPDATE workflow_instances
+          SET status = :status, context = context || jsonb_build_object('attempt', CAST(:attempt AS int)),
+              last_error = CASE WHEN :restart THEN NULL ELSE last_error END, updated_at = now()
+        WHERE id = :id`,
+      { id: instance.id, status, attempt, restart: input.control === 'restart' },
+      { transaction },
+    );
+    await logActivity(
+      {
+        action: rule.action,
+        userId: input.actor.id,
+        entityType: 'workflow_instance',
+        entityId: instance.id,
+        ipAddress: input.ip ?? null,
+        details: { stepIndex: instance.current_step, stepName: instance.steps[instance.current_step]?.name ?? null },
+      },
+      transaction,
+    );
+    if (status === 'running') await enterStep({ ...instance, status, context: { ...instance.context, attempt } }, transaction);
+    return { id: instance.id, status };
+  });
+}
+
+export const pauseInstance = (input: { actor: Actor; id: string; ip?: string | null }) => controlInstance({ ...input, control: 'pause' });
+export const resumeInstance = (input: { actor: Actor; id: string; ip?: string | null }) => controlInstance({ ...input, control: 'resume' });
+export const restartInstance = (input: { actor: Actor; id: string; ip?: string | null }) => controlInstance({ ...input, control: 'restart' });

@@ -1,0 +1,119 @@
+import { selectOne, selectRows } from '../../db.server.ts';
+import { sendMail } from '../../email/mailer.server.ts';
+import { getEnv } from '../../env.server.ts';
+import { assessEntity } from '../../risk/assessments.server.ts';
+import { PermanentStepError, type StepContext, type StepOutcome } from './index.server.ts';
+
+/** Handlers about the client or customer of an instance (onboarding, periodic risk assessment). */
+
+const KYC_TYPES = ['company_registration', 'tax_certificate', 'bank_statement', 'financial_statements', 'director_id'] as const;
+
+interface Party {
+  entityType: 'client' | 'customer';
+  id: string;
+  companyName: string;
+  email: string | null;
+}
+
+/** The client or customer a step is about: the instance's entity, or an invoice's customer. */
+export async function partyOf({ instance, transaction }: StepContext, { invoiceParty = 'customer' }: { invoiceParty?: 'client' | 'customer' } = {}): Promise<Party> {
+  let entityType = instance.entityType;
+  let id = instance.entityId;
+  if (entityType === 'invoice' || entityType === 'payment') {
+    const invoice = await selectOne<{ client_id: string; customer_id: string }>(
+      entityType === 'invoice'
+        ? `SELECT client_id, customer_id FROM invoices WHERE id = :id`
+        : `SELECT i.client_id, i.customer_id FROM payments p JOIN invoices i ON i.id = p.invoice_id WHERE p.id = :id`,
+      { id },
+      { transaction },
+    );
+    if (!invoice) throw new PermanentStepError(`${entityType === 'invoice' ? 'Invoice' : 'Payment'} ${id} not found`);
+    entityType = invoiceParty;
+    id = invoiceParty === 'client' ? invoice.client_id : invoice.customer_id;
+  }
+  if (entityType !== 'client' && entityType !== 'customer') throw new PermanentStepError(`This step needs a client or customer, not a ${entityType}`);
+  const row = await selectOne<{ company_name: string; email: string | null }>(
+    `SELECT company_name, email FROM ${entityType === 'client' ? 'clients' : 'customers'} WHERE id = :id`,
+    { id },
+    { transaction },
+  );
+  if (!row) throw new PermanentStepError(`${entityType === 'client' ? 'Client' : 'Customer'} ${id} not found`);
+  return { entityType, id, companyName: row.company_name, email: row.email?.trim() || null };
+}
+
+/** Which of the five KYC documents the client has on file; none at all fails the step. */
+export async function checkDocuments(context: StepContext): Promise<StepOutcome> {
+  const party = await partyOf(context);
+  const rows = await selectRows<{ kyc_type: string; n: number }>(
+    `SELECT kyc_type, count(*)::int AS n FROM documents
+      WHERE entity_type = :entityType AND entity_id = :id AND kyc_type IS NOT NULL GROUP BY kyc_type`,
+    { entityType: party.entityType, id: party.id },
+    { transaction: context.transaction },
+  );
+  const present = KYC_TYPES.filter((type) => rows.some((row) => row.kyc_type === type));
+  const missing = KYC_TYPES.filter((type) => !present.includes(type));
+  if (present.length === 0) throw new PermanentStepError(`No KYC documents on file for ${party.companyName}`);
+  return {
+    summary: `KYC documents present: ${present.length} of ${KYC_TYPES.length}${missing.length ? ` (missing: ${missing.join(', ')})` : ''}`,
+    present,
+    missing,
+    complete: missing.length === 0,
+  };
+}
+
+/**
+ * The FINA company and account check. The FINA integration is not built yet:
+ * the step records that the check was not performed (no invented result) and
+ * lets the reviewer see it in the step history.
+ */
+export async function finaCheck(context: StepContext): Promise<StepOutcome> {
+  const party = await partyOf(context);
+  return { summary: 'not performed: FINA integration not configured', performed: false, entityType: party.entityType, entityId: party.id };
+}
+
+/** The HANFA check, likewise not available until the HANFA integration exists. */
+export async function hanfaCheck(context: StepContext): Promise<StepOutcome> {
+  const party = await partyOf(context);
+  return { summary: 'not performed: HANFA integration not configured', performed: false, entityType: party.entityType, entityId: party.id };
+}
+
+/** An automatic assessment of the party as its book stands now (reason on_demand, by the system). */
+export async function riskAssessment(context: StepContext): Promise<StepOutcome> {
+  const party = await partyOf(context);
+  const assessment = await assessEntity(
+    { entityType: party.entityType, entityId: party.id, actor: null, reason: 'on_demand', notes: `Workflow ${context.instance.workflowType}` },
+    { transaction: context.transaction },
+  );
+  return {
+    summary: `${context.dryRun ? 'would assess' : 'assessed'} ${party.companyName}: ${assessment.score}/100 (${assessment.category})`,
+    assessmentId: context.dryRun ? null : assessment.id,
+    score: assessment.score,
+    category: assessment.category,
+  };
+}
+
+/** Plain system mail for now; staff-editable templates come with the email automation issue. */
+export async function sendWelcomeEmail(context: StepContext): Promise<StepOutcome> {
+  const party = await partyOf(context, { invoiceParty: 'client' });
+  if (!party.email) return { summary: 'skipped: the client has no email address', sent: false };
+  const mail = {
+    to: party.email,
+    subject: 'Dobrodošli u FinFlow / Welcome to FinFlow',
+    text: [
+      `Poštovani, ${party.companyName},`,
+      '',
+      'vaša registracija je odobrena i pristup platformi za faktoring je aktivan.',
+      `Prijava: ${getEnv().APP_URL}`,
+      '',
+      `Dear ${party.companyName}, your registration is approved and your access to the factoring platform is active.`,
+    ].join('\n'),
+  };
+  return sendOrDescribe(context, mail, 'welcome email');
+}
+
+/** Sends `mail` (last in a handler, so a failure before it sends nothing), or in a dry run says it would. */
+export async function sendOrDescribe(context: StepContext, mail: { to: string; subject: string; text: string }, what: string): Promise<StepOutcome> {
+  if (context.dryRun) return { summary: `would send the ${what} to ${mail.to}`, to: mail.to, subject: mail.subject, sent: false };
+  const { messageId } = await sendMail(mail);
+  return { summary: `sent the ${what} to ${mail.to}`, to: mail.to, subject: mail.subject, messageId, sent: true };
+}

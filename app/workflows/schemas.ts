@@ -1,0 +1,106 @@
+import { z } from 'zod';
+
+/**
+ * Payloads of the workflow area (spec §3 Workflow definition; DESIGN §7): the
+ * definition editor on /workflows and the API bodies share these. No server
+ * imports here: the browser form uses them too.
+ */
+export const WORKFLOW_TYPES = ['client_onboarding', 'invoice_verification', 'risk_assessment', 'payment_processing'] as const;
+export type WorkflowType = (typeof WORKFLOW_TYPES)[number];
+export const WORKFLOW_STATUSES = ['running', 'completed', 'failed', 'paused'] as const;
+export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];
+export const STEP_TYPES = ['automated', 'manual'] as const;
+export const TASK_TYPES = ['kyc_verification', 'risk_assessment', 'manual_review', 'document_review', 'customer_contact', 'limit_approval'] as const;
+export const ENTITY_TYPES = ['client', 'customer', 'invoice', 'payment', 'credit_limit_request'] as const;
+
+/** The handlers a definition may name (implemented in handlers/*.server.ts; the registry checks it knows each). */
+export const HANDLER_NAMES = [
+  'checkDocuments',
+  'finaCheck',
+  'riskAssessment',
+  'sendWelcomeEmail',
+  'validateInvoice',
+  'checkDuplicateInvoice',
+  'sendInvoiceVerifiedEmail',
+  'hanfaCheck',
+  'matchPayment',
+  'releaseReserve',
+  'sendPaymentConfirmation',
+] as const;
+export type HandlerName = (typeof HANDLER_NAMES)[number];
+
+/** Which entity an instance of each type works on (risk assessments also take customers). */
+export const ENTITY_TYPES_OF: Record<WorkflowType, readonly (typeof ENTITY_TYPES)[number][]> = {
+  client_onboarding: ['client'],
+  invoice_verification: ['invoice'],
+  risk_assessment: ['client', 'customer'],
+  payment_processing: ['payment'],
+};
+
+export const WORKFLOW_MESSAGES = {
+  nameRequired: 'Workflow name is required',
+  nameTooLong: 'Name must be at most 255 characters',
+  typeInvalid: 'Unknown workflow type',
+  descriptionTooLong: 'Description must be at most 5000 characters',
+  stepsRequired: 'A workflow needs at least one step',
+  stepsTooMany: 'A workflow has at most 50 steps',
+  stepNameRequired: 'Step name is required',
+  stepTypeInvalid: 'Step type must be automated or manual',
+  handlerRequired: 'Choose a handler for an automated step',
+  handlerUnknown: 'Unknown handler',
+  taskTypeRequired: 'Choose a task type for a manual step',
+  entityIdInvalid: 'Entity id must be a UUID',
+  entityTypeInvalid: 'Unknown entity type',
+} as const;
+
+export const stepSchema = z
+  .object({
+    name: z.string(WORKFLOW_MESSAGES.stepNameRequired).trim().min(1, WORKFLOW_MESSAGES.stepNameRequired).max(255, WORKFLOW_MESSAGES.nameTooLong),
+    type: z.enum(STEP_TYPES, WORKFLOW_MESSAGES.stepTypeInvalid),
+    handler: z.string().trim().optional(),
+    taskType: z.string().trim().optional(),
+  })
+  .transform((step, ctx) => {
+    // Only the field that belongs to the step's type is kept, so a switched type leaves no stale value behind.
+    if (step.type === 'automated') {
+      if (!step.handler) ctx.addIssue({ code: 'custom', path: ['handler'], message: WORKFLOW_MESSAGES.handlerRequired });
+      return { name: step.name, type: step.type, handler: step.handler ?? '' };
+    }
+    if (!step.taskType || !(TASK_TYPES as readonly string[]).includes(step.taskType)) {
+      ctx.addIssue({ code: 'custom', path: ['taskType'], message: WORKFLOW_MESSAGES.taskTypeRequired });
+    }
+    return { name: step.name, type: step.type, taskType: step.taskType ?? '' };
+  });
+export type StepInput = z.output<typeof stepSchema>;
+
+const definitionFields = {
+  name: z.string(WORKFLOW_MESSAGES.nameRequired).trim().min(1, WORKFLOW_MESSAGES.nameRequired).max(255, WORKFLOW_MESSAGES.nameTooLong),
+  type: z.enum(WORKFLOW_TYPES, WORKFLOW_MESSAGES.typeInvalid),
+  description: z
+    .string()
+    .trim()
+    .max(5000, WORKFLOW_MESSAGES.descriptionTooLong)
+    .nullish()
+    .transform((value) => value || null),
+  steps: z.array(stepSchema, WORKFLOW_MESSAGES.stepsRequired).min(1, WORKFLOW_MESSAGES.stepsRequired).max(50, WORKFLOW_MESSAGES.stepsTooMany),
+};
+
+/** POST /api/workflows and the editor's save. */
+export const definitionSchema = z.object(definitionFields);
+export type DefinitionInput = z.input<typeof definitionSchema>;
+
+/** PUT /api/workflows/{id}: any of the editable fields, and/or isActive (activate/deactivate). */
+export const definitionUpdateSchema = z
+  .object({ ...definitionFields, isActive: z.boolean() })
+  .partial()
+  .refine((value) => Object.keys(value).length > 0, { message: 'Nothing to update' });
+
+/** POST /api/workflows/start. */
+export const startSchema = z.object({
+  workflowType: z.enum(WORKFLOW_TYPES, WORKFLOW_MESSAGES.typeInvalid),
+  entityType: z.enum(ENTITY_TYPES, WORKFLOW_MESSAGES.entityTypeInvalid),
+  entityId: z.uuid(WORKFLOW_MESSAGES.entityIdInvalid),
+});
+
+/** POST /api/workflows/{id}/test and the page's test form. */
+export const testSchema = z.object({ entityId: z.uuid(WORKFLOW_MESSAGES.entityIdInvalid) });

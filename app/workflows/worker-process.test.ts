@@ -1,0 +1,190 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createBoss, stopSender } from '../../worker/boss.ts';
+import { activityRows, createTestUser } from '../auth/test-helpers.server.ts';
+import { execute, inTransaction, selectOne } from '../db.server.ts';
+import { outboxDir } from '../email/mailer.server.ts';
+import { onTaskCompleted } from './engine.server.ts';
+import { startWorkflowInstance } from './instances.server.ts';
+
+/**
+ * The engine with the real worker process (`node --import tsx worker/index.ts`)
+ * against this file's PostgreSQL database: onboarding end to end, and a worker
+ * killed with SIGKILL in the middle of a step.
+ */
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+});
+afterAll(async () => {
+  await stopSender();
+});
+
+function startWorkerProcess() {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/index.ts'], {
+    cwd: repoRoot,
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: process.env.DATABASE_URL,
+      DATA_DIR: process.env.DATA_DIR,
+      NODE_ENV: 'test',
+      FINFLOW_TEST_HANDLERS: '1',
+    } as NodeJS.ProcessEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  const output = { stdout: '', stderr: '' };
+  child.stdout!.on('data', (chunk) => (output.stdout += chunk));
+  child.stderr!.on('data', (chunk) => (output.stderr += chunk));
+  return { child, output };
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs: number, what: string): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+const instanceStatus = async (id: string) =>
+  (await selectOne<{ status: string; current_step: number }>(`SELECT status, current_step FROM workflow_instances WHERE id = :id`, { id }))!;
+
+const openTask = (instanceId: string, type: string) =>
+  selectOne<{ id: string }>(`SELECT id FROM tasks WHERE workflow_instance_id = :instanceId AND type = :type AND status = 'pending'`, {
+    instanceId,
+    type,
+  });
+
+async function completeTask(taskId: string, actorId: string) {
+  await inTransaction(async (transaction) => {
+    await execute(`UPDATE tasks SET status = 'completed', completed_at = now() WHERE id = :taskId`, { taskId }, { transaction });
+    await onTaskCompleted({ taskId, actor: { id: actorId, role: 'manager' } }, { transaction });
+  });
+}
+
+async function insertDefinition(type: string, steps: object[]) {
+  await execute(`UPDATE workflow_definitions SET is_active = false WHERE type = :type`, { type });
+  await execute(`INSERT INTO workflow_definitions (name, type, steps, is_active) VALUES (:name, :type, CAST(:steps AS jsonb), true)`, {
+    name: `${type} test`,
+    type,
+    steps: JSON.stringify(steps),
+  });
+}
+
+async function insertClient(email: string) {
+  const { rows } = await execute<{ id: string }>(
+    `INSERT INTO clients (company_name, oib, email, status, onboarding_status) VALUES (:name, :oib, :email, 'pending', 'in_progress') RETURNING id`,
+    { name: `Onboarding ${randomUUID().slice(0, 6)} d.o.o.`, oib: String(Math.floor(Math.random() * 1e11)).padStart(11, '0'), email },
+  );
+  return rows[0].id;
+}
+
+describe('onboarding with the worker process', () => {
+  it('runs end to end: automated steps in the worker, KYC and limit tasks, welcome mail, client active', { timeout: 90_000 }, async () => {
+    // The seeded client_onboarding definition (db/seed/demo.ts).
+    await insertDefinition('client_onboarding', [
+      { name: 'Provjera potpunosti dokumentacije', type: 'automated', handler: 'checkDocuments' },
+      { name: 'FINA provjera tvrtke i računa', type: 'automated', handler: 'finaCheck' },
+      { name: 'Automatska procjena rizika', type: 'automated', handler: 'riskAssessment' },
+      { name: 'KYC pregled', type: 'manual', taskType: 'kyc_verification' },
+      { name: 'Prijedlog kreditnog limita', type: 'manual', taskType: 'limit_approval' },
+      { name: 'E-mail dobrodošlice', type: 'automated', handler: 'sendWelcomeEmail' },
+    ]);
+    const reviewer = await createTestUser({ role: 'manager' });
+    const email = `welcome-${randomUUID().slice(0, 6)}@example.hr`;
+    const clientId = await insertClient(email);
+    for (const kycType of ['company_registration', 'tax_certificate']) {
+      await execute(
+        `INSERT INTO documents (name, type, kyc_type, mime_type, size, storage_key, checksum, entity_type, entity_id)
+         VALUES (:kycType, 'kyc_document', :kycType, 'application/pdf', 10, :key, :checksum, 'client', :clientId)`,
+        { kycType, key: randomUUID(), checksum: 'a'.repeat(64), clientId },
+      );
+    }
+    const { output } = startWorkerProcess();
+    await waitFor(async () => output.stdout.includes('worker ready'), 30_000, `worker ready (stderr: ${output.stderr})`);
+
+    // As the registration wizard does: started inside a transaction, scheduled after its commit.
+    const instance = await inTransaction((transaction) =>
+      startWorkflowInstance({ type: 'client_onboarding', entityType: 'client', entityId: clientId, actor: null }, { transaction }),
+    );
+    const kyc = await waitFor(() => openTask(instance.id, 'kyc_verification'), 30_000, `the KYC review task (${output.stderr})`);
+    expect(await instanceStatus(instance.id)).toEqual({ status: 'running', current_step: 3 });
+    const risk = await selectOne<{ risk_score: number | null }>(`SELECT risk_score FROM clients WHERE id = :clientId`, { clientId });
+    expect(risk?.risk_score).toEqual(expect.any(Number));
+
+    await completeTask(kyc.id, reviewer.id);
+    const limit = await waitFor(() => openTask(instance.id, 'limit_approval'), 10_000, 'the limit approval task');
+    await completeTask(limit.id, reviewer.id);
+
+    await waitFor(async () => (await instanceStatus(instance.id)).status === 'completed', 30_000, `completion (${output.stderr})`);
+    const mails = fs.existsSync(outboxDir()) ? fs.readdirSync(outboxDir()).map((name) => fs.readFileSync(path.join(outboxDir(), name), 'utf8')) : [];
+    expect(mails.filter((mail) => mail.includes(`To: ${email}`))).toHaveLength(1);
+    expect(await selectOne(`SELECT status, onboarding_status FROM clients WHERE id = :clientId`, { clientId })).toEqual({
+      status: 'active',
+      onboarding_status: 'completed',
+    });
+    expect(output.stderr).toBe('');
+  });
+});
+
+describe('a worker killed mid-step', () => {
+  it('finishes the instance after a restart with the step applied exactly once', { timeout: 120_000 }, async () => {
+    await insertDefinition('risk_assessment', [
+      { name: 'Blocking effect', type: 'automated', handler: 'testEffect' },
+      { name: 'Second effect', type: 'automated', handler: 'testEffect' },
+    ]);
+    const lock = 4_242_000 + Math.floor(Math.random() * 1000);
+    // The test holds the advisory lock the step waits for, on a connection of its own.
+    const holder = new pg.Client(process.env.DATABASE_URL);
+    await holder.connect();
+    try {
+      await holder.query('SELECT pg_advisory_lock($1)', [lock]);
+      const clientId = await insertClient(`kill-${randomUUID().slice(0, 6)}@example.hr`);
+      const instance = await inTransaction(async (transaction) => {
+        const started = await startWorkflowInstance({ type: 'risk_assessment', entityType: 'client', entityId: clientId, actor: null }, { transaction });
+        await execute(`UPDATE workflow_instances SET context = CAST(:context AS jsonb) WHERE id = :id`, { id: started.id, context: JSON.stringify({ blockOnLock: lock }) }, { transaction });
+        return started;
+      });
+
+      const first = startWorkerProcess();
+      // The worker is inside the step: its transaction waits for our lock (its effect row written, uncommitted).
+      await waitFor(
+        async () => (await holder.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objid = $1`, [lock])).rowCount,
+        30_000,
+        `the worker to block in the step (${first.output.stderr})`,
+      );
+      const [job] = (await holder.query(`SELECT id FROM pgboss.job WHERE name = 'workflow-step' AND state = 'active' AND data->>'instanceId' = $1`, [instance.id]))
+        .rows as Array<{ id: string }>;
+      expect(job).toBeDefined();
+      first.child.kill('SIGKILL');
+      await new Promise((resolve) => first.child.once('exit', resolve));
+      expect(await activityRows('workflow_test_effect', instance.id)).toHaveLength(0);
+
+      // pg-boss would expire the dead worker's active job after expireInSeconds and retry it;
+      // failing it now takes the same path (state retry, backoff) without waiting five minutes.
+      const boss = createBoss(process.env.DATABASE_URL!, { role: 'web' });
+      await boss.start();
+      await boss.fail('workflow-step', job.id, { message: 'worker killed' });
+      await boss.stop({ graceful: false });
+      await holder.query('SELECT pg_advisory_unlock($1)', [lock]);
+
+      const second = startWorkerProcess();
+      await waitFor(async () => (await instanceStatus(instance.id)).status === 'completed', 60_000, `completion (${second.output.stderr})`);
+      // Step 0's effect exactly once, step 1's once.
+      const rows = await activityRows('workflow_test_effect', instance.id);
+      expect(rows.map((row) => row.details.stepIndex)).toEqual([0, 1]);
+    } finally {
+      await holder.end();
+    }
+  });
+});
