@@ -1,0 +1,213 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { createSequelize } from '../db/connection.ts';
+import { startEmbeddedDatabase } from '../db/embedded.ts';
+import { migrateUp } from '../db/migrate.ts';
+import { freePort } from '../tests/support/free-port.ts';
+import { startBaseline } from './baseline.ts';
+import { BENCH_USER, bookSize, loadBook } from './load-book.ts';
+
+/**
+ * `npm run bench`: a fresh embedded database with a large book, the
+ * production build of FinFlow (web + worker) against it, and autocannon at
+ * concurrency 1, 10 and 50 on the lists, the dashboard metrics and the pages,
+ * next to a bare node:http + pg baseline of the invoice list. Prints a table
+ * and writes bench/results/<time>.json. BENCH_SCALE (default 1) shrinks the
+ * book for a quick trial; BENCH_DURATION (seconds, default 10) each run.
+ */
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const scale = Number(process.env.BENCH_SCALE ?? 1);
+const duration = Number(process.env.BENCH_DURATION ?? 10);
+const concurrencies = (process.env.BENCH_CONCURRENCY ?? '1,10,50').split(',').map(Number);
+const log = (line: string) => console.log(`[bench] ${line}`);
+
+interface Target {
+  name: string;
+  path: string;
+  kind: 'list' | 'metrics' | 'page' | 'baseline';
+}
+
+interface Row {
+  target: string;
+  concurrency: number;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  ratioToBaseline: number | null;
+}
+
+function peakMemoryMb(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
+    return hwm ? Math.round(Number(hwm[1]) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+function spawnApp(entry: string, env: NodeJS.ProcessEnv): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stderr!.on('data', (chunk) => process.stderr.write(`[${path.basename(entry)}] ${chunk}`));
+  return child;
+}
+
+async function waitHealthy(url: string, timeoutMs: number) {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    try {
+      if ((await fetch(`${url}/healthz`, { headers: { Connection: 'close' } })).ok) return Date.now() - started;
+    } catch {
+      // not yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('FinFlow did not become healthy');
+}
+
+async function signIn(url: string): Promise<string> {
+  const response = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(BENCH_USER),
+  });
+  const cookie = response.headers.getSetCookie().find((value) => value.startsWith('finflow_session='));
+  if (!response.ok || !cookie) throw new Error(`bench sign-in failed: ${response.status} ${await response.text()}`);
+  return cookie.split(';')[0];
+}
+
+function measure(url: string, connections: number, cookie?: string): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      { url, connections, duration, headers: cookie ? { cookie } : {} },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+  });
+}
+
+async function main() {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'finflow-bench-'));
+  const size = bookSize(scale);
+  log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
+  log(`book (scale ${scale}): ${JSON.stringify(size)}`);
+
+  const database = await startEmbeddedDatabase({ dataDir, port: await freePort(), persistent: false });
+  const children: ChildProcess[] = [];
+  let baseline: { close(): Promise<void> } | undefined;
+  try {
+    const sequelize = createSequelize(database.url, { poolMax: 2 });
+    await migrateUp(sequelize);
+    const loadStarted = Date.now();
+    log('loading the book…');
+    await loadBook(sequelize, size, log);
+    const loadSeconds = (Date.now() - loadStarted) / 1000;
+    log(`loaded in ${loadSeconds.toFixed(0)} s`);
+    await sequelize.close();
+
+    if (!fs.existsSync(path.join(root, 'build/index.js'))) {
+      log('building…');
+      spawnSync(process.execPath, [path.join(root, 'node_modules/@remix-run/dev/dist/cli.js'), 'build'], { cwd: root, stdio: 'inherit' });
+    }
+    const port = await freePort();
+    const url = `http://localhost:${port}`;
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'production' as const,
+      PORT: String(port),
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      APP_URL: url,
+      SESSION_SECRET: 'bench-session-secret-bench-session-secret',
+    };
+    const web = spawnApp('server.ts', env);
+    const worker = spawnApp('worker/index.ts', env);
+    children.push(web, worker);
+    const startToHealthyMs = await waitHealthy(url, 60_000);
+    log(`web healthy ${startToHealthyMs} ms after start`);
+    const cookie = await signIn(url);
+
+    const basePort = await freePort();
+    baseline = await startBaseline(database.url, basePort);
+    const prefix = 'R-2025-000';
+    const targets: Target[] = [
+      { name: 'baseline GET /api/invoices (node:http + pg)', path: `http://127.0.0.1:${basePort}/api/invoices`, kind: 'baseline' },
+      { name: 'GET /api/invoices', path: '/api/invoices', kind: 'list' },
+      { name: `GET /api/invoices?q=${prefix}`, path: `/api/invoices?q=${prefix}`, kind: 'list' },
+      { name: 'GET /api/invoices?status=approved', path: '/api/invoices?status=approved', kind: 'list' },
+      { name: 'GET /api/clients', path: '/api/clients', kind: 'list' },
+      { name: 'GET /api/dashboard/metrics', path: '/api/dashboard/metrics', kind: 'metrics' },
+      { name: 'GET /api/email/logs', path: '/api/email/logs', kind: 'list' },
+      { name: 'page /', path: '/', kind: 'page' },
+      { name: 'page /invoices', path: '/invoices', kind: 'page' },
+      { name: 'page /clients', path: '/clients', kind: 'page' },
+    ];
+
+    const rows: Row[] = [];
+    const baselineRps = new Map<number, number>();
+    for (const target of targets) {
+      const full = target.kind === 'baseline' ? target.path : `${url}${target.path}`;
+      const probe = await fetch(full, { headers: { cookie, Connection: 'close' } });
+      if (probe.status === 404) {
+        log(`${target.name}: not built yet (404), skipped`);
+        continue;
+      }
+      for (const connections of concurrencies) {
+        const result = await measure(full, connections, target.kind === 'baseline' ? undefined : cookie);
+        const rps = result.requests.average;
+        if (target.kind === 'baseline') baselineRps.set(connections, rps);
+        const row: Row = {
+          target: target.name,
+          concurrency: connections,
+          requestsPerSecond: Math.round(rps),
+          p50: result.latency.p50,
+          p99: result.latency.p99,
+          errors: result.errors + result.timeouts,
+          non2xx: result.non2xx,
+          ratioToBaseline: target.kind === 'baseline' || !baselineRps.get(connections) ? null : rps / baselineRps.get(connections)!,
+        };
+        rows.push(row);
+        log(
+          `${target.name.padEnd(44)} c=${String(connections).padStart(2)}  ${String(row.requestsPerSecond).padStart(6)} req/s  p50 ${String(row.p50).padStart(4)} ms  p99 ${String(row.p99).padStart(4)} ms  errors ${row.errors + row.non2xx}${row.ratioToBaseline === null ? '' : `  ${(row.ratioToBaseline * 100).toFixed(0)} % of baseline`}`,
+        );
+      }
+    }
+    const memory = { webPeakMb: peakMemoryMb(web.pid), workerPeakMb: peakMemoryMb(worker.pid) };
+    log(`peak memory: web ${memory.webPeakMb} MB, worker ${memory.workerPeakMb} MB`);
+
+    const report = {
+      date: new Date().toISOString(),
+      machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+      scale,
+      book: size,
+      loadSeconds,
+      startToHealthyMs,
+      durationSeconds: duration,
+      rows,
+      memory,
+    };
+    const resultsDir = path.join(root, 'bench/results');
+    fs.mkdirSync(resultsDir, { recursive: true });
+    const file = path.join(resultsDir, `${report.date.replace(/[:.]/g, '-')}.json`);
+    fs.writeFileSync(file, JSON.stringify(report, null, 2));
+    console.table(rows.map((row) => ({ ...row, ratioToBaseline: row.ratioToBaseline === null ? '' : `${(row.ratioToBaseline * 100).toFixed(0)} %` })));
+    log(`written ${path.relative(root, file)}`);
+  } finally {
+    await baseline?.close();
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
+    await database.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
