@@ -76,6 +76,36 @@ export const queues = [
       attempt: z.number().int().min(1),
     }),
   }),
+  defineQueue({
+    name: 'email-send',
+    // One email (app/email/send.server.ts): its log row is written before the job is sent. Five retries with
+    // backoff (~30 s … 8 min) ride out an SMTP hiccup; the last failure marks the log failed. Idempotent.
+    options: { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 },
+    payload: z.object({
+      logId: z.uuid(),
+      variables: z
+        .object({
+          client_name: z.string().optional(),
+          company_name: z.string().optional(),
+          invoice_number: z.string().optional(),
+          amount: z.string().optional(),
+        })
+        .optional(),
+    }),
+  }),
+  defineQueue({
+    name: 'email-campaign',
+    // A campaign's fan-out (app/email/campaigns.server.ts), now or at its scheduled time; re-running it resumes
+    // without sending anyone twice (one log per recipient, unique per campaign).
+    options: { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 300 },
+    payload: z.object({ campaignId: z.uuid() }),
+  }),
+  defineQueue({
+    name: 'email-payment-reminders',
+    // Daily, Croatian morning: payment_due (3 days before) and payment_overdue (the day after) mails, once per invoice.
+    options: { retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 900, retentionMinutes: 360 },
+    schedule: { cron: '0 7 * * *', tz: 'Europe/Zagreb' },
+  }),
 ] as const;
 
 export type QueueName = (typeof queues)[number]['name'];

@@ -17,6 +17,12 @@ export interface OutgoingMail {
 
 let transporter: Transporter | undefined;
 
+/** Forgets the transport (tests that change SMTP_URL between files). */
+export function resetMailer(): void {
+  transporter?.close();
+  transporter = undefined;
+}
+
 function getTransporter(): Transporter {
   const env = getEnv();
   transporter ??= env.SMTP_URL
@@ -39,6 +45,8 @@ export async function sendMail(mail: OutgoingMail): Promise<{ messageId: string 
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const id = info.messageId.replace(/[^a-zA-Z0-9]/g, '').slice(0, 24);
     await fs.writeFile(path.join(outboxDir(), `${stamp}-${id}.eml`), message);
+    // The HTML part beside it, so the outbox view can show the message as the recipient would see it.
+    if (mail.html) await fs.writeFile(path.join(outboxDir(), `${stamp}-${id}.html`), mail.html);
   }
   return { messageId: info.messageId };
 }

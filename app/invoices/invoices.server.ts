@@ -4,6 +4,7 @@ import { logActivity } from '../activity-log.server.ts';
 import { assertCan, type Permission } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
+import { sendInvoiceVerifiedTemplate } from '../email/triggers.server.ts';
 import { lineAmountCents, parseDecimal } from '../einvoices/decimal.ts';
 import { containsPattern } from '../search.server.ts';
 import { apiError, zodFieldErrors } from '../utils/api.server.ts';
@@ -527,7 +528,9 @@ export async function verifyInvoice(args: { actor: Actor; id: string; ip?: strin
           { id: row.id, actorId: args.actor.id },
           { transaction },
         );
-        return { verificationStatus: 'verified' };
+        // The invoice_verified email (its active template, if any) is queued with the change; its job follows the commit.
+        const mail = await sendInvoiceVerifiedTemplate(row.id, transaction);
+        return { verificationStatus: 'verified', clientEmailQueued: mail.queued };
       },
     },
     options,

@@ -1,5 +1,8 @@
 import type { JobModule } from './define.ts';
 import * as creditLimitExpiry from './credit-limit-expiry.ts';
+import * as emailCampaign from './email-campaign.ts';
+import * as emailPaymentReminders from './email-payment-reminders.ts';
+import * as emailSend from './email-send.ts';
 import * as heartbeat from './heartbeat.ts';
 import * as overdueRisk from './overdue-risk.ts';
 import * as purgeUploads from './purge-uploads.ts';
@@ -9,4 +12,4 @@ import * as workflowStep from './workflow-step.ts';
  * Every job the worker runs: one module per queue declared in queues.ts
  * (worker.test.ts checks that each declared queue has exactly one).
  */
-export const jobs: readonly JobModule[] = [heartbeat, purgeUploads, overdueRisk, creditLimitExpiry, workflowStep];
+export const jobs: readonly JobModule[] = [heartbeat, purgeUploads, overdueRisk, creditLimitExpiry, workflowStep, emailSend, emailCampaign, emailPaymentReminders];

@@ -1,4 +1,5 @@
 import { selectOne, selectRows } from '../../db.server.ts';
+import { activeTemplateFor } from '../../email/templates.server.ts';
 import { centsToDecimalString, toCents } from '../../utils/money.ts';
 import { PermanentStepError, type StepContext, type StepOutcome } from './index.server.ts';
 import { partyOf, sendOrDescribe } from './parties.server.ts';
@@ -79,6 +80,10 @@ export async function sendInvoiceVerifiedEmail(context: StepContext): Promise<St
   const invoice = await invoiceOf(context);
   const client = await partyOf(context, { invoiceParty: 'client' });
   if (!client.email) return { summary: 'skipped: the client has no email address', sent: false };
+  // With an active invoice_verified template, verifying the invoice sends it (verifyInvoice); not twice.
+  if (await activeTemplateFor('invoice_verified', context.transaction)) {
+    return { summary: 'skipped: the invoice_verified template is sent when the invoice is verified', sent: false };
+  }
   return sendOrDescribe(
     context,
     {

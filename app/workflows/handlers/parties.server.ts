@@ -1,5 +1,7 @@
 import { selectOne, selectRows } from '../../db.server.ts';
 import { sendMail } from '../../email/mailer.server.ts';
+import { sendTriggeredEmail } from '../../email/send.server.ts';
+import { activeTemplateFor } from '../../email/templates.server.ts';
 import { getEnv } from '../../env.server.ts';
 import { assessEntity } from '../../risk/assessments.server.ts';
 import { PermanentStepError, type StepContext, type StepOutcome } from './index.server.ts';
@@ -92,10 +94,21 @@ export async function riskAssessment(context: StepContext): Promise<StepOutcome>
   };
 }
 
-/** Plain system mail for now; staff-editable templates come with the email automation issue. */
+/**
+ * The client_onboarding email: the trigger's active template when there is one
+ * (its log row written in the step's transaction, the send job after commit),
+ * otherwise a plain system mail.
+ */
 export async function sendWelcomeEmail(context: StepContext): Promise<StepOutcome> {
   const party = await partyOf(context, { invoiceParty: 'client' });
   if (!party.email) return { summary: 'skipped: the client has no email address', sent: false };
+  if (party.entityType === 'client' && (await activeTemplateFor('client_onboarding', context.transaction))) {
+    if (context.dryRun) return { summary: `would queue the client_onboarding template to ${party.email}`, to: party.email, sent: false };
+    const outcome = await sendTriggeredEmail('client_onboarding', { clientId: party.id }, context.transaction);
+    return outcome.queued
+      ? { summary: `queued the client_onboarding template to ${outcome.to}`, to: outcome.to, emailLogId: outcome.logId, sent: true }
+      : { summary: `skipped: ${outcome.reason}`, sent: false };
+  }
   const mail = {
     to: party.email,
     subject: 'Dobrodošli u FinFlow / Welcome to FinFlow',

@@ -1,0 +1,161 @@
+import { getFormProps, getInputProps, getSelectProps, useForm, type Submission } from '@conform-to/react';
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import { Button, Callout, Card, Dialog, Flex, Heading, Text } from '@radix-ui/themes';
+import { Form, Link, useFetcher, useNavigation } from '@remix-run/react';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Field } from '~/components/forms.tsx';
+import { useToast } from '~/components/toaster.tsx';
+import { CAMPAIGN_RECIPIENTS, campaignCreateSchema } from '~/email/schemas.ts';
+import { ErrorText, useEmailErrorText } from './display.tsx';
+import type { EmailActionData, EmailFormResult } from './template-form.tsx';
+
+/** The campaign dialog of spec §2 (only active templates; recipients default active_clients; optional schedule) and its ?new=campaign panel. */
+export interface CampaignChoices {
+  templates: { id: string; name: string }[];
+  clients: { id: string; companyName: string }[];
+}
+
+type Values = { name?: string; templateId?: string; recipients?: string; clientIds?: string[]; scheduledAt?: string };
+
+function useCampaignForm(id: string, lastResult?: EmailFormResult) {
+  return useForm<Values>({
+    id,
+    lastResult,
+    defaultValue: { recipients: 'active_clients' },
+    constraint: getZodConstraint(campaignCreateSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: campaignCreateSchema }) as Submission<Values>,
+  });
+}
+
+function CampaignFields({ fields, formErrors, choices }: { fields: ReturnType<typeof useCampaignForm>[1]; formErrors?: string[]; choices: CampaignChoices }) {
+  const { t } = useTranslation();
+  const errorText = useEmailErrorText();
+  const recipients = fields.recipients.value ?? 'active_clients';
+  return (
+    <Flex direction="column" gap="3">
+      <Field label={t('email.campaignForm.name')} inputProps={getInputProps(fields.name, { type: 'text' })} errors={errorText(fields.name.errors)} />
+      <Flex direction="column" gap="1">
+        <Text as="label" htmlFor={fields.templateId.id} size="2" weight="medium">
+          {t('email.campaignForm.template')}
+        </Text>
+        <select {...getSelectProps(fields.templateId)} className="native-select" data-testid="campaign-template">
+          <option value="">{choices.templates.length ? t('email.campaignForm.templatePlaceholder') : t('email.campaignForm.noActiveTemplates')}</option>
+          {choices.templates.map((template) => (
+            <option key={template.id} value={template.id}>
+              {template.name}
+            </option>
+          ))}
+        </select>
+        <ErrorText errors={fields.templateId.errors} />
+      </Flex>
+      <Flex direction="column" gap="1">
+        <Text as="label" htmlFor={fields.recipients.id} size="2" weight="medium">
+          {t('email.campaignForm.recipients')}
+        </Text>
+        <select {...getSelectProps(fields.recipients)} className="native-select">
+          {CAMPAIGN_RECIPIENTS.map((value) => (
+            <option key={value} value={value}>
+              {t(`email.recipients.${value}`)}
+            </option>
+          ))}
+        </select>
+        <ErrorText errors={fields.recipients.errors} />
+      </Flex>
+      <Flex direction="column" gap="1" style={recipients === 'specific_clients' ? undefined : { opacity: 0.6 }}>
+        <Text as="label" htmlFor={fields.clientIds.id} size="2" weight="medium">
+          {t('email.campaignForm.clients')}
+        </Text>
+        <select {...getSelectProps(fields.clientIds)} multiple size={6} className="native-select">
+          {choices.clients.map((client) => (
+            <option key={client.id} value={client.id}>
+              {client.companyName}
+            </option>
+          ))}
+        </select>
+        <ErrorText errors={fields.clientIds.errors} />
+      </Flex>
+      <Field label={t('email.campaignForm.scheduledAt')} inputProps={getInputProps(fields.scheduledAt, { type: 'datetime-local' })} errors={errorText(fields.scheduledAt.errors)} />
+      {formErrors?.length ? (
+        <Callout.Root color="red" role="alert">
+          <Callout.Text>{errorText(formErrors)?.join(' ')}</Callout.Text>
+        </Callout.Root>
+      ) : null}
+    </Flex>
+  );
+}
+
+export function CampaignDialog({ open, onOpenChange, choices }: { open: boolean; onOpenChange: (open: boolean) => void; choices: CampaignChoices }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const fetcher = useFetcher<EmailActionData>({ key: 'create-campaign' });
+  const [form, fields] = useCampaignForm('new-campaign', fetcher.data?.intent === 'createCampaign' ? fetcher.data.result : undefined);
+  const saving = fetcher.state !== 'idle';
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !fetcher.data) return;
+    if (fetcher.data.created) onOpenChange(false);
+    else if (fetcher.data.result.status === 'error') toast({ title: 'email.toast.errorTitle', description: 'email.toast.createCampaignFailed', variant: 'destructive' });
+    // Only a new answer from the server matters, not a re-render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fetcher.state, fetcher.data]);
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Content maxWidth="600px">
+        <Dialog.Title>{t('email.campaignForm.title')}</Dialog.Title>
+        <Dialog.Description size="2" mb="3" color="gray">
+          {t('email.campaignForm.description')}
+        </Dialog.Description>
+        <fetcher.Form method="post" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value="createCampaign" />
+          <input type="hidden" name="via" value="dialog" />
+          <Flex direction="column" gap="3">
+            <CampaignFields fields={fields} formErrors={form.errors} choices={choices} />
+            <Flex gap="3" justify="end">
+              <Dialog.Close>
+                <Button type="button" variant="soft" color="gray">
+                  {t('email.campaignForm.cancel')}
+                </Button>
+              </Dialog.Close>
+              <Button type="submit" disabled={saving}>
+                {saving ? t('email.campaignForm.submitting') : t('email.campaignForm.submit')}
+              </Button>
+            </Flex>
+          </Flex>
+        </fetcher.Form>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}
+
+export function CampaignPanel({ lastResult, cancelTo, choices }: { lastResult?: EmailFormResult; cancelTo: string; choices: CampaignChoices }) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'createCampaign';
+  const [form, fields] = useCampaignForm('new-campaign-panel', lastResult);
+  return (
+    <Card size="3" data-testid="campaign-panel">
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="createCampaign" />
+        <Flex direction="column" gap="3">
+          <Heading as="h2" size="4">
+            {t('email.campaignForm.title')}
+          </Heading>
+          <Text size="2" color="gray">
+            {t('email.campaignForm.description')}
+          </Text>
+          <CampaignFields fields={fields} formErrors={form.errors} choices={choices} />
+          <Flex gap="3" justify="end">
+            <Button asChild variant="soft" color="gray">
+              <Link to={cancelTo}>{t('email.campaignForm.cancel')}</Link>
+            </Button>
+            <Button type="submit" disabled={saving}>
+              {saving ? t('email.campaignForm.submitting') : t('email.campaignForm.submit')}
+            </Button>
+          </Flex>
+        </Flex>
+      </Form>
+    </Card>
+  );
+}

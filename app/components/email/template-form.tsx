@@ -1,0 +1,200 @@
+import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import { Button, Callout, Card, Dialog, Flex, Heading, Text, TextArea } from '@radix-ui/themes';
+import { Form, Link, useFetcher, useNavigation } from '@remix-run/react';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Field } from '~/components/forms.tsx';
+import { useToast } from '~/components/toaster.tsx';
+import { EMAIL_TRIGGERS, TEMPLATE_VARIABLES, templateFormSchema } from '~/email/schemas.ts';
+import { ErrorText, useEmailErrorText } from './display.tsx';
+
+/**
+ * The template dialog of spec §2 (JavaScript: a fetcher post, closes on
+ * success) and the same form as a page panel for ?new=template (a plain post).
+ */
+export type EmailFormResult = SubmissionResult<string[]>;
+export interface EmailActionData {
+  intent: string;
+  result: EmailFormResult;
+  created?: boolean;
+}
+
+type Values = { name?: string; trigger?: string; subject?: string; body?: string; isActive?: string };
+
+function useTemplateForm(id: string, lastResult?: EmailFormResult) {
+  return useForm<Values>({
+    id,
+    lastResult,
+    defaultValue: { trigger: 'manual', isActive: 'on' },
+    constraint: getZodConstraint(templateFormSchema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: templateFormSchema }) as Submission<Values>,
+  });
+}
+
+function TemplateFields({ fields, formErrors }: { fields: ReturnType<typeof useTemplateForm>[1]; formErrors?: string[] }) {
+  const { t } = useTranslation();
+  const errorText = useEmailErrorText();
+  const bodyErrorId = fields.body.errors?.length ? `${fields.body.id}-error` : undefined;
+  return (
+    <Flex direction="column" gap="3">
+      <Field label={t('email.templateForm.name')} inputProps={getInputProps(fields.name, { type: 'text' })} errors={errorText(fields.name.errors)} />
+      <Flex direction="column" gap="1">
+        <Text as="label" htmlFor={fields.trigger.id} size="2" weight="medium">
+          {t('email.templateForm.trigger')}
+        </Text>
+        <select {...getSelectProps(fields.trigger)} className="native-select">
+          {EMAIL_TRIGGERS.map((trigger) => (
+            <option key={trigger} value={trigger}>
+              {t(`email.triggers.${trigger}`)}
+            </option>
+          ))}
+        </select>
+        <ErrorText errors={fields.trigger.errors} />
+      </Flex>
+      <Field label={t('email.templateForm.subject')} inputProps={getInputProps(fields.subject, { type: 'text' })} errors={errorText(fields.subject.errors)} />
+      <Flex direction="column" gap="1">
+        <Text as="label" htmlFor={fields.body.id} size="2" weight="medium">
+          {t('email.templateForm.body')}
+        </Text>
+        <TextArea {...getTextareaProps(fields.body)} rows={8} aria-invalid={bodyErrorId ? true : undefined} aria-describedby={bodyErrorId ?? `${fields.body.id}-hint`} />
+        <Text id={`${fields.body.id}-hint`} size="1" color="gray">
+          {t('email.templateForm.bodyHint')} {TEMPLATE_VARIABLES.map((name) => `{{${name}}}`).join(', ')}
+        </Text>
+        <ErrorText id={bodyErrorId} errors={fields.body.errors} />
+      </Flex>
+      <Text as="label" size="2">
+        <Flex gap="2" align="center">
+          <input {...getInputProps(fields.isActive, { type: 'checkbox' })} role="switch" className="native-switch" />
+          {t('email.templateForm.isActive')}
+        </Flex>
+      </Text>
+      {formErrors?.length ? (
+        <Callout.Root color="red" role="alert">
+          <Callout.Text>{errorText(formErrors)?.join(' ')}</Callout.Text>
+        </Callout.Root>
+      ) : null}
+    </Flex>
+  );
+}
+
+/** The sample-data preview (POST /api/email/templates/preview), shown in a sandboxed frame. */
+function PreviewButton({ formId }: { formId: string }) {
+  const { t } = useTranslation();
+  const [preview, setPreview] = useState<{ subject: string; html: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = async () => {
+    const form = document.getElementById(formId) as HTMLFormElement | null;
+    if (!form) return;
+    const data = new FormData(form);
+    const response = await fetch('/api/email/templates/preview', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ subject: String(data.get('subject') ?? ''), body: String(data.get('body') ?? '') }),
+    });
+    const json = (await response.json()) as { subject: string; html: string; message?: string };
+    if (response.ok) {
+      setPreview(json);
+      setError(null);
+    } else {
+      setPreview(null);
+      setError(json.message ?? response.statusText);
+    }
+  };
+  return (
+    <Flex direction="column" gap="2">
+      <Button type="button" variant="soft" color="gray" onClick={() => void load()}>
+        {t('email.templateForm.preview')}
+      </Button>
+      {error ? (
+        <Text size="1" color="red" role="alert">
+          {error}
+        </Text>
+      ) : null}
+      {preview ? (
+        <Card>
+          <Text size="2" weight="bold" as="p">
+            {t('email.templateForm.previewTitle')}: {preview.subject}
+          </Text>
+          <iframe title={t('email.templateForm.previewTitle')} sandbox="" srcDoc={preview.html} style={{ width: '100%', height: 360, border: 0 }} />
+        </Card>
+      ) : null}
+    </Flex>
+  );
+}
+
+export function TemplateDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const fetcher = useFetcher<EmailActionData>({ key: 'create-template' });
+  const [form, fields] = useTemplateForm('new-template', fetcher.data?.intent === 'createTemplate' ? fetcher.data.result : undefined);
+  const saving = fetcher.state !== 'idle';
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !fetcher.data) return;
+    if (fetcher.data.created) onOpenChange(false);
+    else if (fetcher.data.result.status === 'error') toast({ title: 'email.toast.errorTitle', description: 'email.toast.createTemplateFailed', variant: 'destructive' });
+    // Only a new answer from the server matters, not a re-render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fetcher.state, fetcher.data]);
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Content maxWidth="680px">
+        <Dialog.Title>{t('email.templateForm.title')}</Dialog.Title>
+        <Dialog.Description size="2" mb="3" color="gray">
+          {t('email.templateForm.description')}
+        </Dialog.Description>
+        <fetcher.Form method="post" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value="createTemplate" />
+          <input type="hidden" name="via" value="dialog" />
+          <Flex direction="column" gap="3">
+            <TemplateFields fields={fields} formErrors={form.errors} />
+            <PreviewButton formId={form.id} />
+            <Flex gap="3" justify="end">
+              <Dialog.Close>
+                <Button type="button" variant="soft" color="gray">
+                  {t('email.templateForm.cancel')}
+                </Button>
+              </Dialog.Close>
+              <Button type="submit" disabled={saving}>
+                {saving ? t('email.templateForm.submitting') : t('email.templateForm.submit')}
+              </Button>
+            </Flex>
+          </Flex>
+        </fetcher.Form>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}
+
+export function TemplatePanel({ lastResult, cancelTo }: { lastResult?: EmailFormResult; cancelTo: string }) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'createTemplate';
+  const [form, fields] = useTemplateForm('new-template-panel', lastResult);
+  return (
+    <Card size="3" data-testid="template-panel">
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="createTemplate" />
+        <Flex direction="column" gap="3">
+          <Heading as="h2" size="4">
+            {t('email.templateForm.title')}
+          </Heading>
+          <Text size="2" color="gray">
+            {t('email.templateForm.description')}
+          </Text>
+          <TemplateFields fields={fields} formErrors={form.errors} />
+          <Flex gap="3" justify="end">
+            <Button asChild variant="soft" color="gray">
+              <Link to={cancelTo}>{t('email.templateForm.cancel')}</Link>
+            </Button>
+            <Button type="submit" disabled={saving}>
+              {saving ? t('email.templateForm.submitting') : t('email.templateForm.submit')}
+            </Button>
+          </Flex>
+        </Flex>
+      </Form>
+    </Card>
+  );
+}

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+
+/** Email templates and campaigns (spec §3, §5): shared by the page's forms (conform) and the API. No server imports. */
+
+export const TEMPLATE_VARIABLES = ['client_name', 'company_name', 'invoice_number', 'amount'] as const;
+export type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
+
+export const EMAIL_TRIGGERS = ['client_onboarding', 'invoice_verified', 'payment_due', 'payment_overdue', 'manual'] as const;
+export type EmailTrigger = (typeof EMAIL_TRIGGERS)[number];
+
+export const CAMPAIGN_RECIPIENTS = ['all_clients', 'active_clients', 'specific_clients'] as const;
+export type CampaignRecipients = (typeof CAMPAIGN_RECIPIENTS)[number];
+
+export const CAMPAIGN_STATUSES = ['draft', 'active', 'sending', 'completed', 'failed'] as const;
+export const LOG_STATUSES = ['queued', 'sent', 'delivered', 'opened', 'clicked', 'failed'] as const;
+
+export const EMAIL_MESSAGES = {
+  nameRequired: 'Template name is required',
+  subjectRequired: 'Subject is required',
+  bodyRequired: 'Email body is required',
+  campaignNameRequired: 'Campaign name is required',
+  templateRequired: 'Template is required',
+  clientsRequired: 'Choose at least one client',
+  scheduledAtInvalid: 'Invalid date and time',
+  templateNotFound: 'Email template not found',
+  templateInactive: 'Only an active template can be used for a campaign',
+  createTemplateFailed: 'Failed to create email template',
+  createCampaignFailed: 'Failed to create email campaign',
+  updateTemplateFailed: 'Failed to update template',
+} as const;
+
+const name = (message: string) => z.string(message).trim().min(1, message).max(255, 'At most 255 characters');
+
+const templateFields = {
+  name: name(EMAIL_MESSAGES.nameRequired),
+  trigger: z.enum(EMAIL_TRIGGERS).default('manual'),
+  subject: name(EMAIL_MESSAGES.subjectRequired),
+  body: z
+    .string(EMAIL_MESSAGES.bodyRequired)
+    .refine((value) => value.trim().length > 0, EMAIL_MESSAGES.bodyRequired)
+    .refine((value) => value.length <= 100_000, 'At most 100,000 characters'),
+};
+
+/** POST /api/email/templates: isActive defaults to true (spec §9). */
+export const templateCreateSchema = z.object({ ...templateFields, isActive: z.boolean().default(true) });
+export type TemplateCreateInput = z.output<typeof templateCreateSchema>;
+
+/** The page's form: an unchecked switch posts nothing, which is false (the switch starts on). */
+export const templateFormSchema = z.object({ ...templateFields, isActive: z.boolean().default(false) });
+
+/** PUT /api/email/templates/{id}: isActive and/or the content. */
+export const templateUpdateSchema = z
+  .object({
+    name: templateFields.name.optional(),
+    trigger: z.enum(EMAIL_TRIGGERS).optional(),
+    subject: templateFields.subject.optional(),
+    body: templateFields.body.optional(),
+    isActive: z.boolean().optional(),
+  })
+  .refine((value) => Object.values(value).some((field) => field !== undefined), 'Nothing to update');
+export type TemplateUpdateInput = z.output<typeof templateUpdateSchema>;
+
+export const templatePreviewSchema = z.object({
+  subject: z.string(EMAIL_MESSAGES.subjectRequired).max(255, 'At most 255 characters'),
+  body: templateFields.body,
+});
+
+/** A date-time-local value ('2026-11-22T10:00', Croatian time) or an ISO timestamp with offset. */
+const scheduledAt = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => value || undefined)
+  .refine((value) => value === undefined || /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(value), EMAIL_MESSAGES.scheduledAtInvalid);
+
+const campaignFields = {
+  name: name(EMAIL_MESSAGES.campaignNameRequired),
+  templateId: z.uuid(EMAIL_MESSAGES.templateRequired),
+  recipients: z.enum(CAMPAIGN_RECIPIENTS).default('active_clients'),
+  clientIds: z.array(z.uuid()).max(10_000).default([]),
+  scheduledAt: scheduledAt.nullable(),
+};
+
+export const campaignCreateSchema = z.object(campaignFields).superRefine((value, context) => {
+  if (value.recipients === 'specific_clients' && value.clientIds.length === 0) {
+    context.addIssue({ code: 'custom', path: ['clientIds'], message: EMAIL_MESSAGES.clientsRequired });
+  }
+});
+export type CampaignCreateInput = z.output<typeof campaignCreateSchema>;

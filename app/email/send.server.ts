@@ -1,0 +1,202 @@
+import type { Transaction } from 'sequelize';
+import { sendJob } from '../../worker/boss.ts';
+import { execute, inTransaction, selectOne } from '../db.server.ts';
+import { getEnv } from '../env.server.ts';
+import { sendMail } from './mailer.server.ts';
+import { renderEmail, type TemplateVariables } from './render.server.ts';
+import type { EmailTrigger, TemplateVariable } from './schemas.ts';
+import { activeTemplateFor } from './templates.server.ts';
+
+/**
+ * Sending (DESIGN §7): a log row (status 'queued') is written inside the
+ * business transaction and the 'email-send' job is sent after it commits; the
+ * worker renders, sends (SMTP or the outbox), and marks the row sent under a
+ * row lock, so a repeated job never sends the same row twice. A failure is
+ * recorded and re-thrown for pg-boss's retries; the last one marks it failed.
+ */
+
+export type JobVariables = Partial<Record<TemplateVariable, string>>;
+
+const DELIVERED = `status IN ('sent', 'delivered', 'opened', 'clicked')`;
+
+export function trackingUrls(token: string) {
+  const base = getEnv().APP_URL.replace(/\/+$/, '');
+  return {
+    pixelUrl: `${base}/email/open/${token}.gif`,
+    clickUrl: (index: number) => `${base}/email/click/${token}/${index}`,
+  };
+}
+
+/** Sends the 'email-send' job of a log row once `transaction` commits; a failed enqueue is logged (the row stays queued). */
+export function enqueueAfterCommit(transaction: Transaction, logId: string, variables?: JobVariables): void {
+  transaction.afterCommit(async () => {
+    try {
+      await sendJob('email-send', { logId, variables }, { singletonKey: logId });
+    } catch (error) {
+      console.error(`email: could not enqueue log ${logId}`, error);
+    }
+  });
+}
+
+/** Writes the queued log row of one message; the job follows the commit. Returns the log id, or null without a recipient. */
+export async function queueEmail(
+  input: { template: { id: string; subject: string; body: string }; recipient: string | null | undefined; clientId?: string | null; variables: JobVariables },
+  transaction: Transaction,
+): Promise<string | null> {
+  const recipient = input.recipient?.trim().toLowerCase();
+  if (!recipient) return null;
+  const { subject } = renderEmail(input.template, input.variables);
+  const { rows } = await execute<{ id: string }>(
+    `INSERT INTO email_logs (template_id, client_id, recipient, subject, status) VALUES (:templateId, :clientId, :recipient, :subject, 'queued') RETURNING id`,
+    { templateId: input.template.id, clientId: input.clientId ?? null, recipient: recipient.slice(0, 255), subject },
+    { transaction },
+  );
+  enqueueAfterCommit(transaction, rows[0].id, input.variables);
+  return rows[0].id;
+}
+
+export type TriggerOutcome = { queued: true; logId: string; to: string } | { queued: false; reason: 'no_template' | 'no_recipient' };
+
+/**
+ * The active template of an event trigger, to a client: skipped (no log) when
+ * there is no active template or the client has no email address.
+ */
+export async function sendTriggeredEmail(
+  trigger: Exclude<EmailTrigger, 'manual'>,
+  input: { clientId: string; variables?: JobVariables },
+  transaction: Transaction,
+): Promise<TriggerOutcome> {
+  const template = await activeTemplateFor(trigger, transaction);
+  if (!template) return { queued: false, reason: 'no_template' };
+  const client = await selectOne<{ email: string | null; company_name: string; contact_person: string | null }>(
+    'SELECT email, company_name, contact_person FROM clients WHERE id = :id',
+    { id: input.clientId },
+    { transaction },
+  );
+  const to = client?.email?.trim().toLowerCase();
+  if (!client || !to) return { queued: false, reason: 'no_recipient' };
+  const variables = { ...clientVariables(client), ...input.variables };
+  const logId = await queueEmail({ template, recipient: to, clientId: input.clientId, variables }, transaction);
+  return logId ? { queued: true, logId, to } : { queued: false, reason: 'no_recipient' };
+}
+
+export function clientVariables(client: { company_name: string; contact_person: string | null }): JobVariables {
+  return { client_name: client.contact_person?.trim() || client.company_name, company_name: client.company_name };
+}
+
+interface LockedLog {
+  id: string;
+  status: string;
+  recipient: string;
+  tracking_token: string;
+  template_id: string | null;
+  campaign_id: string | null;
+  template_subject: string | null;
+  template_body: string | null;
+  company_name: string | null;
+  contact_person: string | null;
+}
+
+export type SendResult = 'sent' | 'skipped' | 'failed' | 'retry';
+
+/**
+ * The worker's side of one message. `delivery.retryCount` counts earlier
+ * deliveries; at `retryLimit` a failure is final (status failed). Throws the
+ * send error (after recording it) unless it was final, so pg-boss retries.
+ */
+export async function processEmailJob(
+  job: { logId: string; variables?: JobVariables },
+  delivery: { retryCount: number; retryLimit: number } = { retryCount: 0, retryLimit: 0 },
+): Promise<SendResult> {
+  let failure: unknown;
+  const result = await inTransaction(async (transaction): Promise<SendResult> => {
+    const log = await selectOne<LockedLog>(
+      `SELECT l.id, l.status, l.recipient, l.tracking_token, l.template_id, l.campaign_id,
+              t.subject AS template_subject, t.body AS template_body, c.company_name, c.contact_person
+         FROM email_logs l
+         LEFT JOIN email_templates t ON t.id = l.template_id
+         LEFT JOIN clients c ON c.id = l.client_id
+        WHERE l.id = :id FOR UPDATE OF l`,
+      { id: job.logId },
+      { transaction },
+    );
+    // Already sent (a repeated or resumed job), failed for good, or gone: nothing to do.
+    if (!log || log.status !== 'queued') return 'skipped';
+    if (log.template_subject === null || log.template_body === null) {
+      await execute(`UPDATE email_logs SET status = 'failed', error_message = 'Template no longer exists', attempts = attempts + 1 WHERE id = :id`, { id: log.id }, { transaction });
+      await completeCampaignIfDone(log.campaign_id, transaction);
+      return 'failed';
+    }
+    const variables: TemplateVariables = { ...(log.company_name ? clientVariables({ company_name: log.company_name, contact_person: log.contact_person }) : {}), ...job.variables };
+    const rendered = renderEmail({ subject: log.template_subject, body: log.template_body }, variables, { tracking: trackingUrls(log.tracking_token) });
+    try {
+      const { messageId } = await sendMail({ to: log.recipient, subject: rendered.subject, text: rendered.text, html: rendered.html });
+      await execute(
+        `UPDATE email_logs SET status = 'sent', sent_at = now(), message_id = :messageId, subject = :subject, links = CAST(:links AS jsonb),
+                attempts = attempts + 1, error_message = NULL
+          WHERE id = :id`,
+        { id: log.id, messageId, subject: rendered.subject, links: JSON.stringify(rendered.links) },
+        { transaction },
+      );
+      await execute('UPDATE email_templates SET usage_count = usage_count + 1 WHERE id = :id', { id: log.template_id }, { transaction });
+      await completeCampaignIfDone(log.campaign_id, transaction);
+      return 'sent';
+    } catch (error) {
+      failure = error;
+      const final = delivery.retryCount >= delivery.retryLimit;
+      const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000);
+      await execute(
+        `UPDATE email_logs SET attempts = attempts + 1, error_message = :message, status = CASE WHEN :final THEN 'failed' ELSE status END WHERE id = :id`,
+        { id: log.id, message, final },
+        { transaction },
+      );
+      if (final) await completeCampaignIfDone(log.campaign_id, transaction);
+      return final ? 'failed' : 'retry';
+    }
+  });
+  if (result === 'retry') throw failure;
+  return result;
+}
+
+/**
+ * A sending campaign with no queued log left is completed (or failed when not
+ * one message went out). The campaign row is locked first, so of two jobs
+ * finishing together the second sees the first's committed row.
+ */
+export async function completeCampaignIfDone(campaignId: string | null, transaction: Transaction): Promise<void> {
+  if (!campaignId) return;
+  const campaign = await selectOne<{ status: string }>('SELECT status FROM email_campaigns WHERE id = :id FOR UPDATE', { id: campaignId }, { transaction });
+  if (campaign?.status !== 'sending') return;
+  await execute(
+    `UPDATE email_campaigns c
+        SET status = CASE WHEN EXISTS (SELECT 1 FROM email_logs l WHERE l.campaign_id = c.id AND l.${DELIVERED}) OR NOT EXISTS (SELECT 1 FROM email_logs l WHERE l.campaign_id = c.id)
+                          THEN 'completed' ELSE 'failed' END,
+            completed_at = now()
+      WHERE c.id = :id AND NOT EXISTS (SELECT 1 FROM email_logs l WHERE l.campaign_id = c.id AND l.status = 'queued')`,
+    { id: campaignId },
+    { transaction },
+  );
+}
+
+/** GET /email/open/{token}.gif: the first open sets opened_at (status opened unless already clicked). Unknown tokens are ignored. */
+export async function recordOpen(token: string): Promise<void> {
+  await execute(
+    `UPDATE email_logs SET opened_at = now(), status = CASE WHEN status IN ('sent', 'delivered') THEN 'opened' ELSE status END
+      WHERE tracking_token = :token AND opened_at IS NULL AND sent_at IS NOT NULL`,
+    { token },
+  );
+}
+
+/** GET /email/click/{token}/{index}: the stored link (null when unknown: no open redirect); the first click sets clicked_at. */
+export async function recordClick(token: string, index: number): Promise<string | null> {
+  if (!Number.isInteger(index) || index < 0) return null;
+  const row = await selectOne<{ url: string | null }>('SELECT links ->> CAST(:index AS int) AS url FROM email_logs WHERE tracking_token = :token', { token, index });
+  if (!row?.url) return null;
+  await execute(
+    `UPDATE email_logs SET clicked_at = coalesce(clicked_at, now()), opened_at = coalesce(opened_at, now()),
+            status = CASE WHEN status IN ('sent', 'delivered', 'opened') THEN 'clicked' ELSE status END
+      WHERE tracking_token = :token AND clicked_at IS NULL`,
+    { token },
+  );
+  return row.url;
+}

@@ -1,0 +1,234 @@
+import { parseWithZod } from '@conform-to/zod/v4';
+import { PlusIcon } from '@radix-ui/react-icons';
+import { Button, Card, Flex, Grid, Heading, TabNav, Text } from '@radix-ui/themes';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { clientIp } from '~/auth/login.server.ts';
+import { can, requirePermission } from '~/auth/permissions.server.ts';
+import { CampaignDialog, CampaignPanel } from '~/components/email/campaign-form.tsx';
+import { SkeletonCards } from '~/components/email/display.tsx';
+import { CampaignCard, LOG_LIMIT, LogRow, SummaryCards, TemplateCard } from '~/components/email/lists.tsx';
+import { TemplateDialog, TemplatePanel, type EmailActionData } from '~/components/email/template-form.tsx';
+import { selectRows } from '~/db.server.ts';
+import { createCampaign, listCampaigns } from '~/email/campaigns.server.ts';
+import { emailSummary, listLogs } from '~/email/logs.server.ts';
+import { campaignCreateSchema, templateFormSchema } from '~/email/schemas.ts';
+import { createTemplate, listTemplates, updateTemplate } from '~/email/templates.server.ts';
+import { getEnv } from '~/env.server.ts';
+import { readApiError } from '~/utils/api.server.ts';
+import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
+
+export const meta: MetaFunction = () => [{ title: 'Email automatizacija · FinFlow' }];
+
+const TABS = ['templates', 'campaigns', 'logs'] as const;
+type Tab = (typeof TABS)[number];
+const PLACEHOLDERS: Record<Tab, number> = { templates: 4, campaigns: 3, logs: 5 };
+
+const tabOf = (value: string | null): Tab => ((TABS as readonly string[]).includes(value ?? '') ? (value as Tab) : 'templates');
+const hrefOf = (tab: Tab, extra: Record<string, string> = {}) => {
+  const params = new URLSearchParams(tab === 'templates' ? {} : { tab });
+  for (const [key, value] of Object.entries(extra)) params.set(key, value);
+  const search = params.toString();
+  return search ? `/email-automation?${search}` : '/email-automation';
+};
+
+/** Spec §2 /email-automation: ?tab=templates|campaigns|logs, ?new=template|campaign (the forms without JavaScript). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requirePermission(request, 'read:all');
+  const params = new URL(request.url).searchParams;
+  const tab = tabOf(params.get('tab'));
+  const newForm = params.get('new');
+  const [summary, templates, campaigns, logs, activeTemplates, clients] = await Promise.all([
+    emailSummary(),
+    tab === 'templates' ? listTemplates({ limit: 500 }) : null,
+    tab === 'campaigns' ? listCampaigns({ limit: 100 }) : null,
+    tab === 'logs' ? listLogs({ limit: LOG_LIMIT }) : null,
+    tab === 'campaigns' ? listTemplates({ activeOnly: true, limit: 500 }) : null,
+    tab === 'campaigns'
+      ? selectRows<{ id: string; company_name: string }>(`SELECT id, company_name FROM clients WHERE email IS NOT NULL AND btrim(email) <> '' ORDER BY company_name, id LIMIT 1000`)
+      : null,
+  ]);
+  return json({
+    tab,
+    showNew: tab === 'templates' && newForm === 'template' ? 'template' : tab === 'campaigns' && newForm === 'campaign' ? 'campaign' : null,
+    summary,
+    templates: templates?.templates ?? [],
+    campaigns: campaigns?.campaigns ?? [],
+    logs: logs?.logs ?? [],
+    logTotal: logs?.total ?? 0,
+    choices: {
+      templates: (activeTemplates?.templates ?? []).map((template) => ({ id: template.id, name: template.name })),
+      clients: (clients ?? []).map((client) => ({ id: client.id, companyName: client.company_name })),
+    },
+    canEditTemplates: can(user, 'edit:email_template'),
+    canEditCampaigns: can(user, 'edit:email_campaign'),
+    outbox: !getEnv().SMTP_URL,
+  });
+}
+
+/** Intents: createTemplate, toggleTemplate, createCampaign (manager and up; the domain refuses anyone else). */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  const intent = String(formData.get('intent') ?? '');
+  const ip = clientIp(context);
+  const viaDialog = formData.get('via') === 'dialog';
+
+  if (intent === 'toggleTemplate') {
+    const actor = await requirePermission(request, 'edit:email_template');
+    try {
+      await updateTemplate({ actor, id: String(formData.get('id') ?? ''), input: { isActive: formData.get('isActive') === 'true' }, ip });
+    } catch (error) {
+      const problem = await readApiError(error);
+      if (!problem) throw error;
+      return redirectWithToast(hrefOf('templates'), { title: 'email.toast.errorTitle', description: problem.status === 409 ? 'email.toast.activeConflict' : 'email.toast.updateTemplateFailed', variant: 'destructive' });
+    }
+    return redirectWithToast(hrefOf('templates'), { title: 'email.toast.successTitle', description: 'email.toast.templateUpdated' });
+  }
+
+  if (intent === 'createTemplate' || intent === 'createCampaign') {
+    const isTemplate = intent === 'createTemplate';
+    const actor = await requirePermission(request, isTemplate ? 'edit:email_template' : 'edit:email_campaign');
+    const submission = isTemplate ? parseWithZod(formData, { schema: templateFormSchema }) : parseWithZod(formData, { schema: campaignCreateSchema });
+    if (submission.status !== 'success') return json({ intent, result: submission.reply() }, { status: 400 });
+    try {
+      if (isTemplate) await createTemplate({ actor, input: submission.value, ip });
+      else await createCampaign({ actor, input: submission.value, ip });
+    } catch (error) {
+      const problem = await readApiError(error);
+      if (!problem) throw error;
+      const result = submission.reply({ formErrors: problem.errors ? [] : [problem.message], fieldErrors: problem.errors ?? {} });
+      return json({ intent, result }, { status: problem.status });
+    }
+    const toast = { title: 'email.toast.successTitle', description: isTemplate ? 'email.toast.templateCreated' : 'email.toast.campaignCreated' };
+    if (viaDialog) return json({ intent, result: submission.reply({ resetForm: true }), created: true }, { headers: await toastHeaders(toast) });
+    return redirectWithToast(hrefOf(isTemplate ? 'templates' : 'campaigns'), toast);
+  }
+  return json({ message: 'Unknown intent' }, { status: 400 });
+}
+
+/** True while a GET navigation to this page (another tab) is loading. */
+function useLoadingThisPage(): boolean {
+  const navigation = useNavigation();
+  const location = useLocation();
+  return navigation.state === 'loading' && navigation.location.pathname === location.pathname && (!navigation.formMethod || navigation.formMethod.toUpperCase() === 'GET');
+}
+
+export default function EmailAutomationPage() {
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<EmailActionData>();
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const loadingPage = useLoadingThisPage();
+  const [templateOpen, setTemplateOpen] = useState(false);
+  const [campaignOpen, setCampaignOpen] = useState(false);
+  const nextTab = loadingPage ? tabOf(new URLSearchParams(navigation.location?.search ?? '').get('tab')) : data.tab;
+  const loading = loadingPage && nextTab !== data.tab;
+
+  const addButton = (label: string, kind: 'template' | 'campaign', variant?: 'soft') => (
+    <Button asChild variant={variant}>
+      <Link
+        to={hrefOf(kind === 'template' ? 'templates' : 'campaigns', { new: kind })}
+        onClick={(event) => {
+          event.preventDefault();
+          if (kind === 'template') setTemplateOpen(true);
+          else setCampaignOpen(true);
+        }}
+      >
+        <PlusIcon /> {label}
+      </Link>
+    </Button>
+  );
+  const showTemplatePanel = data.showNew === 'template' || actionData?.intent === 'createTemplate';
+  const showCampaignPanel = data.showNew === 'campaign' || actionData?.intent === 'createCampaign';
+
+  return (
+    <Flex direction="column" gap="4">
+      <Flex justify="between" align="center" gap="3" wrap="wrap">
+        <Heading as="h2" size="6">
+          {t('email.title')}
+        </Heading>
+        {data.outbox ? (
+          <Button asChild variant="ghost">
+            <Link to="/email-automation/outbox">{t('email.outbox.link')}</Link>
+          </Button>
+        ) : null}
+      </Flex>
+      <SummaryCards summary={data.summary} />
+      <TabNav.Root aria-label={t('email.tabsLabel')}>
+        {TABS.map((tab) => (
+          <TabNav.Link key={tab} asChild active={nextTab === tab}>
+            <Link to={hrefOf(tab)} data-testid={`tab-${tab}`}>
+              {t(`email.tabs.${tab}`)}
+            </Link>
+          </TabNav.Link>
+        ))}
+      </TabNav.Root>
+
+      {loading ? (
+        <SkeletonCards count={PLACEHOLDERS[nextTab]} label={t(`email.${nextTab}.loading`)} />
+      ) : data.tab === 'templates' ? (
+        <Flex direction="column" gap="4">
+          {data.canEditTemplates ? <Flex justify="end">{addButton(t('email.templates.add'), 'template')}</Flex> : null}
+          {showTemplatePanel && data.canEditTemplates ? (
+            <TemplatePanel lastResult={actionData?.intent === 'createTemplate' ? actionData.result : undefined} cancelTo={hrefOf('templates')} />
+          ) : null}
+          {data.templates.length === 0 ? (
+            <EmptyState title={t('email.templates.emptyTitle')} action={data.canEditTemplates ? addButton(t('email.templates.emptyAction'), 'template', 'soft') : null} />
+          ) : (
+            <Grid columns={{ initial: '1', md: '2' }} gap="4" data-testid="template-grid">
+              {data.templates.map((template) => (
+                <TemplateCard key={template.id} template={template} canEdit={data.canEditTemplates} />
+              ))}
+            </Grid>
+          )}
+        </Flex>
+      ) : data.tab === 'campaigns' ? (
+        <Flex direction="column" gap="4">
+          {data.canEditCampaigns ? <Flex justify="end">{addButton(t('email.campaigns.add'), 'campaign')}</Flex> : null}
+          {showCampaignPanel && data.canEditCampaigns ? (
+            <CampaignPanel lastResult={actionData?.intent === 'createCampaign' ? actionData.result : undefined} cancelTo={hrefOf('campaigns')} choices={data.choices} />
+          ) : null}
+          {data.campaigns.length === 0 ? (
+            <EmptyState title={t('email.campaigns.emptyTitle')} action={data.canEditCampaigns ? addButton(t('email.campaigns.emptyAction'), 'campaign', 'soft') : null} />
+          ) : (
+            <Grid columns={{ initial: '1', md: '2' }} gap="4" data-testid="campaign-grid">
+              {data.campaigns.map((campaign) => (
+                <CampaignCard key={campaign.id} campaign={campaign} />
+              ))}
+            </Grid>
+          )}
+        </Flex>
+      ) : data.logs.length === 0 ? (
+        <EmptyState title={t('email.logs.emptyTitle')} action={null} />
+      ) : (
+        <Flex direction="column" gap="2" data-testid="log-list">
+          {data.logs.map((log) => (
+            <LogRow key={log.id} log={log} />
+          ))}
+          {data.logTotal > data.logs.length ? (
+            <Text size="1" color="gray">
+              {t('email.logs.shown', { shown: data.logs.length, total: data.logTotal })}
+            </Text>
+          ) : null}
+        </Flex>
+      )}
+      {data.canEditTemplates ? <TemplateDialog open={templateOpen} onOpenChange={setTemplateOpen} /> : null}
+      {data.canEditCampaigns ? <CampaignDialog open={campaignOpen} onOpenChange={setCampaignOpen} choices={data.choices} /> : null}
+    </Flex>
+  );
+}
+
+function EmptyState({ title, action }: { title: string; action: React.ReactNode }) {
+  return (
+    <Card size="3">
+      <Flex direction="column" align="center" gap="3" py="6">
+        <Heading as="h3" size="4">
+          {title}
+        </Heading>
+        {action}
+      </Flex>
+    </Card>
+  );
+}
