@@ -2,6 +2,7 @@ import enClients from './locales/en/clients.json';
 import enCommon from './locales/en/common.json';
 import enDocuments from './locales/en/documents.json';
 import enEmail from './locales/en/email.json';
+import enIntegrations from './locales/en/integrations.json';
 import enInvoices from './locales/en/invoices.json';
 import enLimits from './locales/en/limits.json';
 import enOnboarding from './locales/en/onboarding.json';
@@ -13,6 +14,7 @@ import hrClients from './locales/hr/clients.json';
 import hrCommon from './locales/hr/common.json';
 import hrDocuments from './locales/hr/documents.json';
 import hrEmail from './locales/hr/email.json';
+import hrIntegrations from './locales/hr/integrations.json';
 import hrInvoices from './locales/hr/invoices.json';
 import hrLimits from './locales/hr/limits.json';
 import hrOnboarding from './locales/hr/onboarding.json';
@@ -34,8 +36,8 @@ export const defaultLanguage: Language = 'en';
 export const LANGUAGE_KEY = 'finflow-language';
 
 export const resources = {
-  en: { common: { ...enCommon, ...enClients, ...enDocuments, ...enEmail, ...enInvoices, ...enLimits, ...enOnboarding, ...enPayments, ...enRisk, ...enTasks, ...enWorkflows } },
-  hr: { common: { ...hrCommon, ...hrClients, ...hrDocuments, ...hrEmail, ...hrInvoices, ...hrLimits, ...hrOnboarding, ...hrPayments, ...hrRisk, ...hrTasks, ...hrWorkflows } },
+  en: { common: { ...enCommon, ...enClients, ...enDocuments, ...enEmail, ...enIntegrations, ...enInvoices, ...enLimits, ...enOnboarding, ...enPayments, ...enRisk, ...enTasks, ...enWorkflows } },
+  hr: { common: { ...hrCommon, ...hrClients, ...hrDocuments, ...hrEmail, ...hrIntegrations, ...hrInvoices, ...hrLimits, ...hrOnboarding, ...hrPayments, ...hrRisk, ...hrTasks, ...hrWorkflows } },
 } as const;
 
 export function isLanguage(value: unknown): value is Language {

@@ -106,6 +106,18 @@ export const queues = [
     options: { retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 900, retentionMinutes: 360 },
     schedule: { cron: '0 7 * * *', tz: 'Europe/Zagreb' },
   }),
+  defineQueue({
+    name: 'integration-health',
+    // Every 15 minutes; the next run replaces a missed one, so one quick retry and a short retention.
+    options: { retryLimit: 1, retryDelay: 30, retryBackoff: false, expireInSeconds: 300, retentionMinutes: 15 },
+    schedule: { cron: '*/15 * * * *' },
+  }),
+  defineQueue({
+    name: 'fina-checks',
+    // Daily before staff arrive (after overdue-risk); reruns are harmless (no second task for a known blockage).
+    options: { retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 3600, retentionMinutes: 360 },
+    schedule: { cron: '45 5 * * *', tz: 'Europe/Zagreb' },
+  }),
 ] as const;
 
 export type QueueName = (typeof queues)[number]['name'];

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import { execute } from '../db.server.ts';
-import { getEnv } from '../env.server.ts';
+import type { IntegrationAdapter } from './types.ts';
+import { assertEnabled, IntegrationError, liveJson, loadConfig, recorded, type IntegrationConfig } from './core.server.ts';
 
 /**
  * The e-signature integration (DESIGN §7): one small interface, a sandbox
  * implementation that answers deterministically without a network (the
- * default, so the product works offline), and 'live' which a later issue
- * connects to the provider. Every call is written to integration_logs of the
+ * default, so the product works offline), and 'live' which calls the configured endpoint. Every call is written to integration_logs of the
  * 'docusign' integration row, when that row exists.
  */
 export interface SignableDocument {
@@ -19,9 +18,8 @@ export interface Signer {
   name: string;
   email: string;
 }
-export interface ESignatureAdapter {
+export interface ESignatureAdapter extends IntegrationAdapter {
   sign(document: SignableDocument, signer: Signer): Promise<{ signatureId: string; signedAt: Date }>;
-  test(): Promise<{ ok: boolean; message: string }>;
 }
 
 const INTEGRATION_TYPE = 'docusign';
@@ -44,51 +42,46 @@ export class IntegrationNotConfiguredError extends Error {
   }
 }
 
-const liveESignature: ESignatureAdapter = {
-  async sign() {
-    throw new IntegrationNotConfiguredError();
-  },
-  async test() {
-    throw new IntegrationNotConfiguredError();
-  },
-};
-
-/** Writes the call's log row; a log failure never hides the call's own outcome. */
-async function logCall(operation: string, success: boolean, startedAt: number, message: string): Promise<void> {
-  try {
-    await execute(
-      `INSERT INTO integration_logs (integration_id, operation, success, duration_ms, message)
-       SELECT id, :operation, :success, :duration, :message FROM integrations WHERE type = :type`,
-      { operation, success, duration: Math.max(0, Math.round(performance.now() - startedAt)), message: message.slice(0, 2000), type: INTEGRATION_TYPE },
-    );
-  } catch (error) {
-    console.error(`integration log failed: ${error instanceof Error ? error.message : String(error)}`);
-  }
+/** Live: POST {endpoint}/signatures { document, signer } → { signatureId, signedAt }; fails clearly without an endpoint. */
+export function liveESignature(config: IntegrationConfig): ESignatureAdapter {
+  return {
+    async sign(document, signer) {
+      if (!config.endpoint) throw new IntegrationNotConfiguredError();
+      const body = await liveJson<{ signatureId?: unknown; signedAt?: unknown }>(config, 'signatures', {
+        method: 'POST',
+        body: JSON.stringify({ document, signer }),
+        contentType: 'application/json',
+      });
+      if (typeof body.signatureId !== 'string') throw new IntegrationError(`${config.name}: the answer carries no signature id`);
+      return { signatureId: body.signatureId, signedAt: typeof body.signedAt === 'string' ? new Date(body.signedAt) : new Date() };
+    },
+    async test() {
+      if (!config.endpoint) throw new IntegrationNotConfiguredError();
+      await liveJson(config, 'status');
+      return { ok: true, message: `${config.name} answered at ${config.endpoint}` };
+    },
+  };
 }
 
-async function logged<T>(operation: string, run: () => Promise<T>, describe: (result: T) => { success: boolean; message: string }): Promise<T> {
-  const startedAt = performance.now();
-  try {
-    const result = await run();
-    const { success, message } = describe(result);
-    await logCall(operation, success, startedAt, message);
-    return result;
-  } catch (error) {
-    await logCall(operation, false, startedAt, error instanceof Error ? error.message : String(error));
-    throw error;
-  }
-}
-
-/** The adapter for INTEGRATIONS_MODE, wrapped so each call is logged. `base` is for tests. */
+/**
+ * The adapter for the integration row's mode (INTEGRATIONS_MODE without a
+ * row), wrapped so each call is logged and the row's health updated
+ * (core.server.ts). `base` is for tests.
+ */
 export function getESignature(base?: ESignatureAdapter): ESignatureAdapter {
-  const adapter = base ?? (getEnv().INTEGRATIONS_MODE === 'live' ? liveESignature : sandboxESignature);
+  const resolve = async (business: boolean) => {
+    const config = await loadConfig(INTEGRATION_TYPE);
+    if (business) assertEnabled(config);
+    return base ?? (config.mode === 'live' ? liveESignature(config) : sandboxESignature);
+  };
   return {
     sign: (document, signer) =>
-      logged(
+      recorded(
+        INTEGRATION_TYPE,
         'sign',
-        () => adapter.sign(document, signer),
+        async () => (await resolve(true)).sign(document, signer),
         (result) => ({ success: true, message: `Document ${document.id} signed by ${signer.email} (${result.signatureId})` }),
       ),
-    test: () => logged('test', () => adapter.test(), (result) => ({ success: result.ok, message: result.message })),
+    test: () => recorded(INTEGRATION_TYPE, 'test', async () => (await resolve(false)).test(), (result) => ({ success: result.ok, message: result.message })),
   };
 }

@@ -1,4 +1,4 @@
-import { Flex, Grid, Heading, Text } from '@radix-ui/themes';
+import { Flex, Grid, Heading } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { handleUpdate } from '~/clients/party-page.server.ts';
 import { CustomerStatusBadge, RiskScore } from '~/components/clients/display.tsx';
 import { ActivitySection, DocumentsSection, Facts, InvoicesSection, RiskHistorySection, Section } from '~/components/clients/party-detail.tsx';
 import { EditPartyForm, type PartyActionData } from '~/components/clients/party-form.tsx';
+import { FinaCheckButton } from '~/components/integrations/fina-check-button.tsx';
 import { getCustomer, updateCustomer } from '~/customers/customers.server.ts';
 import { CUSTOMER_FIELDS, customerEditFormSchema } from '~/customers/schemas.ts';
 import { formatDateTime } from '~/utils/format.ts';
@@ -71,7 +72,7 @@ export default function CustomerDetailPage() {
             ]}
           />
         </Section>
-        {/* The 'FINA provjera' button of the list leads here (#fina). */}
+        {/* 'FINA provjera' runs the check and comes back here (#fina) with a toast. */}
         <Section title={t('customers.fina.title')} id="fina">
           <Flex direction="column" gap="3">
             <Facts
@@ -81,9 +82,7 @@ export default function CustomerDetailPage() {
                 [t('customers.fina.reason'), customer.blockageReason],
               ]}
             />
-            <Text size="1" color="gray">
-              {t('customers.fina.note')}
-            </Text>
+            <FinaCheckButton customerId={customer.id} redirectTo={`/customers/${customer.id}#fina`} />
           </Flex>
         </Section>
       </Grid>

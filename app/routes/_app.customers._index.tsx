@@ -1,6 +1,6 @@
-import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
+import { Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Link, useActionData, useLoaderData } from '@remix-run/react';
+import { Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
@@ -9,6 +9,7 @@ import { handleCreate, listPageParams, pageCount } from '~/clients/party-page.se
 import { CustomerStatusBadge, RiskScore } from '~/components/clients/display.tsx';
 import { CreatePartyDialog, CreatePartyPanel, type PartyActionData } from '~/components/clients/party-form.tsx';
 import { AddPartyButton, PartyListFrame } from '~/components/clients/party-list.tsx';
+import { FinaCheckButton } from '~/components/integrations/fina-check-button.tsx';
 import { createCustomer, listCustomers, type CustomerDto } from '~/customers/customers.server.ts';
 import { CUSTOMER_FIELDS, customerCreateSchema } from '~/customers/schemas.ts';
 
@@ -66,13 +67,14 @@ export default function CustomersPage() {
 }
 
 /**
- * Spec §2 card: 'Blokiran'/'Aktivan', risk x/100 and 'FINA provjera'. The
- * FINA check itself comes with the FINA integration; until then the button
- * opens the customer's FINA section (last check, blockage) rather than
- * pretending to check.
+ * Spec §2 card: 'Blokiran'/'Aktivan', risk x/100 and 'FINA provjera', which
+ * runs the FINA account check (app/fina/checks.server.ts) and comes back here
+ * with a toast.
  */
 function CustomerCard({ customer }: { customer: Pick<CustomerDto, 'id' | 'companyName' | 'oib' | 'city' | 'accountBlocked' | 'riskScore'> }) {
   const { t } = useTranslation();
+  const location = useLocation();
+  const redirectTo = `${location.pathname}${location.search}`;
   return (
     <Card size="2" data-testid="customer-card">
       <Flex direction="column" gap="3">
@@ -92,9 +94,7 @@ function CustomerCard({ customer }: { customer: Pick<CustomerDto, 'id' | 'compan
           </Text>
           <RiskScore score={customer.riskScore} />
         </Flex>
-        <Button asChild variant="soft">
-          <Link to={`/customers/${customer.id}#fina`}>{t('customers.finaCheck')}</Link>
-        </Button>
+        <FinaCheckButton customerId={customer.id} redirectTo={redirectTo} />
       </Flex>
     </Card>
   );

@@ -122,7 +122,7 @@ describe('customer management', () => {
     const before = await total('/api/customers');
     await page.goto(`${baseUrl}/customers`);
     await page.getByRole('heading', { name: 'Upravljanje kupcima' }).waitFor();
-    await expect(page.getByTestId('customer-card').first().getByRole('link', { name: 'FINA provjera' }).count()).resolves.toBe(1);
+    await expect(page.getByTestId('customer-card').first().getByRole('button', { name: 'FINA provjera' }).count()).resolves.toBe(1);
     await page.getByRole('link', { name: 'Dodaj kupca' }).click();
     const panel = page.getByTestId('create-panel');
     await panel.getByRole('heading', { name: 'Dodaj novog kupca' }).waitFor();

@@ -1,0 +1,57 @@
+import { Button, Flex, Table, Text } from '@radix-ui/themes';
+import { Link } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
+import type { IntegrationLogDto } from '~/integrations/integrations.server.ts';
+import { formatDateTime } from '~/utils/format.ts';
+import { OutcomeBadge } from './display.tsx';
+
+/** Every call of one integration: time, operation, duration, outcome, message; paginated in the URL. */
+export function IntegrationLogsTable({ logs, page, pages, hrefFor }: { logs: IntegrationLogDto[]; page: number; pages: number; hrefFor: (page: number) => string }) {
+  const { t } = useTranslation();
+  if (logs.length === 0) return <Text color="gray">{t('integrations.logs.empty')}</Text>;
+  return (
+    <Flex direction="column" gap="3">
+      <Table.Root variant="surface" data-testid="integration-logs">
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeaderCell>{t('integrations.logs.time')}</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>{t('integrations.logs.operation')}</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>{t('integrations.logs.duration')}</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>{t('integrations.logs.outcome')}</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>{t('integrations.logs.message')}</Table.ColumnHeaderCell>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {logs.map((log) => (
+            <Table.Row key={log.id}>
+              <Table.Cell>{formatDateTime(log.createdAt)}</Table.Cell>
+              <Table.Cell>
+                <code>{log.operation}</code>
+              </Table.Cell>
+              <Table.Cell>{t('integrations.logs.ms', { ms: log.durationMs })}</Table.Cell>
+              <Table.Cell>
+                <OutcomeBadge success={log.success} />
+              </Table.Cell>
+              <Table.Cell>{log.message}</Table.Cell>
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </Table.Root>
+      {pages > 1 ? (
+        <Flex gap="2" align="center" justify="center">
+          {page > 1 ? (
+            <Button asChild variant="soft" size="1">
+              <Link to={hrefFor(page - 1)}>{t('integrations.logs.previous')}</Link>
+            </Button>
+          ) : null}
+          <Text size="2">{t('integrations.logs.page', { page, pages })}</Text>
+          {page < pages ? (
+            <Button asChild variant="soft" size="1">
+              <Link to={hrefFor(page + 1)}>{t('integrations.logs.next')}</Link>
+            </Button>
+          ) : null}
+        </Flex>
+      ) : null}
+    </Flex>
+  );
+}

@@ -1,0 +1,344 @@
+import { Badge, Button, Callout, Card, DataList, Flex, Heading, Link as RadixLink, TabNav, Table, Text, TextField } from '@radix-ui/themes';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
+import { clientIp } from '~/auth/login.server.ts';
+import { can, requirePermission } from '~/auth/permissions.server.ts';
+import { CustomerStatusBadge } from '~/components/clients/display.tsx';
+import { IntegrationConfigForm, type ConfigFormErrors } from '~/components/integrations/config-form.tsx';
+import { IntegrationCard } from '~/components/integrations/integration-card.tsx';
+import { IntegrationLogsTable } from '~/components/integrations/logs-table.tsx';
+import { recentFinaChecks } from '~/fina/checks.server.ts';
+import { sandboxMailbox } from '~/integrations/einvoicing.server.ts';
+import { getFina } from '~/integrations/fina.server.ts';
+import { PERIOD_PATTERN, previousQuarter, quarterlyFigures } from '~/integrations/hanfa.server.ts';
+import { getIntegration, listIntegrationLogs } from '~/integrations/integrations.server.ts';
+import { handleIntegrationIntent } from '~/integrations/page.server.ts';
+import { isIntegrationType, type IntegrationType } from '~/integrations/types.ts';
+import { formatDateTime, formatEur } from '~/utils/format.ts';
+import { isValidOib } from '~/utils/validation.ts';
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.integration.name ?? 'Integracija'} · FinFlow` }];
+
+const TABS = ['overview', 'configure', 'logs', 'setup'] as const;
+type Tab = (typeof TABS)[number];
+const LOGS_PER_PAGE = 20;
+
+async function finaLookup(oib: string | null) {
+  if (!oib) return null;
+  if (!isValidOib(oib)) return { oib, error: 'Invalid OIB' };
+  try {
+    const fina = getFina();
+    const [company, blockage] = await Promise.all([fina.companyByOib(oib), fina.accountBlockage(oib)]);
+    return { oib, company, blockage };
+  } catch (error) {
+    return { oib, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * One integration's own page (the sidebar's /integrations/hanfa, /fina,
+ * /einvoicing; also sendgrid and docusign): ?tab overview (its card and, for
+ * FINA the recent checks and an OIB lookup, for HANFA the quarterly report,
+ * for e-invoicing the mailbox), configure (admin), logs (?page), setup.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requirePermission(request, 'read:all');
+  if (!isIntegrationType(params.type)) throw new Response('Not Found', { status: 404, statusText: 'Not Found' });
+  const type: IntegrationType = params.type;
+  const search = new URL(request.url).searchParams;
+  const canManage = can(user, 'manage:integrations');
+  const requested = search.get('tab') ?? 'overview';
+  let tab: Tab = (TABS as readonly string[]).includes(requested) ? (requested as Tab) : 'overview';
+  if (tab === 'configure' && !canManage) tab = 'overview';
+  const page = Math.max(1, Number.parseInt(search.get('page') ?? '1', 10) || 1);
+  const integration = await getIntegration(type);
+  const logs = tab === 'logs' ? await listIntegrationLogs(type, { limit: LOGS_PER_PAGE, offset: (page - 1) * LOGS_PER_PAGE }) : null;
+  const periodParam = search.get('period') ?? '';
+  const period = PERIOD_PATTERN.test(periodParam) ? periodParam : previousQuarter();
+  const overview = tab === 'overview';
+  return json({
+    type,
+    tab,
+    page,
+    canManage,
+    integration,
+    logs: logs ? { items: logs.logs, pages: Math.max(1, Math.ceil(logs.total / LOGS_PER_PAGE)) } : null,
+    finaChecks: overview && type === 'fina' ? await recentFinaChecks(20) : null,
+    lookup: overview && type === 'fina' ? await finaLookup(search.get('oib')?.trim() || null) : null,
+    hanfa: overview && type === 'hanfa' ? await quarterlyFigures(period) : null,
+    mailbox: overview && type === 'einvoicing' ? await sandboxMailbox() : null,
+  });
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  return handleIntegrationIntent(request, { ip: clientIp(context), fallback: `/integrations/${params.type ?? ''}`, type: params.type });
+}
+
+export default function IntegrationPage() {
+  const data = useLoaderData<typeof loader>();
+  const actionData = useActionData<ConfigFormErrors & { intent?: string }>();
+  const { t } = useTranslation();
+  const base = `/integrations/${data.type}`;
+  const href = (tab: Tab, extra: Record<string, string> = {}) => {
+    const search = new URLSearchParams(tab === 'overview' ? extra : { tab, ...extra });
+    return search.size ? `${base}?${search}` : base;
+  };
+  const tabs = TABS.filter((tab) => tab !== 'configure' || data.canManage);
+  return (
+    <Flex direction="column" gap="4">
+      <Flex justify="between" align="center" wrap="wrap" gap="2">
+        <Heading as="h2" size="6">
+          {data.integration.name}
+        </Heading>
+        <RadixLink asChild size="2">
+          <Link to="/integrations">{t('integrations.backToAll')}</Link>
+        </RadixLink>
+      </Flex>
+      {actionData?.message && actionData.intent !== 'configure' ? (
+        <Callout.Root color="red" role="alert">
+          <Callout.Text>{actionData.message}</Callout.Text>
+        </Callout.Root>
+      ) : null}
+      <TabNav.Root aria-label={t('integrations.tabsLabel')}>
+        {tabs.map((tab) => (
+          <TabNav.Link key={tab} asChild active={data.tab === tab}>
+            <Link to={href(tab)} aria-current={data.tab === tab ? 'page' : undefined} data-testid={`tab-${tab}`}>
+              {t(`integrations.detailTabs.${tab}`)}
+            </Link>
+          </TabNav.Link>
+        ))}
+      </TabNav.Root>
+      {data.tab === 'overview' ? (
+        <>
+          <IntegrationCard integration={data.integration} canManage={data.canManage} redirectTo={base} />
+          {data.hanfa ? <HanfaReport figures={data.hanfa} canManage={data.canManage} /> : null}
+          {data.type === 'fina' ? <FinaSection checks={data.finaChecks ?? []} lookup={data.lookup} /> : null}
+          {data.mailbox ? <Mailbox entries={data.mailbox} canManage={data.canManage} /> : null}
+        </>
+      ) : null}
+      {data.tab === 'configure' ? (
+        <IntegrationConfigForm integration={data.integration} errors={actionData?.intent === 'configure' ? actionData : null} />
+      ) : null}
+      {data.tab === 'logs' && data.logs ? (
+        <IntegrationLogsTable logs={data.logs.items} page={data.page} pages={data.logs.pages} hrefFor={(page) => href('logs', { page: String(page) })} />
+      ) : null}
+      {data.tab === 'setup' ? (
+        <>
+          <Card size="3">
+            <Flex direction="column" gap="2">
+              <Heading as="h3" size="4">
+                {t('integrations.setup.title')}
+              </Heading>
+              <ol>
+                {(t(`integrations.setup.steps.${data.type}`, { returnObjects: true }) as unknown as string[]).map((step) => (
+                  <li key={step}>
+                    <Text size="2">{step}</Text>
+                  </li>
+                ))}
+              </ol>
+              <Text size="2" color="gray">
+                {t('integrations.setup.modes')}
+              </Text>
+            </Flex>
+          </Card>
+          {data.canManage ? <IntegrationConfigForm integration={data.integration} errors={actionData?.intent === 'configure' ? actionData : null} /> : null}
+        </>
+      ) : null}
+    </Flex>
+  );
+}
+
+function HanfaReport({ figures, canManage }: { figures: NonNullable<ReturnType<typeof useLoaderData<typeof loader>>['hanfa']>; canManage: boolean }) {
+  const { t } = useTranslation();
+  const rows: [string, string][] = [
+    [t('integrations.hanfa.financedCount'), String(figures.financedCount)],
+    [t('integrations.hanfa.financedVolume'), formatEur(figures.financedVolume)],
+    [t('integrations.hanfa.advances'), formatEur(figures.advances)],
+    [t('integrations.hanfa.fees'), formatEur(figures.fees)],
+    [t('integrations.hanfa.settledCount'), String(figures.settledCount)],
+    [t('integrations.hanfa.outstandingCount'), String(figures.outstandingCount)],
+    [t('integrations.hanfa.outstandingAdvances'), formatEur(figures.outstandingAdvances)],
+    [t('integrations.hanfa.overdue'), `${figures.overdueCount} · ${formatEur(figures.overdueAmount)}`],
+    [t('integrations.hanfa.parties'), `${figures.clients} / ${figures.customers}`],
+  ];
+  return (
+    <Card size="3" data-testid="hanfa-report">
+      <Flex direction="column" gap="3">
+        <Heading as="h3" size="4">
+          {t('integrations.hanfa.title', { period: figures.period })}
+        </Heading>
+        <Form method="get">
+          <Flex gap="2" align="center">
+            <TextField.Root name="period" defaultValue={figures.period} aria-label={t('integrations.hanfa.period')} style={{ width: 120 }} />
+            <Button type="submit" variant="soft" size="1">
+              {t('integrations.hanfa.show')}
+            </Button>
+          </Flex>
+        </Form>
+        <DataList.Root>
+          {rows.map(([label, value]) => (
+            <DataList.Item key={label}>
+              <DataList.Label>{label}</DataList.Label>
+              <DataList.Value>{value}</DataList.Value>
+            </DataList.Item>
+          ))}
+        </DataList.Root>
+        {canManage ? (
+          <Form method="post">
+            <input type="hidden" name="intent" value="submitReport" />
+            <input type="hidden" name="period" value={figures.period} />
+            <input type="hidden" name="redirectTo" value={`/integrations/hanfa?period=${figures.period}`} />
+            <Button type="submit">{t('integrations.hanfa.submit')}</Button>
+          </Form>
+        ) : null}
+      </Flex>
+    </Card>
+  );
+}
+
+type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
+
+function FinaSection({ checks, lookup }: { checks: NonNullable<LoaderData['finaChecks']>; lookup: LoaderData['lookup'] }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Card size="3">
+        <Flex direction="column" gap="3">
+          <Heading as="h3" size="4">
+            {t('integrations.fina.lookupTitle')}
+          </Heading>
+          <Form method="get">
+            <Flex gap="2" align="center">
+              <TextField.Root name="oib" defaultValue={lookup?.oib ?? ''} inputMode="numeric" maxLength={11} aria-label="OIB" placeholder="OIB" />
+              <Button type="submit" variant="soft">
+                {t('integrations.fina.lookup')}
+              </Button>
+            </Flex>
+          </Form>
+          {lookup && 'error' in lookup ? (
+            <Text color="red">{lookup.error}</Text>
+          ) : lookup && 'company' in lookup ? (
+            <DataList.Root data-testid="fina-lookup">
+              <DataList.Item>
+                <DataList.Label>{t('integrations.fina.name')}</DataList.Label>
+                <DataList.Value>{lookup.company.name}</DataList.Value>
+              </DataList.Item>
+              <DataList.Item>
+                <DataList.Label>{t('integrations.fina.address')}</DataList.Label>
+                <DataList.Value>{lookup.company.address}</DataList.Value>
+              </DataList.Item>
+              <DataList.Item>
+                <DataList.Label>{t('integrations.fina.status')}</DataList.Label>
+                <DataList.Value>{lookup.company.status}</DataList.Value>
+              </DataList.Item>
+              <DataList.Item>
+                <DataList.Label>{t('integrations.fina.founded')}</DataList.Label>
+                <DataList.Value>{lookup.company.founded ?? '—'}</DataList.Value>
+              </DataList.Item>
+              <DataList.Item>
+                <DataList.Label>{t('integrations.fina.account')}</DataList.Label>
+                <DataList.Value>
+                  <Flex gap="2" align="center">
+                    <CustomerStatusBadge accountBlocked={lookup.blockage.blocked} />
+                    {lookup.blockage.blocked ? `${lookup.blockage.reason ?? ''} (${lookup.blockage.since ?? ''})` : null}
+                  </Flex>
+                </DataList.Value>
+              </DataList.Item>
+            </DataList.Root>
+          ) : null}
+        </Flex>
+      </Card>
+      <Card size="3">
+        <Flex direction="column" gap="3">
+          <Heading as="h3" size="4">
+            {t('integrations.fina.recentTitle')}
+          </Heading>
+          {checks.length === 0 ? (
+            <Text color="gray">{t('integrations.fina.noChecks')}</Text>
+          ) : (
+            <Table.Root variant="surface" data-testid="fina-checks">
+              <Table.Header>
+                <Table.Row>
+                  <Table.ColumnHeaderCell>{t('integrations.logs.time')}</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>{t('integrations.fina.customer')}</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>OIB</Table.ColumnHeaderCell>
+                  <Table.ColumnHeaderCell>{t('integrations.fina.account')}</Table.ColumnHeaderCell>
+                </Table.Row>
+              </Table.Header>
+              <Table.Body>
+                {checks.map((check) => (
+                  <Table.Row key={`${check.customerId}-${check.checkedAt}`}>
+                    <Table.Cell>{formatDateTime(check.checkedAt)}</Table.Cell>
+                    <Table.Cell>
+                      <Link to={`/customers/${check.customerId}`}>{check.companyName}</Link>
+                    </Table.Cell>
+                    <Table.Cell>{check.oib}</Table.Cell>
+                    <Table.Cell>
+                      <Flex gap="2" align="center">
+                        <CustomerStatusBadge accountBlocked={check.accountBlocked} />
+                        {check.blockageReason ? <Text size="1">{check.blockageReason}</Text> : null}
+                      </Flex>
+                    </Table.Cell>
+                  </Table.Row>
+                ))}
+              </Table.Body>
+            </Table.Root>
+          )}
+        </Flex>
+      </Card>
+    </>
+  );
+}
+
+function Mailbox({ entries, canManage }: { entries: NonNullable<LoaderData['mailbox']>; canManage: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Card size="3" data-testid="einvoicing-mailbox">
+      <Flex direction="column" gap="3">
+        <Flex justify="between" align="center">
+          <Heading as="h3" size="4">
+            {t('integrations.einvoicing.mailboxTitle')}
+          </Heading>
+          {canManage ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="receive" />
+              <Button type="submit" variant="soft">
+                {t('integrations.einvoicing.receive')}
+              </Button>
+            </Form>
+          ) : null}
+        </Flex>
+        <Text size="2" color="gray">
+          {t('integrations.einvoicing.mailboxHelp')}
+        </Text>
+        {entries.length === 0 ? (
+          <Text color="gray">{t('integrations.einvoicing.empty')}</Text>
+        ) : (
+          <Table.Root variant="surface">
+            <Table.Header>
+              <Table.Row>
+                <Table.ColumnHeaderCell>{t('integrations.logs.time')}</Table.ColumnHeaderCell>
+                <Table.ColumnHeaderCell>{t('integrations.einvoicing.folder')}</Table.ColumnHeaderCell>
+                <Table.ColumnHeaderCell>{t('integrations.einvoicing.document')}</Table.ColumnHeaderCell>
+              </Table.Row>
+            </Table.Header>
+            <Table.Body>
+              {entries.map((entry) => (
+                <Table.Row key={`${entry.folder}/${entry.name}`}>
+                  <Table.Cell>{formatDateTime(entry.modifiedAt)}</Table.Cell>
+                  <Table.Cell>
+                    <Badge variant="soft">{t(`integrations.einvoicing.folders.${entry.folder}`)}</Badge>
+                  </Table.Cell>
+                  <Table.Cell>
+                    <code>{entry.name}</code>
+                  </Table.Cell>
+                </Table.Row>
+              ))}
+            </Table.Body>
+          </Table.Root>
+        )}
+      </Flex>
+    </Card>
+  );
+}

@@ -1,0 +1,79 @@
+import { Callout, Card, Flex, Grid, Heading, TabNav, Text } from '@radix-ui/themes';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
+import { clientIp } from '~/auth/login.server.ts';
+import { can, requirePermission } from '~/auth/permissions.server.ts';
+import { IntegrationCard } from '~/components/integrations/integration-card.tsx';
+import { integrationCounts, listIntegrations, type IntegrationGroup } from '~/integrations/integrations.server.ts';
+import { handleIntegrationIntent } from '~/integrations/page.server.ts';
+
+export const meta: MetaFunction = () => [{ title: 'Integracije · FinFlow' }];
+
+const TABS = ['overview', 'croatian', 'general'] as const;
+type Tab = (typeof TABS)[number];
+const GROUP: Record<Tab, IntegrationGroup> = { overview: 'all', croatian: 'croatian', general: 'general' };
+
+/** Spec §2 /integrations: counters (active, error, inactive), tabs overview / Croatian / general in ?tab, one card per integration. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requirePermission(request, 'read:all');
+  const requested = new URL(request.url).searchParams.get('tab');
+  const tab: Tab = (TABS as readonly string[]).includes(requested ?? '') ? (requested as Tab) : 'overview';
+  const integrations = await listIntegrations({ group: GROUP[tab] });
+  const counts = await integrationCounts();
+  return json({ tab, integrations, counts, canManage: can(user, 'manage:integrations') });
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  return handleIntegrationIntent(request, { ip: clientIp(context), fallback: '/integrations' });
+}
+
+export default function IntegrationsPage() {
+  const { tab, integrations, counts, canManage } = useLoaderData<typeof loader>();
+  const actionData = useActionData<{ message?: string }>();
+  const { t } = useTranslation();
+  const href = (value: Tab) => (value === 'overview' ? '/integrations' : `/integrations?tab=${value}`);
+  return (
+    <Flex direction="column" gap="4">
+      <Heading as="h2" size="6">
+        {t('integrations.title')}
+      </Heading>
+      <Text color="gray">{t('integrations.subtitle')}</Text>
+      <Grid columns={{ initial: '1', sm: '3' }} gap="4">
+        {(['active', 'error', 'inactive'] as const).map((key) => (
+          <Card key={key} data-testid={`counter-${key}`}>
+            <Text as="div" size="2" color="gray">
+              {t(`integrations.counters.${key}`)}
+            </Text>
+            <Text as="div" size="6" weight="bold" color={key === 'error' && counts.error > 0 ? 'red' : undefined}>
+              {counts[key]}
+            </Text>
+          </Card>
+        ))}
+      </Grid>
+      {actionData?.message ? (
+        <Callout.Root color="red" role="alert">
+          <Callout.Text>{actionData.message}</Callout.Text>
+        </Callout.Root>
+      ) : null}
+      <TabNav.Root aria-label={t('integrations.tabsLabel')}>
+        {TABS.map((value) => (
+          <TabNav.Link key={value} asChild active={tab === value}>
+            <Link to={href(value)} aria-current={tab === value ? 'page' : undefined} data-testid={`tab-${value}`}>
+              {t(`integrations.tabs.${value}`)}
+            </Link>
+          </TabNav.Link>
+        ))}
+      </TabNav.Root>
+      {integrations.length === 0 ? (
+        <Text color="gray">{t('integrations.empty')}</Text>
+      ) : (
+        <Grid columns={{ initial: '1', md: '2', lg: '3' }} gap="4">
+          {integrations.map((integration) => (
+            <IntegrationCard key={integration.type} integration={integration} canManage={canManage} redirectTo={href(tab)} />
+          ))}
+        </Grid>
+      )}
+    </Flex>
+  );
+}

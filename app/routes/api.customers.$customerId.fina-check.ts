@@ -1,0 +1,49 @@
+import type { ActionFunctionArgs } from '@remix-run/node';
+import { clientIp } from '~/auth/login.server.ts';
+import { requirePermission } from '~/auth/permissions.server.ts';
+import { checkCustomerAccount } from '~/fina/checks.server.ts';
+import { apiJson, methodNotAllowed, readApiError, requireUuidParam } from '~/utils/api.server.ts';
+import { redirectWithToast } from '~/utils/toast.server.ts';
+
+/**
+ * POST /api/customers/{id}/fina-check: checks the customer's account with FINA
+ * (app/fina/checks.server.ts) → the result as JSON. The customer card's
+ * 'FINA provjera' form posts here without JavaScript: a form post is answered
+ * with a redirect back (its `redirectTo`, a local path) and a toast.
+ */
+export async function loader() {
+  return methodNotAllowed(['POST']);
+}
+
+function localPath(value: FormDataEntryValue | null, fallback: string): string {
+  const text = typeof value === 'string' ? value : '';
+  return text.startsWith('/') && !text.startsWith('//') && !text.startsWith('/\\') ? text : fallback;
+}
+
+export async function action({ request, params, context }: ActionFunctionArgs) {
+  if (request.method !== 'POST') return methodNotAllowed(['POST']);
+  const isForm = (request.headers.get('Content-Type') ?? '').includes('form');
+  const actor = await requirePermission(request, 'update:customer', { api: !isForm });
+  const customerId = requireUuidParam(params.customerId);
+  if (!isForm) return apiJson(await checkCustomerAccount({ actor, customerId, ip: clientIp(context) }));
+
+  const back = localPath((await request.formData()).get('redirectTo'), `/customers/${customerId}`);
+  try {
+    const result = await checkCustomerAccount({ actor, customerId, ip: clientIp(context) });
+    return redirectWithToast(back, {
+      title: 'integrations.finaCheck.doneTitle',
+      description: result.accountBlocked ? 'integrations.finaCheck.blocked' : 'integrations.finaCheck.notBlocked',
+      params: { name: result.companyName, reason: result.blockageReason ?? '' },
+      variant: result.accountBlocked ? 'destructive' : 'default',
+    });
+  } catch (error) {
+    const refusal = await readApiError(error);
+    if (!refusal) throw error;
+    return redirectWithToast(back, {
+      title: 'integrations.finaCheck.failedTitle',
+      description: 'integrations.finaCheck.failed',
+      params: { message: refusal.message },
+      variant: 'destructive',
+    });
+  }
+}
