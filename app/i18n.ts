@@ -1,5 +1,6 @@
 import enClients from './locales/en/clients.json';
 import enCommon from './locales/en/common.json';
+import enDashboard from './locales/en/dashboard.json';
 import enDocuments from './locales/en/documents.json';
 import enEmail from './locales/en/email.json';
 import enIntegrations from './locales/en/integrations.json';
@@ -12,6 +13,7 @@ import enTasks from './locales/en/tasks.json';
 import enWorkflows from './locales/en/workflows.json';
 import hrClients from './locales/hr/clients.json';
 import hrCommon from './locales/hr/common.json';
+import hrDashboard from './locales/hr/dashboard.json';
 import hrDocuments from './locales/hr/documents.json';
 import hrEmail from './locales/hr/email.json';
 import hrIntegrations from './locales/hr/integrations.json';
@@ -36,8 +38,8 @@ export const defaultLanguage: Language = 'en';
 export const LANGUAGE_KEY = 'finflow-language';
 
 export const resources = {
-  en: { common: { ...enCommon, ...enClients, ...enDocuments, ...enEmail, ...enIntegrations, ...enInvoices, ...enLimits, ...enOnboarding, ...enPayments, ...enRisk, ...enTasks, ...enWorkflows } },
-  hr: { common: { ...hrCommon, ...hrClients, ...hrDocuments, ...hrEmail, ...hrIntegrations, ...hrInvoices, ...hrLimits, ...hrOnboarding, ...hrPayments, ...hrRisk, ...hrTasks, ...hrWorkflows } },
+  en: { common: { ...enCommon, ...enClients, ...enDashboard, ...enDocuments, ...enEmail, ...enIntegrations, ...enInvoices, ...enLimits, ...enOnboarding, ...enPayments, ...enRisk, ...enTasks, ...enWorkflows } },
+  hr: { common: { ...hrCommon, ...hrClients, ...hrDashboard, ...hrDocuments, ...hrEmail, ...hrIntegrations, ...hrInvoices, ...hrLimits, ...hrOnboarding, ...hrPayments, ...hrRisk, ...hrTasks, ...hrWorkflows } },
 } as const;
 
 export function isLanguage(value: unknown): value is Language {

@@ -110,7 +110,9 @@ export async function requireUser(request: Request, options: RequireOptions = {}
   if (isApiRequest(request, options)) throw apiError(401, 'Unauthorized');
   // A page visit shows the login page; a form sent from an expired session says why first (spec §8).
   if (request.method === 'GET' || request.method === 'HEAD') throw redirect('/');
-  throw await redirectWithToast('/api/login', { title: 'unauthorized.title', description: 'unauthorized.description', variant: 'destructive' });
+  // Straight to the login page at '/' (where /api/login leads): through /api/login the root loader
+  // of the intermediate client-side navigation would consume the toast before the page shows it.
+  throw await redirectWithToast('/', { title: 'unauthorized.title', description: 'unauthorized.description', variant: 'destructive' });
 }
 
 /** requireUser, then 403 (`{message:'Forbidden'}` for the API) unless the user's role has `permission`. */

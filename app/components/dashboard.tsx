@@ -1,17 +1,27 @@
-import { Card, Flex, Heading, Text } from '@radix-ui/themes';
+import { Badge, Box, Button, Callout, Card, Flex, Grid, Heading, Progress, Text } from '@radix-ui/themes';
+import { Link } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { loadDashboard, RecentActivity } from '~/dashboard/dashboard.server.ts';
+import { automaticAssessmentPercent, integrationDisplay, PERIODS, processingTimePercent, type Period } from '~/dashboard/display.ts';
+import { formatDateTime, formatEur } from '~/utils/format.ts';
+import { InvoiceChart } from './dashboard/invoice-chart.tsx';
+import { ActivityLabel, INTEGRATION_COLORS, PRIORITY_COLORS, STATUS_COLORS } from './dashboard/labels.tsx';
 
-/** Spec §2 dashboard header: the title and the current date and time in the chosen language. */
-export function Dashboard({ user }: { user: { firstName: string; lastName: string } }) {
-  const { t, i18n } = useTranslation();
+export type DashboardData = Awaited<ReturnType<typeof loadDashboard>>;
+
+const percent = new Intl.NumberFormat('hr-HR', { maximumFractionDigits: 1 });
+const signed = (value: number) => `${value > 0 ? '+' : ''}${percent.format(value)}`;
+
+function useClock(): string {
+  const { i18n } = useTranslation();
   const [now, setNow] = useState<Date | null>(null);
   useEffect(() => {
     setNow(new Date());
     const timer = window.setInterval(() => setNow(new Date()), 30_000);
     return () => window.clearInterval(timer);
   }, []);
-  const dateTime = now
+  return now
     ? new Intl.DateTimeFormat(i18n.language === 'hr' ? 'hr-HR' : 'en-GB', {
         day: 'numeric',
         month: 'long',
@@ -21,14 +31,351 @@ export function Dashboard({ user }: { user: { firstName: string; lastName: strin
         timeZone: 'Europe/Zagreb',
       }).format(now)
     : '';
+}
+
+function SectionError({ text }: { text: string }) {
+  return (
+    <Callout.Root color="red" role="alert">
+      <Callout.Text>{text}</Callout.Text>
+    </Callout.Root>
+  );
+}
+
+function MetricCard({ label, value, raw, note, testId }: { label: string; value: string; raw: number; note: string; testId: string }) {
+  return (
+    <Card size="2" data-testid={testId}>
+      <Flex direction="column" gap="1">
+        <Text size="2" color="gray">
+          {label}
+        </Text>
+        <Text size="6" weight="bold" data-testid={`${testId}-value`} data-value={raw}>
+          {value}
+        </Text>
+        <Text size="1" color="gray" data-testid={`${testId}-note`}>
+          {note}
+        </Text>
+      </Flex>
+    </Card>
+  );
+}
+
+function MetricCards({ metrics }: { metrics: DashboardData['metrics'] }) {
+  const { t } = useTranslation();
+  if (!metrics.ok) return <SectionError text={t('dashboard.metricsError')} />;
+  const { data } = metrics;
+  const change = data.notes.availableForFinancingChange;
+  const points = data.notes.automationSuccessChange;
+  return (
+    <Grid columns={{ initial: '1', sm: '2', lg: '4' }} gap="4">
+      <MetricCard
+        testId="metric-available"
+        label={t('dashboard.cards.availableForFinancing')}
+        value={formatEur(data.availableForFinancing, { decimals: 0 })}
+        raw={data.availableForFinancing}
+        note={change === null ? t('dashboard.notes.noComparison') : t('dashboard.notes.changeFromLastMonth', { value: signed(change) })}
+      />
+      <MetricCard
+        testId="metric-active-clients"
+        label={t('dashboard.cards.activeClients')}
+        value={String(data.activeClients)}
+        raw={data.activeClients}
+        note={t('dashboard.notes.newThisMonth', { count: data.notes.newActiveClientsThisMonth })}
+      />
+      <MetricCard
+        testId="metric-invoices-in-process"
+        label={t('dashboard.cards.invoicesInProcess')}
+        value={String(data.invoicesInProcess)}
+        raw={data.invoicesInProcess}
+        note={t('dashboard.notes.awaitingVerification', { count: data.notes.awaitingVerification })}
+      />
+      <MetricCard
+        testId="metric-automation-success"
+        label={t('dashboard.cards.automationSuccess')}
+        value={`${percent.format(data.automationSuccess)}%`}
+        raw={data.automationSuccess}
+        note={points === null ? t('dashboard.notes.noComparison') : t('dashboard.notes.pointsFromLastMonth', { value: signed(points) })}
+      />
+    </Grid>
+  );
+}
+
+function ChartCard({ metrics, period }: { metrics: DashboardData['metrics']; period: Period }) {
+  const { t } = useTranslation();
+  return (
+    <Card size="2" data-testid="invoice-flow">
+      <Flex justify="between" align="center" gap="3" wrap="wrap" mb="3">
+        <Heading as="h3" size="4">
+          {t('dashboard.chart.title')}
+        </Heading>
+        <Flex gap="1" role="group" aria-label={t('dashboard.chart.periods')}>
+          {(Object.keys(PERIODS) as Period[]).map((key) => (
+            <Button key={key} asChild size="1" variant={key === period ? 'solid' : 'soft'}>
+              <Link to={`?period=${key}`} preventScrollReset aria-current={key === period ? 'true' : undefined} data-testid={`period-${key}`}>
+                {key.toUpperCase()}
+              </Link>
+            </Button>
+          ))}
+        </Flex>
+      </Flex>
+      {metrics.ok && metrics.data.historicalData.length ? <InvoiceChart data={metrics.data.historicalData} /> : <SectionError text={t('dashboard.dataError')} />}
+    </Card>
+  );
+}
+
+function RiskCard({ metrics }: { metrics: DashboardData['metrics'] }) {
+  const { t } = useTranslation();
+  const content = () => {
+    if (!metrics.ok) return <SectionError text={t('dashboard.dataError')} />;
+    const risk = metrics.data.riskStats;
+    const automatic = automaticAssessmentPercent(risk);
+    return (
+      <Flex direction="column" gap="3">
+        <Box>
+          <Flex justify="between">
+            <Text size="2">{t('dashboard.risk.automatic')}</Text>
+            <Text size="2" weight="bold" data-testid="risk-automatic">
+              {automatic}%
+            </Text>
+          </Flex>
+          <Progress value={automatic} mt="1" aria-label={t('dashboard.risk.automatic')} />
+        </Box>
+        {(['low', 'medium', 'high'] as const).map((category) => (
+          <Flex key={category} justify="between" align="center">
+            <Badge color={category === 'low' ? 'green' : category === 'medium' ? 'amber' : 'red'}>{t(`dashboard.risk.${category}`)}</Badge>
+            <Text weight="bold" data-testid={`risk-${category}`}>
+              {risk[category]}
+            </Text>
+          </Flex>
+        ))}
+      </Flex>
+    );
+  };
+  return (
+    <Card size="2" data-testid="risk-card">
+      <Heading as="h3" size="4" mb="3">
+        {t('dashboard.risk.title')}
+      </Heading>
+      {content()}
+    </Card>
+  );
+}
+
+function IntegrationsCard({ integrations }: { integrations: DashboardData['integrations'] }) {
+  const { t } = useTranslation();
+  const content = () => {
+    if (!integrations.ok) return <SectionError text={t('dashboard.dataError')} />;
+    if (!integrations.data.length) return <Text color="gray">{t('dashboard.integrations.empty')}</Text>;
+    return (
+      <Flex direction="column" gap="2">
+        {integrations.data.map((integration) => {
+          const key = integrationDisplay(integration.status);
+          return (
+            <Flex key={integration.id} justify="between" align="center" gap="3" data-integration-type={integration.type}>
+              <Box>
+                <Text as="div" size="2" weight="medium">
+                  {integration.name}
+                </Text>
+                <Text as="div" size="1" color="gray">
+                  {integration.lastCheck
+                    ? t('dashboard.integrations.lastCheck', { time: formatDateTime(integration.lastCheck) })
+                    : t('dashboard.integrations.neverChecked')}
+                  {integration.errorCount ? ` · ${t('dashboard.integrations.errors', { count: integration.errorCount })}` : ''}
+                </Text>
+              </Box>
+              <Badge color={INTEGRATION_COLORS[key]} data-testid="integration-status" title={integration.lastError ?? undefined}>
+                {t(`dashboard.integrations.status.${key}`)}
+              </Badge>
+            </Flex>
+          );
+        })}
+      </Flex>
+    );
+  };
+  return (
+    <Card size="2" data-testid="integration-card">
+      <Heading as="h3" size="4" mb="3">
+        {t('dashboard.integrations.title')}
+      </Heading>
+      {content()}
+    </Card>
+  );
+}
+
+function WorkflowsCard({ workflows }: { workflows: DashboardData['workflows'] }) {
+  const { t } = useTranslation();
+  const content = () => {
+    if (!workflows.ok) return <SectionError text={t('dashboard.dataError')} />;
+    const data = workflows.data;
+    if (!data.totalWorkflows) return <Text color="gray">{t('dashboard.workflows.empty')}</Text>;
+    const activeShare = Math.round((100 * data.activeWorkflows) / data.totalWorkflows);
+    const timeBar = processingTimePercent(data.averageProcessingTime);
+    return (
+      <Flex direction="column" gap="3">
+        <Box>
+          <Flex justify="between">
+            <Text size="2">{t('dashboard.workflows.total')}</Text>
+            <Text size="2" weight="bold" data-testid="workflows-total">
+              {data.totalWorkflows}
+            </Text>
+          </Flex>
+          <Progress value={Math.min(100, data.completionRate)} mt="1" aria-label={t('dashboard.workflows.total')} />
+          <Text size="1" color="gray" data-testid="workflows-completion">
+            {t('dashboard.workflows.completionRate', { value: percent.format(data.completionRate) })}
+          </Text>
+        </Box>
+        <Box>
+          <Flex justify="between">
+            <Text size="2">{t('dashboard.workflows.active')}</Text>
+            <Text size="2" weight="bold" data-testid="workflows-active">
+              {data.activeWorkflows}
+            </Text>
+          </Flex>
+          <Progress value={activeShare} mt="1" color="amber" aria-label={t('dashboard.workflows.active')} />
+          <Text size="1" color="gray">
+            {t('dashboard.workflows.activeShare', { value: activeShare })}
+          </Text>
+        </Box>
+        <Box>
+          <Flex justify="between">
+            <Text size="2">{t('dashboard.workflows.processingTime')}</Text>
+            <Text size="2" weight="bold" data-testid="workflows-time">
+              {t('dashboard.workflows.minutes', { value: percent.format(data.averageProcessingTime) })}
+            </Text>
+          </Flex>
+          <Progress value={timeBar} mt="1" color="green" aria-label={t('dashboard.workflows.processingTime')} />
+        </Box>
+      </Flex>
+    );
+  };
+  return (
+    <Card size="2" data-testid="workflow-card">
+      <Heading as="h3" size="4" mb="3">
+        {t('dashboard.workflows.title')}
+      </Heading>
+      {content()}
+    </Card>
+  );
+}
+
+function ActivityRow({ activity }: { activity: RecentActivity }) {
+  const { t } = useTranslation();
+  return (
+    <Flex justify="between" align="center" gap="3" data-activity-id={activity.id} py="1" style={{ borderBottom: '1px solid var(--gray-a3)' }}>
+      <Box>
+        <Text as="div" size="2" weight="medium">
+          <ActivityLabel action={activity.action} entityType={activity.entityType} />
+        </Text>
+        <Text as="div" size="1" color="gray">
+          {activity.userName ?? t('dashboard.activities.system')} · {formatDateTime(activity.createdAt)}
+        </Text>
+      </Box>
+      <Badge color={STATUS_COLORS[activity.status]} data-testid="activity-status">
+        {t(`dashboard.activities.status.${activity.status}`)}
+      </Badge>
+    </Flex>
+  );
+}
+
+function ActivitiesCard({ activities }: { activities: DashboardData['activities'] }) {
+  const { t } = useTranslation();
+  return (
+    <Card size="2" data-testid="activities-card">
+      <Heading as="h3" size="4" mb="3">
+        {t('dashboard.activities.title')}
+      </Heading>
+      {!activities.ok ? (
+        <SectionError text={t('dashboard.dataError')} />
+      ) : activities.data.length ? (
+        <Flex direction="column">
+          {activities.data.map((activity) => (
+            <ActivityRow key={activity.id} activity={activity} />
+          ))}
+        </Flex>
+      ) : (
+        <Text color="gray">{t('dashboard.activities.empty')}</Text>
+      )}
+    </Card>
+  );
+}
+
+function TasksCard({ tasks }: { tasks: DashboardData['tasks'] }) {
+  const { t } = useTranslation();
+  return (
+    <Card size="2" data-testid="my-tasks">
+      <Flex justify="between" align="center" mb="3">
+        <Heading as="h3" size="4">
+          {t('dashboard.tasks.title')}
+        </Heading>
+        {tasks.ok ? (
+          <Badge radius="full" data-testid="my-tasks-count">
+            {tasks.data.total}
+          </Badge>
+        ) : null}
+      </Flex>
+      {!tasks.ok ? (
+        <SectionError text={t('dashboard.dataError')} />
+      ) : tasks.data.tasks.length ? (
+        <Flex direction="column" gap="2">
+          {tasks.data.tasks.map((task) => (
+            <Flex key={task.id} justify="between" align="start" gap="2" data-task-id={task.id}>
+              <Box style={{ minWidth: 0 }}>
+                <Text as="div" size="2" weight="medium">
+                  <Link to={`/tasks?task=${task.id}`}>{task.title}</Link>
+                </Text>
+                {task.description ? (
+                  <Text as="div" size="1" color="gray" truncate>
+                    {task.description}
+                  </Text>
+                ) : null}
+              </Box>
+              <Badge color={PRIORITY_COLORS[task.priority] ?? 'gray'} data-testid="task-priority">
+                {t(`dashboard.tasks.priority.${task.priority}`)}
+              </Badge>
+            </Flex>
+          ))}
+          <Link to="/tasks?assignee=me">{t('dashboard.tasks.all')}</Link>
+        </Flex>
+      ) : (
+        <Text color="gray">{t('dashboard.tasks.empty')}</Text>
+      )}
+    </Card>
+  );
+}
+
+/** Spec §2 dashboard: header with the clock, four cards, then three rows of two. */
+export function Dashboard({ user, data }: { user: { firstName: string; lastName: string }; data: DashboardData }) {
+  const { t } = useTranslation();
+  const clock = useClock();
   return (
     <Flex direction="column" gap="4">
-      <Card size="3">
-        <Heading size="5">{t('dashboard.welcome', { name: `${user.firstName} ${user.lastName}`.trim() })}</Heading>
-        <Text as="p" color="gray" data-testid="dashboard-clock" suppressHydrationWarning>
-          {dateTime}
+      <Box>
+        <Heading as="h2" size="6">
+          {t('dashboard.title')}
+        </Heading>
+        <Text as="p" color="gray">
+          {t('dashboard.welcome', { name: `${user.firstName} ${user.lastName}`.trim() })}
         </Text>
-      </Card>
+        <Text as="p" color="gray" data-testid="dashboard-clock" suppressHydrationWarning>
+          {clock}
+        </Text>
+      </Box>
+      <MetricCards metrics={data.metrics} />
+      <Grid columns={{ initial: '1', md: '3' }} gap="4">
+        <Box gridColumn={{ md: 'span 2' }}>
+          <ChartCard metrics={data.metrics} period={data.period} />
+        </Box>
+        <RiskCard metrics={data.metrics} />
+      </Grid>
+      <Grid columns={{ initial: '1', md: '2' }} gap="4">
+        <IntegrationsCard integrations={data.integrations} />
+        <WorkflowsCard workflows={data.workflows} />
+      </Grid>
+      <Grid columns={{ initial: '1', md: '3' }} gap="4">
+        <Box gridColumn={{ md: 'span 2' }}>
+          <ActivitiesCard activities={data.activities} />
+        </Box>
+        <TasksCard tasks={data.tasks} />
+      </Grid>
     </Flex>
   );
 }

@@ -3,6 +3,8 @@ import { useActionData, useLoaderData } from '@remix-run/react';
 import { clientIp, logout, setupTotp, startLogin, verifyOtp, verifyTotpSetup } from '~/auth/login.server.ts';
 import { getSignedInUser } from '~/auth/permissions.server.ts';
 import { Dashboard } from '~/components/dashboard.tsx';
+import { loadDashboard } from '~/dashboard/dashboard.server.ts';
+import { periodOf } from '~/dashboard/display.ts';
 import { LoginPage, type LoginActionData } from '~/components/login-page.tsx';
 import { readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
@@ -12,7 +14,11 @@ export const meta: MetaFunction = () => [{ title: 'FinFlow' }];
 /** `/`: the login page for a visitor, the dashboard for signed-in staff (spec §2). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getSignedInUser(request);
-  return json({ user: user ? { firstName: user.firstName, lastName: user.lastName } : null });
+  if (!user) return json({ user: null, dashboard: null });
+  // Staff see the dashboard (spec §2); each of its sections loads, and fails, on its own.
+  const period = periodOf(new URL(request.url).searchParams.get('period'));
+  const dashboard = await loadDashboard({ userId: user.id, period });
+  return json({ user: { firstName: user.firstName, lastName: user.lastName }, dashboard });
 }
 
 /** A request carrying the session cookie that a previous step just set. */
@@ -71,8 +77,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Index() {
-  const { user } = useLoaderData<typeof loader>();
+  const { user, dashboard } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  if (user) return <Dashboard user={user} />;
+  if (user && dashboard) return <Dashboard user={user} data={dashboard} />;
   return <LoginPage actionData={actionData ?? null} />;
 }

@@ -3,6 +3,7 @@ import { sendMail } from '../../email/mailer.server.ts';
 import { sendTriggeredEmail } from '../../email/send.server.ts';
 import { activeTemplateFor } from '../../email/templates.server.ts';
 import { getEnv } from '../../env.server.ts';
+import { getFina } from '../../integrations/fina.server.ts';
 import { assessEntity } from '../../risk/assessments.server.ts';
 import { PermanentStepError, type StepContext, type StepOutcome } from './index.server.ts';
 
@@ -70,7 +71,36 @@ export async function checkDocuments(context: StepContext): Promise<StepOutcome>
  */
 export async function finaCheck(context: StepContext): Promise<StepOutcome> {
   const party = await partyOf(context);
-  return { summary: 'not performed: FINA integration not configured', performed: false, entityType: party.entityType, entityId: party.id };
+  const row = await selectOne<{ oib: string }>(
+    `SELECT oib FROM ${party.entityType === 'client' ? 'clients' : 'customers'} WHERE id = :id`,
+    { id: party.id },
+    { transaction: context.transaction },
+  );
+  if (!row) throw new PermanentStepError(`${party.entityType} ${party.id} no longer exists`);
+  // Read-only calls to the financial agency (each one logged by the adapter). The outcome goes into
+  // the step history for the KYC reviewer; an unreachable agency does not hold up the onboarding.
+  let company: Awaited<ReturnType<ReturnType<typeof getFina>['companyByOib']>>;
+  let blockage: Awaited<ReturnType<ReturnType<typeof getFina>['accountBlockage']>>;
+  try {
+    const fina = getFina();
+    [company, blockage] = await Promise.all([fina.companyByOib(row.oib), fina.accountBlockage(row.oib)]);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { summary: `not performed: FINA check failed (${reason})`, performed: false, entityType: party.entityType, entityId: party.id };
+  }
+  const findings = [
+    blockage.blocked ? `account BLOCKED (${blockage.reason ?? 'no reason given'})` : 'account not blocked',
+    company.status === 'active' ? 'company active' : `company ${company.status}`,
+  ];
+  return {
+    summary: `FINA: ${company.name}: ${findings.join(', ')}`,
+    performed: true,
+    attention: blockage.blocked || company.status !== 'active',
+    entityType: party.entityType,
+    entityId: party.id,
+    company: { name: company.name, address: company.address, founded: company.founded },
+    blockage,
+  };
 }
 
 /** The HANFA check, likewise not available until the HANFA integration exists. */

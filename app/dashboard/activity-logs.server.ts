@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { selectOne, selectRows } from '../db.server.ts';
+import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+
+/** GET /api/activity-logs (spec §3 Activity log), the dashboard's recent activities and the monitoring log tab. */
+export interface ActivityLogDto {
+  id: string;
+  action: string;
+  entityType: string | null;
+  entityId: string | null;
+  userId: string | null;
+  userName: string | null;
+  ipAddress: string | null;
+  details: Record<string, unknown>;
+  createdAt: string;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** A day (YYYY-MM-DD, a Croatian calendar day) or an ISO timestamp. */
+const moment = z
+  .string()
+  .trim()
+  .refine((value) => (DAY.test(value) ? !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) : !Number.isNaN(Date.parse(value))), 'Invalid date');
+const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
+
+export const activityLogFilterSchema = z.object({
+  userId: z.preprocess(blankToUndefined, z.uuid().optional()),
+  action: z.preprocess(blankToUndefined, z.string().trim().max(100).optional()),
+  entityType: z.preprocess(blankToUndefined, z.string().trim().max(100).optional()),
+  entityId: z.preprocess(blankToUndefined, z.uuid().optional()),
+  from: z.preprocess(blankToUndefined, moment.optional()),
+  to: z.preprocess(blankToUndefined, moment.optional()),
+});
+export type ActivityLogFilters = z.output<typeof activityLogFilterSchema>;
+
+/** Reads the filters from a URL's search parameters; a bad value is a 400 with the field named. */
+export function activityLogFilters(search: URLSearchParams): ActivityLogFilters {
+  const raw = Object.fromEntries(['userId', 'action', 'entityType', 'entityId', 'from', 'to'].map((key) => [key, search.get(key) ?? undefined]));
+  const parsed = activityLogFilterSchema.safeParse(raw);
+  if (!parsed.success) throw apiError(400, 'Invalid filter', zodFieldErrors(parsed.error));
+  return parsed.data;
+}
+
+function whereOf(filters: ActivityLogFilters) {
+  const clauses: string[] = [];
+  const replacements: Record<string, unknown> = { tz: 'Europe/Zagreb' };
+  if (filters.userId) {
+    clauses.push('l.user_id = :userId');
+    replacements.userId = filters.userId;
+  }
+  if (filters.action) {
+    clauses.push('l.action = :action');
+    replacements.action = filters.action;
+  }
+  if (filters.entityType) {
+    clauses.push('l.entity_type = :entityType');
+    replacements.entityType = filters.entityType;
+  }
+  if (filters.entityId) {
+    clauses.push('l.entity_id = :entityId');
+    replacements.entityId = filters.entityId;
+  }
+  if (filters.from) {
+    // A day starts at Croatian midnight.
+    clauses.push(DAY.test(filters.from) ? 'l.created_at >= (CAST(:from AS date) AT TIME ZONE :tz)' : 'l.created_at >= CAST(:from AS timestamptz)');
+    replacements.from = filters.from;
+  }
+  if (filters.to) {
+    // A day is inclusive: up to the next Croatian midnight.
+    clauses.push(DAY.test(filters.to) ? 'l.created_at < ((CAST(:to AS date) + 1) AT TIME ZONE :tz)' : 'l.created_at <= CAST(:to AS timestamptz)');
+    replacements.to = filters.to;
+  }
+  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', replacements };
+}
+
+interface Row {
+  id: string;
+  action: string;
+  entity_type: string | null;
+  entity_id: string | null;
+  user_id: string | null;
+  user_name: string | null;
+  ip_address: string | null;
+  details: Record<string, unknown> | null;
+  created_at: Date;
+}
+
+/** Newest first, with the acting user's name; `total` counts the same filter. */
+export async function listActivityLogs(
+  filters: ActivityLogFilters,
+  { limit = 100, offset = 0 }: { limit?: number; offset?: number } = {},
+): Promise<{ logs: ActivityLogDto[]; total: number }> {
+  const { where, replacements } = whereOf(filters);
+  const [rows, count] = await Promise.all([
+    selectRows<Row>(
+      `SELECT l.id, l.action, l.entity_type, l.entity_id, l.user_id, l.ip_address, l.details, l.created_at,
+              NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), '') AS user_name
+         FROM activity_logs l LEFT JOIN users u ON u.id = l.user_id
+         ${where}
+        ORDER BY l.created_at DESC, l.id DESC LIMIT :limit OFFSET :offset`,
+      { ...replacements, limit: Math.min(Math.max(Math.trunc(limit), 1), 1000), offset: Math.max(Math.trunc(offset), 0) },
+    ),
+    selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM activity_logs l ${where}`, replacements),
+  ]);
+  return {
+    logs: rows.map((row) => ({
+      id: row.id,
+      action: row.action,
+      entityType: row.entity_type,
+      entityId: row.entity_id,
+      userId: row.user_id,
+      userName: row.user_name,
+      ipAddress: row.ip_address,
+      details: row.details ?? {},
+      createdAt: new Date(row.created_at).toISOString(),
+    })),
+    total: count?.total ?? 0,
+  };
+}
+
+/** The choices of the monitoring log filters: users who appear in the log, the actions and entity types logged. */
+export async function activityLogChoices(): Promise<{ users: { id: string; name: string }[]; actions: string[]; entityTypes: string[] }> {
+  const [users, actions, entityTypes] = await Promise.all([
+    selectRows<{ id: string; name: string }>(
+      `SELECT u.id, coalesce(NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), ''), u.email) AS name
+         FROM users u WHERE EXISTS (SELECT 1 FROM activity_logs l WHERE l.user_id = u.id) ORDER BY name`,
+    ),
+    selectRows<{ action: string }>('SELECT DISTINCT action FROM activity_logs ORDER BY action'),
+    selectRows<{ entity_type: string }>('SELECT DISTINCT entity_type FROM activity_logs WHERE entity_type IS NOT NULL ORDER BY entity_type'),
+  ]);
+  return { users, actions: actions.map((row) => row.action), entityTypes: entityTypes.map((row) => row.entity_type) };
+}

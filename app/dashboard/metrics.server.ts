@@ -1,0 +1,144 @@
+import { selectOne, selectRows } from '../db.server.ts';
+import { centsToNumber, toCents } from '../utils/money.ts';
+
+/**
+ * GET /api/dashboard/metrics (spec §3 Dashboard metrics) and the dashboard's
+ * four cards: every figure is a count or a sum in SQL (DESIGN §4). Months and
+ * days are Croatian calendar months and days (Europe/Zagreb).
+ */
+export const DASHBOARD_TIME_ZONE = 'Europe/Zagreb';
+/** Days of invoice history the API returns; the chart shows the last 7, 30 or 90 of them. */
+export const HISTORY_DAYS = 90;
+
+export interface HistoricalPoint {
+  /** The Croatian calendar day, YYYY-MM-DD. */
+  date: string;
+  /** Invoices created (received) that day. */
+  received: number;
+  /** Invoices verified that day. */
+  processed: number;
+  /** Invoices approved that day. */
+  approved: number;
+}
+
+export interface DashboardNotes {
+  /** Percent change of availableForFinancing against the end of the previous month (with today's limits), one decimal; null when that was 0. */
+  availableForFinancingChange: number | null;
+  /** Active clients created this month. */
+  newActiveClientsThisMonth: number;
+  /** Invoices waiting for verification (status pending). */
+  awaitingVerification: number;
+  /** Success rate of instances finished this month minus that of the previous month, percentage points, one decimal; null when either month finished none. */
+  automationSuccessChange: number | null;
+}
+
+export interface DashboardMetrics {
+  availableForFinancing: number;
+  activeClients: number;
+  invoicesInProcess: number;
+  automationSuccess: number;
+  invoiceStats: { received: number; processing: number; approved: number; rejected: number };
+  historicalData: HistoricalPoint[];
+  riskStats: { low: number; medium: number; high: number };
+  notes: DashboardNotes;
+}
+
+const num = (value: string | number | null | undefined) => (value === null || value === undefined ? null : Number(value));
+
+/** The first instant of `now`'s Croatian month, and of the month before. */
+const MONTH_STARTS = `
+  (date_trunc('month', CAST(:now AS timestamptz) AT TIME ZONE :tz) AT TIME ZONE :tz) AS this_month,
+  ((date_trunc('month', CAST(:now AS timestamptz) AT TIME ZONE :tz) - interval '1 month') AT TIME ZONE :tz) AS last_month`;
+
+/** The cards and their sub-notes: clients, invoices and workflow instances, one query each. */
+async function cardFigures(now: Date) {
+  const replacements = { now: now.toISOString(), tz: DASHBOARD_TIME_ZONE };
+  const [clients, invoices, workflows] = await Promise.all([
+    selectOne<{ available: string; available_before: string; active: number; new_active: number; low: number; medium: number; high: number }>(
+      `WITH bounds AS (SELECT ${MONTH_STARTS}),
+            advances_before AS (
+              -- Advances open at the start of this month: financed before it, not paid before it.
+              SELECT i.client_id, sum(i.factor_amount) AS open
+                FROM invoices i, bounds b
+               WHERE i.financed_at < b.this_month AND (i.paid_at IS NULL OR i.paid_at >= b.this_month)
+               GROUP BY i.client_id)
+       SELECT coalesce(sum(greatest(coalesce(c.credit_limit, 0) - c.used_credit, 0)) FILTER (WHERE c.status = 'active'), 0) AS available,
+              coalesce(sum(greatest(coalesce(c.credit_limit, 0) - coalesce(a.open, 0), 0))
+                FILTER (WHERE c.status = 'active' AND c.created_at < b.this_month), 0) AS available_before,
+              count(*) FILTER (WHERE c.status = 'active')::int AS active,
+              count(*) FILTER (WHERE c.status = 'active' AND c.created_at >= b.this_month)::int AS new_active,
+              count(*) FILTER (WHERE c.risk_category = 'low')::int AS low,
+              count(*) FILTER (WHERE c.risk_category = 'medium')::int AS medium,
+              count(*) FILTER (WHERE c.risk_category = 'high')::int AS high
+         FROM clients c CROSS JOIN bounds b LEFT JOIN advances_before a ON a.client_id = c.id`,
+      replacements,
+    ),
+    selectOne<{ received: number; pending: number; in_process: number; approved: number; rejected: number }>(
+      `SELECT count(*)::int AS received,
+              count(*) FILTER (WHERE status = 'pending')::int AS pending,
+              count(*) FILTER (WHERE status IN ('pending', 'verified', 'approved'))::int AS in_process,
+              count(*) FILTER (WHERE approved_at IS NOT NULL)::int AS approved,
+              count(*) FILTER (WHERE status = 'rejected')::int AS rejected
+         FROM invoices`,
+    ),
+    selectOne<{ success: string | null; this_month: string | null; last_month: string | null }>(
+      `WITH bounds AS (SELECT ${MONTH_STARTS}),
+            finished AS (
+              SELECT w.status, coalesce(w.completed_at, w.updated_at) AS finished_at
+                FROM workflow_instances w WHERE w.status IN ('completed', 'failed'))
+       SELECT round(100.0 * count(*) FILTER (WHERE f.status = 'completed') / nullif(count(*), 0), 1) AS success,
+              round(100.0 * count(*) FILTER (WHERE f.status = 'completed' AND f.finished_at >= b.this_month)
+                / nullif(count(*) FILTER (WHERE f.finished_at >= b.this_month), 0), 1) AS this_month,
+              round(100.0 * count(*) FILTER (WHERE f.status = 'completed' AND f.finished_at >= b.last_month AND f.finished_at < b.this_month)
+                / nullif(count(*) FILTER (WHERE f.finished_at >= b.last_month AND f.finished_at < b.this_month), 0), 1) AS last_month
+         FROM finished f CROSS JOIN bounds b`,
+      replacements,
+    ),
+  ]);
+  return { clients: clients!, invoices: invoices!, workflows: workflows! };
+}
+
+/** Per Croatian day, the last `days` days up to `now`: invoices created, verified and approved. */
+export async function invoiceHistory({ now, days = HISTORY_DAYS }: { now: Date; days?: number }): Promise<HistoricalPoint[]> {
+  return selectRows<HistoricalPoint>(
+    `WITH days AS (
+       SELECT CAST(d AS date) AS day
+         FROM generate_series(CAST(CAST(:now AS timestamptz) AT TIME ZONE :tz AS date) - (:days - 1),
+                              CAST(CAST(:now AS timestamptz) AT TIME ZONE :tz AS date), interval '1 day') AS d),
+     events AS (
+       SELECT CAST(created_at AT TIME ZONE :tz AS date) AS day, 1 AS received, 0 AS processed, 0 AS approved FROM invoices
+       UNION ALL SELECT CAST(verified_at AT TIME ZONE :tz AS date), 0, 1, 0 FROM invoices WHERE verified_at IS NOT NULL
+       UNION ALL SELECT CAST(approved_at AT TIME ZONE :tz AS date), 0, 0, 1 FROM invoices WHERE approved_at IS NOT NULL)
+     SELECT to_char(d.day, 'YYYY-MM-DD') AS date,
+            coalesce(sum(e.received), 0)::int AS received,
+            coalesce(sum(e.processed), 0)::int AS processed,
+            coalesce(sum(e.approved), 0)::int AS approved
+       FROM days d LEFT JOIN events e ON e.day = d.day
+      GROUP BY d.day ORDER BY d.day`,
+    { now: now.toISOString(), tz: DASHBOARD_TIME_ZONE, days },
+  );
+}
+
+export async function dashboardMetrics({ now = new Date() }: { now?: Date } = {}): Promise<DashboardMetrics> {
+  const [{ clients, invoices, workflows }, historicalData] = await Promise.all([cardFigures(now), invoiceHistory({ now })]);
+  const available = toCents(clients.available);
+  const availableBefore = toCents(clients.available_before);
+  const thisMonth = num(workflows.this_month);
+  const lastMonth = num(workflows.last_month);
+  return {
+    availableForFinancing: centsToNumber(available),
+    activeClients: clients.active,
+    invoicesInProcess: invoices.in_process,
+    automationSuccess: num(workflows.success) ?? 0,
+    invoiceStats: { received: invoices.received, processing: invoices.in_process, approved: invoices.approved, rejected: invoices.rejected },
+    historicalData,
+    riskStats: { low: clients.low, medium: clients.medium, high: clients.high },
+    notes: {
+      availableForFinancingChange:
+        availableBefore === 0 ? null : Math.round((1000 * (available - availableBefore)) / availableBefore) / 10,
+      newActiveClientsThisMonth: clients.new_active,
+      awaitingVerification: invoices.pending,
+      automationSuccessChange: thisMonth === null || lastMonth === null ? null : Math.round(10 * (thisMonth - lastMonth)) / 10,
+    },
+  };
+}
