@@ -48,7 +48,7 @@ export const queues = [
     schedule: { cron: '* * * * *' },
   }),
   defineQueue({
-    name: 'purge-uploads',
+    name: 'housekeeping',
     // Hourly housekeeping; a missed run is covered by the next one, so no long retries.
     options: { retryLimit: 2, retryDelay: 60, retryBackoff: true, expireInSeconds: 300, retentionMinutes: 60 },
     schedule: { cron: '17 * * * *' },

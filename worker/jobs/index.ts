@@ -7,11 +7,11 @@ import * as finaChecks from './fina-checks.ts';
 import * as heartbeat from './heartbeat.ts';
 import * as integrationHealth from './integration-health.ts';
 import * as overdueRisk from './overdue-risk.ts';
-import * as purgeUploads from './purge-uploads.ts';
+import * as housekeeping from './housekeeping.ts';
 import * as workflowStep from './workflow-step.ts';
 
 /**
  * Every job the worker runs: one module per queue declared in queues.ts
  * (worker.test.ts checks that each declared queue has exactly one).
  */
-export const jobs: readonly JobModule[] = [heartbeat, purgeUploads, overdueRisk, creditLimitExpiry, workflowStep, integrationHealth, finaChecks, emailSend, emailCampaign, emailPaymentReminders];
+export const jobs: readonly JobModule[] = [heartbeat, housekeeping, overdueRisk, creditLimitExpiry, workflowStep, integrationHealth, finaChecks, emailSend, emailCampaign, emailPaymentReminders];

@@ -1,0 +1,29 @@
+import { purgeExpiredSessions } from '../../app/auth/session.server.ts';
+import { purgeStaleThrottles } from '../../app/auth/throttle.server.ts';
+import { purgeExpiredUserTokens } from '../../app/auth/users.server.ts';
+import { purgeUnclaimedUploads } from '../../app/documents/uploads.server.ts';
+import { purgeExpiredDrafts } from '../../app/onboarding/drafts.server.ts';
+import { purgeRegistrationRateLimits } from '../../app/onboarding/rate-limit.server.ts';
+import type { JobHandler } from './define.ts';
+
+/**
+ * Hourly housekeeping, so tables that only grow do not: expired sessions,
+ * sign-in throttle windows and one-time links; expired registration drafts
+ * and their rate-limit counters; the wizard's uploads nobody claimed before
+ * their hold ran out (with their files unless other rows share the bytes).
+ * Each purge is idempotent: a rerun finds nothing.
+ */
+export const queue = 'housekeeping';
+
+export const handler: JobHandler<typeof queue> = async (_jobs, { log }) => {
+  const removed = {
+    sessions: await purgeExpiredSessions(),
+    throttles: await purgeStaleThrottles(),
+    userTokens: await purgeExpiredUserTokens(),
+    drafts: await purgeExpiredDrafts(),
+    rateLimits: await purgeRegistrationRateLimits(),
+    uploads: (await purgeUnclaimedUploads()).slots,
+  };
+  const total = Object.values(removed).reduce((sum, count) => sum + count, 0);
+  if (total > 0) log.info(`housekeeping: removed ${JSON.stringify(removed)}`);
+};
