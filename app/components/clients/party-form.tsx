@@ -1,13 +1,14 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type Submission, type SubmissionResult } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Button, Callout, Card, Dialog, Flex, Grid, Heading, Text } from '@radix-ui/themes';
+import { Button, Callout, Card, Flex, Grid, Heading, Text } from '@radix-ui/themes';
 import { Form, Link, useFetcher, useNavigation } from '@remix-run/react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_COUNTRY, type PartyField, type PartySchema } from '~/clients/schemas.ts';
 import { ErrorList, Field } from '~/components/forms.tsx';
-import { useToast } from '~/components/toaster.tsx';
 import { useErrorText } from './display.tsx';
+import { CreateDialog } from '~/components/create-dialog.tsx';
+import { useToast } from '~/components/toaster.tsx';
 
 /**
  * The creation dialog of spec §2/§5 and the detail pages' edit form. One zod
@@ -84,47 +85,23 @@ export function CreatePartyDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const { t } = useTranslation();
-  const toast = useToast();
   const fetcher = useFetcher<PartyActionData>({ key: `create-${area}` });
   const [form, fields] = usePartyForm(`new-${area}`, schema, fetcher.data?.result);
-  const saving = fetcher.state !== 'idle';
-  useEffect(() => {
-    if (fetcher.state !== 'idle' || !fetcher.data) return;
-    if (fetcher.data.created) onOpenChange(false);
-    else if (fetcher.data.result.status === 'error') {
-      toast({ title: 'clients.toast.errorTitle', description: `${area}.toast.createFailed`, variant: 'destructive' });
-    }
-    // Only a new answer from the server matters, not a re-render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fetcher.state, fetcher.data]);
-
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Content maxWidth="640px">
-        <Dialog.Title>{t(`${area}.dialogTitle`)}</Dialog.Title>
-        <Dialog.Description size="2" mb="3" color="gray">
-          {t('clients.dialogDescription')}
-        </Dialog.Description>
-        <fetcher.Form method="post" {...getFormProps(form)}>
-          <input type="hidden" name="intent" value="create" />
-          <input type="hidden" name="via" value="dialog" />
-          <Flex direction="column" gap="3">
-            <PartyFields fields={fields as never} names={names} />
-            <FormErrors errors={form.errors} />
-            <Flex gap="3" justify="end">
-              <Dialog.Close>
-                <Button type="button" variant="soft" color="gray">
-                  {t('clients.cancel')}
-                </Button>
-              </Dialog.Close>
-              <Button type="submit" disabled={saving}>
-                {saving ? t('clients.saving') : t('clients.save')}
-              </Button>
-            </Flex>
-          </Flex>
-        </fetcher.Form>
-      </Dialog.Content>
-    </Dialog.Root>
+    <CreateDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      fetcher={fetcher}
+      form={form}
+      title={t(`${area}.dialogTitle`)}
+      description={t('clients.dialogDescription')}
+      maxWidth="640px"
+      failureToast={{ title: 'clients.toast.errorTitle', description: `${area}.toast.createFailed`, variant: 'destructive' }}
+      labels={{ cancel: t('clients.cancel'), save: t('clients.save'), saving: t('clients.saving') }}
+    >
+        <PartyFields fields={fields as never} names={names} />
+        <FormErrors errors={form.errors} />
+    </CreateDialog>
   );
 }
 

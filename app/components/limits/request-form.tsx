@@ -1,14 +1,13 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Button, Card, Dialog, Flex, Heading, Text, TextArea } from '@radix-ui/themes';
+import { Button, Card, Flex, Heading, Text, TextArea } from '@radix-ui/themes';
 import { Form, Link, useFetcher, useNavigation } from '@remix-run/react';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorList, Field, FormErrors } from '~/components/forms.tsx';
-import { useToast } from '~/components/toaster.tsx';
 import { creditLimitRequestSchema } from '~/limits/schemas.ts';
 import { formatEur } from '~/utils/format.ts';
 import { useLimitErrorText } from './display.tsx';
+import { CreateDialog } from '~/components/create-dialog.tsx';
 
 /**
  * The 'new credit limit request' form of spec §2/§5: client, requested limit,
@@ -115,44 +114,22 @@ export function RequestLimitDialog({
   today: string;
 }) {
   const { t } = useTranslation();
-  const toast = useToast();
   const fetcher = useFetcher<LimitActionData>({ key: 'request-limit' });
   const [form, fields] = useRequestForm('new-limit-request', fetcher.data?.result, { validUntil: defaultValidUntil });
-  const saving = fetcher.state !== 'idle';
-  useEffect(() => {
-    if (fetcher.state !== 'idle' || !fetcher.data) return;
-    if (fetcher.data.created) onOpenChange(false);
-    else if (fetcher.data.result.status === 'error') toast({ title: 'limits.toast.createFailed', variant: 'destructive' });
-    // Only a new answer from the server matters, not a re-render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fetcher.state, fetcher.data]);
-
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Content maxWidth="560px">
-        <Dialog.Title>{t('limits.dialogTitle')}</Dialog.Title>
-        <Dialog.Description size="2" mb="3" color="gray">
-          {t('limits.dialogDescription')}
-        </Dialog.Description>
-        <fetcher.Form method="post" {...getFormProps(form)}>
-          <input type="hidden" name="intent" value="create" />
-          <input type="hidden" name="via" value="dialog" />
-          <Flex direction="column" gap="3">
-            <RequestFields form={form} fields={fields} clients={clients} today={today} />
-            <Flex gap="3" justify="end">
-              <Dialog.Close>
-                <Button type="button" variant="soft" color="gray">
-                  {t('limits.cancel')}
-                </Button>
-              </Dialog.Close>
-              <Button type="submit" disabled={saving}>
-                {saving ? t('limits.saving') : t('limits.save')}
-              </Button>
-            </Flex>
-          </Flex>
-        </fetcher.Form>
-      </Dialog.Content>
-    </Dialog.Root>
+    <CreateDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      fetcher={fetcher}
+      form={form}
+      title={t('limits.dialogTitle')}
+      description={t('limits.dialogDescription')}
+      maxWidth="560px"
+      failureToast={{ title: 'limits.toast.createFailed', variant: 'destructive' }}
+      labels={{ cancel: t('limits.cancel'), save: t('limits.save'), saving: t('limits.saving') }}
+    >
+        <RequestFields form={form} fields={fields} clients={clients} today={today} />
+    </CreateDialog>
   );
 }
 

@@ -1,14 +1,13 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Button, Callout, Card, Dialog, Flex, Heading, Text } from '@radix-ui/themes';
+import { Button, Callout, Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { Form, Link, useFetcher, useNavigation } from '@remix-run/react';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field } from '~/components/forms.tsx';
-import { useToast } from '~/components/toaster.tsx';
 import { PAYMENT_METHODS, paymentCreateSchema } from '~/payments/schemas.ts';
 import { formatEur } from '~/utils/format.ts';
 import { usePaymentErrorText } from './display.tsx';
+import { CreateDialog } from '~/components/create-dialog.tsx';
 
 /**
  * The record-payment dialog (spec §2, §5): payable invoice, amount to the
@@ -109,43 +108,22 @@ function ErrorText({ errors }: { errors?: string[] }) {
 
 export function RecordPaymentDialog({ open, onOpenChange, invoices }: { open: boolean; onOpenChange: (open: boolean) => void; invoices: PayableOption[] }) {
   const { t } = useTranslation();
-  const toast = useToast();
   const fetcher = useFetcher<RecordActionData>({ key: 'record-payment' });
   const [form, fields] = useRecordForm('record-payment', fetcher.data?.result);
-  const saving = fetcher.state !== 'idle';
-  useEffect(() => {
-    if (fetcher.state !== 'idle' || !fetcher.data) return;
-    if (fetcher.data.created) onOpenChange(false);
-    else if (fetcher.data.result.status === 'error') toast({ title: 'payments.toast.errorTitle', description: 'payments.toast.recordFailed', variant: 'destructive' });
-    // Only a new answer from the server matters, not a re-render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fetcher.state, fetcher.data]);
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Content maxWidth="560px">
-        <Dialog.Title>{t('payments.dialogTitle')}</Dialog.Title>
-        <Dialog.Description size="2" mb="3" color="gray">
-          {t('payments.dialogDescription')}
-        </Dialog.Description>
-        <fetcher.Form method="post" {...getFormProps(form)}>
-          <input type="hidden" name="intent" value="create" />
-          <input type="hidden" name="via" value="dialog" />
-          <Flex direction="column" gap="3">
-            <Fields form={form} fields={fields} invoices={invoices} />
-            <Flex gap="3" justify="end">
-              <Dialog.Close>
-                <Button type="button" variant="soft" color="gray">
-                  {t('payments.cancel')}
-                </Button>
-              </Dialog.Close>
-              <Button type="submit" disabled={saving}>
-                {saving ? t('payments.saving') : t('payments.save')}
-              </Button>
-            </Flex>
-          </Flex>
-        </fetcher.Form>
-      </Dialog.Content>
-    </Dialog.Root>
+    <CreateDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      fetcher={fetcher}
+      form={form}
+      title={t('payments.dialogTitle')}
+      description={t('payments.dialogDescription')}
+      maxWidth="560px"
+      failureToast={{ title: 'payments.toast.errorTitle', description: 'payments.toast.recordFailed', variant: 'destructive' }}
+      labels={{ cancel: t('payments.cancel'), save: t('payments.save'), saving: t('payments.saving') }}
+    >
+        <Fields form={form} fields={fields} invoices={invoices} />
+    </CreateDialog>
   );
 }
 

@@ -1,14 +1,15 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type FieldMetadata, type Submission, type SubmissionResult } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Button, Callout, Card, Dialog, Flex, Grid, Heading, Text, TextArea } from '@radix-ui/themes';
+import { Button, Callout, Card, Flex, Grid, Heading, Text, TextArea } from '@radix-ui/themes';
 import { Form, Link, useFetcher, useNavigation } from '@remix-run/react';
 import { useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorList, Field } from '~/components/forms.tsx';
-import { useToast } from '~/components/toaster.tsx';
 import { TASK_PRIORITIES, TASK_TYPES, taskCreateSchema, taskEditFormSchema } from '~/tasks/schemas.ts';
 import { useTaskErrorText } from './display.tsx';
 import type { UserOption } from './task-card.tsx';
+import { CreateDialog } from '~/components/create-dialog.tsx';
+import { useToast } from '~/components/toaster.tsx';
 
 /**
  * The new-task dialog (JavaScript, through a fetcher) and the same form as a
@@ -132,45 +133,24 @@ function EntityInputs({ entity }: { entity: { type: string; id: string } | null 
 
 export function NewTaskDialog({ users, entity, open, onOpenChange }: { users: UserOption[]; entity: { type: string; id: string } | null; open: boolean; onOpenChange: (open: boolean) => void }) {
   const { t } = useTranslation();
-  const toast = useToast();
   const fetcher = useFetcher<TaskFormData>({ key: 'create-task' });
   const [form, fields] = useCreateForm('new-task', fetcher.data?.result);
-  const saving = fetcher.state !== 'idle';
-  useEffect(() => {
-    if (fetcher.state !== 'idle' || !fetcher.data) return;
-    if (fetcher.data.created) onOpenChange(false);
-    else if (fetcher.data.result.status === 'error') toast({ title: 'tasks.toast.errorTitle', description: 'tasks.toast.createFailed', variant: 'destructive' });
-    // Only a new answer from the server matters, not a re-render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fetcher.state, fetcher.data]);
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Content maxWidth="640px">
-        <Dialog.Title>{t('tasks.dialogTitle')}</Dialog.Title>
-        <Dialog.Description size="2" mb="3" color="gray">
-          {t('tasks.dialogDescription')}
-        </Dialog.Description>
-        <fetcher.Form method="post" {...getFormProps(form)}>
-          <input type="hidden" name="intent" value="create" />
-          <input type="hidden" name="via" value="dialog" />
-          <EntityInputs entity={entity} />
-          <Flex direction="column" gap="3">
-            <TaskFields fields={fields as never} users={users} withType />
-            <FormErrors errors={form.errors} />
-            <Flex gap="3" justify="end">
-              <Dialog.Close>
-                <Button type="button" variant="soft" color="gray">
-                  {t('tasks.cancel')}
-                </Button>
-              </Dialog.Close>
-              <Button type="submit" disabled={saving}>
-                {saving ? t('tasks.saving') : t('tasks.create')}
-              </Button>
-            </Flex>
-          </Flex>
-        </fetcher.Form>
-      </Dialog.Content>
-    </Dialog.Root>
+    <CreateDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      fetcher={fetcher}
+      form={form}
+      title={t('tasks.dialogTitle')}
+      description={t('tasks.dialogDescription')}
+      maxWidth="640px"
+      failureToast={{ title: 'tasks.toast.errorTitle', description: 'tasks.toast.createFailed', variant: 'destructive' }}
+      labels={{ cancel: t('tasks.cancel'), save: t('tasks.create'), saving: t('tasks.saving') }}
+    >
+        <EntityInputs entity={entity} />
+        <TaskFields fields={fields as never} users={users} withType />
+        <FormErrors errors={form.errors} />
+    </CreateDialog>
   );
 }
 

@@ -1,0 +1,80 @@
+import { getFormProps, type FormMetadata } from '@conform-to/react';
+import { Button, Dialog, Flex } from '@radix-ui/themes';
+import type { FetcherWithComponents } from '@remix-run/react';
+import { useEffect } from 'react';
+import type { ToastInput } from '~/utils/toast.ts';
+import { useToast } from './toaster.tsx';
+
+interface CreateResult {
+  created?: boolean;
+  result?: { status?: string };
+}
+
+/**
+ * The JavaScript twin of a page's `?new=1` create panel, shared by every
+ * area: a Radix dialog whose form posts `intent=create` through a fetcher,
+ * closes on success (the success toast comes from the server) and shows the
+ * area's failure toast when the server refused (its field errors stay in the form).
+ */
+export function CreateDialog<Data extends CreateResult>({
+  open,
+  onOpenChange,
+  fetcher,
+  form,
+  title,
+  description,
+  maxWidth = '560px',
+  failureToast,
+  labels,
+  children,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  fetcher: FetcherWithComponents<Data>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  form: FormMetadata<any, string[]>;
+  title: string;
+  description: string;
+  maxWidth?: string;
+  failureToast: ToastInput;
+  labels: { cancel: string; save: string; saving: string };
+  children: React.ReactNode;
+}) {
+  const toast = useToast();
+  const saving = fetcher.state !== 'idle';
+  useEffect(() => {
+    if (fetcher.state !== 'idle' || !fetcher.data) return;
+    if (fetcher.data.created) onOpenChange(false);
+    else if (fetcher.data.result?.status === 'error') toast(failureToast);
+    // Only a new answer from the server matters, not a re-render.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [fetcher.state, fetcher.data]);
+
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Content maxWidth={maxWidth}>
+        <Dialog.Title>{title}</Dialog.Title>
+        <Dialog.Description size="2" mb="3" color="gray">
+          {description}
+        </Dialog.Description>
+        <fetcher.Form method="post" {...getFormProps(form)}>
+          <input type="hidden" name="intent" value="create" />
+          <input type="hidden" name="via" value="dialog" />
+          <Flex direction="column" gap="3">
+            {children}
+            <Flex gap="3" justify="end">
+              <Dialog.Close>
+                <Button type="button" variant="soft" color="gray">
+                  {labels.cancel}
+                </Button>
+              </Dialog.Close>
+              <Button type="submit" disabled={saving}>
+                {saving ? labels.saving : labels.save}
+              </Button>
+            </Flex>
+          </Flex>
+        </fetcher.Form>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}
