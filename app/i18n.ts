@@ -1,3 +1,4 @@
+import enAnalytics from './locales/en/analytics.json';
 import enClients from './locales/en/clients.json';
 import enCommon from './locales/en/common.json';
 import enDashboard from './locales/en/dashboard.json';
@@ -11,6 +12,7 @@ import enPayments from './locales/en/payments.json';
 import enRisk from './locales/en/risk.json';
 import enTasks from './locales/en/tasks.json';
 import enWorkflows from './locales/en/workflows.json';
+import hrAnalytics from './locales/hr/analytics.json';
 import hrClients from './locales/hr/clients.json';
 import hrCommon from './locales/hr/common.json';
 import hrDashboard from './locales/hr/dashboard.json';
@@ -38,8 +40,8 @@ export const defaultLanguage: Language = 'en';
 export const LANGUAGE_KEY = 'finflow-language';
 
 export const resources = {
-  en: { common: { ...enCommon, ...enClients, ...enDashboard, ...enDocuments, ...enEmail, ...enIntegrations, ...enInvoices, ...enLimits, ...enOnboarding, ...enPayments, ...enRisk, ...enTasks, ...enWorkflows } },
-  hr: { common: { ...hrCommon, ...hrClients, ...hrDashboard, ...hrDocuments, ...hrEmail, ...hrIntegrations, ...hrInvoices, ...hrLimits, ...hrOnboarding, ...hrPayments, ...hrRisk, ...hrTasks, ...hrWorkflows } },
+  en: { common: { ...enCommon, ...enAnalytics, ...enClients, ...enDashboard, ...enDocuments, ...enEmail, ...enIntegrations, ...enInvoices, ...enLimits, ...enOnboarding, ...enPayments, ...enRisk, ...enTasks, ...enWorkflows } },
+  hr: { common: { ...hrCommon, ...hrAnalytics, ...hrClients, ...hrDashboard, ...hrDocuments, ...hrEmail, ...hrIntegrations, ...hrInvoices, ...hrLimits, ...hrOnboarding, ...hrPayments, ...hrRisk, ...hrTasks, ...hrWorkflows } },
 } as const;
 
 export function isLanguage(value: unknown): value is Language {

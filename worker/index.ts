@@ -9,7 +9,7 @@ import type { JobContext, JobModule, WorkerIdentity } from './jobs/define.ts';
 import { removeHeartbeat, writeHeartbeat } from './jobs/heartbeat.ts';
 import { jobs } from './jobs/index.ts';
 import { consoleLogger, errorMessage, type Logger } from './log.ts';
-import { parsePayload } from './queues.ts';
+import { parsePayload, queues, type QueueDefinition } from './queues.ts';
 
 /** How often the worker refreshes its heartbeat row between scheduled beats. */
 export const HEARTBEAT_INTERVAL_MS = 15_000;
@@ -92,7 +92,9 @@ export async function startWorker({
 }
 
 async function register(boss: PgBoss, job: JobModule, context: JobContext) {
-  await boss.work(job.queue, { batchSize: 1 }, async (batch) => {
+  const work = (queues as readonly QueueDefinition[]).find((definition) => definition.name === job.queue)?.work;
+  const options = { batchSize: work?.batchSize ?? 1, pollingIntervalSeconds: work?.pollingIntervalSeconds ?? 2 };
+  await boss.work(job.queue, options, async (batch) => {
     try {
       const checked = batch.map((item) => ({ ...item, data: parsePayload(job.queue, item.data) }));
       await job.handler(checked, context);

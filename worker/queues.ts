@@ -31,6 +31,12 @@ export type QueueDefinition<Name extends string = string, Payload extends z.ZodT
   payload?: Payload;
   /** Recurring job (pg-boss holds one schedule per queue); created by the worker only. */
   schedule?: { cron: string; tz?: string };
+  /**
+   * How the worker fetches: pg-boss waits pollingIntervalSeconds (default 2) after every fetch,
+   * so a busy queue's throughput is batchSize / interval. Handlers loop over their batch and are
+   * idempotent, so a failed batch that is retried whole does no harm.
+   */
+  work?: { batchSize?: number; pollingIntervalSeconds?: number };
 };
 
 // Returns its argument with its exact type (`const`): the name stays a literal, so
@@ -70,6 +76,8 @@ export const queues = [
     // One automated workflow step (app/workflows/engine.server.ts). Three retries with backoff (~10 s, 20 s, 40 s),
     // then the instance is marked failed with the error kept; a step runs in one transaction, so 5 minutes is generous.
     options: { retryLimit: 3, retryDelay: 10, retryBackoff: true, expireInSeconds: 300 },
+    // One step at a time (a failing step must not take others down with it), fetched promptly.
+    work: { batchSize: 1, pollingIntervalSeconds: 0.5 },
     payload: z.object({
       instanceId: z.uuid(),
       stepIndex: z.number().int().min(0),
@@ -81,6 +89,8 @@ export const queues = [
     // One email (app/email/send.server.ts): its log row is written before the job is sent. Five retries with
     // backoff (~30 s … 8 min) ride out an SMTP hiccup; the last failure marks the log failed. Idempotent.
     options: { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 },
+    // A campaign is thousands of these: up to 20 per second per worker instead of one every 2 s.
+    work: { batchSize: 10, pollingIntervalSeconds: 0.5 },
     payload: z.object({
       logId: z.uuid(),
       variables: z

@@ -13,6 +13,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
+  /** A stable Message-ID (e.g. from the log row), so a re-sent message carries the same one and receivers can tell it is the same mail. */
+  messageId?: string;
 }
 
 let transporter: Transporter | undefined;

@@ -13,11 +13,31 @@ import { activeTemplateFor } from './templates.server.ts';
  * worker renders, sends (SMTP or the outbox), and marks the row sent under a
  * row lock, so a repeated job never sends the same row twice. A failure is
  * recorded and re-thrown for pg-boss's retries; the last one marks it failed.
+ *
+ * Delivery guarantee: at-least-once, with the duplicate window as small as we
+ * can make it without giving up that guarantee. The row stays locked (FOR
+ * UPDATE) for the whole SMTP exchange and is marked sent right after the
+ * server's 250, in the same transaction; a crash before the 250 rolls the
+ * transaction back and the message was not accepted, so the retry sends it
+ * once. Only a crash in the milliseconds between the server's 250 and our
+ * COMMIT re-sends an accepted message; that re-send carries the same
+ * Message-ID (messageIdFor), so receivers can recognise it. We deliberately
+ * do not claim the row (a committed 'sending' mark) before the SMTP call: the
+ * only safe reading of a stale claim is "maybe sent", which would turn every
+ * crash during an SMTP exchange (far likelier than one between 250 and
+ * COMMIT) into a lost email or a manual check — at-most-once, which is the
+ * wrong trade for invoices and payment reminders.
  */
 
 export type JobVariables = Partial<Record<TemplateVariable, string>>;
 
 const DELIVERED = `status IN ('sent', 'delivered', 'opened', 'clicked')`;
+
+/** The Message-ID of a log row: the same on every attempt, so a message re-sent after a crash is recognisably the same mail. */
+export function messageIdFor(logId: string): string {
+  const domain = /@([^>\s]+)/.exec(getEnv().MAIL_FROM)?.[1] ?? 'finflow.local';
+  return `<email-${logId}@${domain}>`;
+}
 
 export function trackingUrls(token: string) {
   const base = getEnv().APP_URL.replace(/\/+$/, '');
@@ -130,7 +150,7 @@ export async function processEmailJob(
     const variables: TemplateVariables = { ...(log.company_name ? clientVariables({ company_name: log.company_name, contact_person: log.contact_person }) : {}), ...job.variables };
     const rendered = renderEmail({ subject: log.template_subject, body: log.template_body }, variables, { tracking: trackingUrls(log.tracking_token) });
     try {
-      const { messageId } = await sendMail({ to: log.recipient, subject: rendered.subject, text: rendered.text, html: rendered.html });
+      const { messageId } = await sendMail({ to: log.recipient, subject: rendered.subject, text: rendered.text, html: rendered.html, messageId: messageIdFor(log.id) });
       await execute(
         `UPDATE email_logs SET status = 'sent', sent_at = now(), message_id = :messageId, subject = :subject, links = CAST(:links AS jsonb),
                 attempts = attempts + 1, error_message = NULL

@@ -10,10 +10,11 @@ import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { CampaignDialog, CampaignPanel } from '~/components/email/campaign-form.tsx';
 import { SkeletonCards } from '~/components/email/display.tsx';
 import { CampaignCard, LOG_LIMIT, LogRow, SummaryCards, TemplateCard } from '~/components/email/lists.tsx';
-import { TemplateDialog, TemplatePanel, type EmailActionData } from '~/components/email/template-form.tsx';
+import { TemplateDialog, TemplateEditPanel, TemplatePanel, TemplatePreviewPanel, type EmailActionData } from '~/components/email/template-form.tsx';
 import { selectRows } from '~/db.server.ts';
 import { createCampaign, listCampaigns } from '~/email/campaigns.server.ts';
 import { emailSummary, listLogs } from '~/email/logs.server.ts';
+import { previewTemplate } from '~/email/render.server.ts';
 import { campaignCreateSchema, templateFormSchema } from '~/email/schemas.ts';
 import { createTemplate, listTemplates, updateTemplate } from '~/email/templates.server.ts';
 import { getEnv } from '~/env.server.ts';
@@ -34,7 +35,10 @@ const hrefOf = (tab: Tab, extra: Record<string, string> = {}) => {
   return search ? `/email-automation?${search}` : '/email-automation';
 };
 
-/** Spec §2 /email-automation: ?tab=templates|campaigns|logs, ?new=template|campaign (the forms without JavaScript). */
+/**
+ * Spec §2 /email-automation: ?tab=templates|campaigns|logs, ?new=template|campaign (the forms without JavaScript),
+ * ?edit=<template id> (the edit form) and ?preview=<template id> (rendered with sample data, server-side).
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const params = new URL(request.url).searchParams;
@@ -50,11 +54,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
       ? selectRows<{ id: string; company_name: string }>(`SELECT id, company_name FROM clients WHERE email IS NOT NULL AND btrim(email) <> '' ORDER BY company_name, id LIMIT 1000`)
       : null,
   ]);
+  const templateList = templates?.templates ?? [];
+  const editId = tab === 'templates' ? params.get('edit') : null;
+  const previewId = tab === 'templates' ? params.get('preview') : null;
+  const editing = editId && can(user, 'edit:email_template') ? (templateList.find((template) => template.id === editId) ?? null) : null;
+  const previewing = previewId ? (templateList.find((template) => template.id === previewId) ?? null) : null;
   return json({
     tab,
+    editing,
+    previewing: previewing ? { id: previewing.id, name: previewing.name, ...previewTemplate(previewing) } : null,
     showNew: tab === 'templates' && newForm === 'template' ? 'template' : tab === 'campaigns' && newForm === 'campaign' ? 'campaign' : null,
     summary,
-    templates: templates?.templates ?? [],
+    templates: templateList,
     campaigns: campaigns?.campaigns ?? [],
     logs: logs?.logs ?? [],
     logTotal: logs?.total ?? 0,
@@ -68,7 +79,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-/** Intents: createTemplate, toggleTemplate, createCampaign (manager and up; the domain refuses anyone else). */
+/** Intents: createTemplate, updateTemplate, toggleTemplate, createCampaign (manager and up; the domain refuses anyone else). */
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await request.formData();
   const intent = String(formData.get('intent') ?? '');
@@ -85,6 +96,23 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return redirectWithToast(hrefOf('templates'), { title: 'email.toast.errorTitle', description: problem.status === 409 ? 'email.toast.activeConflict' : 'email.toast.updateTemplateFailed', variant: 'destructive' });
     }
     return redirectWithToast(hrefOf('templates'), { title: 'email.toast.successTitle', description: 'email.toast.templateUpdated' });
+  }
+
+  if (intent === 'updateTemplate') {
+    const actor = await requirePermission(request, 'edit:email_template');
+    const id = String(formData.get('id') ?? '');
+    const submission = parseWithZod(formData, { schema: templateFormSchema });
+    if (submission.status !== 'success') return json({ intent, id, result: submission.reply() }, { status: 400 });
+    try {
+      await updateTemplate({ actor, id, input: submission.value, ip });
+    } catch (error) {
+      const problem = await readApiError(error);
+      if (!problem) throw error;
+      const result = submission.reply({ formErrors: problem.errors ? [] : [problem.message], fieldErrors: problem.errors ?? {} });
+      return json({ intent, id, result }, { status: problem.status });
+    }
+    // To the preview of what was saved.
+    return redirectWithToast(hrefOf('templates', { preview: id }), { title: 'email.toast.successTitle', description: 'email.toast.templateContentUpdated' });
   }
 
   if (intent === 'createTemplate' || intent === 'createCampaign') {
@@ -171,6 +199,23 @@ export default function EmailAutomationPage() {
       ) : data.tab === 'templates' ? (
         <Flex direction="column" gap="4">
           {data.canEditTemplates ? <Flex justify="end">{addButton(t('email.templates.add'), 'template')}</Flex> : null}
+          {data.editing ? (
+            <TemplateEditPanel
+              key={data.editing.id}
+              template={data.editing}
+              lastResult={actionData?.intent === 'updateTemplate' && actionData.id === data.editing.id ? actionData.result : undefined}
+              cancelTo={hrefOf('templates')}
+            />
+          ) : null}
+          {data.previewing ? (
+            <TemplatePreviewPanel
+              key={data.previewing.id}
+              template={data.previewing}
+              preview={data.previewing}
+              closeTo={hrefOf('templates')}
+              editTo={data.canEditTemplates ? hrefOf('templates', { edit: data.previewing.id }) : undefined}
+            />
+          ) : null}
           {showTemplatePanel && data.canEditTemplates ? (
             <TemplatePanel lastResult={actionData?.intent === 'createTemplate' ? actionData.result : undefined} cancelTo={hrefOf('templates')} />
           ) : null}

@@ -48,6 +48,32 @@ describe('email automation', () => {
     expect(listed.status).toBe(200);
     expect((listed.json as unknown as { name: string; isActive: boolean }[]).find((template) => template.name === name)).toMatchObject({ isActive: true, usageCount: 0 });
 
+    // Edit the body on the page (?edit=, a plain post): an unknown variable is refused with its line, then saved.
+    await card.getByRole('link', { name: `Uredi ${name}` }).click();
+    const editor = page.getByTestId('template-edit-panel');
+    await editor.waitFor();
+    await expect(editor.getByLabel('Sadržaj emaila *').inputValue()).resolves.toContain('vaša faktura {{invoice_number}}');
+    await editor.getByLabel('Sadržaj emaila *').fill('Poštovani {{client_name}},\n\n{{oib}}');
+    await editor.getByRole('button', { name: 'Spremi promjene' }).click();
+    await editor.getByText(/Line 3: unknown variable \{\{oib\}\}/).waitFor();
+    await editor.getByLabel('Sadržaj emaila *').fill('Poštovani {{client_name}},\nnovi sadržaj za <b>{{company_name}}</b>.');
+    await editor.getByRole('button', { name: 'Spremi promjene' }).click();
+    await page.locator('.toast').getByText('Template updated').waitFor();
+    await page.waitForURL(/preview=/);
+
+    // The preview (?preview=): rendered server-side with the sample data, HTML in a sandboxed frame and the text version.
+    const preview = page.getByTestId('template-preview-panel');
+    await preview.waitFor();
+    await expect(preview.getByTestId('template-preview-subject').textContent()).resolves.toContain('Obavijest za Primjer d.o.o.');
+    await expect(preview.getByTestId('template-preview-text').textContent()).resolves.toContain('Poštovani Ana Horvat,\nnovi sadržaj za <b>Primjer d.o.o.</b>.');
+    const frame = preview.getByTestId('template-preview-html');
+    await expect(frame.getAttribute('sandbox')).resolves.toBe('');
+    const srcDoc = (await frame.getAttribute('srcdoc')) ?? '';
+    expect(srcDoc).toContain('novi sadržaj za &lt;b&gt;Primjer d.o.o.&lt;/b&gt;.');
+    await expect(card.textContent()).resolves.toContain('novi sadržaj za');
+    const stored = await admin.get('/api/email/templates');
+    expect((stored.json as unknown as { name: string; body: string }[]).find((template) => template.name === name)?.body).toBe('Poštovani {{client_name}},\nnovi sadržaj za <b>{{company_name}}</b>.');
+
     await page.getByTestId('tab-logs').click();
     await page.waitForURL(/tab=logs/);
     // The refused save answers 400, which the browser reports; nothing else may.

@@ -1,5 +1,5 @@
 import { Badge, Button, Card, Flex, Grid, Heading, Progress, Text } from '@radix-ui/themes';
-import { useFetcher } from '@remix-run/react';
+import { Link, useFetcher } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { CampaignDto } from '~/email/campaigns.server.ts';
 import type { EmailLogDto, EmailSummary } from '~/email/logs.server.ts';
@@ -86,6 +86,20 @@ export function TemplateCard({ template, canEdit }: { template: TemplateDto; can
         <Text size="2" color="gray" style={{ whiteSpace: 'pre-line' }} data-testid="template-body-preview">
           {preview}
         </Text>
+        <Flex gap="2">
+          {canEdit ? (
+            <Button asChild size="1" variant="soft">
+              <Link to={`/email-automation?edit=${template.id}`} aria-label={t('email.templates.editLabel', { name: template.name })}>
+                {t('email.templates.edit')}
+              </Link>
+            </Button>
+          ) : null}
+          <Button asChild size="1" variant="soft" color="gray">
+            <Link to={`/email-automation?preview=${template.id}`} aria-label={t('email.templates.previewLabel', { name: template.name })}>
+              {t('email.templates.preview')}
+            </Link>
+          </Button>
+        </Flex>
         <Flex justify="between">
           <Text size="1" color="gray">
             {t('email.templates.usage', { usageCount: template.usageCount })}

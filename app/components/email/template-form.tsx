@@ -18,15 +18,17 @@ export interface EmailActionData {
   intent: string;
   result: EmailFormResult;
   created?: boolean;
+  /** The template of an updateTemplate answer. */
+  id?: string;
 }
 
 type Values = { name?: string; trigger?: string; subject?: string; body?: string; isActive?: string };
 
-function useTemplateForm(id: string, lastResult?: EmailFormResult) {
+function useTemplateForm(id: string, lastResult?: EmailFormResult, defaultValue: Values = { trigger: 'manual', isActive: 'on' }) {
   return useForm<Values>({
     id,
     lastResult,
-    defaultValue: { trigger: 'manual', isActive: 'on' },
+    defaultValue,
     constraint: getZodConstraint(templateFormSchema),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
@@ -195,6 +197,113 @@ export function TemplatePanel({ lastResult, cancelTo }: { lastResult?: EmailForm
           </Flex>
         </Flex>
       </Form>
+    </Card>
+  );
+}
+
+/**
+ * ?edit=<id>: the template's fields, filled, as a plain post (intent
+ * updateTemplate) validated with the same schema as the create form; the
+ * server's unknown-variable and syntax errors (with their lines) come back
+ * into the fields.
+ */
+export function TemplateEditPanel({
+  template,
+  lastResult,
+  cancelTo,
+}: {
+  template: { id: string; name: string; trigger: string; subject: string; body: string; isActive: boolean };
+  lastResult?: EmailFormResult;
+  cancelTo: string;
+}) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'updateTemplate';
+  const [form, fields] = useTemplateForm(`edit-template-${template.id}`, lastResult, {
+    name: template.name,
+    trigger: template.trigger,
+    subject: template.subject,
+    body: template.body,
+    isActive: template.isActive ? 'on' : undefined,
+  });
+  return (
+    <Card size="3" data-testid="template-edit-panel">
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value="updateTemplate" />
+        <input type="hidden" name="id" value={template.id} />
+        <Flex direction="column" gap="3">
+          <Heading as="h2" size="4">
+            {t('email.templateForm.editTitle', { name: template.name })}
+          </Heading>
+          <Text size="2" color="gray">
+            {t('email.templateForm.description')}
+          </Text>
+          <TemplateFields fields={fields} formErrors={form.errors} />
+          <Flex gap="3" justify="end">
+            <Button asChild variant="soft" color="gray">
+              <Link to={cancelTo}>{t('email.templateForm.cancel')}</Link>
+            </Button>
+            <Button type="submit" disabled={saving}>
+              {saving ? t('email.templateForm.saving') : t('email.templateForm.save')}
+            </Button>
+          </Flex>
+        </Flex>
+      </Form>
+    </Card>
+  );
+}
+
+/** ?preview=<id>: the template rendered server-side with sample data; the HTML in a sandboxed frame, and the plain-text version. */
+export function TemplatePreviewPanel({
+  template,
+  preview,
+  closeTo,
+  editTo,
+}: {
+  template: { name: string };
+  preview: { subject: string; html: string; text: string };
+  closeTo: string;
+  editTo?: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Card size="3" data-testid="template-preview-panel">
+      <Flex direction="column" gap="3">
+        <Flex justify="between" align="center" gap="3" wrap="wrap">
+          <Heading as="h2" size="4">
+            {t('email.templatePreview.title', { name: template.name })}
+          </Heading>
+          <Flex gap="2">
+            {editTo ? (
+              <Button asChild variant="soft">
+                <Link to={editTo}>{t('email.templates.edit')}</Link>
+              </Button>
+            ) : null}
+            <Button asChild variant="soft" color="gray">
+              <Link to={closeTo}>{t('email.templatePreview.close')}</Link>
+            </Button>
+          </Flex>
+        </Flex>
+        <Text size="1" color="gray">
+          {t('email.templatePreview.sampleNote')}
+        </Text>
+        <Text size="2" weight="bold" as="p" data-testid="template-preview-subject">
+          {t('email.templatePreview.subject')}: {preview.subject}
+        </Text>
+        <iframe
+          title={t('email.templatePreview.htmlTitle')}
+          sandbox=""
+          srcDoc={preview.html}
+          data-testid="template-preview-html"
+          style={{ width: '100%', height: 420, border: '1px solid var(--gray-a5)', borderRadius: 'var(--radius-2)' }}
+        />
+        <Heading as="h3" size="3">
+          {t('email.templatePreview.textTitle')}
+        </Heading>
+        <pre data-testid="template-preview-text" style={{ whiteSpace: 'pre-wrap', margin: 0, fontSize: 'var(--font-size-2)' }}>
+          {preview.text}
+        </pre>
+      </Flex>
     </Card>
   );
 }

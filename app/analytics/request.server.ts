@@ -1,0 +1,10 @@
+import { apiError } from '../utils/api.server.ts';
+import { DEFAULT_ANALYTICS_PERIOD, isAnalyticsPeriod, type AnalyticsPeriod } from './periods.ts';
+
+/** ?period= of an analytics API request: missing is 30d, anything but 7d, 30d, 90d, 1y a 400. */
+export function requestedPeriod(request: Request): AnalyticsPeriod {
+  const value = new URL(request.url).searchParams.get('period');
+  if (value === null || value === '') return DEFAULT_ANALYTICS_PERIOD;
+  if (!isAnalyticsPeriod(value)) throw apiError(400, 'Invalid period', { period: ['One of 7d, 30d, 90d, 1y'] });
+  return value;
+}

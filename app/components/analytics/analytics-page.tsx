@@ -1,0 +1,310 @@
+import { Button, Card, Flex, Grid, Heading, Table, TabNav, Text } from '@radix-ui/themes';
+import { Link } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
+import type { Analytics, Concentration, ExposureRow } from '~/analytics/analytics.server.ts';
+import { ANALYTICS_PERIODS, ANALYTICS_TABS, SERIES_BUCKET, type AnalyticsPeriod, type AnalyticsTab } from '~/analytics/periods.ts';
+import { formatEur } from '~/utils/format.ts';
+import { VolumeChart } from './volume-chart.tsx';
+
+/** The page data: the figures (JSON-serialised) and the tab in the URL. */
+export interface AnalyticsPageData {
+  analytics: Analytics;
+  tab: AnalyticsTab;
+}
+
+const decimal = new Intl.NumberFormat('hr-HR', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+/** A calendar day YYYY-MM-DD as 'DD. MM. YYYY.' without time-zone shifts. */
+const day = (value: string) => `${value.slice(8, 10)}. ${value.slice(5, 7)}. ${value.slice(0, 4)}.`;
+const href = (period: AnalyticsPeriod, tab: AnalyticsTab) => `/analytics?period=${period}${tab === 'overview' ? '' : `&tab=${tab}`}`;
+
+function Kpi({ label, value, raw, note, testId }: { label: string; value: string; raw: number | null; note: string; testId: string }) {
+  return (
+    <Card size="2" data-testid={testId}>
+      <Flex direction="column" gap="1">
+        <Text size="2" color="gray">
+          {label}
+        </Text>
+        <Text size="6" weight="bold" data-testid={`${testId}-value`} data-value={raw ?? ''}>
+          {value}
+        </Text>
+        <Text size="1" color="gray">
+          {note}
+        </Text>
+      </Flex>
+    </Card>
+  );
+}
+
+function KpiCards({ data }: { data: Analytics }) {
+  const { t } = useTranslation();
+  const none = t('analytics.none');
+  const percent = (value: number | null) => (value === null ? none : `${decimal.format(value)}%`);
+  const feeShare = data.turnover === 0 ? null : Math.round((1000 * data.feeIncome) / data.turnover) / 10;
+  return (
+    <Grid columns={{ initial: '1', sm: '2', md: '3' }} gap="3">
+      <Kpi testId="kpi-volume" label={t('analytics.cards.financingVolume')} value={formatEur(data.financingVolume)} raw={data.financingVolume} note={t('analytics.notes.financed', { count: data.financedCount })} />
+      <Kpi testId="kpi-turnover" label={t('analytics.cards.turnover')} value={formatEur(data.turnover)} raw={data.turnover} note={t('analytics.notes.financed', { count: data.financedCount })} />
+      <Kpi testId="kpi-fees" label={t('analytics.cards.feeIncome')} value={formatEur(data.feeIncome)} raw={data.feeIncome} note={t('analytics.notes.ofTurnover', { value: feeShare === null ? none : decimal.format(feeShare) })} />
+      <Kpi testId="kpi-dso" label={t('analytics.cards.dso')} value={data.dso === null ? none : t('analytics.days', { value: decimal.format(data.dso) })} raw={data.dso} note={t('analytics.notes.paid', { count: data.paidCount })} />
+      <Kpi testId="kpi-overdue" label={t('analytics.cards.overdueRate')} value={percent(data.overdueRate)} raw={data.overdueRate} note={t('analytics.notes.overdue', { amount: formatEur(data.overdueAmount), open: formatEur(data.openFinanced) })} />
+      <Kpi testId="kpi-default" label={t('analytics.cards.defaultRate')} value={percent(data.defaultRate)} raw={data.defaultRate} note={t('analytics.notes.default', { amount: formatEur(data.defaultAmount) })} />
+    </Grid>
+  );
+}
+
+function ChartCard({ data }: { data: Analytics }) {
+  const { t } = useTranslation();
+  const unit = SERIES_BUCKET[data.period];
+  return (
+    <Card size="2">
+      <Heading as="h2" size="3" mb="2">
+        {t('analytics.chart.title')} ({t(`analytics.chart.${unit}`)})
+      </Heading>
+      <VolumeChart data={data.series} unit={unit} />
+    </Card>
+  );
+}
+
+function RiskCard({ data }: { data: Analytics }) {
+  const { t } = useTranslation();
+  return (
+    <Card size="2" data-testid="analytics-risk">
+      <Heading as="h2" size="3" mb="2">
+        {t('analytics.risk.title')}
+      </Heading>
+      <Table.Root size="1">
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeaderCell>{t('analytics.risk.category')}</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell justify="end">{t('analytics.risk.clients')}</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell justify="end">{t('analytics.risk.exposure')}</Table.ColumnHeaderCell>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {data.riskDistribution.map((row) => (
+            <Table.Row key={row.category} data-testid={`risk-${row.category}`}>
+              <Table.Cell>{t(`analytics.risk.${row.category}`)}</Table.Cell>
+              <Table.Cell justify="end">{row.clients}</Table.Cell>
+              <Table.Cell justify="end">{formatEur(row.exposure)}</Table.Cell>
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </Table.Root>
+    </Card>
+  );
+}
+
+function ConcentrationCard({ data }: { data: Analytics }) {
+  const { t } = useTranslation();
+  const none = t('analytics.none');
+  const rows: Array<[string, (value: Concentration) => string]> = [
+    ['total', (value) => formatEur(value.total)],
+    ['largestShare', (value) => (value.largestShare === null ? none : `${decimal.format(value.largestShare)}%`)],
+    ['hhi', (value) => (value.hhi === null ? none : decimal.format(value.hhi))],
+  ];
+  return (
+    <Card size="2" data-testid="analytics-concentration">
+      <Heading as="h2" size="3" mb="2">
+        {t('analytics.concentration.title')}
+      </Heading>
+      <Table.Root size="1">
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeaderCell />
+            <Table.ColumnHeaderCell justify="end">{t('analytics.concentration.clients')}</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell justify="end">{t('analytics.concentration.customers')}</Table.ColumnHeaderCell>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {rows.map(([key, show]) => (
+            <Table.Row key={key}>
+              <Table.RowHeaderCell>{t(`analytics.concentration.${key}`)}</Table.RowHeaderCell>
+              <Table.Cell justify="end">{show(data.concentration.clients)}</Table.Cell>
+              <Table.Cell justify="end">{show(data.concentration.customers)}</Table.Cell>
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </Table.Root>
+    </Card>
+  );
+}
+
+function TopList({ title, rows, link, testId }: { title: string; rows: ExposureRow[]; link: string; testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <Card size="2" data-testid={testId}>
+      <Heading as="h2" size="3" mb="2">
+        {title}
+      </Heading>
+      {rows.length === 0 ? (
+        <Text color="gray">{t('analytics.top.empty')}</Text>
+      ) : (
+        <Table.Root size="1">
+          <Table.Header>
+            <Table.Row>
+              <Table.ColumnHeaderCell>{t('analytics.top.name')}</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell justify="end">{t('analytics.top.invoices')}</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell justify="end">{t('analytics.top.exposure')}</Table.ColumnHeaderCell>
+              <Table.ColumnHeaderCell justify="end">{t('analytics.top.share')}</Table.ColumnHeaderCell>
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {rows.map((row) => (
+              <Table.Row key={row.id}>
+                <Table.Cell>
+                  <Link to={`${link}/${row.id}`}>{row.companyName}</Link>
+                </Table.Cell>
+                <Table.Cell justify="end">{row.invoices}</Table.Cell>
+                <Table.Cell justify="end">{formatEur(row.exposure)}</Table.Cell>
+                <Table.Cell justify="end">{decimal.format(row.share)}%</Table.Cell>
+              </Table.Row>
+            ))}
+          </Table.Body>
+        </Table.Root>
+      )}
+    </Card>
+  );
+}
+
+function SeriesTable({ data }: { data: Analytics }) {
+  const { t } = useTranslation();
+  return (
+    <Card size="2" data-testid="analytics-series">
+      <Heading as="h2" size="3" mb="2">
+        {t('analytics.performance.title')}
+      </Heading>
+      <Table.Root size="1">
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeaderCell>{t('analytics.performance.start')}</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell justify="end">{t('analytics.performance.count')}</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell justify="end">{t('analytics.performance.volume')}</Table.ColumnHeaderCell>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {data.series.map((point) => (
+            <Table.Row key={point.start}>
+              <Table.Cell>{day(point.start)}</Table.Cell>
+              <Table.Cell justify="end">{point.count}</Table.Cell>
+              <Table.Cell justify="end">{formatEur(point.volume)}</Table.Cell>
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </Table.Root>
+    </Card>
+  );
+}
+
+function FinancialCard({ data }: { data: Analytics }) {
+  const { t } = useTranslation();
+  const none = t('analytics.none');
+  const share = (part: number) => (data.turnover === 0 ? none : `${decimal.format(Math.round((1000 * part) / data.turnover) / 10)}%`);
+  const rows: Array<[string, string]> = [
+    [t('analytics.cards.turnover'), formatEur(data.turnover)],
+    [t('analytics.cards.financingVolume'), formatEur(data.financingVolume)],
+    [t('analytics.financial.advanceRate'), share(data.financingVolume)],
+    [t('analytics.cards.feeIncome'), formatEur(data.feeIncome)],
+    [t('analytics.financial.feeYield'), share(data.feeIncome)],
+    [t('analytics.financial.openFinanced'), formatEur(data.openFinanced)],
+    [t('analytics.financial.overdueAmount'), formatEur(data.overdueAmount)],
+    [t('analytics.financial.defaultAmount'), formatEur(data.defaultAmount)],
+  ];
+  return (
+    <Card size="2" data-testid="analytics-financial">
+      <Heading as="h2" size="3" mb="2">
+        {t('analytics.financial.title')}
+      </Heading>
+      <Table.Root size="1">
+        <Table.Body>
+          {rows.map(([label, value]) => (
+            <Table.Row key={label}>
+              <Table.RowHeaderCell>{label}</Table.RowHeaderCell>
+              <Table.Cell justify="end">{value}</Table.Cell>
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </Table.Root>
+    </Card>
+  );
+}
+
+/** Spec §2 /analytics on real figures: period selector, export, KPI cards and the four tabs; every control is a link. */
+export function AnalyticsPage({ data: { analytics: data, tab } }: { data: AnalyticsPageData }) {
+  const { t } = useTranslation();
+  return (
+    <Flex direction="column" gap="4">
+      <Flex justify="between" align="center" wrap="wrap" gap="3">
+        <div>
+          <Heading as="h1" size="6">
+            {t('analytics.title')}
+          </Heading>
+          <Text size="2" color="gray" data-testid="analytics-range">
+            {t('analytics.subtitle', { from: day(data.from), to: day(data.to) })}
+          </Text>
+        </div>
+        <Flex gap="2" align="center" wrap="wrap">
+          <Flex gap="1" role="group" aria-label={t('analytics.periodLabel')}>
+            {(Object.keys(ANALYTICS_PERIODS) as AnalyticsPeriod[]).map((key) => (
+              <Button key={key} asChild size="1" variant={key === data.period ? 'solid' : 'soft'}>
+                <Link to={href(key, tab)} preventScrollReset aria-current={key === data.period ? 'true' : undefined} data-testid={`period-${key}`}>
+                  {t(`analytics.periods.${key}`)}
+                </Link>
+              </Button>
+            ))}
+          </Flex>
+          <Button asChild size="1" variant="outline">
+            <a href={`/api/analytics/export.csv?period=${data.period}`} download data-testid="analytics-export">
+              {t('analytics.export')}
+            </a>
+          </Button>
+        </Flex>
+      </Flex>
+
+      <KpiCards data={data} />
+
+      <TabNav.Root aria-label={t('analytics.title')}>
+        {ANALYTICS_TABS.map((key) => (
+          <TabNav.Link key={key} asChild active={tab === key}>
+            <Link to={href(data.period, key)} data-testid={`tab-${key}`}>
+              {t(`analytics.tabs.${key}`)}
+            </Link>
+          </TabNav.Link>
+        ))}
+      </TabNav.Root>
+
+      {tab === 'overview' ? (
+        <Grid columns={{ initial: '1', md: '2' }} gap="3">
+          <ChartCard data={data} />
+          <Flex direction="column" gap="3">
+            <RiskCard data={data} />
+            <ConcentrationCard data={data} />
+          </Flex>
+        </Grid>
+      ) : null}
+      {tab === 'performance' ? (
+        <Grid columns={{ initial: '1', md: '2' }} gap="3">
+          <ChartCard data={data} />
+          <SeriesTable data={data} />
+        </Grid>
+      ) : null}
+      {tab === 'risk' ? (
+        <Grid columns={{ initial: '1', md: '2' }} gap="3">
+          <RiskCard data={data} />
+          <ConcentrationCard data={data} />
+          <TopList title={t('analytics.top.clients')} rows={data.topClients} link="/clients" testId="top-clients" />
+          <TopList title={t('analytics.top.customers')} rows={data.topCustomers} link="/customers" testId="top-customers" />
+        </Grid>
+      ) : null}
+      {tab === 'financial' ? (
+        <Grid columns={{ initial: '1', md: '2' }} gap="3">
+          <FinancialCard data={data} />
+          <TopList title={t('analytics.top.clients')} rows={data.topClients} link="/clients" testId="top-clients" />
+        </Grid>
+      ) : null}
+
+      <Text size="1" color="gray">
+        {t('analytics.definitions')}
+      </Text>
+    </Flex>
+  );
+}

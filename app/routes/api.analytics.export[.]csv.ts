@@ -1,0 +1,28 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { analyticsFor } from '~/analytics/analytics.server.ts';
+import { analyticsCsv, analyticsFileName } from '~/analytics/csv.server.ts';
+import { requestedPeriod } from '~/analytics/request.server.ts';
+import { requirePermission } from '~/auth/permissions.server.ts';
+import { methodNotAllowed } from '~/utils/api.server.ts';
+
+/**
+ * GET /api/analytics/export.csv?period=: the shown period's figures as a CSV
+ * download (UTF-8 with BOM, semicolon-separated, decimal comma; see
+ * app/analytics/csv.server.ts). A resource route, so the page's plain link
+ * downloads it with or without JavaScript.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requirePermission(request, 'read:all', { api: true });
+  const data = await analyticsFor({ period: requestedPeriod(request), now: new Date() });
+  return new Response(analyticsCsv(data), {
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${analyticsFileName(data)}"`,
+      'Cache-Control': 'no-store',
+    },
+  });
+}
+
+export function action(_args: ActionFunctionArgs) {
+  return methodNotAllowed(['GET']);
+}
