@@ -12,7 +12,7 @@ interface CreateResult {
 
 /**
  * The JavaScript twin of a page's `?new=1` create panel, shared by every
- * area: a Radix dialog whose form posts `intent=create` through a fetcher,
+ * area: a Radix dialog whose form posts its `intent` (default `create`) through a fetcher,
  * closes on success (the success toast comes from the server) and shows the
  * area's failure toast when the server refused (its field errors stay in the form).
  */
@@ -26,6 +26,7 @@ export function CreateDialog<Data extends CreateResult>({
   maxWidth = '560px',
   failureToast,
   labels,
+  intent = 'create',
   children,
 }: {
   open: boolean;
@@ -38,6 +39,8 @@ export function CreateDialog<Data extends CreateResult>({
   maxWidth?: string;
   failureToast: ToastInput;
   labels: { cancel: string; save: string; saving: string };
+  /** The action's intent for this form (pages with several create forms tell them apart). */
+  intent?: string;
   children: React.ReactNode;
 }) {
   const toast = useToast();
@@ -58,7 +61,7 @@ export function CreateDialog<Data extends CreateResult>({
           {description}
         </Dialog.Description>
         <fetcher.Form method="post" {...getFormProps(form)}>
-          <input type="hidden" name="intent" value="create" />
+          <input type="hidden" name="intent" value={intent} />
           <input type="hidden" name="via" value="dialog" />
           <Flex direction="column" gap="3">
             {children}

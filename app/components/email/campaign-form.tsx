@@ -1,14 +1,13 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type Submission } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Button, Callout, Card, Dialog, Flex, Heading, Text } from '@radix-ui/themes';
+import { Button, Callout, Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { Form, Link, useFetcher, useNavigation } from '@remix-run/react';
-import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field } from '~/components/forms.tsx';
-import { useToast } from '~/components/toaster.tsx';
 import { CAMPAIGN_RECIPIENTS, campaignCreateSchema } from '~/email/schemas.ts';
 import { ErrorText, useEmailErrorText } from './display.tsx';
 import type { EmailActionData, EmailFormResult } from './template-form.tsx';
+import { CreateDialog } from '~/components/create-dialog.tsx';
 
 /** The campaign dialog of spec §2 (only active templates; recipients default active_clients; optional schedule) and its ?new=campaign panel. */
 export interface CampaignChoices {
@@ -89,43 +88,27 @@ function CampaignFields({ fields, formErrors, choices }: { fields: ReturnType<ty
 
 export function CampaignDialog({ open, onOpenChange, choices }: { open: boolean; onOpenChange: (open: boolean) => void; choices: CampaignChoices }) {
   const { t } = useTranslation();
-  const toast = useToast();
   const fetcher = useFetcher<EmailActionData>({ key: 'create-campaign' });
   const [form, fields] = useCampaignForm('new-campaign', fetcher.data?.intent === 'createCampaign' ? fetcher.data.result : undefined);
-  const saving = fetcher.state !== 'idle';
-  useEffect(() => {
-    if (fetcher.state !== 'idle' || !fetcher.data) return;
-    if (fetcher.data.created) onOpenChange(false);
-    else if (fetcher.data.result.status === 'error') toast({ title: 'email.toast.errorTitle', description: 'email.toast.createCampaignFailed', variant: 'destructive' });
-    // Only a new answer from the server matters, not a re-render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fetcher.state, fetcher.data]);
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Content maxWidth="600px">
-        <Dialog.Title>{t('email.campaignForm.title')}</Dialog.Title>
-        <Dialog.Description size="2" mb="3" color="gray">
-          {t('email.campaignForm.description')}
-        </Dialog.Description>
-        <fetcher.Form method="post" {...getFormProps(form)}>
-          <input type="hidden" name="intent" value="createCampaign" />
-          <input type="hidden" name="via" value="dialog" />
-          <Flex direction="column" gap="3">
-            <CampaignFields fields={fields} formErrors={form.errors} choices={choices} />
-            <Flex gap="3" justify="end">
-              <Dialog.Close>
-                <Button type="button" variant="soft" color="gray">
-                  {t('email.campaignForm.cancel')}
-                </Button>
-              </Dialog.Close>
-              <Button type="submit" disabled={saving}>
-                {saving ? t('email.campaignForm.submitting') : t('email.campaignForm.submit')}
-              </Button>
-            </Flex>
-          </Flex>
-        </fetcher.Form>
-      </Dialog.Content>
-    </Dialog.Root>
+    <CreateDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      fetcher={fetcher}
+      form={form}
+      intent="createCampaign"
+      title={t('email.campaignForm.title')}
+      description={t('email.campaignForm.description')}
+      maxWidth="600px"
+      failureToast={{ title: 'email.toast.errorTitle', description: 'email.toast.createCampaignFailed', variant: 'destructive' }}
+      labels={{
+        cancel: t('email.campaignForm.cancel'),
+        save: t('email.campaignForm.submit'),
+        saving: t('email.campaignForm.submitting'),
+      }}
+    >
+      <CampaignFields fields={fields} formErrors={form.errors} choices={choices} />
+    </CreateDialog>
   );
 }
 

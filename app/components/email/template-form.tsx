@@ -1,13 +1,13 @@
 import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Button, Callout, Card, Dialog, Flex, Heading, Text, TextArea } from '@radix-ui/themes';
+import { Button, Callout, Card, Flex, Heading, Text, TextArea } from '@radix-ui/themes';
 import { Form, Link, useFetcher, useNavigation } from '@remix-run/react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field } from '~/components/forms.tsx';
-import { useToast } from '~/components/toaster.tsx';
 import { EMAIL_TRIGGERS, TEMPLATE_VARIABLES, templateFormSchema } from '~/email/schemas.ts';
 import { ErrorText, useEmailErrorText } from './display.tsx';
+import { CreateDialog } from '~/components/create-dialog.tsx';
 
 /**
  * The template dialog of spec §2 (JavaScript: a fetcher post, closes on
@@ -129,44 +129,28 @@ function PreviewButton({ formId }: { formId: string }) {
 
 export function TemplateDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const { t } = useTranslation();
-  const toast = useToast();
   const fetcher = useFetcher<EmailActionData>({ key: 'create-template' });
   const [form, fields] = useTemplateForm('new-template', fetcher.data?.intent === 'createTemplate' ? fetcher.data.result : undefined);
-  const saving = fetcher.state !== 'idle';
-  useEffect(() => {
-    if (fetcher.state !== 'idle' || !fetcher.data) return;
-    if (fetcher.data.created) onOpenChange(false);
-    else if (fetcher.data.result.status === 'error') toast({ title: 'email.toast.errorTitle', description: 'email.toast.createTemplateFailed', variant: 'destructive' });
-    // Only a new answer from the server matters, not a re-render.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [fetcher.state, fetcher.data]);
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Content maxWidth="680px">
-        <Dialog.Title>{t('email.templateForm.title')}</Dialog.Title>
-        <Dialog.Description size="2" mb="3" color="gray">
-          {t('email.templateForm.description')}
-        </Dialog.Description>
-        <fetcher.Form method="post" {...getFormProps(form)}>
-          <input type="hidden" name="intent" value="createTemplate" />
-          <input type="hidden" name="via" value="dialog" />
-          <Flex direction="column" gap="3">
-            <TemplateFields fields={fields} formErrors={form.errors} />
-            <PreviewButton formId={form.id} />
-            <Flex gap="3" justify="end">
-              <Dialog.Close>
-                <Button type="button" variant="soft" color="gray">
-                  {t('email.templateForm.cancel')}
-                </Button>
-              </Dialog.Close>
-              <Button type="submit" disabled={saving}>
-                {saving ? t('email.templateForm.submitting') : t('email.templateForm.submit')}
-              </Button>
-            </Flex>
-          </Flex>
-        </fetcher.Form>
-      </Dialog.Content>
-    </Dialog.Root>
+    <CreateDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      fetcher={fetcher}
+      form={form}
+      intent="createTemplate"
+      title={t('email.templateForm.title')}
+      description={t('email.templateForm.description')}
+      maxWidth="680px"
+      failureToast={{ title: 'email.toast.errorTitle', description: 'email.toast.createTemplateFailed', variant: 'destructive' }}
+      labels={{
+        cancel: t('email.templateForm.cancel'),
+        save: t('email.templateForm.submit'),
+        saving: t('email.templateForm.submitting'),
+      }}
+    >
+      <TemplateFields fields={fields} formErrors={form.errors} />
+      <PreviewButton formId={form.id} />
+    </CreateDialog>
   );
 }
 

@@ -1,6 +1,6 @@
 import { MagnifyingGlassIcon } from '@radix-ui/react-icons';
 import { Button, Card, Flex, Grid, Heading, Skeleton, TabNav, Text, TextField } from '@radix-ui/themes';
-import { Form, Link, useLocation, useNavigation } from '@remix-run/react';
+import { Form, Link } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { INVOICE_TABS, type InvoiceTab } from '~/invoices/schemas.ts';
 
@@ -53,17 +53,6 @@ export function InvoiceTabs({ q, tab, counts }: { q: string; tab: InvoiceTab; co
         </TabNav.Link>
       ))}
     </TabNav.Root>
-  );
-}
-
-/** True while a GET navigation to this page (search, tab, next page) loads: the spec's 5 placeholders. */
-export function useListLoading(): boolean {
-  const navigation = useNavigation();
-  const location = useLocation();
-  return (
-    navigation.state === 'loading' &&
-    navigation.location.pathname === location.pathname &&
-    (!navigation.formMethod || navigation.formMethod.toUpperCase() === 'GET')
   );
 }
 
@@ -123,3 +112,5 @@ export function Pagination({ q, tab, page, pages }: { q: string; tab: InvoiceTab
     </Flex>
   );
 }
+
+export { useListLoading } from '../list-loading.ts';

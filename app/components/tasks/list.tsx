@@ -1,6 +1,6 @@
 import { MagnifyingGlassIcon } from '@radix-ui/react-icons';
 import { Button, Card, Flex, Grid, Heading, Skeleton, TabNav, Text, TextField } from '@radix-ui/themes';
-import { Form, Link, useLocation, useNavigation, useSubmit } from '@remix-run/react';
+import { Form, Link, useSubmit } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { ASSIGNEE_FILTERS, TASK_PRIORITIES, TASK_TABS, type AssigneeFilter, type TaskTab } from '~/tasks/schemas.ts';
 
@@ -83,17 +83,6 @@ export function TaskTabs({ state, counts }: { state: TaskListState; counts: Reco
   );
 }
 
-/** True while a GET navigation to this page (search, filter, tab, page) loads. */
-export function useListLoading(): boolean {
-  const navigation = useNavigation();
-  const location = useLocation();
-  return (
-    navigation.state === 'loading' &&
-    navigation.location.pathname === location.pathname &&
-    (!navigation.formMethod || navigation.formMethod.toUpperCase() === 'GET')
-  );
-}
-
 export function PlaceholderCards() {
   const { t } = useTranslation();
   return (
@@ -149,3 +138,5 @@ export function Pagination({ state, pages }: { state: TaskListState & { page: nu
     </Flex>
   );
 }
+
+export { useListLoading } from '../list-loading.ts';
