@@ -87,8 +87,8 @@ export const queues = [
   defineQueue({
     name: 'email-send',
     // One email (app/email/send.server.ts): its log row is written before the job is sent. Five retries with
-    // backoff (~30 s … 8 min) ride out an SMTP hiccup; the last failure marks the log failed. Idempotent.
-    options: { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 },
+    // backoff (10–20 s, then doubling, ~5–10 min in all) ride out an SMTP hiccup; the last failure marks the log failed. Idempotent.
+    options: { retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 120 },
     // A campaign is thousands of these: up to 20 per second per worker instead of one every 2 s.
     work: { batchSize: 10, pollingIntervalSeconds: 0.5 },
     payload: z.object({

@@ -1,6 +1,5 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeQuotedPrintable, mailParts, startTestSmtp, type ReceivedMail, type TestSmtp } from '../../tests/support/smtp.ts';
 import { stopSender } from '../../worker/boss.ts';
 import { apiFailure, createTestUser, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
@@ -22,26 +21,13 @@ import { processEmailJob } from './send.server.ts';
 import { sendPaymentReminders } from './triggers.server.ts';
 import { createTemplate } from './templates.server.ts';
 
-type Received = { to: string; raw: string };
-const received: Received[] = [];
-let smtp: SMTPServer;
+let smtp: TestSmtp;
+let received: ReceivedMail[];
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        for (const to of session.envelope.rcptTo) received.push({ to: to.address, raw: Buffer.concat(chunks).toString('latin1') });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
-  process.env.SMTP_URL = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+  smtp = await startTestSmtp();
+  received = smtp.received;
+  process.env.SMTP_URL = smtp.url;
   process.env.APP_URL = 'http://finflow.test';
   resetEnvCache();
   resetMailer();
@@ -50,7 +36,7 @@ beforeAll(async () => {
 afterAll(async () => {
   resetMailer();
   await stopSender();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await smtp.close();
   delete process.env.SMTP_URL;
   resetEnvCache();
 });
@@ -73,10 +59,6 @@ const manager = async () => {
   const user = await createTestUser({ role: 'manager' });
   return { actor: { id: user.id as string, role: 'manager' as const }, cookie: await signedInCookie(user.id) };
 };
-
-/** Unescapes quoted-printable so the raw message can be searched. */
-const decodeQp = (raw: string) =>
-  Buffer.from(raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
 
 async function runQueued(campaignId: string) {
   const logs = await selectRows<{ id: string }>(`SELECT id FROM email_logs WHERE campaign_id = :campaignId AND status = 'queued'`, { campaignId });
@@ -183,7 +165,7 @@ describe('campaign over real SMTP', () => {
     expect(received).toHaveLength(N);
     expect(new Set(received.map((mail) => mail.to)).size).toBe(N);
     expect(received.map((mail) => mail.to).sort()).toEqual([...emails].sort());
-    const [textPart, htmlPart] = decodeQp(received.find((mail) => mail.to === 'prima0@example.hr')!.raw).split('Content-Type: text/html');
+    const { text: textPart, html: htmlPart } = mailParts(received.find((mail) => mail.to === 'prima0@example.hr')!.raw);
     expect(textPart).toContain('Poštovani <script>x</script> d.o.o.,');
     expect(htmlPart).toContain('Poštovani &lt;script&gt;x&lt;/script&gt; d.o.o.,<br />');
     expect(htmlPart).not.toContain('<script>x</script>');
@@ -236,7 +218,7 @@ describe('campaign over real SMTP', () => {
       expect(failed.error_message).toBeTruthy();
       expect((await getCampaign(campaign.id))!.status).toBe('failed');
     } finally {
-      process.env.SMTP_URL = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
+      process.env.SMTP_URL = smtp.url;
       resetEnvCache();
       resetMailer();
     }
@@ -265,7 +247,7 @@ describe('invoice_verified trigger', () => {
     expect(await processEmailJob(job.data)).toBe('sent');
     expect(received).toHaveLength(1);
     expect(received[0].to).toBe('racuni@klijent.hr');
-    expect(decodeQp(received[0].raw)).toMatch(/Iznos 1\.500,50\s€ za Klijent Verif d\.o\.o\./);
+    expect(decodeQuotedPrintable(received[0].raw)).toMatch(/Iznos 1\.500,50\s€ za Klijent Verif d\.o\.o\./);
   });
 
   it('sends nothing without an active template', async () => {

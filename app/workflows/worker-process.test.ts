@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createBoss, stopSender } from '../../worker/boss.ts';
+import { failJobsOfDeadWorker, killStartedWorkers, startWorkerProcess, waitFor } from '../../tests/support/worker-process.ts';
+import { stopSender } from '../../worker/boss.ts';
 import { activityRows, createTestUser } from '../auth/test-helpers.server.ts';
 import { execute, inTransaction, selectOne } from '../db.server.ts';
 import { outboxDir } from '../email/mailer.server.ts';
@@ -17,44 +16,12 @@ import { startWorkflowInstance } from './instances.server.ts';
  * against this file's PostgreSQL database: onboarding end to end, and a worker
  * killed with SIGKILL in the middle of a step.
  */
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const children: ChildProcess[] = [];
-
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
+afterEach(killStartedWorkers);
 afterAll(async () => {
   await stopSender();
 });
 
-function startWorkerProcess() {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/index.ts'], {
-    cwd: repoRoot,
-    env: {
-      PATH: process.env.PATH,
-      DATABASE_URL: process.env.DATABASE_URL,
-      DATA_DIR: process.env.DATA_DIR,
-      NODE_ENV: 'test',
-      FINFLOW_TEST_HANDLERS: '1',
-    } as NodeJS.ProcessEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const output = { stdout: '', stderr: '' };
-  child.stdout!.on('data', (chunk) => (output.stdout += chunk));
-  child.stderr!.on('data', (chunk) => (output.stderr += chunk));
-  return { child, output };
-}
-
-async function waitFor<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+const startWorker = () => startWorkerProcess({ FINFLOW_TEST_HANDLERS: '1' });
 
 const instanceStatus = async (id: string) =>
   (await selectOne<{ status: string; current_step: number }>(`SELECT status, current_step FROM workflow_instances WHERE id = :id`, { id }))!;
@@ -110,7 +77,7 @@ describe('onboarding with the worker process', () => {
         { kycType, key: randomUUID(), checksum: 'a'.repeat(64), clientId },
       );
     }
-    const { output } = startWorkerProcess();
+    const { output } = startWorker();
     await waitFor(async () => output.stdout.includes('worker ready'), 30_000, `worker ready (stderr: ${output.stderr})`);
 
     // As the registration wizard does: started inside a transaction, scheduled after its commit.
@@ -156,7 +123,7 @@ describe('a worker killed mid-step', () => {
         return started;
       });
 
-      const first = startWorkerProcess();
+      const first = startWorker();
       // The worker is inside the step: its transaction waits for our lock (its effect row written, uncommitted).
       await waitFor(
         async () => (await holder.query(`SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND objid = $1`, [lock])).rowCount,
@@ -166,19 +133,13 @@ describe('a worker killed mid-step', () => {
       const [job] = (await holder.query(`SELECT id FROM pgboss.job WHERE name = 'workflow-step' AND state = 'active' AND data->>'instanceId' = $1`, [instance.id]))
         .rows as Array<{ id: string }>;
       expect(job).toBeDefined();
-      first.child.kill('SIGKILL');
-      await new Promise((resolve) => first.child.once('exit', resolve));
+      await first.kill();
       expect(await activityRows('workflow_test_effect', instance.id)).toHaveLength(0);
 
-      // pg-boss would expire the dead worker's active job after expireInSeconds and retry it;
-      // failing it now takes the same path (state retry, backoff) without waiting five minutes.
-      const boss = createBoss(process.env.DATABASE_URL!, { role: 'web' });
-      await boss.start();
-      await boss.fail('workflow-step', job.id, { message: 'worker killed' });
-      await boss.stop({ graceful: false });
+      await failJobsOfDeadWorker('workflow-step', [job.id]);
       await holder.query('SELECT pg_advisory_unlock($1)', [lock]);
 
-      const second = startWorkerProcess();
+      const second = startWorker();
       await waitFor(async () => (await instanceStatus(instance.id)).status === 'completed', 60_000, `completion (${second.output.stderr})`);
       // Step 0's effect exactly once, step 1's once.
       const rows = await activityRows('workflow_test_effect', instance.id);
