@@ -116,7 +116,7 @@ export async function loadBook(sequelize: Sequelize, size: BookSize, log: (line:
          SELECT g, (SELECT count(*) FROM bench_clients) AS nc, (SELECT count(*) FROM bench_customers) AS nu,
                 CASE WHEN g % 20 < 2 THEN 'pending' WHEN g % 20 < 4 THEN 'verified' WHEN g % 20 < 6 THEN 'approved'
                      WHEN g % 20 < 7 THEN 'rejected' WHEN g % 20 < 12 THEN 'financed' ELSE 'paid' END AS status,
-                ((g * 7919) % 9900000 + 10000)::numeric / 100 AS amount,
+                ((g::bigint * 7919) % 9900000 + 10000)::numeric / 100 AS amount,
                 date '2023-11-22' + (g % 1095) AS issue_date
            FROM generate_series(1, :n) g)
        INSERT INTO invoices (client_id, customer_id, invoice_number, status, verification_status, amount, issue_date, due_date,
@@ -138,7 +138,7 @@ export async function loadBook(sequelize: Sequelize, size: BookSize, log: (line:
               issue_date + make_interval(secs => g % 36000)
          FROM src
          JOIN bench_clients c ON c.k = 1 + g % nc
-         JOIN bench_customers u ON u.k = 1 + (g * 31) % nu`,
+         JOIN bench_customers u ON u.k = 1 + (g::bigint * 31) % nu`,
       { n: size.invoices },
     );
     await step(
@@ -164,23 +164,22 @@ export async function loadBook(sequelize: Sequelize, size: BookSize, log: (line:
       { email: BENCH_USER.email, hash: await hashPassword(BENCH_USER.password) },
     )) as [Array<{ id: string }>, unknown];
     const benchUserId = users[0].id;
+    await q(`CREATE TEMP TABLE bench_invoices ON COMMIT DROP AS
+               SELECT row_number() OVER (ORDER BY id) AS k, id, invoice_number, created_at FROM invoices`);
+    await q(`CREATE INDEX ON bench_invoices (k); ANALYZE bench_invoices`);
+    const invoiceActivity = Math.floor(size.activity / 2);
     await step(
       `${size.activity} activity rows`,
       `INSERT INTO activity_logs (action, entity_type, entity_id, user_id, details, created_at)
        SELECT (ARRAY['invoice_created','invoice_verified','invoice_approved','invoice_financed','payment_confirmed'])[1 + g % 5],
-              'invoice', i.id, :user, jsonb_build_object('invoiceNumber', i.invoice_number), i.created_at
+              'invoice', i.id, CAST(:user AS uuid), jsonb_build_object('invoiceNumber', i.invoice_number), i.created_at
          FROM generate_series(1, :n) g
-         JOIN LATERAL (SELECT id, invoice_number, created_at FROM invoices ORDER BY id OFFSET (g * 13) % greatest(:invoices - 1, 1) LIMIT 1) i ON true`,
-      { n: Math.min(size.activity, 2_000), user: benchUserId, invoices: size.invoices },
-    );
-    // The rest of the activity without a per-row lookup (the lateral above is slow at scale).
-    await step(
-      'more activity rows',
-      `INSERT INTO activity_logs (action, entity_type, entity_id, user_id, details, created_at)
+         JOIN bench_invoices i ON i.k = 1 + (g::bigint * 13) % (SELECT count(*) FROM bench_invoices)
+       UNION ALL
        SELECT (ARRAY['client_updated','customer_updated','task_updated','document_uploaded'])[1 + g % 4],
-              'client', c.id, :user, '{}'::jsonb, now() - make_interval(mins => g)
-         FROM generate_series(1, :n) g JOIN bench_clients c ON c.k = 1 + g % (SELECT count(*) FROM bench_clients)`,
-      { n: Math.max(size.activity - 2_000, 0), user: benchUserId },
+              'client', c.id, CAST(:user AS uuid), '{}'::jsonb, now() - make_interval(mins => g)
+         FROM generate_series(1, :rest) g JOIN bench_clients c ON c.k = 1 + g % (SELECT count(*) FROM bench_clients)`,
+      { n: invoiceActivity, rest: size.activity - invoiceActivity, user: benchUserId },
     );
     await step(
       `${size.tasks} tasks`,

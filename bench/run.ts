@@ -18,6 +18,8 @@ import { BENCH_USER, bookSize, loadBook } from './load-book.ts';
  * next to a bare node:http + pg baseline of the invoice list. Prints a table
  * and writes bench/results/<time>.json. BENCH_SCALE (default 1) shrinks the
  * book for a quick trial; BENCH_DURATION (seconds, default 10) each run.
+ * BENCH_DATA_DIR keeps the database in that folder and reuses a book loaded
+ * there before (migrations still run), so tuning can re-measure in minutes.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const scale = Number(process.env.BENCH_SCALE ?? 1);
@@ -93,22 +95,31 @@ function measure(url: string, connections: number, cookie?: string): Promise<aut
 }
 
 async function main() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'finflow-bench-'));
+  const keptDir = process.env.BENCH_DATA_DIR ? path.resolve(process.env.BENCH_DATA_DIR) : undefined;
+  const dataDir = keptDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'finflow-bench-'));
+  const loadedMarker = path.join(dataDir, `book-loaded-scale-${scale}`);
+  const reuseBook = keptDir !== undefined && fs.existsSync(loadedMarker);
   const size = bookSize(scale);
   log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
   log(`book (scale ${scale}): ${JSON.stringify(size)}`);
 
-  const database = await startEmbeddedDatabase({ dataDir, port: await freePort(), persistent: false });
+  const database = await startEmbeddedDatabase({ dataDir, port: await freePort(), persistent: keptDir !== undefined });
   const children: ChildProcess[] = [];
   let baseline: { close(): Promise<void> } | undefined;
   try {
     const sequelize = createSequelize(database.url, { poolMax: 2 });
     await migrateUp(sequelize);
     const loadStarted = Date.now();
-    log('loading the book…');
-    await loadBook(sequelize, size, log);
-    const loadSeconds = (Date.now() - loadStarted) / 1000;
-    log(`loaded in ${loadSeconds.toFixed(0)} s`);
+    if (reuseBook) {
+      log(`reusing the book loaded in ${dataDir}`);
+      await sequelize.query('ANALYZE');
+    } else {
+      log('loading the book…');
+      await loadBook(sequelize, size, log);
+      if (keptDir) fs.writeFileSync(loadedMarker, new Date().toISOString());
+    }
+    const loadSeconds = reuseBook ? null : (Date.now() - loadStarted) / 1000;
+    if (loadSeconds !== null) log(`loaded in ${loadSeconds.toFixed(0)} s`);
     await sequelize.close();
 
     if (!fs.existsSync(path.join(root, 'build/index.js'))) {
@@ -203,7 +214,7 @@ async function main() {
     for (const child of children) child.kill('SIGTERM');
     await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
     await database.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!keptDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
