@@ -252,11 +252,19 @@ export function AnalyticsPage({ data: { analytics: data, tab } }: { data: Analyt
               </Button>
             ))}
           </Flex>
-          <Button asChild size="1" variant="outline">
-            <a href={`/api/analytics/export.csv?period=${data.period}`} download data-testid="analytics-export">
-              {t('analytics.export')}
-            </a>
-          </Button>
+          {/* Plain download links, so both work without JavaScript. */}
+          <Flex gap="1" role="group" aria-label={t('analytics.export')}>
+            <Button asChild size="1" variant="outline">
+              <a href={`/api/analytics/export.csv?period=${data.period}`} download data-testid="analytics-export">
+                {t('analytics.exportCsv')}
+              </a>
+            </Button>
+            <Button asChild size="1" variant="outline">
+              <a href={`/api/analytics/export.xlsx?period=${data.period}`} download data-testid="analytics-export-xlsx">
+                {t('analytics.exportXlsx')}
+              </a>
+            </Button>
+          </Flex>
         </Flex>
       </Flex>
 

@@ -4,4 +4,5 @@ import type { ProtectedRoute } from '../protected-routes.ts';
 export const routes: ProtectedRoute[] = [
   { method: 'GET', path: '/api/analytics?period=30d', role: 'user' },
   { method: 'GET', path: '/api/analytics/export.csv?period=30d', role: 'user' },
+  { method: 'GET', path: '/api/analytics/export.xlsx?period=30d', role: 'user' },
 ];

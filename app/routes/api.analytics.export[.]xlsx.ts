@@ -1,0 +1,32 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import { analyticsFor } from '~/analytics/analytics.server.ts';
+import { requestedPeriod } from '~/analytics/request.server.ts';
+import { analyticsXlsx, analyticsXlsxFileName } from '~/analytics/xlsx.server.ts';
+import { requirePermission } from '~/auth/permissions.server.ts';
+import { XLSX_CONTENT_TYPE } from '~/exports/xlsx.server.ts';
+import { i18nServer } from '~/i18next.server.ts';
+import { methodNotAllowed } from '~/utils/api.server.ts';
+
+/**
+ * GET /api/analytics/export.xlsx?period=: the shown period's figures as an
+ * Excel workbook (app/analytics/xlsx.server.ts), labelled in the reader's
+ * language. A resource route, so the page's plain link works without JavaScript.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requirePermission(request, 'read:all', { api: true });
+  const data = await analyticsFor({ period: requestedPeriod(request), now: new Date() });
+  const t = await i18nServer.getFixedT(request);
+  const bytes = analyticsXlsx(data, (key, options) => t(key, options));
+  return new Response(bytes, {
+    headers: {
+      'Content-Type': XLSX_CONTENT_TYPE,
+      'Content-Length': String(bytes.byteLength),
+      'Content-Disposition': `attachment; filename="${analyticsXlsxFileName(data)}"`,
+      'Cache-Control': 'no-store',
+    },
+  });
+}
+
+export function action(_args: ActionFunctionArgs) {
+  return methodNotAllowed(['GET']);
+}
