@@ -9,9 +9,26 @@ export interface SearchResults {
   invoices: Array<{ id: string; invoiceNumber: string; clientName: string; amount: string; currency: string; status: string }>;
 }
 
+const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 /** `%term%` for ILIKE with the user's own % and _ taken literally. */
 export function containsPattern(term: string) {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${escapeLike(term)}%`;
+}
+
+/**
+ * Invoices by number or description: a number that starts or ends with the
+ * term (case-insensitive; btree indexes on lower(number) and its reverse, so
+ * a typed prefix such as "R-2025-00" or the trailing digits stay instant on a
+ * million invoices, where a trigram scan of such common fragments is not), or
+ * a description containing it (trigram index).
+ */
+export function invoiceSearchCondition(alias: string, term: string, replacements: Record<string, unknown>): string {
+  const lower = term.toLowerCase();
+  replacements.numberPrefix = `${escapeLike(lower)}%`;
+  replacements.numberSuffix = `${escapeLike([...lower].reverse().join(''))}%`;
+  replacements.pattern = containsPattern(term);
+  return `(lower(${alias}.invoice_number) LIKE :numberPrefix OR reverse(lower(${alias}.invoice_number)) LIKE :numberSuffix OR ${alias}.description ILIKE :pattern)`;
 }
 
 /**
@@ -30,15 +47,18 @@ export async function searchEverything(q: string): Promise<SearchResults> {
         ORDER BY company_name LIMIT :limit`,
       { replacements, type: QueryTypes.SELECT },
     );
+  const invoiceReplacements: Record<string, unknown> = { limit: PER_KIND };
   const [clients, customers, invoices] = await Promise.all([
     party('clients'),
     party('customers'),
     sequelize.query<SearchResults['invoices'][number]>(
-      `SELECT i.id, i.invoice_number AS "invoiceNumber", c.company_name AS "clientName", i.amount, i.currency, i.status
-         FROM invoices i JOIN clients c ON c.id = i.client_id
-        WHERE i.invoice_number ILIKE :pattern OR i.description ILIKE :pattern
-        ORDER BY i.created_at DESC LIMIT :limit`,
-      { replacements, type: QueryTypes.SELECT },
+      // The matches first (MATERIALIZED), then the newest: walking the date index past a million rows for a rare match is not an option.
+      `WITH matches AS MATERIALIZED (SELECT i.id, i.created_at FROM invoices i WHERE ${invoiceSearchCondition('i', term, invoiceReplacements)})
+       SELECT i.id, i.invoice_number AS "invoiceNumber", c.company_name AS "clientName", i.amount, i.currency, i.status
+         FROM (SELECT id, created_at FROM matches ORDER BY created_at DESC, id DESC LIMIT :limit) m
+         JOIN invoices i ON i.id = m.id JOIN clients c ON c.id = i.client_id
+        ORDER BY m.created_at DESC, m.id DESC`,
+      { replacements: invoiceReplacements, type: QueryTypes.SELECT },
     ),
   ]);
   return { clients, customers, invoices };

@@ -25,7 +25,8 @@ export function startBaseline(databaseUrl: string, port: number): Promise<{ clos
              FROM invoices i JOIN clients c ON c.id = i.client_id JOIN customers cu ON cu.id = i.customer_id
             ORDER BY i.created_at DESC, i.id DESC LIMIT 100 OFFSET 0`,
         ),
-        pool.query('SELECT count(*)::int AS total FROM invoices i'),
+        // FinFlow's own total for the whole book: the maintained status totals (app/invoices/summaries.server.ts).
+        pool.query('SELECT coalesce(sum(invoices), 0)::int AS total FROM invoice_status_deltas'),
       ]);
       const body = rows.rows.map((row) => ({
         id: row.id,

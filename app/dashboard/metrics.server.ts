@@ -1,4 +1,5 @@
-import { selectOne, selectRows } from '../db.server.ts';
+import { selectOne } from '../db.server.ts';
+import { invoiceDayTotals, invoiceStatusTotals } from '../invoices/summaries.server.ts';
 import { centsToNumber, toCents } from '../utils/money.ts';
 
 /**
@@ -56,14 +57,18 @@ async function cardFigures(now: Date) {
   const [clients, invoices, workflows] = await Promise.all([
     selectOne<{ available: string; available_before: string; active: number; new_active: number; low: number; medium: number; high: number }>(
       `WITH bounds AS (SELECT ${MONTH_STARTS}),
-            advances_before AS (
-              -- Advances open at the start of this month: financed before it, not paid before it.
-              SELECT i.client_id, sum(i.factor_amount) AS open
-                FROM invoices i, bounds b
-               WHERE i.financed_at < b.this_month AND (i.paid_at IS NULL OR i.paid_at >= b.this_month)
-               GROUP BY i.client_id)
+            month_changes AS (
+              -- Advances open at the start of this month = open now (usedCredit, the open advances, DESIGN §9)
+              -- − those financed this month and still open + those financed before it and paid this month;
+              -- only this month's invoices are read (indexes on financed_at and paid_at).
+              SELECT i.client_id, -i.factor_amount AS change
+                FROM invoices i, bounds b WHERE i.financed_at >= b.this_month AND i.paid_at IS NULL
+              UNION ALL
+              SELECT i.client_id, i.factor_amount
+                FROM invoices i, bounds b WHERE i.paid_at >= b.this_month AND i.financed_at < b.this_month),
+            advances_before AS (SELECT client_id, sum(change) AS change FROM month_changes GROUP BY client_id)
        SELECT coalesce(sum(greatest(coalesce(c.credit_limit, 0) - c.used_credit, 0)) FILTER (WHERE c.status = 'active'), 0) AS available,
-              coalesce(sum(greatest(coalesce(c.credit_limit, 0) - coalesce(a.open, 0), 0))
+              coalesce(sum(greatest(coalesce(c.credit_limit, 0) - (c.used_credit + coalesce(a.change, 0)), 0))
                 FILTER (WHERE c.status = 'active' AND c.created_at < b.this_month), 0) AS available_before,
               count(*) FILTER (WHERE c.status = 'active')::int AS active,
               count(*) FILTER (WHERE c.status = 'active' AND c.created_at >= b.this_month)::int AS new_active,
@@ -73,14 +78,7 @@ async function cardFigures(now: Date) {
          FROM clients c CROSS JOIN bounds b LEFT JOIN advances_before a ON a.client_id = c.id`,
       replacements,
     ),
-    selectOne<{ received: number; pending: number; in_process: number; approved: number; rejected: number }>(
-      `SELECT count(*)::int AS received,
-              count(*) FILTER (WHERE status = 'pending')::int AS pending,
-              count(*) FILTER (WHERE status IN ('pending', 'verified', 'approved'))::int AS in_process,
-              count(*) FILTER (WHERE approved_at IS NOT NULL)::int AS approved,
-              count(*) FILTER (WHERE status = 'rejected')::int AS rejected
-         FROM invoices`,
-    ),
+    invoiceStatusTotals(),
     selectOne<{ success: string | null; this_month: string | null; last_month: string | null }>(
       `WITH bounds AS (SELECT ${MONTH_STARTS}),
             finished AS (
@@ -98,25 +96,12 @@ async function cardFigures(now: Date) {
   return { clients: clients!, invoices: invoices!, workflows: workflows! };
 }
 
-/** Per Croatian day, the last `days` days up to `now`: invoices created, verified and approved. */
+/** Per Croatian day, the last `days` days up to `now`: invoices created, verified and approved (the maintained day totals). */
 export async function invoiceHistory({ now, days = HISTORY_DAYS }: { now: Date; days?: number }): Promise<HistoricalPoint[]> {
-  return selectRows<HistoricalPoint>(
-    `WITH days AS (
-       SELECT CAST(d AS date) AS day
-         FROM generate_series(CAST(CAST(:now AS timestamptz) AT TIME ZONE :tz AS date) - (:days - 1),
-                              CAST(CAST(:now AS timestamptz) AT TIME ZONE :tz AS date), interval '1 day') AS d),
-     events AS (
-       SELECT CAST(created_at AT TIME ZONE :tz AS date) AS day, 1 AS received, 0 AS processed, 0 AS approved FROM invoices
-       UNION ALL SELECT CAST(verified_at AT TIME ZONE :tz AS date), 0, 1, 0 FROM invoices WHERE verified_at IS NOT NULL
-       UNION ALL SELECT CAST(approved_at AT TIME ZONE :tz AS date), 0, 0, 1 FROM invoices WHERE approved_at IS NOT NULL)
-     SELECT to_char(d.day, 'YYYY-MM-DD') AS date,
-            coalesce(sum(e.received), 0)::int AS received,
-            coalesce(sum(e.processed), 0)::int AS processed,
-            coalesce(sum(e.approved), 0)::int AS approved
-       FROM days d LEFT JOIN events e ON e.day = d.day
-      GROUP BY d.day ORDER BY d.day`,
-    { now: now.toISOString(), tz: DASHBOARD_TIME_ZONE, days },
-  );
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: DASHBOARD_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  const first = new Date(`${today}T00:00:00Z`);
+  first.setUTCDate(first.getUTCDate() - (days - 1));
+  return invoiceDayTotals(first.toISOString().slice(0, 10), today);
 }
 
 export async function dashboardMetrics({ now = new Date() }: { now?: Date } = {}): Promise<DashboardMetrics> {
@@ -124,13 +109,14 @@ export async function dashboardMetrics({ now = new Date() }: { now?: Date } = {}
   const available = toCents(clients.available);
   const availableBefore = toCents(clients.available_before);
   const thisMonth = num(workflows.this_month);
+  const inProcess = invoices.pending + invoices.verified + invoices.approved;
   const lastMonth = num(workflows.last_month);
   return {
     availableForFinancing: centsToNumber(available),
     activeClients: clients.active,
-    invoicesInProcess: invoices.in_process,
+    invoicesInProcess: inProcess,
     automationSuccess: num(workflows.success) ?? 0,
-    invoiceStats: { received: invoices.received, processing: invoices.in_process, approved: invoices.approved, rejected: invoices.rejected },
+    invoiceStats: { received: invoices.all, processing: inProcess, approved: invoices.everApproved, rejected: invoices.rejected },
     historicalData,
     riskStats: { low: clients.low, medium: clients.medium, high: clients.high },
     notes: {

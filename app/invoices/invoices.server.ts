@@ -6,7 +6,8 @@ import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
 import { sendInvoiceVerifiedTemplate } from '../email/triggers.server.ts';
 import { lineAmountCents, parseDecimal } from '../einvoices/decimal.ts';
-import { containsPattern } from '../search.server.ts';
+import { invoiceSearchCondition } from '../search.server.ts';
+import { invoiceStatusTotals } from './summaries.server.ts';
 import { apiError, zodFieldErrors } from '../utils/api.server.ts';
 import { centsToDecimalString, centsToNumber, factoringFeeCents, feePeriods, percentOfCents, sumCents, toCents } from '../utils/money.ts';
 import {
@@ -724,9 +725,7 @@ export async function rejectInvoice(
 function searchCondition(q: string | null | undefined, replacements: Record<string, unknown>): string | null {
   const term = q?.trim();
   if (!term) return null;
-  replacements.pattern = containsPattern(term);
-  // ILIKE '%…%' is served by the trigram indexes on both columns.
-  return '(i.invoice_number ILIKE :pattern OR i.description ILIKE :pattern)';
+  return invoiceSearchCondition('i', term, replacements);
 }
 
 function uuidFilter(name: 'clientId' | 'customerId', value: string | null | undefined): string | null {
@@ -763,17 +762,34 @@ export async function listInvoices(
     conditions.push('i.customer_id = :customerId');
   }
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-  const [rows, count] = await Promise.all([
-    selectRows<InvoiceListRow>(`${SELECT_INVOICE} ${where} ORDER BY i.created_at DESC, i.id DESC LIMIT :limit OFFSET :offset`, replacements),
-    selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM invoices i ${where}`, replacements),
+  // The whole book or one status: the maintained totals; any other filter is counted.
+  const byStatusOnly = !search && !clientId && !customerId;
+  const [rows, total] = await Promise.all([
+    search
+      ? // The matches first (MATERIALIZED), then the page: the planner would otherwise walk the date index
+        // past a million rows looking for rare matches.
+        selectRows<InvoiceListRow>(
+          `WITH matches AS MATERIALIZED (SELECT i.id, i.created_at FROM invoices i ${where}),
+                page AS (SELECT id, created_at FROM matches ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset)
+           ${SELECT_INVOICE} JOIN page ON page.id = i.id ORDER BY page.created_at DESC, page.id DESC`,
+          replacements,
+        )
+      : selectRows<InvoiceListRow>(`${SELECT_INVOICE} ${where} ORDER BY i.created_at DESC, i.id DESC LIMIT :limit OFFSET :offset`, replacements),
+    byStatusOnly
+      ? invoiceStatusTotals().then((totals) => (options.status ? totals[options.status as InvoiceStatus] : totals.all))
+      : selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM invoices i ${where}`, replacements).then((row) => row?.total ?? 0),
   ]);
-  return { items: rows.map(toInvoiceDto), total: count?.total ?? 0 };
+  return { items: rows.map(toInvoiceDto), total };
 }
 
 /** The /invoices tabs' counts over the same search, in one query. */
 export async function invoiceTabCounts(options: { q?: string | null } = {}): Promise<InvoiceTabCounts> {
   const replacements: Record<string, unknown> = {};
   const search = searchCondition(options.q, replacements);
+  if (!search) {
+    const totals = await invoiceStatusTotals();
+    return Object.fromEntries(INVOICE_TABS.map((tab) => [tab, totals[tab]])) as InvoiceTabCounts;
+  }
   const row = await selectOne<InvoiceTabCounts>(
     `SELECT count(*)::int AS "all",
             count(*) FILTER (WHERE i.status = 'pending')::int AS pending,

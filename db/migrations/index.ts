@@ -4,6 +4,7 @@ import * as authThrottle from './2026.11.22T08.00.00.auth-throttle.ts';
 import * as documentUploads from './2026.11.22T09.00.00.document-uploads.ts';
 import * as registrationDrafts from './2026.11.22T09.30.00.registration-drafts.ts';
 import * as bankStatements from './2026.11.22T10.00.00.bank-statements.ts';
+import * as invoiceSummaries from './2026.11.22T12.00.00.invoice-summaries.ts';
 
 /**
  * Every migration in the order it runs. Listed explicitly (not globbed) so the
@@ -16,4 +17,5 @@ export const migrations: Array<{ name: string; module: MigrationModule }> = [
   { name: '2026.11.22T09.00.00.document-uploads', module: documentUploads },
   { name: '2026.11.22T09.30.00.registration-drafts', module: registrationDrafts },
   { name: '2026.11.22T10.00.00.bank-statements', module: bankStatements },
+  { name: '2026.11.22T12.00.00.invoice-summaries', module: invoiceSummaries },
 ];
