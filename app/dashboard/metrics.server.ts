@@ -61,11 +61,12 @@ async function cardFigures(now: Date) {
               -- Advances open at the start of this month = open now (usedCredit, the open advances, DESIGN §9)
               -- − those financed this month and still open + those financed before it and paid this month;
               -- only this month's invoices are read (indexes on financed_at and paid_at).
+              -- (SELECT … FROM bounds): a value known before the scan, so the range conditions use the indexes.
               SELECT i.client_id, -i.factor_amount AS change
-                FROM invoices i, bounds b WHERE i.financed_at >= b.this_month AND i.paid_at IS NULL
+                FROM invoices i WHERE i.financed_at >= (SELECT this_month FROM bounds) AND i.paid_at IS NULL
               UNION ALL
               SELECT i.client_id, i.factor_amount
-                FROM invoices i, bounds b WHERE i.paid_at >= b.this_month AND i.financed_at < b.this_month),
+                FROM invoices i WHERE i.paid_at >= (SELECT this_month FROM bounds) AND i.financed_at < (SELECT this_month FROM bounds)),
             advances_before AS (SELECT client_id, sum(change) AS change FROM month_changes GROUP BY client_id)
        SELECT coalesce(sum(greatest(coalesce(c.credit_limit, 0) - c.used_credit, 0)) FILTER (WHERE c.status = 'active'), 0) AS available,
               coalesce(sum(greatest(coalesce(c.credit_limit, 0) - (c.used_credit + coalesce(a.change, 0)), 0))

@@ -96,9 +96,9 @@ export const up: Migration = async ({ context: db }) => {
     INSERT INTO invoice_day_deltas (day, received, processed, approved)
       SELECT day, sum(received), sum(processed), sum(approved) FROM (${dayRows('invoices', 1)}) d GROUP BY day;
 
-    -- The dashboard's month-start figures read this month's financings and payments.
-    CREATE INDEX invoices_financed_at_idx ON invoices (financed_at) WHERE financed_at IS NOT NULL;
-    CREATE INDEX invoices_paid_at_idx ON invoices (paid_at) WHERE paid_at IS NOT NULL;
+    -- The dashboard's month-start figures read this month's financings and payments (index-only).
+    CREATE INDEX invoices_financed_at_idx ON invoices (financed_at) INCLUDE (client_id, factor_amount, paid_at) WHERE financed_at IS NOT NULL;
+    CREATE INDEX invoices_paid_at_idx ON invoices (paid_at) INCLUDE (client_id, factor_amount, financed_at) WHERE paid_at IS NOT NULL;
 
     -- Search by the start or the end of an invoice number (app/search.server.ts invoiceSearchCondition).
     CREATE INDEX invoices_number_prefix_idx ON invoices (lower(invoice_number) text_pattern_ops);
