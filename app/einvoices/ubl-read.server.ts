@@ -135,7 +135,7 @@ export interface UblInvoice {
 // ---------------------------------------------------------------------------
 // Safe XML → a namespace-resolved element tree
 
-interface XmlElement {
+export interface XmlElement {
   ns: string;
   name: string;
   attrs: Record<string, string>;
@@ -266,17 +266,17 @@ function matches(element: XmlElement, step: string): boolean {
   return element.ns === PREFIXES[prefix] && element.name === name;
 }
 
-function all(element: XmlElement | undefined, ...steps: string[]): XmlElement[] {
+export function all(element: XmlElement | undefined, ...steps: string[]): XmlElement[] {
   let current: XmlElement[] = element ? [element] : [];
   for (const step of steps) current = current.flatMap((node) => node.children.filter((child) => matches(child, step)));
   return current;
 }
 
-function first(element: XmlElement | undefined, ...steps: string[]): XmlElement | undefined {
+export function first(element: XmlElement | undefined, ...steps: string[]): XmlElement | undefined {
   return all(element, ...steps)[0];
 }
 
-function textOf(element: XmlElement | undefined, ...steps: string[]): string | null {
+export function textOf(element: XmlElement | undefined, ...steps: string[]): string | null {
   const found = steps.length ? first(element, ...steps) : element;
   return found && found.text !== '' ? found.text : null;
 }
