@@ -85,11 +85,19 @@ interface Row {
   created_at: Date;
 }
 
-/** Newest first, with the acting user's name; `total` counts the same filter. */
+/** Newest first, with the acting user's name; `total` counts the same filter (null with `count: false`, for a glance at the newest). */
 export async function listActivityLogs(
   filters: ActivityLogFilters,
-  { limit = 100, offset = 0 }: { limit?: number; offset?: number } = {},
-): Promise<{ logs: ActivityLogDto[]; total: number }> {
+  options?: { limit?: number; offset?: number; count?: true },
+): Promise<{ logs: ActivityLogDto[]; total: number }>;
+export async function listActivityLogs(
+  filters: ActivityLogFilters,
+  options: { limit?: number; offset?: number; count: false },
+): Promise<{ logs: ActivityLogDto[]; total: null }>;
+export async function listActivityLogs(
+  filters: ActivityLogFilters,
+  { limit = 100, offset = 0, count: withCount = true }: { limit?: number; offset?: number; count?: boolean } = {},
+): Promise<{ logs: ActivityLogDto[]; total: number | null }> {
   const { where, replacements } = whereOf(filters);
   const [rows, count] = await Promise.all([
     selectRows<Row>(
@@ -100,7 +108,7 @@ export async function listActivityLogs(
         ORDER BY l.created_at DESC, l.id DESC LIMIT :limit OFFSET :offset`,
       { ...replacements, limit: Math.min(Math.max(Math.trunc(limit), 1), 1000), offset: Math.max(Math.trunc(offset), 0) },
     ),
-    selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM activity_logs l ${where}`, replacements),
+    withCount ? selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM activity_logs l ${where}`, replacements) : null,
   ]);
   return {
     logs: rows.map((row) => ({
@@ -114,7 +122,7 @@ export async function listActivityLogs(
       details: row.details ?? {},
       createdAt: new Date(row.created_at).toISOString(),
     })),
-    total: count?.total ?? 0,
+    total: withCount ? (count?.total ?? 0) : null,
   };
 }
 

@@ -72,7 +72,7 @@ export async function loadDashboard({ userId, period, now = new Date() }: { user
     section(integrationStatuses),
     section<WorkflowMetrics>(workflowMetrics),
     section<RecentActivity[]>(async () => {
-      const { logs } = await listActivityLogs({}, { limit: RECENT_ACTIVITIES });
+      const { logs } = await listActivityLogs({}, { limit: RECENT_ACTIVITIES, count: false });
       return logs.map((log) => ({
         id: log.id,
         action: log.action,

@@ -107,13 +107,17 @@ export const up: Migration = async ({ context: db }) => {
     -- Pickers list clients and customers by name (the invoice form's options).
     CREATE INDEX clients_name_idx ON clients (lower(company_name), id);
     CREATE INDEX customers_name_idx ON customers (lower(company_name), id);
+
+    -- "My tasks" (dashboard, /api/pending-tasks) in the order they are shown.
+    CREATE INDEX tasks_assigned_open_order_idx ON tasks (assigned_to, due_date DESC NULLS LAST, created_at DESC, id DESC)
+      WHERE status IN ('pending', 'in_progress');
   `);
 };
 
 export const down: Migration = async ({ context: db }) => {
   await db.query(/* sql */ `
     DROP INDEX IF EXISTS invoices_financed_at_idx, invoices_paid_at_idx, invoices_number_prefix_idx, invoices_number_suffix_idx,
-      clients_name_idx, customers_name_idx;
+      clients_name_idx, customers_name_idx, tasks_assigned_open_order_idx;
     DROP TRIGGER IF EXISTS invoices_summaries_insert ON invoices;
     DROP TRIGGER IF EXISTS invoices_summaries_update ON invoices;
     DROP TRIGGER IF EXISTS invoices_summaries_delete ON invoices;
