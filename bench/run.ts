@@ -7,6 +7,7 @@ import autocannon from 'autocannon';
 import { createSequelize } from '../db/connection.ts';
 import { startEmbeddedDatabase } from '../db/embedded.ts';
 import { migrateUp } from '../db/migrate.ts';
+import { nodeFlagsFor } from '../scripts/node-flags.ts';
 import { freePort } from '../tests/support/free-port.ts';
 import { startBaseline } from './baseline.ts';
 import { BENCH_USER, bookSize, loadBook } from './load-book.ts';
@@ -56,7 +57,8 @@ function peakMemoryMb(pid: number | undefined): number | null {
 }
 
 function spawnApp(entry: string, env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The same flags as npm start (scripts/node-flags.ts).
+  const child = spawn(process.execPath, [...nodeFlagsFor(entry), '--import', 'tsx', path.join(root, entry)], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stderr!.on('data', (chunk) => process.stderr.write(`[${path.basename(entry)}] ${chunk}`));
   return child;
 }

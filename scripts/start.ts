@@ -6,6 +6,7 @@ import { EnvError, parseEnv } from '../app/env.server.ts';
 import { resolveSessionSecret } from '../app/secrets.server.ts';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded.ts';
 import { prepareDatabase } from '../db/prepare.ts';
+import { nodeFlagsFor } from './node-flags.ts';
 
 /**
  * `npm start` (DESIGN §3): validate the environment, build if there is no
@@ -106,7 +107,7 @@ async function main() {
 
   const launch = (supervised: Supervised, entry: string) => {
     supervised.startedAt = Date.now();
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, entry)], {
+    const child = spawn(process.execPath, [...nodeFlagsFor(entry), '--import', 'tsx', path.join(root, entry)], {
       cwd: root,
       env: childEnv,
       stdio: 'inherit',
