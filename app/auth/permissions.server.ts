@@ -2,8 +2,9 @@ import { redirect } from '@remix-run/node';
 import { apiError } from '../utils/api.server.ts';
 import { redirectWithToast } from '../utils/toast.server.ts';
 import type { Role } from './schemas.ts';
-import { destroySession, getSession } from './session.server.ts';
-import { findUserById, toPublicUser, type PublicUser } from './user-record.server.ts';
+import { selectOne } from '../db.server.ts';
+import { destroySession, getSession, sessionIdOf } from './session.server.ts';
+import { findUserById, toPublicUser, type PublicUser, type UserRow } from './user-record.server.ts';
 
 /**
  * Roles and what each may do (DESIGN §6). Each role has everything of the
@@ -82,6 +83,15 @@ export function assertCan(actor: { role: Role; isActive?: boolean }, permission:
  * a deactivated or deleted user is destroyed.
  */
 export async function getSignedInUser(request: Request): Promise<PublicUser | null> {
+  // Every request asks this: a live session of an active user is one query.
+  const sessionId = await sessionIdOf(request);
+  if (!sessionId) return null;
+  const signedIn = await selectOne<UserRow>(
+    `SELECT u.* FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = :sessionId AND s.expires_at > now() AND u.is_active`,
+    { sessionId },
+  );
+  if (signedIn) return toPublicUser(signedIn);
+  // Otherwise the long way, which also ends the session of a deactivated user.
   const session = await getSession(request);
   const userId = session.get('userId');
   if (!userId) return null;

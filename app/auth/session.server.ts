@@ -91,6 +91,12 @@ function getStorage() {
   return storage;
 }
 
+/** The session id in the request's cookie when its signature is valid (the row may still be gone or expired). */
+export async function sessionIdOf(request: Request): Promise<string | null> {
+  const value: unknown = await getStorage().cookie.parse(request.headers.get('Cookie'));
+  return typeof value === 'string' && value.length > 0 ? value : null;
+}
+
 /** The request's session (a new, empty one without a valid cookie or row). */
 export function getSession(request: Request): Promise<FinflowSession> {
   return getStorage().storage.getSession(request.headers.get('Cookie'));
