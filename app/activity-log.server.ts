@@ -9,12 +9,14 @@ export interface ActivityEntry {
   entityId?: string | null;
   ipAddress?: string | null;
   details?: Record<string, unknown>;
+  /** When it happened, if not now: a record written for an earlier moment (the demo book's history). */
+  createdAt?: Date | string | null;
 }
 
 export async function logActivity(entry: ActivityEntry, transaction: Transaction): Promise<void> {
   await execute(
-    `INSERT INTO activity_logs (action, entity_type, entity_id, user_id, ip_address, details)
-     VALUES (:action, :entityType, :entityId, :userId, :ipAddress, CAST(:details AS jsonb))`,
+    `INSERT INTO activity_logs (action, entity_type, entity_id, user_id, ip_address, details, created_at)
+     VALUES (:action, :entityType, :entityId, :userId, :ipAddress, CAST(:details AS jsonb), coalesce(CAST(:createdAt AS timestamptz), clock_timestamp()))`,
     {
       action: entry.action,
       entityType: entry.entityType ?? null,
@@ -23,6 +25,7 @@ export async function logActivity(entry: ActivityEntry, transaction: Transaction
       // The column is capped at 64 characters; an IPv6 address fits, junk is cut.
       ipAddress: entry.ipAddress ? entry.ipAddress.slice(0, 64) : null,
       details: JSON.stringify(entry.details ?? {}),
+      createdAt: entry.createdAt ? new Date(entry.createdAt).toISOString() : null,
     },
     { transaction },
   );

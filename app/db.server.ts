@@ -1,4 +1,4 @@
-import { QueryTypes, type Transaction } from 'sequelize';
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { getSequelize } from '../db/connection.ts';
 
 /**
@@ -11,8 +11,17 @@ export interface QueryOptions {
   transaction?: Transaction | null;
 }
 
+/**
+ * A transaction's queries go to the Sequelize that opened it (the demo seed
+ * runs on its own, before the shared pool exists); the rest to the shared pool.
+ */
+function sequelizeFor(transaction: Transaction | null | undefined): Sequelize {
+  // Sequelize sets `sequelize` on every transaction; its typings just do not declare it.
+  return (transaction as unknown as { sequelize?: Sequelize } | null | undefined)?.sequelize ?? getSequelize();
+}
+
 export async function selectRows<T extends object>(sql: string, replacements: Replacements = {}, options: QueryOptions = {}): Promise<T[]> {
-  return getSequelize().query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction: options.transaction ?? undefined });
+  return sequelizeFor(options.transaction).query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction: options.transaction ?? undefined });
 }
 
 export async function selectOne<T extends object>(sql: string, replacements: Replacements = {}, options: QueryOptions = {}): Promise<T | null> {
@@ -26,7 +35,7 @@ export async function execute<T = Record<string, unknown>>(
   replacements: Replacements = {},
   options: QueryOptions = {},
 ): Promise<{ rows: T[]; count: number }> {
-  const [rows, meta] = (await getSequelize().query(sql, { replacements, transaction: options.transaction ?? undefined })) as [
+  const [rows, meta] = (await sequelizeFor(options.transaction).query(sql, { replacements, transaction: options.transaction ?? undefined })) as [
     T[],
     { rowCount?: number } | number | undefined,
   ];

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { isValidIban, normalizeAnyIban } from './banking/iban.ts';
+import { isValidOib } from './utils/validation.ts';
 
 /**
  * The process environment, validated once. Every entry point (start script,
@@ -46,6 +47,13 @@ const envSchema = z.object({
   FACTOR_NAME: z.string().max(140, 'must be at most 140 characters').optional(),
   FACTOR_IBAN: z.string().refine((value) => isValidIban(normalizeAnyIban(value)), 'must be a valid IBAN').optional(),
   FACTOR_BIC: z.string().regex(/^[A-Za-z]{6}[A-Za-z2-9][A-NP-Za-np-z0-9]([A-Za-z0-9]{3})?$/, 'must be a BIC (8 or 11 characters)').optional(),
+  // The factor as the seller of its fee e-invoices (app/einvoices/factor-party.server.ts).
+  FACTOR_OIB: z.string().refine(isValidOib, 'must be a valid OIB (11 digits with its check digit)').optional(),
+  FACTOR_ADDRESS: z
+    .string()
+    .max(255, 'must be at most 255 characters')
+    .regex(/^[^,]+,\s*\d{5}\s+\S.*$/, 'must be "street, postal code city", e.g. "Radnička cesta 80, 10000 Zagreb"')
+    .optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 });
 

@@ -3,6 +3,7 @@ import enClients from './locales/en/clients.json';
 import enCommon from './locales/en/common.json';
 import enDashboard from './locales/en/dashboard.json';
 import enDocuments from './locales/en/documents.json';
+import enEInvoices from './locales/en/einvoices.json';
 import enEmail from './locales/en/email.json';
 import enIntegrations from './locales/en/integrations.json';
 import enInvoices from './locales/en/invoices.json';
@@ -17,6 +18,7 @@ import hrClients from './locales/hr/clients.json';
 import hrCommon from './locales/hr/common.json';
 import hrDashboard from './locales/hr/dashboard.json';
 import hrDocuments from './locales/hr/documents.json';
+import hrEInvoices from './locales/hr/einvoices.json';
 import hrEmail from './locales/hr/email.json';
 import hrIntegrations from './locales/hr/integrations.json';
 import hrInvoices from './locales/hr/invoices.json';
@@ -40,8 +42,8 @@ export const defaultLanguage: Language = 'en';
 export const LANGUAGE_KEY = 'finflow-language';
 
 export const resources = {
-  en: { common: { ...enCommon, ...enAnalytics, ...enClients, ...enDashboard, ...enDocuments, ...enEmail, ...enIntegrations, ...enInvoices, ...enLimits, ...enOnboarding, ...enPayments, ...enRisk, ...enTasks, ...enWorkflows } },
-  hr: { common: { ...hrCommon, ...hrAnalytics, ...hrClients, ...hrDashboard, ...hrDocuments, ...hrEmail, ...hrIntegrations, ...hrInvoices, ...hrLimits, ...hrOnboarding, ...hrPayments, ...hrRisk, ...hrTasks, ...hrWorkflows } },
+  en: { common: { ...enCommon, ...enAnalytics, ...enClients, ...enDashboard, ...enDocuments, ...enEInvoices, ...enEmail, ...enIntegrations, ...enInvoices, ...enLimits, ...enOnboarding, ...enPayments, ...enRisk, ...enTasks, ...enWorkflows } },
+  hr: { common: { ...hrCommon, ...hrAnalytics, ...hrClients, ...hrDashboard, ...hrDocuments, ...hrEInvoices, ...hrEmail, ...hrIntegrations, ...hrInvoices, ...hrLimits, ...hrOnboarding, ...hrPayments, ...hrRisk, ...hrTasks, ...hrWorkflows } },
 } as const;
 
 export function isLanguage(value: unknown): value is Language {

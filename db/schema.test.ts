@@ -229,6 +229,39 @@ describe('constraints', () => {
     email_campaigns: () => ({ name: 'Kampanja', template_id: f.template }),
     email_logs: () => ({ recipient: `r${unique()}@example.hr`, subject: 'Pozdrav' }),
     integrations: () => ({ name: 'FINA', type: 'fina' }),
+    // Sent, with its time and document id, so that a bad status breaks only the enum, not "sent iff sent_at and document_id".
+    outgoing_einvoices: () => {
+      const sequence = counter++ + 1;
+      return {
+        number: `FF-2026-${String(sequence).padStart(6, '0')}`,
+        year: 2026,
+        sequence,
+        invoice_id: f.invoice,
+        client_id: f.client,
+        issued_at: new Date(),
+        issue_date: '2026-01-10',
+        due_date: '2026-01-25',
+        net_amount: '10.00',
+        vat_rate: '25.00',
+        vat_amount: '2.50',
+        gross_amount: '12.50',
+        payment_reference: `HR00 2026-${sequence}`,
+        ubl_xml: '<Invoice/>',
+        ubl_sha256: 'a'.repeat(64),
+        status: 'sent',
+        document_id: `EINV-${sequence}`,
+        sent_at: new Date(),
+      };
+    },
+    // Failed with its reason, so that a bad status breaks only the enum.
+    incoming_einvoices: () => ({
+      document_id: `EINV-${unique()}`,
+      received_at: new Date(),
+      xml: '<Invoice/>',
+      xml_sha256: 'b'.repeat(64),
+      status: 'failed',
+      error: 'Seller is not a client',
+    }),
   };
 
   /** A plausible wrong value for every enum column. */
@@ -272,6 +305,8 @@ describe('constraints', () => {
     // Monitoring shows 'online'; it is a display state, never stored.
     ['integrations', 'status', 'online'],
     ['integrations', 'mode', 'production'],
+    ['outgoing_einvoices', 'status', 'queued'],
+    ['incoming_einvoices', 'status', 'pending'],
   ];
 
   beforeAll(async () => {

@@ -123,6 +123,27 @@ export const queues = [
     schedule: { cron: '*/15 * * * *' },
   }),
   defineQueue({
+    name: 'einvoice-send',
+    // One fee e-invoice to the intermediary (app/einvoices/outgoing.server.ts), queued after the financing commits.
+    // Five retries with backoff (~30 s … 16 min) ride out an intermediary outage; the last failure marks it failed,
+    // and a manager sends it again. Idempotent: only a pending e-invoice is sent, under its row lock.
+    options: { retryLimit: 5, retryDelay: 30, retryBackoff: true, expireInSeconds: 120 },
+    payload: z.object({ einvoiceId: z.uuid() }),
+  }),
+  defineQueue({
+    name: 'einvoice-sync',
+    // Every 5 minutes: receives incoming e-invoices into the invoice intake (when the integration is enabled) and
+    // re-queues pending e-invoices whose job was lost. The next run covers a missed one: one retry, short retention.
+    options: { retryLimit: 1, retryDelay: 60, retryBackoff: false, expireInSeconds: 240, retentionMinutes: 15 },
+    schedule: { cron: '*/5 * * * *' },
+  }),
+  defineQueue({
+    name: 'fina-checks',
+    // Daily before staff arrive (after overdue-risk); reruns are harmless (no second task for a known blockage).
+    options: { retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 3600, retentionMinutes: 360 },
+    schedule: { cron: '45 5 * * *', tz: 'Europe/Zagreb' },
+  }),
+  defineQueue({
     name: 'fina-checks',
     // Daily before staff arrive (after overdue-risk); reruns are harmless (no second task for a known blockage).
     options: { retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 3600, retentionMinutes: 360 },

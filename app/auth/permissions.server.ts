@@ -44,6 +44,7 @@ const ADDED_BY_ROLE = {
     'edit:workflow',
     'edit:email_template',
     'edit:email_campaign',
+    'send:einvoice',
   ],
   admin: ['manage:users', 'manage:integrations'],
   super_admin: ['grant:super_admin'],

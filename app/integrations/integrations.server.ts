@@ -4,6 +4,7 @@ import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { receiveIncomingEInvoices, type ReceiveSummary } from '../einvoices/incoming.server.ts';
 import { credentialsContext, decryptCredentials, ensureIntegrations } from './core.server.ts';
 import { getEInvoicing } from './einvoicing.server.ts';
 import { getEmail } from './email.server.ts';
@@ -304,28 +305,12 @@ export async function submitHanfaReport({ actor, period, ip }: { actor: Actor; p
   return receipt;
 }
 
-/** E-invoicing 'Zaprimi dokumente' (admin): fetches waiting incoming documents through the intermediary. */
-export async function receiveEInvoices({ actor, ip }: { actor: Actor; ip?: string | null }) {
+/**
+ * E-invoicing 'Zaprimi dokumente' (admin): fetches waiting incoming documents
+ * through the intermediary and takes each into the invoice intake
+ * (app/einvoices/incoming.server.ts, which records and logs every document).
+ */
+export async function receiveEInvoices({ actor, ip }: { actor: Actor; ip?: string | null }): Promise<ReceiveSummary> {
   assertCan(actor, 'manage:integrations');
-  let documents;
-  try {
-    documents = await getEInvoicing().receiveDocuments();
-  } catch (error) {
-    throw apiError(502, error instanceof Error ? error.message : String(error));
-  }
-  await inTransaction(async (transaction) => {
-    const row = await selectOne<{ id: string }>(`SELECT id FROM integrations WHERE type = 'einvoicing'`, {}, { transaction });
-    await logActivity(
-      {
-        action: 'einvoices_received',
-        userId: actor.id,
-        entityType: 'integration',
-        entityId: row?.id ?? null,
-        ipAddress: ip,
-        details: { count: documents.length, documentIds: documents.map((document) => document.documentId) },
-      },
-      transaction,
-    );
-  });
-  return documents;
+  return receiveIncomingEInvoices({ actor, ip });
 }

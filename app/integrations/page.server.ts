@@ -57,8 +57,13 @@ export async function handleIntegrationIntent(request: Request, options: { ip: s
       const receipt = await submitHanfaReport({ actor, period: parsed.data.period, ip: options.ip });
       return redirectWithToast(back, { title: 'integrations.toast.reportTitle', description: 'integrations.toast.report', params: { period: parsed.data.period, receiptId: receipt.receiptId } });
     }
-    const documents = await receiveEInvoices({ actor, ip: options.ip });
-    return redirectWithToast(back, { title: 'integrations.toast.receivedTitle', description: 'integrations.toast.received', params: { count: documents.length } });
+    const summary = await receiveEInvoices({ actor, ip: options.ip });
+    return redirectWithToast(back, {
+      title: 'integrations.toast.receivedTitle',
+      description: 'einvoices.toast.received',
+      params: { count: summary.received, imported: summary.imported, failed: summary.failed },
+      variant: summary.failed > 0 ? 'destructive' : 'default',
+    });
   } catch (error) {
     const refusal = await readApiError(error);
     if (!refusal) throw error;

@@ -6,6 +6,7 @@ import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
 import { sendInvoiceVerifiedTemplate } from '../email/triggers.server.ts';
 import { lineAmountCents, parseDecimal } from '../einvoices/decimal.ts';
+import { issueFeeEInvoice } from '../einvoices/outgoing.server.ts';
 import { invoiceSearchCondition } from '../search.server.ts';
 import { invoiceStatusTotals } from './summaries.server.ts';
 import { apiError, zodFieldErrors } from '../utils/api.server.ts';
@@ -263,7 +264,7 @@ export interface NewInvoice {
  * insert that slips past the check hits the unique index, same answer).
  */
 export async function insertInvoice(
-  { actor, invoice, ip, details = {} }: { actor: Actor; invoice: NewInvoice; ip?: string | null; details?: Record<string, unknown> },
+  { actor, invoice, ip, details = {} }: { actor: Actor | null; invoice: NewInvoice; ip?: string | null; details?: Record<string, unknown> },
   transaction: Transaction,
 ): Promise<InvoiceDto> {
   const [client, customer] = await Promise.all([
@@ -289,7 +290,7 @@ export async function insertInvoice(
       `INSERT INTO invoices (client_id, customer_id, invoice_number, amount, currency, issue_date, due_date, description, source, created_by)
        VALUES (:clientId, :customerId, :invoiceNumber, :amount, :currency, :issueDate, :dueDate, :description, :source, :createdBy)
        RETURNING id`,
-      { ...invoice, amount: centsToDecimalString(invoice.amount), createdBy: actor.id },
+      { ...invoice, amount: centsToDecimalString(invoice.amount), createdBy: actor?.id ?? null },
       { transaction },
     );
     id = rows[0].id;
@@ -308,7 +309,8 @@ export async function insertInvoice(
   await logActivity(
     {
       action: 'invoice_created',
-      userId: actor.id,
+      // Null for an e-invoice received from the intermediary: nobody on staff created it.
+      userId: actor?.id ?? null,
       entityType: 'invoice',
       entityId: id,
       ipAddress: ip,
@@ -586,8 +588,9 @@ export function financingFigures(input: { amountCents: number; advanceRate: stri
  * used credit are in EUR), a client without IBAN or credit limit (a NULL
  * limit means no financing), used credit + advance past the limit, and an
  * advance + fee above the invoice amount; otherwise books factorAmount and
- * factorFee, raises clients.used_credit by the advance and inserts the
- * pending advance payout to the client's IBAN.
+ * factorFee, raises clients.used_credit by the advance, inserts the
+ * pending advance payout to the client's IBAN and issues the fee e-invoice
+ * (app/einvoices/outgoing.server.ts), sent by a job after commit.
  */
 export async function financeInvoice(args: { actor: Actor; id: string; ip?: string | null }, options: { transaction?: Transaction } = {}) {
   return transition(
@@ -670,6 +673,8 @@ export async function financeInvoice(args: { actor: Actor; id: string; ip?: stri
           },
           { transaction },
         );
+        // The fee e-invoice to the client, in this transaction: no financing without it, no e-invoice without the financing.
+        const feeEInvoice = await issueFeeEInvoice(row.id, transaction);
         return {
           factorAmount: centsToNumber(factorAmount),
           factorFee: centsToNumber(factorFee),
@@ -684,6 +689,7 @@ export async function financeInvoice(args: { actor: Actor; id: string; ip?: stri
           creditLimit: centsToNumber(limit),
           payoutId: rows[0].id,
           iban: client.iban,
+          feeEInvoice: feeEInvoice?.number ?? null,
         };
       },
     },

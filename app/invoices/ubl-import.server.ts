@@ -1,3 +1,4 @@
+import type { Transaction } from 'sequelize';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { createCustomer } from '../customers/customers.server.ts';
@@ -37,27 +38,36 @@ function documentName(invoice: UblInvoice): string {
   return `e-Račun ${invoice.invoiceNumber}.xml`.slice(0, 255);
 }
 
-/**
- * Throws 400 (XML or its rules, naming each; unknown client; seller OIB not
- * the client's), 403, 409 (customer proposal without createCustomer; number
- * taken), 413 (over 5 MB), 415 when the document store refuses XML.
- */
-export async function importUblInvoice({
-  actor,
-  clientId,
-  xml,
-  fileName,
-  createCustomer: mayCreateCustomer = false,
-  ip,
-}: {
-  actor: Actor;
+export interface UblIntakeInput {
   clientId: string;
   xml: Buffer | string;
   fileName?: string | null;
   createCustomer?: boolean;
   ip?: string | null;
-}): Promise<ImportedInvoice> {
+  /** Added to the invoice_created activity details (e.g. the intermediary's document id). */
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Throws 400 (XML or its rules, naming each; unknown client; seller OIB not
+ * the client's), 403, 409 (customer proposal without createCustomer; number
+ * taken), 413 (over 5 MB), 415 when the document store refuses XML.
+ */
+export async function importUblInvoice({ actor, ...input }: UblIntakeInput & { actor: Actor }): Promise<ImportedInvoice> {
   assertCan(actor, 'create:invoice');
+  return intakeUblInvoice({ actor, ...input });
+}
+
+/**
+ * The intake itself, shared by the upload (a staff member, checked above) and
+ * the e-invoices received from the intermediary (actor null: nobody on staff
+ * submitted them). `within` runs in the intake's transaction once the invoice
+ * is stored, so the caller's own record commits or rolls back with it.
+ */
+export async function intakeUblInvoice(
+  { actor, clientId, xml, fileName, createCustomer: mayCreateCustomer = false, ip, details = {} }: UblIntakeInput & { actor: Actor | null },
+  options: { within?: (invoice: ImportedInvoice, transaction: Transaction) => Promise<void> } = {},
+): Promise<ImportedInvoice> {
   if (!clientId) throw apiError(400, 'Client is required', { clientId: ['Client is required'] });
   const bytes = typeof xml === 'string' ? Buffer.from(xml, 'utf8') : xml;
   const parsed = parseUblInvoice(bytes);
@@ -105,6 +115,7 @@ export async function importUblInvoice({
             profileId: parsed.profileId,
             issueTime: parsed.issueTime,
             paymentReference: parsed.paymentMeans[0]?.paymentId ?? null,
+            ...details,
           },
         },
         transaction,
@@ -128,7 +139,9 @@ export async function importUblInvoice({
       );
       // storeDocument wrote document_uploaded, linked to this invoice, in this transaction.
       await execute('UPDATE invoices SET ubl_document_id = :documentId WHERE id = :id', { id: invoice.id, documentId: document.id }, { transaction });
-      return { ...invoice, customerCreated, documentId: document.id };
+      const imported = { ...invoice, customerCreated, documentId: document.id };
+      await options.within?.(imported, transaction);
+      return imported;
     });
   } catch (error) {
     // The document store wrote the bytes before our transaction rolled back: they must not outlive it.

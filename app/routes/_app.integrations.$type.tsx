@@ -5,9 +5,11 @@ import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { CustomerStatusBadge } from '~/components/clients/display.tsx';
+import { IncomingEInvoices, OutgoingEInvoices } from '~/components/einvoices/einvoice-lists.tsx';
 import { IntegrationConfigForm, type ConfigFormErrors } from '~/components/integrations/config-form.tsx';
 import { IntegrationCard } from '~/components/integrations/integration-card.tsx';
 import { IntegrationLogsTable } from '~/components/integrations/logs-table.tsx';
+import { einvoicingLists, handleEInvoiceIntent, isEInvoiceIntent } from '~/einvoices/page.server.ts';
 import { recentFinaChecks } from '~/fina/checks.server.ts';
 import { sandboxMailbox } from '~/integrations/einvoicing.server.ts';
 import { getFina } from '~/integrations/fina.server.ts';
@@ -40,7 +42,8 @@ async function finaLookup(oib: string | null) {
  * One integration's own page (the sidebar's /integrations/hanfa, /fina,
  * /einvoicing; also sendgrid and docusign): ?tab overview (its card and, for
  * FINA the recent checks and an OIB lookup, for HANFA the quarterly report,
- * for e-invoicing the mailbox), configure (admin), logs (?page), setup.
+ * for e-invoicing the outgoing e-invoices (?page), the received ones
+ * (?incomingPage) and the mailbox), configure (admin), logs (?page), setup.
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
@@ -68,11 +71,19 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     lookup: overview && type === 'fina' ? await finaLookup(search.get('oib')?.trim() || null) : null,
     hanfa: overview && type === 'hanfa' ? await quarterlyFigures(period) : null,
     mailbox: overview && type === 'einvoicing' ? await sandboxMailbox() : null,
+    einvoices: overview && type === 'einvoicing' ? await einvoicingLists(search) : null,
+    canSendEInvoices: can(user, 'send:einvoice'),
+    canCreateInvoices: can(user, 'create:invoice'),
+    currentPath: `${new URL(request.url).pathname}${new URL(request.url).search}`,
   });
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  return handleIntegrationIntent(request, { ip: clientIp(context), fallback: `/integrations/${params.type ?? ''}`, type: params.type });
+  const fallback = `/integrations/${params.type ?? ''}`;
+  // The e-invoice lists' own intents have their own permissions (manager, user); the rest are the integration's (admin).
+  const intent = String((await request.clone().formData()).get('intent') ?? '');
+  if (params.type === 'einvoicing' && isEInvoiceIntent(intent)) return handleEInvoiceIntent(request, { ip: clientIp(context), fallback });
+  return handleIntegrationIntent(request, { ip: clientIp(context), fallback, type: params.type });
 }
 
 export default function IntegrationPage() {
@@ -85,6 +96,13 @@ export default function IntegrationPage() {
     return search.size ? `${base}?${search}` : base;
   };
   const tabs = TABS.filter((tab) => tab !== 'configure' || data.canManage);
+  /** The overview with one list paged and the other left where it was. */
+  const pageHref = (change: Record<string, string>) => {
+    const search = new URLSearchParams(data.currentPath.split('?')[1] ?? '');
+    for (const [key, value] of Object.entries(change)) search.set(key, value);
+    search.delete('tab');
+    return `${base}?${search}`;
+  };
   return (
     <Flex direction="column" gap="4">
       <Flex justify="between" align="center" wrap="wrap" gap="2">
@@ -114,6 +132,22 @@ export default function IntegrationPage() {
           <IntegrationCard integration={data.integration} canManage={data.canManage} redirectTo={base} />
           {data.hanfa ? <HanfaReport figures={data.hanfa} canManage={data.canManage} /> : null}
           {data.type === 'fina' ? <FinaSection checks={data.finaChecks ?? []} lookup={data.lookup} /> : null}
+          {data.einvoices ? (
+            <>
+              <OutgoingEInvoices
+                list={data.einvoices.outgoing}
+                canSend={data.canSendEInvoices}
+                redirectTo={data.currentPath}
+                hrefFor={(page) => pageHref({ page: String(page) })}
+              />
+              <IncomingEInvoices
+                list={data.einvoices.incoming}
+                canRetry={data.canCreateInvoices}
+                redirectTo={data.currentPath}
+                hrefFor={(page) => pageHref({ incomingPage: String(page) })}
+              />
+            </>
+          ) : null}
           {data.mailbox ? <Mailbox entries={data.mailbox} canManage={data.canManage} /> : null}
         </>
       ) : null}

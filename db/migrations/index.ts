@@ -4,6 +4,7 @@ import * as authThrottle from './2026.11.22T08.00.00.auth-throttle.ts';
 import * as documentUploads from './2026.11.22T09.00.00.document-uploads.ts';
 import * as registrationDrafts from './2026.11.22T09.30.00.registration-drafts.ts';
 import * as bankStatements from './2026.11.22T10.00.00.bank-statements.ts';
+import * as outgoingEInvoices from './2026.11.22T11.00.00.outgoing-einvoices.ts';
 import * as invoiceSummaries from './2026.11.22T12.00.00.invoice-summaries.ts';
 
 /**
@@ -17,5 +18,6 @@ export const migrations: Array<{ name: string; module: MigrationModule }> = [
   { name: '2026.11.22T09.00.00.document-uploads', module: documentUploads },
   { name: '2026.11.22T09.30.00.registration-drafts', module: registrationDrafts },
   { name: '2026.11.22T10.00.00.bank-statements', module: bankStatements },
+  { name: '2026.11.22T11.00.00.outgoing-einvoices', module: outgoingEInvoices },
   { name: '2026.11.22T12.00.00.invoice-summaries', module: invoiceSummaries },
 ];

@@ -151,6 +151,12 @@ export type IntegrationStatus = (typeof INTEGRATION_STATUSES)[number];
 export const INTEGRATION_MODES = ['sandbox', 'live'] as const;
 export type IntegrationMode = (typeof INTEGRATION_MODES)[number];
 
+export const OUTGOING_EINVOICE_STATUSES = ['pending', 'sent', 'delivered', 'failed'] as const;
+export type OutgoingEInvoiceStatus = (typeof OUTGOING_EINVOICE_STATUSES)[number];
+
+export const INCOMING_EINVOICE_STATUSES = ['imported', 'failed'] as const;
+export type IncomingEInvoiceStatus = (typeof INCOMING_EINVOICE_STATUSES)[number];
+
 /** Every enum column of the schema with its allowed values (used by the schema test). */
 export const ENUM_COLUMNS: ReadonlyArray<readonly [table: string, column: string, values: readonly string[]]> = [
   ['users', 'role', USER_ROLES],
@@ -191,4 +197,6 @@ export const ENUM_COLUMNS: ReadonlyArray<readonly [table: string, column: string
   ['integrations', 'type', INTEGRATION_TYPES],
   ['integrations', 'status', INTEGRATION_STATUSES],
   ['integrations', 'mode', INTEGRATION_MODES],
+  ['outgoing_einvoices', 'status', OUTGOING_EINVOICE_STATUSES],
+  ['incoming_einvoices', 'status', INCOMING_EINVOICE_STATUSES],
 ];

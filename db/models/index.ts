@@ -8,10 +8,12 @@ import { Document } from './Document.ts';
 import { EmailCampaign } from './EmailCampaign.ts';
 import { EmailLog } from './EmailLog.ts';
 import { EmailTemplate } from './EmailTemplate.ts';
+import { IncomingEInvoice } from './IncomingEInvoice.ts';
 import { Integration } from './Integration.ts';
 import { IntegrationLog } from './IntegrationLog.ts';
 import { Invoice } from './Invoice.ts';
 import { InvoiceLine } from './InvoiceLine.ts';
+import { OutgoingEInvoice } from './OutgoingEInvoice.ts';
 import { Payment } from './Payment.ts';
 import { Payout } from './Payout.ts';
 import { RiskAssessment } from './RiskAssessment.ts';
@@ -45,10 +47,12 @@ const models = {
   EmailCampaign,
   EmailLog,
   EmailTemplate,
+  IncomingEInvoice,
   Integration,
   IntegrationLog,
   Invoice,
   InvoiceLine,
+  OutgoingEInvoice,
   Payment,
   Payout,
   RiskAssessment,
@@ -65,7 +69,7 @@ const models = {
 export {
   ActivityLog, Client, CreditLimitRequest, Customer, Document, EmailCampaign, EmailLog, EmailTemplate, Integration,
   IntegrationLog, Invoice, InvoiceLine, Payment, Payout, RiskAssessment, Session, Task, User, UserToken,
-  WorkerHeartbeat, WorkflowDefinition, WorkflowInstance, WorkflowStepRun,
+  WorkerHeartbeat, WorkflowDefinition, WorkflowInstance, WorkflowStepRun, OutgoingEInvoice, IncomingEInvoice,
 };
 export type { WorkflowStep } from './WorkflowDefinition.ts';
 export * from './enums.ts';
@@ -99,6 +103,13 @@ function associate() {
   Payout.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
   Client.hasMany(Payout, { as: 'payouts', foreignKey: 'clientId' });
   Payout.belongsTo(Client, { as: 'client', foreignKey: 'clientId' });
+
+  // E-invoices: the fee e-invoice of a financed invoice, and documents received from the intermediary
+  Invoice.hasOne(OutgoingEInvoice, { as: 'feeEInvoice', foreignKey: 'invoiceId' });
+  OutgoingEInvoice.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
+  OutgoingEInvoice.belongsTo(Client, { as: 'client', foreignKey: 'clientId' });
+  OutgoingEInvoice.belongsTo(User, { as: 'creator', foreignKey: 'createdBy' });
+  IncomingEInvoice.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
 
   // Credit limits
   Client.hasMany(CreditLimitRequest, { as: 'creditLimitRequests', foreignKey: 'clientId' });

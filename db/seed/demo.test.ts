@@ -19,7 +19,9 @@ const NOT_SEEDED = ['schema_migrations', 'sessions', 'user_tokens', 'login_throt
   // Wizard uploads held in quarantine until a submit claims them (purged when unclaimed).
   'upload_objects',
   // Imported bank statements and their entries: filled by staff uploading camt.053 files.
-  'bank_statements', 'bank_statement_entries'];
+  'bank_statements', 'bank_statement_entries',
+  // E-invoices received from the intermediary: filled by the sync job and 'Zaprimi dokumente'.
+  'incoming_einvoices'];
 
 async function tableCounts() {
   const tables = await select<{ tablename: string }>(
@@ -78,7 +80,10 @@ describe('seedDemo', () => {
     expect(counts.invoices).toBeGreaterThan(500);
     expect(counts.invoices).toBeLessThan(700);
     expect(counts.documents).toBeGreaterThanOrEqual(90);
-    expect(counts.activity_logs).toBe(300);
+    // The book's own 300 entries, and one einvoice_issued per fee e-invoice (one per financed or paid invoice).
+    const [{ financed }] = await select<{ financed: number }>(`SELECT count(*)::int AS financed FROM invoices WHERE status IN ('financed', 'paid')`);
+    expect(counts.outgoing_einvoices).toBe(financed);
+    expect(counts.activity_logs).toBe(300 + financed);
   });
 
   it('gives every client and customer a valid OIB and Croatian IBAN', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import { issueFeeEInvoice } from '../../app/einvoices/outgoing.server.ts';
 import { getObjectStore, type ObjectStore } from '../../app/storage/object-store.server.ts';
 import {
   centsToDecimalString,
@@ -63,6 +64,7 @@ export async function seedDemo(sequelize: Sequelize, options: SeedDemoOptions = 
     }
 
     for (const [table, rows] of book.tables) await insertRows(sequelize, transaction, table, rows);
+    const einvoices = await issueFeeEInvoices(sequelize, transaction);
     // Only the demo users this run created; an existing account keeps its own history.
     for (const [id, at] of book.lastLogins) {
       if (staff.inserted.has(id)) {
@@ -72,7 +74,7 @@ export async function seedDemo(sequelize: Sequelize, options: SeedDemoOptions = 
         });
       }
     }
-    return book.tables.map(([table, rows]) => `${rows.length} ${table}`);
+    return [...book.tables.map(([table, rows]) => `${rows.length} ${table}`), `${einvoices} outgoing_einvoices`];
   });
 
   if (!counts) {
@@ -81,6 +83,38 @@ export async function seedDemo(sequelize: Sequelize, options: SeedDemoOptions = 
   }
   log(`inserted ${counts.join(', ')} in ${Date.now() - started} ms`);
   return { seeded: true };
+}
+
+/**
+ * The fee e-invoice of every financed or paid invoice, issued by the same
+ * function as a financing issues it (app/einvoices/outgoing.server.ts), in
+ * the order they were financed so the yearly numbers follow the calendar.
+ * Their sending is history here, as the rest of the book is: delivered a
+ * couple of minutes after issue with the id the sandbox intermediary gives a
+ * document, except the newest, whose sending failed (the intermediary's 503
+ * that the integration log shows), waiting for 'Pošalji ponovno'.
+ */
+async function issueFeeEInvoices(sequelize: Sequelize, transaction: Transaction): Promise<number> {
+  const financed = await sequelize.query<{ id: string }>(
+    `SELECT i.id FROM invoices i JOIN clients c ON c.id = i.client_id
+      WHERE i.status IN ('financed', 'paid') ORDER BY i.financed_at, c.oib, i.invoice_number`,
+    { type: QueryTypes.SELECT, transaction },
+  );
+  for (const { id } of financed) await issueFeeEInvoice(id, transaction, { send: false });
+  await sequelize.query(
+    `UPDATE outgoing_einvoices
+        SET status = 'delivered', document_id = 'EINV-' || left(ubl_sha256, 20), attempts = 1,
+            sent_at = least(issued_at + interval '2 minutes', now())`,
+    { transaction },
+  );
+  await sequelize.query(
+    `UPDATE outgoing_einvoices
+        SET status = 'failed', document_id = NULL, sent_at = NULL, attempts = 6,
+            error = 'E-računi EN 16931: POST /documents answered HTTP 503'
+      WHERE id = (SELECT id FROM outgoing_einvoices ORDER BY issued_at DESC, number DESC LIMIT 1)`,
+    { transaction },
+  );
+  return financed.length;
 }
 
 // ---------------------------------------------------------------------------

@@ -24,6 +24,9 @@ if (ownDataDir) process.env.DATA_DIR = ownDataDir;
 process.env.NODE_ENV = 'test';
 
 afterAll(async () => {
+  // A job sent after a commit (a financing's e-invoice, a verified invoice's email) starts pg-boss's sender: close it before the database goes.
+  const { stopSender } = await import('../../worker/boss.ts');
+  await stopSender();
   const { closeSequelize } = await import('../../db/connection.ts');
   await closeSequelize();
   const client = new pg.Client(`${serverUrl}/postgres`);

@@ -3,6 +3,8 @@ import * as creditLimitExpiry from './credit-limit-expiry.ts';
 import * as emailCampaign from './email-campaign.ts';
 import * as emailPaymentReminders from './email-payment-reminders.ts';
 import * as emailSend from './email-send.ts';
+import * as einvoiceSend from './einvoice-send.ts';
+import * as einvoiceSync from './einvoice-sync.ts';
 import * as finaChecks from './fina-checks.ts';
 import * as heartbeat from './heartbeat.ts';
 import * as integrationHealth from './integration-health.ts';
@@ -14,4 +16,4 @@ import * as workflowStep from './workflow-step.ts';
  * Every job the worker runs: one module per queue declared in queues.ts
  * (worker.test.ts checks that each declared queue has exactly one).
  */
-export const jobs: readonly JobModule[] = [heartbeat, housekeeping, overdueRisk, creditLimitExpiry, workflowStep, integrationHealth, finaChecks, emailSend, emailCampaign, emailPaymentReminders];
+export const jobs: readonly JobModule[] = [heartbeat, housekeeping, overdueRisk, creditLimitExpiry, workflowStep, integrationHealth, finaChecks, emailSend, emailCampaign, emailPaymentReminders, einvoiceSend, einvoiceSync];

@@ -53,17 +53,81 @@ function NativeSelect({ label, errors, children, ...props }: { label: string; er
   );
 }
 
-function ClientOptions({ options }: { options: PartyOptions }) {
+type PartyKind = 'clients' | 'customers';
+type PartyOption = { id: string; name: string; blocked?: boolean };
+
+/**
+ * The client or customer select. The page sends the first names
+ * alphabetically; with JavaScript a search box above it asks the list API
+ * (name, OIB prefix, email) so any of tens of thousands can be chosen. The
+ * chosen one stays in the list while the search changes.
+ */
+function PartySelect({ kind, label, errors, selectProps, initial }: { kind: PartyKind; label: string; errors?: string[]; selectProps: React.ComponentProps<'select'>; initial: PartyOption[] }) {
   const { t } = useTranslation();
+  const [hydrated, setHydrated] = useState(false);
+  const [term, setTerm] = useState('');
+  const [found, setFound] = useState<PartyOption[] | null>(null);
+  const [chosen, setChosen] = useState<PartyOption | null>(null);
+  useEffect(() => setHydrated(true), []);
+  useEffect(() => {
+    const q = term.trim();
+    if (q.length < 2) {
+      setFound(null);
+      return;
+    }
+    const controller = new AbortController();
+    const timer = setTimeout(async () => {
+      try {
+        const response = await fetch(`/api/${kind}?q=${encodeURIComponent(q)}&limit=50`, { signal: controller.signal, headers: { Accept: 'application/json' } });
+        if (!response.ok) return;
+        const rows = (await response.json()) as Array<{ id: string; companyName: string; accountBlocked?: boolean }>;
+        setFound(rows.map((row) => ({ id: row.id, name: row.companyName, blocked: row.accountBlocked ?? false })));
+      } catch {
+        // Aborted by the next keystroke, or offline: the list stays as it was.
+      }
+    }, 250);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [term, kind]);
+  const listed = found ?? initial;
+  const options = chosen && !listed.some((option) => option.id === chosen.id) ? [chosen, ...listed] : listed;
   return (
-    <>
-      <option value="">{t('invoices.form.chooseClient')}</option>
-      {options.clients.map((client) => (
-        <option key={client.id} value={client.id}>
-          {client.name}
-        </option>
-      ))}
-    </>
+    <Flex direction="column" gap="1">
+      {hydrated ? (
+        <input
+          type="search"
+          className="native-select"
+          aria-label={t(`invoices.form.search.${kind}`)}
+          placeholder={t(`invoices.form.search.${kind}`)}
+          value={term}
+          onChange={(event) => setTerm(event.target.value)}
+          data-testid={`${kind}-search`}
+        />
+      ) : null}
+      <NativeSelect
+        label={label}
+        errors={errors}
+        {...selectProps}
+        onChange={(event) => {
+          selectProps.onChange?.(event);
+          setChosen(options.find((option) => option.id === event.target.value) ?? null);
+        }}
+      >
+        <option value="">{t(kind === 'clients' ? 'invoices.form.chooseClient' : 'invoices.form.chooseCustomer')}</option>
+        {found !== null && found.length === 0 ? (
+          <option value="" disabled>
+            {t('invoices.form.search.none')}
+          </option>
+        ) : null}
+        {options.map((option) => (
+          <option key={option.id} value={option.id}>
+            {option.blocked ? `${option.name} (${t('invoices.form.blocked')})` : option.name}
+          </option>
+        ))}
+      </NativeSelect>
+    </Flex>
   );
 }
 
@@ -87,17 +151,8 @@ export function ManualInvoiceForm({ options, lastResult, fetcher }: { options: P
       {fetcher ? <input type="hidden" name="via" value="dialog" /> : null}
       <Flex direction="column" gap="3">
         <Grid columns={{ initial: '1', sm: '2' }} gap="3">
-          <NativeSelect label={t('invoices.form.client')} errors={fields.clientId.errors} {...getSelectProps(fields.clientId)}>
-            <ClientOptions options={options} />
-          </NativeSelect>
-          <NativeSelect label={t('invoices.form.customer')} errors={fields.customerId.errors} {...getSelectProps(fields.customerId)}>
-            <option value="">{t('invoices.form.chooseCustomer')}</option>
-            {options.customers.map((customer) => (
-              <option key={customer.id} value={customer.id}>
-                {customer.blocked ? `${customer.name} (${t('invoices.form.blocked')})` : customer.name}
-              </option>
-            ))}
-          </NativeSelect>
+          <PartySelect kind="clients" label={t('invoices.form.client')} errors={fields.clientId.errors} selectProps={getSelectProps(fields.clientId)} initial={options.clients} />
+          <PartySelect kind="customers" label={t('invoices.form.customer')} errors={fields.customerId.errors} selectProps={getSelectProps(fields.customerId)} initial={options.customers} />
           <Field label={t('invoices.form.invoiceNumber')} inputProps={getInputProps(fields.invoiceNumber, { type: 'text' })} errors={tr(fields.invoiceNumber.errors)} />
           <Field
             label={t('invoices.form.amount')}
@@ -160,9 +215,13 @@ export function UblImportForm({ options, result, fetcher }: { options: PartyOpti
             {t('invoices.ubl.hint')}
           </Text>
           <Grid columns={{ initial: '1', sm: '2' }} gap="3">
-            <NativeSelect label={t('invoices.form.client')} name="clientId" required defaultValue={refused?.clientId ?? ''} key={refused?.clientId ?? ''}>
-              <ClientOptions options={options} />
-            </NativeSelect>
+            <PartySelect
+              kind="clients"
+              label={t('invoices.form.client')}
+              selectProps={{ name: 'clientId', required: true, defaultValue: refused?.clientId ?? '' }}
+              initial={options.clients}
+              key={refused?.clientId ?? ''}
+            />
             <FileInput name="xmlFile" label={t('invoices.ubl.file')} accept=".xml,application/xml,text/xml" />
           </Grid>
           {refused && !refused.proposal && refused.message ? (

@@ -1,0 +1,218 @@
+import { Badge, Button, Card, Flex, Heading, Link as RadixLink, Table, Text } from '@radix-ui/themes';
+import { Form, Link } from '@remix-run/react';
+import { useTranslation } from 'react-i18next';
+import type { IncomingEInvoiceDto } from '~/einvoices/incoming.server.ts';
+import type { OutgoingEInvoiceDto } from '~/einvoices/outgoing.server.ts';
+import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
+
+interface Paged<T> {
+  items: T[];
+  page: number;
+  pages: number;
+}
+
+const OUTGOING_COLORS = { pending: 'amber', sent: 'blue', delivered: 'green', failed: 'red' } as const;
+
+export function OutgoingStatusBadge({ status }: { status: OutgoingEInvoiceDto['status'] }) {
+  const { t } = useTranslation();
+  return (
+    <Badge color={OUTGOING_COLORS[status]} variant="soft" data-testid="einvoice-status" data-status={status}>
+      {t(`einvoices.outgoing.statuses.${status}`)}
+    </Badge>
+  );
+}
+
+/** Previous / next as links: the page lives in the URL, so paging works without JavaScript. */
+function Pager({ page, pages, hrefFor }: { page: number; pages: number; hrefFor: (page: number) => string }) {
+  const { t } = useTranslation();
+  if (pages <= 1) return null;
+  return (
+    <Flex gap="2" align="center" justify="center">
+      {page > 1 ? (
+        <Button asChild variant="soft" size="1">
+          <Link to={hrefFor(page - 1)}>{t('einvoices.pagination.previous')}</Link>
+        </Button>
+      ) : null}
+      <Text size="2">{t('einvoices.pagination.page', { page, pages })}</Text>
+      {page < pages ? (
+        <Button asChild variant="soft" size="1">
+          <Link to={hrefFor(page + 1)}>{t('einvoices.pagination.next')}</Link>
+        </Button>
+      ) : null}
+    </Flex>
+  );
+}
+
+/** The factor's fee e-invoices with their sending status; a failed one can be sent again by a manager. */
+export function OutgoingEInvoices({
+  list,
+  canSend,
+  hrefFor,
+  redirectTo,
+}: {
+  list: Paged<OutgoingEInvoiceDto>;
+  canSend: boolean;
+  hrefFor: (page: number) => string;
+  redirectTo: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Card size="3" data-testid="outgoing-einvoices">
+      <Flex direction="column" gap="3">
+        <Heading as="h3" size="4">
+          {t('einvoices.outgoing.title')}
+        </Heading>
+        <Text size="2" color="gray">
+          {t('einvoices.outgoing.help')}
+        </Text>
+        {list.items.length === 0 ? (
+          <Text color="gray">{t('einvoices.outgoing.empty')}</Text>
+        ) : (
+          <Table.Root variant="surface">
+            <Table.Header>
+              <Table.Row>
+                <Table.ColumnHeaderCell>{t('einvoices.outgoing.number')}</Table.ColumnHeaderCell>
+                <Table.ColumnHeaderCell>{t('einvoices.outgoing.client')}</Table.ColumnHeaderCell>
+                <Table.ColumnHeaderCell>{t('einvoices.outgoing.invoice')}</Table.ColumnHeaderCell>
+                <Table.ColumnHeaderCell justify="end">{t('einvoices.outgoing.gross')}</Table.ColumnHeaderCell>
+                <Table.ColumnHeaderCell>{t('einvoices.outgoing.issueDate')}</Table.ColumnHeaderCell>
+                <Table.ColumnHeaderCell>{t('einvoices.outgoing.status')}</Table.ColumnHeaderCell>
+                <Table.ColumnHeaderCell>{t('einvoices.outgoing.actions')}</Table.ColumnHeaderCell>
+              </Table.Row>
+            </Table.Header>
+            <Table.Body>
+              {list.items.map((einvoice) => (
+                <Table.Row key={einvoice.id} data-testid="outgoing-einvoice" data-number={einvoice.number}>
+                  <Table.Cell>
+                    <code>{einvoice.number}</code>
+                  </Table.Cell>
+                  <Table.Cell>
+                    <Link to={`/clients/${einvoice.clientId}`}>{einvoice.clientName}</Link>
+                  </Table.Cell>
+                  <Table.Cell>
+                    <Link to={`/invoices/${einvoice.invoiceId}`}>{einvoice.invoiceNumber}</Link>
+                  </Table.Cell>
+                  <Table.Cell justify="end">{formatEur(einvoice.grossAmount)}</Table.Cell>
+                  <Table.Cell>{formatDate(einvoice.issueDate)}</Table.Cell>
+                  <Table.Cell>
+                    <Flex direction="column" gap="1">
+                      <OutgoingStatusBadge status={einvoice.status} />
+                      {einvoice.error ? (
+                        <Text size="1" color="red" data-testid="einvoice-error">
+                          {einvoice.error}
+                        </Text>
+                      ) : null}
+                    </Flex>
+                  </Table.Cell>
+                  <Table.Cell>
+                    <Flex gap="2" align="center">
+                      <RadixLink asChild size="2">
+                        {/* A plain link to the API: the browser downloads it (Content-Disposition), with or without JavaScript. */}
+                        <a href={`/api/einvoices/${einvoice.id}/ubl`} download={`${einvoice.number}.xml`} aria-label={t('einvoices.outgoing.downloadLabel', { number: einvoice.number })}>
+                          {t('einvoices.outgoing.download')}
+                        </a>
+                      </RadixLink>
+                      {canSend && einvoice.status === 'failed' ? (
+                        <Form method="post">
+                          <input type="hidden" name="intent" value="resendEInvoice" />
+                          <input type="hidden" name="id" value={einvoice.id} />
+                          <input type="hidden" name="redirectTo" value={redirectTo} />
+                          <Button type="submit" size="1" variant="soft">
+                            {t('einvoices.outgoing.resend')}
+                          </Button>
+                        </Form>
+                      ) : null}
+                    </Flex>
+                  </Table.Cell>
+                </Table.Row>
+              ))}
+            </Table.Body>
+          </Table.Root>
+        )}
+        <Pager page={list.page} pages={list.pages} hrefFor={hrefFor} />
+      </Flex>
+    </Card>
+  );
+}
+
+/** Documents received through the intermediary: the invoice they became, or why the intake refused them. */
+export function IncomingEInvoices({
+  list,
+  canRetry,
+  hrefFor,
+  redirectTo,
+}: {
+  list: Paged<IncomingEInvoiceDto>;
+  canRetry: boolean;
+  hrefFor: (page: number) => string;
+  redirectTo: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Card size="3" data-testid="incoming-einvoices">
+      <Flex direction="column" gap="3">
+        <Heading as="h3" size="4">
+          {t('einvoices.incoming.title')}
+        </Heading>
+        <Text size="2" color="gray">
+          {t('einvoices.incoming.help')}
+        </Text>
+        {list.items.length === 0 ? (
+          <Text color="gray">{t('einvoices.incoming.empty')}</Text>
+        ) : (
+          <Table.Root variant="surface">
+            <Table.Header>
+              <Table.Row>
+                <Table.ColumnHeaderCell>{t('einvoices.incoming.receivedAt')}</Table.ColumnHeaderCell>
+                <Table.ColumnHeaderCell>{t('einvoices.incoming.document')}</Table.ColumnHeaderCell>
+                <Table.ColumnHeaderCell>{t('einvoices.incoming.number')}</Table.ColumnHeaderCell>
+                <Table.ColumnHeaderCell>{t('einvoices.incoming.seller')}</Table.ColumnHeaderCell>
+                <Table.ColumnHeaderCell>{t('einvoices.incoming.status')}</Table.ColumnHeaderCell>
+                <Table.ColumnHeaderCell>{t('einvoices.incoming.result')}</Table.ColumnHeaderCell>
+              </Table.Row>
+            </Table.Header>
+            <Table.Body>
+              {list.items.map((document) => (
+                <Table.Row key={document.id} data-testid="incoming-einvoice">
+                  <Table.Cell>{formatDateTime(document.receivedAt)}</Table.Cell>
+                  <Table.Cell>
+                    <code>{document.documentId}</code>
+                  </Table.Cell>
+                  <Table.Cell>{document.invoiceNumber ?? '—'}</Table.Cell>
+                  <Table.Cell>{document.clientName ?? (document.sellerOib ? `OIB ${document.sellerOib}` : '—')}</Table.Cell>
+                  <Table.Cell>
+                    <Badge color={document.status === 'imported' ? 'green' : 'red'} variant="soft">
+                      {t(`einvoices.incoming.statuses.${document.status}`)}
+                    </Badge>
+                  </Table.Cell>
+                  <Table.Cell>
+                    {document.invoiceId ? (
+                      <Link to={`/invoices/${document.invoiceId}`}>{t('einvoices.incoming.openInvoice')}</Link>
+                    ) : (
+                      <Flex direction="column" gap="1" align="start">
+                        <Text size="1" color="red">
+                          {document.error}
+                        </Text>
+                        {canRetry ? (
+                          <Form method="post">
+                            <input type="hidden" name="intent" value="retryIncoming" />
+                            <input type="hidden" name="id" value={document.id} />
+                            <input type="hidden" name="redirectTo" value={redirectTo} />
+                            <Button type="submit" size="1" variant="soft">
+                              {t('einvoices.incoming.retry')}
+                            </Button>
+                          </Form>
+                        ) : null}
+                      </Flex>
+                    )}
+                  </Table.Cell>
+                </Table.Row>
+              ))}
+            </Table.Body>
+          </Table.Root>
+        )}
+        <Pager page={list.page} pages={list.pages} hrefFor={hrefFor} />
+      </Flex>
+    </Card>
+  );
+}

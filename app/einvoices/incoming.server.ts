@@ -1,0 +1,251 @@
+import { createHash } from 'node:crypto';
+import type { Transaction } from 'sequelize';
+import type { IncomingEInvoiceStatus } from '../../db/models/enums.ts';
+import { logActivity } from '../activity-log.server.ts';
+import { assertCan } from '../auth/permissions.server.ts';
+import type { Actor } from '../auth/users.server.ts';
+import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
+import { getEInvoicing, type ReceivedDocument } from '../integrations/einvoicing.server.ts';
+import { intakeUblInvoice } from '../invoices/ubl-import.server.ts';
+import { apiError, readApiError } from '../utils/api.server.ts';
+import { parseUblInvoice } from './ubl-read.server.ts';
+
+/**
+ * E-invoices received through the intermediary (issue 9): each document goes
+ * through the same intake as POST /api/invoices/import, for the client whose
+ * OIB is the seller's, creating the buyer as a customer when it is new (no
+ * one is there to confirm, and the invoice still waits, pending, for
+ * verification by two people). The outcome is recorded per document with
+ * its XML: imported (linked to the new pending invoice) or failed (with the
+ * reason, to be retried once fixed, e.g. after the client is on the books).
+ * A document id already recorded is not taken twice. Activity rows:
+ * einvoice_received, einvoice_receive_failed, einvoice_intake_retried.
+ */
+
+export interface ReceiveSummary {
+  received: number;
+  imported: number;
+  failed: number;
+  duplicates: number;
+}
+
+export interface IncomingEInvoiceDto {
+  id: string;
+  documentId: string;
+  receivedAt: string;
+  status: IncomingEInvoiceStatus;
+  invoiceNumber: string | null;
+  sellerOib: string | null;
+  invoiceId: string | null;
+  clientName: string | null;
+  error: string | null;
+  attempts: number;
+  createdAt: string;
+}
+
+type IntakeOutcome = { status: 'imported'; invoiceId: string } | { status: 'failed'; error: string };
+
+const DUPLICATE = 'This document was already received';
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** What the intake says about one document; an unexpected error (database down) is thrown, not recorded. */
+async function runIntake(
+  document: { documentId: string; xml: string },
+  actor: Actor | null,
+  ip: string | null,
+  within: (invoiceId: string, transaction: Transaction) => Promise<void>,
+): Promise<IntakeOutcome & { invoiceNumber: string | null; sellerOib: string | null }> {
+  let invoiceNumber: string | null = null;
+  let sellerOib: string | null = null;
+  try {
+    const parsed = parseUblInvoice(document.xml);
+    invoiceNumber = parsed.invoiceNumber.slice(0, 255);
+    sellerOib = parsed.seller.oib;
+    const client = await selectOne<{ id: string }>('SELECT id FROM clients WHERE oib = :oib', { oib: parsed.seller.oib });
+    if (!client) {
+      return { status: 'failed', error: `Seller ${parsed.seller.name ?? ''} (OIB ${parsed.seller.oib}) is not a client`, invoiceNumber, sellerOib };
+    }
+    const invoice = await intakeUblInvoice(
+      {
+        actor,
+        clientId: client.id,
+        xml: document.xml,
+        fileName: `${document.documentId}.xml`,
+        createCustomer: true,
+        ip,
+        details: { source: 'einvoicing', receivedDocumentId: document.documentId },
+      },
+      { within: (imported, transaction) => within(imported.id, transaction) },
+    );
+    return { status: 'imported', invoiceId: invoice.id, invoiceNumber, sellerOib };
+  } catch (error) {
+    const refusal = await readApiError(error);
+    if (!refusal) throw error;
+    return { status: 'failed', error: refusal.message.slice(0, 2000), invoiceNumber, sellerOib };
+  }
+}
+
+/** Records one received document once; imported in the intake's own transaction, failed in one of its own. */
+export async function intakeReceivedDocument(
+  document: ReceivedDocument,
+  { actor, ip = null }: { actor: Actor | null; ip?: string | null },
+): Promise<'imported' | 'failed' | 'duplicate'> {
+  const known = await selectOne('SELECT 1 AS known FROM incoming_einvoices WHERE document_id = :documentId', { documentId: document.documentId });
+  if (known) return 'duplicate';
+  const base = { documentId: document.documentId.slice(0, 255), receivedAt: document.receivedAt, xml: document.xml, sha: sha256(document.xml) };
+  const outcome = await runIntake(document, actor, ip, async (invoiceId, transaction) => {
+    const { rows } = await execute<{ id: string }>(
+      `INSERT INTO incoming_einvoices (document_id, received_at, xml, xml_sha256, status, invoice_number, seller_oib, invoice_id)
+       SELECT :documentId, :receivedAt, :xml, :sha, 'imported', i.invoice_number, c.oib, i.id
+         FROM invoices i JOIN clients c ON c.id = i.client_id WHERE i.id = :invoiceId
+       ON CONFLICT (document_id) DO NOTHING
+       RETURNING id`,
+      { ...base, invoiceId },
+      { transaction },
+    );
+    // Taken meanwhile by a concurrent receive: this intake rolls back.
+    if (rows.length === 0) throw apiError(409, DUPLICATE);
+    await logActivity(
+      { action: 'einvoice_received', userId: actor?.id ?? null, entityType: 'incoming_einvoice', entityId: rows[0].id, ipAddress: ip, details: { documentId: document.documentId, invoiceId, status: 'imported' } },
+      transaction,
+    );
+  });
+  if (outcome.status === 'imported') return 'imported';
+  const inserted = await inTransaction(async (transaction) => {
+    const { rows } = await execute<{ id: string }>(
+      `INSERT INTO incoming_einvoices (document_id, received_at, xml, xml_sha256, status, invoice_number, seller_oib, error)
+       VALUES (:documentId, :receivedAt, :xml, :sha, 'failed', :invoiceNumber, :sellerOib, :error)
+       ON CONFLICT (document_id) DO NOTHING
+       RETURNING id`,
+      { ...base, invoiceNumber: outcome.invoiceNumber, sellerOib: outcome.sellerOib, error: outcome.error },
+      { transaction },
+    );
+    if (rows.length === 0) return false;
+    await logActivity(
+      {
+        action: 'einvoice_receive_failed',
+        userId: actor?.id ?? null,
+        entityType: 'incoming_einvoice',
+        entityId: rows[0].id,
+        ipAddress: ip,
+        details: { documentId: document.documentId, invoiceNumber: outcome.invoiceNumber, error: outcome.error },
+      },
+      transaction,
+    );
+    return true;
+  });
+  return inserted ? 'failed' : 'duplicate';
+}
+
+/**
+ * Fetches what waits at the intermediary and takes each document in. The
+ * page's 'Zaprimi dokumente' (admin) passes its actor; the sync job none.
+ * Throws 502 when the intermediary cannot be reached (nothing was taken).
+ */
+export async function receiveIncomingEInvoices({ actor, ip = null }: { actor: Actor | null; ip?: string | null }): Promise<ReceiveSummary> {
+  if (actor) assertCan(actor, 'manage:integrations');
+  let documents: ReceivedDocument[];
+  try {
+    documents = await getEInvoicing().receiveDocuments();
+  } catch (error) {
+    throw apiError(502, error instanceof Error ? error.message : String(error));
+  }
+  const summary: ReceiveSummary = { received: documents.length, imported: 0, failed: 0, duplicates: 0 };
+  for (const document of documents) {
+    const outcome = await intakeReceivedDocument(document, { actor, ip });
+    if (outcome === 'imported') summary.imported += 1;
+    else if (outcome === 'failed') summary.failed += 1;
+    else summary.duplicates += 1;
+  }
+  return summary;
+}
+
+/**
+ * 'Ponovi uvoz' on a failed document (user: the daily queue creates invoices):
+ * the intake runs again on the kept XML; imported links the invoice, failed
+ * keeps the new reason. 404 unknown, 409 when already imported.
+ */
+export async function retryIncomingEInvoice({ actor, id, ip = null }: { actor: Actor; id: string; ip?: string | null }): Promise<IncomingEInvoiceStatus> {
+  assertCan(actor, 'create:invoice');
+  const row = /^[0-9a-f-]{36}$/i.test(id)
+    ? await selectOne<{ id: string; document_id: string; xml: string; status: IncomingEInvoiceStatus }>(
+        'SELECT id, document_id, xml, status FROM incoming_einvoices WHERE id = :id',
+        { id },
+      )
+    : null;
+  if (!row) throw apiError(404, 'Received e-invoice not found');
+  if (row.status === 'imported') throw apiError(409, 'Received e-invoice is already imported');
+  const outcome = await runIntake({ documentId: row.document_id, xml: row.xml }, actor, ip, async (invoiceId, transaction) => {
+    // Only a row still failed is linked: a concurrent retry that won keeps its invoice, and this one rolls back.
+    const { count } = await execute(
+      `UPDATE incoming_einvoices SET status = 'imported', invoice_id = :invoiceId, error = NULL, attempts = attempts + 1 WHERE id = :id AND status = 'failed'`,
+      { id: row.id, invoiceId },
+      { transaction },
+    );
+    if (count !== 1) throw apiError(409, 'Received e-invoice is already imported');
+    await logActivity(
+      { action: 'einvoice_intake_retried', userId: actor.id, entityType: 'incoming_einvoice', entityId: row.id, ipAddress: ip, details: { documentId: row.document_id, invoiceId, status: 'imported' } },
+      transaction,
+    );
+  });
+  if (outcome.status === 'imported') return 'imported';
+  await inTransaction(async (transaction) => {
+    await execute(
+      `UPDATE incoming_einvoices SET error = :error, attempts = attempts + 1, invoice_number = coalesce(:invoiceNumber, invoice_number),
+              seller_oib = coalesce(:sellerOib, seller_oib)
+        WHERE id = :id AND status = 'failed'`,
+      { id: row.id, error: outcome.error, invoiceNumber: outcome.invoiceNumber, sellerOib: outcome.sellerOib },
+      { transaction },
+    );
+    await logActivity(
+      { action: 'einvoice_intake_retried', userId: actor.id, entityType: 'incoming_einvoice', entityId: row.id, ipAddress: ip, details: { documentId: row.document_id, status: 'failed', error: outcome.error } },
+      transaction,
+    );
+  });
+  return 'failed';
+}
+
+/** The received documents for /integrations/einvoicing, newest first, with the full count. */
+export async function listIncomingEInvoices(options: { limit?: number; offset?: number } = {}): Promise<{ items: IncomingEInvoiceDto[]; total: number }> {
+  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000);
+  const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
+  const [rows, count] = await Promise.all([
+    selectRows<{
+      id: string;
+      document_id: string;
+      received_at: Date;
+      status: IncomingEInvoiceStatus;
+      invoice_number: string | null;
+      seller_oib: string | null;
+      invoice_id: string | null;
+      client_name: string | null;
+      error: string | null;
+      attempts: number;
+      created_at: Date;
+    }>(
+      `SELECT e.id, e.document_id, e.received_at, e.status, e.invoice_number, e.seller_oib, e.invoice_id, c.company_name AS client_name,
+              e.error, e.attempts, e.created_at
+         FROM incoming_einvoices e LEFT JOIN clients c ON c.oib = e.seller_oib
+        ORDER BY e.created_at DESC, e.id DESC LIMIT :limit OFFSET :offset`,
+      { limit, offset },
+    ),
+    selectOne<{ total: number }>('SELECT count(*)::int AS total FROM incoming_einvoices'),
+  ]);
+  return {
+    items: rows.map((row) => ({
+      id: row.id,
+      documentId: row.document_id,
+      receivedAt: new Date(row.received_at).toISOString(),
+      status: row.status,
+      invoiceNumber: row.invoice_number,
+      sellerOib: row.seller_oib,
+      invoiceId: row.invoice_id,
+      clientName: row.client_name,
+      error: row.error,
+      attempts: row.attempts,
+      createdAt: new Date(row.created_at).toISOString(),
+    })),
+    total: count?.total ?? 0,
+  };
+}

@@ -1,0 +1,504 @@
+import { createHash } from 'node:crypto';
+import type { Transaction } from 'sequelize';
+import { sendJob } from '../../worker/boss.ts';
+import { OUTGOING_EINVOICE_STATUSES, type OutgoingEInvoiceStatus } from '../../db/models/enums.ts';
+import { logActivity } from '../activity-log.server.ts';
+import { assertCan } from '../auth/permissions.server.ts';
+import type { Actor } from '../auth/users.server.ts';
+import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
+import { getEInvoicing } from '../integrations/einvoicing.server.ts';
+import { containsPattern } from '../search.server.ts';
+import { apiError } from '../utils/api.server.ts';
+import { formatEur } from '../utils/format.ts';
+import { centsToDecimalString, centsToNumber, percentOfCents, toCents } from '../utils/money.ts';
+import { factorParty } from './factor-party.server.ts';
+import { writeUblInvoice } from './ubl-write.server.ts';
+
+/**
+ * The factor's own e-invoices (issue 9, DESIGN §8; decision 005): when an
+ * invoice is financed, the fee (invoices.factor_fee, the net amount) is
+ * invoiced to the client as a UBL 2.1 / HR CIUS e-invoice, in the financing
+ * transaction, with its activity row. Its number comes from the year's
+ * counter row, locked until commit, so numbers have no gaps. After commit
+ * the 'einvoice-send' job sends it through the e-invoicing intermediary;
+ * the job is idempotent (a sent row is never sent again) and retried with
+ * backoff; the last failure marks it failed, and a manager can send it again.
+ */
+
+/**
+ * Factoring is not exempt: the Directive 2006/112/EC art. 135(1)(d)
+ * exemption excludes debt collection, which includes factoring (CJEU C-305/01
+ * MKG), and so does the Croatian VAT Act (čl. 40. st. 1. t. d) ZPDV): the
+ * standard rate, 25 %.
+ */
+export const FEE_VAT = { category: 'S', rate: '25.00', name: 'HR:PDV25' } as const;
+/**
+ * KPD 2025 (= CPA 2.2) 64.99.19 "Other financial services, except insurance
+ * and pension funding, n.e.c.": NKD/NACE 64.99 names factoring among its
+ * activities, and 64.99.11 (investment banking) is the only other product
+ * under 64.99.1.
+ */
+export const FEE_KPD_CODE = '64.99.19';
+/** Days from issue to the due date of a fee e-invoice. */
+export const FEE_PAYMENT_DAYS = 15;
+/** HR CIUS business process P1: invoicing of deliveries under a contract (the factoring agreement). */
+export const FEE_PROFILE_ID = 'P1';
+/** UNTDID 4461 30: credit transfer (to the factor's IBAN, with the HR payment reference). */
+export const FEE_PAYMENT_MEANS = '30';
+
+export const SEND_QUEUE = 'einvoice-send' as const;
+
+export const EINVOICE_MESSAGES = {
+  notFound: 'E-invoice not found',
+  alreadySent: 'E-invoice is already sent',
+  alreadyQueued: 'E-invoice is already waiting to be sent',
+  invalidStatus: `Status must be one of ${OUTGOING_EINVOICE_STATUSES.join(', ')}`,
+} as const;
+
+export interface OutgoingEInvoiceDto {
+  id: string;
+  number: string;
+  invoiceId: string;
+  invoiceNumber: string;
+  clientId: string;
+  clientName: string;
+  customerName: string;
+  issuedAt: string;
+  issueDate: string;
+  dueDate: string;
+  currency: string;
+  netAmount: number;
+  vatRate: number;
+  vatAmount: number;
+  grossAmount: number;
+  paymentReference: string;
+  status: OutgoingEInvoiceStatus;
+  documentId: string | null;
+  sentAt: string | null;
+  error: string | null;
+  attempts: number;
+  createdAt: string;
+}
+
+interface OutgoingRow {
+  id: string;
+  number: string;
+  invoice_id: string;
+  invoice_number: string;
+  client_id: string;
+  client_name: string;
+  customer_name: string;
+  issued_at: Date;
+  issue_date: string;
+  due_date: string;
+  currency: string;
+  net_amount: string;
+  vat_rate: string;
+  vat_amount: string;
+  gross_amount: string;
+  payment_reference: string;
+  status: OutgoingEInvoiceStatus;
+  document_id: string | null;
+  sent_at: Date | null;
+  error: string | null;
+  attempts: number;
+  created_at: Date;
+}
+
+const SELECT_OUTGOING = `
+  SELECT o.id, o.number, o.invoice_id, i.invoice_number, o.client_id, c.company_name AS client_name, cu.company_name AS customer_name,
+         o.issued_at, o.issue_date, o.due_date, o.currency, o.net_amount, o.vat_rate, o.vat_amount, o.gross_amount,
+         o.payment_reference, o.status, o.document_id, o.sent_at, o.error, o.attempts, o.created_at
+    FROM outgoing_einvoices o
+    JOIN invoices i ON i.id = o.invoice_id
+    JOIN clients c ON c.id = o.client_id
+    JOIN customers cu ON cu.id = i.customer_id`;
+
+const money = (value: string) => centsToNumber(toCents(value));
+const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+
+function toDto(row: OutgoingRow): OutgoingEInvoiceDto {
+  return {
+    id: row.id,
+    number: row.number,
+    invoiceId: row.invoice_id,
+    invoiceNumber: row.invoice_number,
+    clientId: row.client_id,
+    clientName: row.client_name,
+    customerName: row.customer_name,
+    issuedAt: iso(row.issued_at)!,
+    issueDate: row.issue_date,
+    dueDate: row.due_date,
+    currency: row.currency,
+    netAmount: money(row.net_amount),
+    vatRate: Number(row.vat_rate),
+    vatAmount: money(row.vat_amount),
+    grossAmount: money(row.gross_amount),
+    paymentReference: row.payment_reference,
+    status: row.status,
+    documentId: row.document_id,
+    sentAt: iso(row.sent_at),
+    error: row.error,
+    attempts: row.attempts,
+    createdAt: iso(row.created_at)!,
+  };
+}
+
+/** The VAT and gross of a net fee: 25 % rounded half-up to the cent. */
+export function feeFigures(netCents: number): { net: number; vat: number; gross: number } {
+  const vat = percentOfCents(netCents, FEE_VAT.rate);
+  return { net: netCents, vat, gross: netCents + vat };
+}
+
+/** FF-2026-000001 and its HR00 payment reference (model 00: no check digit, parts of digits joined by '-'). */
+export function feeNumber(year: number, sequence: number): { number: string; paymentReference: string } {
+  const padded = String(sequence).padStart(6, '0');
+  return { number: `FF-${year}-${padded}`, paymentReference: `HR00 ${year}-${padded}` };
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+// ---------------------------------------------------------------------------
+// Issuing
+
+interface IssueSource {
+  id: string;
+  invoice_number: string;
+  amount: string;
+  currency: string;
+  status: string;
+  factor_fee: string | null;
+  financed_at: Date | null;
+  financed_by: string | null;
+  issue_date: string;
+  issue_time: string;
+  due_date: string;
+  client_id: string;
+  client_name: string;
+  client_oib: string;
+  client_address: string | null;
+  client_city: string | null;
+  client_postal_code: string | null;
+  client_email: string | null;
+  customer_name: string;
+  operator_name: string | null;
+  existing_id: string | null;
+}
+
+export interface IssuedEInvoice {
+  id: string;
+  number: string;
+  grossAmount: number;
+  /** False when the invoice already had its fee e-invoice (nothing was written). */
+  created: boolean;
+}
+
+/**
+ * Issues the fee e-invoice of a financed invoice in the caller's transaction
+ * (the financing's, or the demo seed's): issue date and time are the
+ * financing moment in Croatia, the seller the factor, the buyer the client,
+ * one line for the fee at 25 % VAT. Writes the row (with the UBL and its
+ * sha256) and its einvoice_issued activity row; after commit queues the
+ * sending unless `send: false`. Returns the existing e-invoice when the
+ * invoice already has one, and null when there is no fee to invoice.
+ * Throws 404/409 when the invoice is unknown or not financed.
+ */
+export async function issueFeeEInvoice(invoiceId: string, transaction: Transaction, options: { send?: boolean } = {}): Promise<IssuedEInvoice | null> {
+  const source = await selectOne<IssueSource>(
+    `SELECT i.id, i.invoice_number, i.amount, i.currency, i.status, i.factor_fee, i.financed_at, i.financed_by,
+            to_char(i.financed_at AT TIME ZONE 'Europe/Zagreb', 'YYYY-MM-DD') AS issue_date,
+            to_char(i.financed_at AT TIME ZONE 'Europe/Zagreb', 'HH24:MI:SS') AS issue_time,
+            to_char((i.financed_at AT TIME ZONE 'Europe/Zagreb')::date + CAST(:days AS integer), 'YYYY-MM-DD') AS due_date,
+            c.id AS client_id, c.company_name AS client_name, c.oib AS client_oib, c.address AS client_address,
+            c.city AS client_city, c.postal_code AS client_postal_code, c.email AS client_email,
+            cu.company_name AS customer_name,
+            coalesce(nullif(btrim(concat_ws(' ', u.first_name, u.last_name)), ''), u.email) AS operator_name,
+            (SELECT o.id FROM outgoing_einvoices o WHERE o.invoice_id = i.id) AS existing_id
+       FROM invoices i
+       JOIN clients c ON c.id = i.client_id
+       JOIN customers cu ON cu.id = i.customer_id
+       LEFT JOIN users u ON u.id = i.financed_by
+      WHERE i.id = :invoiceId`,
+    { invoiceId, days: FEE_PAYMENT_DAYS },
+    { transaction },
+  );
+  if (!source) throw apiError(404, 'Invoice not found');
+  if (source.existing_id) {
+    const existing = (await selectOne<{ number: string; gross_amount: string }>('SELECT number, gross_amount FROM outgoing_einvoices WHERE id = :id', { id: source.existing_id }, { transaction }))!;
+    return { id: source.existing_id, number: existing.number, grossAmount: money(existing.gross_amount), created: false };
+  }
+  if (!['financed', 'paid'].includes(source.status) || source.financed_at === null || source.factor_fee === null) {
+    throw apiError(409, `Invoice ${source.invoice_number} is ${source.status}; only a financed invoice has a fee to invoice`);
+  }
+  const fee = feeFigures(toCents(source.factor_fee));
+  // A zero fee (a 0 % agreement) is nothing to invoice; EN 16931 would allow it, the client gains nothing from it.
+  if (fee.net <= 0) return null;
+
+  const year = Number(source.issue_date.slice(0, 4));
+  // The year's counter row stays locked until commit: concurrent issuers queue here, and a rollback returns the number.
+  const { rows } = await execute<{ last_number: number }>(
+    `INSERT INTO outgoing_einvoice_counters (year, last_number) VALUES (:year, 1)
+     ON CONFLICT (year) DO UPDATE SET last_number = outgoing_einvoice_counters.last_number + 1
+     RETURNING last_number`,
+    { year },
+    { transaction },
+  );
+  const sequence = rows[0].last_number;
+  const { number, paymentReference } = feeNumber(year, sequence);
+  const factor = factorParty();
+  const amountText = `${formatEur(source.amount)}`;
+  const { xml, totals } = writeUblInvoice({
+    number,
+    issueDate: source.issue_date,
+    issueTime: source.issue_time,
+    dueDate: source.due_date,
+    typeCode: '380',
+    currency: 'EUR',
+    profileId: FEE_PROFILE_ID,
+    notes: [`Naknada za faktoring prema ugovoru o faktoringu za financirani račun ${source.invoice_number}.`],
+    seller: { name: factor.name, oib: factor.oib, vatId: `HR${factor.oib}`, street: factor.street, city: factor.city, postalCode: factor.postalCode, countryCode: 'HR' },
+    sellerContact: { oib: factor.oib, name: source.operator_name ?? factor.name },
+    // Clients are Croatian companies (an OIB is required of every client): country HR, VAT id HR + OIB.
+    buyer: {
+      name: source.client_name,
+      oib: source.client_oib,
+      vatId: `HR${source.client_oib}`,
+      street: source.client_address,
+      city: source.client_city,
+      postalCode: source.client_postal_code,
+      countryCode: 'HR',
+      email: source.client_email,
+    },
+    payment: { meansCode: FEE_PAYMENT_MEANS, iban: factor.iban, bic: factor.bic, reference: paymentReference },
+    paymentTermsNote: `Plaćanje u roku od ${FEE_PAYMENT_DAYS} dana na IBAN ${factor.iban}, poziv na broj ${paymentReference}.`,
+    lines: [
+      {
+        id: '1',
+        name: 'Naknada za faktoring',
+        description: `Naknada za faktoring računa ${source.invoice_number} (kupac ${source.customer_name}, iznos ${amountText})`,
+        quantity: '1',
+        unitCode: 'C62',
+        price: centsToDecimalString(fee.net),
+        kpdCode: FEE_KPD_CODE,
+        vat: FEE_VAT,
+      },
+    ],
+  });
+  // The writer derives the figures from the line; they must be the ones stored beside the XML.
+  if (totals.taxExclusive !== fee.net || totals.tax !== fee.vat || totals.payable !== fee.gross) {
+    throw new Error(`e-invoice ${number}: written totals do not match the fee figures`);
+  }
+  const inserted = await execute<{ id: string }>(
+    `INSERT INTO outgoing_einvoices (number, year, sequence, invoice_id, client_id, issued_at, issue_date, due_date, currency,
+                                     net_amount, vat_rate, vat_amount, gross_amount, payment_reference, ubl_xml, ubl_sha256,
+                                     created_by, created_at)
+     VALUES (:number, :year, :sequence, :invoiceId, :clientId, :issuedAt, :issueDate, :dueDate, 'EUR',
+             :net, :vatRate, :vat, :gross, :paymentReference, :xml, :sha, :createdBy, :issuedAt)
+     RETURNING id`,
+    {
+      number,
+      year,
+      sequence,
+      invoiceId: source.id,
+      clientId: source.client_id,
+      issuedAt: new Date(source.financed_at).toISOString(),
+      issueDate: source.issue_date,
+      dueDate: source.due_date,
+      net: centsToDecimalString(fee.net),
+      vatRate: FEE_VAT.rate,
+      vat: centsToDecimalString(fee.vat),
+      gross: centsToDecimalString(fee.gross),
+      paymentReference,
+      xml,
+      sha: sha256(xml),
+      createdBy: source.financed_by,
+    },
+    { transaction },
+  );
+  const id = inserted.rows[0].id;
+  // Details carry no ids (entity_id does): the demo book's activity stays the same from run to run.
+  await logActivity(
+    {
+      action: 'einvoice_issued',
+      userId: source.financed_by,
+      entityType: 'outgoing_einvoice',
+      entityId: id,
+      createdAt: source.financed_at,
+      details: {
+        number,
+        invoiceNumber: source.invoice_number,
+        clientName: source.client_name,
+        issueDate: source.issue_date,
+        dueDate: source.due_date,
+        netAmount: centsToNumber(fee.net),
+        vatRate: Number(FEE_VAT.rate),
+        vatAmount: centsToNumber(fee.vat),
+        grossAmount: centsToNumber(fee.gross),
+        paymentReference,
+      },
+    },
+    transaction,
+  );
+  if (options.send !== false) enqueueAfterCommit(transaction, id);
+  return { id, number, grossAmount: centsToNumber(fee.gross), created: true };
+}
+
+/** Queues the sending once `transaction` commits; a failed enqueue is logged and left to the sync job's sweep. */
+function enqueueAfterCommit(transaction: Transaction, einvoiceId: string): void {
+  transaction.afterCommit(async () => {
+    try {
+      await sendJob(SEND_QUEUE, { einvoiceId });
+    } catch (error) {
+      console.error(`einvoices: could not enqueue sending of ${einvoiceId}`, error);
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Sending
+
+export type SendOutcome = 'sent' | 'skipped' | 'failed' | 'retry';
+
+/**
+ * The worker's side of one e-invoice: under the row's lock, sends a pending
+ * one through the intermediary and records the answer (sent, or delivered
+ * when the intermediary says so, with its document id). Anything not pending
+ * is skipped, so a repeated job never sends twice. A failure is recorded
+ * (attempts, error, activity) and rethrown for pg-boss to retry, except the
+ * last (`retryCount` at `retryLimit`), which marks it failed.
+ */
+export async function sendOutgoingEInvoice(
+  einvoiceId: string,
+  delivery: { retryCount: number; retryLimit: number } = { retryCount: 0, retryLimit: 0 },
+): Promise<SendOutcome> {
+  let failure: unknown;
+  const outcome = await inTransaction(async (transaction): Promise<SendOutcome> => {
+    const row = await selectOne<{ id: string; number: string; status: OutgoingEInvoiceStatus; ubl_xml: string; attempts: number }>(
+      'SELECT id, number, status, ubl_xml, attempts FROM outgoing_einvoices WHERE id = :id FOR UPDATE',
+      { id: einvoiceId },
+      { transaction },
+    );
+    if (!row || row.status !== 'pending') return 'skipped';
+    const attempt = row.attempts + 1;
+    try {
+      const sent = await getEInvoicing().sendDocument(row.ubl_xml);
+      const status: OutgoingEInvoiceStatus = sent.status === 'delivered' ? 'delivered' : 'sent';
+      await execute(
+        `UPDATE outgoing_einvoices SET status = :status, document_id = :documentId, sent_at = now(), attempts = :attempt, error = NULL WHERE id = :id`,
+        { id: row.id, status, documentId: sent.documentId.slice(0, 255), attempt },
+        { transaction },
+      );
+      await logActivity(
+        { action: 'einvoice_sent', userId: null, entityType: 'outgoing_einvoice', entityId: row.id, details: { number: row.number, status, documentId: sent.documentId, attempt } },
+        transaction,
+      );
+      return 'sent';
+    } catch (error) {
+      failure = error;
+      const final = delivery.retryCount >= delivery.retryLimit;
+      const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000) || 'Sending failed';
+      await execute(
+        `UPDATE outgoing_einvoices SET attempts = :attempt, error = :message, status = CASE WHEN :final THEN 'failed' ELSE status END WHERE id = :id`,
+        { id: row.id, attempt, message, final },
+        { transaction },
+      );
+      await logActivity(
+        { action: 'einvoice_send_failed', userId: null, entityType: 'outgoing_einvoice', entityId: row.id, details: { number: row.number, attempt, final, error: message } },
+        transaction,
+      );
+      return final ? 'failed' : 'retry';
+    }
+  });
+  if (outcome === 'retry') throw failure;
+  return outcome;
+}
+
+/**
+ * POST /api/einvoices/{id}/send and the page's 'Pošalji ponovno' (manager):
+ * a failed e-invoice goes back to pending and its job is queued after
+ * commit. 409 when it is sent or already waiting; 404 unknown.
+ */
+export async function resendEInvoice({ actor, id, ip }: { actor: Actor; id: string; ip?: string | null }): Promise<OutgoingEInvoiceDto> {
+  assertCan(actor, 'send:einvoice');
+  return inTransaction(async (transaction) => {
+    const row = /^[0-9a-f-]{36}$/i.test(id)
+      ? await selectOne<{ id: string; number: string; status: OutgoingEInvoiceStatus; error: string | null }>(
+          'SELECT id, number, status, error FROM outgoing_einvoices WHERE id = :id FOR UPDATE',
+          { id },
+          { transaction },
+        )
+      : null;
+    if (!row) throw apiError(404, EINVOICE_MESSAGES.notFound);
+    if (row.status === 'sent' || row.status === 'delivered') throw apiError(409, `${EINVOICE_MESSAGES.alreadySent} (${row.number})`);
+    if (row.status === 'pending') throw apiError(409, `${EINVOICE_MESSAGES.alreadyQueued} (${row.number})`);
+    // The last error stays in the activity log (einvoice_send_failed); the row shows the next attempt's.
+    await execute(`UPDATE outgoing_einvoices SET status = 'pending', error = NULL WHERE id = :id`, { id: row.id }, { transaction });
+    await logActivity(
+      { action: 'einvoice_resend_requested', userId: actor.id, entityType: 'outgoing_einvoice', entityId: row.id, ipAddress: ip, details: { number: row.number, previousError: row.error } },
+      transaction,
+    );
+    enqueueAfterCommit(transaction, row.id);
+    return toDto((await selectOne<OutgoingRow>(`${SELECT_OUTGOING} WHERE o.id = :id`, { id: row.id }, { transaction }))!);
+  });
+}
+
+/**
+ * Pending e-invoices whose job was lost (an enqueue that failed after commit,
+ * a queue purged): re-queued by the sync job. Older than `minutes`, with no
+ * job waiting, retrying or running. Returns how many were queued.
+ */
+export async function requeueStalledEInvoices(options: { minutes?: number; limit?: number } = {}): Promise<number> {
+  const rows = await selectRows<{ id: string }>(
+    `SELECT o.id FROM outgoing_einvoices o
+      WHERE o.status = 'pending' AND o.updated_at < now() - make_interval(mins => CAST(:minutes AS integer))
+        AND NOT EXISTS (SELECT 1 FROM pgboss.job j
+                         WHERE j.name = :queue AND j.data ->> 'einvoiceId' = o.id::text AND j.state IN ('created', 'retry', 'active'))
+      ORDER BY o.created_at LIMIT :limit`,
+    { minutes: options.minutes ?? 10, limit: options.limit ?? 500, queue: SEND_QUEUE },
+  );
+  for (const { id } of rows) await sendJob(SEND_QUEUE, { einvoiceId: id });
+  return rows.length;
+}
+
+// ---------------------------------------------------------------------------
+// Reads
+
+/** GET /api/einvoices and the /integrations/einvoicing list: newest first; q (number, client, invoice number), status; the page and the full count. */
+export async function listOutgoingEInvoices(
+  options: { q?: string | null; status?: string | null; limit?: number; offset?: number } = {},
+): Promise<{ items: OutgoingEInvoiceDto[]; total: number }> {
+  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000);
+  const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
+  const replacements: Record<string, unknown> = { limit, offset };
+  const conditions: string[] = [];
+  const term = options.q?.trim();
+  if (term) {
+    replacements.pattern = containsPattern(term);
+    conditions.push('(o.number ILIKE :pattern OR c.company_name ILIKE :pattern OR i.invoice_number ILIKE :pattern)');
+  }
+  if (options.status) {
+    if (!(OUTGOING_EINVOICE_STATUSES as readonly string[]).includes(options.status)) {
+      throw apiError(400, EINVOICE_MESSAGES.invalidStatus, { status: [EINVOICE_MESSAGES.invalidStatus] });
+    }
+    replacements.status = options.status;
+    conditions.push('o.status = :status');
+  }
+  const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+  const [rows, count] = await Promise.all([
+    selectRows<OutgoingRow>(`${SELECT_OUTGOING} ${where} ORDER BY o.created_at DESC, o.number DESC LIMIT :limit OFFSET :offset`, replacements),
+    selectOne<{ total: number }>(
+      `SELECT count(*)::int AS total FROM outgoing_einvoices o JOIN invoices i ON i.id = o.invoice_id JOIN clients c ON c.id = o.client_id ${where}`,
+      replacements,
+    ),
+  ]);
+  return { items: rows.map(toDto), total: count?.total ?? 0 };
+}
+
+/** GET /api/einvoices/{id}/ubl: the stored XML exactly as issued (and sent). Throws 404. */
+export async function getOutgoingUbl(id: string): Promise<{ number: string; xml: string; sha256: string }> {
+  const row = /^[0-9a-f-]{36}$/i.test(id)
+    ? await selectOne<{ number: string; ubl_xml: string; ubl_sha256: string }>('SELECT number, ubl_xml, ubl_sha256 FROM outgoing_einvoices WHERE id = :id', { id })
+    : null;
+  if (!row) throw apiError(404, EINVOICE_MESSAGES.notFound);
+  return { number: row.number, xml: row.ubl_xml, sha256: row.ubl_sha256 };
+}

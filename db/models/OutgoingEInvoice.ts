@@ -1,0 +1,84 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type NonAttribute,
+  type Sequelize,
+} from 'sequelize';
+import type { Client } from './Client.ts';
+import type { OutgoingEInvoiceStatus } from './enums.ts';
+import type { Invoice } from './Invoice.ts';
+
+/**
+ * The factor's fee e-invoice to its client for one financed invoice (UBL 2.1,
+ * HR CIUS), and its sending through the intermediary. Issued only by
+ * app/einvoices/outgoing.server.ts, which draws the gapless number.
+ */
+export class OutgoingEInvoice extends Model<InferAttributes<OutgoingEInvoice>, InferCreationAttributes<OutgoingEInvoice>> {
+  declare id: CreationOptional<string>;
+  /** FF-YYYY-NNNNNN */
+  declare number: string;
+  declare year: number;
+  declare sequence: number;
+  declare invoiceId: string;
+  declare clientId: string;
+  declare issuedAt: Date;
+  /** 'YYYY-MM-DD' in Croatia. */
+  declare issueDate: string;
+  declare dueDate: string;
+  declare currency: CreationOptional<string>;
+  declare netAmount: string;
+  declare vatRate: string;
+  declare vatAmount: string;
+  declare grossAmount: string;
+  /** 'HR00 2026-000001' */
+  declare paymentReference: string;
+  declare ublXml: string;
+  declare ublSha256: string;
+  declare status: CreationOptional<OutgoingEInvoiceStatus>;
+  declare documentId: string | null;
+  declare sentAt: Date | null;
+  declare error: string | null;
+  declare attempts: CreationOptional<number>;
+  declare createdBy: string | null;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  declare invoice?: NonAttribute<Invoice>;
+  declare client?: NonAttribute<Client>;
+
+  static initModel(sequelize: Sequelize) {
+    return OutgoingEInvoice.init(
+      {
+        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+        number: DataTypes.TEXT,
+        year: DataTypes.INTEGER,
+        sequence: DataTypes.INTEGER,
+        invoiceId: DataTypes.UUID,
+        clientId: DataTypes.UUID,
+        issuedAt: DataTypes.DATE,
+        issueDate: DataTypes.DATEONLY,
+        dueDate: DataTypes.DATEONLY,
+        currency: DataTypes.CHAR(3),
+        netAmount: DataTypes.DECIMAL(15, 2),
+        vatRate: DataTypes.DECIMAL(5, 2),
+        vatAmount: DataTypes.DECIMAL(15, 2),
+        grossAmount: DataTypes.DECIMAL(15, 2),
+        paymentReference: DataTypes.TEXT,
+        ublXml: DataTypes.TEXT,
+        ublSha256: DataTypes.TEXT,
+        status: DataTypes.TEXT,
+        documentId: DataTypes.TEXT,
+        sentAt: DataTypes.DATE,
+        error: DataTypes.TEXT,
+        attempts: DataTypes.INTEGER,
+        createdBy: DataTypes.UUID,
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'outgoing_einvoices', underscored: true, timestamps: true }
+    );
+  }
+}
