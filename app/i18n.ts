@@ -1,4 +1,5 @@
 import enAnalytics from './locales/en/analytics.json';
+import enBackups from './locales/en/backups.json';
 import enClients from './locales/en/clients.json';
 import enCommon from './locales/en/common.json';
 import enDashboard from './locales/en/dashboard.json';
@@ -14,6 +15,7 @@ import enRisk from './locales/en/risk.json';
 import enTasks from './locales/en/tasks.json';
 import enWorkflows from './locales/en/workflows.json';
 import hrAnalytics from './locales/hr/analytics.json';
+import hrBackups from './locales/hr/backups.json';
 import hrClients from './locales/hr/clients.json';
 import hrCommon from './locales/hr/common.json';
 import hrDashboard from './locales/hr/dashboard.json';
@@ -42,8 +44,8 @@ export const defaultLanguage: Language = 'en';
 export const LANGUAGE_KEY = 'finflow-language';
 
 export const resources = {
-  en: { common: { ...enCommon, ...enAnalytics, ...enClients, ...enDashboard, ...enDocuments, ...enEInvoices, ...enEmail, ...enIntegrations, ...enInvoices, ...enLimits, ...enOnboarding, ...enPayments, ...enRisk, ...enTasks, ...enWorkflows } },
-  hr: { common: { ...hrCommon, ...hrAnalytics, ...hrClients, ...hrDashboard, ...hrDocuments, ...hrEInvoices, ...hrEmail, ...hrIntegrations, ...hrInvoices, ...hrLimits, ...hrOnboarding, ...hrPayments, ...hrRisk, ...hrTasks, ...hrWorkflows } },
+  en: { common: { ...enCommon, ...enAnalytics, ...enBackups, ...enClients, ...enDashboard, ...enDocuments, ...enEInvoices, ...enEmail, ...enIntegrations, ...enInvoices, ...enLimits, ...enOnboarding, ...enPayments, ...enRisk, ...enTasks, ...enWorkflows } },
+  hr: { common: { ...hrCommon, ...hrAnalytics, ...hrBackups, ...hrClients, ...hrDashboard, ...hrDocuments, ...hrEInvoices, ...hrEmail, ...hrIntegrations, ...hrInvoices, ...hrLimits, ...hrOnboarding, ...hrPayments, ...hrRisk, ...hrTasks, ...hrWorkflows } },
 } as const;
 
 export function isLanguage(value: unknown): value is Language {

@@ -229,6 +229,8 @@ describe('constraints', () => {
     email_campaigns: () => ({ name: 'Kampanja', template_id: f.template }),
     email_logs: () => ({ recipient: `r${unique()}@example.hr`, subject: 'Pozdrav' }),
     integrations: () => ({ name: 'FINA', type: 'fina' }),
+    // Completed with its file, so that a bad status breaks only the enum.
+    backups: () => ({ status: 'completed', file_name: 'finflow-backup.zip', size: 1024, sha256: 'c'.repeat(64), completed_at: new Date() }),
     // Sent, with its time and document id, so that a bad status breaks only the enum, not "sent iff sent_at and document_id".
     outgoing_einvoices: () => {
       const sequence = counter++ + 1;
@@ -305,6 +307,7 @@ describe('constraints', () => {
     // Monitoring shows 'online'; it is a display state, never stored.
     ['integrations', 'status', 'online'],
     ['integrations', 'mode', 'production'],
+    ['backups', 'status', 'done'],
     ['outgoing_einvoices', 'status', 'queued'],
     ['incoming_einvoices', 'status', 'pending'],
   ];

@@ -149,6 +149,14 @@ export const queues = [
     options: { retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 3600, retentionMinutes: 360 },
     schedule: { cron: '45 5 * * *', tz: 'Europe/Zagreb' },
   }),
+  defineQueue({
+    name: 'backup',
+    // A database backup for Settings (app/backups/backups.server.ts). An error marks the backup failed and an admin
+    // starts another, so the one retry only matters after a worker died mid-way: the job expires and starts over.
+    // Generous expiry: a large book takes minutes to copy and compress.
+    options: { retryLimit: 1, retryDelay: 60, retryBackoff: false, expireInSeconds: 4 * 3600 },
+    payload: z.object({ backupId: z.uuid() }),
+  }),
 ] as const;
 
 export type QueueName = (typeof queues)[number]['name'];

@@ -15,6 +15,8 @@ const cases: Array<[Permission, Record<Role, boolean>]> = [
   ['edit:email_template', { user: false, manager: true, admin: true, super_admin: true }],
   ['manage:users', { user: false, manager: false, admin: true, super_admin: true }],
   ['manage:integrations', { user: false, manager: false, admin: true, super_admin: true }],
+  ['export:data', { user: false, manager: false, admin: true, super_admin: true }],
+  ['manage:backups', { user: false, manager: false, admin: true, super_admin: true }],
   ['grant:super_admin', { user: false, manager: false, admin: false, super_admin: true }],
 ];
 

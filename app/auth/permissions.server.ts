@@ -46,7 +46,8 @@ const ADDED_BY_ROLE = {
     'edit:email_campaign',
     'send:einvoice',
   ],
-  admin: ['manage:users', 'manage:integrations'],
+  // export:data downloads the whole book; manage:backups makes and downloads database backups.
+  admin: ['manage:users', 'manage:integrations', 'export:data', 'manage:backups'],
   super_admin: ['grant:super_admin'],
 } as const;
 

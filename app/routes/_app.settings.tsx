@@ -10,13 +10,15 @@ import { can, requirePermission, requireUser } from '~/auth/permissions.server.t
 import { createUserSchema, ROLES } from '~/auth/schemas.ts';
 import { sendSetPasswordLink } from '~/auth/user-mail.server.ts';
 import { createStaffUser, listUsers, setUserActive, setUserOtp, setUserRole } from '~/auth/users.server.ts';
+import { listBackups, requestBackup } from '~/backups/backups.server.ts';
+import { BackupsCard } from '~/components/backups-card.tsx';
 import { LanguageSwitcher } from '~/components/language-switcher.tsx';
 import { UserManagement } from '~/components/user-management.tsx';
 import { getSystemStatus } from '~/system-status.server.ts';
 import { readApiError } from '~/utils/api.server.ts';
 import { formatDate, formatDateTime } from '~/utils/format.ts';
 import { THEME_KEY } from '~/utils/theme.ts';
-import { toastHeaders } from '~/utils/toast.server.ts';
+import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import type { loader as rootLoader } from '~/root.tsx';
 
 export const meta: MetaFunction = () => [{ title: 'Settings · FinFlow' }];
@@ -24,15 +26,20 @@ export const meta: MetaFunction = () => [{ title: 'Settings · FinFlow' }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const canManageUsers = can(user, 'manage:users');
-  const [system, users] = await Promise.all([
+  const canBackup = can(user, 'manage:backups');
+  const [system, users, backups] = await Promise.all([
     getSystemStatus(packageJson.version),
     canManageUsers ? listUsers({ limit: 1000 }) : Promise.resolve(null),
+    canBackup ? listBackups({ actor: user, limit: 10 }) : Promise.resolve(null),
   ]);
   return json({
     me: { id: user.id, role: user.role },
     canManageUsers,
     canGrantSuperAdmin: can(user, 'grant:super_admin'),
     users: users?.users ?? null,
+    canBackup,
+    canExport: can(user, 'export:data'),
+    backups: backups?.backups ?? null,
     system,
     now: new Date().toISOString(),
   });
@@ -50,11 +57,15 @@ const TOASTS = {
   otp: { ok: 'settings.otpUpdated', failed: 'settings.otpFailed' },
 } as const;
 
-/** Admin user management (spec §6): role, active flag, OTP flag, and creating staff users (DESIGN §9). */
+/**
+ * Admin user management (spec §6): role, active flag, OTP flag, and creating staff users (DESIGN §9);
+ * and 'Stvori sigurnosnu kopiju' (intent backup), which queues a database backup.
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await request.formData();
+  if (formData.get('intent') === 'backup') return backupAction(request, clientIp(context));
   const actor = await requirePermission(request, 'manage:users');
   const meta = { ip: clientIp(context) };
-  const formData = await request.formData();
 
   if (formData.get('intent') === 'create') {
     const submission = parseWithZod(formData, { schema: createUserSchema });
@@ -94,6 +105,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 }
 
+async function backupAction(request: Request, ip: string | null) {
+  const actor = await requirePermission(request, 'manage:backups');
+  try {
+    await requestBackup({ actor, ip });
+    return redirectWithToast('/settings', { title: 'backups.toast.requested', description: 'backups.toast.requestedDescription' });
+  } catch (error) {
+    const problem = await readApiError(error);
+    if (!problem) throw error;
+    return redirectWithToast('/settings', { title: problem.status === 409 ? 'backups.toast.busy' : 'backups.toast.failed', variant: 'destructive' });
+  }
+}
+
 export default function SettingsPage() {
   const data = useLoaderData<typeof loader>();
   const { t } = useTranslation();
@@ -115,6 +138,7 @@ export default function SettingsPage() {
       {data.canManageUsers && data.users ? (
         <UserManagement users={data.users} me={data.me} canGrantSuperAdmin={data.canGrantSuperAdmin} />
       ) : null}
+      {data.canBackup || data.canExport ? <BackupsCard backups={data.backups} canBackup={data.canBackup} canExport={data.canExport} /> : null}
       <Card size="3">
         <Heading size="4" mb="3">
           {t('settings.system')}

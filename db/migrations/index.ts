@@ -6,6 +6,7 @@ import * as registrationDrafts from './2026.11.22T09.30.00.registration-drafts.t
 import * as bankStatements from './2026.11.22T10.00.00.bank-statements.ts';
 import * as outgoingEInvoices from './2026.11.22T11.00.00.outgoing-einvoices.ts';
 import * as invoiceSummaries from './2026.11.22T12.00.00.invoice-summaries.ts';
+import * as backups from './2026.11.22T11.30.00.backups.ts';
 
 /**
  * Every migration in the order it runs. Listed explicitly (not globbed) so the
@@ -20,4 +21,5 @@ export const migrations: Array<{ name: string; module: MigrationModule }> = [
   { name: '2026.11.22T10.00.00.bank-statements', module: bankStatements },
   { name: '2026.11.22T11.00.00.outgoing-einvoices', module: outgoingEInvoices },
   { name: '2026.11.22T12.00.00.invoice-summaries', module: invoiceSummaries },
+  { name: '2026.11.22T11.30.00.backups', module: backups },
 ];

@@ -151,6 +151,9 @@ export type IntegrationStatus = (typeof INTEGRATION_STATUSES)[number];
 export const INTEGRATION_MODES = ['sandbox', 'live'] as const;
 export type IntegrationMode = (typeof INTEGRATION_MODES)[number];
 
+export const BACKUP_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
+export type BackupStatus = (typeof BACKUP_STATUSES)[number];
+
 export const OUTGOING_EINVOICE_STATUSES = ['pending', 'sent', 'delivered', 'failed'] as const;
 export type OutgoingEInvoiceStatus = (typeof OUTGOING_EINVOICE_STATUSES)[number];
 
@@ -197,6 +200,7 @@ export const ENUM_COLUMNS: ReadonlyArray<readonly [table: string, column: string
   ['integrations', 'type', INTEGRATION_TYPES],
   ['integrations', 'status', INTEGRATION_STATUSES],
   ['integrations', 'mode', INTEGRATION_MODES],
+  ['backups', 'status', BACKUP_STATUSES],
   ['outgoing_einvoices', 'status', OUTGOING_EINVOICE_STATUSES],
   ['incoming_einvoices', 'status', INCOMING_EINVOICE_STATUSES],
 ];

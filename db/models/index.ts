@@ -1,6 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { getSequelize } from '../connection.ts';
 import { ActivityLog } from './ActivityLog.ts';
+import { Backup } from './Backup.ts';
 import { Client } from './Client.ts';
 import { CreditLimitRequest } from './CreditLimitRequest.ts';
 import { Customer } from './Customer.ts';
@@ -40,6 +41,7 @@ import { WorkflowStepRun } from './WorkflowStepRun.ts';
 
 const models = {
   ActivityLog,
+  Backup,
   Client,
   CreditLimitRequest,
   Customer,
@@ -67,7 +69,7 @@ const models = {
 };
 // The classes by name as well, for `import { Client } from 'db/models'`.
 export {
-  ActivityLog, Client, CreditLimitRequest, Customer, Document, EmailCampaign, EmailLog, EmailTemplate, Integration,
+  ActivityLog, Backup, Client, CreditLimitRequest, Customer, Document, EmailCampaign, EmailLog, EmailTemplate, Integration,
   IntegrationLog, Invoice, InvoiceLine, Payment, Payout, RiskAssessment, Session, Task, User, UserToken,
   WorkerHeartbeat, WorkflowDefinition, WorkflowInstance, WorkflowStepRun, OutgoingEInvoice, IncomingEInvoice,
 };
@@ -153,6 +155,7 @@ function associate() {
   Integration.hasMany(IntegrationLog, { as: 'logs', foreignKey: 'integrationId' });
   IntegrationLog.belongsTo(Integration, { as: 'integration', foreignKey: 'integrationId' });
   ActivityLog.belongsTo(User, { as: 'user', foreignKey: 'userId' });
+  Backup.belongsTo(User, { as: 'requester', foreignKey: 'requestedBy' });
 }
 
 // Model classes are module-level singletons, so they can be bound to only one

@@ -20,6 +20,8 @@ const NOT_SEEDED = ['schema_migrations', 'sessions', 'user_tokens', 'login_throt
   'upload_objects',
   // Imported bank statements and their entries: filled by staff uploading camt.053 files.
   'bank_statements', 'bank_statement_entries',
+  // Database backups: made from Settings by an admin.
+  'backups',
   // E-invoices received from the intermediary: filled by the sync job and 'Zaprimi dokumente'.
   'incoming_einvoices'];
 

@@ -1,4 +1,5 @@
 import type { JobModule } from './define.ts';
+import * as backup from './backup.ts';
 import * as creditLimitExpiry from './credit-limit-expiry.ts';
 import * as emailCampaign from './email-campaign.ts';
 import * as emailPaymentReminders from './email-payment-reminders.ts';
@@ -16,4 +17,4 @@ import * as workflowStep from './workflow-step.ts';
  * Every job the worker runs: one module per queue declared in queues.ts
  * (worker.test.ts checks that each declared queue has exactly one).
  */
-export const jobs: readonly JobModule[] = [heartbeat, housekeeping, overdueRisk, creditLimitExpiry, workflowStep, integrationHealth, finaChecks, emailSend, emailCampaign, emailPaymentReminders, einvoiceSend, einvoiceSync];
+export const jobs: readonly JobModule[] = [heartbeat, housekeeping, overdueRisk, creditLimitExpiry, workflowStep, integrationHealth, finaChecks, emailSend, emailCampaign, emailPaymentReminders, einvoiceSend, einvoiceSync, backup];

@@ -1,0 +1,52 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type NonAttribute,
+  type Sequelize,
+} from 'sequelize';
+import type { BackupStatus } from './enums.ts';
+import type { User } from './User.ts';
+
+/** A database backup file in DATA_DIR/backups, written by the worker's backup job. */
+export class Backup extends Model<InferAttributes<Backup>, InferCreationAttributes<Backup>> {
+  declare id: CreationOptional<string>;
+  declare status: CreationOptional<BackupStatus>;
+  declare fileName: string | null;
+  /** Bytes (bigint: a string when read raw). */
+  declare size: string | number | null;
+  declare sha256: string | null;
+  declare tableCount: number | null;
+  declare rowCount: string | number | null;
+  declare error: string | null;
+  declare requestedBy: string | null;
+  declare createdAt: CreationOptional<Date>;
+  declare startedAt: Date | null;
+  declare completedAt: Date | null;
+  declare updatedAt: CreationOptional<Date>;
+
+  declare requester?: NonAttribute<User>;
+
+  static initModel(sequelize: Sequelize) {
+    return Backup.init(
+      {
+        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+        status: DataTypes.TEXT,
+        fileName: DataTypes.TEXT,
+        size: DataTypes.BIGINT,
+        sha256: DataTypes.CHAR(64),
+        tableCount: DataTypes.INTEGER,
+        rowCount: DataTypes.BIGINT,
+        error: DataTypes.TEXT,
+        requestedBy: DataTypes.UUID,
+        createdAt: DataTypes.DATE,
+        startedAt: DataTypes.DATE,
+        completedAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'backups', underscored: true, timestamps: true }
+    );
+  }
+}
