@@ -144,12 +144,6 @@ export const queues = [
     schedule: { cron: '45 5 * * *', tz: 'Europe/Zagreb' },
   }),
   defineQueue({
-    name: 'fina-checks',
-    // Daily before staff arrive (after overdue-risk); reruns are harmless (no second task for a known blockage).
-    options: { retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 3600, retentionMinutes: 360 },
-    schedule: { cron: '45 5 * * *', tz: 'Europe/Zagreb' },
-  }),
-  defineQueue({
     name: 'backup',
     // A database backup for Settings (app/backups/backups.server.ts). An error marks the backup failed and an admin
     // starts another, so the one retry only matters after a worker died mid-way: the job expires and starts over.
