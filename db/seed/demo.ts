@@ -2489,9 +2489,10 @@ const INTEGRATIONS = [
   {
     type: 'einvoicing',
     name: 'E-računi EN 16931',
-    status: 'in_development',
+    // Active: the fee e-invoices go out through it (sandbox mode) and the sync job receives through it.
+    status: 'active',
     description: 'Zaprimanje i slanje e-računa (UBL 2.1, EN 16931, HR CIUS) za Fiskalizaciju 2.0.',
-    operations: ['healthCheck', 'validateUbl', 'sendInvoice'],
+    operations: ['healthCheck', 'sendDocument', 'receiveDocuments'],
   },
   {
     type: 'sendgrid',
