@@ -99,7 +99,7 @@ export function BackupsCard({ backups, canBackup, canExport }: { backups: Backup
                       {backup.size === null ? '' : formatBytes(backup.size)}
                       {backup.rowCount !== null ? (
                         <Text as="div" size="1" color="gray">
-                          {t('backups.rows', { count: backup.rowCount, tables: backup.tableCount })}
+                          {t('backups.rows', { rows: backup.rowCount, tables: backup.tableCount })}
                         </Text>
                       ) : null}
                     </Table.Cell>

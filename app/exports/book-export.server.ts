@@ -98,6 +98,13 @@ function textOf(column: CatalogColumn): string {
   return `${name}::text AS ${name}`;
 }
 
+/** One keyset page: the rows after $1 (when `after`) in id order, each column as text, and the id to continue from. */
+export function batchSql(table: string, columns: CatalogColumn[], after: boolean, limit: number): string {
+  // src.id, not id: the output column "id" is its text, and ordering by that would sort the whole table for every page.
+  return `SELECT ${columns.map(textOf).join(', ')}, src.id::text AS "__key" FROM ${quoteIdent(table)} AS src
+           ${after ? 'WHERE src.id > $1' : ''} ORDER BY src.id LIMIT ${limit}`;
+}
+
 interface PlannedFile {
   table: string;
   file: string;
@@ -151,13 +158,14 @@ export async function exportBook({
   assertCan(actor, 'export:data');
   const snapshot = await openSnapshot('finflow-book-export');
   let plan: PlannedFile[];
+  let files: Record<string, number>;
   let at: { day: string; instant: string };
   try {
     plan = await planExport(snapshot);
     [at] = await snapshot.query<{ day: string; instant: string }>(
       `SELECT to_char(now() AT TIME ZONE 'Europe/Zagreb', 'YYYY-MM-DD') AS day, to_char(now(), 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS instant`,
     );
-    const files = Object.fromEntries(plan.map((entry) => [entry.file, entry.rows]));
+    files = Object.fromEntries(plan.map((entry) => [entry.file, entry.rows]));
     // Its own short transaction: the snapshot is read only, and the export happened whether or not the download completes.
     await inTransaction((transaction) =>
       logActivity({ action: 'data_exported', userId: actor.id, ipAddress: ip ?? null, details: { format: 'csv-zip', snapshotAt: at.instant, files } }, transaction),
@@ -180,7 +188,10 @@ export async function exportBook({
       void snapshot.close();
     }
   });
+  let failed = false;
   const fail = (error: unknown) => {
+    if (failed) return;
+    failed = true;
     // A client that went away is not an error of ours.
     if (!signal?.aborted) console.error(`[finflow] book export failed: ${error instanceof Error ? error.message : String(error)}`);
     void snapshot.close();
@@ -216,11 +227,7 @@ export async function exportBook({
       lastId = null;
       return;
     }
-    const select = `SELECT ${file.columns.map(textOf).join(', ')}, id::text AS "__key" FROM ${quoteIdent(file.table)}`;
-    const rows = await snapshot.query<Record<string, string | null>>(
-      lastId === null ? `${select} ORDER BY id LIMIT ${batchRows}` : `${select} WHERE id > $1 ORDER BY id LIMIT ${batchRows}`,
-      lastId === null ? [] : [lastId],
-    );
+    const rows = await snapshot.query<Record<string, string | null>>(batchSql(file.table, file.columns, lastId !== null, batchRows), lastId === null ? [] : [lastId]);
     if (signal?.aborted) throw signal.reason ?? new Error('aborted');
     const text = rows.map((row) => csvRecord(file.columns.map((column) => row[column.name]))).join('');
     const last = rows.length < batchRows;
@@ -242,7 +249,7 @@ export async function exportBook({
       async pull() {
         const before = produced;
         try {
-          while (produced === before && !finished) await step();
+          while (produced === before && !finished && !failed) await step();
         } catch (error) {
           fail(error);
         }
@@ -254,5 +261,5 @@ export async function exportBook({
     { highWaterMark: 4 },
   );
   signal?.addEventListener('abort', () => void snapshot.close(), { once: true });
-  return { fileName: `finflow-book-${at.day}.zip`, files: Object.fromEntries(plan.map((file) => [file.file, file.rows])), stream };
+  return { fileName: `finflow-book-${at.day}.zip`, files, stream };
 }
