@@ -4,7 +4,7 @@ import type PgBoss from 'pg-boss';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { handler as sendHandler } from '../../worker/jobs/einvoice-send.ts';
 import { activityRows, apiFailure, createTestUser, getRequest, signedInCookie } from '../auth/test-helpers.server.ts';
-import { execute, selectOne, selectRows } from '../db.server.ts';
+import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { ensureIntegrations } from '../integrations/core.server.ts';
 import { documentIdOf, mailboxDir } from '../integrations/einvoicing.server.ts';
 import { approveInvoice, createInvoice, financeInvoice, verifyInvoice } from '../invoices/invoices.server.ts';
@@ -14,7 +14,7 @@ import { loader as ublLoader } from '../routes/api.einvoices.$id.ubl.ts';
 import { croatianIban, oibCheckDigit } from '../utils/validation.ts';
 import { validateEn16931 } from './en16931-rules.server.ts';
 import { DEFAULT_FACTOR_OIB } from './factor-party.server.ts';
-import { requeueStalledEInvoices, resendEInvoice, sendOutgoingEInvoice, SEND_QUEUE } from './outgoing.server.ts';
+import { issueFeeEInvoice, issueFeeEInvoices, requeueStalledEInvoices, resendEInvoice, sendOutgoingEInvoice, SEND_QUEUE } from './outgoing.server.ts';
 import { parseUblInvoice } from './ubl-read.server.ts';
 
 /**
@@ -174,6 +174,18 @@ describe('issuing on financing', () => {
     expect(await einvoiceOf(invoice.id)).toBeNull();
     expect(await counter()).toBe(taken - 1);
     expect(await activityRows('invoice_financed', invoice.id)).toEqual([]);
+  });
+
+  it('issues once per invoice: a second call answers the existing one; an invoice not financed has no fee to invoice', async () => {
+    const { invoice } = await approvedInvoice();
+    await expect(inTransaction((transaction) => issueFeeEInvoice(invoice.id, transaction))).rejects.toMatchObject({ status: 409 });
+    await financeInvoice({ actor: await staff('manager'), id: invoice.id });
+    const row = (await einvoiceOf(invoice.id))!;
+    const before = await counter();
+    const again = await inTransaction((transaction) => issueFeeEInvoices([invoice.id], transaction));
+    expect(again).toEqual([{ id: row.id, number: row.number, grossAmount: Number(row.gross_amount), created: false }]);
+    expect(await counter()).toBe(before);
+    expect(await activityRows('einvoice_issued', row.id)).toHaveLength(1);
   });
 
   it('numbers concurrent financings without gaps or doubles', async () => {

@@ -165,7 +165,6 @@ interface IssueSource {
   id: string;
   invoice_number: string;
   amount: string;
-  currency: string;
   status: string;
   factor_fee: string | null;
   financed_at: Date | null;
@@ -183,6 +182,8 @@ interface IssueSource {
   customer_name: string;
   operator_name: string | null;
   existing_id: string | null;
+  existing_number: string | null;
+  existing_gross: string | null;
 }
 
 export interface IssuedEInvoice {
@@ -193,19 +194,40 @@ export interface IssuedEInvoice {
   created: boolean;
 }
 
+/** A fee e-invoice ready to insert. */
+interface Draft {
+  source: IssueSource;
+  fee: { net: number; vat: number; gross: number };
+  year: number;
+  sequence: number;
+  number: string;
+  paymentReference: string;
+  xml: string;
+}
+
 /**
  * Issues the fee e-invoice of a financed invoice in the caller's transaction
- * (the financing's, or the demo seed's): issue date and time are the
- * financing moment in Croatia, the seller the factor, the buyer the client,
- * one line for the fee at 25 % VAT. Writes the row (with the UBL and its
- * sha256) and its einvoice_issued activity row; after commit queues the
- * sending unless `send: false`. Returns the existing e-invoice when the
- * invoice already has one, and null when there is no fee to invoice.
- * Throws 404/409 when the invoice is unknown or not financed.
+ * (the financing's): issue date and time are the financing moment in
+ * Croatia, the seller the factor, the buyer the client, one line for the fee
+ * at 25 % VAT. Writes the row (with the UBL and its sha256) and its
+ * einvoice_issued activity row; after commit queues the sending unless
+ * `send: false`. Returns the existing e-invoice when the invoice already has
+ * one, and null when there is no fee to invoice. Throws 404/409 when the
+ * invoice is unknown or not financed.
  */
 export async function issueFeeEInvoice(invoiceId: string, transaction: Transaction, options: { send?: boolean } = {}): Promise<IssuedEInvoice | null> {
-  const source = await selectOne<IssueSource>(
-    `SELECT i.id, i.invoice_number, i.amount, i.currency, i.status, i.factor_fee, i.financed_at, i.financed_by,
+  return (await issueFeeEInvoices([invoiceId], transaction, options))[0];
+}
+
+/**
+ * issueFeeEInvoice for many invoices at once (the demo book issues hundreds),
+ * numbered in the order given: one read, one counter update per year, and
+ * the inserts in batches. Results in the order of `invoiceIds`.
+ */
+export async function issueFeeEInvoices(invoiceIds: string[], transaction: Transaction, options: { send?: boolean } = {}): Promise<Array<IssuedEInvoice | null>> {
+  if (invoiceIds.length === 0) return [];
+  const sources = await selectRows<IssueSource>(
+    `SELECT i.id, i.invoice_number, i.amount, i.status, i.factor_fee, i.financed_at, i.financed_by,
             to_char(i.financed_at AT TIME ZONE 'Europe/Zagreb', 'YYYY-MM-DD') AS issue_date,
             to_char(i.financed_at AT TIME ZONE 'Europe/Zagreb', 'HH24:MI:SS') AS issue_time,
             to_char((i.financed_at AT TIME ZONE 'Europe/Zagreb')::date + CAST(:days AS integer), 'YYYY-MM-DD') AS due_date,
@@ -213,40 +235,133 @@ export async function issueFeeEInvoice(invoiceId: string, transaction: Transacti
             c.city AS client_city, c.postal_code AS client_postal_code, c.email AS client_email,
             cu.company_name AS customer_name,
             coalesce(nullif(btrim(concat_ws(' ', u.first_name, u.last_name)), ''), u.email) AS operator_name,
-            (SELECT o.id FROM outgoing_einvoices o WHERE o.invoice_id = i.id) AS existing_id
+            o.id AS existing_id, o.number AS existing_number, o.gross_amount AS existing_gross
        FROM invoices i
        JOIN clients c ON c.id = i.client_id
        JOIN customers cu ON cu.id = i.customer_id
        LEFT JOIN users u ON u.id = i.financed_by
-      WHERE i.id = :invoiceId`,
-    { invoiceId, days: FEE_PAYMENT_DAYS },
+       LEFT JOIN outgoing_einvoices o ON o.invoice_id = i.id
+      WHERE i.id IN (:invoiceIds)`,
+    { invoiceIds, days: FEE_PAYMENT_DAYS },
     { transaction },
   );
-  if (!source) throw apiError(404, 'Invoice not found');
-  if (source.existing_id) {
-    const existing = (await selectOne<{ number: string; gross_amount: string }>('SELECT number, gross_amount FROM outgoing_einvoices WHERE id = :id', { id: source.existing_id }, { transaction }))!;
-    return { id: source.existing_id, number: existing.number, grossAmount: money(existing.gross_amount), created: false };
+  const byId = new Map(sources.map((source) => [source.id, source]));
+  const results: Array<IssuedEInvoice | null> = [];
+  const drafts: Draft[] = [];
+  for (const invoiceId of invoiceIds) {
+    const source = byId.get(invoiceId);
+    if (!source) throw apiError(404, 'Invoice not found');
+    if (source.existing_id) {
+      results.push({ id: source.existing_id, number: source.existing_number!, grossAmount: money(source.existing_gross!), created: false });
+      continue;
+    }
+    if (!['financed', 'paid'].includes(source.status) || source.financed_at === null || source.factor_fee === null) {
+      throw apiError(409, `Invoice ${source.invoice_number} is ${source.status}; only a financed invoice has a fee to invoice`);
+    }
+    const fee = feeFigures(toCents(source.factor_fee));
+    // A zero fee (a 0 % agreement) is nothing to invoice; EN 16931 would allow it, the client gains nothing from it.
+    if (fee.net <= 0) {
+      results.push(null);
+      continue;
+    }
+    results.push(null); // replaced once inserted
+    drafts.push({ source, fee, year: Number(source.issue_date.slice(0, 4)), sequence: 0, number: '', paymentReference: '', xml: '' });
   }
-  if (!['financed', 'paid'].includes(source.status) || source.financed_at === null || source.factor_fee === null) {
-    throw apiError(409, `Invoice ${source.invoice_number} is ${source.status}; only a financed invoice has a fee to invoice`);
-  }
-  const fee = feeFigures(toCents(source.factor_fee));
-  // A zero fee (a 0 % agreement) is nothing to invoice; EN 16931 would allow it, the client gains nothing from it.
-  if (fee.net <= 0) return null;
 
-  const year = Number(source.issue_date.slice(0, 4));
-  // The year's counter row stays locked until commit: concurrent issuers queue here, and a rollback returns the number.
-  const { rows } = await execute<{ last_number: number }>(
-    `INSERT INTO outgoing_einvoice_counters (year, last_number) VALUES (:year, 1)
-     ON CONFLICT (year) DO UPDATE SET last_number = outgoing_einvoice_counters.last_number + 1
-     RETURNING last_number`,
-    { year },
-    { transaction },
-  );
-  const sequence = rows[0].last_number;
-  const { number, paymentReference } = feeNumber(year, sequence);
+  // The year's counter row stays locked until commit: concurrent issuers queue here, and a rollback returns the numbers.
+  const perYear = new Map<number, Draft[]>();
+  for (const draft of drafts) perYear.set(draft.year, [...(perYear.get(draft.year) ?? []), draft]);
+  for (const [year, ofYear] of perYear) {
+    const { rows } = await execute<{ last_number: number }>(
+      `INSERT INTO outgoing_einvoice_counters (year, last_number) VALUES (:year, :count)
+       ON CONFLICT (year) DO UPDATE SET last_number = outgoing_einvoice_counters.last_number + :count
+       RETURNING last_number`,
+      { year, count: ofYear.length },
+      { transaction },
+    );
+    const first = rows[0].last_number - ofYear.length + 1;
+    ofYear.forEach((draft, index) => {
+      draft.sequence = first + index;
+      Object.assign(draft, feeNumber(year, draft.sequence));
+    });
+  }
+
   const factor = factorParty();
-  const amountText = `${formatEur(source.amount)}`;
+  for (const draft of drafts) draft.xml = writeFeeUbl(draft, factor);
+
+  // Inserted in batches: a few MB of XML per statement at most.
+  const inserted = new Map<string, string>();
+  for (let start = 0; start < drafts.length; start += 50) {
+    const batch = drafts.slice(start, start + 50);
+    const replacements: Record<string, unknown> = {};
+    const tuples = batch.map((draft, index) => {
+      Object.assign(replacements, {
+        [`number${index}`]: draft.number,
+        [`year${index}`]: draft.year,
+        [`sequence${index}`]: draft.sequence,
+        [`invoiceId${index}`]: draft.source.id,
+        [`clientId${index}`]: draft.source.client_id,
+        [`issuedAt${index}`]: new Date(draft.source.financed_at!).toISOString(),
+        [`issueDate${index}`]: draft.source.issue_date,
+        [`dueDate${index}`]: draft.source.due_date,
+        [`net${index}`]: centsToDecimalString(draft.fee.net),
+        [`vat${index}`]: centsToDecimalString(draft.fee.vat),
+        [`gross${index}`]: centsToDecimalString(draft.fee.gross),
+        [`reference${index}`]: draft.paymentReference,
+        [`xml${index}`]: draft.xml,
+        [`sha${index}`]: sha256(draft.xml),
+        [`createdBy${index}`]: draft.source.financed_by,
+      });
+      return `(:number${index}, :year${index}, :sequence${index}, :invoiceId${index}, :clientId${index}, :issuedAt${index}, :issueDate${index},
+               :dueDate${index}, 'EUR', :net${index}, :vatRate, :vat${index}, :gross${index}, :reference${index}, :xml${index}, :sha${index},
+               :createdBy${index}, :issuedAt${index})`;
+    });
+    const { rows } = await execute<{ id: string; invoice_id: string }>(
+      `INSERT INTO outgoing_einvoices (number, year, sequence, invoice_id, client_id, issued_at, issue_date, due_date, currency,
+                                       net_amount, vat_rate, vat_amount, gross_amount, payment_reference, ubl_xml, ubl_sha256,
+                                       created_by, created_at)
+       VALUES ${tuples.join(',\n')}
+       RETURNING id, invoice_id`,
+      { ...replacements, vatRate: FEE_VAT.rate },
+      { transaction },
+    );
+    for (const row of rows) inserted.set(row.invoice_id, row.id);
+  }
+
+  for (const draft of drafts) {
+    const id = inserted.get(draft.source.id)!;
+    // Details carry no ids (entity_id does): the demo book's activity stays the same from run to run.
+    await logActivity(
+      {
+        action: 'einvoice_issued',
+        userId: draft.source.financed_by,
+        entityType: 'outgoing_einvoice',
+        entityId: id,
+        createdAt: draft.source.financed_at,
+        details: {
+          number: draft.number,
+          invoiceNumber: draft.source.invoice_number,
+          clientName: draft.source.client_name,
+          issueDate: draft.source.issue_date,
+          dueDate: draft.source.due_date,
+          netAmount: centsToNumber(draft.fee.net),
+          vatRate: Number(FEE_VAT.rate),
+          vatAmount: centsToNumber(draft.fee.vat),
+          grossAmount: centsToNumber(draft.fee.gross),
+          paymentReference: draft.paymentReference,
+        },
+      },
+      transaction,
+    );
+    if (options.send !== false) enqueueAfterCommit(transaction, id);
+    results[invoiceIds.indexOf(draft.source.id)] = { id, number: draft.number, grossAmount: centsToNumber(draft.fee.gross), created: true };
+  }
+  return results;
+}
+
+/** The UBL of one fee e-invoice; its totals are checked against the figures stored beside it. */
+function writeFeeUbl(draft: Draft, factor: ReturnType<typeof factorParty>): string {
+  const { source, fee, number, paymentReference } = draft;
   const { xml, totals } = writeUblInvoice({
     number,
     issueDate: source.issue_date,
@@ -275,7 +390,7 @@ export async function issueFeeEInvoice(invoiceId: string, transaction: Transacti
       {
         id: '1',
         name: 'Naknada za faktoring',
-        description: `Naknada za faktoring računa ${source.invoice_number} (kupac ${source.customer_name}, iznos ${amountText})`,
+        description: `Naknada za faktoring računa ${source.invoice_number} (kupac ${source.customer_name}, iznos ${formatEur(source.amount)})`,
         quantity: '1',
         unitCode: 'C62',
         price: centsToDecimalString(fee.net),
@@ -288,59 +403,7 @@ export async function issueFeeEInvoice(invoiceId: string, transaction: Transacti
   if (totals.taxExclusive !== fee.net || totals.tax !== fee.vat || totals.payable !== fee.gross) {
     throw new Error(`e-invoice ${number}: written totals do not match the fee figures`);
   }
-  const inserted = await execute<{ id: string }>(
-    `INSERT INTO outgoing_einvoices (number, year, sequence, invoice_id, client_id, issued_at, issue_date, due_date, currency,
-                                     net_amount, vat_rate, vat_amount, gross_amount, payment_reference, ubl_xml, ubl_sha256,
-                                     created_by, created_at)
-     VALUES (:number, :year, :sequence, :invoiceId, :clientId, :issuedAt, :issueDate, :dueDate, 'EUR',
-             :net, :vatRate, :vat, :gross, :paymentReference, :xml, :sha, :createdBy, :issuedAt)
-     RETURNING id`,
-    {
-      number,
-      year,
-      sequence,
-      invoiceId: source.id,
-      clientId: source.client_id,
-      issuedAt: new Date(source.financed_at).toISOString(),
-      issueDate: source.issue_date,
-      dueDate: source.due_date,
-      net: centsToDecimalString(fee.net),
-      vatRate: FEE_VAT.rate,
-      vat: centsToDecimalString(fee.vat),
-      gross: centsToDecimalString(fee.gross),
-      paymentReference,
-      xml,
-      sha: sha256(xml),
-      createdBy: source.financed_by,
-    },
-    { transaction },
-  );
-  const id = inserted.rows[0].id;
-  // Details carry no ids (entity_id does): the demo book's activity stays the same from run to run.
-  await logActivity(
-    {
-      action: 'einvoice_issued',
-      userId: source.financed_by,
-      entityType: 'outgoing_einvoice',
-      entityId: id,
-      createdAt: source.financed_at,
-      details: {
-        number,
-        invoiceNumber: source.invoice_number,
-        clientName: source.client_name,
-        issueDate: source.issue_date,
-        dueDate: source.due_date,
-        netAmount: centsToNumber(fee.net),
-        vatRate: Number(FEE_VAT.rate),
-        vatAmount: centsToNumber(fee.vat),
-        grossAmount: centsToNumber(fee.gross),
-        paymentReference,
-      },
-    },
-    transaction,
-  );
-  if (options.send !== false) enqueueAfterCommit(transaction, id);
-  return { id, number, grossAmount: centsToNumber(fee.gross), created: true };
+  return xml;
 }
 
 /** Queues the sending once `transaction` commits; a failed enqueue is logged and left to the sync job's sweep. */

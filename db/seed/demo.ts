@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import { issueFeeEInvoice } from '../../app/einvoices/outgoing.server.ts';
+import { issueFeeEInvoices } from '../../app/einvoices/outgoing.server.ts';
 import { getObjectStore, type ObjectStore } from '../../app/storage/object-store.server.ts';
 import {
   centsToDecimalString,
@@ -64,7 +64,7 @@ export async function seedDemo(sequelize: Sequelize, options: SeedDemoOptions = 
     }
 
     for (const [table, rows] of book.tables) await insertRows(sequelize, transaction, table, rows);
-    const einvoices = await issueFeeEInvoices(sequelize, transaction);
+    const einvoices = await issueDemoFeeEInvoices(sequelize, transaction);
     // Only the demo users this run created; an existing account keeps its own history.
     for (const [id, at] of book.lastLogins) {
       if (staff.inserted.has(id)) {
@@ -94,13 +94,17 @@ export async function seedDemo(sequelize: Sequelize, options: SeedDemoOptions = 
  * document, except the newest, whose sending failed (the intermediary's 503
  * that the integration log shows), waiting for 'Pošalji ponovno'.
  */
-async function issueFeeEInvoices(sequelize: Sequelize, transaction: Transaction): Promise<number> {
+async function issueDemoFeeEInvoices(sequelize: Sequelize, transaction: Transaction): Promise<number> {
   const financed = await sequelize.query<{ id: string }>(
     `SELECT i.id FROM invoices i JOIN clients c ON c.id = i.client_id
       WHERE i.status IN ('financed', 'paid') ORDER BY i.financed_at, c.oib, i.invoice_number`,
     { type: QueryTypes.SELECT, transaction },
   );
-  for (const { id } of financed) await issueFeeEInvoice(id, transaction, { send: false });
+  await issueFeeEInvoices(
+    financed.map(({ id }) => id),
+    transaction,
+    { send: false },
+  );
   await sequelize.query(
     `UPDATE outgoing_einvoices
         SET status = 'delivered', document_id = 'EINV-' || left(ubl_sha256, 20), attempts = 1,
