@@ -11,6 +11,9 @@ interface Paged<T> {
   pages: number;
 }
 
+// Numbers, amounts and dates stay on one line; names wrap.
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+
 const OUTGOING_COLORS = { pending: 'amber', sent: 'blue', delivered: 'green', failed: 'red' } as const;
 
 export function OutgoingStatusBadge({ status }: { status: OutgoingEInvoiceDto['status'] }) {
@@ -83,7 +86,7 @@ export function OutgoingEInvoices({
             <Table.Body>
               {list.items.map((einvoice) => (
                 <Table.Row key={einvoice.id} data-testid="outgoing-einvoice" data-number={einvoice.number}>
-                  <Table.Cell>
+                  <Table.Cell style={NO_WRAP}>
                     <code>{einvoice.number}</code>
                   </Table.Cell>
                   <Table.Cell>
@@ -92,8 +95,10 @@ export function OutgoingEInvoices({
                   <Table.Cell>
                     <Link to={`/invoices/${einvoice.invoiceId}`}>{einvoice.invoiceNumber}</Link>
                   </Table.Cell>
-                  <Table.Cell justify="end">{formatEur(einvoice.grossAmount)}</Table.Cell>
-                  <Table.Cell>{formatDate(einvoice.issueDate)}</Table.Cell>
+                  <Table.Cell justify="end" style={NO_WRAP}>
+                    {formatEur(einvoice.grossAmount)}
+                  </Table.Cell>
+                  <Table.Cell style={NO_WRAP}>{formatDate(einvoice.issueDate)}</Table.Cell>
                   <Table.Cell>
                     <Flex direction="column" gap="1">
                       <OutgoingStatusBadge status={einvoice.status} />
@@ -117,7 +122,7 @@ export function OutgoingEInvoices({
                           <input type="hidden" name="intent" value="resendEInvoice" />
                           <input type="hidden" name="id" value={einvoice.id} />
                           <input type="hidden" name="redirectTo" value={redirectTo} />
-                          <Button type="submit" size="1" variant="soft">
+                          <Button type="submit" size="1" variant="soft" style={NO_WRAP}>
                             {t('einvoices.outgoing.resend')}
                           </Button>
                         </Form>
