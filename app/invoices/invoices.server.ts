@@ -734,6 +734,21 @@ function searchCondition(q: string | null | undefined, replacements: Record<stri
   return invoiceSearchCondition('i', term, replacements);
 }
 
+/**
+ * One page of invoices, newest first. A searched list takes its matches first
+ * (MATERIALIZED) and then the page: otherwise the planner may walk the date
+ * index past a million rows looking for rare matches.
+ */
+function invoicePage(where: string, replacements: Record<string, unknown>, { searched }: { searched: boolean }) {
+  if (!searched) return selectRows<InvoiceListRow>(`${SELECT_INVOICE} ${where} ORDER BY i.created_at DESC, i.id DESC LIMIT :limit OFFSET :offset`, replacements);
+  return selectRows<InvoiceListRow>(
+    `WITH matches AS MATERIALIZED (SELECT i.id, i.created_at FROM invoices i ${where}),
+          page AS (SELECT id, created_at FROM matches ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset)
+     ${SELECT_INVOICE} JOIN page ON page.id = i.id ORDER BY page.created_at DESC, page.id DESC`,
+    replacements,
+  );
+}
+
 function uuidFilter(name: 'clientId' | 'customerId', value: string | null | undefined): string | null {
   if (!value) return null;
   if (!UUID.test(value)) throw apiError(400, `Invalid ${name}`, { [name]: [`Invalid ${name}`] });
@@ -771,16 +786,7 @@ export async function listInvoices(
   // The whole book or one status: the maintained totals; any other filter is counted.
   const byStatusOnly = !search && !clientId && !customerId;
   const [rows, total] = await Promise.all([
-    search
-      ? // The matches first (MATERIALIZED), then the page: the planner would otherwise walk the date index
-        // past a million rows looking for rare matches.
-        selectRows<InvoiceListRow>(
-          `WITH matches AS MATERIALIZED (SELECT i.id, i.created_at FROM invoices i ${where}),
-                page AS (SELECT id, created_at FROM matches ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset)
-           ${SELECT_INVOICE} JOIN page ON page.id = i.id ORDER BY page.created_at DESC, page.id DESC`,
-          replacements,
-        )
-      : selectRows<InvoiceListRow>(`${SELECT_INVOICE} ${where} ORDER BY i.created_at DESC, i.id DESC LIMIT :limit OFFSET :offset`, replacements),
+    invoicePage(where, replacements, { searched: Boolean(search) }),
     byStatusOnly
       ? invoiceStatusTotals().then((totals) => (options.status ? totals[options.status as InvoiceStatus] : totals.all))
       : selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM invoices i ${where}`, replacements).then((row) => row?.total ?? 0),
@@ -967,7 +973,7 @@ export async function listPayableInvoices(
   if (search) conditions.push(search);
   const where = `WHERE ${conditions.join(' AND ')}`;
   const [rows, count] = await Promise.all([
-    selectRows<InvoiceListRow>(`${SELECT_INVOICE} ${where} ORDER BY i.created_at DESC, i.id DESC LIMIT :limit OFFSET :offset`, replacements),
+    invoicePage(where, replacements, { searched: Boolean(search) }),
     selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM invoices i ${where}`, replacements),
   ]);
   return {
