@@ -1,13 +1,19 @@
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createRequestHandler } from '@remix-run/express';
-import type { ServerBuild } from '@remix-run/node';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import * as remixExpress from '@remix-run/express';
+import { createRequestHandler, type ServerBuild } from '@remix-run/node';
 import compression from 'compression';
-import express from 'express';
+import express, { type Response as ExpressResponse } from 'express';
 import { getEnv } from './app/env.server.ts';
 import { checkHealth } from './app/health.server.ts';
 import { rejectCrossSiteWrites } from './app/utils/origin-check.server.ts';
 import { closeSequelize } from './db/connection.ts';
+
+// Exported by the adapter (2.17.5) but missing from its types: the request with Remix's own host, port and abort handling.
+const { createRemixRequest } = remixExpress as unknown as { createRemixRequest(req: express.Request, res: ExpressResponse): Request };
 
 /**
  * The web process: Express serving the Remix build, its static assets and
@@ -41,16 +47,38 @@ export async function createApp() {
   app.use(express.static(path.join(root, 'public'), { maxAge: '1h' }));
 
   app.use(rejectCrossSiteWrites(env.APP_URL));
-  app.all(
-    '*',
-    createRequestHandler({
-      build,
-      mode: env.NODE_ENV === 'production' ? 'production' : 'development',
+  const handle = createRequestHandler(build, env.NODE_ENV === 'production' ? 'production' : 'development');
+  app.all('*', async (req, res, next) => {
+    try {
       // The client address for throttling and the activity log (honours `trust proxy`).
-      getLoadContext: (req) => ({ clientIp: req.ip ?? null }),
-    }),
-  );
+      const response = await handle(createRemixRequest(req, res), { clientIp: req.ip ?? null });
+      await sendResponse(res, response);
+    } catch (error) {
+      next(error);
+    }
+  });
   return app;
+}
+
+/**
+ * Remix's own Express adapter writes a streamed body without waiting for the
+ * client, so a 150 MB book export to a slow client would pile up in memory.
+ * pipeline() waits for each chunk to drain, and a client that goes away
+ * cancels the stream (the export stops reading the database).
+ */
+export async function sendResponse(res: ExpressResponse, response: Response) {
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  if (/text\/event-stream/i.test(response.headers.get('Content-Type') ?? '')) res.flushHeaders();
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  await pipeline(Readable.fromWeb(response.body as unknown as WebReadableStream), res).catch((error: NodeJS.ErrnoException) => {
+    // The client closed the connection: nothing left to answer.
+    if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE') throw error;
+  });
 }
 
 async function main() {

@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   resolve: { alias: { '~': new URL('./app', import.meta.url).pathname } },
   test: {
-    include: ['app/**/*.test.{ts,tsx}', 'db/**/*.test.ts', 'worker/**/*.test.ts', 'emails/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: ['app/**/*.test.{ts,tsx}', 'db/**/*.test.ts', 'worker/**/*.test.ts', 'emails/**/*.test.ts', 'scripts/**/*.test.ts', 'server.test.ts'],
     globalSetup: ['tests/support/global-db.ts'],
     setupFiles: ['tests/support/database-per-file.ts'],
     pool: 'forks',
