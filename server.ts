@@ -1,9 +1,9 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import * as remixExpress from '@remix-run/express';
 import { createRequestHandler, type ServerBuild } from '@remix-run/node';
 import compression from 'compression';
 import express, { type Response as ExpressResponse } from 'express';
@@ -12,8 +12,11 @@ import { checkHealth } from './app/health.server.ts';
 import { rejectCrossSiteWrites } from './app/utils/origin-check.server.ts';
 import { closeSequelize } from './db/connection.ts';
 
-// Exported by the adapter (2.17.5) but missing from its types: the request with Remix's own host, port and abort handling.
-const { createRemixRequest } = remixExpress as unknown as { createRemixRequest(req: express.Request, res: ExpressResponse): Request };
+// The adapter's own request builder (host, port under trust proxy, abort on close), which its 2.17.5
+// package entry does not re-export: taken from the module that defines it.
+const { createRemixRequest } = createRequire(import.meta.url)('@remix-run/express/dist/server.js') as {
+  createRemixRequest(req: express.Request, res: ExpressResponse): Request;
+};
 
 /**
  * The web process: Express serving the Remix build, its static assets and
