@@ -53,7 +53,9 @@ const MONTH_STARTS = `
 
 /** The cards and their sub-notes: clients, invoices and workflow instances, one query each. */
 async function cardFigures(now: Date) {
-  const replacements = { now: now.toISOString(), tz: DASHBOARD_TIME_ZONE };
+  // The month start as a value the planner sees, so this month's rows are found by range on the right index.
+  const bounds = (await selectOne<{ this_month: Date }>(`SELECT ${MONTH_STARTS}`, { now: now.toISOString(), tz: DASHBOARD_TIME_ZONE }))!;
+  const replacements = { now: now.toISOString(), tz: DASHBOARD_TIME_ZONE, thisMonth: new Date(bounds.this_month).toISOString() };
   const [clients, invoices, workflows] = await Promise.all([
     selectOne<{ available: string; available_before: string; active: number; new_active: number; low: number; medium: number; high: number }>(
       `WITH bounds AS (SELECT ${MONTH_STARTS}),
@@ -61,12 +63,11 @@ async function cardFigures(now: Date) {
               -- Advances open at the start of this month = open now (usedCredit, the open advances, DESIGN §9)
               -- − those financed this month and still open + those financed before it and paid this month;
               -- only this month's invoices are read (indexes on financed_at and paid_at).
-              -- (SELECT … FROM bounds): a value known before the scan, so the range conditions use the indexes.
               SELECT i.client_id, -i.factor_amount AS change
-                FROM invoices i WHERE i.financed_at >= (SELECT this_month FROM bounds) AND i.paid_at IS NULL
+                FROM invoices i WHERE i.financed_at >= CAST(:thisMonth AS timestamptz) AND i.paid_at IS NULL
               UNION ALL
               SELECT i.client_id, i.factor_amount
-                FROM invoices i WHERE i.paid_at >= (SELECT this_month FROM bounds) AND i.financed_at < (SELECT this_month FROM bounds)),
+                FROM invoices i WHERE i.paid_at >= CAST(:thisMonth AS timestamptz) AND i.financed_at < CAST(:thisMonth AS timestamptz)),
             advances_before AS (SELECT client_id, sum(change) AS change FROM month_changes GROUP BY client_id)
        SELECT coalesce(sum(greatest(coalesce(c.credit_limit, 0) - c.used_credit, 0)) FILTER (WHERE c.status = 'active'), 0) AS available,
               coalesce(sum(greatest(coalesce(c.credit_limit, 0) - (c.used_credit + coalesce(a.change, 0)), 0))
