@@ -1,9 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { createRequestHandler, type ServerBuild } from '@remix-run/node';
 import compression from 'compression';
 import express, { type Response as ExpressResponse } from 'express';
@@ -47,7 +44,9 @@ export async function createApp() {
 
   // Fingerprinted bundles never change; everything else in public/ may.
   app.use('/build', express.static(path.join(root, 'public/build'), { immutable: true, maxAge: '1y' }));
-  app.use(express.static(path.join(root, 'public'), { maxAge: '1h' }));
+  // Only paths that name a file (favicon.svg …): every other request would pay a failed stat.
+  const publicFiles = express.static(path.join(root, 'public'), { maxAge: '1h' });
+  app.use((req, res, next) => (/\.[a-z0-9]+$/i.test(req.path) ? publicFiles(req, res, next) : next()));
 
   app.use(rejectCrossSiteWrites(env.APP_URL));
   const handle = createRequestHandler(build, env.NODE_ENV === 'production' ? 'production' : 'development');
@@ -66,7 +65,7 @@ export async function createApp() {
 /**
  * Remix's own Express adapter writes a streamed body without waiting for the
  * client, so a 150 MB book export to a slow client would pile up in memory.
- * pipeline() waits for each chunk to drain, and a client that goes away
+ * Here each chunk waits for the socket to drain, and a client that goes away
  * cancels the stream (the export stops reading the database).
  */
 export async function sendResponse(res: ExpressResponse, response: Response) {
@@ -78,10 +77,33 @@ export async function sendResponse(res: ExpressResponse, response: Response) {
     res.end();
     return;
   }
-  await pipeline(Readable.fromWeb(response.body as unknown as WebReadableStream), res).catch((error: NodeJS.ErrnoException) => {
-    // The client closed the connection: nothing left to answer.
-    if (error.code !== 'ERR_STREAM_PREMATURE_CLOSE') throw error;
-  });
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) {
+        await new Promise<void>((resolve) => {
+          const settle = () => {
+            res.off('drain', settle);
+            res.off('close', settle);
+            resolve();
+          };
+          res.on('drain', settle);
+          res.on('close', settle);
+        });
+      }
+      // The client went away: stop reading (cancels the source, e.g. the export's database cursor).
+      if (res.destroyed) {
+        await reader.cancel();
+        return;
+      }
+    }
+    res.end();
+  } catch (error) {
+    res.destroy(error as Error);
+    throw error;
+  }
 }
 
 async function main() {
