@@ -3,10 +3,10 @@
  * Dockerfile and docker-compose.yml repeat them). V8 otherwise lets the heap
  * grow towards a quarter of the machine's memory before collecting hard: under
  * 50 concurrent page requests the web process reached ~460 MB where ~240 MB
- * does with these limits, at no cost in latency (docs/benchmarks.md).
+ * does with these limits; semi-spaces below 8 MB cost throughput in scavenges (docs/benchmarks.md).
  * Exports and backups stream, so no request needs a large heap.
  */
-export const WEB_NODE_FLAGS = ['--max-old-space-size=192', '--max-semi-space-size=4'];
-export const WORKER_NODE_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=4'];
+export const WEB_NODE_FLAGS = ['--max-old-space-size=192', '--max-semi-space-size=8'];
+export const WORKER_NODE_FLAGS = ['--max-old-space-size=256', '--max-semi-space-size=8'];
 
 export const nodeFlagsFor = (entry: string) => (entry.includes('worker') ? WORKER_NODE_FLAGS : WEB_NODE_FLAGS);
