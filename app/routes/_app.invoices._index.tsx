@@ -37,7 +37,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const [{ items, total }, counts, options] = await Promise.all([
     listInvoices({ q, status: tab === 'all' ? null : tab, limit, offset }),
     invoiceTabCounts({ q }),
-    canCreate ? partyOptions() : Promise.resolve({ clients: [], customers: [] }),
+    // The no-JavaScript panel needs the lists in the page; the dialog loads its own (PartySelect).
+    canCreate && showNew ? partyOptions() : Promise.resolve({ clients: [], customers: [] }),
   ]);
   const rights = {
     verify: can(user, 'verify:invoice'),

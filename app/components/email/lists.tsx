@@ -12,7 +12,8 @@ import { CampaignStatusBadge, LogStatusBadge } from './display.tsx';
 export const TEMPLATE_PREVIEW_CHARS = 150;
 export const LOG_LIMIT = 50;
 
-const percent = (value: number) => value.toLocaleString('hr-HR', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const ONE_DECIMAL = new Intl.NumberFormat('hr-HR', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const percent = (value: number) => ONE_DECIMAL.format(value);
 const share = (part: number, total: number) => (total === 0 ? 0 : Math.round((part * 1000) / total) / 10);
 
 export function SummaryCards({ summary }: { summary: EmailSummary }) {

@@ -57,10 +57,11 @@ type PartyKind = 'clients' | 'customers';
 type PartyOption = { id: string; name: string; blocked?: boolean };
 
 /**
- * The client or customer select. The page sends the first names
- * alphabetically; with JavaScript a search box above it asks the list API
- * (name, OIB prefix, email) so any of tens of thousands can be chosen. The
- * chosen one stays in the list while the search changes.
+ * The client or customer select. Without JavaScript the page sends the first
+ * names alphabetically; with JavaScript the list comes from the list API (the
+ * newest, or what the search box above it finds by name, OIB prefix or email),
+ * so any of tens of thousands can be chosen. The chosen one stays in the list
+ * while the search changes.
  */
 function PartySelect({ kind, label, errors, selectProps, initial }: { kind: PartyKind; label: string; errors?: string[]; selectProps: React.ComponentProps<'select'>; initial: PartyOption[] }) {
   const { t } = useTranslation();
@@ -69,16 +70,19 @@ function PartySelect({ kind, label, errors, selectProps, initial }: { kind: Part
   const [found, setFound] = useState<PartyOption[] | null>(null);
   const [chosen, setChosen] = useState<PartyOption | null>(null);
   useEffect(() => setHydrated(true), []);
+  const sentList = initial.length > 0;
   useEffect(() => {
     const q = term.trim();
-    if (q.length < 2) {
+    if (q.length < 2 && sentList) {
       setFound(null);
       return;
     }
+    // The dialog comes without a list (it would weigh on every /invoices page): the newest parties, or the search.
+    const query = q.length >= 2 ? `q=${encodeURIComponent(q)}&limit=50` : 'limit=100';
     const controller = new AbortController();
     const timer = setTimeout(async () => {
       try {
-        const response = await fetch(`/api/${kind}?q=${encodeURIComponent(q)}&limit=50`, { signal: controller.signal, headers: { Accept: 'application/json' } });
+        const response = await fetch(`/api/${kind}?${query}`, { signal: controller.signal, headers: { Accept: 'application/json' } });
         if (!response.ok) return;
         const rows = (await response.json()) as Array<{ id: string; companyName: string; accountBlocked?: boolean }>;
         setFound(rows.map((row) => ({ id: row.id, name: row.companyName, blocked: row.accountBlocked ?? false })));
@@ -90,7 +94,7 @@ function PartySelect({ kind, label, errors, selectProps, initial }: { kind: Part
       clearTimeout(timer);
       controller.abort();
     };
-  }, [term, kind]);
+  }, [term, kind, sentList]);
   const listed = found ?? initial;
   const options = chosen && !listed.some((option) => option.id === chosen.id) ? [chosen, ...listed] : listed;
   return (
@@ -220,7 +224,6 @@ export function UblImportForm({ options, result, fetcher }: { options: PartyOpti
               label={t('invoices.form.client')}
               selectProps={{ name: 'clientId', required: true, defaultValue: refused?.clientId ?? '' }}
               initial={options.clients}
-              key={refused?.clientId ?? ''}
             />
             <FileInput name="xmlFile" label={t('invoices.ubl.file')} accept=".xml,application/xml,text/xml" />
           </Grid>

@@ -22,7 +22,18 @@ export interface DecisionRights {
 /** Money of an invoice: hr-HR with 2 decimals in the invoice's own currency (spec §9). */
 export function formatMoney(amount: number | null | undefined, currency = 'EUR'): string {
   if (amount === null || amount === undefined) return '';
-  return new Intl.NumberFormat('hr-HR', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount);
+  return moneyFormatter(currency).format(amount);
+}
+
+// Building an Intl formatter costs far more than using one: a page of cards formats hundreds of amounts.
+const moneyFormatters = new Map<string, Intl.NumberFormat>();
+function moneyFormatter(currency: string): Intl.NumberFormat {
+  let formatter = moneyFormatters.get(currency);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat('hr-HR', { style: 'currency', currency, minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    moneyFormatters.set(currency, formatter);
+  }
+  return formatter;
 }
 
 export function InvoiceStatusBadge({ status }: { status: InvoiceStatus }) {

@@ -119,12 +119,14 @@ export function RequestCard({ request, canDecide, isOwn }: { request: CreditLimi
   );
 }
 
+const PERCENT = new Intl.NumberFormat('hr-HR', { maximumFractionDigits: 1 });
+
 /** The utilisation bar: capped at 100 %, red over 90 %, amber over 70 %, else green (spec §9). */
 export function UtilisationBar({ percent }: { percent: number | null }) {
   const { t } = useTranslation();
   const value = percent ?? 0;
   const shown = Math.min(100, Math.max(0, value));
-  const label = t('limits.grid.usage', { percent: new Intl.NumberFormat('hr-HR', { maximumFractionDigits: 1 }).format(value) });
+  const label = t('limits.grid.usage', { percent: PERCENT.format(value) });
   return (
     <Flex direction="column" gap="1">
       <Progress value={shown} max={100} color={usageColour(value)} aria-label={label} data-testid="utilisation" data-colour={usageColour(value)} data-percent={shown} />
