@@ -46,6 +46,39 @@ function Pager({ page, pages, hrefFor }: { page: number; pages: number; hrefFor:
   );
 }
 
+/** The card around each list: title, help, the empty text or the table, the pager. */
+function EInvoiceListCard({ kind, list, hrefFor, children }: { kind: 'outgoing' | 'incoming'; list: Paged<unknown>; hrefFor: (page: number) => string; children: React.ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <Card size="3" data-testid={`${kind}-einvoices`}>
+      <Flex direction="column" gap="3">
+        <Heading as="h3" size="4">
+          {t(`einvoices.${kind}.title`)}
+        </Heading>
+        <Text size="2" color="gray">
+          {t(`einvoices.${kind}.help`)}
+        </Text>
+        {list.items.length === 0 ? <Text color="gray">{t(`einvoices.${kind}.empty`)}</Text> : children}
+        <Pager page={list.page} pages={list.pages} hrefFor={hrefFor} />
+      </Flex>
+    </Card>
+  );
+}
+
+/** A row's one button: a plain form post to the page action, so it works without JavaScript. */
+function RowAction({ intent, id, redirectTo, label }: { intent: string; id: string; redirectTo: string; label: string }) {
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="id" value={id} />
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      <Button type="submit" size="1" variant="soft" style={NO_WRAP}>
+        {label}
+      </Button>
+    </Form>
+  );
+}
+
 /** The factor's fee e-invoices with their sending status; a failed one can be sent again by a manager. */
 export function OutgoingEInvoices({
   list,
@@ -60,83 +93,63 @@ export function OutgoingEInvoices({
 }) {
   const { t } = useTranslation();
   return (
-    <Card size="3" data-testid="outgoing-einvoices">
-      <Flex direction="column" gap="3">
-        <Heading as="h3" size="4">
-          {t('einvoices.outgoing.title')}
-        </Heading>
-        <Text size="2" color="gray">
-          {t('einvoices.outgoing.help')}
-        </Text>
-        {list.items.length === 0 ? (
-          <Text color="gray">{t('einvoices.outgoing.empty')}</Text>
-        ) : (
-          <Table.Root variant="surface">
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeaderCell>{t('einvoices.outgoing.number')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>{t('einvoices.outgoing.client')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>{t('einvoices.outgoing.invoice')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell justify="end">{t('einvoices.outgoing.gross')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>{t('einvoices.outgoing.issueDate')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>{t('einvoices.outgoing.status')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>{t('einvoices.outgoing.actions')}</Table.ColumnHeaderCell>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {list.items.map((einvoice) => (
-                <Table.Row key={einvoice.id} data-testid="outgoing-einvoice" data-number={einvoice.number}>
-                  <Table.Cell style={NO_WRAP}>
-                    <code>{einvoice.number}</code>
-                  </Table.Cell>
-                  <Table.Cell>
-                    <Link to={`/clients/${einvoice.clientId}`}>{einvoice.clientName}</Link>
-                  </Table.Cell>
-                  <Table.Cell>
-                    <Link to={`/invoices/${einvoice.invoiceId}`}>{einvoice.invoiceNumber}</Link>
-                  </Table.Cell>
-                  <Table.Cell justify="end" style={NO_WRAP}>
-                    {formatEur(einvoice.grossAmount)}
-                  </Table.Cell>
-                  <Table.Cell style={NO_WRAP}>{formatDate(einvoice.issueDate)}</Table.Cell>
-                  <Table.Cell>
-                    <Flex direction="column" gap="1">
-                      <OutgoingStatusBadge status={einvoice.status} />
-                      {einvoice.error ? (
-                        <Text size="1" color="red" data-testid="einvoice-error">
-                          {einvoice.error}
-                        </Text>
-                      ) : null}
-                    </Flex>
-                  </Table.Cell>
-                  <Table.Cell>
-                    <Flex gap="2" align="center">
-                      <RadixLink asChild size="2">
-                        {/* A plain link to the API: the browser downloads it (Content-Disposition), with or without JavaScript. */}
-                        <a href={`/api/einvoices/${einvoice.id}/ubl`} download={`${einvoice.number}.xml`} aria-label={t('einvoices.outgoing.downloadLabel', { number: einvoice.number })}>
-                          {t('einvoices.outgoing.download')}
-                        </a>
-                      </RadixLink>
-                      {canSend && einvoice.status === 'failed' ? (
-                        <Form method="post">
-                          <input type="hidden" name="intent" value="resendEInvoice" />
-                          <input type="hidden" name="id" value={einvoice.id} />
-                          <input type="hidden" name="redirectTo" value={redirectTo} />
-                          <Button type="submit" size="1" variant="soft" style={NO_WRAP}>
-                            {t('einvoices.outgoing.resend')}
-                          </Button>
-                        </Form>
-                      ) : null}
-                    </Flex>
-                  </Table.Cell>
-                </Table.Row>
-              ))}
-            </Table.Body>
-          </Table.Root>
-        )}
-        <Pager page={list.page} pages={list.pages} hrefFor={hrefFor} />
-      </Flex>
-    </Card>
+    <EInvoiceListCard kind="outgoing" list={list} hrefFor={hrefFor}>
+      <Table.Root variant="surface">
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeaderCell>{t('einvoices.outgoing.number')}</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>{t('einvoices.outgoing.client')}</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>{t('einvoices.outgoing.invoice')}</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell justify="end">{t('einvoices.outgoing.gross')}</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>{t('einvoices.outgoing.issueDate')}</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>{t('einvoices.outgoing.status')}</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>{t('einvoices.outgoing.actions')}</Table.ColumnHeaderCell>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {list.items.map((einvoice) => (
+            <Table.Row key={einvoice.id} data-testid="outgoing-einvoice" data-number={einvoice.number}>
+              <Table.Cell style={NO_WRAP}>
+                <code>{einvoice.number}</code>
+              </Table.Cell>
+              <Table.Cell>
+                <Link to={`/clients/${einvoice.clientId}`}>{einvoice.clientName}</Link>
+              </Table.Cell>
+              <Table.Cell>
+                <Link to={`/invoices/${einvoice.invoiceId}`}>{einvoice.invoiceNumber}</Link>
+              </Table.Cell>
+              <Table.Cell justify="end" style={NO_WRAP}>
+                {formatEur(einvoice.grossAmount)}
+              </Table.Cell>
+              <Table.Cell style={NO_WRAP}>{formatDate(einvoice.issueDate)}</Table.Cell>
+              <Table.Cell>
+                <Flex direction="column" gap="1">
+                  <OutgoingStatusBadge status={einvoice.status} />
+                  {einvoice.error ? (
+                    <Text size="1" color="red" data-testid="einvoice-error">
+                      {einvoice.error}
+                    </Text>
+                  ) : null}
+                </Flex>
+              </Table.Cell>
+              <Table.Cell>
+                <Flex gap="2" align="center">
+                  <RadixLink asChild size="2">
+                    {/* A plain link to the API: the browser downloads it (Content-Disposition), with or without JavaScript. */}
+                    <a href={`/api/einvoices/${einvoice.id}/ubl`} download={`${einvoice.number}.xml`} aria-label={t('einvoices.outgoing.downloadLabel', { number: einvoice.number })}>
+                      {t('einvoices.outgoing.download')}
+                    </a>
+                  </RadixLink>
+                  {canSend && einvoice.status === 'failed' ? (
+                    <RowAction intent="resendEInvoice" id={einvoice.id} redirectTo={redirectTo} label={t('einvoices.outgoing.resend')} />
+                  ) : null}
+                </Flex>
+              </Table.Cell>
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </Table.Root>
+    </EInvoiceListCard>
   );
 }
 
@@ -154,70 +167,50 @@ export function IncomingEInvoices({
 }) {
   const { t } = useTranslation();
   return (
-    <Card size="3" data-testid="incoming-einvoices">
-      <Flex direction="column" gap="3">
-        <Heading as="h3" size="4">
-          {t('einvoices.incoming.title')}
-        </Heading>
-        <Text size="2" color="gray">
-          {t('einvoices.incoming.help')}
-        </Text>
-        {list.items.length === 0 ? (
-          <Text color="gray">{t('einvoices.incoming.empty')}</Text>
-        ) : (
-          <Table.Root variant="surface">
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeaderCell>{t('einvoices.incoming.receivedAt')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>{t('einvoices.incoming.document')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>{t('einvoices.incoming.number')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>{t('einvoices.incoming.seller')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>{t('einvoices.incoming.status')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>{t('einvoices.incoming.result')}</Table.ColumnHeaderCell>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {list.items.map((document) => (
-                <Table.Row key={document.id} data-testid="incoming-einvoice">
-                  <Table.Cell>{formatDateTime(document.receivedAt)}</Table.Cell>
-                  <Table.Cell>
-                    <code>{document.documentId}</code>
-                  </Table.Cell>
-                  <Table.Cell>{document.invoiceNumber ?? '—'}</Table.Cell>
-                  <Table.Cell>{document.clientName ?? (document.sellerOib ? `OIB ${document.sellerOib}` : '—')}</Table.Cell>
-                  <Table.Cell>
-                    <Badge color={document.status === 'imported' ? 'green' : 'red'} variant="soft">
-                      {t(`einvoices.incoming.statuses.${document.status}`)}
-                    </Badge>
-                  </Table.Cell>
-                  <Table.Cell>
-                    {document.invoiceId ? (
-                      <Link to={`/invoices/${document.invoiceId}`}>{t('einvoices.incoming.openInvoice')}</Link>
-                    ) : (
-                      <Flex direction="column" gap="1" align="start">
-                        <Text size="1" color="red">
-                          {document.error}
-                        </Text>
-                        {canRetry ? (
-                          <Form method="post">
-                            <input type="hidden" name="intent" value="retryIncoming" />
-                            <input type="hidden" name="id" value={document.id} />
-                            <input type="hidden" name="redirectTo" value={redirectTo} />
-                            <Button type="submit" size="1" variant="soft">
-                              {t('einvoices.incoming.retry')}
-                            </Button>
-                          </Form>
-                        ) : null}
-                      </Flex>
-                    )}
-                  </Table.Cell>
-                </Table.Row>
-              ))}
-            </Table.Body>
-          </Table.Root>
-        )}
-        <Pager page={list.page} pages={list.pages} hrefFor={hrefFor} />
-      </Flex>
-    </Card>
+    <EInvoiceListCard kind="incoming" list={list} hrefFor={hrefFor}>
+      <Table.Root variant="surface">
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeaderCell>{t('einvoices.incoming.receivedAt')}</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>{t('einvoices.incoming.document')}</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>{t('einvoices.incoming.number')}</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>{t('einvoices.incoming.seller')}</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>{t('einvoices.incoming.status')}</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>{t('einvoices.incoming.result')}</Table.ColumnHeaderCell>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {list.items.map((document) => (
+            <Table.Row key={document.id} data-testid="incoming-einvoice">
+              <Table.Cell>{formatDateTime(document.receivedAt)}</Table.Cell>
+              <Table.Cell>
+                <code>{document.documentId}</code>
+              </Table.Cell>
+              <Table.Cell>{document.invoiceNumber ?? '—'}</Table.Cell>
+              <Table.Cell>{document.clientName ?? (document.sellerOib ? `OIB ${document.sellerOib}` : '—')}</Table.Cell>
+              <Table.Cell>
+                <Badge color={document.status === 'imported' ? 'green' : 'red'} variant="soft">
+                  {t(`einvoices.incoming.statuses.${document.status}`)}
+                </Badge>
+              </Table.Cell>
+              <Table.Cell>
+                {document.invoiceId ? (
+                  <Link to={`/invoices/${document.invoiceId}`}>{t('einvoices.incoming.openInvoice')}</Link>
+                ) : (
+                  <Flex direction="column" gap="1" align="start">
+                    <Text size="1" color="red">
+                      {document.error}
+                    </Text>
+                    {canRetry ? (
+                      <RowAction intent="retryIncoming" id={document.id} redirectTo={redirectTo} label={t('einvoices.incoming.retry')} />
+                    ) : null}
+                  </Flex>
+                )}
+              </Table.Cell>
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </Table.Root>
+    </EInvoiceListCard>
   );
 }
