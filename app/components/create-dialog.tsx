@@ -1,6 +1,6 @@
 import { getFormProps, type FormMetadata } from '@conform-to/react';
-import { Button, Dialog, Flex } from '@radix-ui/themes';
-import type { FetcherWithComponents } from '@remix-run/react';
+import { Button, Card, Dialog, Flex, Heading, Text } from '@radix-ui/themes';
+import { Form, Link, useNavigation, type FetcherWithComponents } from '@remix-run/react';
 import { useEffect } from 'react';
 import type { ToastInput } from '~/utils/toast.ts';
 import { useToast } from './toaster.tsx';
@@ -79,5 +79,64 @@ export function CreateDialog<Data extends CreateResult>({
         </fetcher.Form>
       </Dialog.Content>
     </Dialog.Root>
+  );
+}
+
+/**
+ * The page's `?new=1` create panel, the twin of CreateDialog that works
+ * without JavaScript: a plain form post with its `intent`, a cancel link back
+ * to the list and a submit that says it is saving while the page navigates.
+ */
+export function CreatePanel({
+  form,
+  intent = 'create',
+  testId,
+  title,
+  description,
+  cancelTo,
+  labels,
+  hidden,
+  children,
+}: {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any form's fields, as CreateDialog
+  form: FormMetadata<any, string[]>;
+  intent?: string;
+  testId: string;
+  title: string;
+  description?: string;
+  cancelTo: string;
+  labels: { cancel: string; save: string; saving: string };
+  /** Hidden inputs the form carries besides its intent. */
+  hidden?: React.ReactNode;
+  children: React.ReactNode;
+}) {
+  const navigation = useNavigation();
+  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
+  return (
+    <Card size="3" data-testid={testId}>
+      <Form method="post" {...getFormProps(form)}>
+        <input type="hidden" name="intent" value={intent} />
+        {hidden}
+        <Flex direction="column" gap="3">
+          <Heading as="h2" size="4">
+            {title}
+          </Heading>
+          {description ? (
+            <Text size="2" color="gray">
+              {description}
+            </Text>
+          ) : null}
+          {children}
+          <Flex gap="3" justify="end">
+            <Button asChild variant="soft" color="gray">
+              <Link to={cancelTo}>{labels.cancel}</Link>
+            </Button>
+            <Button type="submit" disabled={saving}>
+              {saving ? labels.saving : labels.save}
+            </Button>
+          </Flex>
+        </Flex>
+      </Form>
+    </Card>
   );
 }

@@ -46,8 +46,22 @@ function Pager({ page, pages, hrefFor }: { page: number; pages: number; hrefFor:
   );
 }
 
-/** The card around each list: title, help, the empty text or the table, the pager. */
-function EInvoiceListCard({ kind, list, hrefFor, children }: { kind: 'outgoing' | 'incoming'; list: Paged<unknown>; hrefFor: (page: number) => string; children: React.ReactNode }) {
+/** The card around each list: title, help, the empty text or the table (its header from `columns`), the pager. */
+function EInvoiceListCard({
+  kind,
+  list,
+  hrefFor,
+  columns,
+  alignEnd = [],
+  children,
+}: {
+  kind: 'outgoing' | 'incoming';
+  list: Paged<unknown>;
+  hrefFor: (page: number) => string;
+  columns: string[];
+  alignEnd?: string[];
+  children: React.ReactNode;
+}) {
   const { t } = useTranslation();
   return (
     <Card size="3" data-testid={`${kind}-einvoices`}>
@@ -58,7 +72,22 @@ function EInvoiceListCard({ kind, list, hrefFor, children }: { kind: 'outgoing' 
         <Text size="2" color="gray">
           {t(`einvoices.${kind}.help`)}
         </Text>
-        {list.items.length === 0 ? <Text color="gray">{t(`einvoices.${kind}.empty`)}</Text> : children}
+        {list.items.length === 0 ? (
+          <Text color="gray">{t(`einvoices.${kind}.empty`)}</Text>
+        ) : (
+          <Table.Root variant="surface">
+            <Table.Header>
+              <Table.Row>
+                {columns.map((column) => (
+                  <Table.ColumnHeaderCell key={column} justify={alignEnd.includes(column) ? 'end' : undefined}>
+                    {t(`einvoices.${kind}.${column}`)}
+                  </Table.ColumnHeaderCell>
+                ))}
+              </Table.Row>
+            </Table.Header>
+            <Table.Body>{children}</Table.Body>
+          </Table.Root>
+        )}
         <Pager page={list.page} pages={list.pages} hrefFor={hrefFor} />
       </Flex>
     </Card>
@@ -93,62 +122,47 @@ export function OutgoingEInvoices({
 }) {
   const { t } = useTranslation();
   return (
-    <EInvoiceListCard kind="outgoing" list={list} hrefFor={hrefFor}>
-      <Table.Root variant="surface">
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeaderCell>{t('einvoices.outgoing.number')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('einvoices.outgoing.client')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('einvoices.outgoing.invoice')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell justify="end">{t('einvoices.outgoing.gross')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('einvoices.outgoing.issueDate')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('einvoices.outgoing.status')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('einvoices.outgoing.actions')}</Table.ColumnHeaderCell>
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {list.items.map((einvoice) => (
-            <Table.Row key={einvoice.id} data-testid="outgoing-einvoice" data-number={einvoice.number}>
-              <Table.Cell style={NO_WRAP}>
-                <code>{einvoice.number}</code>
-              </Table.Cell>
-              <Table.Cell>
-                <Link to={`/clients/${einvoice.clientId}`}>{einvoice.clientName}</Link>
-              </Table.Cell>
-              <Table.Cell>
-                <Link to={`/invoices/${einvoice.invoiceId}`}>{einvoice.invoiceNumber}</Link>
-              </Table.Cell>
-              <Table.Cell justify="end" style={NO_WRAP}>
-                {formatEur(einvoice.grossAmount)}
-              </Table.Cell>
-              <Table.Cell style={NO_WRAP}>{formatDate(einvoice.issueDate)}</Table.Cell>
-              <Table.Cell>
-                <Flex direction="column" gap="1">
-                  <OutgoingStatusBadge status={einvoice.status} />
-                  {einvoice.error ? (
-                    <Text size="1" color="red" data-testid="einvoice-error">
-                      {einvoice.error}
-                    </Text>
-                  ) : null}
-                </Flex>
-              </Table.Cell>
-              <Table.Cell>
-                <Flex gap="2" align="center">
-                  <RadixLink asChild size="2">
-                    {/* A plain link to the API: the browser downloads it (Content-Disposition), with or without JavaScript. */}
-                    <a href={`/api/einvoices/${einvoice.id}/ubl`} download={`${einvoice.number}.xml`} aria-label={t('einvoices.outgoing.downloadLabel', { number: einvoice.number })}>
-                      {t('einvoices.outgoing.download')}
-                    </a>
-                  </RadixLink>
-                  {canSend && einvoice.status === 'failed' ? (
-                    <RowAction intent="resendEInvoice" id={einvoice.id} redirectTo={redirectTo} label={t('einvoices.outgoing.resend')} />
-                  ) : null}
-                </Flex>
-              </Table.Cell>
-            </Table.Row>
-          ))}
-        </Table.Body>
-      </Table.Root>
+    <EInvoiceListCard kind="outgoing" list={list} hrefFor={hrefFor} columns={['number', 'client', 'invoice', 'gross', 'issueDate', 'status', 'actions']} alignEnd={['gross']}>
+      {list.items.map((einvoice) => (
+        <Table.Row key={einvoice.id} data-testid="outgoing-einvoice" data-number={einvoice.number}>
+          <Table.Cell style={NO_WRAP}>
+            <code>{einvoice.number}</code>
+          </Table.Cell>
+          <Table.Cell>
+            <Link to={`/clients/${einvoice.clientId}`}>{einvoice.clientName}</Link>
+          </Table.Cell>
+          <Table.Cell>
+            <Link to={`/invoices/${einvoice.invoiceId}`}>{einvoice.invoiceNumber}</Link>
+          </Table.Cell>
+          <Table.Cell justify="end" style={NO_WRAP}>
+            {formatEur(einvoice.grossAmount)}
+          </Table.Cell>
+          <Table.Cell style={NO_WRAP}>{formatDate(einvoice.issueDate)}</Table.Cell>
+          <Table.Cell>
+            <Flex direction="column" gap="1">
+              <OutgoingStatusBadge status={einvoice.status} />
+              {einvoice.error ? (
+                <Text size="1" color="red" data-testid="einvoice-error">
+                  {einvoice.error}
+                </Text>
+              ) : null}
+            </Flex>
+          </Table.Cell>
+          <Table.Cell>
+            <Flex gap="2" align="center">
+              <RadixLink asChild size="2">
+                {/* A plain link to the API: the browser downloads it (Content-Disposition), with or without JavaScript. */}
+                <a href={`/api/einvoices/${einvoice.id}/ubl`} download={`${einvoice.number}.xml`} aria-label={t('einvoices.outgoing.downloadLabel', { number: einvoice.number })}>
+                  {t('einvoices.outgoing.download')}
+                </a>
+              </RadixLink>
+              {canSend && einvoice.status === 'failed' ? (
+                <RowAction intent="resendEInvoice" id={einvoice.id} redirectTo={redirectTo} label={t('einvoices.outgoing.resend')} />
+              ) : null}
+            </Flex>
+          </Table.Cell>
+        </Table.Row>
+      ))}
     </EInvoiceListCard>
   );
 }
@@ -167,50 +181,36 @@ export function IncomingEInvoices({
 }) {
   const { t } = useTranslation();
   return (
-    <EInvoiceListCard kind="incoming" list={list} hrefFor={hrefFor}>
-      <Table.Root variant="surface">
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeaderCell>{t('einvoices.incoming.receivedAt')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('einvoices.incoming.document')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('einvoices.incoming.number')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('einvoices.incoming.seller')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('einvoices.incoming.status')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('einvoices.incoming.result')}</Table.ColumnHeaderCell>
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {list.items.map((document) => (
-            <Table.Row key={document.id} data-testid="incoming-einvoice">
-              <Table.Cell>{formatDateTime(document.receivedAt)}</Table.Cell>
-              <Table.Cell>
-                <code>{document.documentId}</code>
-              </Table.Cell>
-              <Table.Cell>{document.invoiceNumber ?? '—'}</Table.Cell>
-              <Table.Cell>{document.clientName ?? (document.sellerOib ? `OIB ${document.sellerOib}` : '—')}</Table.Cell>
-              <Table.Cell>
-                <Badge color={document.status === 'imported' ? 'green' : 'red'} variant="soft">
-                  {t(`einvoices.incoming.statuses.${document.status}`)}
-                </Badge>
-              </Table.Cell>
-              <Table.Cell>
-                {document.invoiceId ? (
-                  <Link to={`/invoices/${document.invoiceId}`}>{t('einvoices.incoming.openInvoice')}</Link>
-                ) : (
-                  <Flex direction="column" gap="1" align="start">
-                    <Text size="1" color="red">
-                      {document.error}
-                    </Text>
-                    {canRetry ? (
-                      <RowAction intent="retryIncoming" id={document.id} redirectTo={redirectTo} label={t('einvoices.incoming.retry')} />
-                    ) : null}
-                  </Flex>
-                )}
-              </Table.Cell>
-            </Table.Row>
-          ))}
-        </Table.Body>
-      </Table.Root>
+    <EInvoiceListCard kind="incoming" list={list} hrefFor={hrefFor} columns={['receivedAt', 'document', 'number', 'seller', 'status', 'result']}>
+      {list.items.map((document) => (
+        <Table.Row key={document.id} data-testid="incoming-einvoice">
+          <Table.Cell>{formatDateTime(document.receivedAt)}</Table.Cell>
+          <Table.Cell>
+            <code>{document.documentId}</code>
+          </Table.Cell>
+          <Table.Cell>{document.invoiceNumber ?? '—'}</Table.Cell>
+          <Table.Cell>{document.clientName ?? (document.sellerOib ? `OIB ${document.sellerOib}` : '—')}</Table.Cell>
+          <Table.Cell>
+            <Badge color={document.status === 'imported' ? 'green' : 'red'} variant="soft">
+              {t(`einvoices.incoming.statuses.${document.status}`)}
+            </Badge>
+          </Table.Cell>
+          <Table.Cell>
+            {document.invoiceId ? (
+              <Link to={`/invoices/${document.invoiceId}`}>{t('einvoices.incoming.openInvoice')}</Link>
+            ) : (
+              <Flex direction="column" gap="1" align="start">
+                <Text size="1" color="red">
+                  {document.error}
+                </Text>
+                {canRetry ? (
+                  <RowAction intent="retryIncoming" id={document.id} redirectTo={redirectTo} label={t('einvoices.incoming.retry')} />
+                ) : null}
+              </Flex>
+            )}
+          </Table.Cell>
+        </Table.Row>
+      ))}
     </EInvoiceListCard>
   );
 }

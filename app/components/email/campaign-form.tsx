@@ -1,13 +1,13 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type Submission } from '@conform-to/react';
+import { getInputProps, getSelectProps, useForm, type Submission } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Button, Callout, Card, Flex, Heading, Text } from '@radix-ui/themes';
-import { Form, Link, useFetcher, useNavigation } from '@remix-run/react';
+import { Callout, Flex, Text } from '@radix-ui/themes';
+import { useFetcher } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { Field } from '~/components/forms.tsx';
 import { CAMPAIGN_RECIPIENTS, campaignCreateSchema } from '~/email/schemas.ts';
 import { ErrorText, useEmailErrorText } from './display.tsx';
 import type { EmailActionData, EmailFormResult } from './template-form.tsx';
-import { CreateDialog } from '~/components/create-dialog.tsx';
+import { CreateDialog, CreatePanel } from '~/components/create-dialog.tsx';
 
 /** The campaign dialog of spec §2 (only active templates; recipients default active_clients; optional schedule) and its ?new=campaign panel. */
 export interface CampaignChoices {
@@ -114,31 +114,18 @@ export function CampaignDialog({ open, onOpenChange, choices }: { open: boolean;
 
 export function CampaignPanel({ lastResult, cancelTo, choices }: { lastResult?: EmailFormResult; cancelTo: string; choices: CampaignChoices }) {
   const { t } = useTranslation();
-  const navigation = useNavigation();
-  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'createCampaign';
   const [form, fields] = useCampaignForm('new-campaign-panel', lastResult);
   return (
-    <Card size="3" data-testid="campaign-panel">
-      <Form method="post" {...getFormProps(form)}>
-        <input type="hidden" name="intent" value="createCampaign" />
-        <Flex direction="column" gap="3">
-          <Heading as="h2" size="4">
-            {t('email.campaignForm.title')}
-          </Heading>
-          <Text size="2" color="gray">
-            {t('email.campaignForm.description')}
-          </Text>
-          <CampaignFields fields={fields} formErrors={form.errors} choices={choices} />
-          <Flex gap="3" justify="end">
-            <Button asChild variant="soft" color="gray">
-              <Link to={cancelTo}>{t('email.campaignForm.cancel')}</Link>
-            </Button>
-            <Button type="submit" disabled={saving}>
-              {saving ? t('email.campaignForm.submitting') : t('email.campaignForm.submit')}
-            </Button>
-          </Flex>
-        </Flex>
-      </Form>
-    </Card>
+    <CreatePanel
+      form={form}
+      intent="createCampaign"
+      testId="campaign-panel"
+      title={t('email.campaignForm.title')}
+      description={t('email.campaignForm.description')}
+      cancelTo={cancelTo}
+      labels={{ cancel: t('email.campaignForm.cancel'), save: t('email.campaignForm.submit'), saving: t('email.campaignForm.submitting') }}
+    >
+      <CampaignFields fields={fields} formErrors={form.errors} choices={choices} />
+    </CreatePanel>
   );
 }

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Field } from '~/components/forms.tsx';
 import { EMAIL_TRIGGERS, TEMPLATE_VARIABLES, templateFormSchema } from '~/email/schemas.ts';
 import { ErrorText, useEmailErrorText } from './display.tsx';
-import { CreateDialog } from '~/components/create-dialog.tsx';
+import { CreateDialog, CreatePanel } from '~/components/create-dialog.tsx';
 
 /**
  * The template dialog of spec §2 (JavaScript: a fetcher post, closes on
@@ -156,32 +156,19 @@ export function TemplateDialog({ open, onOpenChange }: { open: boolean; onOpenCh
 
 export function TemplatePanel({ lastResult, cancelTo }: { lastResult?: EmailFormResult; cancelTo: string }) {
   const { t } = useTranslation();
-  const navigation = useNavigation();
-  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'createTemplate';
   const [form, fields] = useTemplateForm('new-template-panel', lastResult);
   return (
-    <Card size="3" data-testid="template-panel">
-      <Form method="post" {...getFormProps(form)}>
-        <input type="hidden" name="intent" value="createTemplate" />
-        <Flex direction="column" gap="3">
-          <Heading as="h2" size="4">
-            {t('email.templateForm.title')}
-          </Heading>
-          <Text size="2" color="gray">
-            {t('email.templateForm.description')}
-          </Text>
-          <TemplateFields fields={fields} formErrors={form.errors} />
-          <Flex gap="3" justify="end">
-            <Button asChild variant="soft" color="gray">
-              <Link to={cancelTo}>{t('email.templateForm.cancel')}</Link>
-            </Button>
-            <Button type="submit" disabled={saving}>
-              {saving ? t('email.templateForm.submitting') : t('email.templateForm.submit')}
-            </Button>
-          </Flex>
-        </Flex>
-      </Form>
-    </Card>
+    <CreatePanel
+      form={form}
+      intent="createTemplate"
+      testId="template-panel"
+      title={t('email.templateForm.title')}
+      description={t('email.templateForm.description')}
+      cancelTo={cancelTo}
+      labels={{ cancel: t('email.templateForm.cancel'), save: t('email.templateForm.submit'), saving: t('email.templateForm.submitting') }}
+    >
+      <TemplateFields fields={fields} formErrors={form.errors} />
+    </CreatePanel>
   );
 }
 

@@ -1,13 +1,13 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
+import { getInputProps, getSelectProps, getTextareaProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Button, Callout, Card, Flex, Heading, Text } from '@radix-ui/themes';
-import { Form, Link, useFetcher, useNavigation } from '@remix-run/react';
+import { Callout, Flex, Text } from '@radix-ui/themes';
+import { useFetcher } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { Field } from '~/components/forms.tsx';
 import { PAYMENT_METHODS, paymentCreateSchema } from '~/payments/schemas.ts';
 import { formatEur } from '~/utils/format.ts';
 import { usePaymentErrorText } from './display.tsx';
-import { CreateDialog } from '~/components/create-dialog.tsx';
+import { CreateDialog, CreatePanel } from '~/components/create-dialog.tsx';
 
 /**
  * The record-payment dialog (spec §2, §5): payable invoice, amount to the
@@ -122,35 +122,23 @@ export function RecordPaymentDialog({ open, onOpenChange, invoices }: { open: bo
       failureToast={{ title: 'payments.toast.errorTitle', description: 'payments.toast.recordFailed', variant: 'destructive' }}
       labels={{ cancel: t('payments.cancel'), save: t('payments.save'), saving: t('payments.saving') }}
     >
-        <Fields form={form} fields={fields} invoices={invoices} />
+      <Fields form={form} fields={fields} invoices={invoices} />
     </CreateDialog>
   );
 }
 
 export function RecordPaymentPanel({ invoices, lastResult, cancelTo }: { invoices: PayableOption[]; lastResult?: RecordResult; cancelTo: string }) {
   const { t } = useTranslation();
-  const navigation = useNavigation();
-  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'create';
   const [form, fields] = useRecordForm('record-payment-panel', lastResult);
   return (
-    <Card size="3" data-testid="record-panel">
-      <Form method="post" {...getFormProps(form)}>
-        <input type="hidden" name="intent" value="create" />
-        <Flex direction="column" gap="3">
-          <Heading as="h2" size="4">
-            {t('payments.dialogTitle')}
-          </Heading>
-          <Fields form={form} fields={fields} invoices={invoices} />
-          <Flex gap="3" justify="end">
-            <Button asChild variant="soft" color="gray">
-              <Link to={cancelTo}>{t('payments.cancel')}</Link>
-            </Button>
-            <Button type="submit" disabled={saving}>
-              {saving ? t('payments.saving') : t('payments.save')}
-            </Button>
-          </Flex>
-        </Flex>
-      </Form>
-    </Card>
+    <CreatePanel
+      form={form}
+      testId="record-panel"
+      title={t('payments.dialogTitle')}
+      cancelTo={cancelTo}
+      labels={{ cancel: t('payments.cancel'), save: t('payments.save'), saving: t('payments.saving') }}
+    >
+      <Fields form={form} fields={fields} invoices={invoices} />
+    </CreatePanel>
   );
 }

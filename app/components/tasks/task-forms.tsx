@@ -8,7 +8,7 @@ import { ErrorList, Field } from '~/components/forms.tsx';
 import { TASK_PRIORITIES, TASK_TYPES, taskCreateSchema, taskEditFormSchema } from '~/tasks/schemas.ts';
 import { useTaskErrorText } from './display.tsx';
 import type { UserOption } from './task-card.tsx';
-import { CreateDialog } from '~/components/create-dialog.tsx';
+import { CreateDialog, CreatePanel } from '~/components/create-dialog.tsx';
 import { useToast } from '~/components/toaster.tsx';
 
 /**
@@ -156,34 +156,20 @@ export function NewTaskDialog({ users, entity, open, onOpenChange }: { users: Us
 
 export function NewTaskPanel({ users, entity, lastResult, cancelTo }: { users: UserOption[]; entity: { type: string; id: string } | null; lastResult?: TaskFormResult; cancelTo: string }) {
   const { t } = useTranslation();
-  const navigation = useNavigation();
-  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'create';
   const [form, fields] = useCreateForm('new-task-panel', lastResult);
   return (
-    <Card size="3" data-testid="create-panel">
-      <Form method="post" {...getFormProps(form)}>
-        <input type="hidden" name="intent" value="create" />
-        <EntityInputs entity={entity} />
-        <Flex direction="column" gap="3">
-          <Heading as="h2" size="4">
-            {t('tasks.dialogTitle')}
-          </Heading>
-          <Text size="2" color="gray">
-            {t('tasks.dialogDescription')}
-          </Text>
-          <TaskFields fields={fields as never} users={users} withType />
-          <FormErrors errors={form.errors} />
-          <Flex gap="3" justify="end">
-            <Button asChild variant="soft" color="gray">
-              <Link to={cancelTo}>{t('tasks.cancel')}</Link>
-            </Button>
-            <Button type="submit" disabled={saving}>
-              {saving ? t('tasks.saving') : t('tasks.create')}
-            </Button>
-          </Flex>
-        </Flex>
-      </Form>
-    </Card>
+    <CreatePanel
+      form={form}
+      testId="create-panel"
+      title={t('tasks.dialogTitle')}
+      description={t('tasks.dialogDescription')}
+      cancelTo={cancelTo}
+      labels={{ cancel: t('tasks.cancel'), save: t('tasks.create'), saving: t('tasks.saving') }}
+      hidden={<EntityInputs entity={entity} />}
+    >
+      <TaskFields fields={fields as never} users={users} withType />
+      <FormErrors errors={form.errors} />
+    </CreatePanel>
   );
 }
 
