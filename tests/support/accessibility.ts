@@ -1,0 +1,138 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import type { Result } from 'axe-core';
+import type { BrowserContext, Page } from 'playwright-core';
+import { THEME_KEY, type Theme } from '../../app/utils/theme.ts';
+
+/**
+ * The accessibility check of the end-to-end suites (docs/CONVENTIONS.md):
+ * axe-core on the rendered page, no serious or critical violation, exactly
+ * one `main` landmark and one level-1 heading. Used by tests/e2e/accessibility.test.ts
+ * and by any other harness that drives the app in Chromium.
+ */
+
+export const APPEARANCES: readonly Theme[] = ['light', 'dark'];
+
+/** Light or dark from the first byte: the same cookie the settings switch sets (app/routes/preferences.tsx). */
+export async function setAppearance(context: BrowserContext, baseUrl: string, appearance: Theme) {
+  await context.addCookies([{ name: THEME_KEY, value: appearance, url: baseUrl }]);
+}
+
+const BLOCKING_IMPACTS = new Set(['serious', 'critical']);
+
+export interface AccessibilityReport {
+  url: string;
+  /** axe violations of impact serious or critical. */
+  violations: Result[];
+  mainCount: number;
+  h1Count: number;
+  /** Every problem as one readable line (with its nodes below it); empty when the page passes. */
+  problems: string[];
+}
+
+/**
+ * Runs axe (every rule of axe-core, WCAG 2.x A/AA and best practices) on the
+ * page as it is now and counts the landmarks as assistive technology sees
+ * them: an element hidden (display:none, aria-hidden, outside an open modal)
+ * does not count.
+ */
+export async function auditPage(page: Page): Promise<AccessibilityReport> {
+  // A sandboxed iframe shows a rendered email (template preview, outbox), not the app: axe cannot run
+  // inside it (no scripts allowed) and waits for ever, so it is left out and
+  // only its name is checked below.
+  const results = await new AxeBuilder({ page }).exclude('iframe[sandbox]').analyze();
+  const violations = results.violations.filter((violation) => BLOCKING_IMPACTS.has(violation.impact ?? ''));
+  const mainCount = await page.getByRole('main').count();
+  const h1Count = await page.getByRole('heading', { level: 1 }).count();
+  const problems: string[] = [];
+  // An open modal dialog hides the page behind it (aria-hidden), main and h1 included: only axe applies then.
+  const modalOpen = (await page.locator('[role="dialog"][aria-modal="true"], [role="alertdialog"][aria-modal="true"]').count()) > 0;
+  if (!modalOpen) {
+    if (mainCount !== 1) problems.push(`${mainCount} main landmarks (exactly one expected)`);
+    if (h1Count !== 1) {
+      const texts = await page.getByRole('heading', { level: 1 }).allInnerTexts();
+      problems.push(`${h1Count} h1 headings (exactly one expected)${texts.length ? `: ${texts.map((text) => JSON.stringify(text.trim())).join(', ')}` : ''}`);
+    }
+  }
+  const untitledFrames = await page.locator('iframe[sandbox]:not([title]), iframe[sandbox][title=""]').count();
+  if (untitledFrames > 0) problems.push(`${untitledFrames} sandboxed iframe(s) without a title`);
+  for (const violation of violations) {
+    const nodes = violation.nodes
+      .slice(0, 5)
+      .map((node) => `      ${node.target.join(' >> ')}\n        ${node.failureSummary?.replace(/\n\s*/g, ' | ') ?? ''}`);
+    const more = violation.nodes.length > 5 ? [`      … and ${violation.nodes.length - 5} more`] : [];
+    problems.push(`[${violation.impact}] ${violation.id}: ${violation.help} (${violation.helpUrl})\n${[...nodes, ...more].join('\n')}`);
+  }
+  return { url: page.url(), violations, mainCount, h1Count, problems };
+}
+
+/**
+ * Opens `url` as a browser without JavaScript builds it, in a page where axe
+ * can still run (axe needs the page's timers, which a context with JavaScript
+ * off never fires): the app's scripts are not loaded, so nothing hydrates, and
+ * each `<noscript>` is replaced by its markup, as a browser with scripting off
+ * parses it (the no-JS form twins and the style that shows them).
+ */
+export async function gotoWithoutJavaScript(page: Page, url: string) {
+  await page.route(/\.m?js(\?.*)?$/, (route) => route.abort());
+  try {
+    const response = await page.goto(url);
+    await page.evaluate(() => {
+      for (const element of Array.from(document.querySelectorAll('noscript'))) {
+        element.insertAdjacentHTML('afterend', element.textContent ?? '');
+        element.remove();
+      }
+    });
+    return response;
+  } finally {
+    await page.unroute(/\.m?js(\?.*)?$/);
+  }
+}
+
+/** The report as a failure message: where, then each problem. */
+export function formatReport(where: string, report: AccessibilityReport): string {
+  return `${where} (${report.url}) has ${report.problems.length} accessibility problem(s):\n  - ${report.problems.join('\n  - ')}`;
+}
+
+/** Audits the page and throws a readable error when it does not pass. */
+export async function expectAccessible(page: Page, where: string): Promise<AccessibilityReport> {
+  const report = await auditPage(page);
+  if (report.problems.length > 0) throw new Error(formatReport(where, report));
+  return report;
+}
+
+const root = path.resolve(new URL('../..', import.meta.url).pathname);
+
+/**
+ * The Remix route ids ('routes/_app.clients.$clientId') of every page module
+ * in app/routes: a module with a default export renders a page; one without
+ * (api.*, a loader or action only) is a resource route.
+ */
+export function pageRouteIds(routesDir = path.join(root, 'app/routes')): string[] {
+  const ids: string[] = [];
+  for (const entry of fs.readdirSync(routesDir, { withFileTypes: true })) {
+    let file: string | undefined;
+    let id: string;
+    if (entry.isDirectory()) {
+      file = ['route.tsx', 'route.ts', 'index.tsx', 'index.ts'].map((name) => path.join(routesDir, entry.name, name)).find((candidate) => fs.existsSync(candidate));
+      // A folder route's id is the folder's name (Remix flat routes).
+      id = `routes/${entry.name}`;
+    } else {
+      if (!/\.tsx?$/.test(entry.name) || /\.test\.tsx?$/.test(entry.name)) continue;
+      file = path.join(routesDir, entry.name);
+      id = `routes/${entry.name.replace(/\.tsx?$/, '')}`;
+    }
+    if (!file) continue;
+    if (/^export default\b/m.test(fs.readFileSync(file, 'utf8'))) ids.push(id);
+  }
+  return ids.sort();
+}
+
+/** The Remix route ids the page now shows, outermost first (needs JavaScript: read from the hydrated router). */
+export async function renderedRouteIds(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const router = (window as unknown as { __remixRouter?: { state: { matches: Array<{ route: { id: string } }> } } }).__remixRouter;
+    return router ? router.state.matches.map((match) => match.route.id) : [];
+  });
+}
