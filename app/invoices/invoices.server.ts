@@ -22,6 +22,7 @@ import {
   type InvoiceStatus,
   type InvoiceTab,
 } from './schemas.ts';
+import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
 
 /**
  * Invoices from submission to financing (spec §3, §4; DESIGN §7, §9).
@@ -331,6 +332,8 @@ export async function insertInvoice(
     },
     transaction,
   );
+  // Submitted by hand, over the API or as a UBL/e-invoice: its verification workflow starts with it.
+  await startWorkflowOnEvent({ event: 'invoice_submitted', entityType: 'invoice', entityId: id, actor, ip }, { transaction });
   return toInvoiceDto((await readInvoice(id, transaction))!);
 }
 

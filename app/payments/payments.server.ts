@@ -14,6 +14,7 @@ import {
   type PaymentCreateInput,
   type PaymentTab,
 } from './schemas.ts';
+import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
 
 /**
  * Collections from the factored invoices' customers (spec §3 Payment, §4, §5;
@@ -273,6 +274,8 @@ export async function recordPayment(
       },
       transaction,
     );
+    // By hand, over the API or from a bank statement: the payment's processing workflow starts with it.
+    await startWorkflowOnEvent({ event: 'payment_recorded', entityType: 'payment', entityId: id, actor, ip }, { transaction });
     return getPayment(id, transaction);
   };
   return options.transaction ? run(options.transaction) : inTransaction(run);
