@@ -20,8 +20,14 @@ const START_TIMEOUT_MS = 150_000;
 /**
  * Starts FinFlow exactly as `npm start` does (scripts/start.ts), on free ports
  * and a fresh data folder, and waits for /healthz. Stops it with SIGTERM after the run.
+ * The end-to-end suite (tests/e2e) runs against the demo book; tests/e2e-empty
+ * against an install without it (`seedDemo: false`, app-server-empty.ts).
  */
 export default async function setup(project: TestProject) {
+  return startApp(project, { seedDemo: true });
+}
+
+export async function startApp(project: TestProject, { seedDemo }: { seedDemo: boolean }) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'finflow-e2e-'));
   const port = await freePort();
   const adminEmail = 'e2e-admin@finflow.local';
@@ -40,6 +46,7 @@ export default async function setup(project: TestProject) {
       ADMIN_EMAIL: adminEmail,
       ADMIN_PASSWORD: adminPassword,
       APP_URL: baseUrl,
+      SEED_DEMO: String(seedDemo),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
