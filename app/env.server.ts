@@ -34,7 +34,13 @@ const envSchema = z.object({
     .default(3000),
   DATABASE_URL: urlWithProtocols(['postgres:', 'postgresql:']).optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
-  EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
+  // Unset: 54329 when free, else any free port (db/embedded.ts); set: that port or a clear stop.
+  EMBEDDED_PG_PORT: z.coerce
+    .number({ message: 'must be a port number' })
+    .int('must be a whole number')
+    .min(1024, 'must be between 1024 and 65535')
+    .max(65535, 'must be between 1024 and 65535')
+    .optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ADMIN_EMAIL: z.email('must be an email address').default('admin@finflow.local'),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
