@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { isValidIban, normalizeAnyIban } from './banking/iban.ts';
+import { isKpd2025Code } from './einvoices/kpd.ts';
 import { isValidOib } from './utils/validation.ts';
 
 /**
@@ -59,6 +60,12 @@ const envSchema = z.object({
     .string()
     .max(255, 'must be at most 255 characters')
     .regex(/^[^,]+,\s*\d{5}\s+\S.*$/, 'must be "street, postal code city", e.g. "Radnička cesta 80, 10000 Zagreb"')
+    .optional(),
+  // The KPD 2025 classification of the factor's service on its fee e-invoices, checked against the official list.
+  FACTOR_KPD_CODE: z
+    .string()
+    .trim()
+    .refine(isKpd2025Code, 'must be a KPD 2025 code of the official list (HR-BR-CL-2, app/einvoices/kpd-2025.json), e.g. "64.92.07"')
     .optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 });
