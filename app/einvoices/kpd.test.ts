@@ -28,11 +28,11 @@ describe('FACTOR_KPD_CODE', () => {
   it('defaults to 64.92.07 and takes another code of the list', () => {
     expect(factorParty({}).kpdCode).toBe('64.92.07');
     expect(factorParty({ FACTOR_KPD_CODE: '64.92.09' }).kpdCode).toBe('64.92.09');
-    expect(parseEnv({ FACTOR_KPD_CODE: '64.92.09' }).FACTOR_KPD_CODE).toBe('64.92.09');
+    expect(parseEnv({ NODE_ENV: 'test', FACTOR_KPD_CODE: '64.92.09' }).FACTOR_KPD_CODE).toBe('64.92.09');
   });
 
   it('stops the start with one line when the code is not in the official list', () => {
-    expect(() => parseEnv({ FACTOR_KPD_CODE: '64.99.19' })).toThrow(
+    expect(() => parseEnv({ NODE_ENV: 'test', FACTOR_KPD_CODE: '64.99.19' })).toThrow(
       'Invalid environment: FACTOR_KPD_CODE must be a KPD 2025 code of the official list (HR-BR-CL-2, app/einvoices/kpd-2025.json), e.g. "64.92.07" (got "64.99.19")',
     );
     expect(() => factorParty({ FACTOR_KPD_CODE: '64.99.19' })).toThrow('FACTOR_KPD_CODE is not a KPD 2025 code of the official list: 64.99.19');
