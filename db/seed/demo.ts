@@ -120,7 +120,8 @@ async function issueDemoFeeEInvoices(sequelize: Sequelize, transaction: Transact
       WHERE i.status IN ('financed', 'paid') ORDER BY i.financed_at, c.oib, i.invoice_number`,
     { type: QueryTypes.SELECT, transaction },
   );
-  await issueFeeEInvoices(
+  // Financings before e-invoices began (E_INVOICING_FROM) get none.
+  const issued = await issueFeeEInvoices(
     financed.map(({ id }) => id),
     transaction,
     { send: false },
@@ -138,7 +139,7 @@ async function issueDemoFeeEInvoices(sequelize: Sequelize, transaction: Transact
       WHERE id = (SELECT id FROM outgoing_einvoices ORDER BY issued_at DESC, number DESC LIMIT 1)`,
     { transaction },
   );
-  return financed.length;
+  return issued.filter((einvoice) => einvoice !== null).length;
 }
 
 // ---------------------------------------------------------------------------
