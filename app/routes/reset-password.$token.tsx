@@ -11,8 +11,9 @@ import { FormErrors, PasswordField } from '~/components/forms.tsx';
 import { readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 
-// The token is in the URL: no Referer may carry it anywhere.
-export const meta: MetaFunction = () => [{ title: 'FinFlow' }, { name: 'referrer', content: 'no-referrer' }];
+// The token is in the URL: no Referer may carry it to another site. Not 'no-referrer': that makes the
+// browser send `Origin: null` with the form post, which Remix refuses as a cross-site action.
+export const meta: MetaFunction = () => [{ title: 'FinFlow' }, { name: 'referrer', content: 'same-origin' }];
 
 /** The emailed one-time link of a forgotten password (app/auth/password-reset.server.ts). */
 export async function loader({ params }: LoaderFunctionArgs) {
