@@ -11,6 +11,8 @@ declare module 'vitest' {
     adminEmail: string;
     adminPassword: string;
     dataDir: string;
+    /** The app's own (embedded) database, for the few tests that must arrange what no page or API offers, e.g. an expired link. */
+    appDatabaseUrl: string;
   }
 }
 
@@ -33,6 +35,7 @@ export async function startApp(project: TestProject, { seedDemo }: { seedDemo: b
   const adminEmail = 'e2e-admin@finflow.local';
   const adminPassword = 'E2e-admin-password-1';
   const baseUrl = `http://localhost:${port}`;
+  const databasePort = await freePort();
 
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts')], {
     cwd: root,
@@ -40,7 +43,7 @@ export async function startApp(project: TestProject, { seedDemo }: { seedDemo: b
       ...process.env,
       NODE_ENV: 'production',
       PORT: String(port),
-      EMBEDDED_PG_PORT: String(await freePort()),
+      EMBEDDED_PG_PORT: String(databasePort),
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       ADMIN_EMAIL: adminEmail,
@@ -75,6 +78,9 @@ export async function startApp(project: TestProject, { seedDemo }: { seedDemo: b
   project.provide('adminEmail', adminEmail);
   project.provide('adminPassword', adminPassword);
   project.provide('dataDir', dataDir);
+  // db/embedded.ts keeps the database user 'finflow' and its generated password in DATA_DIR/pg-password.
+  const databasePassword = fs.readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
+  project.provide('appDatabaseUrl', `postgres://finflow:${encodeURIComponent(databasePassword)}@127.0.0.1:${databasePort}/finflow`);
 
   return async () => {
     child.kill('SIGTERM');
