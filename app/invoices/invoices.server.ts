@@ -7,6 +7,7 @@ import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from
 import { sendInvoiceVerifiedTemplate } from '../email/triggers.server.ts';
 import { lineAmountCents, parseDecimal } from '../einvoices/decimal.ts';
 import { issueFeeEInvoice } from '../einvoices/outgoing.server.ts';
+import { openForPaymentSql, payableSql } from '../payments/open-amount.server.ts';
 import { invoiceSearchCondition } from '../search.server.ts';
 import { invoiceStatusTotals } from './summaries.server.ts';
 import { apiError, zodFieldErrors } from '../utils/api.server.ts';
@@ -60,6 +61,7 @@ interface InvoiceRow {
   factor_amount: string | null;
   factor_fee: string | null;
   paid_amount: string;
+  pending_amount: string;
   source: 'manual' | 'ubl';
   ubl_document_id: string | null;
   verified_by: string | null;
@@ -175,6 +177,9 @@ export interface PayableInvoiceDto {
   clientName: string;
   customerId: string;
   paidAmount: number;
+  /** Payments recorded and waiting for confirmation. */
+  pendingAmount: number;
+  /** What a new payment may still cover: amount − paidAmount − pendingAmount. */
   openAmount: number;
   dueDate: string;
 }
@@ -739,12 +744,17 @@ function searchCondition(q: string | null | undefined, replacements: Record<stri
  * (MATERIALIZED) and then the page: otherwise the planner may walk the date
  * index past a million rows looking for rare matches.
  */
-function invoicePage(where: string, replacements: Record<string, unknown>, { searched }: { searched: boolean }) {
-  if (!searched) return selectRows<InvoiceListRow>(`${SELECT_INVOICE} ${where} ORDER BY i.created_at DESC, i.id DESC LIMIT :limit OFFSET :offset`, replacements);
-  return selectRows<InvoiceListRow>(
+function invoicePage<Row extends InvoiceListRow = InvoiceListRow>(
+  where: string,
+  replacements: Record<string, unknown>,
+  { searched, extra = '' }: { searched: boolean; extra?: string },
+) {
+  const select = extra ? SELECT_INVOICE.replace('SELECT i.*,', `SELECT i.*, ${extra},`) : SELECT_INVOICE;
+  if (!searched) return selectRows<Row>(`${select} ${where} ORDER BY i.created_at DESC, i.id DESC LIMIT :limit OFFSET :offset`, replacements);
+  return selectRows<Row>(
     `WITH matches AS MATERIALIZED (SELECT i.id, i.created_at FROM invoices i ${where}),
           page AS (SELECT id, created_at FROM matches ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset)
-     ${SELECT_INVOICE} JOIN page ON page.id = i.id ORDER BY page.created_at DESC, page.id DESC`,
+     ${select} JOIN page ON page.id = i.id ORDER BY page.created_at DESC, page.id DESC`,
     replacements,
   );
 }
@@ -961,19 +971,27 @@ export async function getInvoiceDetail(id: string): Promise<InvoiceDetailDto> {
   };
 }
 
-/** GET /api/invoices/payable: financed and not fully paid (amount > paid_amount), newest first; `q` as the list. */
+/**
+ * GET /api/invoices/payable and the record-payment form: financed invoices a
+ * new payment may still go to (amount above the confirmed and pending
+ * payments), newest first, with that open amount; `q` as the list. The
+ * definition is the one recording checks (app/payments/open-amount.server.ts).
+ */
 export async function listPayableInvoices(
   options: { q?: string | null; limit?: number; offset?: number } = {},
 ): Promise<{ items: PayableInvoiceDto[]; total: number }> {
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000);
   const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
   const replacements: Record<string, unknown> = { limit, offset };
-  const conditions = [`i.status = 'financed'`, 'i.amount > i.paid_amount'];
+  const conditions = [payableSql('i')];
   const search = searchCondition(options.q, replacements);
   if (search) conditions.push(search);
   const where = `WHERE ${conditions.join(' AND ')}`;
   const [rows, count] = await Promise.all([
-    invoicePage(where, replacements, { searched: Boolean(search) }),
+    invoicePage<InvoiceListRow & { open_for_payment: string }>(where, replacements, {
+      searched: Boolean(search),
+      extra: `${openForPaymentSql('i')} AS open_for_payment`,
+    }),
     selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM invoices i ${where}`, replacements),
   ]);
   return {
@@ -987,7 +1005,8 @@ export async function listPayableInvoices(
       clientName: row.client_name,
       customerId: row.customer_id,
       paidAmount: money(row.paid_amount),
-      openAmount: centsToNumber(toCents(row.amount) - toCents(row.paid_amount)),
+      pendingAmount: money(row.pending_amount),
+      openAmount: money(row.open_for_payment),
       dueDate: row.due_date,
     })),
     total: count?.total ?? 0,
