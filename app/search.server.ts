@@ -17,18 +17,23 @@ export function containsPattern(term: string) {
 }
 
 /**
- * Invoices by number or description: a number that starts or ends with the
- * term (case-insensitive; btree indexes on lower(number) and its reverse, so
- * a typed prefix such as "R-2025-00" or the trailing digits stay instant on a
- * million invoices, where a trigram scan of such common fragments is not), or
- * a description containing it (trigram index).
+ * Invoices by number or description, case-insensitive: a number containing
+ * the term anywhere ('0042' finds 'R-2025-00421'), or a description
+ * containing it. The second condition is the meaning; the first only lets
+ * PostgreSQL find the candidates through indexes: the number's 6-character
+ * pieces (migration 2026.11.25T05.00.00.invoice-number-search; a trigram scan
+ * of fragments most numbers share, such as "R-2025-00", reads half of a
+ * million-invoice book) and the description's trigrams. A number that
+ * contains the term holds all of its pieces, so no match is lost, and the
+ * pieces are never computed again for the rows found.
  */
 export function invoiceSearchCondition(alias: string, term: string, replacements: Record<string, unknown>): string {
-  const lower = term.toLowerCase();
-  replacements.numberPrefix = `${escapeLike(lower)}%`;
-  replacements.numberSuffix = `${escapeLike([...lower].reverse().join(''))}%`;
+  replacements.numberTerm = term;
   replacements.pattern = containsPattern(term);
-  return `(lower(${alias}.invoice_number) LIKE :numberPrefix OR reverse(lower(${alias}.invoice_number)) LIKE :numberSuffix OR ${alias}.description ILIKE :pattern)`;
+  return (
+    `((invoice_number_grams(${alias}.invoice_number) @@ invoice_number_fragment(:numberTerm) OR ${alias}.description ILIKE :pattern)` +
+    ` AND (${alias}.invoice_number ILIKE :pattern OR ${alias}.description ILIKE :pattern))`
+  );
 }
 
 /**

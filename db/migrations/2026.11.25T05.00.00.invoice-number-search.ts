@@ -66,7 +66,10 @@ export const up: Migration = async ({ context: db }) => {
           FROM (SELECT lower(term) AS t) AS s
       $$;
     CREATE INDEX invoices_number_grams_idx ON invoices USING gin (invoice_number_grams(invoice_number));
-    DROP INDEX invoices_number_prefix_idx, invoices_number_suffix_idx;
+    -- The trigram index on the number goes too: given the choice, the planner fetched candidates through it and
+    -- computed every candidate's pieces to filter them. Other searches of the number (payments, e-invoices) OR it
+    -- with other tables' columns, which no index of this table serves.
+    DROP INDEX invoices_number_prefix_idx, invoices_number_suffix_idx, invoices_number_trgm_idx;
 
     ALTER TABLE invoices ADD COLUMN pending_amount numeric(15, 2) NOT NULL DEFAULT 0 CHECK (pending_amount >= 0);
     DROP TRIGGER invoices_set_updated_at ON invoices;
@@ -114,5 +117,6 @@ export const down: Migration = async ({ context: db }) => {
     ALTER TABLE invoices DROP COLUMN IF EXISTS pending_amount;
     CREATE INDEX IF NOT EXISTS invoices_number_prefix_idx ON invoices (lower(invoice_number) text_pattern_ops);
     CREATE INDEX IF NOT EXISTS invoices_number_suffix_idx ON invoices (reverse(lower(invoice_number)) text_pattern_ops);
+    CREATE INDEX IF NOT EXISTS invoices_number_trgm_idx ON invoices USING gin (invoice_number gin_trgm_ops);
   `);
 };
