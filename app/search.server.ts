@@ -24,14 +24,16 @@ export function containsPattern(term: string) {
  * pieces (migration 2026.11.25T05.00.00.invoice-number-search; a trigram scan
  * of fragments most numbers share, such as "R-2025-00", reads half of a
  * million-invoice book) and the description's trigrams. A number that
- * contains the term holds all of its pieces, so no match is lost, and the
- * pieces are never computed again for the rows found.
+ * contains the term holds all of its pieces, so no match is lost. The order
+ * within each OR matters: PostgreSQL rechecks the rows the (inexact) trigram
+ * index finds against the first condition, and the description answers that
+ * without computing the row's pieces.
  */
 export function invoiceSearchCondition(alias: string, term: string, replacements: Record<string, unknown>): string {
   replacements.numberTerm = term;
   replacements.pattern = containsPattern(term);
   return (
-    `((invoice_number_grams(${alias}.invoice_number) @@ invoice_number_fragment(:numberTerm) OR ${alias}.description ILIKE :pattern)` +
+    `((${alias}.description ILIKE :pattern OR invoice_number_grams(${alias}.invoice_number) @@ invoice_number_fragment(:numberTerm))` +
     ` AND (${alias}.invoice_number ILIKE :pattern OR ${alias}.description ILIKE :pattern))`
   );
 }

@@ -45,7 +45,7 @@ export const up: Migration = async ({ context: db }) => {
 
     -- PL/pgSQL: a quarter of the cost of the same in SQL, which counts when a query must recheck rows.
     CREATE FUNCTION invoice_number_grams(number text) RETURNS tsvector
-      LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE COST 1000 AS $$
+      LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
       DECLARE
         n text := lower(number);
         pieces text[] := '{}';
