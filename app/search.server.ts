@@ -19,22 +19,24 @@ export function containsPattern(term: string) {
 /**
  * Invoices by number or description, case-insensitive: a number containing
  * the term anywhere ('0042' finds 'R-2025-00421'), or a description
- * containing it. The second condition is the meaning; the first only lets
- * PostgreSQL find the candidates through indexes: the number's 6-character
- * pieces (migration 2026.11.25T05.00.00.invoice-number-search; a trigram scan
- * of fragments most numbers share, such as "R-2025-00", reads half of a
- * million-invoice book) and the description's trigrams. A number that
- * contains the term holds all of its pieces, so no match is lost. The order
- * within each OR matters: PostgreSQL rechecks the rows the (inexact) trigram
- * index finds against the first condition, and the description answers that
- * without computing the row's pieces.
+ * containing it. PostgreSQL finds the candidates through two indexes: the
+ * number's 6-character pieces (migration 2026.11.25T05.00.00.invoice-number-search;
+ * a trigram scan of fragments most numbers share, such as "R-2025-00", reads
+ * half of a million-invoice book) and the description's trigrams. For a term
+ * of up to 6 characters the pieces answer exactly; a longer one needs all its
+ * pieces, and the second condition keeps the numbers that hold the term itself
+ * (strpos of the lower-cased texts, as ILIKE compares, without a pattern to
+ * match; the planner drops the condition when the term is exact). The order
+ * within the first OR matters: PostgreSQL rechecks the rows the (inexact)
+ * trigram index finds against it, and the description answers that without
+ * computing the row's pieces.
  */
 export function invoiceSearchCondition(alias: string, term: string, replacements: Record<string, unknown>): string {
   replacements.numberTerm = term;
   replacements.pattern = containsPattern(term);
   return (
     `((${alias}.description ILIKE :pattern OR invoice_number_grams(${alias}.invoice_number) @@ invoice_number_fragment(:numberTerm))` +
-    ` AND (${alias}.invoice_number ILIKE :pattern OR ${alias}.description ILIKE :pattern))`
+    ` AND (invoice_number_fragment_is_exact(:numberTerm) OR strpos(lower(${alias}.invoice_number), lower(:numberTerm)) > 0 OR ${alias}.description ILIKE :pattern))`
   );
 }
 

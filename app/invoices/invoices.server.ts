@@ -740,23 +740,36 @@ function searchCondition(q: string | null | undefined, replacements: Record<stri
 }
 
 /**
- * One page of invoices, newest first. A searched list takes its matches first
- * (MATERIALIZED) and then the page: otherwise the planner may walk the date
- * index past a million rows looking for rare matches.
+ * One page of invoices, newest first, and the full count of the same filter.
+ * A searched list takes its matches first (MATERIALIZED) and then the page:
+ * otherwise the planner may walk the date index past a million rows looking
+ * for rare matches; and it counts the matches it already holds, so the
+ * indexes are searched once, not again for the count. Otherwise `count` gives
+ * the total (maintained totals where they apply).
  */
-function invoicePage<Row extends InvoiceListRow = InvoiceListRow>(
+async function pageWithTotal<Row extends InvoiceListRow = InvoiceListRow>(
   where: string,
   replacements: Record<string, unknown>,
-  { searched, extra = '' }: { searched: boolean; extra?: string },
-) {
-  const select = extra ? SELECT_INVOICE.replace('SELECT i.*,', `SELECT i.*, ${extra},`) : SELECT_INVOICE;
-  if (!searched) return selectRows<Row>(`${select} ${where} ORDER BY i.created_at DESC, i.id DESC LIMIT :limit OFFSET :offset`, replacements);
-  return selectRows<Row>(
+  { searched, extra = '', count }: { searched: boolean; extra?: string; count: () => Promise<number> },
+): Promise<{ rows: Row[]; total: number }> {
+  const select = (more: string) => (more ? SELECT_INVOICE.replace('SELECT i.*,', `SELECT i.*, ${more},`) : SELECT_INVOICE);
+  if (!searched) {
+    const [rows, total] = await Promise.all([
+      selectRows<Row>(`${select(extra)} ${where} ORDER BY i.created_at DESC, i.id DESC LIMIT :limit OFFSET :offset`, replacements),
+      count(),
+    ]);
+    return { rows, total };
+  }
+  const rows = await selectRows<Row & { match_total: number }>(
     `WITH matches AS MATERIALIZED (SELECT i.id, i.created_at FROM invoices i ${where}),
           page AS (SELECT id, created_at FROM matches ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset)
-     ${select} JOIN page ON page.id = i.id ORDER BY page.created_at DESC, page.id DESC`,
+     ${select([extra, '(SELECT count(*)::int FROM matches) AS match_total'].filter(Boolean).join(', '))}
+       JOIN page ON page.id = i.id ORDER BY page.created_at DESC, page.id DESC`,
     replacements,
   );
+  // An empty page past the end says nothing about the total; an empty first page means none.
+  const total = rows.length > 0 ? rows[0].match_total : Number(replacements.offset) > 0 ? await count() : 0;
+  return { rows, total };
 }
 
 function uuidFilter(name: 'clientId' | 'customerId', value: string | null | undefined): string | null {
@@ -795,12 +808,13 @@ export async function listInvoices(
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
   // The whole book or one status: the maintained totals; any other filter is counted.
   const byStatusOnly = !search && !clientId && !customerId;
-  const [rows, total] = await Promise.all([
-    invoicePage(where, replacements, { searched: Boolean(search) }),
-    byStatusOnly
-      ? invoiceStatusTotals().then((totals) => (options.status ? totals[options.status as InvoiceStatus] : totals.all))
-      : selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM invoices i ${where}`, replacements).then((row) => row?.total ?? 0),
-  ]);
+  const { rows, total } = await pageWithTotal(where, replacements, {
+    searched: Boolean(search),
+    count: () =>
+      byStatusOnly
+        ? invoiceStatusTotals().then((totals) => (options.status ? totals[options.status as InvoiceStatus] : totals.all))
+        : selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM invoices i ${where}`, replacements).then((row) => row?.total ?? 0),
+  });
   return { items: rows.map(toInvoiceDto), total };
 }
 
@@ -987,13 +1001,11 @@ export async function listPayableInvoices(
   const search = searchCondition(options.q, replacements);
   if (search) conditions.push(search);
   const where = `WHERE ${conditions.join(' AND ')}`;
-  const [rows, count] = await Promise.all([
-    invoicePage<InvoiceListRow & { open_for_payment: string }>(where, replacements, {
-      searched: Boolean(search),
-      extra: `${openForPaymentSql('i')} AS open_for_payment`,
-    }),
-    selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM invoices i ${where}`, replacements),
-  ]);
+  const { rows, total } = await pageWithTotal<InvoiceListRow & { open_for_payment: string }>(where, replacements, {
+    searched: Boolean(search),
+    extra: `${openForPaymentSql('i')} AS open_for_payment`,
+    count: () => selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM invoices i ${where}`, replacements).then((row) => row?.total ?? 0),
+  });
   return {
     items: rows.map((row) => ({
       id: row.id,
@@ -1009,6 +1021,6 @@ export async function listPayableInvoices(
       openAmount: money(row.open_for_payment),
       dueDate: row.due_date,
     })),
-    total: count?.total ?? 0,
+    total,
   };
 }

@@ -56,6 +56,11 @@ describe('the invoice list', () => {
     expect(await numbers('r-2025', 'verified')).toEqual(['R-2025-0001299']);
     expect(await numbers('nema')).toEqual([]);
     expect(await invoiceTabCounts({ q: 'r-20' })).toEqual({ all: 3, pending: 2, verified: 1, approved: 0, rejected: 0 });
+    // A searched page counts all its matches, also a page past the end, and no match is 0.
+    expect((await listInvoices({ q: 'r-20', limit: 1 })).total).toBe(3);
+    expect(await listInvoices({ q: 'r-20', limit: 2, offset: 2 })).toMatchObject({ total: 3, items: [expect.anything()] });
+    expect(await listInvoices({ q: 'r-20', limit: 2, offset: 10 })).toEqual({ total: 3, items: [] });
+    expect(await listInvoices({ q: 'nema', limit: 2 })).toEqual({ total: 0, items: [] });
     expect((await searchEverything('1299')).invoices.map((invoice) => invoice.invoiceNumber)).toEqual(['R-2025-0001299']);
   });
 

@@ -13,7 +13,7 @@ import type { Migration } from '../migrate.ts';
  * on them: a term of up to 6 characters is a prefix of the piece where it
  * starts, so `'term':*` finds exactly the numbers that contain it; a longer
  * term needs every one of its 6-character pieces, which narrows to a few
- * candidates that the caller checks with ILIKE (app/search.server.ts).
+ * candidates that the caller checks (app/search.server.ts).
  * The start and end indexes that served the old "starts or ends with" search go.
  *
  * What a new payment may still cover. `invoices.pending_amount` is the sum of
@@ -65,6 +65,9 @@ export const up: Migration = async ({ context: db }) => {
                END AS tsquery)
           FROM (SELECT lower(term) AS t) AS s
       $$;
+    -- The query of a term this short finds exactly the numbers that contain it (no check of the rows needed).
+    CREATE FUNCTION invoice_number_fragment_is_exact(term text) RETURNS boolean
+      LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$ SELECT length(lower(term)) <= ${GRAM} $$;
     CREATE INDEX invoices_number_grams_idx ON invoices USING gin (invoice_number_grams(invoice_number));
     -- The trigram index on the number goes too: given the choice, the planner fetched candidates through it and
     -- computed every candidate's pieces to filter them. Other searches of the number (payments, e-invoices) OR it
@@ -111,7 +114,7 @@ export const down: Migration = async ({ context: db }) => {
     DROP TRIGGER IF EXISTS payments_pending_delete ON payments;
     DROP TRIGGER IF EXISTS payments_pending_truncate ON payments;
     DROP FUNCTION IF EXISTS payments_pending_inserted(), payments_pending_updated(), payments_pending_deleted(), payments_pending_truncated(),
-      invoice_number_grams(text), invoice_number_fragment(text);
+      invoice_number_grams(text), invoice_number_fragment(text), invoice_number_fragment_is_exact(text);
     DROP TRIGGER IF EXISTS invoices_set_updated_at ON invoices;
     CREATE TRIGGER invoices_set_updated_at BEFORE UPDATE ON invoices FOR EACH ROW EXECUTE FUNCTION set_updated_at();
     ALTER TABLE invoices DROP COLUMN IF EXISTS pending_amount;
