@@ -7,14 +7,14 @@ import type { Migration } from '../migrate.ts';
  * index cannot serve it on a book of numbers that share most of their
  * characters ('R-2025-000' asks for trigrams that half the book holds, and
  * the recheck reads them all), and an index of every suffix is three times
- * the size of the table. `invoice_number_grams` lists the number's pieces of 6 characters
- * (lower case), one starting at each position, so the last few are shorter;
- * GIN indexes them. `invoice_number_fragment` turns a search term into a query
+ * the size of the table. `invoice_number_grams` lists the number's pieces of
+ * 6 characters (lower case), one starting at each position, so the last few
+ * are shorter; GIN indexes them. `invoice_number_fragment` turns a search term into a query
  * on them: a term of up to 6 characters is a prefix of the piece where it
  * starts, so `'term':*` finds exactly the numbers that contain it; a longer
  * term needs every one of its 6-character pieces, which narrows to a few
- * candidates that the caller checks (app/search.server.ts).
- * The start and end indexes that served the old "starts or ends with" search go.
+ * candidates that the caller checks (app/search.server.ts). The start and
+ * end indexes that served the old "starts or ends with" search go.
  *
  * What a new payment may still cover. `invoices.pending_amount` is the sum of
  * the invoice's pending payments, kept by statement triggers on `payments`
