@@ -280,7 +280,7 @@ function runServer(binary: string, pgDir: string, port: number, user: RunAs | nu
 const portTaken = (port: number) =>
   `The embedded database cannot listen on port ${port} (EMBEDDED_PG_PORT): it is taken, by another FinFlow or PostgreSQL; stop that one, set EMBEDDED_PG_PORT to a free port, or leave it unset to take a free one.`;
 
-async function assertPortFree(port: number) {
+export async function assertPortFree(port: number) {
   if (!(await isPortFree(port))) throw new Error(portTaken(port));
 }
 

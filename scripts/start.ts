@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EnvError, parseEnv } from '../app/env.server.ts';
 import { resolveSessionSecret } from '../app/secrets.server.ts';
-import { startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded.ts';
+import { assertPortFree, startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded.ts';
 import { prepareDatabase } from '../db/prepare.ts';
 import { nodeFlagsFor } from './node-flags.ts';
 
@@ -50,6 +50,8 @@ async function main() {
     throw error;
   }
 
+  // A set port that is taken stops the start before the (slow) build, with the same one line.
+  if (!env.DATABASE_URL && env.EMBEDDED_PG_PORT !== undefined) await assertPortFree(env.EMBEDDED_PG_PORT);
   ensureBuild();
   fs.mkdirSync(env.DATA_DIR, { recursive: true });
   const sessionSecret = resolveSessionSecret(env);
