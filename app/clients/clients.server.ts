@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { CLIENT_STATUSES, type ClientStatus, type OnboardingStatus } from '../../db/models/enums.ts';
 import type { Actor } from '../auth/users.server.ts';
+import { startKycReview } from '../onboarding/kyc-decision.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { centsToNumber, toCents } from '../utils/money.ts';
 import {
@@ -12,6 +13,7 @@ import {
   partyRelations,
   updateParty,
   validateParty,
+  withTransaction,
   type PartyConfig,
   type PartyRelations,
   type PartyRow,
@@ -137,31 +139,36 @@ export function utilisationPercent(usedCents: number, limitCents: number | null)
 }
 
 /**
- * POST /api/clients, the creation dialog and the registration wizard.
- * Staff-created clients start 'active' (staff enter companies they already
- * deal with; financing still needs an approved credit limit, DESIGN §9) with
- * onboarding 'pending'; the wizard's applicant (actor null) starts 'pending'
- * with onboarding 'in_progress', as its workflow starts in the same
- * transaction. A desired credit limit is never set here: the wizard turns it
- * into a limit request. With `options.transaction` the caller's transaction
- * is used (nothing is committed here). Throws 400, 403, 409 (OIB taken).
+ * POST /api/clients, the creation dialog and the registration wizard. Every
+ * new client goes through the KYC review before it can be financed
+ * (app/onboarding/kyc-decision.server.ts): one entered by staff starts
+ * 'pending' with onboarding 'pending', and its review starts in the same
+ * transaction (the onboarding workflow, or a KYC task without one); the
+ * wizard's applicant (actor null) starts 'pending' with onboarding
+ * 'in_progress', as the wizard starts its workflow itself. A desired credit
+ * limit is never set here: the wizard turns it into a limit request. With
+ * `options.transaction` the caller's transaction is used (nothing is
+ * committed here). Throws 400, 403, 409 (OIB taken).
  */
 export async function createClient(
   { actor, input, ip }: { actor: Actor | null; input: ClientCreateInput; ip?: string | null },
   options: { transaction?: Transaction } = {},
 ): Promise<ClientDto> {
   const data = validateParty(clientCreateSchema, input);
-  const row = await createParty<ClientRow>(CLIENTS, {
-    actor,
-    ip,
-    transaction: options.transaction,
-    values: {
-      ...data,
-      status: data.status ?? (actor ? 'active' : 'pending'),
-      onboardingStatus: actor ? 'pending' : 'in_progress',
-    },
+  return withTransaction(options.transaction, async (transaction) => {
+    const row = await createParty<ClientRow>(CLIENTS, {
+      actor,
+      ip,
+      transaction,
+      values: {
+        ...data,
+        status: data.status ?? 'pending',
+        onboardingStatus: actor ? 'pending' : 'in_progress',
+      },
+    });
+    if (actor) await startKycReview({ clientId: row.id, actor, ip }, transaction);
+    return toClientDto(row);
   });
-  return toClientDto(row);
 }
 
 /** GET /api/clients: newest first; `q` (name, OIB prefix, email), `status`; the page and the full count. */

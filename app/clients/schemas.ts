@@ -56,7 +56,7 @@ const partyCreateShape = {
   registrationNumber: creationField(text(50, PARTY_MESSAGES.tooLong50)),
 };
 
-/** POST /api/clients and the 'Dodaj novog klijenta' dialog. `status` is not in the dialog (staff clients start active). */
+/** POST /api/clients and the 'Dodaj novog klijenta' dialog. `status` is not in the dialog (a new client is pending until its KYC is approved). */
 export const clientCreateSchema = z.object({
   ...partyCreateShape,
   contactPerson: creationField(text(255, PARTY_MESSAGES.tooLong255)),
@@ -81,7 +81,7 @@ export interface PartyCreateInput {
 }
 export interface ClientCreateInput extends PartyCreateInput {
   contactPerson?: string | null;
-  /** Default 'active' for staff, 'pending' for the registration wizard (actor null). */
+  /** Default 'pending': active once its KYC is approved (app/onboarding/kyc-decision.server.ts). */
   status?: ClientStatus;
 }
 export type CustomerCreateInput = PartyCreateInput;
