@@ -52,6 +52,7 @@ interface ClientRow {
 
 export interface KycDecisionResult {
   clientId: string;
+  companyName: string;
   decision: KycDecision;
   status: ClientStatus;
   onboardingStatus: OnboardingStatus;
@@ -59,6 +60,8 @@ export interface KycDecisionResult {
   workflow: Array<{ instanceId: string; effect: KycEffect }>;
   /** The KYC tasks the decision closed. */
   closedTaskIds: string[];
+  /** The applicant's address (the client's email), null when it has none. */
+  email: string | null;
   /** Whether the email to the applicant went out (reject, request_documents); false without an address or when sending failed. */
   emailSent: boolean;
   documentRequest: { id: string; expiresAt: string } | null;
@@ -167,11 +170,13 @@ export async function decideKyc({ actor, clientId, input, ip }: { actor: Actor; 
   }
   return {
     clientId,
+    companyName: outcome.client.company_name,
     decision,
     status: outcome.next.status,
     onboardingStatus: outcome.next.onboarding,
     workflow: outcome.workflow,
     closedTaskIds: outcome.closedTaskIds,
+    email: outcome.email,
     emailSent,
     documentRequest: outcome.request ? { id: outcome.request.id, expiresAt: new Date(outcome.request.expires_at).toISOString() } : null,
   };
