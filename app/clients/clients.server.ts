@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import { CLIENT_STATUSES, type ClientStatus, type OnboardingStatus } from '../../db/models/enums.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { startKycReview } from '../onboarding/kyc-decision.server.ts';
+import { selectOne } from '../db.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { centsToNumber, toCents } from '../utils/money.ts';
 import {
@@ -207,7 +208,10 @@ export async function getClient(id: string): Promise<ClientDetailDto> {
   };
 }
 
-/** PUT /api/clients/{id}: the given fields; logs client_updated with old→new. Throws 400, 403, 404, 409. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** PUT /api/clients/{id}: the given fields; logs client_updated with old→new. Throws 400, 403, 404, 409 (OIB taken; 'active' before the KYC approval). */
+
 export async function updateClient({
   actor,
   id,
@@ -220,6 +224,13 @@ export async function updateClient({
   ip?: string | null;
 }): Promise<ClientDto> {
   const data = validateParty(clientUpdateSchema, input);
+  if (data.status === 'active') {
+    // Only the KYC approval makes a client active (app/onboarding/kyc-decision.server.ts); an edit cannot skip it.
+    const current = UUID.test(id) ? await selectOne<{ onboarding_status: string }>(`SELECT onboarding_status FROM clients WHERE id = :id`, { id }) : null;
+    if (current && current.onboarding_status !== 'completed') {
+      throw apiError(409, PARTY_MESSAGES.kycNotApproved, { status: [PARTY_MESSAGES.kycNotApproved] });
+    }
+  }
   const row = await updateParty<ClientRow>(CLIENTS, { actor, id, values: data, ip });
   return toClientDto(row);
 }

@@ -21,6 +21,7 @@ export const PARTY_MESSAGES = {
   invalidStatus: 'Invalid status',
   clientDuplicateOib: 'A client with this OIB already exists',
   customerDuplicateOib: 'A customer with this OIB already exists',
+  kycNotApproved: 'Client KYC is not approved',
 } as const;
 
 /** Server message → i18n key, so the pages show each message in the chosen language. */

@@ -5,7 +5,7 @@ import { decodeQuotedPrintable } from '../../tests/support/smtp.ts';
 import { stopSender } from '../../worker/boss.ts';
 import { activityRows, apiFailure, createTestUser, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import type { Actor } from '../auth/users.server.ts';
-import { createClient } from '../clients/clients.server.ts';
+import { createClient, updateClient } from '../clients/clients.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { outboxDir } from '../email/mailer.server.ts';
 import { processEmailJob } from '../email/send.server.ts';
@@ -357,6 +357,10 @@ describe('a client entered by staff', () => {
     const refused = await apiFailure(financeInvoice({ actor: manager, id: invoiceId }));
     expect(refused).toMatchObject({ status: 409, body: { message: 'Client KYC is not approved', errors: { clientId: ['Client KYC is not approved'] } } });
     expect((await selectOne<{ status: string }>(`SELECT status FROM invoices WHERE id = :invoiceId`, { invoiceId }))!.status).toBe('approved');
+
+    // Nor can an edit make it active behind the review's back.
+    const edit = await apiFailure(updateClient({ actor: user, id: client.id, input: { status: 'active' } }));
+    expect(edit).toMatchObject({ status: 409, body: { errors: { status: ['Client KYC is not approved'] } } });
 
     await decideKyc({ actor: manager, clientId: client.id, input: { decision: 'approve' } });
     expect(await financeInvoice({ actor: manager, id: invoiceId })).toMatchObject({ status: 'financed' });

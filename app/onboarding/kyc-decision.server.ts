@@ -18,9 +18,10 @@ import { KYC_MESSAGES, KYC_REQUEST_TTL_DAYS, kycDecisionSchema, type KycDecision
 import type { FilePart, UploadErrors } from './uploads.server.ts';
 
 /**
- * The applicant's KYC decision (DESIGN §6: managers decide). An application
- * is a client whose onboarding is neither completed nor rejected: one the
- * registration wizard created, or one staff entered (startKycReview). Staff
+ * The applicant's KYC decision, taken by a manager ('decide:kyc' in
+ * app/auth/permissions.server.ts). An application is a client whose
+ * onboarding is neither completed nor rejected: one the registration wizard
+ * created, or one staff entered (startKycReview). Staff
  * decide from its KYC task (/tasks), its page (/clients/{id}) or the API:
  * - approve: client active, onboarding completed; the onboarding workflow
  *   goes on to its end (the welcome mail of the client_onboarding template);
@@ -32,7 +33,8 @@ import type { FilePart, UploadErrors } from './uploads.server.ts';
  *   new KYC task when the files arrive.
  * Each decision closes the open KYC tasks and spends open links, with its
  * activity rows, in one transaction; the email follows the commit. Deciding
- * twice is a 409; only financing needs the approval (invoices.server.ts).
+ * twice is a 409. Financing (app/invoices/invoices.server.ts) and making the
+ * client active by an edit (app/clients/clients.server.ts) need the approval.
  */
 const UNDECIDED: readonly OnboardingStatus[] = ['pending', 'in_progress'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -222,7 +224,7 @@ async function openTask(
   transaction: Transaction,
 ): Promise<string> {
   const { rows } = await execute<{ id: string }>(
-    // KYC review is promised within 1-3 business days (spec §9): due in 3 days, as the workflow's review task.
+    // The wizard promises a review within 1-3 business days: due in 3 days, as the workflow's review task.
     `INSERT INTO tasks (title, description, type, priority, status, due_date, entity_type, entity_id, created_by)
      VALUES (:title, :description, :type, 'high', 'pending', now() + interval '3 days', 'client', :clientId, :actorId)
      RETURNING id`,

@@ -78,7 +78,7 @@ export const STEP_FIELDS = {
 // ---------------------------------------------------------------------------
 // Staff's KYC decision on an application (app/onboarding/kyc-decision.server.ts):
 // the API body and the decision forms of /tasks and /clients/{id}. English
-// texts (DESIGN §9: API messages); pages translate them through KYC_MESSAGE_KEYS.
+// texts, as every API message; pages translate them through KYC_MESSAGE_KEYS.
 
 export const KYC_DECISIONS = ['approve', 'reject', 'request_documents'] as const;
 export type KycDecision = (typeof KYC_DECISIONS)[number];
