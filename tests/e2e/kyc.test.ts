@@ -163,11 +163,22 @@ describe('the KYC decision', () => {
     const link = /http:\/\/localhost:\d+\/onboarding\/documents\/[A-Za-z0-9_-]{43}/.exec(request)?.[0];
     expect(link).toBeTruthy();
 
-    // The applicant, without JavaScript: a wrong file is refused, then the certificate goes in.
+    // The applicant: a wrong file is refused (with JavaScript), and the link still works.
+    {
+      const { page, errors, close } = await newStrictPage(browser);
+      await page.goto(link!);
+      await page.waitForLoadState('networkidle');
+      await page.getByRole('heading', { level: 1, name: 'Additional documents' }).waitFor();
+      await page.setInputFiles('input[name="file_tax_certificate"]', { name: 'potvrda.pdf', mimeType: 'application/pdf', buffer: Buffer.from('MZ not a pdf at all') });
+      await page.getByRole('button', { name: 'Send documents' }).click();
+      await page.getByTestId('kyc-tax_certificate').getByText('Invalid file type. Allowed types: PDF, JPG, JPEG, PNG').waitFor();
+      expect(errors.filter((error) => !error.includes('status of 415'))).toEqual([]);
+      await close();
+    }
+    // Without JavaScript: the same refusal, then the certificate goes in.
     {
       const { page, errors, close } = await newStrictPage(browser, { javaScriptEnabled: false });
       await page.goto(link!);
-      await page.getByRole('heading', { level: 1, name: 'Additional documents' }).waitFor();
       await page.getByTestId('request-message').getByText('Molimo potvrdu Porezne uprave o nepostojanju duga.').waitFor();
       await page.setInputFiles('input[name="file_tax_certificate"]', { name: 'potvrda.pdf', mimeType: 'application/pdf', buffer: Buffer.from('MZ not a pdf at all') });
       await page.getByRole('button', { name: 'Send documents' }).click();
