@@ -302,6 +302,7 @@ describe('constraints', () => {
     ['workflow_definitions', 'type', 'custom'],
     ['workflow_instances', 'status', 'stopped'],
     ['workflow_instances', 'entity_type', 'user'],
+    ['workflow_instances', 'start_event', 'invoice_paid'],
     ['workflow_step_runs', 'step_type', 'auto'],
     ['workflow_step_runs', 'status', 'pending'],
     ['tasks', 'type', 'call'],

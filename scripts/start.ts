@@ -57,8 +57,9 @@ async function main() {
   let database: EmbeddedDatabase | undefined;
   let databaseUrl = env.DATABASE_URL;
   if (!databaseUrl) {
-    log(`starting embedded PostgreSQL in ${env.DATA_DIR} on port ${env.EMBEDDED_PG_PORT}`);
-    database = await startEmbeddedDatabase({ dataDir: env.DATA_DIR, port: env.EMBEDDED_PG_PORT });
+    log(`starting embedded PostgreSQL in ${env.DATA_DIR}`);
+    database = await startEmbeddedDatabase({ dataDir: env.DATA_DIR, port: env.EMBEDDED_PG_PORT, notice: log });
+    log(`embedded PostgreSQL listening on 127.0.0.1:${database.port}`);
     databaseUrl = database.url;
   }
 

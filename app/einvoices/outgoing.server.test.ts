@@ -126,7 +126,7 @@ describe('issuing on financing', () => {
     expect(read.seller.oib).toBe(DEFAULT_FACTOR_OIB);
     expect(read.buyer).toMatchObject({ oib: client.oib, name: client.company_name, vatId: `HR${client.oib}` });
     expect(read.lines).toHaveLength(1);
-    expect(read.lines[0]).toMatchObject({ quantity: '1.0000', unitCode: 'C62', netAmount: fee, vatCategory: 'S', vatRate: '25.00', vatName: 'HR:PDV25', kpdCode: '64.99.19' });
+    expect(read.lines[0]).toMatchObject({ quantity: '1.0000', unitCode: 'C62', netAmount: fee, vatCategory: 'S', vatRate: '25.00', vatName: 'HR:PDV25', kpdCode: '64.92.07' });
     expect(read.lines[0].description).toContain(invoice.invoiceNumber);
     expect(read.paymentMeans[0]).toMatchObject({ code: '30', iban: 'HR7224020061100123456', model: 'HR00' });
     expect(read.sellerContact).toEqual({ oib: DEFAULT_FACTOR_OIB, name: 'Test User' });

@@ -86,6 +86,7 @@ export const NOT_EXPORTED: Readonly<Record<string, string>> = {
   invoice_day_deltas: 'running totals derived from invoices',
   worker_heartbeats: 'liveness of worker processes',
   schema_migrations: 'the migration bookkeeping',
+  install_steps: 'the installation bookkeeping (which one-time steps have run)',
   backups: 'the list of backup files',
 };
 

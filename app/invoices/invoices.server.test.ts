@@ -212,7 +212,7 @@ describe('from an uploaded e-invoice to financing', () => {
       ['invoice_financed', managerB.id],
     ]);
     expect(detail.lines).toHaveLength(3);
-    expect(detail.lines[0]).toMatchObject({ lineNumber: 1, quantity: '12.5000', unitCode: 'MTQ', netAmount: 6000, vatRate: 25, kpdCode: '16.10.13' });
+    expect(detail.lines[0]).toMatchObject({ lineNumber: 1, quantity: '12.5000', unitCode: 'MTQ', netAmount: 6000, vatRate: 25, kpdCode: '16.11.12' });
     expect(detail.documents.map((doc) => doc.id)).toEqual([imported.documentId]);
     expect(detail.payouts).toEqual([expect.objectContaining({ kind: 'advance', amount: 6916.4, iban: IBAN })]);
     expect(detail.client).toMatchObject({ id: clientId, usedCredit: 8150.96, advanceRate: 85, feeRate: 1.75 });

@@ -11,7 +11,9 @@ import { FormErrors, PasswordField } from '~/components/forms.tsx';
 import { readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 
-export const meta: MetaFunction = () => [{ title: 'FinFlow' }, { name: 'referrer', content: 'no-referrer' }];
+// same-origin keeps the token out of other sites' Referer; 'no-referrer' made a form post without
+// JavaScript carry `Origin: null`, which Remix refuses as a cross-site action (a 500).
+export const meta: MetaFunction = () => [{ title: 'FinFlow' }, { name: 'referrer', content: 'same-origin' }];
 
 /** The one-time link a new staff user follows to choose their password (DESIGN §9). */
 export async function loader({ params }: LoaderFunctionArgs) {

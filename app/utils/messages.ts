@@ -14,6 +14,9 @@ const MESSAGE_KEYS: Record<string, string> = {
   'Invalid email or password': 'login.errors.invalidCredentials',
   'Too many attempts. Try again later.': 'login.errors.tooManyAttempts',
   'Sign-in expired. Please sign in again.': 'login.errors.expired',
+  'This link is invalid or has expired': 'recovery.errors.invalidLink',
+  'Too many password reset attempts. Try again later.': 'recovery.errors.tooManyResets',
+  'Invalid email address': 'recovery.errors.invalidEmail',
   Unauthorized: 'unauthorized.title',
   Forbidden: 'forbidden.title',
 };

@@ -193,6 +193,7 @@ async function entityNameOf(entityType: string, entityId: string, transaction: T
     client: `SELECT company_name AS name FROM clients WHERE id = :id`,
     customer: `SELECT company_name AS name FROM customers WHERE id = :id`,
     invoice: `SELECT invoice_number AS name FROM invoices WHERE id = :id`,
+    payment: `SELECT i.invoice_number AS name FROM payments p JOIN invoices i ON i.id = p.invoice_id WHERE p.id = :id`,
   };
   if (!sql[entityType]) return null;
   return (await selectOne<{ name: string }>(sql[entityType], { id: entityId }, { transaction }))?.name ?? null;

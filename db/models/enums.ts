@@ -92,6 +92,10 @@ export type WorkflowInstanceStatus = (typeof WORKFLOW_INSTANCE_STATUSES)[number]
 export const WORKFLOW_ENTITY_TYPES = ['client', 'customer', 'invoice', 'payment', 'credit_limit_request'] as const;
 export type WorkflowEntityType = (typeof WORKFLOW_ENTITY_TYPES)[number];
 
+/** The business events that start a workflow by themselves (docs/reference-data.md). */
+export const WORKFLOW_START_EVENTS = ['invoice_submitted', 'risk_assessment_completed', 'payment_recorded'] as const;
+export type WorkflowStartEvent = (typeof WORKFLOW_START_EVENTS)[number];
+
 export const WORKFLOW_STEP_TYPES = ['automated', 'manual'] as const;
 export type WorkflowStepType = (typeof WORKFLOW_STEP_TYPES)[number];
 
@@ -191,6 +195,7 @@ export const ENUM_COLUMNS: ReadonlyArray<readonly [table: string, column: string
   ['workflow_definitions', 'type', WORKFLOW_TYPES],
   ['workflow_instances', 'status', WORKFLOW_INSTANCE_STATUSES],
   ['workflow_instances', 'entity_type', WORKFLOW_ENTITY_TYPES],
+  ['workflow_instances', 'start_event', WORKFLOW_START_EVENTS],
   ['workflow_step_runs', 'step_type', WORKFLOW_STEP_TYPES],
   ['workflow_step_runs', 'status', WORKFLOW_STEP_RUN_STATUSES],
   ['tasks', 'type', TASK_TYPES],

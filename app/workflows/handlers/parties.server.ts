@@ -9,6 +9,7 @@ import { PermanentStepError, type StepContext, type StepOutcome } from './index.
 
 /** Handlers about the client or customer of an instance (onboarding, periodic risk assessment). */
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const KYC_TYPES = ['company_registration', 'tax_certificate', 'bank_statement', 'financial_statements', 'director_id'] as const;
 
 interface Party {
@@ -112,9 +113,31 @@ export async function hanfaCheck(context: StepContext): Promise<StepOutcome> {
   return { summary: 'not performed: HANFA integration not configured', performed: false, entityType: party.entityType, entityId: party.id };
 }
 
-/** An automatic assessment of the party as its book stands now (reason on_demand, by the system). */
+/**
+ * An automatic assessment of the party as its book stands now (reason
+ * on_demand, by the system). An instance started by an assessment request
+ * (context.assessmentId, app/risk/assessments.server.ts requestAssessment)
+ * reports that assessment instead: a second one would only repeat it.
+ */
 export async function riskAssessment(context: StepContext): Promise<StepOutcome> {
   const party = await partyOf(context);
+  const requested = context.instance.context?.assessmentId;
+  if (typeof requested === 'string' && UUID.test(requested)) {
+    const existing = await selectOne<{ id: string; score: number; category: string }>(
+      `SELECT id, score, category FROM risk_assessments WHERE id = :id AND entity_type = :entityType AND entity_id = :entityId`,
+      { id: requested, entityType: party.entityType, entityId: party.id },
+      { transaction: context.transaction },
+    );
+    if (existing) {
+      return {
+        summary: `assessed ${party.companyName} by the request that started this workflow: ${existing.score}/100 (${existing.category})`,
+        assessmentId: existing.id,
+        score: existing.score,
+        category: existing.category,
+        requested: true,
+      };
+    }
+  }
   const assessment = await assessEntity(
     { entityType: party.entityType, entityId: party.id, actor: null, reason: 'on_demand', notes: `Workflow ${context.instance.workflowType}` },
     { transaction: context.transaction },
