@@ -21,6 +21,7 @@ export const PARTY_MESSAGES = {
   invalidStatus: 'Invalid status',
   clientDuplicateOib: 'A client with this OIB already exists',
   customerDuplicateOib: 'A customer with this OIB already exists',
+  kycNotApproved: 'Client KYC is not approved',
 } as const;
 
 /** Server message → i18n key, so the pages show each message in the chosen language. */
@@ -56,7 +57,7 @@ const partyCreateShape = {
   registrationNumber: creationField(text(50, PARTY_MESSAGES.tooLong50)),
 };
 
-/** POST /api/clients and the 'Dodaj novog klijenta' dialog. `status` is not in the dialog (staff clients start active). */
+/** POST /api/clients and the 'Dodaj novog klijenta' dialog. `status` is not in the dialog (a new client is pending until its KYC is approved). */
 export const clientCreateSchema = z.object({
   ...partyCreateShape,
   contactPerson: creationField(text(255, PARTY_MESSAGES.tooLong255)),
@@ -81,7 +82,7 @@ export interface PartyCreateInput {
 }
 export interface ClientCreateInput extends PartyCreateInput {
   contactPerson?: string | null;
-  /** Default 'active' for staff, 'pending' for the registration wizard (actor null). */
+  /** Default 'pending': active once its KYC is approved (app/onboarding/kyc-decision.server.ts). */
   status?: ClientStatus;
 }
 export type CustomerCreateInput = PartyCreateInput;

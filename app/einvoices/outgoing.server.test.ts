@@ -8,6 +8,7 @@ import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { ensureIntegrations } from '../integrations/core.server.ts';
 import { documentIdOf, mailboxDir } from '../integrations/einvoicing.server.ts';
 import { approveInvoice, createInvoice, financeInvoice, verifyInvoice } from '../invoices/invoices.server.ts';
+import { approveKyc } from '../onboarding/test-fixtures.server.ts';
 import { loader as listLoader } from '../routes/api.einvoices.ts';
 import { action as sendAction } from '../routes/api.einvoices.$id.send.ts';
 import { loader as ublLoader } from '../routes/api.einvoices.$id.ubl.ts';
@@ -42,6 +43,8 @@ async function insertClient(creditLimit = '1000000.00') {
      VALUES (:name, :oib, 'Ilica 12', 'Zagreb', '10000', 'racuni@klijent.hr', :iban, :creditLimit, '80.00', '1.500', 'active') RETURNING id, oib`,
     { name: `Klijent & sinovi ${serial} d.o.o.`, oib: newOib(), iban: croatianIban('2360000', '1102345678'), creditLimit },
   );
+  // Financing needs the client's KYC approved.
+  await approveKyc(rows[0].id);
   return rows[0];
 }
 

@@ -51,6 +51,8 @@ export const BOOK_TABLES: readonly ExportedTable[] = [
   { table: 'risk_assessments' },
   // Where the bytes sit in our object store says nothing to a reader; the checksum identifies them.
   { table: 'documents', omit: ['storage_key'] },
+  // What staff asked an applicant for; the token hash is the emailed link's credential.
+  { table: 'kyc_document_requests', omit: ['token_hash'] },
   { table: 'outgoing_einvoices' },
   { table: 'incoming_einvoices' },
   { table: 'tasks' },

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { activityRows, apiFailure, createTestUser, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
+import { approveKyc } from '../onboarding/test-fixtures.server.ts';
 import { action as importAction } from '../routes/api.invoices.import.ts';
 import { loader as payableLoader } from '../routes/api.invoices.payable.ts';
 import { action as invoicesAction, loader as invoicesLoader } from '../routes/api.invoices.ts';
@@ -52,6 +53,8 @@ async function insertClient(values: { oib?: string; creditLimit?: string | null;
       feeRate: values.feeRate ?? '1.500',
     },
   );
+  // Financing needs the client's KYC approved.
+  await approveKyc(rows[0].id);
   return rows[0].id;
 }
 

@@ -592,7 +592,7 @@ export function financingFigures(input: { amountCents: number; advanceRate: stri
 /**
  * PUT /api/invoices/{id}/finance (manager): approved → financed. In one
  * transaction, with the invoice and then the client row locked: refuses
- * (409, naming the reason) a blocked customer, a non-EUR invoice (limits and
+ * (409, naming the reason) a client whose KYC is not approved, a blocked customer, a non-EUR invoice (limits and
  * used credit are in EUR), a client without IBAN or credit limit (a NULL
  * limit means no financing), used credit + advance past the limit, and an
  * advance + fee above the invoice amount; otherwise books factorAmount and
@@ -617,11 +617,16 @@ export async function financeInvoice(args: { actor: Actor; id: string; ip?: stri
           used_credit: string;
           advance_rate: string;
           fee_rate: string;
+          onboarding_status: string;
         }>(
-          'SELECT company_name, iban, credit_limit, used_credit, advance_rate, fee_rate FROM clients WHERE id = :clientId FOR UPDATE',
+          'SELECT company_name, iban, credit_limit, used_credit, advance_rate, fee_rate, onboarding_status FROM clients WHERE id = :clientId FOR UPDATE',
           { clientId: row.client_id },
           { transaction },
         ))!;
+        // No financing before staff approved the client's KYC (app/onboarding/kyc-decision.server.ts).
+        if (client.onboarding_status !== 'completed') {
+          throw apiError(409, INVOICE_MESSAGES.kycNotApproved, { clientId: [INVOICE_MESSAGES.kycNotApproved] });
+        }
         const customer = await customerState(row.customer_id, transaction);
         if (customer.account_blocked) throw apiError(409, blockedMessage(customer, 'finance'));
         if (row.currency !== 'EUR') throw apiError(409, `Only EUR invoices can be financed; this one is in ${row.currency}`);

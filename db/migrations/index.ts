@@ -9,6 +9,7 @@ import * as invoiceSummaries from './2026.11.22T12.00.00.invoice-summaries.ts';
 import * as backups from './2026.11.22T11.30.00.backups.ts';
 import * as referenceData from './2026.11.25T01.00.00.reference-data.ts';
 import * as invoiceNumberSearch from './2026.11.25T05.00.00.invoice-number-search.ts';
+import * as kycDecision from './2026.11.25T02.00.00.kyc-decision.ts';
 
 /**
  * Every migration in the order it runs. Listed explicitly (not globbed) so the
@@ -26,4 +27,5 @@ export const migrations: Array<{ name: string; module: MigrationModule }> = [
   { name: '2026.11.22T11.30.00.backups', module: backups },
   { name: '2026.11.25T01.00.00.reference-data', module: referenceData },
   { name: '2026.11.25T05.00.00.invoice-number-search', module: invoiceNumberSearch },
+  { name: '2026.11.25T02.00.00.kyc-decision', module: kycDecision },
 ];

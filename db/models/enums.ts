@@ -164,6 +164,10 @@ export type OutgoingEInvoiceStatus = (typeof OUTGOING_EINVOICE_STATUSES)[number]
 export const INCOMING_EINVOICE_STATUSES = ['imported', 'failed'] as const;
 export type IncomingEInvoiceStatus = (typeof INCOMING_EINVOICE_STATUSES)[number];
 
+/** Why a link asking the applicant for more documents no longer works (app/onboarding/kyc-decision.server.ts). */
+export const KYC_REQUEST_SPENT_REASONS = ['submitted', 'superseded', 'decided'] as const;
+export type KycRequestSpentReason = (typeof KYC_REQUEST_SPENT_REASONS)[number];
+
 /** Every enum column of the schema with its allowed values (used by the schema test). */
 export const ENUM_COLUMNS: ReadonlyArray<readonly [table: string, column: string, values: readonly string[]]> = [
   ['users', 'role', USER_ROLES],
@@ -208,4 +212,5 @@ export const ENUM_COLUMNS: ReadonlyArray<readonly [table: string, column: string
   ['backups', 'status', BACKUP_STATUSES],
   ['outgoing_einvoices', 'status', OUTGOING_EINVOICE_STATUSES],
   ['incoming_einvoices', 'status', INCOMING_EINVOICE_STATUSES],
+  ['kyc_document_requests', 'spent_reason', KYC_REQUEST_SPENT_REASONS],
 ];

@@ -24,7 +24,9 @@ const NOT_SEEDED = ['schema_migrations', 'sessions', 'user_tokens', 'login_throt
   // Database backups: made from Settings by an admin.
   'backups',
   // E-invoices received from the intermediary: filled by the sync job and 'Zaprimi dokumente'.
-  'incoming_einvoices'];
+  'incoming_einvoices',
+  // Requests for more KYC documents: made by a manager deciding an application, each a link only its email holds.
+  'kyc_document_requests'];
 
 async function tableCounts() {
   const tables = await select<{ tablename: string }>(
@@ -117,6 +119,16 @@ describe('seedDemo', () => {
     expect(overLimit).toEqual([]);
     const [{ total }] = await select<{ total: string }>(`SELECT sum(used_credit)::text AS total FROM clients`);
     expect(Number(total)).toBeGreaterThan(0);
+  });
+
+  it('has financed only clients whose KYC is approved', async () => {
+    // Financing refuses a client whose onboarding is not completed (app/invoices/invoices.server.ts).
+    const unapproved = await select(`
+      SELECT DISTINCT c.company_name, c.onboarding_status FROM clients c JOIN invoices i ON i.client_id = c.id
+       WHERE i.factor_amount IS NOT NULL AND c.onboarding_status <> 'completed'`);
+    expect(unapproved).toEqual([]);
+    const [{ applicants }] = await select<{ applicants: number }>(`SELECT count(*)::int AS applicants FROM clients WHERE onboarding_status = 'in_progress'`);
+    expect(applicants).toBeGreaterThan(0);
   });
 
   it('books advances and fees from the agreement, and pays the reserve back', async () => {

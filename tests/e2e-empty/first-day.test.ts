@@ -1,9 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { croatianIban, oibCheckDigit } from '../../app/utils/validation.ts';
-import { type ApiClient, signInAsAdmin } from '../support/api-client.ts';
+import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
 
 /**
@@ -206,3 +207,247 @@ async function submitted(page: Page) {
   await page.getByTestId('wizard-success').waitFor();
   await page.getByText('Step 4 of 4').waitFor();
 }
+
+// ---------------------------------------------------------------------------
+// The applicant's KYC decision on a first day: two companies register, one
+// without JavaScript and one with it; staff reject the first and ask the
+// second for a document, which its applicant adds through the emailed link;
+// staff approve it; it is active, the reference onboarding workflow ends with
+// the default welcome template, and its first invoice is financed.
+
+const namedPdf = (name: string) => ({ name, mimeType: 'application/pdf', buffer: Buffer.concat([PDF, Buffer.from(`% ${name} ${randomUUID()}\n`)]) });
+
+const zagrebDay = (days: number) => {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  return new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+};
+
+function toast(page: Page, text: string) {
+  return page.locator('.toast').getByText(text);
+}
+
+/** Every message in the outbox to `to`, oldest first, decoded from quoted-printable as UTF-8 (Croatian letters intact). */
+function mailsTo(to: string): string[] {
+  const dir = path.join(inject('dataDir'), 'outbox');
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.eml'))
+    .sort()
+    .map((name) =>
+      fs
+        .readFileSync(path.join(dir, name), 'utf8')
+        .replace(/=\r?\n/g, '')
+        .replace(/(?:=[0-9A-F]{2})+/g, (run) => Buffer.from(run.replace(/=/g, ''), 'hex').toString('utf8')),
+    )
+    .filter((mail) => mail.includes(`To: ${to}`));
+}
+
+async function waitUntil<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 45_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+  }
+}
+
+/** A second manager (four eyes on invoices), signing in with a password only. */
+async function manager(): Promise<ApiClient> {
+  const email = `voditelj-${randomUUID().slice(0, 8)}@finflow.local`;
+  const password = 'Voditelj-lozinka-1';
+  const created = await admin.post('/api/admin/users', { email, firstName: 'Vesna', lastName: 'Voditelj', role: 'manager', password });
+  expect(created.status).toBe(201);
+  expect((await admin.put(`/api/admin/users/${String(created.json.id)}/otp`, { otpEnabled: false })).status).toBe(200);
+  const client = new ApiClient();
+  expect((await client.post('/api/auth/login', { email, password })).status).toBe(200);
+  return client;
+}
+
+interface Applicant {
+  company: string;
+  email: string;
+  oib: string;
+}
+
+async function fillDetails(page: Page, applicant: Applicant) {
+  await page.goto(`${baseUrl}/onboarding`);
+  await page.fill('input[name="companyName"]', applicant.company);
+  await page.fill('input[name="oib"]', applicant.oib);
+  await page.fill('input[name="registrationNumber"]', '080555222');
+  await page.fill('input[name="contactPerson"]', 'Lucija Kovač');
+  await page.fill('input[name="email"]', applicant.email);
+  await page.fill('input[name="phone"]', '+385 98 111 2222');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByText('Step 2 of 4').waitFor();
+  await page.fill('input[name="address"]', 'Trg bana Jelačića 3');
+  await page.fill('input[name="city"]', 'Zagreb');
+  await page.fill('input[name="postalCode"]', '10000');
+  await page.fill('input[name="iban"]', croatianIban('2360000', String(Math.floor(Math.random() * 9e9) + 1e9)));
+  await page.fill('input[name="creditLimit"]', '80000');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByText('Step 3 of 4').waitFor();
+}
+
+async function registerWithoutJavaScript(applicant: Applicant) {
+  const { page, errors, close } = await newStrictPage(browser, { javaScriptEnabled: false });
+  await fillDetails(page, applicant);
+  await page.setInputFiles('input[name="file_company_registration"]', namedPdf('izvadak.pdf'));
+  await page.setInputFiles('input[name="file_director_id"]', namedPdf('osobna.pdf'));
+  await page.getByRole('button', { name: 'Submit registration' }).click();
+  await page.getByTestId('wizard-success').waitFor();
+  expect(errors).toEqual([]);
+  await close();
+}
+
+async function registerWithJavaScript(applicant: Applicant) {
+  const { page, errors, close } = await newStrictPage(browser);
+  await fillDetails(page, applicant);
+  await page.waitForLoadState('networkidle');
+  for (const [kycType, name] of [
+    ['company_registration', 'izvadak.pdf'],
+    ['director_id', 'osobna.pdf'],
+  ] as const) {
+    const uploaded = page.waitForResponse((response) => response.url().includes('/api/objects/upload/') && response.request().method() === 'PUT');
+    await page.setInputFiles(`#file-${kycType}`, namedPdf(name));
+    expect((await uploaded).status()).toBe(200);
+    await page.getByTestId(`kyc-${kycType}`).getByText(/Attached:/).waitFor();
+  }
+  await page.getByRole('button', { name: 'Submit registration' }).click();
+  await page.getByTestId('wizard-success').waitFor();
+  expect(errors).toEqual([]);
+  await close();
+}
+
+interface ClientJson {
+  id: string;
+  status: string;
+  onboardingStatus: string;
+  documents: Array<{ name: string }>;
+}
+interface TaskJson {
+  id: string;
+  type: string;
+  status: string;
+  entityId: string | null;
+}
+
+/** The pending client of an applicant with its documents, and its KYC task once the workflow reaches the review. */
+async function pendingApplication(applicant: Applicant) {
+  const [listed] = (await admin.get(`/api/clients?q=${applicant.oib}`)).json as unknown as ClientJson[];
+  const client = (await admin.get(`/api/clients/${listed.id}`)).json as unknown as ClientJson;
+  expect(client).toMatchObject({ status: 'pending', onboardingStatus: 'in_progress' });
+  expect(client.documents.map((document) => document.name).sort()).toEqual(['izvadak.pdf', 'osobna.pdf']);
+  const task = await openTask(client.id, applicant.company, 'kyc_verification');
+  return { clientId: client.id, taskId: task.id };
+}
+
+function openTask(clientId: string, company: string, type: string) {
+  return waitUntil(`the ${type} task of ${company}`, async () => {
+    const tasks = (await admin.get(`/api/tasks?q=${encodeURIComponent(company)}&limit=50`)).json as unknown as TaskJson[];
+    return tasks.find((task) => task.type === type && task.entityId === clientId && (task.status === 'pending' || task.status === 'in_progress'));
+  });
+}
+
+describe('the first applicants of a new install', () => {
+  it('one is rejected; the other adds a requested document, is approved, welcomed and financed', { timeout: 240_000 }, async () => {
+    const stamp = Date.now();
+    const rejected: Applicant = { company: `Odbijeni Prvi ${stamp} d.o.o.`, email: `odbijeni-${stamp}@primjer.hr`, oib: freshOib() };
+    const accepted: Applicant = { company: `Primljeni Prvi ${stamp} d.o.o.`, email: `primljeni-${stamp}@primjer.hr`, oib: freshOib() };
+    await registerWithoutJavaScript(rejected);
+    await registerWithJavaScript(accepted);
+    const first = await pendingApplication(rejected);
+    const second = await pendingApplication(accepted);
+
+    // Rejected from its KYC task, with JavaScript: the applicant is emailed the reason.
+    {
+      const { page, errors, close } = await newStrictPage(browser, { sessionCookie: admin.cookie });
+      await page.goto(`${baseUrl}/tasks?task=${first.taskId}`);
+      await page.waitForLoadState('networkidle');
+      const panel = page.getByTestId('task-detail').getByTestId('kyc-panel');
+      await panel.getByText('Reject…').click();
+      await panel.getByLabel('Reason for the rejection (emailed to the applicant)').fill('Tvrtka ne ispunjava uvjete za faktoring.');
+      await panel.getByRole('button', { name: 'Reject application' }).click();
+      await toast(page, 'Application rejected').waitFor();
+      expect(errors).toEqual([]);
+      await close();
+    }
+    expect((await admin.get(`/api/clients/${first.clientId}`)).json).toMatchObject({ status: 'inactive', onboardingStatus: 'rejected' });
+    expect(mailsTo(rejected.email).join('\n')).toContain('Razlog: Tvrtka ne ispunjava uvjete za faktoring.');
+
+    // Asked for a document from its client page, without JavaScript.
+    {
+      const { page, errors, close } = await newStrictPage(browser, { sessionCookie: admin.cookie, javaScriptEnabled: false });
+      await page.goto(`${baseUrl}/clients/${second.clientId}`);
+      const panel = page.getByTestId('kyc-panel');
+      await panel.getByText('Request documents…').click();
+      await panel.getByLabel('Message to the applicant: which documents are needed').fill('Molimo izvode banke za zadnja tri mjeseca.');
+      await panel.getByRole('button', { name: 'Send request' }).click();
+      await page.getByTestId('kyc-open-request').waitFor();
+      expect(errors).toEqual([]);
+      await close();
+    }
+    const link = /http:\/\/localhost:\d+\/onboarding\/documents\/[A-Za-z0-9_-]{43}/.exec(mailsTo(accepted.email).join('\n'))?.[0];
+    expect(link).toBeTruthy();
+
+    // The applicant adds it through the link, without JavaScript.
+    {
+      const { page, errors, close } = await newStrictPage(browser, { javaScriptEnabled: false });
+      await page.goto(link!);
+      await page.getByTestId('request-message').getByText('Molimo izvode banke za zadnja tri mjeseca.').waitFor();
+      await page.setInputFiles('input[name="file_bank_statement"]', namedPdf('izvodi-banke.pdf'));
+      await page.getByRole('button', { name: 'Send documents' }).click();
+      await page.getByTestId('request-submitted').waitFor();
+      expect(errors).toEqual([]);
+      await close();
+    }
+    expect(((await admin.get(`/api/clients/${second.clientId}`)).json as unknown as ClientJson).documents.map((document) => document.name)).toContain('izvodi-banke.pdf');
+
+    // The review resumes with a new KYC task; approved from it.
+    const resumed = await openTask(second.clientId, accepted.company, 'kyc_verification');
+    {
+      const { page, errors, close } = await newStrictPage(browser, { sessionCookie: admin.cookie });
+      await page.goto(`${baseUrl}/tasks?task=${resumed.id}`);
+      await page.waitForLoadState('networkidle');
+      const panel = page.getByTestId('task-detail').getByTestId('kyc-panel');
+      await panel.getByText('izvodi-banke.pdf').waitFor();
+      await panel.getByRole('button', { name: 'Approve' }).click();
+      await toast(page, 'KYC approved').waitFor();
+      expect(errors).toEqual([]);
+      await close();
+    }
+    expect((await admin.get(`/api/clients/${second.clientId}`)).json).toMatchObject({ status: 'active', onboardingStatus: 'completed' });
+
+    // The desired limit from the wizard is approved, the workflow's limit step done: the welcome template goes out.
+    const b = await manager();
+    const [limitRequest] = (await admin.get(`/api/credit-limits?q=${accepted.oib}&status=pending`)).json as unknown as Array<{ id: string }>;
+    expect((await b.put(`/api/credit-limits/${limitRequest.id}/approve`, { approvedLimit: 80000 })).status).toBe(200);
+    const limitTask = await openTask(second.clientId, accepted.company, 'limit_approval');
+    expect((await admin.put(`/api/tasks/${limitTask.id}`, { status: 'in_progress' })).status).toBe(200);
+    expect((await admin.put(`/api/tasks/${limitTask.id}`, { status: 'completed' })).status).toBe(200);
+    // The default client_onboarding template (db/reference-data.ts), rendered for this client.
+    const welcome = await waitUntil('the welcome mail', async () => mailsTo(accepted.email).find((mail) => mail.includes(`Registracija tvrtke ${accepted.company} je odobrena`)));
+    expect(welcome).toContain('Poštovani Lucija Kovač');
+
+    // Its first invoice: verified, approved by another manager, financed.
+    const customer = await admin.post('/api/customers', { companyName: `Prvi Kupac ${stamp} d.d.`, oib: freshOib() });
+    expect(customer.status).toBe(201);
+    const invoice = await admin.post('/api/invoices', {
+      clientId: second.clientId,
+      customerId: customer.json.id,
+      invoiceNumber: `PRVA-${stamp}`,
+      issueDate: zagrebDay(0),
+      dueDate: zagrebDay(45),
+      amount: 10000,
+      currency: 'EUR',
+      description: 'Prva faktura za financiranje',
+    });
+    expect(invoice.status).toBe(201);
+    const id = String(invoice.json.id);
+    expect((await admin.put(`/api/invoices/${id}/verify`)).status).toBe(200);
+    expect((await b.put(`/api/invoices/${id}/approve`)).status).toBe(200);
+    const financed = await b.put(`/api/invoices/${id}/finance`);
+    expect(financed).toMatchObject({ status: 200, json: { status: 'financed', factorAmount: 8000 } });
+  });
+});

@@ -45,7 +45,11 @@ export async function partyOf({ instance, transaction }: StepContext, { invoiceP
   return { entityType, id, companyName: row.company_name, email: row.email?.trim() || null };
 }
 
-/** Which of the five KYC documents the client has on file; none at all fails the step. */
+/**
+ * Which of the five KYC documents the client has on file. Missing ones do not
+ * fail the step: the KYC reviewer sees them here and decides, and can ask the
+ * applicant for them (a client entered by staff starts with none).
+ */
 export async function checkDocuments(context: StepContext): Promise<StepOutcome> {
   const party = await partyOf(context);
   const rows = await selectRows<{ kyc_type: string; n: number }>(
@@ -56,7 +60,6 @@ export async function checkDocuments(context: StepContext): Promise<StepOutcome>
   );
   const present = KYC_TYPES.filter((type) => rows.some((row) => row.kyc_type === type));
   const missing = KYC_TYPES.filter((type) => !present.includes(type));
-  if (present.length === 0) throw new PermanentStepError(`No KYC documents on file for ${party.companyName}`);
   return {
     summary: `KYC documents present: ${present.length} of ${KYC_TYPES.length}${missing.length ? ` (missing: ${missing.join(', ')})` : ''}`,
     present,
