@@ -5,6 +5,7 @@ import { seedDemo } from '../../db/seed/demo.ts';
 import { describeFailures, EXPECTED_WARNINGS, MISSING_TOOLS, validateOfficially, type OfficialVerdict } from '../../tests/support/official-einvoice-rules.ts';
 import { createTestUser } from '../auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
+import { approveKyc } from '../onboarding/test-fixtures.server.ts';
 import { approveInvoice, createInvoice, financeInvoice, verifyInvoice } from '../invoices/invoices.server.ts';
 import { croatianIban, oibCheckDigit } from '../utils/validation.ts';
 import { DEFAULT_FACTOR_KPD_CODE } from './kpd.ts';
@@ -113,7 +114,7 @@ const newOib = () => {
   return `${base}${oibCheckDigit(base)}`;
 };
 
-/** A financing as staff do it: an invoice created, verified and approved by two managers, financed. */
+/** A financing as staff do it: the client's KYC approved, an invoice created, verified and approved by two managers, financed. */
 async function freshFinancing(): Promise<string> {
   const { rows: clients } = await execute<{ id: string }>(
     `INSERT INTO clients (company_name, oib, address, city, postal_code, email, iban, credit_limit, advance_rate, fee_rate, status)
@@ -121,6 +122,7 @@ async function freshFinancing(): Promise<string> {
     { oib: newOib(), iban: croatianIban('2360000', '1102345678') },
   );
   const { rows: customers } = await execute<{ id: string }>(`INSERT INTO customers (company_name, oib) VALUES ('Kupac "Jug" d.d.', :oib) RETURNING id`, { oib: newOib() });
+  await approveKyc(clients[0].id);
   const user = await createTestUser({ role: 'user' });
   const today = new Date().toISOString().slice(0, 10);
   const due = new Date(Date.now() + 45 * 86_400_000).toISOString().slice(0, 10);
