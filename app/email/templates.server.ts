@@ -3,7 +3,7 @@ import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Role } from '../auth/schemas.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
-import { apiError, type FieldErrors } from '../utils/api.server.ts';
+import { apiError, zodFieldErrors, type FieldErrors } from '../utils/api.server.ts';
 import { validateTemplate } from './render.server.ts';
 import {
   EMAIL_MESSAGES,
@@ -93,7 +93,7 @@ export async function activeTemplateFor(trigger: Exclude<EmailTrigger, 'manual'>
 export async function createTemplate({ actor, input, ip }: { actor: Actor; input: unknown; ip?: string | null }): Promise<TemplateDto> {
   assertCan(actor, 'edit:email_template');
   const parsed = templateCreateSchema.safeParse(input);
-  if (!parsed.success) throw apiError(400, parsed.error.issues[0]?.message ?? 'Invalid input');
+  if (!parsed.success) throw apiError(400, parsed.error.issues[0]?.message ?? 'Invalid input', zodFieldErrors(parsed.error));
   const data: TemplateCreateInput = parsed.data;
   assertValidContent(data);
   try {
@@ -121,7 +121,7 @@ export async function createTemplate({ actor, input, ip }: { actor: Actor; input
 export async function updateTemplate({ actor, id, input, ip }: { actor: Actor; id: string; input: unknown; ip?: string | null }): Promise<TemplateDto> {
   assertCan(actor, 'edit:email_template');
   const parsed = templateUpdateSchema.safeParse(input);
-  if (!parsed.success) throw apiError(400, parsed.error.issues[0]?.message ?? 'Invalid input');
+  if (!parsed.success) throw apiError(400, parsed.error.issues[0]?.message ?? 'Invalid input', zodFieldErrors(parsed.error));
   const data: TemplateUpdateInput = parsed.data;
   let trigger = data.trigger ?? '';
   try {

@@ -139,7 +139,7 @@ describe('task transitions', () => {
     const actor = await newActor();
     expect((await apiFailure(updateTask({ actor, id: randomUUID(), input: { status: 'in_progress' } }))).status).toBe(404);
     const task = await newTask(actor);
-    expect(await apiFailure(updateTask({ actor, id: task.id, input: { completedAt: '2020-01-01' } }))).toMatchObject({ status: 400, body: { message: 'Nothing to update' } });
+    expect(await apiFailure(updateTask({ actor, id: task.id, input: { completedAt: '2020-01-01' } }))).toMatchObject({ status: 400, body: { message: 'Nothing to update', errors: { status: ['Nothing to update'] } } });
   });
 });
 

@@ -333,7 +333,7 @@ export async function updateTask({ actor, id, input, ip }: { actor: Actor; id: s
   assertCan(actor, 'work:task');
   const data = validate(taskUpdateSchema, input);
   const edits = TASK_EDIT_FIELDS.filter((field) => data[field] !== undefined);
-  if (data.status === undefined && edits.length === 0) throw apiError(400, TASK_MESSAGES.nothingToUpdate);
+  if (data.status === undefined && edits.length === 0) throw apiError(400, TASK_MESSAGES.nothingToUpdate, { status: [TASK_MESSAGES.nothingToUpdate] });
 
   return inTransaction(async (transaction) => {
     const row = await selectOne<BareTaskRow>(

@@ -16,6 +16,7 @@ const MESSAGE_KEYS: Record<string, string> = {
   'Sign-in expired. Please sign in again.': 'login.errors.expired',
   Unauthorized: 'unauthorized.title',
   Forbidden: 'forbidden.title',
+  'Contains characters that are not allowed': 'validation.invalidCharacters',
 };
 
 export function translateMessage(t: (key: string) => string, message: string): string {
