@@ -3,7 +3,7 @@ import type { Transaction } from 'sequelize';
 import { selectOne } from '../db.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { centsToDecimalString, percentOfCents, sumCents, toCents } from '../utils/money.ts';
-import { isValidEmail, isValidOib } from '../utils/validation.ts';
+import { isCalendarDate, isMultiLineText, isValidEmail, isValidOib } from '../utils/validation.ts';
 import { decimalToFixed, lineAmountCents, parseDecimal, type Decimal } from './decimal.ts';
 
 /**
@@ -41,6 +41,7 @@ export const UBL_MESSAGES = {
   doctype: 'XML with a DOCTYPE/entities is not accepted',
   encoding: 'E-invoice XML must be UTF-8 encoded',
   empty: 'E-invoice XML is empty',
+  controlCharacter: 'XML text contains a control character',
 } as const;
 
 export interface UblAddress {
@@ -147,17 +148,34 @@ type OrderedNode = Record<string, unknown> & { ':@'?: Record<string, string> };
 
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
-/** The five predefined entities and character references: the only ones an XML without a DOCTYPE can have. */
+/**
+ * The five predefined entities and character references: the only ones an XML
+ * without a DOCTYPE can have. A reference to a control character (&#1;; only
+ * tab, LF and CR are text) or to no character at all (a surrogate, past
+ * U+10FFFF) refuses the document, as does a raw control character: neither may
+ * reach the book.
+ */
 function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-fA-F]+|#\d+|[a-zA-Z]+);/g, (whole, ref: string) => {
-    if (ref.startsWith('#x')) return safeCodePoint(parseInt(ref.slice(2), 16)) ?? whole;
-    if (ref.startsWith('#')) return safeCodePoint(parseInt(ref.slice(1), 10)) ?? whole;
-    return PREDEFINED[ref] ?? whole;
+  const decoded = text.replace(/&(#x[0-9a-fA-F]+|#\d+|[a-zA-Z]+);/g, (whole, ref: string) => {
+    if (!ref.startsWith('#')) return PREDEFINED[ref] ?? whole;
+    const char = safeCodePoint(ref.startsWith('#x') ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10));
+    if (char === null || !isMultiLineText(char)) throw controlCharacter(`${UBL_MESSAGES.controlCharacter} (${whole})`);
+    return char;
   });
+  return checkedText(decoded);
 }
 
 function safeCodePoint(code: number): string | null {
   return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : null;
+}
+
+function checkedText(text: string): string {
+  if (!isMultiLineText(text)) throw controlCharacter(UBL_MESSAGES.controlCharacter);
+  return text;
+}
+
+function controlCharacter(message: string): Response {
+  return apiError(400, message, { file: [message] });
 }
 
 const MAX_DEPTH = 64;
@@ -165,7 +183,10 @@ const MAX_DEPTH = 64;
 function buildElement(node: OrderedNode, scope: Record<string, string>, depth: number): XmlElement | null {
   const tag = Object.keys(node).find((key) => key !== ':@');
   if (!tag || tag === '#text' || tag === '#cdata') return null;
-  if (depth > MAX_DEPTH) throw apiError(400, `Malformed XML: elements nested deeper than ${MAX_DEPTH} levels`);
+  if (depth > MAX_DEPTH) {
+    const message = `Malformed XML: elements nested deeper than ${MAX_DEPTH} levels`;
+    throw apiError(400, message, { file: [message] });
+  }
   const rawAttrs = node[':@'] ?? {};
   const namespaces = { ...scope };
   const attrs: Record<string, string> = {};
@@ -186,7 +207,7 @@ function buildElement(node: OrderedNode, scope: Record<string, string>, depth: n
       else if ('#cdata' in child) {
         // CDATA is literal: no entity decoding.
         const parts = child['#cdata'] as Array<{ '#text'?: unknown }>;
-        for (const part of parts) text += String(part['#text'] ?? '');
+        for (const part of parts) text += checkedText(String(part['#text'] ?? ''));
       } else {
         const built = buildElement(child, namespaces, depth + 1);
         if (built) element.children.push(built);
@@ -307,12 +328,6 @@ function refusal(problems: Problem[]): Response {
   return apiError(400, texts[0], { xml: texts });
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-function isCalendarDate(value: string): boolean {
-  if (!ISO_DATE.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-}
 
 const fmt = (cents: number) => centsToDecimalString(cents);
 

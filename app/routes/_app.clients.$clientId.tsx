@@ -11,6 +11,7 @@ import { ClientStatusBadge, CreditUsageBar, RiskScore } from '~/components/clien
 import { ActivitySection, DocumentsSection, Facts, InvoicesSection, RiskHistorySection, Section } from '~/components/clients/party-detail.tsx';
 import { EditPartyForm, type PartyActionData } from '~/components/clients/party-form.tsx';
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.client.companyName ?? 'Klijent'} · FinFlow` }];
 
@@ -32,7 +33,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const actor = await requirePermission(request, 'update:client');
   const id = params.clientId ?? '';
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   return handleUpdate(formData, {
     schema: clientEditFormSchema,
     names: [...CLIENT_FIELDS, 'status'],

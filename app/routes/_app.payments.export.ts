@@ -4,6 +4,7 @@ import { requirePermission } from '~/auth/permissions.server.ts';
 import { exportPayouts } from '~/payouts/payouts.server.ts';
 import { methodNotAllowed, readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 /**
  * POST /payments/export: the payouts tab's export button (a native form post,
@@ -14,7 +15,7 @@ import { redirectWithToast } from '~/utils/toast.server.ts';
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
   const actor = await requirePermission(request, 'finance:invoice');
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const returnTo = String(formData.get('returnTo') ?? '');
   const back = /^\/payments(\?[^\s]*)?$/.test(returnTo) ? returnTo : '/payments?tab=payouts';
   try {

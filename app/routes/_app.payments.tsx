@@ -20,6 +20,7 @@ import { listPayouts, markPayoutsPaid } from '~/payouts/payouts.server.ts';
 import { readApiError } from '~/utils/api.server.ts';
 import type { ToastInput } from '~/utils/toast.ts';
 import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Uplate i naplata · FinFlow' }];
 
@@ -130,7 +131,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
   }
 
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intent = String(formData.get('intent') ?? '');
   const back = safeReturn(formData.get('returnTo'));
   if (intent === 'create') return createPayment(request, formData, ip);

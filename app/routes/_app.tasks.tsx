@@ -15,6 +15,7 @@ import { useToast } from '~/components/toaster.tsx';
 import { handleTaskIntent, PAGE_SIZE, TASK_INTENTS, taskListParams, type TaskIntent, type TaskRefusalData } from '~/tasks/page.server.ts';
 import { dueDay, TASK_MESSAGES } from '~/tasks/schemas.ts';
 import { assignableUsers, getTask, listTasks, taskTabCounts, type TaskDetailDto } from '~/tasks/tasks.server.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Task Management · FinFlow' }];
 
@@ -56,7 +57,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intent = String(formData.get('intent') ?? '');
   if (!(TASK_INTENTS as readonly string[]).includes(intent)) return json({ message: 'Unknown intent' }, { status: 400 });
   const actor = await requirePermission(request, (intent as TaskIntent) === 'create' ? 'create:task' : 'work:task');

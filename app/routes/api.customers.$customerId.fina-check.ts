@@ -4,6 +4,7 @@ import { requirePermission } from '~/auth/permissions.server.ts';
 import { checkCustomerAccount } from '~/fina/checks.server.ts';
 import { apiJson, methodNotAllowed, readApiError, requireUuidParam } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 /**
  * POST /api/customers/{id}/fina-check: checks the customer's account with FINA
@@ -27,7 +28,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const customerId = requireUuidParam(params.customerId);
   if (!isForm) return apiJson(await checkCustomerAccount({ actor, customerId, ip: clientIp(context) }));
 
-  const back = localPath((await request.formData()).get('redirectTo'), `/customers/${customerId}`);
+  const back = localPath((await readFormData(request)).get('redirectTo'), `/customers/${customerId}`);
   try {
     const result = await checkCustomerAccount({ actor, customerId, ip: clientIp(context) });
     return redirectWithToast(back, {
