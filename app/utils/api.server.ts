@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { describeDatabaseError, isDatabaseUnavailable, isRefusedValue } from '../db.server.ts';
 import { INPUT_MESSAGES, isMultiLineText, isSingleLineText } from './validation.ts';
 
 /**
@@ -177,4 +178,50 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 export function requireUuidParam(value: string | undefined): string {
   if (!value || !UUID_PATTERN.test(value)) throw apiError(404, 'Not Found');
   return value.toLowerCase();
+}
+
+export const UNAVAILABLE_MESSAGE = 'Service temporarily unavailable, please try again shortly';
+/** Seconds a client should wait before retrying while the database is away (a restart or failover takes a few). */
+export const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The one answer for an error no route turned into a refusal (DESIGN §4: the
+ * JSON error shape, never a stack): 503 with Retry-After while the database
+ * cannot be reached, 400 when PostgreSQL refused a value a schema let through,
+ * 500 otherwise. server.ts sends it for every /api request whose error Remix
+ * would have answered with its plain-text 500.
+ */
+export function unexpectedErrorResponse(error: unknown): Response {
+  if (isDatabaseUnavailable(error)) {
+    return apiError(503, UNAVAILABLE_MESSAGE, undefined, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+  }
+  if (isRefusedValue(error)) return apiError(400, 'Invalid input');
+  return apiError(500, 'Internal Server Error');
+}
+
+/**
+ * How an unexpected error is logged (entry.server.tsx handleError): a
+ * database outage is one line per failed request — during a restart every
+ * request fails the same way, and thousands of identical stacks would bury
+ * the log — and so is a refused value; anything else is a bug, logged whole.
+ */
+export function logUnexpectedError(error: unknown, request: Request): void {
+  const where = `${request.method} ${new URL(request.url).pathname}`;
+  if (isDatabaseUnavailable(error)) console.error(`database unavailable: ${where}: ${describeDatabaseError(error)}`);
+  else if (isRefusedValue(error)) console.error(`value refused by the database: ${where}: ${describeDatabaseError(error)}`);
+  else console.error(error);
+}
+
+// A symbol from the global registry: server.ts and the Remix build each hold their own copy of this module.
+const UNEXPECTED_ERROR = Symbol.for('finflow.unexpectedError');
+
+/** Keeps the first unexpected error of a request on its load context, for server.ts to answer it. */
+export function rememberUnexpectedError(context: unknown, error: unknown): void {
+  if (context && typeof context === 'object' && !(UNEXPECTED_ERROR in context)) {
+    (context as Record<symbol, unknown>)[UNEXPECTED_ERROR] = error;
+  }
+}
+
+export function unexpectedErrorOf(context: unknown): unknown {
+  return context && typeof context === 'object' ? (context as Record<symbol, unknown>)[UNEXPECTED_ERROR] : undefined;
 }
