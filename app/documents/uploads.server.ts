@@ -112,19 +112,20 @@ async function readCapped(request: Request): Promise<Buffer> {
 
 /**
  * An optional original name in X-File-Name (percent-encoded, as browsers
- * cannot send raw UTF-8 headers). A name that decodes to control characters
- * or broken Unicode is refused (400 on fileName), never stored.
+ * cannot send raw UTF-8 headers). A name that does not decode, or decodes to
+ * control characters or broken Unicode, is refused (400 on fileName), never
+ * stored.
  */
 function fileNameHeader(request: Request): string | null {
   const raw = request.headers.get('X-File-Name');
   if (!raw) return null;
-  let name: string;
+  let name: string | null = null;
   try {
     name = decodeURIComponent(raw).slice(0, 255);
   } catch {
-    return null;
+    // Not percent-encoded UTF-8 (a lone surrogate, a cut sequence): a name that is there but unreadable is refused below, not dropped.
   }
-  if (!isSingleLineText(name)) throw apiError(400, INPUT_MESSAGES.invalidCharacters, { fileName: [INPUT_MESSAGES.invalidCharacters] });
+  if (name === null || !isSingleLineText(name)) throw apiError(400, INPUT_MESSAGES.invalidCharacters, { fileName: [INPUT_MESSAGES.invalidCharacters] });
   return name || null;
 }
 

@@ -5,6 +5,7 @@ import { redirectWithToast } from '../utils/toast.server.ts';
 import { listIncomingEInvoices, retryIncomingEInvoice } from './incoming.server.ts';
 import { listOutgoingEInvoices, resendEInvoice } from './outgoing.server.ts';
 import { readFormData } from '../utils/form-data.server.ts';
+import { safeRedirect } from '../utils/safe-redirect.ts';
 
 /**
  * The e-invoice lists of /integrations/einvoicing and their two page actions:
@@ -35,10 +36,7 @@ export async function einvoicingLists(search: URLSearchParams) {
   return { outgoing, incoming };
 }
 
-function localPath(value: FormDataEntryValue | null, fallback: string): string {
-  const text = typeof value === 'string' ? value : '';
-  return text.startsWith('/') && !text.startsWith('//') && !text.startsWith('/\\') ? text : fallback;
-}
+const localPath = safeRedirect;
 
 export async function handleEInvoiceIntent(request: Request, options: { ip: string | null; fallback: string }) {
   const formData = await readFormData(request);

@@ -5,6 +5,7 @@ import { exportPayouts } from '~/payouts/payouts.server.ts';
 import { methodNotAllowed, readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { isSingleLineText } from '~/utils/validation.ts';
 
 /**
  * POST /payments/export: the payouts tab's export button (a native form post,
@@ -17,7 +18,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const actor = await requirePermission(request, 'finance:invoice');
   const formData = await readFormData(request);
   const returnTo = String(formData.get('returnTo') ?? '');
-  const back = /^\/payments(\?[^\s]*)?$/.test(returnTo) ? returnTo : '/payments?tab=payouts';
+  const back = /^\/payments(\?[^\s]*)?$/.test(returnTo) && isSingleLineText(returnTo) ? returnTo : '/payments?tab=payouts';
   try {
     const file = await exportPayouts({ actor, ids: formData.getAll('ids').map(String), ip: clientIp(context) });
     return new Response(file.xml, {
