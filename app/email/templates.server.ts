@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
+import { isUuid } from '../auth/user-record.server.ts';
 import type { Role } from '../auth/schemas.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
 import { apiError, zodFieldErrors, type FieldErrors } from '../utils/api.server.ts';
@@ -123,6 +124,8 @@ export async function updateTemplate({ actor, id, input, ip }: { actor: Actor; i
   const parsed = templateUpdateSchema.safeParse(input);
   if (!parsed.success) throw apiError(400, parsed.error.issues[0]?.message ?? 'Invalid input', zodFieldErrors(parsed.error));
   const data: TemplateUpdateInput = parsed.data;
+  // An id that is no UUID names no template (a form may post anything): 404, not a SQL error.
+  if (!isUuid(id)) throw apiError(404, EMAIL_MESSAGES.templateNotFound);
   let trigger = data.trigger ?? '';
   try {
     return await inTransaction(async (transaction) => {

@@ -10,6 +10,7 @@ import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { PAYMENT_MESSAGES, PAYOUT_STATUSES } from '../payments/schemas.ts';
 import { apiError } from '../utils/api.server.ts';
 import { centsToNumber, sumCents, toCents } from '../utils/money.ts';
+import { isUuid } from '../auth/user-record.server.ts';
 
 /**
  * Money the factor pays to its clients (DESIGN §7): the advance at financing
@@ -143,6 +144,8 @@ export async function exportPayouts({ actor, ids, ip }: { actor: Actor; ids: str
   assertCan(actor, 'finance:invoice');
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
   if (unique.length === 0) throw apiError(400, PAYMENT_MESSAGES.payoutsRequired, { ids: [PAYMENT_MESSAGES.payoutsRequired] });
+  // An id that is no UUID names no payout (a form may post anything): 404, not a SQL error.
+  if (!unique.every(isUuid)) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { ids: [PAYMENT_MESSAGES.payoutNotFound] });
   const debtor = factorAccount();
   return inTransaction(async (transaction) => {
     // Locked in a fixed order so two exports of overlapping selections queue instead of deadlocking.
@@ -203,6 +206,8 @@ export async function markPayoutsPaid({ actor, ids, ip }: { actor: Actor; ids: s
   assertCan(actor, 'finance:invoice');
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
   if (unique.length === 0) throw apiError(400, PAYMENT_MESSAGES.payoutsRequired, { ids: [PAYMENT_MESSAGES.payoutsRequired] });
+  // An id that is no UUID names no payout (a form may post anything): 404, not a SQL error.
+  if (!unique.every(isUuid)) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { ids: [PAYMENT_MESSAGES.payoutNotFound] });
   return inTransaction(async (transaction) => {
     const rows = await selectRows<PayoutRow>(`${SELECT_PAYOUT} WHERE po.id IN (:ids) ORDER BY po.id FOR UPDATE OF po`, { ids: unique }, { transaction });
     if (rows.length !== unique.length) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { ids: [PAYMENT_MESSAGES.payoutNotFound] });
