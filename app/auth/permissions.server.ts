@@ -28,7 +28,6 @@ const ADDED_BY_ROLE = {
     'create:task',
     'work:task',
     'assess:risk',
-    'start:workflow',
   ],
   // Decisions.
   manager: [
@@ -42,6 +41,8 @@ const ADDED_BY_ROLE = {
     'adjust:risk',
     'confirm:payment',
     'sign:document',
+    // DESIGN §6: managers run workflows, starting one by hand included.
+    'start:workflow',
     'run:workflow',
     'edit:workflow',
     'edit:email_template',

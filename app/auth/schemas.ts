@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { USER_ROLES } from '../../db/models/enums.ts';
+import { plainText } from '../utils/validation.ts';
 
 /**
  * Payloads of the sign-in, profile and user-administration calls (spec §3,
@@ -32,22 +33,24 @@ export const MESSAGES = {
 export const PASSWORD_MIN_LENGTH = 8;
 // scrypt hashes any length, but a cap keeps megabyte "passwords" out.
 const PASSWORD_MAX_LENGTH = 1024;
+/** Any characters but control characters and broken Unicode, which no keyboard types and no hash should see. */
+const password = (message: string, min = 1) => plainText(z.string().min(min, message).max(PASSWORD_MAX_LENGTH));
 export const CODE_LENGTH = 6;
 
 /** Missing, null and non-strings read as '' so the "required" message wins. */
 const text = (message: string) =>
   z.preprocess((value) => (typeof value === 'string' ? value : value == null ? '' : value), z.string(message));
 
-const requiredText = (message: string, max = 255) => text(message).pipe(z.string().trim().min(1, message).max(max, MESSAGES.tooLong));
+const requiredText = (message: string, max = 255) => text(message).pipe(plainText(z.string().trim().min(1, message).max(max, MESSAGES.tooLong)));
 
 /** Lower-cased because users.email must be (the unique index is on the lower-case value). */
-const emailField = (message: string) => text(message).pipe(z.string().trim().toLowerCase().max(255, message).pipe(z.email(message)));
+const emailField = (message: string) => text(message).pipe(plainText(z.string().trim().toLowerCase().max(255, message)).pipe(z.email(message)));
 
 // --- sign-in -------------------------------------------------------------
 
 export const loginSchema = z.object({
-  email: text(MESSAGES.credentialsRequired).pipe(z.string().trim().toLowerCase().min(1, MESSAGES.credentialsRequired).max(255)),
-  password: text(MESSAGES.credentialsRequired).pipe(z.string().min(1, MESSAGES.credentialsRequired).max(PASSWORD_MAX_LENGTH)),
+  email: text(MESSAGES.credentialsRequired).pipe(plainText(z.string().trim().toLowerCase().min(1, MESSAGES.credentialsRequired).max(255))),
+  password: text(MESSAGES.credentialsRequired).pipe(password(MESSAGES.credentialsRequired)),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
@@ -76,14 +79,12 @@ export const profileSchema = z.object({
 export type ProfileInput = z.infer<typeof profileSchema>;
 
 /** The rules of every new password: change, set-password link, reset link. */
-const newPasswordField = text(MESSAGES.newPasswordTooShort).pipe(
-  z.string().min(PASSWORD_MIN_LENGTH, MESSAGES.newPasswordTooShort).max(PASSWORD_MAX_LENGTH),
-);
+const newPasswordField = text(MESSAGES.newPasswordTooShort).pipe(password(MESSAGES.newPasswordTooShort, PASSWORD_MIN_LENGTH));
 
 /** A new password and its confirmation; the mismatch lands on confirmPassword (spec §5). */
 const newPasswordFields = {
   newPassword: newPasswordField,
-  confirmPassword: text(MESSAGES.confirmPasswordRequired).pipe(z.string().min(1, MESSAGES.confirmPasswordRequired)),
+  confirmPassword: text(MESSAGES.confirmPasswordRequired).pipe(password(MESSAGES.confirmPasswordRequired)),
 };
 function confirmationMatches(value: { newPassword: string; confirmPassword: string }, ctx: z.RefinementCtx) {
   if (value.confirmPassword && value.newPassword !== value.confirmPassword) {
@@ -94,7 +95,7 @@ function confirmationMatches(value: { newPassword: string; confirmPassword: stri
 /** PUT /api/auth/change-password */
 export const changePasswordSchema = z
   .object({
-    currentPassword: text(MESSAGES.currentPasswordRequired).pipe(z.string().min(1, MESSAGES.currentPasswordRequired).max(PASSWORD_MAX_LENGTH)),
+    currentPassword: text(MESSAGES.currentPasswordRequired).pipe(password(MESSAGES.currentPasswordRequired)),
     ...newPasswordFields,
   })
   .superRefine(confirmationMatches);
@@ -133,7 +134,7 @@ export const createUserSchema = z.object({
   role: roleField,
   password: z.preprocess(
     (value) => (value === '' || value === null ? undefined : value),
-    z.string().min(PASSWORD_MIN_LENGTH, MESSAGES.newPasswordTooShort).max(PASSWORD_MAX_LENGTH).optional(),
+    password(MESSAGES.newPasswordTooShort, PASSWORD_MIN_LENGTH).optional(),
   ),
 });
 export type CreateUserInput = z.infer<typeof createUserSchema>;

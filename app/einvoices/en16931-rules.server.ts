@@ -1,5 +1,5 @@
 import { percentOfCents, sumCents } from '../utils/money.ts';
-import { isValidOib } from '../utils/validation.ts';
+import { isCalendarDate, isValidOib } from '../utils/validation.ts';
 import { decimalToFixed, parseDecimal, type Decimal } from './decimal.ts';
 import { isKpd2025Code } from './kpd.ts';
 import { all, first, HR_CIUS_CUSTOMIZATION_ID, OIB_SCHEME_ID, parseXmlSafely, textOf, UBL_INVOICE_NS, type XmlElement } from './ubl-read.server.ts';
@@ -226,12 +226,6 @@ const cents = (value: Amount | null) => value?.cents ?? null;
 /** An optional amount (BT-107, BT-108, BT-113, BT-114) counts as zero when absent. */
 const optional = (value: Amount | null) => (value === null ? 0 : value.cents);
 
-const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
-function isCalendarDate(value: string): boolean {
-  if (!CALENDAR_DATE.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-}
 
 /** ISO 3166-1 alpha-2, plus EL (Greece's VAT prefix, which BR-CO-9 allows). */
 const COUNTRY_CODES = new Set(

@@ -110,6 +110,41 @@ describe('safe parsing', () => {
     expect((await refusal('  ')).message).toBe('E-invoice XML is empty');
   });
 
+  it('refuses a control character, whether written as a character reference or raw, naming the reference', async () => {
+    for (const note of ['Drvo &#1; građa', 'Drvo &#x1B;[31m građa', 'Drvo &#0; građa', 'Drvo &#xD800; građa', 'Drvo &#x85; građa', 'Drvo \u0007 građa']) {
+      const xml = mutate(VALID, '<cbc:Note>Isporuka hrastove građe prema narudžbi 2026-118</cbc:Note>', `<cbc:Note>${note}</cbc:Note>`);
+      const failure = await refusal(xml);
+      expect(failure.status, note).toBe(400);
+      expect(failure.message, note).toMatch(/^XML text contains a control character/);
+    }
+    const attribute = mutate(VALID, 'schemeID="9934">47120589305', 'schemeID="99&#2;34">47120589305');
+    expect((await refusal(attribute)).message).toBe('XML text contains a control character (&#2;)');
+    // Tab, line feed and carriage return are text.
+    const lines = mutate(VALID, '<cbc:Note>Isporuka hrastove građe prema narudžbi 2026-118</cbc:Note>', '<cbc:Note>a&#9;b&#10;c&#13;d</cbc:Note>');
+    expect(parseUblInvoice(lines).notes).toEqual(['a\tb\nc\rd']);
+  });
+
+  it('refuses XML nested thousands of levels deep with 400, not a crash', async () => {
+    for (const depth of [100, 5_000, 100_000]) {
+      const deep = VALID.replace('<cbc:Note>', `${'<cbc:Note>'.repeat(depth)}`).replace('</cbc:Note>', `${'</cbc:Note>'.repeat(depth)}`);
+      const failure = await refusal(deep);
+      expect(failure.status, String(depth)).toBe(400);
+      expect(failure.message, String(depth)).toMatch(/^Malformed XML/);
+    }
+  });
+
+  it('refuses an empty or out-of-range amount as a rule, not as a crash', async () => {
+    const empty = await refusal(mutate(VALID, /<cbc:PayableAmount currencyID="EUR">[^<]*</.exec(VALID)![0], '<cbc:PayableAmount currencyID="EUR"><'));
+    expect(empty.status).toBe(400);
+    expect(empty.texts).toContain('BR-15: Amount due for payment (BT-115) is missing');
+    const huge = await refusal(mutate(VALID, /<cbc:PayableAmount currencyID="EUR">[^<]*</.exec(VALID)![0], '<cbc:PayableAmount currencyID="EUR">10000000000000.00<'));
+    expect(huge.texts).toContain("BR-DEC: Amount due for payment (BT-115) '10000000000000.00' is too large");
+    const quantity = /<cbc:InvoicedQuantity unitCode="[^"]+">[^<]*</.exec(VALID)![0];
+    const bigQuantity = await refusal(mutate(VALID, quantity, quantity.replace(/>[^<]*</, '>99999999999999999999.99<')));
+    expect(bigQuantity.status).toBe(400);
+    expect(bigQuantity.texts.some((text) => text.startsWith('BR-DEC:'))).toBe(true);
+  });
+
   it('refuses a root that is not a UBL 2.1 Invoice', async () => {
     const creditNote = VALID.replace('<Invoice ', '<CreditNote ').replace('</Invoice>', '</CreditNote>');
     expect((await refusal(creditNote)).message).toMatch(/^UBL 2\.1: the root element must be Invoice/);

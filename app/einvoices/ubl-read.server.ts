@@ -3,7 +3,7 @@ import type { Transaction } from 'sequelize';
 import { selectOne } from '../db.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { centsToDecimalString, percentOfCents, sumCents, toCents } from '../utils/money.ts';
-import { isValidEmail, isValidOib } from '../utils/validation.ts';
+import { isCalendarDate, isMultiLineText, isValidEmail, isValidOib } from '../utils/validation.ts';
 import { decimalToFixed, lineAmountCents, parseDecimal, type Decimal } from './decimal.ts';
 import { isKpd2025Code } from './kpd.ts';
 
@@ -45,6 +45,7 @@ export const UBL_MESSAGES = {
   doctype: 'XML with a DOCTYPE/entities is not accepted',
   encoding: 'E-invoice XML must be UTF-8 encoded',
   empty: 'E-invoice XML is empty',
+  controlCharacter: 'XML text contains a control character',
 } as const;
 
 export interface UblAddress {
@@ -151,17 +152,34 @@ type OrderedNode = Record<string, unknown> & { ':@'?: Record<string, string> };
 
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
-/** The five predefined entities and character references: the only ones an XML without a DOCTYPE can have. */
+/**
+ * The five predefined entities and character references: the only ones an XML
+ * without a DOCTYPE can have. A reference to a control character (&#1;; only
+ * tab, LF and CR are text) or to no character at all (a surrogate, past
+ * U+10FFFF) refuses the document, as does a raw control character: neither may
+ * reach the book.
+ */
 function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-fA-F]+|#\d+|[a-zA-Z]+);/g, (whole, ref: string) => {
-    if (ref.startsWith('#x')) return safeCodePoint(parseInt(ref.slice(2), 16)) ?? whole;
-    if (ref.startsWith('#')) return safeCodePoint(parseInt(ref.slice(1), 10)) ?? whole;
-    return PREDEFINED[ref] ?? whole;
+  const decoded = text.replace(/&(#x[0-9a-fA-F]+|#\d+|[a-zA-Z]+);/g, (whole, ref: string) => {
+    if (!ref.startsWith('#')) return PREDEFINED[ref] ?? whole;
+    const char = safeCodePoint(ref.startsWith('#x') ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10));
+    if (char === null || !isMultiLineText(char)) throw controlCharacter(`${UBL_MESSAGES.controlCharacter} (${whole})`);
+    return char;
   });
+  return checkedText(decoded);
 }
 
 function safeCodePoint(code: number): string | null {
   return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : null;
+}
+
+function checkedText(text: string): string {
+  if (!isMultiLineText(text)) throw controlCharacter(UBL_MESSAGES.controlCharacter);
+  return text;
+}
+
+function controlCharacter(message: string): Response {
+  return apiError(400, message, { file: [message] });
 }
 
 const MAX_DEPTH = 64;
@@ -169,7 +187,10 @@ const MAX_DEPTH = 64;
 function buildElement(node: OrderedNode, scope: Record<string, string>, depth: number): XmlElement | null {
   const tag = Object.keys(node).find((key) => key !== ':@');
   if (!tag || tag === '#text' || tag === '#cdata') return null;
-  if (depth > MAX_DEPTH) throw apiError(400, `Malformed XML: elements nested deeper than ${MAX_DEPTH} levels`);
+  if (depth > MAX_DEPTH) {
+    const message = `Malformed XML: elements nested deeper than ${MAX_DEPTH} levels`;
+    throw apiError(400, message, { file: [message] });
+  }
   const rawAttrs = node[':@'] ?? {};
   const namespaces = { ...scope };
   const attrs: Record<string, string> = {};
@@ -190,7 +211,7 @@ function buildElement(node: OrderedNode, scope: Record<string, string>, depth: n
       else if ('#cdata' in child) {
         // CDATA is literal: no entity decoding.
         const parts = child['#cdata'] as Array<{ '#text'?: unknown }>;
-        for (const part of parts) text += String(part['#text'] ?? '');
+        for (const part of parts) text += checkedText(String(part['#text'] ?? ''));
       } else {
         const built = buildElement(child, namespaces, depth + 1);
         if (built) element.children.push(built);
@@ -311,16 +332,14 @@ function refusal(problems: Problem[]): Response {
   return apiError(400, texts[0], { xml: texts });
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-function isCalendarDate(value: string): boolean {
-  if (!ISO_DATE.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-}
 
 const fmt = (cents: number) => centsToDecimalString(cents);
 
 /** An amount element in cents; BR-DEC: at most two decimals. Null (and a problem) when it is not a decimal. */
+/** What NUMERIC(15,2) holds, in cents. */
+const MAX_AMOUNT_CENTS = 999_999_999_999_999;
+const FITS_15_4 = /^-?\d{1,11}\.\d{4}$/;
+
 function amountOf(problems: Problems, element: XmlElement | undefined, what: string, currency: string | null): number | null {
   if (!element || element.text === '') return null;
   let cents: number;
@@ -328,6 +347,10 @@ function amountOf(problems: Problems, element: XmlElement | undefined, what: str
     cents = toCents(element.text);
   } catch {
     problems.add('BR-DEC', `${what} '${element.text}' must be a decimal with at most 2 decimals`);
+    return null;
+  }
+  if (Math.abs(cents) > MAX_AMOUNT_CENTS) {
+    problems.add('BR-DEC', `${what} '${element.text}' is too large`);
     return null;
   }
   const unit = element.attrs.currencyID;
@@ -410,6 +433,16 @@ const keyOf = ({ category, rate }: VatKey) => `${category} ${rate}%`;
 
 /** Parses and checks one e-invoice. Throws 400 (every failing rule), 413 (over 5 MB). */
 export function parseUblInvoice(input: Buffer | string): UblInvoice {
+  try {
+    return checkUblInvoice(input);
+  } catch (error) {
+    // Exact money arithmetic refuses results past 2^53 cents: numbers that large are not an invoice.
+    if (error instanceof RangeError) throw refusal([{ rule: 'BR-DEC', message: `a number is out of range (${error.message})` }]);
+    throw error;
+  }
+}
+
+function checkUblInvoice(input: Buffer | string): UblInvoice {
   const root = parseXmlSafely(input);
   if (root.name !== 'Invoice' || root.ns !== UBL_INVOICE_NS) {
     throw refusal([
@@ -485,7 +518,7 @@ export function parseUblInvoice(input: Buffer | string): UblInvoice {
     const unitCode = quantityElement?.attrs.unitCode ?? null;
     if (!unitCode) problems.add('BR-23', `${label}: unit of measure (BT-130) is missing`);
     const net = amountOf(problems, first(line, 'cbc:LineExtensionAmount'), `${label}: net amount (BT-131)`, currency);
-    if (!first(line, 'cbc:LineExtensionAmount')) problems.add('BR-24', `${label}: net amount (BT-131) is missing`);
+    if (textOf(line, 'cbc:LineExtensionAmount') === null) problems.add('BR-24', `${label}: net amount (BT-131) is missing`);
     const item = first(line, 'cac:Item');
     const itemName = textOf(item, 'cbc:Name');
     if (itemName === null) problems.add('BR-25', `${label}: item name (BT-153) is missing`);
@@ -535,10 +568,14 @@ export function parseUblInvoice(input: Buffer | string): UblInvoice {
     if (net !== null && category !== null && rate !== null) addTaxable({ category, rate }, net);
     const description = [itemName, textOf(item, 'cbc:Description')].filter(Boolean).join(' — ');
     const unitPrice = price ? decimalToFixed(base ? divideDecimal(price, base) : price, 4) : '0.0000';
+    const quantityText = quantity ? decimalToFixed(quantity, 4) : '0.0000';
+    // Stored as NUMERIC(15,4): at most 11 digits before the point.
+    if (!FITS_15_4.test(quantityText)) problems.add('BR-DEC', `${label}: invoiced quantity (BT-129) '${quantityElement?.text}' is too large`);
+    if (!FITS_15_4.test(unitPrice)) problems.add('BR-DEC', `${label}: item net price (BT-146) '${priceElement?.text}' is too large`);
     lines.push({
       lineNumber,
       description: (description || itemName || '').slice(0, 5000),
-      quantity: quantity ? decimalToFixed(quantity, 4) : '0.0000',
+      quantity: quantityText,
       unitCode: (unitCode ?? 'H87').slice(0, 10),
       unitPrice,
       netAmount: net ?? 0,
@@ -575,15 +612,16 @@ export function parseUblInvoice(input: Buffer | string): UblInvoice {
 
   // --- Totals (BG-22)
   const totals = first(root, 'cac:LegalMonetaryTotal');
+  // A required total that is there but empty is as missing as one that is not there.
   const money = (name: string, what: string) => amountOf(problems, first(totals, `cbc:${name}`), what, currency);
   const lineExtension = money('LineExtensionAmount', 'Sum of line net amounts (BT-106)');
-  if (!first(totals, 'cbc:LineExtensionAmount')) problems.add('BR-12', 'Sum of Invoice line net amount (BT-106) is missing');
+  if (textOf(totals, 'cbc:LineExtensionAmount') === null) problems.add('BR-12', 'Sum of Invoice line net amount (BT-106) is missing');
   const taxExclusive = money('TaxExclusiveAmount', 'Invoice total without VAT (BT-109)');
-  if (!first(totals, 'cbc:TaxExclusiveAmount')) problems.add('BR-13', 'Invoice total amount without VAT (BT-109) is missing');
+  if (textOf(totals, 'cbc:TaxExclusiveAmount') === null) problems.add('BR-13', 'Invoice total amount without VAT (BT-109) is missing');
   const taxInclusive = money('TaxInclusiveAmount', 'Invoice total with VAT (BT-112)');
-  if (!first(totals, 'cbc:TaxInclusiveAmount')) problems.add('BR-14', 'Invoice total amount with VAT (BT-112) is missing');
+  if (textOf(totals, 'cbc:TaxInclusiveAmount') === null) problems.add('BR-14', 'Invoice total amount with VAT (BT-112) is missing');
   const payable = money('PayableAmount', 'Amount due for payment (BT-115)');
-  if (!first(totals, 'cbc:PayableAmount')) problems.add('BR-15', 'Amount due for payment (BT-115) is missing');
+  if (textOf(totals, 'cbc:PayableAmount') === null) problems.add('BR-15', 'Amount due for payment (BT-115) is missing');
   const allowanceTotal = money('AllowanceTotalAmount', 'Sum of allowances (BT-107)');
   const chargeTotal = money('ChargeTotalAmount', 'Sum of charges (BT-108)');
   const prepaid = money('PrepaidAmount', 'Paid amount (BT-113)') ?? 0;

@@ -1,9 +1,10 @@
 import type { Transaction } from 'sequelize';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
+import { isUuid } from '../auth/user-record.server.ts';
 import type { Role } from '../auth/schemas.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
-import { apiError, type FieldErrors } from '../utils/api.server.ts';
+import { apiError, zodFieldErrors, type FieldErrors } from '../utils/api.server.ts';
 import { validateTemplate } from './render.server.ts';
 import {
   EMAIL_MESSAGES,
@@ -62,7 +63,6 @@ export function toTemplateDto(row: TemplateRow): TemplateDto {
 }
 
 const COLUMNS = 'id, name, trigger, subject, body, is_active, usage_count, updated_at';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Refuses (400, per field, with the line) a subject or body that uses anything but the four variables. */
 function assertValidContent(content: { subject: string; body: string }): void {
@@ -153,7 +153,7 @@ export async function activeTemplateFor(trigger: Exclude<EmailTrigger, 'manual'>
 export async function createTemplate({ actor, input, ip }: { actor: Actor; input: unknown; ip?: string | null }): Promise<SavedTemplateDto> {
   assertCan(actor, 'edit:email_template');
   const parsed = templateCreateSchema.safeParse(input);
-  if (!parsed.success) throw apiError(400, parsed.error.issues[0]?.message ?? 'Invalid input');
+  if (!parsed.success) throw apiError(400, parsed.error.issues[0]?.message ?? 'Invalid input', zodFieldErrors(parsed.error));
   const data: TemplateCreateInput = parsed.data;
   assertValidContent(data);
   try {
@@ -199,10 +199,10 @@ export async function createTemplate({ actor, input, ip }: { actor: Actor; input
 export async function updateTemplate({ actor, id, input, ip }: { actor: Actor; id: string; input: unknown; ip?: string | null }): Promise<SavedTemplateDto> {
   assertCan(actor, 'edit:email_template');
   const parsed = templateUpdateSchema.safeParse(input);
-  if (!parsed.success) throw apiError(400, parsed.error.issues[0]?.message ?? 'Invalid input');
+  if (!parsed.success) throw apiError(400, parsed.error.issues[0]?.message ?? 'Invalid input', zodFieldErrors(parsed.error));
   const data: TemplateUpdateInput = parsed.data;
-  // The page posts the id as typed; PostgreSQL would refuse a malformed one with an error, not a 404.
-  if (!UUID.test(id)) throw apiError(404, EMAIL_MESSAGES.templateNotFound);
+  // An id that is no UUID names no template (a form may post anything): 404, not a SQL error.
+  if (!isUuid(id)) throw apiError(404, EMAIL_MESSAGES.templateNotFound);
   let trigger = data.trigger ?? '';
   try {
     return await inTransaction(async (transaction) => {

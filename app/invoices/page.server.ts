@@ -1,16 +1,12 @@
 import { parseWithZod } from '@conform-to/zod/v4';
-import {
-  json,
-  MaxPartSizeExceededError,
-  unstable_createMemoryUploadHandler,
-  unstable_parseMultipartFormData,
-} from '@remix-run/node';
+import { json, unstable_createMemoryUploadHandler } from '@remix-run/node';
 import type { Actor } from '../auth/users.server.ts';
 import { partySearchCondition } from '../clients/party.server.ts';
 import { inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { storeDocument } from '../documents/documents.server.ts';
 import { MAX_UPLOAD_BYTES } from '../documents/schemas.ts';
 import { readApiError } from '../utils/api.server.ts';
+import { readMultipartFormData } from '../utils/form-data.server.ts';
 import { toCents } from '../utils/money.ts';
 import { redirectWithToast, toastHeaders } from '../utils/toast.server.ts';
 import { approveInvoice, createInvoice, financeInvoice, financingFigures, rejectInvoice, verifyInvoice, type InvoiceDto } from './invoices.server.ts';
@@ -217,9 +213,9 @@ export async function handleFind(formData: FormData) {
 /** A multipart post of the add forms; one byte over the document limit is enough to refuse. */
 export async function readAddForm(request: Request): Promise<FormData | 'tooLarge'> {
   try {
-    return await unstable_parseMultipartFormData(request, unstable_createMemoryUploadHandler({ maxPartSize: MAX_UPLOAD_BYTES + 1 }));
+    return await readMultipartFormData(request, unstable_createMemoryUploadHandler({ maxPartSize: MAX_UPLOAD_BYTES + 1 }));
   } catch (error) {
-    if (error instanceof MaxPartSizeExceededError) return 'tooLarge';
+    if (error instanceof Response && error.status === 413) return 'tooLarge';
     throw error;
   }
 }

@@ -130,7 +130,7 @@ async function lockEntity(entityType: RiskEntityType, entityId: string, transact
         { transaction },
       )
     : null;
-  if (!row) throw apiError(404, NOT_FOUND[entityType]);
+  if (!row) throw apiError(404, NOT_FOUND[entityType], { entityId: [NOT_FOUND[entityType]] });
   return row;
 }
 
@@ -161,7 +161,7 @@ export async function assessEntity(
   options: { transaction?: Transaction } = {},
 ): Promise<RiskAssessmentDto> {
   const { entityType, entityId, actor, reason } = input;
-  if (entityType !== 'client' && entityType !== 'customer') throw apiError(400, RISK_MESSAGES.entityTypeInvalid);
+  if (entityType !== 'client' && entityType !== 'customer') throw apiError(400, RISK_MESSAGES.entityTypeInvalid, { entityType: [RISK_MESSAGES.entityTypeInvalid] });
   if (!REASONS.includes(reason)) throw new Error(`unknown assessment reason: ${String(reason)}`);
   if (actor) assertCan(actor, 'assess:risk');
   const notes = input.notes?.trim() ? input.notes.trim() : null;

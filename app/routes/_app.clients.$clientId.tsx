@@ -14,6 +14,7 @@ import { KycPanel } from '~/components/kyc/kyc-panel.tsx';
 import { getKycApplication } from '~/onboarding/kyc-decision.server.ts';
 import { handleKycDecision, type KycRefusalData } from '~/onboarding/kyc-page.server.ts';
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.client.companyName ?? 'Klijent'} · FinFlow` }];
 
@@ -34,7 +35,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /** The edit form (PUT semantics: every field posted, blanks clear) and the KYC panel's decisions (intent=kyc). */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const id = params.clientId ?? '';
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   if (formData.get('intent') === 'kyc') {
     const actor = await requirePermission(request, 'decide:kyc');
     return handleKycDecision(formData, { actor, ip: clientIp(context), back: `/clients/${id}` });

@@ -21,6 +21,7 @@ import { getEnv } from '~/env.server.ts';
 import { readApiError } from '~/utils/api.server.ts';
 import type { ToastInput } from '~/utils/toast.ts';
 import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Email automatizacija · FinFlow' }];
 
@@ -92,7 +93,7 @@ function savedToast(saved: SavedTemplateDto, description: string): ToastInput {
 
 /** Intents: createTemplate, updateTemplate, toggleTemplate, createCampaign (manager and up; the domain refuses anyone else). */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intent = String(formData.get('intent') ?? '');
   const ip = clientIp(context);
   const viaDialog = formData.get('via') === 'dialog';

@@ -28,6 +28,7 @@ import {
   type PartyOptionsView,
 } from '~/invoices/page.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Obrada faktura · FinFlow' }];
 
@@ -73,7 +74,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   // Reading is enough to post: the domain refuses a decision the role may not make (403, shown on the card).
   const actor = await requirePermission(request, 'read:all');
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   if (!(DECISIONS as readonly string[]).includes(String(formData.get('intent')))) return json({ message: 'Unknown intent' }, { status: 400 });
   return handleDecision(formData, { actor, ip, back });
 }

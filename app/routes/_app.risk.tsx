@@ -22,6 +22,7 @@ import { adjustAssessmentFormSchema, ENTITY_TYPES, newAssessmentFormSchema } fro
 import { RISK_CATEGORIES, type RiskCategory } from '~/risk/scoring.ts';
 import { readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Procjena rizika · FinFlow' }];
 
@@ -98,7 +99,7 @@ function detailsUrl(request: Request, id: string): string {
 
 /** intent=assess ('assess:risk'): a new on-demand assessment; intent=adjust ('adjust:risk', manager): the manual adjustment. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const ip = clientIp(context);
   const intent = formData.get('intent') === 'adjust' ? 'adjust' : 'assess';
 

@@ -20,6 +20,7 @@ import { formatDate, formatDateTime } from '~/utils/format.ts';
 import { THEME_KEY } from '~/utils/theme.ts';
 import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import type { loader as rootLoader } from '~/root.tsx';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Settings · FinFlow' }];
 
@@ -63,7 +64,7 @@ const TOASTS = {
  * and 'Stvori sigurnosnu kopiju' (intent backup), which queues a database backup.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   if (formData.get('intent') === 'backup') return backupAction(request, clientIp(context));
   const actor = await requirePermission(request, 'manage:users');
   const meta = { ip: clientIp(context) };

@@ -18,6 +18,7 @@ import { handleTaskIntent, PAGE_SIZE, TASK_INTENTS, taskListParams, type TaskRef
 import { KYC_MESSAGE_KEYS } from '~/onboarding/schemas.ts';
 import { dueDay, TASK_MESSAGES } from '~/tasks/schemas.ts';
 import { assignableUsers, getTask, listTasks, taskTabCounts, type TaskDetailDto } from '~/tasks/tasks.server.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Task Management · FinFlow' }];
 
@@ -63,7 +64,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intent = String(formData.get('intent') ?? '');
   if (!(TASK_INTENTS as readonly string[]).includes(intent)) return json({ message: 'Unknown intent' }, { status: 400 });
   const permission = intent === 'create' ? 'create:task' : intent === 'kyc' ? 'decide:kyc' : 'work:task';

@@ -333,8 +333,10 @@ export async function updateTask({ actor, id, input, ip }: { actor: Actor; id: s
   assertCan(actor, 'work:task');
   const data = validate(taskUpdateSchema, input);
   const edits = TASK_EDIT_FIELDS.filter((field) => data[field] !== undefined);
-  if (data.status === undefined && edits.length === 0) throw apiError(400, TASK_MESSAGES.nothingToUpdate);
+  if (data.status === undefined && edits.length === 0) throw apiError(400, TASK_MESSAGES.nothingToUpdate, { status: [TASK_MESSAGES.nothingToUpdate] });
 
+  // An id that is no UUID names no task (a form may post anything): 404, not a SQL error.
+  if (!UUID.test(id)) throw apiError(404, TASK_MESSAGES.notFound);
   return inTransaction(async (transaction) => {
     const row = await selectOne<BareTaskRow>(
       `SELECT id, title, description, type, priority, status, assigned_to, due_date, notes, workflow_instance_id, entity_type, entity_id
@@ -515,7 +517,7 @@ export async function pendingTasksOf(userId: string, options: { limit?: number; 
 
 /** GET /api/tasks/{taskId} and the details view: the task, its links and its history. Throws 404. */
 export async function getTask(id: string): Promise<TaskDetailDto> {
-  const row = await readTask(id);
+  const row = UUID.test(id) ? await readTask(id) : null;
   if (!row) throw apiError(404, TASK_MESSAGES.notFound);
   const [extra, history] = await Promise.all([
     selectOne<{ created_by_name: string | null; instance_status: string | null; workflow_type: string | null }>(

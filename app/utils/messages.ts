@@ -19,6 +19,7 @@ const MESSAGE_KEYS: Record<string, string> = {
   'Invalid email address': 'recovery.errors.invalidEmail',
   Unauthorized: 'unauthorized.title',
   Forbidden: 'forbidden.title',
+  'Contains characters that are not allowed': 'validation.invalidCharacters',
 };
 
 export function translateMessage(t: (key: string) => string, message: string): string {

@@ -158,6 +158,8 @@ describe('running steps', () => {
     const user = await createTestUser({ role: 'user' });
     expect((await apiFailure(controlInstance({ actor: { id: user.id, role: 'user' }, id: randomUUID(), control: 'pause' }))).status).toBe(403);
     expect((await apiFailure(controlInstance({ actor: manager, id: randomUUID(), control: 'pause' }))).status).toBe(404);
+    // The /workflows page posts the id from a form: anything that is no UUID is 404 too, not a SQL error.
+    expect((await apiFailure(controlInstance({ actor: manager, id: 'a\u0000b', control: 'pause' }))).status).toBe(404);
   });
 });
 

@@ -9,6 +9,7 @@ import { apiError } from '../utils/api.server.ts';
 import { describeError, getHandler, isPermanent, PermanentStepError, type StepOutcome } from './handlers/index.server.ts';
 import type { WorkflowStepDef } from './instances.server.ts';
 import type { WorkflowType } from './schemas.ts';
+import { isUuid } from '../auth/user-record.server.ts';
 
 /**
  * The workflow engine (DESIGN §7, issue 7). An instance walks its steps
@@ -450,6 +451,8 @@ const CONTROL: Record<Control, { from: LockedInstance['status']; action: string;
 export async function controlInstance(input: { actor: Actor; id: string; control: Control; ip?: string | null }): Promise<{ id: string; status: string }> {
   assertCan(input.actor, 'run:workflow');
   const rule = CONTROL[input.control];
+  // An id that is no UUID names no instance (a form may post anything): 404, not a SQL error.
+  if (!isUuid(input.id)) throw apiError(404, 'Workflow instance not found');
   return inTransaction(async (transaction) => {
     const instance = await lockInstance(input.id, transaction);
     if (!instance) throw apiError(404, 'Workflow instance not found');

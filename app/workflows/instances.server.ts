@@ -11,6 +11,7 @@ import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { scheduleFirstStep } from './engine.server.ts';
+import { ENTITY_TYPES_OF } from './schemas.ts';
 
 /**
  * Workflow instances (spec §3 Workflow instance; DESIGN §7): starting one
@@ -69,9 +70,11 @@ export async function startWorkflowInstance(
   if (typeof entityId !== 'string' || !UUID.test(entityId)) errors.entityId = ['Invalid entity id'];
   if (Object.keys(errors).length > 0) throw apiError(400, Object.values(errors)[0][0], errors);
 
+  assertEntityTypeFits(type, entityType);
   const run = async (transaction: Transaction) => {
     const definition = await activeDefinition(type, transaction);
     if (!definition) throw apiError(409, `No active workflow definition for ${type}`);
+    await assertEntityExists(entityType, entityId, transaction);
     return (await insertInstance(definition, { ...input, entityId: entityId.toLowerCase() }, transaction))!;
   };
   return options.transaction ? run(options.transaction) : inTransaction(run);
@@ -177,6 +180,35 @@ async function insertInstance(
   // After commit: a rolled-back registration leaves no job behind.
   await scheduleFirstStep(row.id, transaction);
   return toDto(row, input.type);
+}
+
+const ENTITY_TABLES: Record<WorkflowEntityType, string> = {
+  client: 'clients',
+  customer: 'customers',
+  invoice: 'invoices',
+  payment: 'payments',
+  credit_limit_request: 'credit_limit_requests',
+};
+
+/**
+ * An instance works on a real entity of a type its workflow handles (a client
+ * for onboarding, an invoice for verification, …): anything else is a 404 on
+ * entityId, so no instance is ever started for an id that names nothing.
+ */
+function assertEntityTypeFits(type: WorkflowType, entityType: WorkflowEntityType): void {
+  if (!ENTITY_TYPES_OF[type].includes(entityType)) {
+    const message = `A ${type} workflow works on ${ENTITY_TYPES_OF[type].join(' or ')}, not on ${entityType}`;
+    throw apiError(404, message, { entityId: [message] });
+  }
+}
+
+async function assertEntityExists(entityType: WorkflowEntityType, entityId: string, transaction: Transaction): Promise<void> {
+  // The table name comes from the fixed map above, never from input.
+  const found = await selectOne(`SELECT 1 AS found FROM ${ENTITY_TABLES[entityType]} WHERE id = :id`, { id: entityId.toLowerCase() }, { transaction });
+  if (!found) {
+    const message = `No ${entityType} with this id`;
+    throw apiError(404, message, { entityId: [message] });
+  }
 }
 
 function toDto(row: InstanceRow, workflowType: WorkflowType): WorkflowInstanceDto {
