@@ -3,7 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { camt053Fixture } from '../banking/camt053-fixture.ts';
 import { factorAccount } from '../banking/factor-account.server.ts';
 import { createTestUser, signedInCookie, TEST_PASSWORD } from '../auth/test-helpers.server.ts';
-import { execute, selectOne, selectRows } from '../db.server.ts';
+import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
+import { issueUserToken } from '../auth/users.server.ts';
 import { createUploadSlot } from '../documents/uploads.server.ts';
 import { createTemplate } from '../email/templates.server.ts';
 import { createInvoice } from '../invoices/invoices.server.ts';
@@ -98,6 +99,7 @@ const TABLE: Record<string, Case> = {
     invalid: { otpEnabled: ['yes', 1] },
     row: (fx) => ({ table: 'users', id: fx.other.id }),
   },
+  'api.admin.users.$userId.reset-totp.ts POST': { noInput: 'resets the authenticator of the user named in the path; no body' },
   'api.admin.users.$userId.role.ts PUT': {
     params: (fx) => ({ userId: fx.other.id }),
     body: () => ({ role: 'manager' }),
@@ -127,6 +129,16 @@ const TABLE: Record<string, Case> = {
     body: (fx) => ({ email: fx.admin.email, password: TEST_PASSWORD }),
     text: ['email', 'password'],
     invalid: { email: [5], password: [''] },
+  },
+  'api.auth.forgot-password.ts POST': {
+    body: (fx) => ({ email: fx.other.email }),
+    text: ['email'],
+    invalid: { email: ['x@', 5, null] },
+  },
+  'api.auth.reset-password.ts POST': {
+    body: (fx) => ({ token: fx.resetToken, password: 'New-password-12' }),
+    text: ['token', 'password'],
+    invalid: { password: ['short', 12345678], token: [5, ''] },
   },
   'api.auth.logout.ts POST': { noInput: 'ends the caller’s own session; no body' },
   'api.auth.profile.ts PUT': {
@@ -177,6 +189,13 @@ const TABLE: Record<string, Case> = {
     text: ['invoiceId'],
     invalid: { invoiceId: ['not-an-id', 5] },
     row: (fx) => ({ table: 'bank_statement_entries', id: fx.unmatchedEntryId }),
+  },
+  'api.clients.$clientId.kyc-decision.ts POST': {
+    params: (fx) => ({ clientId: fx.applicant.id }),
+    body: () => ({ decision: 'reject', reason: 'Nepotpuna dokumentacija' }),
+    text: ['decision', 'reason', 'message'],
+    invalid: { decision: ['maybe', 5], reason: [5, ''] },
+    row: (fx) => ({ table: 'clients', id: fx.applicant.id }),
   },
   'api.clients.$clientId.ts PUT': {
     params: (fx) => ({ clientId: fx.client.id }),
@@ -494,6 +513,12 @@ async function buildFixtures() {
   const requester = await createTestUser({ role: 'manager' });
   const clientRow = await insertClient();
   const customerRow = await insertCustomer();
+  // An application awaiting its KYC decision, for the decision route alone.
+  const { rows: applicants } = await execute<{ id: string }>(
+    `INSERT INTO clients (company_name, oib, email, status) VALUES ('Podnositelj d.o.o.', '33392005961', 'kyc@podnositelj.hr', 'pending') RETURNING id`,
+  );
+  const applicant = applicants[0];
+  const resetToken = await inTransaction(async (transaction) => (await issueUserToken(other.id, 'reset_password', 60, transaction)).token);
   const oibOf = async (table: string, id: string) => (await selectOne<{ oib: string }>(`SELECT oib FROM ${table} WHERE id = :id`, { id }))!.oib;
   const client = { id: clientRow.id, oib: await oibOf('clients', clientRow.id) };
   const customer = { id: customerRow.id, oib: await oibOf('customers', customerRow.id) };
@@ -522,6 +547,8 @@ async function buildFixtures() {
   return {
     admin,
     other,
+    applicant,
+    resetToken,
     client,
     customer,
     invoice,
