@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { croatianIban, oibCheckDigit } from '../../app/utils/validation.ts';
 import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
+import { mailsTo, outboxMessages } from '../support/outbox.ts';
 
 /**
  * A new install as docker compose starts it (SEED_DEMO=false): no demo book,
@@ -33,21 +32,6 @@ function freshOib(): string {
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n', 'latin1');
 const KYC_TYPES = ['company_registration', 'tax_certificate', 'bank_statement', 'financial_statements', 'director_id'] as const;
 const fileFor = (kycType: string) => ({ name: `${kycType}.pdf`, mimeType: 'application/pdf', buffer: Buffer.concat([PDF, Buffer.from(`% ${kycType}\n`)]) });
-
-/** Every message in the local outbox (SMTP_URL unset), decoded from quoted-printable. */
-function outboxMessages(): string[] {
-  const dir = path.join(inject('dataDir'), 'outbox');
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir)
-    .sort()
-    .map((file) =>
-      fs
-        .readFileSync(path.join(dir, file), 'utf8')
-        .replace(/=\r?\n/g, '')
-        .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-    );
-}
 
 async function poll<T>(read: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -224,23 +208,6 @@ const zagrebDay = (days: number) => {
 
 function toast(page: Page, text: string) {
   return page.locator('.toast').getByText(text);
-}
-
-/** Every message in the outbox to `to`, oldest first, decoded from quoted-printable as UTF-8 (Croatian letters intact). */
-function mailsTo(to: string): string[] {
-  const dir = path.join(inject('dataDir'), 'outbox');
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir)
-    .filter((name) => name.endsWith('.eml'))
-    .sort()
-    .map((name) =>
-      fs
-        .readFileSync(path.join(dir, name), 'utf8')
-        .replace(/=\r?\n/g, '')
-        .replace(/(?:=[0-9A-F]{2})+/g, (run) => Buffer.from(run.replace(/=/g, ''), 'hex').toString('utf8')),
-    )
-    .filter((mail) => mail.includes(`To: ${to}`));
 }
 
 async function waitUntil<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 45_000): Promise<T> {

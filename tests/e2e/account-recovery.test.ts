@@ -1,12 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ApiClient, SecretStore, signInAsAdmin } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
 import { freshTotpCode } from '../support/totp.ts';
+import { outboxMessages } from '../support/outbox.ts';
 
 /**
  * Account recovery end to end, without JavaScript: a forgotten password through
@@ -38,27 +37,12 @@ async function staffUser(label: string) {
   return { email, password, id: String(created.json.id), otherDevice };
 }
 
-function decodedOutbox(): string[] {
-  const dir = path.join(inject('dataDir'), 'outbox');
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir)
-    .filter((file) => file.endsWith('.eml'))
-    .sort()
-    .map((file) =>
-      fs
-        .readFileSync(path.join(dir, file), 'utf8')
-        .replace(/=\r?\n/g, '')
-        .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-    );
-}
-
 /** Waits for the worker to mail `email` a reset link other than the ones already seen, and returns it. */
 async function nextResetLink(email: string, seen: string[] = []): Promise<string> {
   const pattern = /http:\/\/localhost:\d+\/reset-password\/[A-Za-z0-9_-]+/g;
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const links = decodedOutbox()
+    const links = outboxMessages()
       .filter((message) => message.toLowerCase().includes(`to: ${email}`))
       .flatMap((message) => message.match(pattern) ?? []);
     const fresh = links.filter((link) => !seen.includes(link)).at(-1);
@@ -169,7 +153,7 @@ describe('the set-password link of a new account', () => {
     const email = `invited-${randomUUID().slice(0, 8)}@finflow.local`;
     expect((await admin.post('/api/admin/users', { email, firstName: 'Iva', lastName: 'Nova', role: 'user' })).status).toBe(201);
     const pattern = /http:\/\/localhost:\d+\/set-password\/[A-Za-z0-9_-]+/;
-    const link = decodedOutbox()
+    const link = outboxMessages()
       .filter((message) => message.toLowerCase().includes(`to: ${email}`))
       .map((message) => message.match(pattern)?.[0])
       .at(-1);

@@ -1,10 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { croatianIban, oibCheckDigit } from '../../app/utils/validation.ts';
 import { signInAsAdmin, type ApiClient } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
+import { mailsTo } from '../support/outbox.ts';
 
 /**
  * The applicant's KYC decision end to end on the demo install: two applicants
@@ -35,23 +34,6 @@ function freshOib(): string {
 
 function toast(page: Page, text: string) {
   return page.locator('.toast').getByText(text);
-}
-
-/** Every message in the outbox to `to`, oldest first, decoded from quoted-printable. */
-function mailsTo(to: string): string[] {
-  const dir = path.join(inject('dataDir'), 'outbox');
-  if (!fs.existsSync(dir)) return [];
-  return fs
-    .readdirSync(dir)
-    .filter((name) => name.endsWith('.eml'))
-    .sort()
-    .map((name) =>
-      fs
-        .readFileSync(path.join(dir, name), 'utf8')
-        .replace(/=\r?\n/g, '')
-        .replace(/(?:=[0-9A-F]{2})+/g, (run) => Buffer.from(run.replace(/=/g, ''), 'hex').toString('utf8')),
-    )
-    .filter((mail) => mail.includes(`To: ${to}`));
 }
 
 async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 45_000): Promise<T> {
