@@ -202,6 +202,8 @@ describe("an admin resets a user's authenticator", () => {
     const { email } = await staffUser('totp-js');
     const { page, errors, close } = await newStrictPage(browser, { sessionCookie: admin.cookie });
     await page.goto(`${baseUrl}/settings`);
+    // Before hydration the link is the no-JavaScript panel's; the dialog needs the page's scripts running.
+    await page.waitForLoadState('networkidle');
     await page.getByTestId(`user-row-${email}`).getByRole('link', { name: `Reset the authenticator of ${email}` }).click();
     const dialog = page.getByRole('alertdialog', { name: 'Reset the authenticator?' });
     await dialog.getByRole('button', { name: 'Reset' }).click();
