@@ -6,6 +6,8 @@ import compression from 'compression';
 import express, { type Response as ExpressResponse } from 'express';
 import { getEnv } from './app/env.server.ts';
 import { checkHealth } from './app/health.server.ts';
+import { logUnexpectedError, unexpectedErrorOf } from './app/utils/api.server.ts';
+import { finishResponse } from './app/utils/unexpected-response.server.ts';
 import { rejectCrossSiteWrites } from './app/utils/origin-check.server.ts';
 import { closeSequelize } from './db/connection.ts';
 
@@ -53,11 +55,21 @@ export async function createApp() {
   app.all('*', async (req, res, next) => {
     try {
       // The client address for throttling and the activity log (honours `trust proxy`).
-      const response = await handle(createRemixRequest(req, res), { clientIp: req.ip ?? null });
-      await sendResponse(res, response);
+      const context = { clientIp: req.ip ?? null };
+      const request = createRemixRequest(req, res);
+      const response = await handle(request, context);
+      // An error no route answered (kept by entry.server.tsx's handleError): the API's JSON shape, or the 503 page.
+      await sendResponse(res, finishResponse(request, response, unexpectedErrorOf(context)));
     } catch (error) {
       next(error);
     }
+  });
+  // Whatever failed outside Remix (reading the request, writing the response) gets the same answers.
+  app.use((error: unknown, req: express.Request, res: ExpressResponse, next: express.NextFunction) => {
+    if (res.headersSent) return next(error);
+    const request = new Request(new URL(req.originalUrl, 'http://localhost'), { method: req.method });
+    logUnexpectedError(error, request);
+    sendResponse(res, finishResponse(request, new Response('Internal Server Error', { status: 500 }), error)).catch(() => res.destroy());
   });
   return app;
 }

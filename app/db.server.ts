@@ -53,3 +53,66 @@ export function isUniqueViolation(error: unknown): boolean {
   const e = error as { name?: string; parent?: { code?: string }; original?: { code?: string } };
   return e.name === 'SequelizeUniqueConstraintError' || e.parent?.code === '23505' || e.original?.code === '23505';
 }
+
+/** The error and what it wraps: Sequelize keeps pg's error in `parent`/`original`, others in `cause`. */
+function errorChain(error: unknown): Array<{ name?: unknown; code?: unknown; message?: unknown }> {
+  const chain: Array<{ name?: unknown; code?: unknown; message?: unknown }> = [];
+  let current: unknown = error;
+  while (current && typeof current === 'object' && chain.length < 5 && !chain.includes(current as never)) {
+    chain.push(current as { name?: unknown });
+    const next = current as { parent?: unknown; original?: unknown; cause?: unknown };
+    current = next.parent ?? next.original ?? next.cause;
+  }
+  return chain;
+}
+
+/** Sequelize's errors for a connection that could not be made or was lost. */
+const CONNECTION_ERROR_NAMES = new Set([
+  'SequelizeConnectionError',
+  'SequelizeConnectionRefusedError',
+  'SequelizeConnectionTimedOutError',
+  'SequelizeConnectionAcquireTimeoutError',
+  'SequelizeHostNotFoundError',
+  'SequelizeHostNotReachableError',
+]);
+/**
+ * Socket errors, and PostgreSQL's own codes for a server that is going away or
+ * not there yet: 57P01–57P03 (admin or crash shutdown, cannot connect now),
+ * class 08 (connection exceptions), 53300 (too many connections).
+ */
+const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', '57P01', '57P02', '57P03', '53300']);
+/** What node-postgres and its pool say when the socket closes under them (these errors carry no code). */
+const CONNECTION_ERROR_TEXT = /connection terminated|connection (?:is )?closed|client has encountered a connection error|timeout exceeded when trying to connect|the database system is (?:starting up|shutting down|in recovery mode)|terminating connection/i;
+
+/**
+ * True when `error` says the database cannot be reached (a restart, a
+ * failover, a refused or lost connection) rather than that the request was
+ * wrong: the API answers 503 with Retry-After for it and logs one line.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return errorChain(error).some(
+    (link) =>
+      CONNECTION_ERROR_NAMES.has(String(link.name)) ||
+      CONNECTION_ERROR_CODES.has(String(link.code)) ||
+      String(link.code).startsWith('08') ||
+      CONNECTION_ERROR_TEXT.test(String(link.message ?? '')),
+  );
+}
+
+/**
+ * True when PostgreSQL refused a value (SQLSTATE class 22, data exception:
+ * an impossible date, a number out of range, a NUL byte; or 23514, a CHECK
+ * constraint): input that a schema should have refused. The API answers it as
+ * a 400 rather than a 500.
+ */
+export function isRefusedValue(error: unknown): boolean {
+  return errorChain(error).some((link) => typeof link.code === 'string' && /^(22[0-9A-Z]{3}|23514)$/.test(link.code));
+}
+
+/** One line for the log: the error's class, code and message, without a stack. */
+export function describeDatabaseError(error: unknown): string {
+  const chain = errorChain(error);
+  const code = chain.map((link) => link.code).find((value) => typeof value === 'string');
+  const message = chain.map((link) => link.message).find((value) => typeof value === 'string' && value !== '') ?? String(error);
+  return `${String(chain[0]?.name ?? 'Error')}${code ? ` ${String(code)}` : ''}: ${String(message).split('\n')[0]}`;
+}

@@ -1,14 +1,29 @@
 import { PassThrough } from 'node:stream';
-import { createReadableStreamFromReadable, type EntryContext } from '@remix-run/node';
-import { RemixServer } from '@remix-run/react';
+import { createReadableStreamFromReadable, type EntryContext, type HandleErrorFunction } from '@remix-run/node';
+import { isRouteErrorResponse, RemixServer } from '@remix-run/react';
 import { createInstance } from 'i18next';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { i18nConfig } from './i18n.ts';
 import { i18nServer } from './i18next.server.ts';
+import { logUnexpectedError, rememberUnexpectedError } from './utils/api.server.ts';
 
 const ABORT_DELAY_MS = 5_000;
+
+/**
+ * Every error a loader, action or render threw that was not a Response: kept
+ * on the load context so that server.ts answers /api with the JSON error shape
+ * (503 with Retry-After while the database is away) and pages with a 503 page,
+ * and logged once (a database outage as one line, not a stack). Errors of a
+ * request the client abandoned, and Remix's own 404/405 answers, are not logged.
+ */
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
+  if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error)) return;
+  rememberUnexpectedError(context, error);
+  logUnexpectedError(error, request);
+};
 
 export default async function handleRequest(
   request: Request,

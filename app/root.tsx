@@ -83,7 +83,8 @@ export function ErrorBoundary() {
   const data = useRouteLoaderData<typeof loader>('root');
   const { t } = useTranslation();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
-  if (!notFound) console.error(error);
+  // On the server, entry.server.tsx's handleError has logged it already (once, and a database outage as one line).
+  if (!notFound && typeof document !== 'undefined') console.error(error);
   return (
     <Document locale={data?.locale ?? 'en'} theme={data?.theme ?? 'light'}>
       {notFound ? (

@@ -1,3 +1,4 @@
+import { spreadsheetText } from '../exports/cell-text.ts';
 import type { Analytics } from './analytics.server.ts';
 
 /**
@@ -14,7 +15,11 @@ import type { Analytics } from './analytics.server.ts';
 export const CSV_SEPARATOR = ';';
 export const CSV_BOM = '\uFEFF';
 
-const quote = (value: string) => (/[;"\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+/** Quoted where needed; a text a spreadsheet would run as a formula (a client named '=HYPERLINK(…)') gets a leading apostrophe. */
+const quote = (cell: string) => {
+  const value = spreadsheetText(cell);
+  return /[;"\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+};
 const money = (value: number) => value.toFixed(2).replace('.', ',');
 const decimal = (value: number | null) => (value === null ? '' : value.toFixed(1).replace('.', ','));
 

@@ -2,7 +2,7 @@ import type { Transaction } from 'sequelize';
 import { Authenticator } from 'remix-auth';
 import { FormStrategy } from 'remix-auth-form';
 import { hashPassword, verifyPassword } from './password.server.ts';
-import { apiError } from '../utils/api.server.ts';
+import { apiError, zodFieldErrors } from '../utils/api.server.ts';
 import { logActivity } from '../activity-log.server.ts';
 import { decryptSecret, encryptSecret } from './crypto.server.ts';
 import { execute, inTransaction } from '../db.server.ts';
@@ -138,7 +138,7 @@ export async function startLogin(
   meta: RequestMeta = {},
 ): Promise<AuthResult<LoginResponse>> {
   const parsed = loginSchema.safeParse(credentials ?? (await readCredentials(request)));
-  if (!parsed.success) throw apiError(400, MESSAGES.credentialsRequired);
+  if (!parsed.success) throw apiError(400, parsed.error.issues[0].message, zodFieldErrors(parsed.error));
   const { email, password } = parsed.data;
 
   const keys = throttleKeys('email', email, meta);
@@ -240,7 +240,7 @@ export async function verifyTotpSetup(
   meta: RequestMeta = {},
 ): Promise<AuthResult<{ success: true }>> {
   const parsed = verifyTotpSetupSchema.safeParse(input);
-  if (!parsed.success) throw apiError(400, parsed.error.issues[0].message);
+  if (!parsed.success) throw apiError(400, parsed.error.issues[0].message, zodFieldErrors(parsed.error));
   const context = await setupContext(request);
   const { user } = context;
   const keys = throttleKeys('otp', user.id, meta);
@@ -251,7 +251,7 @@ export async function verifyTotpSetup(
   const step = matchTotpStep(parsed.data.totpCode, decryptSecret(pending));
   if (step === null) {
     await recordFailure(keys);
-    throw apiError(400, MESSAGES.invalidTotpCode);
+    throw apiError(400, MESSAGES.invalidTotpCode, { totpCode: [MESSAGES.invalidTotpCode] });
   }
 
   const setCookie = await inTransaction(async (transaction) => {
@@ -274,7 +274,7 @@ export async function verifyTotpSetup(
     if (context.mode === 'signed-in') return null;
     return completeSignIn(transaction, { user, previousSessionId: context.session.id, request, meta, method: 'password+totp_setup' });
   }).catch((error) => {
-    if (error instanceof CodeRejected) throw apiError(400, MESSAGES.invalidTotpCode);
+    if (error instanceof CodeRejected) throw apiError(400, MESSAGES.invalidTotpCode, { totpCode: [MESSAGES.invalidTotpCode] });
     throw error;
   });
   await resetThrottle([{ kind: 'otp', value: user.id }]);
@@ -295,7 +295,7 @@ export async function verifyOtp(
   meta: RequestMeta = {},
 ): Promise<AuthResult<{ success: true }>> {
   const parsed = verifyOtpSchema.safeParse(input);
-  if (!parsed.success) throw apiError(400, parsed.error.issues[0].message);
+  if (!parsed.success) throw apiError(400, parsed.error.issues[0].message, zodFieldErrors(parsed.error));
   const session = await getSession(request);
   const user = await requirePendingSignIn(session);
   if (!user.totp_confirmed_at || !user.totp_secret_encrypted) throw apiError(409, 'TOTP is not configured');
@@ -305,7 +305,7 @@ export async function verifyOtp(
   const step = matchTotpStep(parsed.data.otpCode, decryptSecret(user.totp_secret_encrypted));
   if (step === null) {
     await recordFailure(keys);
-    throw apiError(400, MESSAGES.invalidCode);
+    throw apiError(400, MESSAGES.invalidCode, { otpCode: [MESSAGES.invalidCode] });
   }
 
   let setCookie: string;
@@ -324,7 +324,7 @@ export async function verifyOtp(
   } catch (error) {
     if (!(error instanceof CodeRejected)) throw error;
     await recordFailure(keys);
-    throw apiError(400, MESSAGES.invalidCode);
+    throw apiError(400, MESSAGES.invalidCode, { otpCode: [MESSAGES.invalidCode] });
   }
   await resetThrottle([{ kind: 'otp', value: user.id }]);
   return { data: { success: true }, headers: { 'Set-Cookie': setCookie } };

@@ -28,7 +28,6 @@ const ADDED_BY_ROLE = {
     'create:task',
     'work:task',
     'assess:risk',
-    'start:workflow',
   ],
   // Decisions.
   manager: [
@@ -36,10 +35,14 @@ const ADDED_BY_ROLE = {
     'approve:invoice',
     'finance:invoice',
     'reject:invoice',
+    // An applicant's KYC: approve, reject, or ask for more documents (app/onboarding/kyc-decision.server.ts).
+    'decide:kyc',
     'decide:credit_limit',
     'adjust:risk',
     'confirm:payment',
     'sign:document',
+    // DESIGN §6: managers run workflows, starting one by hand included.
+    'start:workflow',
     'run:workflow',
     'edit:workflow',
     'edit:email_template',

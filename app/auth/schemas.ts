@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { USER_ROLES } from '../../db/models/enums.ts';
+import { plainText } from '../utils/validation.ts';
 
 /**
  * Payloads of the sign-in, profile and user-administration calls (spec §3,
@@ -25,27 +26,31 @@ export const MESSAGES = {
   passwordsDoNotMatch: 'Lozinke se ne podudaraju',
   tooLong: 'Najviše 255 znakova',
   invalidRole: 'Invalid role',
+  invalidEmailAddress: 'Invalid email address',
+  tokenRequired: 'The link token is required',
 } as const;
 
 export const PASSWORD_MIN_LENGTH = 8;
 // scrypt hashes any length, but a cap keeps megabyte "passwords" out.
 const PASSWORD_MAX_LENGTH = 1024;
+/** Any characters but control characters and broken Unicode, which no keyboard types and no hash should see. */
+const password = (message: string, min = 1) => plainText(z.string().min(min, message).max(PASSWORD_MAX_LENGTH));
 export const CODE_LENGTH = 6;
 
 /** Missing, null and non-strings read as '' so the "required" message wins. */
 const text = (message: string) =>
   z.preprocess((value) => (typeof value === 'string' ? value : value == null ? '' : value), z.string(message));
 
-const requiredText = (message: string, max = 255) => text(message).pipe(z.string().trim().min(1, message).max(max, MESSAGES.tooLong));
+const requiredText = (message: string, max = 255) => text(message).pipe(plainText(z.string().trim().min(1, message).max(max, MESSAGES.tooLong)));
 
 /** Lower-cased because users.email must be (the unique index is on the lower-case value). */
-const emailField = (message: string) => text(message).pipe(z.string().trim().toLowerCase().max(255, message).pipe(z.email(message)));
+const emailField = (message: string) => text(message).pipe(plainText(z.string().trim().toLowerCase().max(255, message)).pipe(z.email(message)));
 
 // --- sign-in -------------------------------------------------------------
 
 export const loginSchema = z.object({
-  email: text(MESSAGES.credentialsRequired).pipe(z.string().trim().toLowerCase().min(1, MESSAGES.credentialsRequired).max(255)),
-  password: text(MESSAGES.credentialsRequired).pipe(z.string().min(1, MESSAGES.credentialsRequired).max(PASSWORD_MAX_LENGTH)),
+  email: text(MESSAGES.credentialsRequired).pipe(plainText(z.string().trim().toLowerCase().min(1, MESSAGES.credentialsRequired).max(255))),
+  password: text(MESSAGES.credentialsRequired).pipe(password(MESSAGES.credentialsRequired)),
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
@@ -73,10 +78,13 @@ export const profileSchema = z.object({
 });
 export type ProfileInput = z.infer<typeof profileSchema>;
 
+/** The rules of every new password: change, set-password link, reset link. */
+const newPasswordField = text(MESSAGES.newPasswordTooShort).pipe(password(MESSAGES.newPasswordTooShort, PASSWORD_MIN_LENGTH));
+
 /** A new password and its confirmation; the mismatch lands on confirmPassword (spec §5). */
 const newPasswordFields = {
-  newPassword: text(MESSAGES.newPasswordTooShort).pipe(z.string().min(PASSWORD_MIN_LENGTH, MESSAGES.newPasswordTooShort).max(PASSWORD_MAX_LENGTH)),
-  confirmPassword: text(MESSAGES.confirmPasswordRequired).pipe(z.string().min(1, MESSAGES.confirmPasswordRequired)),
+  newPassword: newPasswordField,
+  confirmPassword: text(MESSAGES.confirmPasswordRequired).pipe(password(MESSAGES.confirmPasswordRequired)),
 };
 function confirmationMatches(value: { newPassword: string; confirmPassword: string }, ctx: z.RefinementCtx) {
   if (value.confirmPassword && value.newPassword !== value.confirmPassword) {
@@ -87,7 +95,7 @@ function confirmationMatches(value: { newPassword: string; confirmPassword: stri
 /** PUT /api/auth/change-password */
 export const changePasswordSchema = z
   .object({
-    currentPassword: text(MESSAGES.currentPasswordRequired).pipe(z.string().min(1, MESSAGES.currentPasswordRequired).max(PASSWORD_MAX_LENGTH)),
+    currentPassword: text(MESSAGES.currentPasswordRequired).pipe(password(MESSAGES.currentPasswordRequired)),
     ...newPasswordFields,
   })
   .superRefine(confirmationMatches);
@@ -96,6 +104,23 @@ export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 /** The /set-password/{token} form: the same rules without a current password. */
 export const setPasswordSchema = z.object(newPasswordFields).superRefine(confirmationMatches);
 export type SetPasswordInput = z.infer<typeof setPasswordSchema>;
+
+// --- account recovery (public) -------------------------------------------
+
+/** POST /api/auth/forgot-password and the /forgot-password form. */
+export const forgotPasswordSchema = z.object({ email: emailField(MESSAGES.invalidEmailAddress) });
+export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;
+
+/**
+ * POST /api/auth/reset-password: the emailed link's token and the new
+ * password, under the same rules as every new password. (The
+ * /reset-password/{token} page uses setPasswordSchema: the token is in its URL.)
+ */
+export const resetPasswordSchema = z.object({
+  token: text(MESSAGES.tokenRequired).pipe(z.string().trim().min(1, MESSAGES.tokenRequired).max(200, MESSAGES.tokenRequired)),
+  password: newPasswordField,
+});
+export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
 
 // --- user administration (admin, super_admin) ---------------------------
 
@@ -109,7 +134,7 @@ export const createUserSchema = z.object({
   role: roleField,
   password: z.preprocess(
     (value) => (value === '' || value === null ? undefined : value),
-    z.string().min(PASSWORD_MIN_LENGTH, MESSAGES.newPasswordTooShort).max(PASSWORD_MAX_LENGTH).optional(),
+    password(MESSAGES.newPasswordTooShort, PASSWORD_MIN_LENGTH).optional(),
   ),
 });
 export type CreateUserInput = z.infer<typeof createUserSchema>;

@@ -120,4 +120,39 @@ describe('camt.053 cash application', () => {
     expect(Number(list.headers.get('X-Total-Count'))).toBeGreaterThanOrEqual(1);
     expect(await selectRows('SELECT 1 FROM bank_statements WHERE file_name = :f', { f: 'izvod.xml' })).not.toHaveLength(0);
   });
+
+  it('refuses impossible dates, control characters, deep nesting and broken multipart with 400, storing nothing', async () => {
+    const b = await book();
+    const cookie = await signedInCookie(b.user.id);
+    const before = { statements: await count('bank_statements'), entries: await count('bank_statement_entries'), payments: await count('payments') };
+    let serial = 0;
+    const statement = (entry: Parameters<typeof camt053Fixture>[0]['entries'][number], date?: string) =>
+      camt053Fixture({ iban: factorAccount().iban, statementId: `BAD-${Date.now()}-${(serial += 1)}`, entries: [entry], date });
+    const refusals: Array<[string, string | RegExp]> = [
+      [statement({ ref: `D-${Date.now()}`, amount: '10.00', bookingDate: '2026-02-30' }), `Ntry[1]/BookgDt/Dt: "2026-02-30" is not a valid date`],
+      [statement({ ref: `D-${Date.now()}`, amount: '10.00', bookingDate: '9999-99-99' }), `Ntry[1]/BookgDt/Dt: "9999-99-99" is not a valid date`],
+      [statement({ ref: `D-${Date.now()}`, amount: '10.00' }, '2026-02-31'), /is not a valid date$/],
+      // The fixture escapes &, so the reference goes in afterwards.
+      [statement({ ref: `C-${Date.now()}`, amount: '10.00', ustrd: 'Uplata racuna' }).replace('Uplata racuna', 'Uplata &#1; racuna'), 'XML text contains a control character (&#1;)'],
+      [statement({ ref: `C-${Date.now()}`, amount: '10.00', debtorName: 'Kupac \u0000 d.d.' }), 'XML text contains a control character'],
+      [statement({ ref: `C-${Date.now()}`, amount: '10.00', debtorName: 'K'.repeat(300) }), "Ntry[1]: the debtor's name is longer than 255 characters"],
+      [`<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">${'<a>'.repeat(20_000)}${'</a>'.repeat(20_000)}</Document>`, /^Malformed XML/],
+    ];
+    for (const [xml, message] of refusals) {
+      const failure = await apiFailure(importBankStatement({ actor: b.user, xml }));
+      expect(failure.status, String(message)).toBe(400);
+      expect(failure.body.message, String(message)).toMatch(typeof message === 'string' ? new RegExp(`^${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) : message);
+      expect(failure.body.errors?.file, String(message)).toBeDefined();
+    }
+    const post = (body: BodyInit, type: string) =>
+      importAction({ request: new Request('http://localhost/api/bank-statements', { method: 'POST', body, headers: { Cookie: cookie, 'Content-Type': type } }), params: {}, context: {} }) as Promise<Response>;
+    expect((await apiFailure(post('--x\r\nbroken', 'multipart/form-data; boundary=x'))).status).toBe(400);
+    expect((await apiFailure(post('--x\r\nbroken', 'multipart/form-data'))).status).toBe(400);
+    expect((await apiFailure(post('{"file":"x"}', 'application/json'))).status).toBe(415);
+    const badName = new FormData();
+    badName.append('file', new Blob([statement({ ref: `N-${Date.now()}`, amount: '1.00' })], { type: 'application/xml' }), 'izvod\u0001.xml');
+    const named = await apiFailure(importAction({ request: new Request('http://localhost/api/bank-statements', { method: 'POST', body: badName, headers: { Cookie: cookie } }), params: {}, context: {} }));
+    expect(named).toMatchObject({ status: 400, body: { errors: { file: ['Contains characters that are not allowed'] } } });
+    expect({ statements: await count('bank_statements'), entries: await count('bank_statement_entries'), payments: await count('payments') }).toEqual(before);
+  });
 });

@@ -7,6 +7,7 @@ import { expectedCents, recordPayment, type PaymentDto } from '../payments/payme
 import { entryAssignSchema, PAYMENT_MESSAGES } from '../payments/schemas.ts';
 import { apiError, zodFieldErrors } from '../utils/api.server.ts';
 import { centsToDecimalString, centsToNumber, toCents } from '../utils/money.ts';
+import { isCalendarDate, parseTimestamp } from '../utils/validation.ts';
 import { factorAccount } from './factor-account.server.ts';
 import { isValidIban, normalizeAnyIban } from './iban.ts';
 import { child, children, parseBankXml, textAt, type XmlNode } from './xml.server.ts';
@@ -65,9 +66,22 @@ const AMOUNT = /^\d{1,13}(\.\d{1,2})?$/;
 
 const bad = (message: string) => apiError(400, message, { file: [message] });
 
-function day(node: XmlNode | null): string | null {
-  const value = textAt(node, 'Dt') ?? textAt(node, 'DtTm');
-  return value && /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : null;
+/**
+ * The calendar day of a date choice (Dt, or DtTm) or of a bare ISODateTime
+ * element. A value that is there but names no real day or instant
+ * (2026-02-30, 9999-99-99T25:00) is refused with the element named: stored,
+ * it would only fail in the database.
+ */
+function dayOf(value: string | null, where: string): string | null {
+  if (value === null) return null;
+  if (isCalendarDate(value) || parseTimestamp(value) !== null) return value.slice(0, 10);
+  throw bad(`${where}: ${JSON.stringify(value)} is not a valid date`);
+}
+
+function day(node: XmlNode | null, where: string): string | null {
+  const date = textAt(node, 'Dt');
+  if (date !== null) return dayOf(date, `${where}/Dt`);
+  return dayOf(textAt(node, 'DtTm'), `${where}/DtTm`);
 }
 
 function remittanceOf(nodes: Array<XmlNode | null>): string {
@@ -89,7 +103,9 @@ function remittanceOf(nodes: Array<XmlNode | null>): string {
 function amountOf(node: XmlNode | null, where: string): { cents: number; currency: string } | null {
   if (!node) return null;
   if (!AMOUNT.test(node.text)) throw bad(`${where}: amount ${JSON.stringify(node.text)} is not a decimal with at most 2 places`);
-  return { cents: toCents(node.text), currency: (node.attrs.Ccy ?? 'EUR').toUpperCase() };
+  const currency = (node.attrs.Ccy ?? 'EUR').toUpperCase();
+  if (!/^[A-Z]{3}$/.test(currency)) throw bad(`${where}: currency ${JSON.stringify(node.attrs.Ccy)} is not a 3-letter ISO code`);
+  return { cents: toCents(node.text), currency };
 }
 
 /** camt.053 XML → the account, the statement id and its credit items. 400 with the reason for anything unreadable. */
@@ -117,12 +133,16 @@ export function parseCamt053(xml: Buffer | string): ParsedStatement {
     const amount = amountOf(child(entry, 'Amt'), where);
     if (!amount) throw bad(`${where}: Amt is required`);
     const entryRef = textAt(entry, 'AcctSvcrRef') ?? textAt(entry, 'NtryRef') ?? `${statementRef}/${index + 1}`;
-    const bookingDate = day(child(entry, 'BookgDt')) ?? day(child(entry, 'ValDt'));
+    const bookingDate = day(child(entry, 'BookgDt'), `${where}/BookgDt`) ?? day(child(entry, 'ValDt'), `${where}/ValDt`);
     const details = children(entry, 'NtryDtls').flatMap((d) => children(d, 'TxDtls'));
-    const party = (tx: XmlNode | null) => ({
-      debtorName: textAt(tx, 'RltdPties/Dbtr/Pty/Nm') ?? textAt(tx, 'RltdPties/Dbtr/Nm'),
-      debtorIban: textAt(tx, 'RltdPties/DbtrAcct/Id/IBAN'),
-    });
+    const party = (tx: XmlNode | null) => {
+      const debtorName = textAt(tx, 'RltdPties/Dbtr/Pty/Nm') ?? textAt(tx, 'RltdPties/Dbtr/Nm');
+      const debtorIban = textAt(tx, 'RltdPties/DbtrAcct/Id/IBAN');
+      // ISO 20022 caps a name at 140 characters and an IBAN at 34.
+      if (debtorName !== null && debtorName.length > 255) throw bad(`${where}: the debtor's name is longer than 255 characters`);
+      if (debtorIban !== null && debtorIban.length > 34) throw bad(`${where}: the debtor's IBAN is longer than 34 characters`);
+      return { debtorName, debtorIban };
+    };
     if (details.length > 1) {
       details.forEach((tx, n) => {
         const own = amountOf(child(tx, 'Amt') ?? child(tx, 'AmtDtls/TxAmt/Amt'), `${where}/TxDtls[${n + 1}]`);
@@ -142,12 +162,14 @@ export function parseCamt053(xml: Buffer | string): ParsedStatement {
     }
   });
   for (const item of items) if (item.amountCents <= 0) throw bad(`Entry ${item.entryRef}: amount must be greater than 0`);
+  const messageId = textAt(root, 'GrpHdr/MsgId');
+  if (messageId !== null && messageId.length > 35) throw bad('GrpHdr/MsgId is longer than 35 characters');
   return {
-    messageId: textAt(root, 'GrpHdr/MsgId'),
+    messageId,
     statementRef,
     accountIban: normalizeAnyIban(ibanText),
-    fromDate: day(child(stmt, 'FrToDt/FrDtTm')) ?? textAt(stmt, 'FrToDt/FrDtTm')?.slice(0, 10) ?? null,
-    toDate: textAt(stmt, 'FrToDt/ToDtTm')?.slice(0, 10) ?? null,
+    fromDate: dayOf(textAt(stmt, 'FrToDt/FrDtTm'), 'Stmt/FrToDt/FrDtTm'),
+    toDate: dayOf(textAt(stmt, 'FrToDt/ToDtTm'), 'Stmt/FrToDt/ToDtTm'),
     items,
     skipped,
   };

@@ -1,6 +1,7 @@
-import { unstable_parseMultipartFormData, type UploadHandler } from '@remix-run/node';
+import type { UploadHandler } from '@remix-run/node';
 import { PAYMENT_MESSAGES } from '../payments/schemas.ts';
 import { apiError } from '../utils/api.server.ts';
+import { checkedFileName, readMultipartFormData } from '../utils/form-data.server.ts';
 import { MAX_BANK_XML_BYTES, XML_MESSAGES } from './xml.server.ts';
 
 /**
@@ -26,7 +27,8 @@ export async function readStatementUpload(request: Request): Promise<{ xml: Buff
   const type = (request.headers.get('Content-Type') ?? '').split(';')[0].trim().toLowerCase();
   if (Number(request.headers.get('Content-Length') ?? '0') > MAX_BANK_XML_BYTES + 64 * 1024) throw tooLarge();
   if (type === 'application/xml' || type === 'text/xml') {
-    return { xml: await readCapped(request.body, MAX_BANK_XML_BYTES), fileName: new URL(request.url).searchParams.get('fileName'), fields: {} };
+    const fileName = checkedFileName(new URL(request.url).searchParams.get('fileName'));
+    return { xml: await readCapped(request.body, MAX_BANK_XML_BYTES), fileName, fields: {} };
   }
   if (type === 'multipart/form-data') {
     let file: { bytes: Buffer; fileName: string } | null = null;
@@ -41,10 +43,10 @@ export async function readStatementUpload(request: Request): Promise<{ xml: Buff
       if (name === 'file' && bytes.length > 0) file = { bytes, fileName: filename };
       return undefined;
     };
-    await unstable_parseMultipartFormData(request, handler);
+    await readMultipartFormData(request, handler);
     const chosen = file as { bytes: Buffer; fileName: string } | null;
     if (!chosen) throw apiError(400, PAYMENT_MESSAGES.fileRequired, { file: [PAYMENT_MESSAGES.fileRequired] });
-    return { xml: chosen.bytes, fileName: chosen.fileName || null, fields };
+    return { xml: chosen.bytes, fileName: checkedFileName(chosen.fileName, 'file'), fields };
   }
   throw apiError(415, 'Content-Type must be application/xml, text/xml or multipart/form-data');
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CLIENT_STATUSES, type ClientStatus } from '../../db/models/enums.ts';
-import { emailSchema, ibanSchema, oibSchema, postalCodeSchema, requiredString } from '../utils/validation.ts';
+import { centsToDecimalString } from '../utils/money.ts';
+import { amountCentsSchema, emailSchema, ibanSchema, oibSchema, postalCodeSchema, requiredString, textSchema } from '../utils/validation.ts';
 
 /**
  * The client/customer creation dialog (spec §5) and the edits of the detail
@@ -19,8 +20,10 @@ export const PARTY_MESSAGES = {
   tooLong255: 'At most 255 characters',
   tooLong50: 'At most 50 characters',
   invalidStatus: 'Invalid status',
+  creditLimitInvalid: 'Credit limit must be a positive amount with at most 2 decimals',
   clientDuplicateOib: 'A client with this OIB already exists',
   customerDuplicateOib: 'A customer with this OIB already exists',
+  kycNotApproved: 'Client KYC is not approved',
 } as const;
 
 /** Server message → i18n key, so the pages show each message in the chosen language. */
@@ -36,7 +39,7 @@ const blankToUndefined = (value: unknown) =>
 /** In an update, a blank value clears the field; a missing key leaves it unchanged. */
 const blankToNull = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? null : value);
 
-const text = (max: number, message: string) => z.string(message).trim().max(max, message);
+const text = (max: number, message: string) => textSchema(message, { max });
 
 /** The creation fields, each optional one wrapped so that '' and null read as absent. */
 function creationField<T extends z.ZodType>(schema: T) {
@@ -56,11 +59,20 @@ const partyCreateShape = {
   registrationNumber: creationField(text(50, PARTY_MESSAGES.tooLong50)),
 };
 
-/** POST /api/clients and the 'Dodaj novog klijenta' dialog. `status` is not in the dialog (staff clients start active). */
+/**
+ * POST /api/clients and the 'Dodaj novog klijenta' dialog. `status` is not in
+ * the dialog (a new client is pending until its KYC is approved). `creditLimit` is what the spec's
+ * registration payload may carry (a number or null): checked like every
+ * amount, so a wrong one is refused rather than dropped, but never stored as
+ * the limit — a limit is only set by an approved limit request (DESIGN §9).
+ * It parses to the exact decimal text, so validating the output again gives
+ * the same value.
+ */
 export const clientCreateSchema = z.object({
   ...partyCreateShape,
   contactPerson: creationField(text(255, PARTY_MESSAGES.tooLong255)),
   status: creationField(z.enum(CLIENT_STATUSES, PARTY_MESSAGES.invalidStatus)),
+  creditLimit: creationField(amountCentsSchema(PARTY_MESSAGES.creditLimitInvalid).transform(centsToDecimalString)),
 });
 
 /** POST /api/customers and the 'Dodaj novog kupca' dialog: the client's fields without contactPerson (spec §7). */
@@ -81,8 +93,10 @@ export interface PartyCreateInput {
 }
 export interface ClientCreateInput extends PartyCreateInput {
   contactPerson?: string | null;
-  /** Default 'active' for staff, 'pending' for the registration wizard (actor null). */
+  /** Default 'pending': active once its KYC is approved (app/onboarding/kyc-decision.server.ts). */
   status?: ClientStatus;
+  /** A desired limit in EUR: validated, never applied (see clientCreateSchema). */
+  creditLimit?: string | number | null;
 }
 export type CustomerCreateInput = PartyCreateInput;
 

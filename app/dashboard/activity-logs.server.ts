@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { selectOne, selectRows } from '../db.server.ts';
 import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { isCalendarDate, parseTimestamp, plainText } from '../utils/validation.ts';
 
 /** GET /api/activity-logs (spec §3 Activity log), the dashboard's recent activities and the monitoring log tab. */
 export interface ActivityLogDto {
@@ -17,16 +18,17 @@ export interface ActivityLogDto {
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 /** A day (YYYY-MM-DD, a Croatian calendar day) or an ISO timestamp. */
+/** A day (YYYY-MM-DD, read in Zagreb) or a full timestamp, either one that exists: 2026-02-30 is refused, not sent to the database. */
 const moment = z
   .string()
   .trim()
-  .refine((value) => (DAY.test(value) ? !Number.isNaN(Date.parse(`${value}T00:00:00Z`)) : !Number.isNaN(Date.parse(value))), 'Invalid date');
+  .refine((value) => (DAY.test(value) ? isCalendarDate(value) && value >= '1000-01-01' : parseTimestamp(value) !== null), 'Invalid date');
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
 export const activityLogFilterSchema = z.object({
   userId: z.preprocess(blankToUndefined, z.uuid().optional()),
-  action: z.preprocess(blankToUndefined, z.string().trim().max(100).optional()),
-  entityType: z.preprocess(blankToUndefined, z.string().trim().max(100).optional()),
+  action: z.preprocess(blankToUndefined, plainText(z.string().trim().max(100)).optional()),
+  entityType: z.preprocess(blankToUndefined, plainText(z.string().trim().max(100)).optional()),
   entityId: z.preprocess(blankToUndefined, z.uuid().optional()),
   from: z.preprocess(blankToUndefined, moment.optional()),
   to: z.preprocess(blankToUndefined, moment.optional()),

@@ -7,6 +7,7 @@ import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { getESignature, type ESignatureAdapter } from '../integrations/esignature.server.ts';
 import { getObjectStore, sha256Hex } from '../storage/object-store.server.ts';
 import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { INPUT_MESSAGES, isSingleLineText } from '../utils/validation.ts';
 import { checkUpload, safeFileName } from './file-types.server.ts';
 import { deleteObjectIfUnreferenced, ensureObjectPresent, lockExistingObject, withTransaction } from './object-refs.server.ts';
 import {
@@ -117,6 +118,7 @@ function validateMeta(meta: Meta): Required<Meta> {
   const name = typeof meta.name === 'string' ? meta.name.trim() : '';
   if (!name) errors.name = [MESSAGES.required];
   else if (name.length > 255) errors.name = [MESSAGES.tooLong];
+  else if (!isSingleLineText(name)) errors.name = [INPUT_MESSAGES.invalidCharacters];
   if (!DOCUMENT_TYPES.includes(meta.type)) errors.type = [MESSAGES.required];
   if (meta.kycType && !KYC_DOCUMENT_TYPES.includes(meta.kycType)) errors.kycType = ['Invalid KYC type'];
   const entityType = meta.entityType || null;
@@ -203,6 +205,9 @@ export async function storeDocument(
 ): Promise<DocumentDto> {
   if (args.actor) assertCan(args.actor, 'create:document');
   const meta = validateMeta(args);
+  if (args.fileName && !isSingleLineText(args.fileName)) {
+    throw apiError(400, INPUT_MESSAGES.invalidCharacters, { fileName: [INPUT_MESSAGES.invalidCharacters] });
+  }
   const { mimeType } = checkUpload({ bytes: args.bytes, fileName: args.fileName, declaredMime: args.declaredMime, allowed: args.allowed });
   if (options.transaction) await assertEntityExists(meta, options.transaction);
   else await inTransaction((transaction) => assertEntityExists(meta, transaction));
@@ -270,8 +275,8 @@ export async function createRegistrationDocument({ actor, input, ip }: { actor: 
   if (!parsed.success) throw apiError(400, parsed.error.issues[0].message, zodFieldErrors(parsed.error as z.ZodError));
   const data = parsed.data;
   return inTransaction(async (transaction) => {
-    const objectId = await resolveUploadReference(data.fileUrl, { transaction });
-    const [upload] = await claimUploads([objectId], { transaction });
+    const objectId = await resolveUploadReference(data.fileUrl, { transaction, field: 'fileUrl' });
+    const [upload] = await claimUploads([objectId], { transaction, field: 'fileUrl' });
     return recordStoredDocument(
       { actor, ...upload, storageKey: upload.storageKey, name: data.name, type: data.type, kycType: data.kycType ?? null, entityType: data.entityType, entityId: data.entityId, ip },
       { transaction },

@@ -102,6 +102,8 @@ export function safeFileName(name: string, mimeType: string): string {
     .normalize('NFC')
     // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f-\u009f/\\:*?"<>|;]+/g, '_')
+    // A lone UTF-16 surrogate is no character; stored, it would turn into U+FFFD.
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '_')
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/^\.+/, '');
@@ -109,7 +111,8 @@ export function safeFileName(name: string, mimeType: string): string {
   if (current && (current === extension || (extension === 'jpg' && current === 'jpeg'))) {
     base = base.slice(0, base.length - current.length - 1);
   }
-  base = base.slice(0, 150).trim() || 'document';
+  // Cutting may split a surrogate pair: drop a high half left at the end.
+  base = base.slice(0, 150).replace(/[\uD800-\uDBFF]$/, '').trim() || 'document';
   return extension ? `${base}.${extension}` : base;
 }
 

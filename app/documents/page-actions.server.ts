@@ -1,6 +1,7 @@
-import { json, MaxPartSizeExceededError, unstable_createMemoryUploadHandler, unstable_parseMultipartFormData } from '@remix-run/node';
+import { json, unstable_createMemoryUploadHandler } from '@remix-run/node';
 import type { Actor } from '../auth/users.server.ts';
 import { readApiError } from '../utils/api.server.ts';
+import { readMultipartFormData } from '../utils/form-data.server.ts';
 import { redirectWithToast, toastHeaders } from '../utils/toast.server.ts';
 import { signDocument, storeDocument } from './documents.server.ts';
 import { MAX_UPLOAD_BYTES, MESSAGES, uploadFormSchema } from './schemas.ts';
@@ -22,9 +23,9 @@ export async function parseUploadForm({ request, actor, ip, backTo }: { request:
   let formData: FormData;
   try {
     // One byte over the limit is enough to know the file is too large.
-    formData = await unstable_parseMultipartFormData(request, unstable_createMemoryUploadHandler({ maxPartSize: MAX_UPLOAD_BYTES + 1 }));
+    formData = await readMultipartFormData(request, unstable_createMemoryUploadHandler({ maxPartSize: MAX_UPLOAD_BYTES + 1 }));
   } catch (error) {
-    if (error instanceof MaxPartSizeExceededError) return refused(413, MESSAGES.tooLarge, { file: [MESSAGES.tooLarge] }, {});
+    if (error instanceof Response && error.status === 413) return refused(413, MESSAGES.tooLarge, { file: [MESSAGES.tooLarge] }, {});
     throw error;
   }
   const values = Object.fromEntries(

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DOCUMENT_ENTITY_TYPES, DOCUMENT_TYPES, KYC_DOCUMENT_TYPES } from '../../db/models/enums.ts';
+import { plainText } from '../utils/validation.ts';
 
 /**
  * Payloads of the document calls and the /documents upload form (spec §3, §5,
@@ -34,13 +35,41 @@ export const MESSAGES = {
   entityNotFound: 'The linked entity does not exist',
   tooLong: 'Najviše 255 znakova',
   invalidUpload: 'Invalid or expired upload',
+  invalidValue: 'Invalid value',
+  booleanInvalid: 'Must be true or false',
+  sizeInvalid: 'Size must be a whole number of bytes',
 } as const;
 
 /** Missing, null and non-strings read as '' so the "required" message wins. */
 const text = z.preprocess((value) => (typeof value === 'string' ? value : ''), z.string());
-const requiredName = text.pipe(z.string().trim().min(1, MESSAGES.required).max(255, MESSAGES.tooLong));
-const optionalText = z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined), z.string().optional());
-const booleanish = z.preprocess((value) => value === true || value === 'true' || value === 'on' || value === '1', z.boolean());
+const requiredName = text.pipe(plainText(z.string().trim().min(1, MESSAGES.required).max(255, MESSAGES.tooLong)));
+/**
+ * An optional field: missing, null and blank read as absent; anything else is
+ * checked by the schema it is piped into, so a present but wrong value (a
+ * number, an unknown type) is refused, not dropped.
+ */
+const optionalText = z.preprocess(
+  (value) => (value === undefined || value === null || (typeof value === 'string' && value.trim() === '') ? undefined : typeof value === 'string' ? value.trim() : value),
+  z.string(MESSAGES.invalidValue).optional(),
+);
+/**
+ * A checkbox or a JSON boolean: true/false, 'true'/'false', the form's 'on' and
+ * '1'/'0'; missing, null or '' is false (an unchecked box posts nothing).
+ * Anything else ('yes') is refused, never read as false.
+ */
+const BOOLEAN_VALUES = new Map<unknown, boolean>([
+  [true, true],
+  ['true', true],
+  ['on', true],
+  ['1', true],
+  [false, false],
+  ['false', false],
+  ['0', false],
+  ['', false],
+  [null, false],
+  [undefined, false],
+]);
+const booleanish = z.preprocess((value) => (BOOLEAN_VALUES.has(value) ? BOOLEAN_VALUES.get(value) : value), z.boolean(MESSAGES.booleanInvalid));
 
 /** The link to a client, customer or invoice: both or neither (the entity id is enabled only after a type is chosen). */
 const entityFields = {
@@ -69,7 +98,7 @@ export const uploadApiSchema = z
     name: requiredName,
     type: text.pipe(z.enum(DOCUMENT_TYPES, MESSAGES.required)),
     fileData: text.pipe(z.string().min(1, MESSAGES.required)),
-    fileName: optionalText.pipe(z.string().max(255, MESSAGES.tooLong).optional()),
+    fileName: optionalText.pipe(plainText(z.string().max(255, MESSAGES.tooLong)).optional()),
     ...entityFields,
     signatureRequired: booleanish,
   })
@@ -86,9 +115,16 @@ export const registrationRecordSchema = z.object({
   kycType: optionalText.pipe(z.enum(KYC_DOCUMENT_TYPES).optional()),
   entityType: text.pipe(z.enum(DOCUMENT_ENTITY_TYPES, MESSAGES.required)),
   entityId: text.pipe(z.uuid(MESSAGES.required)),
-  fileUrl: text.pipe(z.string().min(1, MESSAGES.required).max(2000)),
-  size: z.coerce.number().int().min(0).optional(),
-  mimeType: z.string().max(255).optional(),
+  fileUrl: text.pipe(plainText(z.string().min(1, MESSAGES.required).max(2000, MESSAGES.invalidUpload))),
+  size: z.preprocess(
+    (value) => (value === null || value === '' ? undefined : value),
+    z
+      .union([z.number(), z.string().trim().regex(/^\d+$/, MESSAGES.sizeInvalid)], MESSAGES.sizeInvalid)
+      .transform(Number)
+      .pipe(z.number().int(MESSAGES.sizeInvalid).min(0, MESSAGES.sizeInvalid).max(Number.MAX_SAFE_INTEGER, MESSAGES.sizeInvalid))
+      .optional(),
+  ),
+  mimeType: optionalText.pipe(plainText(z.string().max(255, MESSAGES.tooLong)).optional()),
 });
 
 export const listQuerySchema = z.object({

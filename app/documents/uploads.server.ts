@@ -4,6 +4,7 @@ import { TOO_MANY_ATTEMPTS } from '../auth/throttle.server.ts';
 import { execute, inTransaction, selectOne } from '../db.server.ts';
 import { getObjectStore } from '../storage/object-store.server.ts';
 import { apiError } from '../utils/api.server.ts';
+import { INPUT_MESSAGES, isSingleLineText } from '../utils/validation.ts';
 import { checkUpload, fileTooLarge } from './file-types.server.ts';
 import { deleteObjectIfUnreferenced, ensureObjectPresent, withTransaction } from './object-refs.server.ts';
 import { MAX_UPLOAD_BYTES, MESSAGES } from './schemas.ts';
@@ -24,7 +25,8 @@ const CLAIMED_RETENTION_DAYS = 30;
 export const UPLOAD_PATH = '/api/objects/upload/';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-const invalidUpload = () => apiError(400, MESSAGES.invalidUpload);
+/** 400 on the field that named the upload (fileUrl on POST /api/documents, objectId in the wizard). */
+const invalidUpload = (field: string) => apiError(400, MESSAGES.invalidUpload, { [field]: [MESSAGES.invalidUpload] });
 
 interface SlotRow {
   id: string;
@@ -108,15 +110,23 @@ async function readCapped(request: Request): Promise<Buffer> {
   return Buffer.concat(chunks, total);
 }
 
-/** An optional original name in X-File-Name (percent-encoded, as browsers cannot send raw UTF-8 headers). */
+/**
+ * An optional original name in X-File-Name (percent-encoded, as browsers
+ * cannot send raw UTF-8 headers). A name that does not decode, or decodes to
+ * control characters or broken Unicode, is refused (400 on fileName), never
+ * stored.
+ */
 function fileNameHeader(request: Request): string | null {
   const raw = request.headers.get('X-File-Name');
   if (!raw) return null;
+  let name: string | null = null;
   try {
-    return decodeURIComponent(raw).slice(0, 255) || null;
+    name = decodeURIComponent(raw).slice(0, 255);
   } catch {
-    return null;
+    // Not percent-encoded UTF-8 (a lone surrogate, a cut sequence): a name that is there but unreadable is refused below, not dropped.
   }
+  if (name === null || !isSingleLineText(name)) throw apiError(400, INPUT_MESSAGES.invalidCharacters, { fileName: [INPUT_MESSAGES.invalidCharacters] });
+  return name || null;
 }
 
 /**
@@ -132,8 +142,14 @@ export async function receiveUpload(token: string, request: Request): Promise<{ 
   if (!slot || (slot.status === 'pending' && slot.expired)) throw apiError(404, 'Upload address is invalid or has expired');
   if (slot.status !== 'pending') throw apiError(409, 'A file was already uploaded to this address');
 
+  let fileName: string | null;
+  try {
+    fileName = fileNameHeader(request);
+  } catch (error) {
+    await discardBody(request);
+    throw error;
+  }
   const bytes = await readCapped(request);
-  const fileName = fileNameHeader(request);
   const { mimeType } = checkUpload({ bytes, fileName, declaredMime: request.headers.get('Content-Type') });
   const stored = await getObjectStore().put(bytes, { contentType: mimeType });
   try {
@@ -158,19 +174,20 @@ export async function receiveUpload(token: string, request: Request): Promise<{ 
 }
 
 /** An upload reference from a client: the object id, or the uploadURL (absolute or not) with its token. */
-export async function resolveUploadReference(reference: string, options: { transaction?: Transaction } = {}): Promise<string> {
+export async function resolveUploadReference(reference: string, options: { transaction?: Transaction; field?: string } = {}): Promise<string> {
+  const field = options.field ?? 'fileUrl';
   const value = reference.trim();
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) return value.toLowerCase();
   let pathname = value;
   try {
     pathname = new URL(value, 'http://localhost').pathname;
   } catch {
-    throw invalidUpload();
+    throw invalidUpload(field);
   }
   const token = pathname.startsWith(UPLOAD_PATH) ? pathname.slice(UPLOAD_PATH.length) : '';
-  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw invalidUpload();
-  const row = await selectOne<{ id: string }>(`SELECT id FROM upload_objects WHERE token_hash = :hash`, { hash: hashToken(token) }, options);
-  if (!row) throw invalidUpload();
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) throw invalidUpload(field);
+  const row = await selectOne<{ id: string }>(`SELECT id FROM upload_objects WHERE token_hash = :hash`, { hash: hashToken(token) }, { transaction: options.transaction });
+  if (!row) throw invalidUpload(field);
   return row.id;
 }
 
@@ -188,10 +205,11 @@ export interface ClaimedUpload {
  * the documents that reference them) and returns their objects. 400 when any
  * id is unknown, still empty, expired or already claimed: nothing is claimed then.
  */
-export async function claimUploads(objectIds: string[], options: { transaction?: Transaction } = {}): Promise<ClaimedUpload[]> {
+export async function claimUploads(objectIds: string[], options: { transaction?: Transaction; field?: string } = {}): Promise<ClaimedUpload[]> {
+  const field = options.field ?? 'objectId';
   const ids = [...new Set(objectIds.map((id) => id.toLowerCase()))];
   if (ids.length === 0) return [];
-  if (!ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id))) throw invalidUpload();
+  if (!ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id))) throw invalidUpload(field);
   return withTransaction(options.transaction, async (transaction) => {
     const { rows } = await execute<SlotRow>(
       `UPDATE upload_objects SET status = 'claimed', claimed_at = now()
@@ -201,7 +219,7 @@ export async function claimUploads(objectIds: string[], options: { transaction?:
       { transaction },
     );
     // Throwing rolls the caller's transaction back, and with it any partial claim.
-    if (rows.length !== ids.length) throw invalidUpload();
+    if (rows.length !== ids.length) throw invalidUpload(field);
     const byId = new Map(rows.map((row) => [row.id, row]));
     return objectIds.map((raw) => {
       const row = byId.get(raw.toLowerCase())!;

@@ -1,6 +1,7 @@
 import { percentOfCents, sumCents } from '../utils/money.ts';
-import { isValidOib } from '../utils/validation.ts';
+import { isCalendarDate, isValidOib } from '../utils/validation.ts';
 import { decimalToFixed, parseDecimal, type Decimal } from './decimal.ts';
+import { isKpd2025Code } from './kpd.ts';
 import { all, first, HR_CIUS_CUSTOMIZATION_ID, OIB_SCHEME_ID, parseXmlSafely, textOf, UBL_INVOICE_NS, type XmlElement } from './ubl-read.server.ts';
 
 /**
@@ -225,12 +226,6 @@ const cents = (value: Amount | null) => value?.cents ?? null;
 /** An optional amount (BT-107, BT-108, BT-113, BT-114) counts as zero when absent. */
 const optional = (value: Amount | null) => (value === null ? 0 : value.cents);
 
-const CALENDAR_DATE = /^\d{4}-\d{2}-\d{2}$/;
-function isCalendarDate(value: string): boolean {
-  if (!CALENDAR_DATE.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-}
 
 /** ISO 3166-1 alpha-2, plus EL (Greece's VAT prefix, which BR-CO-9 allows). */
 const COUNTRY_CODES = new Set(
@@ -564,7 +559,8 @@ export const RULES: readonly Rule[] = [
       return problems;
     },
   },
-  perLine('HR-CIUS-KPD', 'each Invoice line shall have a KPD classification (ItemClassificationCode listID="CG") of at least six digits (dd.dd.dd)', (line) => !line.kpdCodes.some((code) => /^\d{2}\.\d{2}\.\d{2}(\.\d+)?$/.test(code))),
+  // The official rules (HR-BR-25, code list HR-BR-CL-2) accept only the KPD 2025 list: app/einvoices/kpd.ts.
+  perLine('HR-CIUS-KPD', 'each Invoice line shall have a KPD 2025 classification of the official list (ItemClassificationCode listID="CG", dd.dd.dd)', (line) => !line.kpdCodes.some(isKpd2025Code)),
   perLine('HR-CIUS-TAX-NAME', 'each "Standard rated" line shall name its tax category HR:PDV<rate> (e.g. HR:PDV25)', (line) => {
     if (line.category !== 'S' || line.rate === null) return false;
     const whole = line.rate.replace(/\.00$/, '').replace(/(\.\d)0$/, '$1');

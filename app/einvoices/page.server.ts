@@ -4,6 +4,8 @@ import { readApiError } from '../utils/api.server.ts';
 import { redirectWithToast } from '../utils/toast.server.ts';
 import { listIncomingEInvoices, retryIncomingEInvoice } from './incoming.server.ts';
 import { listOutgoingEInvoices, resendEInvoice } from './outgoing.server.ts';
+import { readFormData } from '../utils/form-data.server.ts';
+import { safeRedirect } from '../utils/safe-redirect.ts';
 
 /**
  * The e-invoice lists of /integrations/einvoicing and their two page actions:
@@ -34,13 +36,10 @@ export async function einvoicingLists(search: URLSearchParams) {
   return { outgoing, incoming };
 }
 
-function localPath(value: FormDataEntryValue | null, fallback: string): string {
-  const text = typeof value === 'string' ? value : '';
-  return text.startsWith('/') && !text.startsWith('//') && !text.startsWith('/\\') ? text : fallback;
-}
+const localPath = safeRedirect;
 
 export async function handleEInvoiceIntent(request: Request, options: { ip: string | null; fallback: string }) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intent = String(formData.get('intent') ?? '');
   if (!isEInvoiceIntent(intent)) return json({ intent, message: 'Unknown intent' }, { status: 400 });
   const back = localPath(formData.get('redirectTo'), options.fallback);

@@ -44,7 +44,7 @@ describe('a valid Croatian CIUS e-invoice', () => {
       totals: { lineExtension: 652075, taxExclusive: 652075, taxAmount: 161619, taxInclusive: 813694, payable: 813694 },
     });
     expect(invoice.lines).toEqual([
-      expect.objectContaining({ lineNumber: '1', quantity: '12.5000', unitCode: 'MTQ', unitPrice: '480.0000', netAmount: 600000, vatCategory: 'S', vatRate: '25.00', vatName: 'HR:PDV25', kpdCode: '16.10.13' }),
+      expect.objectContaining({ lineNumber: '1', quantity: '12.5000', unitCode: 'MTQ', unitPrice: '480.0000', netAmount: 600000, vatCategory: 'S', vatRate: '25.00', vatName: 'HR:PDV25', kpdCode: '16.11.12' }),
       expect.objectContaining({ lineNumber: '2', quantity: '3.0000', unitPrice: '150.2500', netAmount: 45075, kpdCode: '49.41.19' }),
       expect.objectContaining({ lineNumber: '3', netAmount: 7000, vatRate: '5.00', vatName: 'HR:PDV5' }),
     ]);
@@ -110,6 +110,41 @@ describe('safe parsing', () => {
     expect((await refusal('  ')).message).toBe('E-invoice XML is empty');
   });
 
+  it('refuses a control character, whether written as a character reference or raw, naming the reference', async () => {
+    for (const note of ['Drvo &#1; građa', 'Drvo &#x1B;[31m građa', 'Drvo &#0; građa', 'Drvo &#xD800; građa', 'Drvo &#x85; građa', 'Drvo \u0007 građa']) {
+      const xml = mutate(VALID, '<cbc:Note>Isporuka hrastove građe prema narudžbi 2026-118</cbc:Note>', `<cbc:Note>${note}</cbc:Note>`);
+      const failure = await refusal(xml);
+      expect(failure.status, note).toBe(400);
+      expect(failure.message, note).toMatch(/^XML text contains a control character/);
+    }
+    const attribute = mutate(VALID, 'schemeID="9934">47120589305', 'schemeID="99&#2;34">47120589305');
+    expect((await refusal(attribute)).message).toBe('XML text contains a control character (&#2;)');
+    // Tab, line feed and carriage return are text.
+    const lines = mutate(VALID, '<cbc:Note>Isporuka hrastove građe prema narudžbi 2026-118</cbc:Note>', '<cbc:Note>a&#9;b&#10;c&#13;d</cbc:Note>');
+    expect(parseUblInvoice(lines).notes).toEqual(['a\tb\nc\rd']);
+  });
+
+  it('refuses XML nested thousands of levels deep with 400, not a crash', async () => {
+    for (const depth of [100, 5_000, 100_000]) {
+      const deep = VALID.replace('<cbc:Note>', `${'<cbc:Note>'.repeat(depth)}`).replace('</cbc:Note>', `${'</cbc:Note>'.repeat(depth)}`);
+      const failure = await refusal(deep);
+      expect(failure.status, String(depth)).toBe(400);
+      expect(failure.message, String(depth)).toMatch(/^Malformed XML/);
+    }
+  });
+
+  it('refuses an empty or out-of-range amount as a rule, not as a crash', async () => {
+    const empty = await refusal(mutate(VALID, /<cbc:PayableAmount currencyID="EUR">[^<]*</.exec(VALID)![0], '<cbc:PayableAmount currencyID="EUR"><'));
+    expect(empty.status).toBe(400);
+    expect(empty.texts).toContain('BR-15: Amount due for payment (BT-115) is missing');
+    const huge = await refusal(mutate(VALID, /<cbc:PayableAmount currencyID="EUR">[^<]*</.exec(VALID)![0], '<cbc:PayableAmount currencyID="EUR">10000000000000.00<'));
+    expect(huge.texts).toContain("BR-DEC: Amount due for payment (BT-115) '10000000000000.00' is too large");
+    const quantity = /<cbc:InvoicedQuantity unitCode="[^"]+">[^<]*</.exec(VALID)![0];
+    const bigQuantity = await refusal(mutate(VALID, quantity, quantity.replace(/>[^<]*</, '>99999999999999999999.99<')));
+    expect(bigQuantity.status).toBe(400);
+    expect(bigQuantity.texts.some((text) => text.startsWith('BR-DEC:'))).toBe(true);
+  });
+
   it('refuses a root that is not a UBL 2.1 Invoice', async () => {
     const creditNote = VALID.replace('<Invoice ', '<CreditNote ').replace('</Invoice>', '</CreditNote>');
     expect((await refusal(creditNote)).message).toMatch(/^UBL 2\.1: the root element must be Invoice/);
@@ -131,16 +166,26 @@ const RULES: Array<{ rule: string; passing: string; failing: string }> = [
   { rule: 'BR-CO-14', passing: VALID, failing: mutate(VALID, '<cbc:TaxAmount currencyID="EUR">1616.19</cbc:TaxAmount>', '<cbc:TaxAmount currencyID="EUR">1616.20</cbc:TaxAmount>') },
   { rule: 'BR-CO-15', passing: VALID, failing: mutate(VALID, '<cbc:TaxInclusiveAmount currencyID="EUR">8136.94</cbc:TaxInclusiveAmount>', '<cbc:TaxInclusiveAmount currencyID="EUR">8136.95</cbc:TaxInclusiveAmount>') },
   { rule: 'BR-CO-16', passing: ALLOWANCES, failing: mutate(ALLOWANCES, '<b:PayableRoundingAmount currencyID="EUR">0.37</b:PayableRoundingAmount>', '<b:PayableRoundingAmount currencyID="EUR">0.00</b:PayableRoundingAmount>') },
-  { rule: 'BR-CO-17', passing: VALID, failing: mutate(VALID, '<cbc:TaxAmount currencyID="EUR">3.50</cbc:TaxAmount>', '<cbc:TaxAmount currencyID="EUR">3.49</cbc:TaxAmount>') },
+  { rule: 'BR-CO-17', passing: VALID, failing: mutate(VALID, '<cbc:TaxAmount currencyID="EUR">3.50</cbc:TaxAmount>', '<cbc:TaxAmount currencyID="EUR">4.50</cbc:TaxAmount>') },
   { rule: 'BR-S-08', passing: VALID, failing: mutate(VALID, '<cbc:TaxableAmount currencyID="EUR">70.00</cbc:TaxableAmount>', '<cbc:TaxableAmount currencyID="EUR">80.00</cbc:TaxableAmount>') },
   { rule: 'BR-E-08', passing: ALLOWANCES, failing: mutate(ALLOWANCES, '<b:TaxableAmount currencyID="EUR">315.50</b:TaxableAmount>', '<b:TaxableAmount currencyID="EUR">300.00</b:TaxableAmount>') },
   { rule: 'BR-LINE-NET', passing: ALLOWANCES, failing: mutate(ALLOWANCES, '<b:PriceAmount currencyID="EUR">12.345</b:PriceAmount>', '<b:PriceAmount currencyID="EUR">12.346</b:PriceAmount>') },
-  { rule: 'BR-CO-25', passing: VALID, failing: mutate(VALID, '<cbc:DueDate>2026-04-16</cbc:DueDate>', '') },
+  { rule: 'HR-BR-4', passing: VALID, failing: mutate(VALID, '<cbc:DueDate>2026-04-16</cbc:DueDate>', '') },
   { rule: 'BR-DEC', passing: VALID, failing: mutate(VALID, '<cbc:PayableAmount currencyID="EUR">8136.94</cbc:PayableAmount>', '<cbc:PayableAmount currencyID="EUR">8136.940001</cbc:PayableAmount>') },
-  { rule: 'HR-CIUS CustomizationID', passing: VALID, failing: VALID.replace('urn:mfin.gov.hr:cius-2025:1.0', 'urn:example:cius') },
-  { rule: 'HR-CIUS ProfileID', passing: VALID.replace('<cbc:ProfileID>P1<', '<cbc:ProfileID>P12<'), failing: VALID.replace('<cbc:ProfileID>P1<', '<cbc:ProfileID>P13<') },
-  { rule: 'HR-CIUS IssueTime', passing: VALID, failing: mutate(VALID, '<cbc:IssueTime>09:41:17</cbc:IssueTime>', '') },
-  { rule: 'HR-CIUS KPD', passing: VALID, failing: mutate(VALID, '<cbc:ItemClassificationCode listID="CG">49.41.19</cbc:ItemClassificationCode>', '<cbc:ItemClassificationCode listID="CPV">49.41.19</cbc:ItemClassificationCode>') },
+  { rule: 'HR-BR-5', passing: VALID, failing: VALID.replace('urn:mfin.gov.hr:cius-2025:1.0', 'urn:example:cius') },
+  { rule: 'HR-BR-34', passing: VALID.replace('<cbc:ProfileID>P1<', '<cbc:ProfileID>P12<'), failing: VALID.replace('<cbc:ProfileID>P1<', '<cbc:ProfileID>P13<') },
+  { rule: 'HR-BR-34', passing: VALID.replace('<cbc:ProfileID>P1<', '<cbc:ProfileID>P99:Narudžba 7<'), failing: VALID.replace('<cbc:ProfileID>P1<', '<cbc:ProfileID>P99<') },
+  { rule: 'HR-BR-2', passing: VALID, failing: mutate(VALID, '<cbc:IssueTime>09:41:17</cbc:IssueTime>', '') },
+  { rule: 'HR-BR-25', passing: VALID, failing: mutate(VALID, '<cbc:ItemClassificationCode listID="CG">49.41.19</cbc:ItemClassificationCode>', '<cbc:ItemClassificationCode listID="CPV">49.41.19</cbc:ItemClassificationCode>') },
+  { rule: 'HR-BR-CL-2', passing: VALID, failing: mutate(VALID, '<cbc:ItemClassificationCode listID="CG">49.41.19</cbc:ItemClassificationCode>', '<cbc:ItemClassificationCode listID="CG">64.99.19</cbc:ItemClassificationCode>') },
+  { rule: 'HR-BR-37', passing: VALID, failing: mutate(VALID, '<cbc:Name>Ivana Horvat</cbc:Name>', '') },
+  { rule: 'HR-BR-9', passing: VALID, failing: mutate(VALID, '<cbc:ID>33590277412</cbc:ID>', '<cbc:ID>33590277413</cbc:ID>') },
+  { rule: 'HR-BR-7', passing: VALID, failing: mutate(VALID, '<cbc:EndpointID schemeID="9934">47120589305</cbc:EndpointID>', '') },
+  { rule: 'HR-BR-10', passing: VALID, failing: mutate(VALID, '<cbc:EndpointID schemeID="9934">88204135760</cbc:EndpointID>', '') },
+  { rule: 'HR-BR-S-1', passing: VALID, failing: mutate(VALID, '<cbc:CompanyID>HR88204135760</cbc:CompanyID>', '') },
+  { rule: 'BR-42', passing: ALLOWANCES, failing: mutate(ALLOWANCES, '<b:AllowanceChargeReason>Količinski popust</b:AllowanceChargeReason>', '') },
+  { rule: 'BR-38', passing: ALLOWANCES, failing: mutate(ALLOWANCES, '<b:AllowanceChargeReason>Ambalaža</b:AllowanceChargeReason>', '') },
+  { rule: 'HR-BR-36', passing: ALLOWANCES, failing: mutate(ALLOWANCES, '<b:TaxExemptionReason>Oslobođeno prema čl. 39. st. 1. t. j) Zakona o PDV-u</b:TaxExemptionReason>', '') },
   { rule: 'HR-CIUS seller OIB', passing: VALID, failing: VALID.replaceAll('47120589305', '47120589306') },
   { rule: 'BR-02', passing: VALID, failing: mutate(VALID, '<cbc:ID>R-2026-0142/1/1</cbc:ID>', '') },
   { rule: 'BR-03', passing: VALID, failing: mutate(VALID, '<cbc:IssueDate>2026-03-02</cbc:IssueDate>', '<cbc:IssueDate>2026-02-30</cbc:IssueDate>') },

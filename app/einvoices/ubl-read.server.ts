@@ -3,8 +3,9 @@ import type { Transaction } from 'sequelize';
 import { selectOne } from '../db.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { centsToDecimalString, percentOfCents, sumCents, toCents } from '../utils/money.ts';
-import { isValidEmail, isValidOib } from '../utils/validation.ts';
+import { isCalendarDate, isMultiLineText, isValidEmail, isValidOib } from '../utils/validation.ts';
 import { decimalToFixed, lineAmountCents, parseDecimal, type Decimal } from './decimal.ts';
+import { isKpd2025Code } from './kpd.ts';
 
 /**
  * Intake of a client's e-invoice: a UBL 2.1 Invoice conforming to EN 16931
@@ -14,7 +15,10 @@ import { decimalToFixed, lineAmountCents, parseDecimal, type Decimal } from './d
  *    hence no external entities and no entity expansion; a size cap; UTF-8),
  *    the UBL root, the required business terms, the Croatian CIUS identifiers
  *    and the EN 16931 calculation rules. Every refusal names its rule
- *    ('BR-CO-15: …'); all problems found are listed in `errors.xml`.
+ *    ('BR-CO-15: …'); all problems found are listed in `errors.xml`. The
+ *    ids are those of the official rules (vendor/einvoice-rules: EN 16931
+ *    BR-*, Croatian HR-BR-*) wherever a check is one of them;
+ *    app/einvoices/official-rules.test.ts holds the two to the same verdict.
  * 2. `matchUblParties` — the document against the book: the seller's OIB must
  *    be the chosen client's, the buyer's OIB an existing customer's, or a new
  *    customer is proposed from the buyer's data.
@@ -31,8 +35,8 @@ const CBC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-
 /** The Croatian CIUS specification identifier (BT-24) of Fiskalizacija 2.0 e-invoices. */
 export const HR_CIUS_CUSTOMIZATION_ID =
   'urn:cen.eu:en16931:2017#compliant#urn:mfin.gov.hr:cius-2025:1.0#conformant#urn:mfin.gov.hr:ext-2025:1.0';
-/** Business process types (BT-23) the Croatian CIUS allows: P1–P12 and P99. */
-const HR_PROFILE_ID = /^P([1-9]|1[0-2]|99)$/;
+/** Business process types (BT-23) the Croatian CIUS allows (HR-BR-34): P1–P12, or P99 followed by ':' and the buyer's own designation. */
+const HR_PROFILE_ID = /^P([1-9]|1[0-2])$|^P99:/;
 /** The participant identifier scheme of the Croatian OIB (EndpointID schemeID). */
 export const OIB_SCHEME_ID = '9934';
 
@@ -41,6 +45,7 @@ export const UBL_MESSAGES = {
   doctype: 'XML with a DOCTYPE/entities is not accepted',
   encoding: 'E-invoice XML must be UTF-8 encoded',
   empty: 'E-invoice XML is empty',
+  controlCharacter: 'XML text contains a control character',
 } as const;
 
 export interface UblAddress {
@@ -147,17 +152,34 @@ type OrderedNode = Record<string, unknown> & { ':@'?: Record<string, string> };
 
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
-/** The five predefined entities and character references: the only ones an XML without a DOCTYPE can have. */
+/**
+ * The five predefined entities and character references: the only ones an XML
+ * without a DOCTYPE can have. A reference to a control character (&#1;; only
+ * tab, LF and CR are text) or to no character at all (a surrogate, past
+ * U+10FFFF) refuses the document, as does a raw control character: neither may
+ * reach the book.
+ */
 function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-fA-F]+|#\d+|[a-zA-Z]+);/g, (whole, ref: string) => {
-    if (ref.startsWith('#x')) return safeCodePoint(parseInt(ref.slice(2), 16)) ?? whole;
-    if (ref.startsWith('#')) return safeCodePoint(parseInt(ref.slice(1), 10)) ?? whole;
-    return PREDEFINED[ref] ?? whole;
+  const decoded = text.replace(/&(#x[0-9a-fA-F]+|#\d+|[a-zA-Z]+);/g, (whole, ref: string) => {
+    if (!ref.startsWith('#')) return PREDEFINED[ref] ?? whole;
+    const char = safeCodePoint(ref.startsWith('#x') ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10));
+    if (char === null || !isMultiLineText(char)) throw controlCharacter(`${UBL_MESSAGES.controlCharacter} (${whole})`);
+    return char;
   });
+  return checkedText(decoded);
 }
 
 function safeCodePoint(code: number): string | null {
   return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : null;
+}
+
+function checkedText(text: string): string {
+  if (!isMultiLineText(text)) throw controlCharacter(UBL_MESSAGES.controlCharacter);
+  return text;
+}
+
+function controlCharacter(message: string): Response {
+  return apiError(400, message, { file: [message] });
 }
 
 const MAX_DEPTH = 64;
@@ -165,7 +187,10 @@ const MAX_DEPTH = 64;
 function buildElement(node: OrderedNode, scope: Record<string, string>, depth: number): XmlElement | null {
   const tag = Object.keys(node).find((key) => key !== ':@');
   if (!tag || tag === '#text' || tag === '#cdata') return null;
-  if (depth > MAX_DEPTH) throw apiError(400, `Malformed XML: elements nested deeper than ${MAX_DEPTH} levels`);
+  if (depth > MAX_DEPTH) {
+    const message = `Malformed XML: elements nested deeper than ${MAX_DEPTH} levels`;
+    throw apiError(400, message, { file: [message] });
+  }
   const rawAttrs = node[':@'] ?? {};
   const namespaces = { ...scope };
   const attrs: Record<string, string> = {};
@@ -186,7 +211,7 @@ function buildElement(node: OrderedNode, scope: Record<string, string>, depth: n
       else if ('#cdata' in child) {
         // CDATA is literal: no entity decoding.
         const parts = child['#cdata'] as Array<{ '#text'?: unknown }>;
-        for (const part of parts) text += String(part['#text'] ?? '');
+        for (const part of parts) text += checkedText(String(part['#text'] ?? ''));
       } else {
         const built = buildElement(child, namespaces, depth + 1);
         if (built) element.children.push(built);
@@ -307,16 +332,14 @@ function refusal(problems: Problem[]): Response {
   return apiError(400, texts[0], { xml: texts });
 }
 
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
-function isCalendarDate(value: string): boolean {
-  if (!ISO_DATE.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-}
 
 const fmt = (cents: number) => centsToDecimalString(cents);
 
 /** An amount element in cents; BR-DEC: at most two decimals. Null (and a problem) when it is not a decimal. */
+/** What NUMERIC(15,2) holds, in cents. */
+const MAX_AMOUNT_CENTS = 999_999_999_999_999;
+const FITS_15_4 = /^-?\d{1,11}\.\d{4}$/;
+
 function amountOf(problems: Problems, element: XmlElement | undefined, what: string, currency: string | null): number | null {
   if (!element || element.text === '') return null;
   let cents: number;
@@ -324,6 +347,10 @@ function amountOf(problems: Problems, element: XmlElement | undefined, what: str
     cents = toCents(element.text);
   } catch {
     problems.add('BR-DEC', `${what} '${element.text}' must be a decimal with at most 2 decimals`);
+    return null;
+  }
+  if (Math.abs(cents) > MAX_AMOUNT_CENTS) {
+    problems.add('BR-DEC', `${what} '${element.text}' is too large`);
     return null;
   }
   const unit = element.attrs.currencyID;
@@ -376,6 +403,8 @@ function readParty(problems: Problems, container: XmlElement | undefined, role: 
   const address = readAddress(party);
   if (!address.countryCode) problems.add(role === 'Seller' ? 'BR-09' : 'BR-11', `${role} country code is missing`);
   if (endpoint && !endpointScheme) problems.add('BR-62/BR-63', `${role} EndpointID has no schemeID`);
+  // The Croatian CIUS requires both electronic addresses (BT-34, BT-49).
+  if (!endpoint || endpoint.text === '') problems.add(role === 'Seller' ? 'HR-BR-7' : 'HR-BR-10', `${role} electronic address (EndpointID) is missing`);
 
   const oibRule = `HR-CIUS ${role.toLowerCase()} OIB`;
   if (endpointOib && vatOib && endpointOib !== vatOib) {
@@ -404,6 +433,16 @@ const keyOf = ({ category, rate }: VatKey) => `${category} ${rate}%`;
 
 /** Parses and checks one e-invoice. Throws 400 (every failing rule), 413 (over 5 MB). */
 export function parseUblInvoice(input: Buffer | string): UblInvoice {
+  try {
+    return checkUblInvoice(input);
+  } catch (error) {
+    // Exact money arithmetic refuses results past 2^53 cents: numbers that large are not an invoice.
+    if (error instanceof RangeError) throw refusal([{ rule: 'BR-DEC', message: `a number is out of range (${error.message})` }]);
+    throw error;
+  }
+}
+
+function checkUblInvoice(input: Buffer | string): UblInvoice {
   const root = parseXmlSafely(input);
   if (root.name !== 'Invoice' || root.ns !== UBL_INVOICE_NS) {
     throw refusal([
@@ -418,21 +457,25 @@ export function parseUblInvoice(input: Buffer | string): UblInvoice {
   // --- Identification and process (BT-24, BT-23)
   const customizationId = problems.required('BR-01', textOf(root, 'cbc:CustomizationID'), 'Specification identifier CustomizationID (BT-24)');
   if (customizationId !== null && customizationId !== HR_CIUS_CUSTOMIZATION_ID) {
-    problems.add('HR-CIUS CustomizationID', `CustomizationID must be ${HR_CIUS_CUSTOMIZATION_ID}, found ${customizationId}`);
+    problems.add('HR-BR-5', `CustomizationID must be ${HR_CIUS_CUSTOMIZATION_ID}, found ${customizationId}`);
   }
   const profileId = textOf(root, 'cbc:ProfileID');
-  if (profileId === null) problems.add('HR-CIUS ProfileID', 'Business process ProfileID (BT-23) is missing');
-  else if (!HR_PROFILE_ID.test(profileId)) problems.add('HR-CIUS ProfileID', `ProfileID must be P1–P12 or P99, found ${profileId}`);
+  if (profileId === null) problems.add('HR-BR-34', 'Business process ProfileID (BT-23) is missing');
+  else if (!HR_PROFILE_ID.test(profileId)) problems.add('HR-BR-34', `ProfileID must be P1–P12, or P99:<designation>, found ${profileId}`);
 
   // --- Document terms
   const invoiceNumber = problems.required('BR-02', textOf(root, 'cbc:ID'), 'Invoice number (BT-1)');
   if (invoiceNumber !== null && invoiceNumber.length > 100) problems.add('BR-02', 'Invoice number (BT-1) is longer than 100 characters');
   const issueDate = problems.required('BR-03', textOf(root, 'cbc:IssueDate'), 'Issue date (BT-2)');
   if (issueDate !== null && !isCalendarDate(issueDate)) problems.add('BR-03', `Issue date (BT-2) '${issueDate}' is not a YYYY-MM-DD date`);
+  // Croatian e-invoices exist from 1 January 2026 (Fiskalizacija 2.0).
+  else if (issueDate !== null && (issueDate < '2026-01-01' || issueDate >= '2100-01-01')) {
+    problems.add('HR-BR-40', `Issue date (BT-2) ${issueDate} must be from 2026-01-01 and before 2100-01-01`);
+  }
   const issueTime = textOf(root, 'cbc:IssueTime');
-  if (issueTime === null) problems.add('HR-CIUS IssueTime', 'Issue time (IssueTime) is missing');
-  else if (!/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/.test(issueTime)) {
-    problems.add('HR-CIUS IssueTime', `Issue time '${issueTime}' is not hh:mm:ss`);
+  if (issueTime === null) problems.add('HR-BR-2', 'Issue time (IssueTime) is missing');
+  else if (!/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/.test(issueTime)) {
+    problems.add('HR-BR-2', `Issue time '${issueTime}' is not hh:mm:ss`);
   }
   const typeCode = problems.required('BR-04', textOf(root, 'cbc:InvoiceTypeCode'), 'Invoice type code (BT-3)');
   if (typeCode === '381') problems.add('BR-04', 'Invoice type code 381 is a credit note, which cannot be factored');
@@ -452,6 +495,9 @@ export function parseUblInvoice(input: Buffer | string): UblInvoice {
   const buyer = readParty(problems, first(root, 'cac:AccountingCustomerParty'), 'Buyer');
   const contact = first(root, 'cac:AccountingSupplierParty', 'cac:SellerContact');
   const sellerContact = contact ? { oib: textOf(contact, 'cbc:ID'), name: textOf(contact, 'cbc:Name') } : null;
+  // The operator who issued it (HR-BT-4, HR-BT-5).
+  if (!sellerContact?.name) problems.add('HR-BR-37', 'Operator name (SellerContact Name) is missing');
+  if (!sellerContact?.oib || !isValidOib(sellerContact.oib)) problems.add('HR-BR-9', `Operator OIB (SellerContact ID) '${sellerContact?.oib ?? ''}' is not a valid OIB`);
 
   // --- Lines (BG-25)
   const lineElements = all(root, 'cac:InvoiceLine');
@@ -472,7 +518,7 @@ export function parseUblInvoice(input: Buffer | string): UblInvoice {
     const unitCode = quantityElement?.attrs.unitCode ?? null;
     if (!unitCode) problems.add('BR-23', `${label}: unit of measure (BT-130) is missing`);
     const net = amountOf(problems, first(line, 'cbc:LineExtensionAmount'), `${label}: net amount (BT-131)`, currency);
-    if (!first(line, 'cbc:LineExtensionAmount')) problems.add('BR-24', `${label}: net amount (BT-131) is missing`);
+    if (textOf(line, 'cbc:LineExtensionAmount') === null) problems.add('BR-24', `${label}: net amount (BT-131) is missing`);
     const item = first(line, 'cac:Item');
     const itemName = textOf(item, 'cbc:Name');
     if (itemName === null) problems.add('BR-25', `${label}: item name (BT-153) is missing`);
@@ -488,8 +534,15 @@ export function parseUblInvoice(input: Buffer | string): UblInvoice {
     const rate = rateText(textOf(item, 'cac:ClassifiedTaxCategory', 'cbc:Percent'));
     if (rate === null) problems.add('BR-CO-04', `${label}: VAT rate (BT-152) is not a number`);
     checkCategoryRate(problems, label, category, rate);
-    const kpd = all(item, 'cac:CommodityClassification', 'cbc:ItemClassificationCode').find((code) => code.attrs.listID === 'CG');
-    if (!kpd || kpd.text === '') problems.add('HR-CIUS KPD', `${label}: KPD classification (ItemClassificationCode listID="CG") is missing`);
+    if ((category === 'E' || category === 'O') && !textOf(item, 'cac:ClassifiedTaxCategory', 'cbc:TaxExemptionReason') && !textOf(item, 'cac:ClassifiedTaxCategory', 'cbc:TaxExemptionReasonCode')) {
+      problems.add('HR-BR-36', `${label}: a line exempt from or outside VAT (${category}) needs an exemption reason or reason code`);
+    }
+    const kpdCodes = all(item, 'cac:CommodityClassification', 'cbc:ItemClassificationCode').filter((code) => code.attrs.listID === 'CG');
+    const kpd = kpdCodes[0];
+    if (!kpd || kpd.text === '') problems.add('HR-BR-25', `${label}: KPD classification (ItemClassificationCode listID="CG") is missing`);
+    for (const code of kpdCodes) {
+      if (code.text !== '' && !isKpd2025Code(code.text)) problems.add('HR-BR-CL-2', `${label}: KPD code ${code.text} is not in the KPD 2025 list`);
+    }
 
     // Line allowances (BG-27) and charges (BG-28) are part of the line net amount.
     let adjustments = 0;
@@ -498,6 +551,9 @@ export function parseUblInvoice(input: Buffer | string): UblInvoice {
       const amount = amountOf(problems, first(allowanceCharge, 'cbc:Amount'), `${label}: line ${isCharge ? 'charge' : 'allowance'} amount`, currency);
       if (amount === null) problems.add(isCharge ? 'BR-43' : 'BR-41', `${label}: line ${isCharge ? 'charge' : 'allowance'} amount is missing`);
       else adjustments += isCharge ? amount : -amount;
+      if (!hasReason(allowanceCharge)) {
+        for (const rule of isCharge ? ['BR-44', 'BR-CO-24'] : ['BR-42', 'BR-CO-23']) problems.add(rule, `${label}: line ${isCharge ? 'charge' : 'allowance'} has no reason nor reason code`);
+      }
     }
     // Line net amount = quantity × price ÷ base quantity − allowances + charges, to the cent.
     if (quantity && price && net !== null && (!base || base.units > 0n)) {
@@ -512,10 +568,14 @@ export function parseUblInvoice(input: Buffer | string): UblInvoice {
     if (net !== null && category !== null && rate !== null) addTaxable({ category, rate }, net);
     const description = [itemName, textOf(item, 'cbc:Description')].filter(Boolean).join(' — ');
     const unitPrice = price ? decimalToFixed(base ? divideDecimal(price, base) : price, 4) : '0.0000';
+    const quantityText = quantity ? decimalToFixed(quantity, 4) : '0.0000';
+    // Stored as NUMERIC(15,4): at most 11 digits before the point.
+    if (!FITS_15_4.test(quantityText)) problems.add('BR-DEC', `${label}: invoiced quantity (BT-129) '${quantityElement?.text}' is too large`);
+    if (!FITS_15_4.test(unitPrice)) problems.add('BR-DEC', `${label}: item net price (BT-146) '${priceElement?.text}' is too large`);
     lines.push({
       lineNumber,
       description: (description || itemName || '').slice(0, 5000),
-      quantity: quantity ? decimalToFixed(quantity, 4) : '0.0000',
+      quantity: quantityText,
       unitCode: (unitCode ?? 'H87').slice(0, 10),
       unitPrice,
       netAmount: net ?? 0,
@@ -538,6 +598,9 @@ export function parseUblInvoice(input: Buffer | string): UblInvoice {
       continue;
     }
     (isCharge ? chargeCents : allowanceCents).push(amount);
+    if (!hasReason(allowanceCharge)) {
+      for (const rule of isCharge ? ['BR-38', 'BR-CO-22'] : ['BR-33', 'BR-CO-21']) problems.add(rule, `${what} has no reason nor reason code`);
+    }
     const category = textOf(allowanceCharge, 'cac:TaxCategory', 'cbc:ID');
     const rate = rateText(textOf(allowanceCharge, 'cac:TaxCategory', 'cbc:Percent'));
     if (category === null || rate === null) {
@@ -549,15 +612,16 @@ export function parseUblInvoice(input: Buffer | string): UblInvoice {
 
   // --- Totals (BG-22)
   const totals = first(root, 'cac:LegalMonetaryTotal');
+  // A required total that is there but empty is as missing as one that is not there.
   const money = (name: string, what: string) => amountOf(problems, first(totals, `cbc:${name}`), what, currency);
   const lineExtension = money('LineExtensionAmount', 'Sum of line net amounts (BT-106)');
-  if (!first(totals, 'cbc:LineExtensionAmount')) problems.add('BR-12', 'Sum of Invoice line net amount (BT-106) is missing');
+  if (textOf(totals, 'cbc:LineExtensionAmount') === null) problems.add('BR-12', 'Sum of Invoice line net amount (BT-106) is missing');
   const taxExclusive = money('TaxExclusiveAmount', 'Invoice total without VAT (BT-109)');
-  if (!first(totals, 'cbc:TaxExclusiveAmount')) problems.add('BR-13', 'Invoice total amount without VAT (BT-109) is missing');
+  if (textOf(totals, 'cbc:TaxExclusiveAmount') === null) problems.add('BR-13', 'Invoice total amount without VAT (BT-109) is missing');
   const taxInclusive = money('TaxInclusiveAmount', 'Invoice total with VAT (BT-112)');
-  if (!first(totals, 'cbc:TaxInclusiveAmount')) problems.add('BR-14', 'Invoice total amount with VAT (BT-112) is missing');
+  if (textOf(totals, 'cbc:TaxInclusiveAmount') === null) problems.add('BR-14', 'Invoice total amount with VAT (BT-112) is missing');
   const payable = money('PayableAmount', 'Amount due for payment (BT-115)');
-  if (!first(totals, 'cbc:PayableAmount')) problems.add('BR-15', 'Amount due for payment (BT-115) is missing');
+  if (textOf(totals, 'cbc:PayableAmount') === null) problems.add('BR-15', 'Amount due for payment (BT-115) is missing');
   const allowanceTotal = money('AllowanceTotalAmount', 'Sum of allowances (BT-107)');
   const chargeTotal = money('ChargeTotalAmount', 'Sum of charges (BT-108)');
   const prepaid = money('PrepaidAmount', 'Paid amount (BT-113)') ?? 0;
@@ -610,7 +674,11 @@ export function parseUblInvoice(input: Buffer | string): UblInvoice {
   }
   for (const entry of breakdown) {
     const expected = percentOfCents(entry.taxableAmount, entry.rate);
-    if (expected !== entry.taxAmount) {
+    // The official rule allows less than one currency unit of difference (a zero rate: a tax that rounds to 0).
+    const off = Number(entry.rate) === 0 ? Math.abs(entry.taxAmount) >= 50 : Math.abs(Math.abs(entry.taxAmount) - Math.abs(expected)) >= 100;
+    if (off) {
+      // A standard-rated breakdown breaks BR-S-09 as well: the same check, restated for category S.
+      if (entry.category === 'S') problems.add('BR-S-09', `VAT ${keyOf(entry)}: tax amount ${fmt(entry.taxAmount)} ≠ taxable ${fmt(entry.taxableAmount)} × ${entry.rate} % = ${fmt(expected)}`);
       problems.add(
         'BR-CO-17',
         `VAT ${keyOf(entry)}: tax amount ${fmt(entry.taxAmount)} ≠ taxable ${fmt(entry.taxableAmount)} × ${entry.rate} % = ${fmt(expected)}`,
@@ -647,7 +715,11 @@ export function parseUblInvoice(input: Buffer | string): UblInvoice {
   }
   if (payable !== null && payable <= 0) problems.add('BT-115', `Amount due for payment ${fmt(payable)} is not positive: there is nothing to factor`);
   if (payable !== null && payable > 0 && dueDate === null) {
-    problems.add('BR-CO-25', 'Due date (BT-9) is required when an amount is payable');
+    problems.add('HR-BR-4', 'Due date (BT-9) is required when an amount is payable');
+  }
+  // A standard-rated line needs the buyer's VAT identifier (BT-48).
+  if (lines.some((line) => line.vatCategory === 'S') && buyer.vatId === null) {
+    problems.add('HR-BR-S-1', 'Buyer VAT identifier (BT-48) is required when a line is standard rated (S)');
   }
 
   // --- Payment instructions (BG-16)
@@ -697,6 +769,11 @@ export function parseUblInvoice(input: Buffer | string): UblInvoice {
     buyer,
     paymentMeans,
   };
+}
+
+/** An allowance or charge states why: a reason text or a reason code (BR-33/38 on the document, BR-42/44 on a line). */
+function hasReason(allowanceCharge: XmlElement): boolean {
+  return Boolean(textOf(allowanceCharge, 'cbc:AllowanceChargeReason') || textOf(allowanceCharge, 'cbc:AllowanceChargeReasonCode'));
 }
 
 /** BR-S-05, BR-Z-05, BR-E-05, BR-AE-05, BR-K-05, BR-G-05: a standard-rated line has a rate above zero; the others zero. */

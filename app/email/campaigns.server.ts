@@ -2,7 +2,7 @@ import { sendJob } from '../../worker/boss.ts';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
-import { apiError } from '../utils/api.server.ts';
+import { apiError, zodFieldErrors } from '../utils/api.server.ts';
 import { renderEmail } from './render.server.ts';
 import { campaignCreateSchema, EMAIL_MESSAGES, type CampaignRecipients } from './schemas.ts';
 import { clientVariables, completeCampaignIfDone, enqueueAfterCommit } from './send.server.ts';
@@ -104,7 +104,7 @@ const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 export async function createCampaign({ actor, input, ip }: { actor: Actor; input: unknown; ip?: string | null }): Promise<CampaignDto> {
   assertCan(actor, 'edit:email_campaign');
   const parsed = campaignCreateSchema.safeParse(input);
-  if (!parsed.success) throw apiError(400, parsed.error.issues[0]?.message ?? 'Invalid input');
+  if (!parsed.success) throw apiError(400, parsed.error.issues[0]?.message ?? 'Invalid input', zodFieldErrors(parsed.error));
   const data = parsed.data;
   const id = await inTransaction(async (transaction) => {
     const template = await selectOne<{ is_active: boolean; name: string }>('SELECT is_active, name FROM email_templates WHERE id = :id', { id: data.templateId }, { transaction });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isTimestamp, plainText } from '../utils/validation.ts';
 
 /** Email templates and campaigns (spec §3, §5): shared by the page's forms (conform) and the API. No server imports. */
 
@@ -29,16 +30,19 @@ export const EMAIL_MESSAGES = {
   updateTemplateFailed: 'Failed to update template',
 } as const;
 
-const name = (message: string) => z.string(message).trim().min(1, message).max(255, 'At most 255 characters');
+const name = (message: string) => plainText(z.string(message).trim().min(1, message).max(255, 'At most 255 characters'));
 
 const templateFields = {
   name: name(EMAIL_MESSAGES.nameRequired),
   trigger: z.enum(EMAIL_TRIGGERS).default('manual'),
   subject: name(EMAIL_MESSAGES.subjectRequired),
-  body: z
-    .string(EMAIL_MESSAGES.bodyRequired)
-    .refine((value) => value.trim().length > 0, EMAIL_MESSAGES.bodyRequired)
-    .refine((value) => value.length <= 100_000, 'At most 100,000 characters'),
+  body: plainText(
+    z
+      .string(EMAIL_MESSAGES.bodyRequired)
+      .refine((value) => value.trim().length > 0, EMAIL_MESSAGES.bodyRequired)
+      .refine((value) => value.length <= 100_000, 'At most 100,000 characters'),
+    { multiline: true },
+  ),
 };
 
 /** POST /api/email/templates: isActive defaults to true (spec §9). */
@@ -57,21 +61,26 @@ export const templateUpdateSchema = z
     body: templateFields.body.optional(),
     isActive: z.boolean().optional(),
   })
-  .refine((value) => Object.values(value).some((field) => field !== undefined), 'Nothing to update');
+  // Nothing to change is refused on isActive, the one field the spec's call sends.
+  .refine((value) => Object.values(value).some((field) => field !== undefined), { message: 'Nothing to update', path: ['isActive'] });
 export type TemplateUpdateInput = z.output<typeof templateUpdateSchema>;
 
 export const templatePreviewSchema = z.object({
-  subject: z.string(EMAIL_MESSAGES.subjectRequired).max(255, 'At most 255 characters'),
+  subject: plainText(z.string(EMAIL_MESSAGES.subjectRequired).max(255, 'At most 255 characters')),
   body: templateFields.body,
 });
 
-/** A date-time-local value ('2026-11-22T10:00', Croatian time) or an ISO timestamp with offset. */
+/**
+ * A date-time-local value ('2026-11-22T10:00', Croatian time) or an ISO
+ * timestamp with offset, naming an instant that exists (not 30 February, not
+ * hour 25): an impossible one is refused here, before it reaches the database.
+ */
 const scheduledAt = z
-  .string()
+  .string(EMAIL_MESSAGES.scheduledAtInvalid)
   .trim()
   .optional()
   .transform((value) => value || undefined)
-  .refine((value) => value === undefined || /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/.test(value), EMAIL_MESSAGES.scheduledAtInvalid);
+  .refine((value) => value === undefined || isTimestamp(value), EMAIL_MESSAGES.scheduledAtInvalid);
 
 const campaignFields = {
   name: name(EMAIL_MESSAGES.campaignNameRequired),

@@ -1,4 +1,5 @@
 import { strToU8, zipSync } from 'fflate';
+import { spreadsheetText } from './cell-text.ts';
 
 /**
  * A minimal Office Open XML workbook writer (ECMA-376): just the parts Excel,
@@ -75,8 +76,9 @@ function cellXml(cell: XlsxCell, ref: string): string {
   if (typeof cell === 'string' || 'header' in cell) {
     const text = typeof cell === 'string' ? cell : cell.header;
     const style = typeof cell === 'string' ? '' : ` s="${STYLE.header}"`;
-    // xml:space keeps leading and trailing blanks, which Excel would otherwise trim.
-    return `<c r="${ref}" t="inlineStr"${style}><is><t xml:space="preserve">${xmlEscape(text)}</t></is></c>`;
+    // xml:space keeps leading and trailing blanks, which Excel would otherwise trim. An inline string is
+    // never evaluated, but copied into another sheet or saved as CSV it would be: neutralised as in the CSVs.
+    return `<c r="${ref}" t="inlineStr"${style}><is><t xml:space="preserve">${xmlEscape(spreadsheetText(text))}</t></is></c>`;
   }
   if ('date' in cell) return `<c r="${ref}" s="${STYLE.date}"><v>${excelDate(cell.date)}</v></c>`;
   if (!Number.isFinite(cell.number)) throw new Error(`cell ${ref}: not a finite number`);

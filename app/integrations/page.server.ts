@@ -5,6 +5,8 @@ import { readApiError } from '../utils/api.server.ts';
 import { redirectWithToast } from '../utils/toast.server.ts';
 import { configureIntegration, getIntegration, receiveEInvoices, requireIntegrationType, submitHanfaReport, testIntegration } from './integrations.server.ts';
 import { hanfaReportSchema, integrationConfigFormSchema, parseCredentialLines } from './schemas.ts';
+import { readFormData } from '../utils/form-data.server.ts';
+import { safeRedirect } from '../utils/safe-redirect.ts';
 
 /**
  * The page actions of /integrations and /integrations/{type}: intent test,
@@ -13,13 +15,10 @@ import { hanfaReportSchema, integrationConfigFormSchema, parseCredentialLines } 
  */
 export const INTEGRATION_INTENTS = ['test', 'configure', 'submitReport', 'receive'] as const;
 
-function localPath(value: FormDataEntryValue | null, fallback: string): string {
-  const text = typeof value === 'string' ? value : '';
-  return text.startsWith('/') && !text.startsWith('//') && !text.startsWith('/\\') ? text : fallback;
-}
+const localPath = safeRedirect;
 
 export async function handleIntegrationIntent(request: Request, options: { ip: string | null; fallback: string; type?: string }) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intent = String(formData.get('intent') ?? '');
   if (!(INTEGRATION_INTENTS as readonly string[]).includes(intent)) return json({ intent, message: 'Unknown intent' }, { status: 400 });
   const actor = await requirePermission(request, 'manage:integrations');

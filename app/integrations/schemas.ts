@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isSingleLineText, plainText } from '../utils/validation.ts';
 import { INTEGRATION_MODES } from './types.ts';
 
 /** Configure form / PUT /api/integrations/{type} (admin). No server imports here. */
@@ -22,19 +23,22 @@ export function parseCredentialLines(text: string): Record<string, string> | nul
     if (at <= 0) return null;
     const key = line.slice(0, at).trim();
     if (!CREDENTIAL_KEY.test(key)) return null;
-    result[key] = line.slice(at + 1).trim();
+    const value = line.slice(at + 1).trim();
+    if (!isSingleLineText(value)) return null;
+    result[key] = value;
   }
   return result;
 }
 
-const endpoint = z
-  .string()
-  .trim()
+const endpoint = plainText(z.string(INTEGRATION_MESSAGES.endpointInvalid).trim(), { message: INTEGRATION_MESSAGES.endpointInvalid })
   .max(2000, INTEGRATION_MESSAGES.endpointInvalid)
   .refine((value) => value === '' || /^https?:\/\/[^\s]+$/i.test(value), INTEGRATION_MESSAGES.endpointInvalid);
 
 const credentialsMap = z
-  .record(z.string().regex(CREDENTIAL_KEY, INTEGRATION_MESSAGES.credentialsInvalid), z.string().max(4000, INTEGRATION_MESSAGES.credentialsInvalid))
+  .record(
+    z.string().regex(CREDENTIAL_KEY, INTEGRATION_MESSAGES.credentialsInvalid),
+    plainText(z.string(INTEGRATION_MESSAGES.credentialsInvalid).max(4000, INTEGRATION_MESSAGES.credentialsInvalid), { message: INTEGRATION_MESSAGES.credentialsInvalid }),
+  )
   .refine((map) => Object.keys(map).length <= 20, INTEGRATION_MESSAGES.credentialsInvalid);
 
 /**

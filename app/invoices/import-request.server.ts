@@ -1,6 +1,7 @@
-import { unstable_parseMultipartFormData, type UploadHandler } from '@remix-run/node';
+import type { UploadHandler } from '@remix-run/node';
 import { MAX_UBL_BYTES, UBL_MESSAGES } from '../einvoices/ubl-read.server.ts';
 import { apiError } from '../utils/api.server.ts';
+import { checkedFileName, readMultipartFormData } from '../utils/form-data.server.ts';
 
 /**
  * The body of POST /api/invoices/import, either
@@ -42,7 +43,7 @@ export async function readUblUpload(request: Request): Promise<UblUpload> {
       xml: await readCapped(request.body, MAX_UBL_BYTES),
       clientId: params.get('clientId') ?? '',
       createCustomer: truthy(params.get('createCustomer')),
-      fileName: params.get('fileName'),
+      fileName: checkedFileName(params.get('fileName')),
     };
   }
   if (type === 'multipart/form-data') {
@@ -54,14 +55,14 @@ export async function readUblUpload(request: Request): Promise<UblUpload> {
       if (name === 'file' && (bytes.length > 0 || filename)) file = { bytes, fileName: filename };
       return undefined;
     };
-    const form = await unstable_parseMultipartFormData(request, handler);
+    const form = await readMultipartFormData(request, handler);
     const chosen = file as { bytes: Buffer; fileName: string } | null;
     if (!chosen) throw apiError(400, 'An e-invoice XML file is required', { file: ['An e-invoice XML file is required'] });
     return {
       xml: chosen.bytes,
       clientId: String(form.get('clientId') ?? ''),
       createCustomer: truthy(form.get('createCustomer')?.toString()),
-      fileName: chosen.fileName || null,
+      fileName: checkedFileName(chosen.fileName, 'file'),
     };
   }
   throw apiError(415, 'Content-Type must be application/xml, text/xml or multipart/form-data');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { INVOICE_STATUSES, VAT_CATEGORIES, type InvoiceStatus } from '../../db/models/enums.ts';
-import { amountCentsSchema, requiredString } from '../utils/validation.ts';
+import { amountCentsSchema, calendarDateSchema, plainText, requiredString } from '../utils/validation.ts';
 
 /**
  * Invoice forms and payloads (spec §3, §5; DESIGN §9): POST /api/invoices,
@@ -32,6 +32,8 @@ export const INVOICE_MESSAGES = {
   linesDoNotAddUp: 'Amount must equal the lines’ net amounts plus VAT',
   invalidStatus: 'Invalid status',
   notFound: 'Invoice not found',
+  // Financing needs the client's KYC approved (app/onboarding/kyc-decision.server.ts).
+  kycNotApproved: 'Client KYC is not approved',
 } as const;
 
 /** Server message → i18n key, so pages show each message in the chosen language. */
@@ -47,16 +49,8 @@ export { INVOICE_STATUSES, type InvoiceStatus };
 const blankToUndefined = (value: unknown) =>
   value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value;
 
-function isCalendarDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-}
-
-/** An ISO calendar date 'YYYY-MM-DD' (a form's date input sends exactly this). */
-function dateSchema(message: string) {
-  return z.string({ error: message }).trim().refine(isCalendarDate, { message });
-}
+/** An ISO calendar date 'YYYY-MM-DD' (a form's date input sends exactly this) that exists. */
+const dateSchema = calendarDateSchema;
 
 /** A decimal with at most 4 places (NUMERIC(15,4)), as text so no float rounds it. */
 function decimal4(message: string, options: { min?: number } = {}) {
@@ -67,9 +61,9 @@ function decimal4(message: string, options: { min?: number } = {}) {
 }
 
 export const invoiceLineSchema = z.object({
-  description: requiredString(INVOICE_MESSAGES.lineDescriptionRequired, { max: 5000, maxMessage: INVOICE_MESSAGES.descriptionTooLong }),
+  description: requiredString(INVOICE_MESSAGES.lineDescriptionRequired, { max: 5000, maxMessage: INVOICE_MESSAGES.descriptionTooLong, multiline: true }),
   quantity: decimal4(INVOICE_MESSAGES.lineQuantityInvalid),
-  unitCode: z.preprocess(blankToUndefined, z.string().trim().max(10).default('H87')),
+  unitCode: z.preprocess(blankToUndefined, plainText(z.string().trim().max(10)).default('H87')),
   unitPrice: decimal4(INVOICE_MESSAGES.linePriceInvalid, { min: 0 }),
   vatCategory: z.preprocess(blankToUndefined, z.enum(VAT_CATEGORIES, INVOICE_MESSAGES.lineVatCategoryInvalid).default('S')),
   vatRate: z.preprocess(
@@ -78,7 +72,7 @@ export const invoiceLineSchema = z.object({
       .refine((value) => Number(value) <= 100, { message: INVOICE_MESSAGES.lineVatRateInvalid })
       .default('25'),
   ),
-  kpdCode: z.preprocess(blankToUndefined, z.string().trim().max(20).optional()),
+  kpdCode: z.preprocess(blankToUndefined, plainText(z.string().trim().max(20)).optional()),
 });
 export type InvoiceLineInput = z.input<typeof invoiceLineSchema>;
 
@@ -104,7 +98,7 @@ export const invoiceCreateSchema = z
         .regex(/^[A-Z]{3}$/, { message: INVOICE_MESSAGES.currencyInvalid })
         .default('EUR'),
     ),
-    description: z.preprocess(blankToUndefined, z.string().trim().max(5000, INVOICE_MESSAGES.descriptionTooLong).optional()),
+    description: z.preprocess(blankToUndefined, plainText(z.string(INVOICE_MESSAGES.descriptionTooLong).trim().max(5000, INVOICE_MESSAGES.descriptionTooLong), { multiline: true }).optional()),
     lines: z.array(invoiceLineSchema).max(1000).optional(),
   })
   .refine((value) => value.dueDate >= value.issueDate, { message: INVOICE_MESSAGES.dueBeforeIssue, path: ['dueDate'] });
@@ -113,6 +107,6 @@ export type InvoiceCreateData = z.output<typeof invoiceCreateSchema>;
 
 /** PUT /api/invoices/{id}/reject {reason}. */
 export const invoiceRejectSchema = z.object({
-  reason: requiredString(INVOICE_MESSAGES.reasonRequired, { max: 5000, maxMessage: INVOICE_MESSAGES.reasonTooLong }),
+  reason: requiredString(INVOICE_MESSAGES.reasonRequired, { max: 5000, maxMessage: INVOICE_MESSAGES.reasonTooLong, multiline: true }),
 });
 export type InvoiceRejectInput = z.input<typeof invoiceRejectSchema>;

@@ -69,6 +69,8 @@ export async function intakeUblInvoice(
   options: { within?: (invoice: ImportedInvoice, transaction: Transaction) => Promise<void> } = {},
 ): Promise<ImportedInvoice> {
   if (!clientId) throw apiError(400, 'Client is required', { clientId: ['Client is required'] });
+  // Not a UUID cannot name a client; refused here rather than by the database.
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(clientId)) throw apiError(400, 'Client not found', { clientId: ['Client not found'] });
   const bytes = typeof xml === 'string' ? Buffer.from(xml, 'utf8') : xml;
   const parsed = parseUblInvoice(bytes);
   const name = fileName?.trim() || `${parsed.invoiceNumber.replace(/[^\w.-]+/g, '_')}.xml`;

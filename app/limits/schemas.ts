@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { centsToDecimalString } from '../utils/money.ts';
-import { amountCentsSchema, requiredString } from '../utils/validation.ts';
+import { amountCentsSchema, isCalendarDate, requiredString } from '../utils/validation.ts';
 
 /**
  * Credit limit requests (spec §3, §5, §7; DESIGN §9): POST /api/credit-limits,
@@ -47,12 +47,6 @@ export type LimitTab = (typeof LIMIT_TABS)[number];
 const blankToUndefined = (value: unknown) =>
   value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value;
 
-export function isCalendarDate(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-}
-
 /**
  * A positive EUR amount to the cent, from a form string or a JSON number, as
  * an exact decimal string ('150000.00'). A string (not cents) so that the
@@ -72,7 +66,7 @@ function moneySchema(requiredMessage: string, invalidMessage: string) {
 export const creditLimitRequestSchema = z.object({
   clientId: z.preprocess(blankToUndefined, z.uuid({ error: LIMIT_MESSAGES.clientRequired })),
   creditLimit: moneySchema(LIMIT_MESSAGES.creditLimitRequired, LIMIT_MESSAGES.creditLimitInvalid),
-  reason: requiredString(LIMIT_MESSAGES.reasonRequired, { max: 5000, maxMessage: LIMIT_MESSAGES.reasonTooLong }),
+  reason: requiredString(LIMIT_MESSAGES.reasonRequired, { max: 5000, maxMessage: LIMIT_MESSAGES.reasonTooLong, multiline: true }),
   validUntil: z.preprocess(
     blankToUndefined,
     z.string({ error: LIMIT_MESSAGES.validUntilInvalid }).trim().refine(isCalendarDate, { message: LIMIT_MESSAGES.validUntilInvalid }).optional(),
@@ -94,7 +88,7 @@ export const approveCreditLimitSchema = z.object({
 
 /** PUT /api/credit-limits/{id}/reject {reason}. */
 export const rejectCreditLimitSchema = z.object({
-  reason: requiredString(LIMIT_MESSAGES.reasonRequired, { max: 5000, maxMessage: LIMIT_MESSAGES.reasonTooLong }),
+  reason: requiredString(LIMIT_MESSAGES.reasonRequired, { max: 5000, maxMessage: LIMIT_MESSAGES.reasonTooLong, multiline: true }),
 });
 
 /** The /limits decision buttons: which request, and what to do with it. */

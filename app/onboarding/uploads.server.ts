@@ -1,10 +1,12 @@
-import { unstable_parseMultipartFormData, type UploadHandler } from '@remix-run/node';
+import type { UploadHandler } from '@remix-run/node';
 import { inTransaction } from '../db.server.ts';
 import { checkUpload } from '../documents/file-types.server.ts';
 import { ensureObjectPresent } from '../documents/object-refs.server.ts';
 import { claimUploads } from '../documents/uploads.server.ts';
 import { getObjectStore } from '../storage/object-store.server.ts';
 import { apiError, readApiError } from '../utils/api.server.ts';
+import { readFormData, readMultipartFormData } from '../utils/form-data.server.ts';
+import { INPUT_MESSAGES, isSingleLineText } from '../utils/validation.ts';
 import { attachDraftFile, UPLOAD_CAP_EXCEEDED, type DraftFile } from './drafts.server.ts';
 import { isKycType, KYC_DOCUMENT_TYPES, KYC_MAX_FILE_BYTES, KYC_MIME_TYPES, type KycDocumentType } from './kyc.ts';
 
@@ -44,7 +46,7 @@ export interface WizardForm {
 /** Parses a step's post; multipart bodies are streamed with per-file and per-request limits. */
 export async function readWizardForm(request: Request): Promise<WizardForm> {
   const type = request.headers.get('Content-Type') ?? '';
-  if (!type.startsWith('multipart/form-data')) return { fields: await request.formData(), files: new Map() };
+  if (!type.startsWith('multipart/form-data')) return { fields: await readFormData(request), files: new Map() };
   if (Number(request.headers.get('Content-Length') ?? 0) > MAX_BODY_BYTES) throw apiError(413, UPLOAD_ERRORS.tooLarge);
 
   const files = new Map<KycDocumentType, FilePart>();
@@ -67,7 +69,7 @@ export async function readWizardForm(request: Request): Promise<WizardForm> {
     files.set(kycType, { fileName: filename, contentType, bytes: Buffer.concat(chunks), size });
     return undefined;
   };
-  return { fields: await unstable_parseMultipartFormData(request, handler), files };
+  return { fields: await readMultipartFormData(request, handler), files };
 }
 
 /** Maps a refusal to the wizard's own upload texts (the size and type texts carry their limits). */
@@ -75,6 +77,7 @@ async function uploadErrorOf(error: unknown): Promise<string> {
   const problem = await readApiError(error);
   if (!problem) throw error;
   if (problem.message === UPLOAD_CAP_EXCEEDED) return UPLOAD_ERRORS.capExceeded;
+  if (problem.message === INPUT_MESSAGES.invalidCharacters) return problem.message;
   if (problem.status === 413) return UPLOAD_ERRORS.tooLarge;
   if (problem.status === 415) return UPLOAD_ERRORS.invalidType;
   return UPLOAD_ERRORS.failed;
@@ -88,6 +91,7 @@ export async function attachPostedFiles(draftId: string, files: Map<KycDocumentT
   for (const [kycType, part] of files) {
     try {
       if (part.size > KYC_MAX_FILE_BYTES) throw apiError(413, UPLOAD_ERRORS.tooLarge);
+      if (!isSingleLineText(part.fileName)) throw apiError(400, INPUT_MESSAGES.invalidCharacters);
       const { mimeType } = checkUpload({ bytes: part.bytes, fileName: part.fileName, declaredMime: part.contentType });
       // Stored only once it passed the checks, so a refused file leaves nothing behind.
       const stored = await getObjectStore().put(part.bytes, { contentType: mimeType });

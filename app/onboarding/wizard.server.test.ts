@@ -139,3 +139,35 @@ describe('abuse limits', () => {
     expect((await response.json()).fileErrors).toEqual({ file_tax_certificate: ['onboarding.upload.capExceeded'] });
   });
 });
+
+describe('bad posts to the wizard', () => {
+  const raw = (body: BodyInit, type: string) => wizardAction(new Request('http://localhost/onboarding?step=1', { method: 'POST', body, headers: { 'Content-Type': type } }), freshIp());
+
+  it('answers a JSON or text body with 415 and a broken multipart body with 400, never a 500', async () => {
+    expect((await raw(JSON.stringify({ step: 1, companyName: 'X' }), 'application/json')).status).toBe(415);
+    expect((await raw('step=1', 'text/plain')).status).toBe(415);
+    expect((await raw('--x\r\nContent-Disposition: form-data; name="step"\r\n\r\n1', 'multipart/form-data; boundary=x')).status).toBe(400);
+    expect((await raw('--x\r\nbroken', 'multipart/form-data')).status).toBe(400);
+  });
+
+  it('refuses control characters in a step field on that field, keeping them out of the draft', async () => {
+    const visitor = new Visitor();
+    const values = wizardValues();
+    const refused = await visitor.post(1, { ...pick(values, STEP1), companyName: 'Jadran\u0000 d.o.o.', contactPerson: 'Ana\u0007', intent: 'next' });
+    expect(refused.status).toBe(400);
+    const { lastResult } = await refused.json();
+    expect(lastResult.error.companyName).toEqual(['Contains characters that are not allowed']);
+    expect(lastResult.error.contactPerson).toEqual(['Contains characters that are not allowed']);
+    const draft = (await visitor.load(1)).values;
+    expect(draft.companyName).toBeUndefined();
+    expect(draft.oib).toBe(values.oib);
+  });
+
+  it('refuses a file whose name carries a control character, storing nothing', async () => {
+    const visitor = new Visitor();
+    const refused = await visitor.post(3, { intent: 'upload' }, { file_tax_certificate: { name: 'porezna\u0001.pdf', bytes: TINY_PDF, type: 'application/pdf' } });
+    expect(refused.status).toBe(400);
+    expect((await refused.json()).fileErrors).toEqual({ file_tax_certificate: ['Contains characters that are not allowed'] });
+    expect((await visitor.load(3)).files).toEqual([]);
+  });
+});

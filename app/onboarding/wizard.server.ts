@@ -2,6 +2,7 @@ import type { SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { json, redirect } from '@remix-run/node';
 import { readApiError } from '../utils/api.server.ts';
+import { INPUT_MESSAGES, isSingleLineText } from '../utils/validation.ts';
 import {
   clearDraftCookie,
   createDraft,
@@ -109,7 +110,8 @@ export async function wizardAction(request: Request, ip: string | null): Promise
   if (postedStep === 1 || postedStep === 2) {
     const values = stepValues(fields, postedStep);
     // Saved before validating: nothing typed is lost, even when the step is refused.
-    await saveDraft(draft.id, { values, ip });
+    // Text with control characters is left out of the draft; the schema below refuses it on its field.
+    await saveDraft(draft.id, { values: Object.fromEntries(Object.entries(values).filter(([, value]) => isSingleLineText(value))), ip });
     if (intent === 'previous') return go(1);
     const schema = postedStep === 1 ? companyStepSchema : bankingStepSchema;
     const submission = parseWithZod(fields, { schema });
@@ -124,6 +126,7 @@ export async function wizardAction(request: Request, ip: string | null): Promise
     const attach = attachUploadSchema.safeParse({ kycType: fields.get('kycType'), objectId: fields.get('objectId') });
     if (!attach.success) return fail({ step: 3, formErrors: [attach.error.issues[0].message] }, 400);
     const fileName = fields.get('fileName');
+    if (typeof fileName === 'string' && !isSingleLineText(fileName)) return fail({ step: 3, formErrors: [INPUT_MESSAGES.invalidCharacters] }, 400);
     Object.assign(fileErrors, await claimPostedUploads(draft.id, [{ ...attach.data, fileName: typeof fileName === 'string' ? fileName.slice(0, 255) : undefined }]));
   } else {
     const claims: Array<{ kycType: KycDocumentType; objectId: string }> = [];
@@ -134,9 +137,12 @@ export async function wizardAction(request: Request, ip: string | null): Promise
     Object.assign(fileErrors, await claimPostedUploads(draft.id, claims));
   }
   if (Object.keys(fileErrors).length > 0) {
-    const status = Object.values(fileErrors).some((list) => list?.includes('onboarding.upload.tooLarge') || list?.includes('onboarding.upload.capExceeded'))
+    const messages = Object.values(fileErrors).flat();
+    const status = messages.some((message) => message === 'onboarding.upload.tooLarge' || message === 'onboarding.upload.capExceeded')
       ? 413
-      : 415;
+      : messages.includes(INPUT_MESSAGES.invalidCharacters)
+        ? 400
+        : 415;
     return fail({ step: 3, fileErrors }, status);
   }
   await saveDraft(draft.id, { step: 3, ip });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PAYMENT_METHODS, PAYMENT_STATUSES, PAYOUT_STATUSES } from '../../db/models/enums.ts';
-import { amountCentsSchema } from '../utils/validation.ts';
+import { amountCentsSchema, plainText } from '../utils/validation.ts';
 
 /**
  * The record-payment dialog (spec §5 Payment) and the other payment, payout
@@ -60,8 +60,8 @@ export const paymentCreateSchema = z.object({
   invoiceId: invoiceIdSchema,
   amount: z.preprocess(blankToUndefined, z.union([z.string(), z.number()], PAYMENT_MESSAGES.amountRequired).pipe(amountCentsSchema(PAYMENT_MESSAGES.amountFormat))),
   paymentMethod: z.preprocess(blankToUndefined, z.enum(PAYMENT_METHODS, PAYMENT_MESSAGES.invalidMethod).default('bank_transfer')),
-  reference: z.preprocess(blankToUndefined, z.string(PAYMENT_MESSAGES.tooLong255).trim().max(255, PAYMENT_MESSAGES.tooLong255).optional()),
-  notes: z.preprocess(blankToUndefined, z.string(PAYMENT_MESSAGES.tooLong5000).trim().max(5000, PAYMENT_MESSAGES.tooLong5000).optional()),
+  reference: z.preprocess(blankToUndefined, plainText(z.string(PAYMENT_MESSAGES.tooLong255).trim().max(255, PAYMENT_MESSAGES.tooLong255)).optional()),
+  notes: z.preprocess(blankToUndefined, plainText(z.string(PAYMENT_MESSAGES.tooLong5000).trim().max(5000, PAYMENT_MESSAGES.tooLong5000), { multiline: true }).optional()),
 });
 
 /** What recordPayment takes: the payload as sent (amount in EUR, a number or decimal text); it validates itself. */

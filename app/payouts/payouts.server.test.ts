@@ -88,6 +88,9 @@ describe('payouts: pain.001 export', () => {
     const managerCookie = await signedInCookie(b.manager.id);
     expect((await apiFailure(post(managerCookie, { ids: [] }))).status).toBe(400);
     expect((await apiFailure(post(managerCookie, { ids: ['00000000-0000-4000-8000-000000000001'] }))).status).toBe(404);
+    // The payouts tab posts ids from a form: one that is no UUID is 404 on ids, not a SQL error.
+    expect(await apiFailure(exportPayouts({ actor: b.manager, ids: ['x'] }))).toMatchObject({ status: 404, body: { errors: { ids: ['Payout not found'] } } });
+    expect((await apiFailure(markPayoutsPaid({ actor: b.manager, ids: ['x'] }))).status).toBe(404);
     const response = (await post(managerCookie, { ids: [payout.id] })) as Response;
     expect(response.status).toBe(200);
     expect(response.headers.get('Content-Type')).toContain('application/xml');

@@ -10,6 +10,7 @@ import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { PAYMENT_MESSAGES, PAYOUT_STATUSES } from '../payments/schemas.ts';
 import { apiError } from '../utils/api.server.ts';
 import { centsToNumber, sumCents, toCents } from '../utils/money.ts';
+import { isUuid } from '../auth/user-record.server.ts';
 
 /**
  * Money the factor pays to its clients (DESIGN §7): the advance at financing
@@ -127,6 +128,11 @@ export interface PayoutExport {
   fileName: string;
 }
 
+/** 409 for a chosen payout the state does not allow: the refusal is about the ids the caller chose. */
+function idsRefusal(message: string): Response {
+  return apiError(409, message, { ids: [message] });
+}
+
 /**
  * POST /api/payouts/export {ids} (manager): the chosen pending payouts as one
  * pain.001.001.09 file with the factor's account as debtor. 400 no ids, 404
@@ -138,19 +144,21 @@ export async function exportPayouts({ actor, ids, ip }: { actor: Actor; ids: str
   assertCan(actor, 'finance:invoice');
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
   if (unique.length === 0) throw apiError(400, PAYMENT_MESSAGES.payoutsRequired, { ids: [PAYMENT_MESSAGES.payoutsRequired] });
+  // An id that is no UUID names no payout (a form may post anything): 404, not a SQL error.
+  if (!unique.every(isUuid)) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { ids: [PAYMENT_MESSAGES.payoutNotFound] });
   const debtor = factorAccount();
   return inTransaction(async (transaction) => {
     // Locked in a fixed order so two exports of overlapping selections queue instead of deadlocking.
     const rows = await selectRows<PayoutRow>(`${SELECT_PAYOUT} WHERE po.id IN (:ids) ORDER BY po.id FOR UPDATE OF po`, { ids: unique }, { transaction });
-    if (rows.length !== unique.length) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound);
+    if (rows.length !== unique.length) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { ids: [PAYMENT_MESSAGES.payoutNotFound] });
     const notPending = rows.filter((row) => row.status !== 'pending');
     if (notPending.length) {
-      throw apiError(409, `${PAYMENT_MESSAGES.payoutNotPending}: ${notPending.map((row) => `${row.invoice_number} (${row.status})`).join(', ')}`);
+      throw idsRefusal(`${PAYMENT_MESSAGES.payoutNotPending}: ${notPending.map((row) => `${row.invoice_number} (${row.status})`).join(', ')}`);
     }
     for (const row of rows) {
-      if (toCents(row.amount) <= 0) throw apiError(409, `Payout for ${row.invoice_number} has no amount to transfer`);
-      if (!isValidIban(row.iban)) throw apiError(409, `Payout for ${row.invoice_number} has an invalid IBAN ${row.iban}`);
-      if (row.currency !== 'EUR') throw apiError(409, `Payout for ${row.invoice_number} is not in EUR; SEPA transfers are EUR only`);
+      if (toCents(row.amount) <= 0) throw idsRefusal(`Payout for ${row.invoice_number} has no amount to transfer`);
+      if (!isValidIban(row.iban)) throw idsRefusal(`Payout for ${row.invoice_number} has an invalid IBAN ${row.iban}`);
+      if (row.currency !== 'EUR') throw idsRefusal(`Payout for ${row.invoice_number} is not in EUR; SEPA transfers are EUR only`);
     }
     // The bank file lists them oldest first, as they were owed.
     rows.sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime() || a.id.localeCompare(b.id));
@@ -198,11 +206,13 @@ export async function markPayoutsPaid({ actor, ids, ip }: { actor: Actor; ids: s
   assertCan(actor, 'finance:invoice');
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
   if (unique.length === 0) throw apiError(400, PAYMENT_MESSAGES.payoutsRequired, { ids: [PAYMENT_MESSAGES.payoutsRequired] });
+  // An id that is no UUID names no payout (a form may post anything): 404, not a SQL error.
+  if (!unique.every(isUuid)) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { ids: [PAYMENT_MESSAGES.payoutNotFound] });
   return inTransaction(async (transaction) => {
     const rows = await selectRows<PayoutRow>(`${SELECT_PAYOUT} WHERE po.id IN (:ids) ORDER BY po.id FOR UPDATE OF po`, { ids: unique }, { transaction });
-    if (rows.length !== unique.length) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound);
+    if (rows.length !== unique.length) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { ids: [PAYMENT_MESSAGES.payoutNotFound] });
     const wrong = rows.filter((row) => row.status !== 'exported');
-    if (wrong.length) throw apiError(409, `${PAYMENT_MESSAGES.payoutNotExported}: ${wrong.map((row) => `${row.invoice_number} (${row.status})`).join(', ')}`);
+    if (wrong.length) throw idsRefusal(`${PAYMENT_MESSAGES.payoutNotExported}: ${wrong.map((row) => `${row.invoice_number} (${row.status})`).join(', ')}`);
     await execute(`UPDATE payouts SET status = 'paid' WHERE id IN (:ids)`, { ids: unique }, { transaction });
     for (const row of rows) {
       await logActivity(

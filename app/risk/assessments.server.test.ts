@@ -66,9 +66,10 @@ describe('assessEntity', () => {
     expect((await apiFailure(assessEntity({ entityType: 'client', entityId: 'nope', actor: null, reason: 'created' }))).status).toBe(404);
     expect(
       (await apiFailure(assessEntity({ entityType: 'customer', entityId: '00000000-0000-4000-8000-000000000000', actor: null, reason: 'created' }))).body,
-    ).toEqual({ message: 'Customer not found' });
+    ).toEqual({ message: 'Customer not found', errors: { entityId: ['Customer not found'] } });
     // @ts-expect-error an entity type the schema does not know
-    expect((await apiFailure(assessEntity({ entityType: 'invoice', entityId: 'x', actor: null, reason: 'created' }))).status).toBe(400);
+    const badType = await apiFailure(assessEntity({ entityType: 'invoice', entityId: 'x', actor: null, reason: 'created' }));
+    expect(badType).toMatchObject({ status: 400, body: { errors: { entityType: ['Entity type must be client or customer'] } } });
   });
 });
 

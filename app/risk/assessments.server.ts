@@ -8,6 +8,7 @@ import { apiError, zodFieldErrors } from '../utils/api.server.ts';
 import { adjustAssessmentSchema, RISK_MESSAGES } from './schemas.ts';
 import { categoryOf, clampScore, RISK_FACTOR_NAMES, scoreEntity, type RiskEntityType, type StoredFactors } from './scoring.server.ts';
 import type { RiskCategory } from './scoring.ts';
+import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
 
 /**
  * Risk assessments (spec §3, issue 5): made by the system when a client or
@@ -129,7 +130,7 @@ async function lockEntity(entityType: RiskEntityType, entityId: string, transact
         { transaction },
       )
     : null;
-  if (!row) throw apiError(404, NOT_FOUND[entityType]);
+  if (!row) throw apiError(404, NOT_FOUND[entityType], { entityId: [NOT_FOUND[entityType]] });
   return row;
 }
 
@@ -160,7 +161,7 @@ export async function assessEntity(
   options: { transaction?: Transaction } = {},
 ): Promise<RiskAssessmentDto> {
   const { entityType, entityId, actor, reason } = input;
-  if (entityType !== 'client' && entityType !== 'customer') throw apiError(400, RISK_MESSAGES.entityTypeInvalid);
+  if (entityType !== 'client' && entityType !== 'customer') throw apiError(400, RISK_MESSAGES.entityTypeInvalid, { entityType: [RISK_MESSAGES.entityTypeInvalid] });
   if (!REASONS.includes(reason)) throw new Error(`unknown assessment reason: ${String(reason)}`);
   if (actor) assertCan(actor, 'assess:risk');
   const notes = input.notes?.trim() ? input.notes.trim() : null;
@@ -218,6 +219,37 @@ export async function assessEntity(
 
   const id = options.transaction ? await run(options.transaction) : await inTransaction(run);
   return (await findAssessment(id, options.transaction)) as RiskAssessmentDto;
+}
+
+/**
+ * 'Nova procjena' and POST /api/risk-assessments: a staff member asks for an
+ * assessment. It is made (reason on_demand), and with it the entity's risk
+ * review workflow starts, carrying the assessment's id so that its scoring
+ * step reports this assessment instead of making a second one
+ * (docs/reference-data.md). One transaction.
+ */
+export async function requestAssessment(input: {
+  entityType: RiskEntityType;
+  entityId: string;
+  actor: Actor;
+  notes?: string | null;
+  ip?: string | null;
+}): Promise<RiskAssessmentDto> {
+  return inTransaction(async (transaction) => {
+    const assessment = await assessEntity({ ...input, reason: 'on_demand' }, { transaction });
+    await startWorkflowOnEvent(
+      {
+        event: 'risk_assessment_completed',
+        entityType: assessment.entityType,
+        entityId: assessment.entityId,
+        actor: input.actor,
+        ip: input.ip,
+        context: { assessmentId: assessment.id },
+      },
+      { transaction },
+    );
+    return assessment;
+  });
 }
 
 /**

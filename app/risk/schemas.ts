@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainText } from '../utils/validation.ts';
 
 /**
  * Payloads of the risk area: the API bodies and the /risk page forms share
@@ -16,18 +17,13 @@ export const RISK_MESSAGES = {
 
 export const ENTITY_TYPES = ['client', 'customer'] as const;
 const entityType = z.enum(ENTITY_TYPES, RISK_MESSAGES.entityTypeInvalid);
-const optionalNotes = z
-  .string()
-  .trim()
-  .max(5000, RISK_MESSAGES.notesTooLong)
+const optionalNotes = plainText(z.string(RISK_MESSAGES.notesTooLong).trim().max(5000, RISK_MESSAGES.notesTooLong), { multiline: true })
   .nullish()
   .transform((value) => value || null);
 // An adjustment changes a decision someone relied on: it always says why.
-const requiredNotes = z
-  .string(RISK_MESSAGES.notesRequired)
-  .trim()
-  .min(1, RISK_MESSAGES.notesRequired)
-  .max(5000, RISK_MESSAGES.notesTooLong);
+const requiredNotes = plainText(z.string(RISK_MESSAGES.notesRequired).trim().min(1, RISK_MESSAGES.notesRequired).max(5000, RISK_MESSAGES.notesTooLong), {
+  multiline: true,
+});
 
 /** POST /api/risk-assessments {entityType, entityId, notes?}. */
 export const newAssessmentSchema = z.object({

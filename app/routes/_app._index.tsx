@@ -8,6 +8,7 @@ import { periodOf } from '~/dashboard/display.ts';
 import { LoginPage, type LoginActionData } from '~/components/login-page.tsx';
 import { readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'FinFlow' }];
 
@@ -35,7 +36,7 @@ function withSessionCookie(request: Request, setCookie: string | undefined) {
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   const meta = { ip: clientIp(context) };
-  const form = await request.clone().formData();
+  const form = await readFormData(request.clone());
   const intent = String(form.get('intent') ?? 'login');
   const step: LoginActionData['step'] = intent === 'verify-otp' ? 'code' : intent === 'verify-setup' ? 'setup' : 'credentials';
   // The setup screen keeps its QR and key across a mistyped code.

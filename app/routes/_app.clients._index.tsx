@@ -12,6 +12,7 @@ import { ClientStatusBadge, CreditUsageBar, RiskScore } from '~/components/clien
 import { CreatePartyDialog, CreatePartyPanel, type PartyActionData } from '~/components/clients/party-form.tsx';
 import { AddPartyButton, PartyListFrame } from '~/components/clients/party-list.tsx';
 import { formatEur } from '~/utils/format.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Upravljanje klijentima · FinFlow' }];
 
@@ -26,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** The creation dialog (spec §5) and its no-JavaScript panel. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const actor = await requirePermission(request, 'create:client');
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   return handleCreate(formData, {
     schema: clientCreateSchema,
     create: (input) => createClient({ actor, input, ip: clientIp(context) }),

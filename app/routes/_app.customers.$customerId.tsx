@@ -12,6 +12,7 @@ import { FinaCheckButton } from '~/components/integrations/fina-check-button.tsx
 import { getCustomer, updateCustomer } from '~/customers/customers.server.ts';
 import { CUSTOMER_FIELDS, customerEditFormSchema } from '~/customers/schemas.ts';
 import { formatDateTime } from '~/utils/format.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.customer.companyName ?? 'Kupac'} · FinFlow` }];
 
@@ -29,7 +30,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const actor = await requirePermission(request, 'update:customer');
   const id = params.customerId ?? '';
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   return handleUpdate(formData, {
     schema: customerEditFormSchema,
     names: CUSTOMER_FIELDS,

@@ -12,6 +12,7 @@ import { AddPartyButton, PartyListFrame } from '~/components/clients/party-list.
 import { FinaCheckButton } from '~/components/integrations/fina-check-button.tsx';
 import { createCustomer, listCustomers, type CustomerDto } from '~/customers/customers.server.ts';
 import { CUSTOMER_FIELDS, customerCreateSchema } from '~/customers/schemas.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Upravljanje kupcima · FinFlow' }];
 
@@ -26,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** The creation dialog (spec §5) and its no-JavaScript panel. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const actor = await requirePermission(request, 'create:customer');
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   return handleCreate(formData, {
     schema: customerCreateSchema,
     create: (input) => createCustomer({ actor, input, ip: clientIp(context) }),

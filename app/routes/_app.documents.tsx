@@ -9,6 +9,7 @@ import { InlineUploadForm, UploadDialog, type UploadResult } from '~/components/
 import { listDocuments } from '~/documents/documents.server.ts';
 import { parseUploadForm, signFromForm } from '~/documents/page-actions.server.ts';
 import { DOCUMENT_TABS, type DocumentTab } from '~/documents/schemas.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Upravljanje dokumentima · FinFlow' }];
 
@@ -54,7 +55,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return parseUploadForm({ request, actor, ip, backTo });
   }
   const actor = await requirePermission(request, 'sign:document');
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   if (formData.get('intent') !== 'sign') throw redirect(backTo);
   return signFromForm({ actor, id: String(formData.get('id') ?? ''), ip, backTo });
 }

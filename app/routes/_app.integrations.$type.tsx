@@ -19,6 +19,7 @@ import { handleIntegrationIntent } from '~/integrations/page.server.ts';
 import { isIntegrationType, type IntegrationType } from '~/integrations/types.ts';
 import { formatDateTime, formatEur } from '~/utils/format.ts';
 import { isValidOib } from '~/utils/validation.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.integration.name ?? 'Integracija'} · FinFlow` }];
 
@@ -81,7 +82,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const fallback = `/integrations/${params.type ?? ''}`;
   // The e-invoice lists' own intents have their own permissions (manager, user); the rest are the integration's (admin).
-  const intent = String((await request.clone().formData()).get('intent') ?? '');
+  const intent = String((await readFormData(request.clone())).get('intent') ?? '');
   if (params.type === 'einvoicing' && isEInvoiceIntent(intent)) return handleEInvoiceIntent(request, { ip: clientIp(context), fallback });
   return handleIntegrationIntent(request, { ip: clientIp(context), fallback, type: params.type });
 }

@@ -13,6 +13,7 @@ import { useToast } from '~/components/toaster.tsx';
 import { getInvoiceDetail } from '~/invoices/invoices.server.ts';
 import { DECISIONS, financePreviews, handleDecision, type DecisionRefusal } from '~/invoices/page.server.ts';
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.invoice.invoiceNumber ?? 'Faktura'} · FinFlow` }];
 
@@ -36,7 +37,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /** The same four decisions as the list; back here afterwards. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const actor = await requirePermission(request, 'read:all');
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   if (!(DECISIONS as readonly string[]).includes(String(formData.get('intent')))) return json({ message: 'Unknown intent' }, { status: 400 });
   // The id in the URL decides which invoice, whatever the form says.
   formData.set('id', params.invoiceId ?? '');

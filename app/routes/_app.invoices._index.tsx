@@ -18,14 +18,17 @@ import {
   financePreviews,
   handleCreate,
   handleDecision,
+  handleFind,
   handleImport,
   invoiceListParams,
   PAGE_SIZE,
   partyOptions,
   readAddForm,
   type DecisionRefusal,
+  type PartyOptionsView,
 } from '~/invoices/page.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Obrada faktura · FinFlow' }];
 
@@ -38,7 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listInvoices({ q, status: tab === 'all' ? null : tab, limit, offset }),
     invoiceTabCounts({ q }),
     // The no-JavaScript panel needs the lists in the page; the dialog loads its own (PartySelect).
-    canCreate && showNew ? partyOptions() : Promise.resolve({ clients: [], customers: [] }),
+    canCreate && showNew ? partyOptions() : Promise.resolve<PartyOptionsView>({ clients: [], customers: [], capped: { clients: false, customers: false }, found: { clients: 0, customers: 0 } }),
   ]);
   const rights = {
     verify: can(user, 'verify:invoice'),
@@ -50,7 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ items, total, counts, q, tab, page, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)), showNew, canCreate, rights, previews, options });
 }
 
-/** Multipart posts add an invoice (intent create|import); plain posts decide (verify|approve|finance|reject). */
+/** Multipart posts add an invoice (intent create|import) or, with 'find', search the pickers; plain posts decide (verify|approve|finance|reject). */
 export async function action({ request, context }: ActionFunctionArgs) {
   const ip = clientIp(context);
   const back = backTo(request);
@@ -64,12 +67,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
         variant: 'destructive',
       });
     }
+    // A picker's search step (no JavaScript) comes before the form's own intent: nothing is stored.
+    if (formData.has('find')) return handleFind(formData);
     if (formData.get('intent') === 'import') return handleImport(formData, { actor, ip, back });
     return handleCreate(formData, { actor, ip, back });
   }
   // Reading is enough to post: the domain refuses a decision the role may not make (403, shown on the card).
   const actor = await requirePermission(request, 'read:all');
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   if (!(DECISIONS as readonly string[]).includes(String(formData.get('intent')))) return json({ message: 'Unknown intent' }, { status: 400 });
   return handleDecision(formData, { actor, ip, back });
 }

@@ -30,6 +30,7 @@ import {
 import { readApiError } from '~/utils/api.server.ts';
 import { formatEur } from '~/utils/format.ts';
 import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Kreditni limiti i odobrenja · FinFlow' }];
 
@@ -116,7 +117,7 @@ function backTo(request: Request): string {
  * a decision is a redirect with a toast, so it reads the same without JavaScript.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const ip = clientIp(context);
   const intent = formData.get('intent');
 

@@ -4,6 +4,8 @@ import { requirePermission } from '~/auth/permissions.server.ts';
 import { exportPayouts } from '~/payouts/payouts.server.ts';
 import { methodNotAllowed, readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
+import { isSingleLineText } from '~/utils/validation.ts';
 
 /**
  * POST /payments/export: the payouts tab's export button (a native form post,
@@ -14,9 +16,9 @@ import { redirectWithToast } from '~/utils/toast.server.ts';
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
   const actor = await requirePermission(request, 'finance:invoice');
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const returnTo = String(formData.get('returnTo') ?? '');
-  const back = /^\/payments(\?[^\s]*)?$/.test(returnTo) ? returnTo : '/payments?tab=payouts';
+  const back = /^\/payments(\?[^\s]*)?$/.test(returnTo) && isSingleLineText(returnTo) ? returnTo : '/payments?tab=payouts';
   try {
     const file = await exportPayouts({ actor, ids: formData.getAll('ids').map(String), ip: clientIp(context) });
     return new Response(file.xml, {

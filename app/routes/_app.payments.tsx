@@ -20,6 +20,8 @@ import { listPayouts, markPayoutsPaid } from '~/payouts/payouts.server.ts';
 import { readApiError } from '~/utils/api.server.ts';
 import type { ToastInput } from '~/utils/toast.ts';
 import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
+import { isSingleLineText } from '~/utils/validation.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Uplate i naplata · FinFlow' }];
 
@@ -91,7 +93,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** Back to where the form was, never elsewhere. */
 function safeReturn(value: FormDataEntryValue | string | null | undefined, fallback = '/payments'): string {
   const text = typeof value === 'string' ? value : '';
-  return /^\/payments(\?[^\s]*)?$/.test(text) ? text : fallback;
+  return /^\/payments(\?[^\s]*)?$/.test(text) && isSingleLineText(text) ? text : fallback;
 }
 
 function withoutNew(path: string): string {
@@ -130,7 +132,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
   }
 
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intent = String(formData.get('intent') ?? '');
   const back = safeReturn(formData.get('returnTo'));
   if (intent === 'create') return createPayment(request, formData, ip);

@@ -15,6 +15,7 @@ import { useToast } from '~/components/toaster.tsx';
 import { readApiError } from '~/utils/api.server.ts';
 import { formatDateTime } from '~/utils/format.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Profil korisnika · FinFlow' }];
 
@@ -31,7 +32,7 @@ const PASSWORD_FIELDS = ['currentPassword', 'newPassword', 'confirmPassword'];
 /** Spec §2 profile: personal data and password change, each its own form; the rules live in users.server.ts. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const meta = { ip: clientIp(context) };
 
   if (formData.get('intent') === 'password') {

@@ -12,16 +12,17 @@ import { formatPercent } from '~/components/risk/risk-display.tsx';
 import {
   adjustAssessment,
   assessableEntities,
-  assessEntity,
   categoryCounts,
   getAssessment,
   listAssessments,
+  requestAssessment,
   type RiskAssessmentDto,
 } from '~/risk/assessments.server.ts';
 import { adjustAssessmentFormSchema, ENTITY_TYPES, newAssessmentFormSchema } from '~/risk/schemas.ts';
 import { RISK_CATEGORIES, type RiskCategory } from '~/risk/scoring.ts';
 import { readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Procjena rizika · FinFlow' }];
 
@@ -98,7 +99,7 @@ function detailsUrl(request: Request, id: string): string {
 
 /** intent=assess ('assess:risk'): a new on-demand assessment; intent=adjust ('adjust:risk', manager): the manual adjustment. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const ip = clientIp(context);
   const intent = formData.get('intent') === 'adjust' ? 'adjust' : 'assess';
 
@@ -127,7 +128,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== 'success') return json({ intent, result: submission.reply() }, { status: 400 });
   try {
     const [entityType, entityId] = submission.value.entity.split(':') as [EntityType, string];
-    const assessment = await assessEntity({ entityType, entityId, actor, notes: submission.value.notes, reason: 'on_demand', ip });
+    const assessment = await requestAssessment({ entityType, entityId, actor, notes: submission.value.notes, ip });
     return redirectWithToast(detailsUrl(request, assessment.id), {
       title: 'risk.toast.assessedTitle',
       description: 'risk.toast.assessed',

@@ -12,6 +12,7 @@ import { createDefinition, getDefinition, listDefinitions, setDefinitionActive, 
 import { controlInstance } from '~/workflows/engine.server.ts';
 import { handlerNames } from '~/workflows/handlers/index.server.ts';
 import { getInstanceDetail, instanceStatusCounts, listInstances } from '~/workflows/instances.server.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'Workflow Engine · FinFlow' }];
 
@@ -132,7 +133,7 @@ function backTo(request: Request, change: Record<string, string | null>): string
 const CONTROL_TOAST = { pause: 'workflows.toast.paused', resume: 'workflows.toast.resumed', restart: 'workflows.toast.restarted' } as const;
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intent = String(formData.get('intent') ?? '');
   const id = String(formData.get('id') ?? '');
   const ip = clientIp(context);

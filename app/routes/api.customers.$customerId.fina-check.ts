@@ -2,8 +2,11 @@ import type { ActionFunctionArgs } from '@remix-run/node';
 import { clientIp } from '~/auth/login.server.ts';
 import { requirePermission } from '~/auth/permissions.server.ts';
 import { checkCustomerAccount } from '~/fina/checks.server.ts';
-import { apiJson, methodNotAllowed, readApiError, requireUuidParam } from '~/utils/api.server.ts';
+import { apiError, apiJson, methodNotAllowed, readApiError, requireUuidParam } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
+import { safeRedirect } from '~/utils/safe-redirect.ts';
+import { INPUT_MESSAGES, isSingleLineText } from '~/utils/validation.ts';
 
 /**
  * POST /api/customers/{id}/fina-check: checks the customer's account with FINA
@@ -15,9 +18,10 @@ export async function loader() {
   return methodNotAllowed(['POST']);
 }
 
+/** The page to go back to: a local path; one with control characters is refused (400 on redirectTo), never put in a header. */
 function localPath(value: FormDataEntryValue | null, fallback: string): string {
-  const text = typeof value === 'string' ? value : '';
-  return text.startsWith('/') && !text.startsWith('//') && !text.startsWith('/\\') ? text : fallback;
+  if (typeof value === 'string' && !isSingleLineText(value)) throw apiError(400, INPUT_MESSAGES.invalidCharacters, { redirectTo: [INPUT_MESSAGES.invalidCharacters] });
+  return safeRedirect(value, fallback);
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
@@ -27,7 +31,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const customerId = requireUuidParam(params.customerId);
   if (!isForm) return apiJson(await checkCustomerAccount({ actor, customerId, ip: clientIp(context) }));
 
-  const back = localPath((await request.formData()).get('redirectTo'), `/customers/${customerId}`);
+  const back = localPath((await readFormData(request)).get('redirectTo'), `/customers/${customerId}`);
   try {
     const result = await checkCustomerAccount({ actor, customerId, ip: clientIp(context) });
     return redirectWithToast(back, {

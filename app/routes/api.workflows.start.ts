@@ -5,7 +5,11 @@ import { apiJson, methodNotAllowed, parseJsonBody } from '~/utils/api.server.ts'
 import { startWorkflowInstance } from '~/workflows/instances.server.ts';
 import { startSchema } from '~/workflows/schemas.ts';
 
-/** POST /api/workflows/start {workflowType, entityId, entityType} → 201 with the instance ('start:workflow'). */
+/**
+ * POST /api/workflows/start {workflowType, entityId, entityType} → 201 with the
+ * instance ('start:workflow', a manager: DESIGN §6). 404 on entityId when no
+ * such entity exists or the workflow does not work on its type.
+ */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
   const actor = await requirePermission(request, 'start:workflow', { api: true });

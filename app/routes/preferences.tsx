@@ -3,6 +3,7 @@ import { isLanguage, LANGUAGE_KEY } from '~/i18n.ts';
 import { isTheme, THEME_KEY } from '~/utils/theme.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { safeRedirect } from '~/utils/safe-redirect.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 const ONE_YEAR_SECONDS = 60 * 60 * 24 * 365;
 
@@ -16,7 +17,7 @@ function preferenceCookie(name: string, value: string) {
  * posted as a form so the switch works without JavaScript.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readFormData(request);
   const redirectTo = safeRedirect(form.get('redirectTo'));
   const language = form.get('language');
   const theme = form.get('theme');

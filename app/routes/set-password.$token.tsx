@@ -10,8 +10,11 @@ import { findSetPasswordToken, setPasswordWithToken } from '~/auth/users.server.
 import { FormErrors, PasswordField } from '~/components/forms.tsx';
 import { readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
-export const meta: MetaFunction = () => [{ title: 'FinFlow' }, { name: 'referrer', content: 'no-referrer' }];
+// same-origin keeps the token out of other sites' Referer; 'no-referrer' made a form post without
+// JavaScript carry `Origin: null`, which Remix refuses as a cross-site action (a 500).
+export const meta: MetaFunction = () => [{ title: 'FinFlow' }, { name: 'referrer', content: 'same-origin' }];
 
 /** The one-time link a new staff user follows to choose their password (DESIGN §9). */
 export async function loader({ params }: LoaderFunctionArgs) {
@@ -20,7 +23,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: setPasswordSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: setPasswordSchema });
   if (submission.status !== 'success') return json(submission.reply({ hideFields: ['newPassword', 'confirmPassword'] }), { status: 400 });
   try {
     await setPasswordWithToken(params.token ?? '', submission.value, { ip: clientIp(context) });

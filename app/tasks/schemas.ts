@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TASK_ENTITY_TYPES, TASK_PRIORITIES, TASK_STATUSES, TASK_TYPES, type TaskEntityType, type TaskPriority, type TaskStatus, type TaskType } from '../../db/models/enums.ts';
+import { isCalendarDate, parseTimestamp, plainText } from '../utils/validation.ts';
 
 /**
  * Task payloads (spec §3 Task, §4 task states; DESIGN §9 POST /api/tasks).
@@ -17,6 +18,7 @@ export const TASK_MESSAGES = {
   invalidPriority: 'Invalid priority',
   invalidStatus: 'Invalid status',
   invalidDate: 'Invalid due date',
+  invalidCompletedAt: 'Invalid completion time',
   invalidAssignee: 'Invalid assignee',
   unknownAssignee: 'Assignee not found',
   invalidEntity: 'Invalid entity',
@@ -31,6 +33,7 @@ export const TASK_MESSAGES = {
   cannotComplete: 'Only a task in progress can be completed',
   cannotCancel: 'Only a pending or in-progress task can be cancelled',
   cannotReopen: 'A task cannot go back to pending',
+  decideKyc: 'Decide the KYC application instead: approve, reject or request documents',
 } as const;
 
 /** Server message → i18n key, so the pages show each message in the chosen language. */
@@ -58,7 +61,8 @@ const blankToUndefined = (value: unknown) =>
 /** In an update, '' or null clears an optional field; a missing key leaves it unchanged. */
 const blankToNull = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? null : value);
 
-const text = (max: number, message: string) => z.string(message).trim().max(max, message);
+/** Descriptions and notes: several lines allowed, control characters and broken Unicode not. */
+const text = (max: number, message: string) => plainText(z.string(message).trim().max(max, message), { multiline: true });
 
 /** The offset of Europe/Zagreb at `instant`, in minutes (60 in winter, 120 in summer). */
 function zagrebOffsetMinutes(instant: number): number {
@@ -79,12 +83,16 @@ function zagrebOffsetMinutes(instant: number): number {
 export function dueDateToIso(value: string): string | null {
   const trimmed = value.trim();
   if (DAY.test(trimmed)) {
+    // 30 February is refused, not rolled into March.
+    if (!isCalendarDate(trimmed) || trimmed < '1000-01-01') return null;
     const guess = Date.parse(`${trimmed}T23:59:59.999Z`);
-    if (Number.isNaN(guess) || new Date(guess).toISOString().slice(0, 10) !== trimmed) return null;
     return new Date(guess - zagrebOffsetMinutes(guess) * 60_000).toISOString();
   }
-  const parsed = Date.parse(trimmed);
-  return Number.isNaN(parsed) || !/^\d{4}-\d{2}-\d{2}T/.test(trimmed) ? null : new Date(parsed).toISOString();
+  const parsed = parseTimestamp(trimmed);
+  if (!parsed) return null;
+  // Without a zone the time is Zagreb's, like the day form above.
+  const instant = parsed.local ? parsed.date.getTime() - zagrebOffsetMinutes(parsed.date.getTime()) * 60_000 : parsed.date.getTime();
+  return new Date(instant).toISOString();
 }
 
 /** The Zagreb calendar day of a stored due date, for the edit form's date input. */
@@ -108,11 +116,7 @@ const uuidSchema = (message: string) =>
     .regex(UUID, message)
     .transform((value) => value.toLowerCase());
 
-const titleSchema = z
-  .string(TASK_MESSAGES.titleRequired)
-  .trim()
-  .min(1, TASK_MESSAGES.titleRequired)
-  .max(255, TASK_MESSAGES.tooLong255);
+const titleSchema = plainText(z.string(TASK_MESSAGES.titleRequired).trim().min(1, TASK_MESSAGES.titleRequired).max(255, TASK_MESSAGES.tooLong255));
 const prioritySchema = z.enum(TASK_PRIORITIES, TASK_MESSAGES.invalidPriority);
 
 /** POST /api/tasks and the new-task dialog. */
@@ -159,7 +163,15 @@ const editShape = {
  */
 export const taskUpdateSchema = z.object({
   status: z.enum(TASK_STATUSES, TASK_MESSAGES.invalidStatus).optional(),
-  completedAt: z.unknown().optional(),
+  // Ignored, but a value that is there must still be a real instant (or null).
+  completedAt: z.preprocess(
+    blankToUndefined,
+    z
+      .string(TASK_MESSAGES.invalidCompletedAt)
+      .trim()
+      .refine((value) => isCalendarDate(value) || parseTimestamp(value) !== null, TASK_MESSAGES.invalidCompletedAt)
+      .optional(),
+  ),
   ...editShape,
 });
 export type TaskUpdateInput = z.input<typeof taskUpdateSchema>;

@@ -138,8 +138,10 @@ describe('task transitions', () => {
   it('answers 404 for an unknown task and 400 for an empty change', async () => {
     const actor = await newActor();
     expect((await apiFailure(updateTask({ actor, id: randomUUID(), input: { status: 'in_progress' } }))).status).toBe(404);
+    // The /tasks page posts the id from a form: anything that is no UUID is 404 too, not a SQL error.
+    expect((await apiFailure(updateTask({ actor, id: 'abc', input: { status: 'in_progress' } }))).status).toBe(404);
     const task = await newTask(actor);
-    expect(await apiFailure(updateTask({ actor, id: task.id, input: { completedAt: '2020-01-01' } }))).toMatchObject({ status: 400, body: { message: 'Nothing to update' } });
+    expect(await apiFailure(updateTask({ actor, id: task.id, input: { completedAt: '2020-01-01' } }))).toMatchObject({ status: 400, body: { message: 'Nothing to update', errors: { status: ['Nothing to update'] } } });
   });
 });
 

@@ -118,7 +118,7 @@ interface TaskRow {
 
 type BareTaskRow = Pick<
   TaskRow,
-  'id' | 'title' | 'description' | 'priority' | 'status' | 'assigned_to' | 'due_date' | 'notes' | 'workflow_instance_id' | 'entity_type' | 'entity_id'
+  'id' | 'title' | 'description' | 'type' | 'priority' | 'status' | 'assigned_to' | 'due_date' | 'notes' | 'workflow_instance_id' | 'entity_type' | 'entity_id'
 >;
 
 const OPEN_STATUSES: readonly TaskStatus[] = ['pending', 'in_progress'];
@@ -333,11 +333,13 @@ export async function updateTask({ actor, id, input, ip }: { actor: Actor; id: s
   assertCan(actor, 'work:task');
   const data = validate(taskUpdateSchema, input);
   const edits = TASK_EDIT_FIELDS.filter((field) => data[field] !== undefined);
-  if (data.status === undefined && edits.length === 0) throw apiError(400, TASK_MESSAGES.nothingToUpdate);
+  if (data.status === undefined && edits.length === 0) throw apiError(400, TASK_MESSAGES.nothingToUpdate, { status: [TASK_MESSAGES.nothingToUpdate] });
 
+  // An id that is no UUID names no task (a form may post anything): 404, not a SQL error.
+  if (!UUID.test(id)) throw apiError(404, TASK_MESSAGES.notFound);
   return inTransaction(async (transaction) => {
     const row = await selectOne<BareTaskRow>(
-      `SELECT id, title, description, priority, status, assigned_to, due_date, notes, workflow_instance_id, entity_type, entity_id
+      `SELECT id, title, description, type, priority, status, assigned_to, due_date, notes, workflow_instance_id, entity_type, entity_id
          FROM tasks WHERE id = :id FOR UPDATE`,
       { id },
       { transaction },
@@ -348,6 +350,9 @@ export async function updateTask({ actor, id, input, ip }: { actor: Actor; id: s
     const target = data.status !== undefined && (data.status !== row.status || edits.length === 0) ? data.status : undefined;
     if (target !== undefined && !TRANSITIONS[target].from.includes(row.status)) throw apiError(409, TRANSITIONS[target].refusal);
     if (edits.length > 0 && !OPEN_STATUSES.includes(row.status)) throw apiError(409, TASK_MESSAGES.notOpen);
+    if ((target === 'completed' || target === 'cancelled') && (await awaitsKycDecision(row, transaction))) {
+      throw apiError(409, TASK_MESSAGES.decideKyc, { status: [TASK_MESSAGES.decideKyc] });
+    }
 
     const values: Partial<Record<TaskEditField, string | null>> = {};
     for (const field of edits) values[field] = data[field] as string | null;
@@ -387,6 +392,21 @@ export async function updateTask({ actor, id, input, ip }: { actor: Actor; id: s
     }
     return toTaskDto((await readTask(id, transaction)) as TaskRow);
   });
+}
+
+/**
+ * A KYC task of a client still under review is closed by the decision
+ * (app/onboarding/kyc-decision.server.ts), not by completing or cancelling
+ * it: that would approve nobody and leave the onboarding workflow waiting.
+ */
+async function awaitsKycDecision(row: BareTaskRow, transaction: Transaction): Promise<boolean> {
+  if (row.type !== 'kyc_verification' || row.entity_type !== 'client' || !row.entity_id) return false;
+  const client = await selectOne<{ undecided: boolean }>(
+    `SELECT onboarding_status IN ('pending', 'in_progress') AS undecided FROM clients WHERE id = :id`,
+    { id: row.entity_id },
+    { transaction },
+  );
+  return Boolean(client?.undecided);
 }
 
 /** The assign form: give an open task to a user, or to nobody (`null`). Throws 400, 403, 404, 409. */
@@ -497,7 +517,7 @@ export async function pendingTasksOf(userId: string, options: { limit?: number; 
 
 /** GET /api/tasks/{taskId} and the details view: the task, its links and its history. Throws 404. */
 export async function getTask(id: string): Promise<TaskDetailDto> {
-  const row = await readTask(id);
+  const row = UUID.test(id) ? await readTask(id) : null;
   if (!row) throw apiError(404, TASK_MESSAGES.notFound);
   const [extra, history] = await Promise.all([
     selectOne<{ created_by_name: string | null; instance_status: string | null; workflow_type: string | null }>(

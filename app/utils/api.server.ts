@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { describeDatabaseError, isDatabaseUnavailable, isRefusedValue } from '../db.server.ts';
+import { INPUT_MESSAGES, isMultiLineText, isSingleLineText } from './validation.ts';
 
 /**
  * The API's one error shape (DESIGN §4): `{ message, errors? }` where
@@ -64,6 +66,41 @@ export function zodFieldErrors(error: z.ZodError): FieldErrors {
 }
 
 const DEFAULT_MAX_BYTES = 1024 * 1024;
+/** No payload of this API nests deeper; a deeper one is an attack on the parser, not data. */
+const MAX_JSON_DEPTH = 32;
+
+/**
+ * Every string (and key) of a JSON body checked before any schema sees it:
+ * no NUL or other control character but tab and line breaks, no lone
+ * surrogate. The schemas hold the exact rule per field (single-line fields
+ * refuse line breaks too); this net makes sure that a field a schema passes
+ * through unchecked still cannot reach PostgreSQL, which refuses NUL with an
+ * error, or be stored as U+FFFD.
+ */
+function unsafeStrings(value: unknown): { message: string; errors: FieldErrors } | null {
+  const errors: FieldErrors = {};
+  let tooDeep = false;
+  const visit = (node: unknown, path: PropertyKey[]) => {
+    if (tooDeep) return;
+    if (path.length > MAX_JSON_DEPTH) {
+      tooDeep = true;
+      return;
+    }
+    if (typeof node === 'string') {
+      if (!isMultiLineText(node)) (errors[issuePath(path)] ??= []).push(INPUT_MESSAGES.invalidCharacters);
+    } else if (Array.isArray(node)) {
+      node.forEach((item, index) => visit(item, [...path, index]));
+    } else if (node !== null && typeof node === 'object') {
+      for (const [key, item] of Object.entries(node)) {
+        if (!isMultiLineText(key)) (errors[issuePath([...path, key])] ??= []).push(INPUT_MESSAGES.invalidCharacters);
+        else visit(item, [...path, key]);
+      }
+    }
+  };
+  visit(value, []);
+  if (tooDeep) return { message: 'JSON body is nested too deeply', errors: { '': ['JSON body is nested too deeply'] } };
+  return Object.keys(errors).length ? { message: INPUT_MESSAGES.invalidCharacters, errors } : null;
+}
 
 /**
  * Reads a JSON body and validates it with `schema`. Throws 415 for another
@@ -93,6 +130,8 @@ export async function parseJsonBody<S extends z.ZodType>(
       throw apiError(400, 'Malformed JSON body');
     }
   }
+  const unsafe = unsafeStrings(value);
+  if (unsafe) throw apiError(400, unsafe.message, unsafe.errors);
   const result = await schema.safeParseAsync(value);
   if (!result.success) {
     throw apiError(400, result.error.issues[0]?.message ?? 'Invalid input', zodFieldErrors(result.error));
@@ -120,9 +159,11 @@ const listQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).catch(0),
 });
 
-/** DESIGN §4 list parameters: ?q=, ?limit= (default 100, max 1000), ?offset=; bad numbers fall back to the defaults. */
+/** DESIGN §4 list parameters: ?q=, ?limit= (default 100, max 1000), ?offset=; bad numbers fall back to the defaults, a ?q with control characters is a 400. */
 export function listParams(request: Request): { q: string | undefined; limit: number; offset: number } {
   const params = new URL(request.url).searchParams;
+  const q = params.get('q');
+  if (q && !isSingleLineText(q)) throw apiError(400, INPUT_MESSAGES.invalidCharacters, { q: [INPUT_MESSAGES.invalidCharacters] });
   const parsed = listQuerySchema.parse({
     q: params.get('q')?.slice(0, 255) || undefined,
     limit: params.get('limit') ?? undefined,
@@ -137,4 +178,50 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 export function requireUuidParam(value: string | undefined): string {
   if (!value || !UUID_PATTERN.test(value)) throw apiError(404, 'Not Found');
   return value.toLowerCase();
+}
+
+export const UNAVAILABLE_MESSAGE = 'Service temporarily unavailable, please try again shortly';
+/** Seconds a client should wait before retrying while the database is away (a restart or failover takes a few). */
+export const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The one answer for an error no route turned into a refusal (DESIGN §4: the
+ * JSON error shape, never a stack): 503 with Retry-After while the database
+ * cannot be reached, 400 when PostgreSQL refused a value a schema let through,
+ * 500 otherwise. server.ts sends it for every /api request whose error Remix
+ * would have answered with its plain-text 500.
+ */
+export function unexpectedErrorResponse(error: unknown): Response {
+  if (isDatabaseUnavailable(error)) {
+    return apiError(503, UNAVAILABLE_MESSAGE, undefined, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+  }
+  if (isRefusedValue(error)) return apiError(400, 'Invalid input');
+  return apiError(500, 'Internal Server Error');
+}
+
+/**
+ * How an unexpected error is logged (entry.server.tsx handleError): a
+ * database outage is one line per failed request — during a restart every
+ * request fails the same way, and thousands of identical stacks would bury
+ * the log — and so is a refused value; anything else is a bug, logged whole.
+ */
+export function logUnexpectedError(error: unknown, request: Request): void {
+  const where = `${request.method} ${new URL(request.url).pathname}`;
+  if (isDatabaseUnavailable(error)) console.error(`database unavailable: ${where}: ${describeDatabaseError(error)}`);
+  else if (isRefusedValue(error)) console.error(`value refused by the database: ${where}: ${describeDatabaseError(error)}`);
+  else console.error(error);
+}
+
+// A symbol from the global registry: server.ts and the Remix build each hold their own copy of this module.
+const UNEXPECTED_ERROR = Symbol.for('finflow.unexpectedError');
+
+/** Keeps the first unexpected error of a request on its load context, for server.ts to answer it. */
+export function rememberUnexpectedError(context: unknown, error: unknown): void {
+  if (context && typeof context === 'object' && !(UNEXPECTED_ERROR in context)) {
+    (context as Record<symbol, unknown>)[UNEXPECTED_ERROR] = error;
+  }
+}
+
+export function unexpectedErrorOf(context: unknown): unknown {
+  return context && typeof context === 'object' ? (context as Record<symbol, unknown>)[UNEXPECTED_ERROR] : undefined;
 }

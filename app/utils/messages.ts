@@ -14,8 +14,12 @@ const MESSAGE_KEYS: Record<string, string> = {
   'Invalid email or password': 'login.errors.invalidCredentials',
   'Too many attempts. Try again later.': 'login.errors.tooManyAttempts',
   'Sign-in expired. Please sign in again.': 'login.errors.expired',
+  'This link is invalid or has expired': 'recovery.errors.invalidLink',
+  'Too many password reset attempts. Try again later.': 'recovery.errors.tooManyResets',
+  'Invalid email address': 'recovery.errors.invalidEmail',
   Unauthorized: 'unauthorized.title',
   Forbidden: 'forbidden.title',
+  'Contains characters that are not allowed': 'validation.invalidCharacters',
 };
 
 export function translateMessage(t: (key: string) => string, message: string): string {

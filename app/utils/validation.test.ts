@@ -1,19 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import {
   amountCentsSchema,
+  calendarDateSchema,
   croatianIban,
   emailSchema,
   ibanSchema,
   isValidCroatianIban,
   isValidEmail,
   isValidOib,
+  isCalendarDate,
+  isMultiLineText,
+  isSingleLineText,
   isValidPostalCode,
   normalizeIban,
   oibCheckDigit,
   oibSchema,
+  parseTimestamp,
+  plainText,
   postalCodeSchema,
   requiredString,
+  textSchema,
+  timestampSchema,
 } from './validation.ts';
+import { z } from 'zod';
 
 describe('OIB', () => {
   it('accepts known valid OIBs', () => {
@@ -142,5 +151,76 @@ describe('amountCentsSchema', () => {
       expect(result.error?.issues[0].message).toBe('Amount is required');
     }
     expect(amountCentsSchema('x', { allowZero: true }).parse('0')).toBe(0);
+  });
+});
+
+describe('text without control characters or broken Unicode', () => {
+  const refusedEverywhere = ['a\u0000b', 'a\u0001b', '\u001B[31m', 'a\u007Fb', 'a\u0085b', 'a\u009Fb', 'a\uD800b', 'a\uDFFFb', '\uD83D', 'x\uDE00'];
+  it('refuses NUL, other C0 and C1 controls, DEL and lone surrogates in single- and multi-line text', () => {
+    for (const value of refusedEverywhere) {
+      expect(isSingleLineText(value), JSON.stringify(value)).toBe(false);
+      expect(isMultiLineText(value), JSON.stringify(value)).toBe(false);
+    }
+  });
+  it('lets tab and line breaks through only where several lines are expected', () => {
+    for (const value of ['a\nb', 'a\r\nb', 'a\tb']) {
+      expect(isSingleLineText(value)).toBe(false);
+      expect(isMultiLineText(value)).toBe(true);
+    }
+  });
+  it('accepts Croatian letters, typographic quotes, euro signs and surrogate pairs (emoji)', () => {
+    for (const value of ['Čćđšž ČĆĐŠŽ', '„Jadran“ d.o.o.', '1.000,00 €', 'ok 😀', '']) {
+      expect(isSingleLineText(value), value).toBe(true);
+      expect(isMultiLineText(value), value).toBe(true);
+    }
+  });
+  it('the schema helpers name the problem in the field', () => {
+    const schema = z.object({ name: requiredString('Name is required'), notes: textSchema('Too long', { max: 5000, multiline: true }) });
+    const result = schema.safeParse({ name: 'a\u0000b', notes: 'line\u0007' });
+    expect(result.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['name', 'Contains characters that are not allowed'],
+      ['notes', 'Contains characters that are not allowed'],
+    ]);
+    expect(schema.parse({ name: ' N ', notes: 'one\ntwo' })).toEqual({ name: 'N', notes: 'one\ntwo' });
+    expect(requiredString('r', { multiline: true }).safeParse('a\nb').success).toBe(true);
+    expect(requiredString('r').safeParse('a\nb').success).toBe(false);
+    expect(plainText(z.string(), { message: 'own' }).safeParse('\u0000').error?.issues[0].message).toBe('own');
+  });
+});
+
+describe('calendar days and timestamps', () => {
+  it('a day must exist', () => {
+    for (const value of ['2026-01-31', '2024-02-29', '2026-12-31', '0001-01-01', '9999-12-31']) expect(isCalendarDate(value), value).toBe(true);
+    for (const value of ['2026-02-30', '2025-02-29', '9999-99-99', '2026-13-01', '2026-00-10', '2026-04-31', '0000-01-01', '2026-1-1', '2026-01-01T00:00', ' 2026-01-01', '']) {
+      expect(isCalendarDate(value), value).toBe(false);
+    }
+    expect(calendarDateSchema('Invalid date').safeParse('2026-02-30').error?.issues[0].message).toBe('Invalid date');
+    expect(calendarDateSchema('Invalid date').parse(' 2026-02-28 ')).toBe('2026-02-28');
+  });
+
+  it('a timestamp must name an instant that exists', () => {
+    expect(parseTimestamp('2026-11-22T10:00')).toEqual({ date: new Date('2026-11-22T10:00:00Z'), local: true });
+    expect(parseTimestamp('2026-11-22T10:00:30.123456Z')).toEqual({ date: new Date('2026-11-22T10:00:30.123Z'), local: false });
+    expect(parseTimestamp('2026-11-22T10:00:00+01:00')?.date.toISOString()).toBe('2026-11-22T09:00:00.000Z');
+    expect(parseTimestamp('2026-11-22T10:00:00-0530')?.date.toISOString()).toBe('2026-11-22T15:30:00.000Z');
+    expect(parseTimestamp('2024-02-29T23:59:59Z')?.date.toISOString()).toBe('2024-02-29T23:59:59.000Z');
+    for (const value of [
+      '2026-02-30T10:00',
+      '9999-99-99T99:99',
+      '2026-01-01T24:00',
+      '2026-01-01T23:60',
+      '2026-01-01T23:59:60',
+      '2026-01-01T10:00+15:00',
+      '2026-01-01T10:00+01:60',
+      '9999-12-31T23:59-14:00',
+      '0999-12-31T10:00Z',
+      '2026-01-01',
+      '2026-01-01 10:00',
+      'tomorrow',
+      '',
+    ]) {
+      expect(parseTimestamp(value), value).toBeNull();
+    }
+    expect(timestampSchema('Invalid date and time').safeParse('2026-02-30T10:00').error?.issues[0].message).toBe('Invalid date and time');
   });
 });

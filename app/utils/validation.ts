@@ -117,14 +117,141 @@ export function emailSchema(message: string) {
   return z.string({ error: message }).trim().toLowerCase().max(255, { message }).pipe(z.email({ message }));
 }
 
-/** A non-empty trimmed string of at most `max` characters (DESIGN §9: names 255, notes 5,000). */
-export function requiredString(message: string, options: { max?: number; maxMessage?: string } = {}) {
+/**
+ * A non-empty trimmed string of at most `max` characters (DESIGN §9: names
+ * 255, notes 5,000) that refuses control characters and broken Unicode
+ * (`isSingleLineText`; `multiline` lets line breaks and tabs through).
+ */
+export function requiredString(
+  message: string,
+  options: { max?: number; maxMessage?: string; multiline?: boolean; invalidMessage?: string } = {},
+) {
   const max = options.max ?? 255;
-  return z
-    .string({ error: message })
-    .trim()
-    .min(1, { message })
-    .max(max, { message: options.maxMessage ?? message });
+  return plainText(
+    z
+      .string({ error: message })
+      .trim()
+      .min(1, { message })
+      .max(max, { message: options.maxMessage ?? message }),
+    { multiline: options.multiline, message: options.invalidMessage },
+  );
+}
+
+// ---------------------------------------------------------------------------
+// Text, calendar days and instants: the rules every schema builds on, so that
+// no form and no API call can store what PostgreSQL refuses (a NUL byte) or
+// what would corrupt on the way (a lone UTF-16 surrogate becomes U+FFFD), and
+// no impossible date reaches a query.
+
+export const INPUT_MESSAGES = {
+  invalidCharacters: 'Contains characters that are not allowed',
+} as const;
+
+/** C0 controls, DEL and C1 controls. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER = /[\u0000-\u001F\u007F-\u009F]/;
+/** The same without tab, line feed and carriage return, which multi-line text (notes, bodies) may hold. */
+// eslint-disable-next-line no-control-regex
+const CONTROL_CHARACTER_BUT_LINE_BREAKS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+/** A high surrogate without its low half, or a low one without its high half: not a character at all. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Text of one line: no control character (not even a line break) and no lone surrogate. */
+export function isSingleLineText(value: string): boolean {
+  return !CONTROL_CHARACTER.test(value) && !LONE_SURROGATE.test(value);
+}
+
+/** Text of several lines: tab, LF and CR allowed; every other control character and lone surrogates refused. */
+export function isMultiLineText(value: string): boolean {
+  return !CONTROL_CHARACTER_BUT_LINE_BREAKS.test(value) && !LONE_SURROGATE.test(value);
+}
+
+/** Adds the character rule to a string schema (single line unless `multiline`), with the form's own message if it has one. */
+export function plainText<T extends z.ZodString>(schema: T, options: { multiline?: boolean; message?: string } = {}): T {
+  const check = options.multiline ? isMultiLineText : isSingleLineText;
+  return schema.refine(check, { message: options.message ?? INPUT_MESSAGES.invalidCharacters }) as T;
+}
+
+/** A trimmed single-line string of at most `max` characters, possibly empty (the optional fields of a form). */
+export function textSchema(message: string, options: { max?: number; multiline?: boolean; invalidMessage?: string } = {}) {
+  return plainText(
+    z
+      .string({ error: message })
+      .trim()
+      .max(options.max ?? 255, { message }),
+    { multiline: options.multiline, message: options.invalidMessage },
+  );
+}
+
+const DAY_FORMAT = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+function isRealDay(year: number, month: number, day: number): boolean {
+  return year >= 1 && month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month);
+}
+
+/** 'YYYY-MM-DD' naming a day that exists: not 2026-02-30, not 9999-99-99, not year 0 (PostgreSQL has none). */
+export function isCalendarDate(value: string): boolean {
+  const match = DAY_FORMAT.exec(value);
+  return match !== null && isRealDay(Number(match[1]), Number(match[2]), Number(match[3]));
+}
+
+/** A calendar day as a date input sends it ('YYYY-MM-DD'). */
+export function calendarDateSchema(message: string) {
+  return z.string({ error: message }).trim().refine(isCalendarDate, { message });
+}
+
+const MIN_TIMESTAMP_YEAR = 1000;
+const TIMESTAMP_FORMAT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}(?::?\d{2})?)?$/;
+
+export interface ParsedTimestamp {
+  /** The instant; for a value without a zone, the wall-clock time read as UTC (the caller applies its zone). */
+  date: Date;
+  /** True when the value carries no zone (a datetime-local input): the caller decides whose wall clock it is. */
+  local: boolean;
+}
+
+/**
+ * An ISO 8601 date and time ('2026-11-22T10:00', '…:00.000Z', '…+01:00') whose
+ * every part exists: month 1–12, a day of that month, hour 0–23, minute and
+ * second 0–59, an offset of at most 14 hours, a year from 1000 to 9999 both
+ * as written and in UTC (so that neither a zone shift nor toISOString can
+ * produce year 0 or a five-digit year). Null for anything else, so an
+ * impossible instant never reaches a query (PostgreSQL would refuse it with
+ * an error, and Date.parse quietly rolls 30 February into March).
+ */
+export function parseTimestamp(value: string): ParsedTimestamp | null {
+  const match = TIMESTAMP_FORMAT.exec(value);
+  if (!match) return null;
+  const [, y, mo, d, h, mi, s = '0', fraction = '', zone] = match;
+  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi, s].map(Number);
+  if (year < MIN_TIMESTAMP_YEAR || !isRealDay(year, month, day) || hour > 23 || minute > 59 || second > 59) return null;
+  let offsetMinutes = 0;
+  if (zone && zone !== 'Z') {
+    const digits = zone.slice(1).replace(':', '');
+    const offsetHours = Number(digits.slice(0, 2));
+    const offsetRest = Number(digits.slice(2) || '0');
+    if (offsetHours > 14 || offsetRest > 59) return null;
+    offsetMinutes = (zone[0] === '-' ? -1 : 1) * (offsetHours * 60 + offsetRest);
+  }
+  const millis = Number(fraction.padEnd(3, '0').slice(0, 3));
+  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second, millis) - offsetMinutes * 60_000);
+  // A local value is shifted by its caller's zone, at most a day either way.
+  const utcYear = date.getUTCFullYear();
+  if (utcYear < MIN_TIMESTAMP_YEAR - 1 || utcYear > 9999) return null;
+  return { date, local: zone === undefined };
+}
+
+export function isTimestamp(value: string): boolean {
+  return parseTimestamp(value) !== null;
+}
+
+/** A date and time ('YYYY-MM-DDTHH:MM[:SS[.fff]]' with an optional zone); the string is kept as sent. */
+export function timestampSchema(message: string) {
+  return z.string({ error: message }).trim().refine(isTimestamp, { message });
 }
 
 /**

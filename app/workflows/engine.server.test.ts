@@ -158,6 +158,8 @@ describe('running steps', () => {
     const user = await createTestUser({ role: 'user' });
     expect((await apiFailure(controlInstance({ actor: { id: user.id, role: 'user' }, id: randomUUID(), control: 'pause' }))).status).toBe(403);
     expect((await apiFailure(controlInstance({ actor: manager, id: randomUUID(), control: 'pause' }))).status).toBe(404);
+    // The /workflows page posts the id from a form: anything that is no UUID is 404 too, not a SQL error.
+    expect((await apiFailure(controlInstance({ actor: manager, id: 'a\u0000b', control: 'pause' }))).status).toBe(404);
   });
 });
 
@@ -186,6 +188,7 @@ describe('definitions', () => {
           { name: 'KYC', type: 'manual', taskType: 'kyc_verification' },
           { name: 'Mail', type: 'automated', handler: 'sendWelcomeEmail' },
           { name: 'Docs', type: 'automated', handler: 'checkDocuments' },
+          { name: 'Invoice', type: 'automated', handler: 'validateInvoice' },
           { name: 'After', type: 'automated', handler: 'finaCheck' },
         ],
       },
@@ -200,7 +203,9 @@ describe('definitions', () => {
       ['ok', expect.stringMatching(/^would assess Klijent .*: \d+\/100/)],
       ['manual', 'would open a kyc_verification task and wait for it'],
       ['ok', 'would send the welcome email to client@example.hr'],
-      ['error', expect.stringMatching(/^would fail: No KYC documents on file/)],
+      // Missing documents do not fail the step: the KYC reviewer sees them and decides.
+      ['ok', 'KYC documents present: 0 of 5 (missing: company_registration, tax_certificate, bank_statement, financial_statements, director_id)'],
+      ['error', 'would fail: This step needs an invoice, not a client'],
       ['not_run', 'not run: an earlier step failed'],
     ]);
     expect(await count()).toBe(before);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plainText } from '../utils/validation.ts';
 
 /**
  * Payloads of the workflow area (spec §3 Workflow definition; DESIGN §7): the
@@ -55,10 +56,10 @@ export const WORKFLOW_MESSAGES = {
 
 export const stepSchema = z
   .object({
-    name: z.string(WORKFLOW_MESSAGES.stepNameRequired).trim().min(1, WORKFLOW_MESSAGES.stepNameRequired).max(255, WORKFLOW_MESSAGES.nameTooLong),
+    name: plainText(z.string(WORKFLOW_MESSAGES.stepNameRequired).trim().min(1, WORKFLOW_MESSAGES.stepNameRequired).max(255, WORKFLOW_MESSAGES.nameTooLong)),
     type: z.enum(STEP_TYPES, WORKFLOW_MESSAGES.stepTypeInvalid),
-    handler: z.string().trim().optional(),
-    taskType: z.string().trim().optional(),
+    handler: plainText(z.string(WORKFLOW_MESSAGES.handlerUnknown).trim().max(100, WORKFLOW_MESSAGES.handlerUnknown)).optional(),
+    taskType: plainText(z.string(WORKFLOW_MESSAGES.taskTypeRequired).trim().max(100, WORKFLOW_MESSAGES.taskTypeRequired)).optional(),
   })
   .transform((step, ctx) => {
     // Only the field that belongs to the step's type is kept, so a switched type leaves no stale value behind.
@@ -74,12 +75,9 @@ export const stepSchema = z
 export type StepInput = z.output<typeof stepSchema>;
 
 const definitionFields = {
-  name: z.string(WORKFLOW_MESSAGES.nameRequired).trim().min(1, WORKFLOW_MESSAGES.nameRequired).max(255, WORKFLOW_MESSAGES.nameTooLong),
+  name: plainText(z.string(WORKFLOW_MESSAGES.nameRequired).trim().min(1, WORKFLOW_MESSAGES.nameRequired).max(255, WORKFLOW_MESSAGES.nameTooLong)),
   type: z.enum(WORKFLOW_TYPES, WORKFLOW_MESSAGES.typeInvalid),
-  description: z
-    .string()
-    .trim()
-    .max(5000, WORKFLOW_MESSAGES.descriptionTooLong)
+  description: plainText(z.string(WORKFLOW_MESSAGES.descriptionTooLong).trim().max(5000, WORKFLOW_MESSAGES.descriptionTooLong), { multiline: true })
     .nullish()
     .transform((value) => value || null),
   steps: z.array(stepSchema, WORKFLOW_MESSAGES.stepsRequired).min(1, WORKFLOW_MESSAGES.stepsRequired).max(50, WORKFLOW_MESSAGES.stepsTooMany),
@@ -93,7 +91,8 @@ export type DefinitionInput = z.input<typeof definitionSchema>;
 export const definitionUpdateSchema = z
   .object({ ...definitionFields, isActive: z.boolean() })
   .partial()
-  .refine((value) => Object.keys(value).length > 0, { message: 'Nothing to update' });
+  // Nothing to change is refused on isActive, the switch most calls send.
+  .refine((value) => Object.keys(value).length > 0, { message: 'Nothing to update', path: ['isActive'] });
 
 /** POST /api/workflows/start. */
 export const startSchema = z.object({

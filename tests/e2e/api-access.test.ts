@@ -65,7 +65,10 @@ describe('with a role below the one a route needs', () => {
 describe('sign-in over the API', () => {
   it('refuses missing credentials with the spec text and wrong ones generically', async () => {
     const client = new ApiClient();
-    expect((await client.post('/api/auth/login', {})).json).toEqual({ message: 'Email and password are required' });
+    expect((await client.post('/api/auth/login', {})).json).toEqual({
+      message: 'Email and password are required',
+      errors: { email: ['Email and password are required'], password: ['Email and password are required'] },
+    });
     const wrong = await client.post('/api/auth/login', { email: 'nobody@finflow.local', password: 'whatever-1' });
     expect(wrong.status).toBe(401);
   });
@@ -87,7 +90,7 @@ describe('sign-in over the API', () => {
     const secret = secrets.get('e2e-admin@finflow.local')!;
     const replay = await client.post('/api/auth/verify-otp', { otpCode: lastUsedTotpCode(secret) });
     expect(replay.status).toBe(400);
-    expect(replay.json).toEqual({ message: 'Invalid authenticator code' });
+    expect(replay.json).toEqual({ message: 'Invalid authenticator code', errors: { otpCode: ['Invalid authenticator code'] } });
     expect((await client.post('/api/auth/verify-otp', { otpCode: await freshTotpCode(secret) })).status).toBe(200);
     expect((await client.get('/api/auth/user')).status).toBe(200);
 

@@ -1,10 +1,9 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ApiClient, SecretStore, signInAsAdmin } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
 import { freshTotpCode, lastUsedTotpCode } from '../support/totp.ts';
+import { outboxMessages } from '../support/outbox.ts';
 
 const baseUrl = inject('baseUrl');
 const secrets = new SecretStore();
@@ -31,16 +30,6 @@ async function submitCredentials(page: Page, email: string, password: string) {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** The newest message in the local outbox (SMTP_URL unset), decoded from quoted-printable. */
-function newestOutboxMessage(): string {
-  const dir = path.join(inject('dataDir'), 'outbox');
-  const newest = fs.readdirSync(dir).sort().at(-1)!;
-  return fs
-    .readFileSync(path.join(dir, newest), 'utf8')
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
-
 describe('signing in', () => {
   it('a new admin gets a set-password link, sets up the authenticator by its manual key and lands on the dashboard', async () => {
     const email = `new-admin-${Date.now()}@finflow.local`;
@@ -61,7 +50,7 @@ describe('signing in', () => {
     await admin.close();
 
     const { page, errors, close } = await newStrictPage(browser);
-    const link = newestOutboxMessage().match(/http:\/\/localhost:\d+\/set-password\/[A-Za-z0-9_-]+/)?.[0];
+    const link = outboxMessages().at(-1)!.match(/http:\/\/localhost:\d+\/set-password\/[A-Za-z0-9_-]+/)?.[0];
     expect(link).toBeTruthy();
     await page.goto(link!);
     await page.getByLabel('New password', { exact: true }).fill('Nova-lozinka-2026');

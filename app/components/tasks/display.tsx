@@ -1,6 +1,7 @@
 import { Badge } from '@radix-ui/themes';
 import { useTranslation } from 'react-i18next';
 import { TASK_MESSAGE_KEYS, type TaskPriority, type TaskStatus } from '~/tasks/schemas.ts';
+import { translateMessage } from '~/utils/messages.ts';
 
 /** Badges and message texts of /tasks (spec §4: priority colours, statuses, the late badge). */
 
@@ -39,5 +40,5 @@ export function LateBadge() {
 /** Server messages in the chosen language (messages without a key are shown as they came). */
 export function useTaskErrorText() {
   const { t } = useTranslation();
-  return (errors: string[] | undefined | null) => errors?.map((error) => (TASK_MESSAGE_KEYS[error] ? t(TASK_MESSAGE_KEYS[error]) : error));
+  return (errors: string[] | undefined | null) => errors?.map((error) => (TASK_MESSAGE_KEYS[error] ? t(TASK_MESSAGE_KEYS[error]) : translateMessage(t, error)));
 }

@@ -9,7 +9,7 @@ export const routes: ProtectedRoute[] = [
   { method: 'GET', path: `/api/workflows/${SOME_ID}`, role: 'user' },
   { method: 'PUT', path: `/api/workflows/${SOME_ID}`, body: { isActive: false }, role: 'manager' },
   { method: 'POST', path: `/api/workflows/${SOME_ID}/test`, body: { entityId: SOME_ID }, role: 'manager' },
-  { method: 'POST', path: '/api/workflows/start', body: { workflowType: 'client_onboarding', entityType: 'client', entityId: SOME_ID }, role: 'user' },
+  { method: 'POST', path: '/api/workflows/start', body: { workflowType: 'client_onboarding', entityType: 'client', entityId: SOME_ID }, role: 'manager' },
   { method: 'GET', path: '/api/workflow-instances', role: 'user' },
   { method: 'GET', path: `/api/workflow-instances/${SOME_ID}`, role: 'user' },
   { method: 'PUT', path: `/api/workflow-instances/${SOME_ID}/pause`, role: 'manager' },

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { createSequelize } from '../../db/connection.ts';
+import { freePort } from '../../tests/support/free-port.ts';
+import { isDatabaseUnavailable, isRefusedValue, selectOne } from '../db.server.ts';
+import { unexpectedErrorResponse } from './api.server.ts';
+import { finishResponse } from './unexpected-response.server.ts';
+
+/** What the web process answers for an error no route turned into a refusal (server.ts). */
+async function realErrors() {
+  const closed = createSequelize(`postgres://nobody:x@127.0.0.1:${await freePort()}/none`);
+  const refused = await closed.query('SELECT 1').catch((error: unknown) => error);
+  await closed.close();
+  const badUuid = await selectOne(`SELECT id FROM clients WHERE id = :id`, { id: 'not-a-uuid' }).catch((error: unknown) => error);
+  const badDate = await selectOne(`SELECT CAST(:day AS date) AS day`, { day: '2026-02-30' }).catch((error: unknown) => error);
+  return { refused, badUuid, badDate };
+}
+
+describe('classifying an unexpected error', () => {
+  it('tells a database that cannot be reached from a value it refused, from a bug', async () => {
+    const { refused, badUuid, badDate } = await realErrors();
+    expect(isDatabaseUnavailable(refused)).toBe(true);
+    expect(isRefusedValue(refused)).toBe(false);
+    for (const error of [badUuid, badDate]) {
+      expect(isRefusedValue(error)).toBe(true);
+      expect(isDatabaseUnavailable(error)).toBe(false);
+    }
+    // What node-postgres and PostgreSQL say during a restart or failover.
+    expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isDatabaseUnavailable({ name: 'SequelizeDatabaseError', parent: { code: '57P01', message: 'terminating connection due to administrator command' } })).toBe(true);
+    expect(isDatabaseUnavailable({ name: 'SequelizeConnectionAcquireTimeoutError' })).toBe(true);
+    expect(isDatabaseUnavailable(Object.assign(new Error('the database system is starting up'), { code: '57P03' }))).toBe(true);
+    expect(isDatabaseUnavailable(new TypeError("Cannot read properties of undefined (reading 'id')"))).toBe(false);
+  });
+
+  it('answers each in the JSON error shape: 503 with Retry-After, 400, 500', async () => {
+    const { refused, badUuid } = await realErrors();
+    const unavailable = unexpectedErrorResponse(refused);
+    expect(unavailable.status).toBe(503);
+    expect(unavailable.headers.get('Retry-After')).toBe('5');
+    expect(await unavailable.json()).toEqual({ message: 'Service temporarily unavailable, please try again shortly' });
+    expect(unexpectedErrorResponse(badUuid).status).toBe(400);
+    const bug = unexpectedErrorResponse(new TypeError('oops'));
+    expect(bug.status).toBe(500);
+    expect(await bug.json()).toEqual({ message: 'Internal Server Error' });
+  });
+});
+
+describe('finishResponse', () => {
+  const remix500 = () => new Response('Unexpected Server Error', { status: 500, headers: { 'Content-Type': 'text/plain' } });
+  const api = new Request('http://localhost/api/clients');
+  const page = new Request('http://localhost/clients', { headers: { Cookie: 'finflow-language=hr' } });
+
+  it('replaces Remix’s plain-text 500 under /api with the JSON shape, and leaves other answers alone', async () => {
+    const { refused } = await realErrors();
+    const answered = finishResponse(api, remix500(), refused);
+    expect(answered.status).toBe(503);
+    expect(answered.headers.get('Content-Type')).toMatch(/^application\/json/);
+    const noError = finishResponse(api, remix500(), undefined);
+    expect(noError.status).toBe(500);
+    expect(await noError.json()).toEqual({ message: 'Internal Server Error' });
+    const ok = new Response('{}', { status: 200 });
+    expect(finishResponse(api, ok, refused)).toBe(ok);
+    const routeOwn = new Response(JSON.stringify({ message: 'Stored file does not match its checksum' }), { status: 500, headers: { 'Content-Type': 'application/json' } });
+    expect(finishResponse(api, routeOwn, undefined)).toBe(routeOwn);
+  });
+
+  it('answers a page with a 503 page while the database is away, and a 400 page for a refused value, in the visitor’s language', async () => {
+    const { refused, badUuid } = await realErrors();
+    const unavailable = finishResponse(page, remix500(), refused);
+    expect(unavailable.status).toBe(503);
+    expect(unavailable.headers.get('Retry-After')).toBe('5');
+    const html = await unavailable.text();
+    expect(html).toContain('<html lang="hr">');
+    expect(html).toContain('<main><h1>Usluga je privremeno nedostupna</h1>');
+    const refusedPage = finishResponse(page, remix500(), badUuid);
+    expect(refusedPage.status).toBe(400);
+    expect(await refusedPage.text()).toContain('<h1>Zahtjev nije moguće obraditi</h1>');
+    const bug = remix500();
+    expect(finishResponse(page, bug, new TypeError('oops'))).toBe(bug);
+  });
+});

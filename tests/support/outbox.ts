@@ -1,0 +1,27 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { inject } from 'vitest';
+
+/**
+ * The mail the app under test wrote to its local outbox (SMTP_URL unset), oldest first, each
+ * message decoded from quoted-printable as UTF-8 so Croatian letters and links read as sent.
+ */
+export function outboxMessages(): string[] {
+  const dir = path.join(inject('dataDir'), 'outbox');
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.eml'))
+    .sort()
+    .map((name) =>
+      fs
+        .readFileSync(path.join(dir, name), 'utf8')
+        .replace(/=\r?\n/g, '')
+        .replace(/(?:=[0-9A-F]{2})+/g, (run) => Buffer.from(run.replace(/=/g, ''), 'hex').toString('utf8')),
+    );
+}
+
+/** The outbox messages addressed to `to`, oldest first. */
+export function mailsTo(to: string): string[] {
+  return outboxMessages().filter((mail) => mail.includes(`To: ${to}`));
+}
