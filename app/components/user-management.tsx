@@ -202,7 +202,7 @@ function ResetTotpButton({ user }: { user: ManagedUser }) {
         </Link>
       </Button>
       <AlertDialog.Content maxWidth="440px">
-        <AlertDialog.Title>{t('recovery.totp.confirmTitle')}</AlertDialog.Title>
+        <AlertDialog.Title as="h2">{t('recovery.totp.confirmTitle')}</AlertDialog.Title>
         <AlertDialog.Description size="2" mb="3" color="gray">
           {user.email}
         </AlertDialog.Description>

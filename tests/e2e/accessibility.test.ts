@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { INTEGRATION_TYPES } from '../../app/integrations/types.ts';
@@ -7,6 +5,7 @@ import { croatianIban, oibCheckDigit } from '../../app/utils/validation.ts';
 import { expectAccessibleInEachAppearance, gotoWithoutJavaScript, pageRouteIds, renderedRouteIds } from '../support/accessibility.ts';
 import { type ApiClient, signInAsAdmin } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
+import { outboxFiles } from '../support/outbox.ts';
 
 /**
  * Every page, in light and dark, with JavaScript and without: axe finds no
@@ -31,18 +30,30 @@ interface Ids {
   outboxMessage: string;
   setPasswordPath: string;
   setupUser: { email: string; password: string };
+  /** An applicant registered through the wizard, in KYC review, asked for documents. */
+  applicant: string;
+  kycTask: string;
+  documentRequestPath: string;
 }
 
 /** A state of a page: where it is, and (optionally) what to open on it with JavaScript. */
 interface State {
   path: (ids: Ids) => string;
   /** A control on the page that opens a dialog, menu or list box; the state is the page with it open. */
-  open?: { role: 'link' | 'button' | 'combobox'; name: string; shows: 'dialog' | 'menu' | 'listbox' };
+  open?: { role: 'link' | 'button' | 'combobox'; name: string | RegExp; shows: 'dialog' | 'alertdialog' | 'menu' | 'listbox' };
   /** What the state is, when the path does not say it. */
   label?: string;
+  /** What to do on the loaded page to reach the state (e.g. open a disclosure). */
+  then?: (page: Page) => Promise<void>;
 }
 
 const at = (url: string, label?: string): State => ({ path: () => url, label });
+
+/** Opens every `<details>` whose summary reads `text` (the first one when `first`). */
+const expand = (text: string, { first = false } = {}) => async (page: Page) => {
+  const summaries = page.locator('summary', { hasText: text });
+  for (const summary of first ? [summaries.first()] : await summaries.all()) await summary.click();
+};
 
 const SHELL_STATES: State[] = [
   at('/', 'dashboard'),
@@ -52,6 +63,11 @@ const SHELL_STATES: State[] = [
   at(`/clients?q=${NO_MATCH}`, 'empty search'),
   { path: () => '/clients', open: { role: 'link', name: 'Dodaj klijenta', shows: 'dialog' } },
   { path: (ids) => `/clients/${ids.client}` },
+  { path: (ids) => `/clients/${ids.applicant}`, label: 'applicant in KYC review' },
+  { path: (ids) => `/clients/${ids.applicant}`, label: 'KYC reject and request forms open', then: async (page) => {
+    await expand('Reject…')(page);
+    await expand('Request documents…')(page);
+  } },
   at(`/clients/${UNKNOWN_ID}`, 'unknown client'),
   at('/customers'),
   at('/customers?new=1', 'create panel'),
@@ -62,6 +78,8 @@ const SHELL_STATES: State[] = [
   at('/invoices?new=1', 'add panel'),
   at(`/invoices?q=${NO_MATCH}`, 'empty search'),
   at('/invoices?tab=approved'),
+  { ...at('/invoices?tab=pending', 'reject form open'), then: expand('Reject', { first: true }) },
+  { ...at('/invoices?tab=approved', 'finance confirmation open'), then: expand('Financiraj', { first: true }) },
   { path: () => '/invoices', open: { role: 'link', name: 'Dodaj fakturu', shows: 'dialog' } },
   { path: (ids) => `/invoices/${ids.invoice}` },
   ...['pending', 'confirmed', 'failed', 'refunded', 'all', 'payouts', 'bank'].map((tab) => at(`/payments?tab=${tab}`)),
@@ -84,6 +102,7 @@ const SHELL_STATES: State[] = [
   at('/tasks?new=1', 'new task panel'),
   { path: (ids) => `/tasks?task=${ids.task}`, label: 'details panel' },
   { path: (ids) => `/tasks?edit=${ids.task}`, label: 'edit panel' },
+  { path: (ids) => `/tasks?task=${ids.kycTask}`, label: 'KYC task details' },
   at('/tasks?tab=completed'),
   at(`/tasks?q=${NO_MATCH}`, 'empty search'),
   { path: () => '/tasks', open: { role: 'link', name: 'New task', shows: 'dialog' } },
@@ -104,6 +123,7 @@ const SHELL_STATES: State[] = [
   { path: () => '/email-automation?tab=campaigns', open: { role: 'link', name: 'Nova kampanja', shows: 'dialog' } },
   at('/email-automation/outbox'),
   { path: (ids) => `/email-automation/outbox?message=${ids.outboxMessage}`, label: 'one message' },
+  { path: (ids) => `/email-automation/outbox?message=${ids.outboxMessage}`, label: 'message source open', then: expand('', { first: true }) },
   ...['overview', 'croatian', 'general'].map((tab) => at(`/integrations?tab=${tab}`)),
   ...INTEGRATION_TYPES.flatMap((type) => ['overview', 'configure', 'logs', 'setup'].map((tab) => at(`/integrations/${type}?tab=${tab}`))),
   at('/monitoring'),
@@ -114,6 +134,7 @@ const SHELL_STATES: State[] = [
   at('/settings'),
   { path: () => '/settings', open: { role: 'button', name: 'Add user', shows: 'dialog' } },
   { path: () => '/settings', open: { role: 'combobox', name: 'Role', shows: 'listbox' } },
+  { path: () => '/settings', open: { role: 'link', name: /^Reset authenticator of /, shows: 'alertdialog' } },
   { path: () => '/', open: { role: 'button', name: 'User menu', shows: 'menu' } },
   at('/profile'),
   at('/no-such-page', 'not found, signed in'),
@@ -148,7 +169,10 @@ const PLACEHOLDER_IDS: Ids = {
   template: ':templateId',
   outboxMessage: ':message',
   setPasswordPath: '/set-password/:token',
-  setupUser: { email: '', password: '' },
+  setupUser: { email: ':email', password: '' },
+  applicant: ':applicantId',
+  kycTask: ':kycTaskId',
+  documentRequestPath: '/onboarding/documents/:token',
 };
 
 let browser: Browser;
@@ -164,17 +188,69 @@ async function firstId(listPath: string): Promise<string> {
   return id;
 }
 
-/** The outbox message (SMTP_URL unset) that mentions `text`, decoded from quoted-printable. */
-function outboxMessageWith(text: string): { name: string; body: string } {
-  const dir = path.join(inject('dataDir'), 'outbox');
-  for (const name of fs.readdirSync(dir).filter((file) => file.endsWith('.eml')).sort().reverse()) {
-    const body = fs
-      .readFileSync(path.join(dir, name), 'utf8')
-      .replace(/=\r?\n/g, '')
-      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-    if (body.includes(text)) return { name, body };
+/** Polls `read` until it gives a value (the worker mails and runs workflow steps in the background). */
+async function poll<T>(what: string, read: () => Promise<T | undefined> | T | undefined, timeoutMs = 45_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
   }
-  throw new Error(`no outbox message mentions ${text}`);
+}
+
+const mailWith = (what: string, text: string) => poll(what, () => outboxFiles().findLast((file) => file.text.includes(text)));
+
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n', 'latin1');
+const pdf = (name: string) => ({ name, mimeType: 'application/pdf', buffer: Buffer.concat([PDF, Buffer.from(`% ${name} ${Date.now()}\n`)]) });
+
+function freshOib(): string {
+  const first10 = String(Math.floor(Math.random() * 9e9) + 1e9);
+  return `${first10}${oibCheckDigit(first10)}`;
+}
+
+/** Steps 1 and 2 of the wizard, filled in; the page is left on step 3. */
+async function fillWizardDetails(page: Page, company: string, email: string) {
+  await page.goto(`${baseUrl}/onboarding?step=1`);
+  await page.fill('input[name="companyName"]', company);
+  await page.fill('input[name="oib"]', freshOib());
+  await page.fill('input[name="registrationNumber"]', '080777111');
+  await page.fill('input[name="contactPerson"]', 'Iva Ivić');
+  await page.fill('input[name="email"]', email);
+  await page.fill('input[name="phone"]', '+385 91 765 4321');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByText('Step 2 of 4').waitFor();
+  await page.fill('input[name="address"]', 'Ilica 1');
+  await page.fill('input[name="city"]', 'Zagreb');
+  await page.fill('input[name="postalCode"]', '10000');
+  await page.fill('input[name="iban"]', croatianIban('2484008', String(Math.floor(Math.random() * 9e9) + 1e9)));
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByText('Step 3 of 4').waitFor();
+}
+
+/** An applicant registered without JavaScript, whose KYC review staff asked for another document. */
+async function applicantAskedForDocuments(stamp: number) {
+  const company = `Pristupačni podnositelj ${stamp} d.o.o.`;
+  const email = `podnositelj-${stamp}@primjer.hr`;
+  const { page, close } = await newStrictPage(browser, { javaScriptEnabled: false });
+  await fillWizardDetails(page, company, email);
+  await page.setInputFiles('input[name="file_company_registration"]', pdf('izvadak.pdf'));
+  await page.getByRole('button', { name: 'Submit registration' }).click();
+  await page.getByTestId('wizard-success').waitFor();
+  await close();
+  const [client] = (await admin.get(`/api/clients?q=${encodeURIComponent(company)}`)).json as unknown as Array<{ id: string }>;
+  // The review task comes once the worker has run the onboarding's automated steps.
+  const task = await poll(`the KYC task of ${company}`, async () =>
+    ((await admin.get(`/api/tasks?q=${encodeURIComponent(company)}&limit=50`)).json as unknown as Array<{ id: string; type: string; entityId: string | null }>).find(
+      (candidate) => candidate.type === 'kyc_verification' && candidate.entityId === client.id,
+    ),
+  );
+  const asked = await admin.post(`/api/clients/${client.id}/kyc-decision`, { decision: 'request_documents', message: 'Molimo potvrdu Porezne uprave.' });
+  expect(asked.status).toBe(200);
+  const mail = await mailWith(`the document request to ${email}`, `To: ${email}`);
+  const link = /\/onboarding\/documents\/[A-Za-z0-9_-]{43}/.exec(mail.text)?.[0];
+  if (!link) throw new Error('the document request email carries no link');
+  return { applicant: client.id, kycTask: task.id, documentRequestPath: link };
 }
 
 beforeAll(async () => {
@@ -185,8 +261,8 @@ beforeAll(async () => {
   const linkEmail = `a11y-link-${stamp}@finflow.local`;
   const linked = await admin.post('/api/admin/users', { email: linkEmail, firstName: 'Ana', lastName: 'Pristupačna', role: 'user' });
   expect(linked.status).toBe(201);
-  const mail = outboxMessageWith(linkEmail);
-  const link = mail.body.match(/\/set-password\/[A-Za-z0-9_-]+/)?.[0];
+  const mail = await mailWith(`the set-password email to ${linkEmail}`, `To: ${linkEmail}`);
+  const link = mail.text.match(/\/set-password\/[A-Za-z0-9_-]+/)?.[0];
   if (!link) throw new Error('the set-password email carries no link');
   const setupUser = { email: `a11y-setup-${stamp}@finflow.local`, password: 'A11y-first-password-1' };
   const created = await admin.post('/api/admin/users', { ...setupUser, firstName: 'Iva', lastName: 'Čitljiva', role: 'user' });
@@ -203,6 +279,7 @@ beforeAll(async () => {
     outboxMessage: mail.name,
     setPasswordPath: link,
     setupUser,
+    ...(await applicantAskedForDocuments(stamp)),
   };
 });
 afterAll(async () => {
@@ -224,6 +301,7 @@ async function visit(page: Page, url: string) {
 
 async function showState(page: Page, state: State) {
   await visit(page, state.path(ids));
+  await state.then?.(page);
   if (!state.open) return;
   await page.getByRole(state.open.role, { name: state.open.name, exact: true, disabled: false }).first().click();
   await page.getByRole(state.open.shows).first().waitFor();
@@ -304,28 +382,9 @@ describe('signed-out pages', () => {
       await page.getByText('OIB must have exactly 11 digits').waitFor();
     });
 
-    const first10 = String(Math.floor(Math.random() * 9e9) + 1e9);
-    await visit(page, '/onboarding?step=1');
-    await page.fill('input[name="companyName"]', 'Pristupačnost d.o.o.');
-    await page.fill('input[name="oib"]', `${first10}${oibCheckDigit(first10)}`);
-    await page.fill('input[name="registrationNumber"]', '080777111');
-    await page.fill('input[name="contactPerson"]', 'Iva Ivić');
-    await page.fill('input[name="email"]', 'iva@pristupacnost.hr');
-    await page.fill('input[name="phone"]', '+385 91 765 4321');
-    await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByText('Step 2 of 4').waitFor();
-    await page.fill('input[name="address"]', 'Ilica 1');
-    await page.fill('input[name="city"]', 'Zagreb');
-    await page.fill('input[name="postalCode"]', '10000');
-    await page.fill('input[name="iban"]', croatianIban('2484008', '1105598765'));
-    await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByText('Step 3 of 4').waitFor();
+    await fillWizardDetails(page, `Pristupačnost ${Date.now()} d.o.o.`, 'iva@pristupacnost.hr');
     await settle(page);
-    await page.setInputFiles('#file-company_registration', {
-      name: 'izvadak.pdf',
-      mimeType: 'application/pdf',
-      buffer: Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n% a11y\n', 'latin1'),
-    });
+    await page.setInputFiles('#file-company_registration', pdf('izvadak.pdf'));
     await page.getByTestId('kyc-company_registration').getByText(/Attached:/).waitFor();
     await expectAccessibleInEachAppearance(page, baseUrl, 'onboarding step 3 with a file attached', async () => {
       await visit(page, '/onboarding?step=3');
@@ -352,12 +411,59 @@ describe('signed-out pages', () => {
     await expectAccessibleInEachAppearance(page, baseUrl, 'set-password, invalid link', () => visit(page, '/set-password/not-a-valid-token'));
   });
 
+  it('forgot-password and the emailed reset link: the form, the answer, a refused form and an invalid link', async () => {
+    await expectAccessibleInEachAppearance(page, baseUrl, 'forgot-password', () => visit(page, '/forgot-password'));
+    await expectAccessibleInEachAppearance(page, baseUrl, 'forgot-password refused', async () => {
+      await visit(page, '/forgot-password');
+      await page.getByLabel('Email').fill('not an address');
+      await page.getByRole('button', { name: 'Send link' }).click();
+      await page.locator('[aria-invalid="true"]').first().waitFor();
+    });
+    const seen = outboxFiles().length;
+    await expectAccessibleInEachAppearance(page, baseUrl, 'forgot-password sent', async () => {
+      await visit(page, '/forgot-password');
+      await page.getByLabel('Email').fill(ids.setupUser.email);
+      await page.getByRole('button', { name: 'Send link' }).click();
+      await page.getByTestId('reset-requested').waitFor();
+    });
+    // One link per request, each making the one before stop working: the last of the two.
+    const mail = await poll('the second reset link', () => outboxFiles().slice(seen).filter((file) => file.text.includes(`To: ${ids.setupUser.email}`))[1]);
+    const link = /\/reset-password\/[A-Za-z0-9_-]+/.exec(mail.text)?.[0];
+    if (!link) throw new Error('the reset email carries no link');
+    await expectAccessibleInEachAppearance(page, baseUrl, 'reset-password', () => visit(page, link));
+    await expectAccessibleInEachAppearance(page, baseUrl, 'reset-password refused', async () => {
+      await visit(page, link);
+      await page.getByLabel('New password', { exact: true }).fill('Kratka-1');
+      await page.getByLabel('Confirm new password').fill('Druga-lozinka-2');
+      await page.getByRole('button', { name: 'Set new password' }).click();
+      await page.locator('[aria-invalid="true"]').first().waitFor();
+    });
+    await expectAccessibleInEachAppearance(page, baseUrl, 'reset-password, invalid link', () => visit(page, '/reset-password/not-a-valid-token'));
+  });
+
+  it('the additional-documents link: the request, a refused file, the answer and the spent link', async () => {
+    const path = ids.documentRequestPath;
+    await expectAccessibleInEachAppearance(page, baseUrl, 'document request', () => visit(page, path));
+    await expectAccessibleInEachAppearance(page, baseUrl, 'document request, file refused', async () => {
+      await visit(page, path);
+      await page.setInputFiles('input[name="file_tax_certificate"]', { name: 'potvrda.pdf', mimeType: 'application/pdf', buffer: Buffer.from('MZ not a pdf at all') });
+      await page.getByRole('button', { name: 'Send documents' }).click();
+      await page.getByTestId('kyc-tax_certificate').getByText('Invalid file type. Allowed types: PDF, JPG, JPEG, PNG').waitFor();
+    });
+    await visit(page, path);
+    await page.setInputFiles('input[name="file_tax_certificate"]', pdf('potvrda-porezna.pdf'));
+    await page.getByRole('button', { name: 'Send documents' }).click();
+    await page.getByTestId('request-submitted').waitFor();
+    await expectAccessibleInEachAppearance(page, baseUrl, 'document request answered', () => visit(page, path));
+    await expectAccessibleInEachAppearance(page, baseUrl, 'document request, unknown link', () => visit(page, `/onboarding/documents/${'A'.repeat(43)}`));
+  });
+
   it('not found, signed out', async () => {
     await expectAccessibleInEachAppearance(page, baseUrl, 'not found', () => visit(page, '/no-such-page'));
   });
 
   it('the login page, the wizard and set-password without JavaScript', async () => {
-    for (const url of ['/', '/onboarding?step=1', '/onboarding?step=3', ids.setPasswordPath]) {
+    for (const url of ['/', '/onboarding?step=1', '/onboarding?step=3', ids.setPasswordPath, '/forgot-password']) {
       await expectAccessibleInEachAppearance(page, baseUrl, `${url} without JavaScript`, () => gotoWithoutJavaScript(page, `${baseUrl}${url}`));
     }
   });
