@@ -53,6 +53,8 @@ describe('Settings: data export and backups', () => {
     const { page, errors, close } = await newStrictPage(browser, { sessionCookie: admin.cookie });
     await page.goto(`${baseUrl}/settings`);
     await page.getByRole('link', { name: 'Izvezi podatke' }).waitFor();
+    // As in the backup test: click once the page's scripts have settled, not while hydration may replace the link.
+    await page.waitForLoadState('networkidle');
     const file = await download(page, 'export-book');
     expect(file.name).toMatch(/^finflow-book-\d{4}-\d{2}-\d{2}\.zip$/);
     const entries = unzipSync(new Uint8Array(file.bytes));
