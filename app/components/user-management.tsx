@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionRe
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { AlertDialog, Badge, Button, Card, Dialog, Flex, Heading, Select, Switch, Table, Text } from '@radix-ui/themes';
 import { Form, Link, useFetcher, useNavigation, useSearchParams } from '@remix-run/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createUserSchema, ROLES, type Role } from '~/auth/schemas.ts';
 import { formatDateTime } from '~/utils/format.ts';
@@ -183,9 +183,15 @@ function ResetTotpButton({ user }: { user: ManagedUser }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const navigation = useNavigation();
-  // The post redirects back to /settings with a toast: close once it is under way.
+  // The post redirects back to /settings with a toast: close when that navigation has ended. Waiting for
+  // its 'loading' phase alone could miss it, as React may batch 'loading' and 'idle' into one render.
+  const sent = useRef(false);
   useEffect(() => {
-    if (navigation.state === 'loading' && navigation.formData?.get('userId') === user.id) setOpen(false);
+    if (navigation.state !== 'idle' && navigation.formData?.get('userId') === user.id) sent.current = true;
+    else if (navigation.state === 'idle' && sent.current) {
+      sent.current = false;
+      setOpen(false);
+    }
   }, [navigation.state, navigation.formData, user.id]);
   return (
     <AlertDialog.Root open={open} onOpenChange={setOpen}>

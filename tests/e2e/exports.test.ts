@@ -32,8 +32,20 @@ async function download(page: Page, testId: string) {
 const csvRows = (bytes: Uint8Array) => {
   const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
   expect(text.charCodeAt(0)).toBe(0xfeff);
-  // Demo records hold no line breaks, so a record is a line here.
-  return text.slice(1).trimEnd().split('\r\n');
+  // Records end at a CRLF outside quotes: other tests store text with line breaks (quoted fields).
+  const records: string[] = [];
+  let start = 1;
+  let quoted = false;
+  for (let i = 1; i < text.length; i++) {
+    if (text[i] === '"') quoted = !quoted;
+    else if (!quoted && text[i] === '\r' && text[i + 1] === '\n') {
+      records.push(text.slice(start, i));
+      start = i + 2;
+      i++;
+    }
+  }
+  if (start < text.length) records.push(text.slice(start));
+  return records;
 };
 
 describe('Settings: data export and backups', () => {
@@ -41,6 +53,8 @@ describe('Settings: data export and backups', () => {
     const { page, errors, close } = await newStrictPage(browser, { sessionCookie: admin.cookie });
     await page.goto(`${baseUrl}/settings`);
     await page.getByRole('link', { name: 'Izvezi podatke' }).waitFor();
+    // As in the backup test: click once the page's scripts have settled, not while hydration may replace the link.
+    await page.waitForLoadState('networkidle');
     const file = await download(page, 'export-book');
     expect(file.name).toMatch(/^finflow-book-\d{4}-\d{2}-\d{2}\.zip$/);
     const entries = unzipSync(new Uint8Array(file.bytes));
