@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { croatianIban, oibCheckDigit } from '../../app/utils/validation.ts';
-import { expectAccessibleInEachAppearance } from '../support/accessibility.ts';
+import { expectAccessibleInEachAppearance, settle } from '../support/accessibility.ts';
 import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
 import { mailsTo, outboxMessages } from '../support/outbox.ts';
@@ -87,7 +87,7 @@ describe('the pages of an empty book', () => {
       try {
         await expectAccessibleInEachAppearance(page, baseUrl, `${url} on an empty install`, async () => {
           await page.goto(`${baseUrl}${url}`);
-          await page.waitForLoadState('networkidle', { timeout: 3_000 }).catch(() => undefined);
+          await settle(page);
         });
       } finally {
         await close();

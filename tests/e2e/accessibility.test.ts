@@ -2,7 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { INTEGRATION_TYPES } from '../../app/integrations/types.ts';
 import { croatianIban, oibCheckDigit } from '../../app/utils/validation.ts';
-import { expectAccessibleInEachAppearance, gotoWithoutJavaScript, pageRouteIds, renderedRouteIds } from '../support/accessibility.ts';
+import { auditPage, expectAccessibleInEachAppearance, gotoWithoutJavaScript, pageRouteIds, renderedRouteIds, settle } from '../support/accessibility.ts';
 import { type ApiClient, signInAsAdmin } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
 import { outboxFiles } from '../support/outbox.ts';
@@ -286,13 +286,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Loaded and hydrated: the Remix router is up and the page's own requests have settled. */
-async function settle(page: Page) {
-  await page.waitForFunction(() => Boolean((window as unknown as { __remixRouter?: unknown }).__remixRouter));
-  // Pages that poll (monitoring, a running backup) never go idle; a short wait is enough for the others.
-  await page.waitForLoadState('networkidle', { timeout: 3_000 }).catch(() => undefined);
-}
-
 async function visit(page: Page, url: string) {
   await page.goto(`${baseUrl}${url}`);
   await settle(page);
@@ -309,28 +302,53 @@ async function showState(page: Page, state: State) {
   await page.waitForTimeout(300);
 }
 
+/**
+ * Two signed-in pages (each its own browser context, so its own appearance
+ * cookie) audit states side by side: axe is CPU work in the browser, and the
+ * machine has two cores.
+ */
+const PAGES_AT_ONCE = 2;
+
 describe('signed-in pages', () => {
-  let page: Page;
-  let close: () => Promise<void>;
+  const idle: Page[] = [];
+  const waiting: Array<(page: Page) => void> = [];
+  const closers: Array<() => Promise<void>> = [];
   beforeAll(async () => {
-    ({ page, close } = await newStrictPage(browser, { sessionCookie: admin.cookie }));
+    for (let index = 0; index < PAGES_AT_ONCE; index++) {
+      const { page, close } = await newStrictPage(browser, { sessionCookie: admin.cookie });
+      idle.push(page);
+      closers.push(close);
+    }
   });
   afterAll(async () => {
-    await close?.();
+    await Promise.all(closers.map((close) => close()));
   });
 
+  async function withPage(check: (page: Page) => Promise<void>) {
+    const page = idle.pop() ?? (await new Promise<Page>((resolve) => waiting.push(resolve)));
+    try {
+      await check(page);
+    } finally {
+      const next = waiting.shift();
+      if (next) next(page);
+      else idle.push(page);
+    }
+  }
+
   for (const state of SHELL_STATES) {
-    it(describeState(state), async () => {
-      await expectAccessibleInEachAppearance(page, baseUrl, describeState(state), () => showState(page, state));
-    });
+    it.concurrent(describeState(state), () =>
+      withPage((page) => expectAccessibleInEachAppearance(page, baseUrl, describeState(state), () => showState(page, state))),
+    );
   }
 
   for (const state of NO_SCRIPT_STATES) {
-    it(`${describeState(state)} without JavaScript`, async () => {
-      await expectAccessibleInEachAppearance(page, baseUrl, `${describeState(state)} without JavaScript`, () =>
-        gotoWithoutJavaScript(page, `${baseUrl}${state.path(ids)}`),
-      );
-    });
+    it.concurrent(`${describeState(state)} without JavaScript`, () =>
+      withPage((page) =>
+        expectAccessibleInEachAppearance(page, baseUrl, `${describeState(state)} without JavaScript`, () =>
+          gotoWithoutJavaScript(page, `${baseUrl}${state.path(ids)}`),
+        ),
+      ),
+    );
   }
 });
 
@@ -465,6 +483,27 @@ describe('signed-out pages', () => {
   it('the login page, the wizard and set-password without JavaScript', async () => {
     for (const url of ['/', '/onboarding?step=1', '/onboarding?step=3', ids.setPasswordPath, '/forgot-password']) {
       await expectAccessibleInEachAppearance(page, baseUrl, `${url} without JavaScript`, () => gotoWithoutJavaScript(page, `${baseUrl}${url}`));
+    }
+  });
+});
+
+describe('the check itself', () => {
+  it('finds a nameless control, low contrast, a second h1 and a missing main', async () => {
+    const { page, close } = await newStrictPage(browser);
+    try {
+      await page.setContent(
+        '<html lang="en"><head><title>Check</title></head><body><div><h1>One</h1><h1>Two</h1>' +
+          '<button></button><p style="color:#bbb;background:#fff">Faint text</p></div></body></html>',
+      );
+      const report = await auditPage(page);
+      const found = report.problems.join('\n');
+      expect(found).toContain('0 main landmarks');
+      expect(found).toContain('2 h1 headings');
+      expect(report.violations.map((violation) => violation.id)).toEqual(expect.arrayContaining(['button-name', 'color-contrast']));
+      const colours = await auditPage(page, { coloursOnly: true });
+      expect(colours.violations.map((violation) => violation.id)).toEqual(['color-contrast']);
+    } finally {
+      await close();
     }
   });
 });
