@@ -34,7 +34,7 @@ export function BackupsCard({ backups, canBackup, canExport }: { backups: Backup
   useWhileActive(active);
   return (
     <Card size="3" data-testid="backups-card">
-      <Heading size="4" mb="1">
+      <Heading as="h3" size="4" mb="1">
         {t('backups.title')}
       </Heading>
       <Text as="p" size="2" color="gray" mb="3">

@@ -56,7 +56,7 @@ export function CreateDialog<Data extends CreateResult>({
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Content maxWidth={maxWidth}>
-        <Dialog.Title>{title}</Dialog.Title>
+        <Dialog.Title as="h2">{title}</Dialog.Title>
         <Dialog.Description size="2" mb="3" color="gray">
           {description}
         </Dialog.Description>

@@ -12,15 +12,18 @@ export function ErrorList({ id, errors }: { id?: string; errors?: string[] | nul
   const { t } = useTranslation();
   if (!errors?.length) return null;
   return (
-    <ul id={id} className="error-list" role="alert">
-      {errors.map((error) => (
-        <li key={error}>
-          <Text size="1" color="red">
-            {translateMessage(t, error)}
-          </Text>
-        </li>
-      ))}
-    </ul>
+    // The alert role sits on a wrapper: on the <ul> itself it would replace the list role of its items.
+    <div id={id} role="alert">
+      <ul className="error-list">
+        {errors.map((error) => (
+          <li key={error}>
+            <Text size="1" color="red">
+              {translateMessage(t, error)}
+            </Text>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

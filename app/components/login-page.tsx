@@ -33,36 +33,41 @@ export function LoginPage({ actionData }: { actionData: LoginActionData | null }
   }, [actionData, toast, t]);
 
   return (
-    <Flex className="login-page" gap="6" align="center" justify="center" wrap="wrap">
-      <Box className="login-intro">
-        <Heading size="8">{t('app.name')}</Heading>
-        <Text as="p" color="gray" size="4" mb="4">
-          {t('app.tagline')}
-        </Text>
-        <Text as="p" weight="bold" mb="2">
-          {t('login.features.title')}
-        </Text>
-        <ul className="feature-list" data-testid="feature-bullets">
-          {FEATURES.map((feature) => (
-            <li key={feature}>
-              <CheckCircledIcon /> <Text>{t(`login.features.${feature}`)}</Text>
-            </li>
-          ))}
-        </ul>
-      </Box>
-      <Card size="4" className="login-card">
-        <Flex justify="end" mb="3">
-          <LanguageSwitcher />
-        </Flex>
-        {actionData?.error ? (
-          <Callout.Root color="red" role="alert" mb="3" className="no-js-only">
-            <Callout.Text>{translateMessage(t, actionData.error)}</Callout.Text>
-          </Callout.Root>
-        ) : null}
-        {step === 'credentials' ? <CredentialsStep /> : null}
-        {step === 'code' ? <CodeStep /> : null}
-        {actionData?.step === 'setup' ? <SetupStep qrCode={actionData.qrCode} manualKey={actionData.manualKey} /> : null}
-      </Card>
+    <Flex asChild className="login-page" gap="6" align="center" justify="center" wrap="wrap">
+      <main>
+        <Box className="login-intro">
+          {/* The brand, styled as a heading: the step's title below is the page's one h1. */}
+          <Heading asChild size="8">
+            <p>{t('app.name')}</p>
+          </Heading>
+          <Text as="p" color="gray" size="4" mb="4">
+            {t('app.tagline')}
+          </Text>
+          <Text as="p" weight="bold" mb="2">
+            {t('login.features.title')}
+          </Text>
+          <ul className="feature-list" data-testid="feature-bullets">
+            {FEATURES.map((feature) => (
+              <li key={feature}>
+                <CheckCircledIcon /> <Text>{t(`login.features.${feature}`)}</Text>
+              </li>
+            ))}
+          </ul>
+        </Box>
+        <Card size="4" className="login-card">
+          <Flex justify="end" mb="3">
+            <LanguageSwitcher />
+          </Flex>
+          {actionData?.error ? (
+            <Callout.Root color="red" role="alert" mb="3" className="no-js-only">
+              <Callout.Text>{translateMessage(t, actionData.error)}</Callout.Text>
+            </Callout.Root>
+          ) : null}
+          {step === 'credentials' ? <CredentialsStep /> : null}
+          {step === 'code' ? <CodeStep /> : null}
+          {actionData?.step === 'setup' ? <SetupStep qrCode={actionData.qrCode} manualKey={actionData.manualKey} /> : null}
+        </Card>
+      </main>
     </Flex>
   );
 }
@@ -78,7 +83,7 @@ function CredentialsStep() {
   return (
     <Form method="post" replace>
       <input type="hidden" name="intent" value="login" />
-      <Heading size="5" mb="1">
+      <Heading as="h1" size="5" mb="1">
         {t('login.title')}
       </Heading>
       <Text as="p" color="gray" size="2" mb="4">
@@ -165,7 +170,7 @@ function CodeStep() {
     <Flex direction="column" gap="3">
       <Form method="post" replace>
         <input type="hidden" name="intent" value="verify-otp" />
-        <Heading size="5" mb="1">
+        <Heading as="h1" size="5" mb="1">
           {t('login.totpTitle')}
         </Heading>
         <Text as="p" color="gray" size="2" mb="4">
@@ -193,7 +198,7 @@ function SetupStep({ qrCode, manualKey }: { qrCode: string; manualKey: string })
         <input type="hidden" name="intent" value="verify-setup" />
         <input type="hidden" name="qrCode" value={qrCode} />
         <input type="hidden" name="manualKey" value={manualKey} />
-        <Heading size="5" mb="1">
+        <Heading as="h1" size="5" mb="1">
           {t('login.setupTitle')}
         </Heading>
         <Text as="p" color="gray" size="2" mb="3">

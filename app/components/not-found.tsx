@@ -6,12 +6,14 @@ import { useTranslation } from 'react-i18next';
 export function NotFound() {
   const { t } = useTranslation();
   return (
-    <Flex direction="column" align="center" justify="center" gap="4" className="centered-page">
-      <Heading size="8">{t('notFound.title')}</Heading>
-      <Text color="gray">{t('notFound.description')}</Text>
-      <Button asChild>
-        <Link to="/">{t('notFound.back')}</Link>
-      </Button>
+    <Flex asChild direction="column" align="center" justify="center" gap="4" className="centered-page">
+      <main>
+        <Heading as="h1" size="8">{t('notFound.title')}</Heading>
+        <Text color="gray">{t('notFound.description')}</Text>
+        <Button asChild>
+          <Link to="/">{t('notFound.back')}</Link>
+        </Button>
+      </main>
     </Flex>
   );
 }

@@ -46,7 +46,6 @@ export function ToastProvider({ initial, children }: { initial: ToastMessage | n
             onOpenChange={setOpen}
             className="toast"
             data-variant={current.variant ?? 'default'}
-            role="status"
           >
             <RadixToast.Title className="toast-title">{t(current.title, current.params)}</RadixToast.Title>
             {current.description ? (

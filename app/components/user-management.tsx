@@ -58,7 +58,7 @@ export function UserManagement({
       ) : null}
       <Flex justify="between" align="start" mb="3" gap="3" wrap="wrap">
         <div>
-          <Heading size="4">{t('settings.users')}</Heading>
+          <Heading as="h3" size="4">{t('settings.users')}</Heading>
           <Text size="2" color="gray">
             {t('settings.usersDescription')}
           </Text>
@@ -208,7 +208,7 @@ function ResetTotpButton({ user }: { user: ManagedUser }) {
         </Link>
       </Button>
       <AlertDialog.Content maxWidth="440px">
-        <AlertDialog.Title>{t('recovery.totp.confirmTitle')}</AlertDialog.Title>
+        <AlertDialog.Title as="h2">{t('recovery.totp.confirmTitle')}</AlertDialog.Title>
         <AlertDialog.Description size="2" mb="3" color="gray">
           {user.email}
         </AlertDialog.Description>
@@ -252,7 +252,7 @@ function NewUserDialog({ canGrantSuperAdmin }: { canGrantSuperAdmin: boolean }) 
         <Button>{t('settings.addUser')}</Button>
       </Dialog.Trigger>
       <Dialog.Content maxWidth="480px">
-        <Dialog.Title>{t('settings.newUser')}</Dialog.Title>
+        <Dialog.Title as="h2">{t('settings.newUser')}</Dialog.Title>
         <fetcher.Form method="post" {...getFormProps(form)}>
           <input type="hidden" name="intent" value="create" />
           <Flex direction="column" gap="3">

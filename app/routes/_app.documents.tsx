@@ -79,7 +79,7 @@ export default function DocumentsPage() {
     <Flex direction="column" gap="4">
       <Flex justify="between" align="center" gap="3" wrap="wrap">
         <div>
-          <Heading size="6">{t('documents.title')}</Heading>
+          <Heading as="h2" size="6">{t('documents.title')}</Heading>
           <Text size="2" color="gray">
             {t('documents.subtitle')}
           </Text>
@@ -96,7 +96,7 @@ export default function DocumentsPage() {
 
       {inlineUpload ? (
         <Card size="3">
-          <Heading size="4" mb="3">
+          <Heading as="h3" size="4" mb="3">
             {t('documents.upload.title')}
           </Heading>
           <InlineUploadForm result={actionData} />

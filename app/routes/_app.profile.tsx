@@ -78,7 +78,7 @@ export default function ProfilePage() {
   const { t } = useTranslation();
   return (
     <Flex direction="column" gap="4">
-      <Heading size="6">{t('profile.title')}</Heading>
+      <Heading as="h2" size="6">{t('profile.title')}</Heading>
       {user.mustChangePassword ? (
         <Callout.Root color="amber" role="status">
           <Callout.Text>{t('profile.mustChange')}</Callout.Text>
@@ -127,7 +127,7 @@ function ProfileForm({
       <Form method="post" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="profile" />
         <Flex direction="column" gap="3">
-          <Heading size="4">{t('profile.personal')}</Heading>
+          <Heading as="h3" size="4">{t('profile.personal')}</Heading>
           <Field label={t('profile.firstName')} inputProps={getInputProps(fields.firstName, { type: 'text' })} errors={fields.firstName.errors} />
           <Field label={t('profile.lastName')} inputProps={getInputProps(fields.lastName, { type: 'text' })} errors={fields.lastName.errors} />
           <Field label={t('profile.email')} inputProps={getInputProps(fields.email, { type: 'email' })} errors={fields.email.errors} />
@@ -159,7 +159,7 @@ function PasswordForm({ lastResult }: { lastResult?: SubmissionResult<string[]> 
       <Form method="post" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="password" />
         <Flex direction="column" gap="3">
-          <Heading size="4">{t('profile.password')}</Heading>
+          <Heading as="h3" size="4">{t('profile.password')}</Heading>
           <PasswordField label={t('profile.currentPassword')} meta={fields.currentPassword} autoComplete="current-password" />
           <PasswordField label={t('profile.newPassword')} meta={fields.newPassword} autoComplete="new-password" />
           <PasswordField label={t('profile.confirmPassword')} meta={fields.confirmPassword} autoComplete="new-password" />
@@ -181,7 +181,7 @@ function AccountInfo({
   const { t } = useTranslation();
   return (
     <Card size="3">
-      <Heading size="4" mb="3">
+      <Heading as="h3" size="4" mb="3">
         {t('profile.account')}
       </Heading>
       <DataList.Root>

@@ -27,7 +27,7 @@ export default function SearchPage() {
       <PartyResults title={t('search.customers')} rows={results.customers} basePath="/customers" />
       {results.invoices.length ? (
         <Card size="2">
-          <Heading size="4" mb="2">
+          <Heading as="h2" size="4" mb="2">
             {t('search.invoices')}
           </Heading>
           <Table.Root>
@@ -64,7 +64,7 @@ function PartyResults({
   if (!rows.length) return null;
   return (
     <Card size="2">
-      <Heading size="4" mb="2">
+      <Heading as="h2" size="4" mb="2">
         {title}
       </Heading>
       <Table.Root>

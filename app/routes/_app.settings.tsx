@@ -136,9 +136,9 @@ export default function SettingsPage() {
   const { t } = useTranslation();
   return (
     <Flex direction="column" gap="4">
-      <Heading size="6">{t('settings.title')}</Heading>
+      <Heading as="h2" size="6">{t('settings.title')}</Heading>
       <Card size="3">
-        <Heading size="4" mb="3">
+        <Heading as="h3" size="4" mb="3">
           {t('settings.appearance')}
         </Heading>
         <Flex direction="column" gap="3">
@@ -154,7 +154,7 @@ export default function SettingsPage() {
       ) : null}
       {data.canBackup || data.canExport ? <BackupsCard backups={data.backups} canBackup={data.canBackup} canExport={data.canExport} /> : null}
       <Card size="3">
-        <Heading size="4" mb="3">
+        <Heading as="h3" size="4" mb="3">
           {t('settings.system')}
         </Heading>
         <DataList.Root>

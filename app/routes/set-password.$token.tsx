@@ -49,32 +49,34 @@ export default function SetPasswordPage() {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: setPasswordSchema }),
   });
   return (
-    <Flex className="centered-page">
-      <Card size="4" style={{ width: 420, maxWidth: '100%', textAlign: 'left' }}>
-        <Heading size="5" mb="2">
-          {t('setPassword.title')}
-        </Heading>
-        {email ? (
-          <Form method="post" {...getFormProps(form)}>
+    <Flex asChild className="centered-page">
+      <main>
+        <Card size="4" style={{ width: 420, maxWidth: '100%', textAlign: 'left' }}>
+          <Heading as="h1" size="5" mb="2">
+            {t('setPassword.title')}
+          </Heading>
+          {email ? (
+            <Form method="post" {...getFormProps(form)}>
+              <Flex direction="column" gap="3">
+                <Text color="gray">{t('setPassword.description', { email })}</Text>
+                <PasswordField label={t('profile.newPassword')} meta={fields.newPassword} autoComplete="new-password" />
+                <PasswordField label={t('profile.confirmPassword')} meta={fields.confirmPassword} autoComplete="new-password" />
+                <FormErrors errors={form.errors} />
+                <Button type="submit" disabled={navigation.state === 'submitting'}>
+                  {t('setPassword.submit')}
+                </Button>
+              </Flex>
+            </Form>
+          ) : (
             <Flex direction="column" gap="3">
-              <Text color="gray">{t('setPassword.description', { email })}</Text>
-              <PasswordField label={t('profile.newPassword')} meta={fields.newPassword} autoComplete="new-password" />
-              <PasswordField label={t('profile.confirmPassword')} meta={fields.confirmPassword} autoComplete="new-password" />
-              <FormErrors errors={form.errors} />
-              <Button type="submit" disabled={navigation.state === 'submitting'}>
-                {t('setPassword.submit')}
-              </Button>
+              <Callout.Root color="red" role="alert">
+                <Callout.Text>{t('setPassword.invalid')}</Callout.Text>
+              </Callout.Root>
+              <Link to="/">{t('notFound.back')}</Link>
             </Flex>
-          </Form>
-        ) : (
-          <Flex direction="column" gap="3">
-            <Callout.Root color="red" role="alert">
-              <Callout.Text>{t('setPassword.invalid')}</Callout.Text>
-            </Callout.Root>
-            <Link to="/">{t('notFound.back')}</Link>
-          </Flex>
-        )}
-      </Card>
+          )}
+        </Card>
+      </main>
     </Flex>
   );
 }

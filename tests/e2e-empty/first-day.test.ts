@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { croatianIban, oibCheckDigit } from '../../app/utils/validation.ts';
+import { expectAccessibleInEachAppearance, settle } from '../support/accessibility.ts';
 import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
 import { mailsTo, outboxMessages } from '../support/outbox.ts';
@@ -57,6 +58,43 @@ const instanceOf = async (entityId: string, workflowType: string) =>
   ((await admin.get('/api/workflow-instances?limit=1000')).json as unknown as Instance[]).find(
     (instance) => instance.entityId === entityId && instance.workflowType === workflowType,
   );
+
+// First, while the book is still empty: the pages' empty states, which the demo book never shows.
+describe('the pages of an empty book', () => {
+  const EMPTY_PAGES = [
+    '/',
+    '/clients',
+    '/customers',
+    '/invoices',
+    '/payments?tab=all',
+    '/payments?tab=payouts',
+    '/payments?tab=bank',
+    '/limits?tab=all',
+    '/risk',
+    '/documents',
+    '/tasks',
+    '/workflows',
+    '/email-automation?tab=campaigns',
+    '/email-automation?tab=logs',
+    '/email-automation/outbox',
+    '/monitoring',
+    '/analytics',
+    '/search?q=a',
+  ];
+  for (const url of EMPTY_PAGES) {
+    it(`${url} passes the accessibility check in light and dark`, async () => {
+      const { page, close } = await newStrictPage(browser, { sessionCookie: admin.cookie });
+      try {
+        await expectAccessibleInEachAppearance(page, baseUrl, `${url} on an empty install`, async () => {
+          await page.goto(`${baseUrl}${url}`);
+          await settle(page);
+        });
+      } finally {
+        await close();
+      }
+    });
+  }
+});
 
 describe('a fresh install without the demo book', () => {
   it('has the reference data: four active workflow definitions, an active template per event trigger, five integrations', async () => {

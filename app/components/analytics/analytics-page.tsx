@@ -235,7 +235,7 @@ export function AnalyticsPage({ data: { analytics: data, tab } }: { data: Analyt
     <Flex direction="column" gap="4">
       <Flex justify="between" align="center" wrap="wrap" gap="3">
         <div>
-          <Heading as="h1" size="6">
+          <Heading as="h2" size="6">
             {t('analytics.title')}
           </Heading>
           <Text size="2" color="gray" data-testid="analytics-range">

@@ -173,7 +173,7 @@ export function UploadDialog({ defaultOpen }: { defaultOpen: boolean }) {
         <Button className="js-only">{t('documents.uploadButton')}</Button>
       </Dialog.Trigger>
       <Dialog.Content maxWidth="560px">
-        <Dialog.Title>{t('documents.upload.title')}</Dialog.Title>
+        <Dialog.Title as="h2">{t('documents.upload.title')}</Dialog.Title>
         <Dialog.Description size="2" color="gray" mb="3">
           {t('documents.upload.description')}
         </Dialog.Description>

@@ -63,7 +63,8 @@ function CampaignFields({ fields, formErrors, choices }: { fields: ReturnType<ty
         </select>
         <ErrorText errors={fields.recipients.errors} />
       </Flex>
-      <Flex direction="column" gap="1" style={recipients === 'specific_clients' ? undefined : { opacity: 0.6 }}>
+      {/* Dimmed while another choice of recipients applies, yet still readable (AA contrast). */}
+      <Flex direction="column" gap="1" style={recipients === 'specific_clients' ? undefined : { opacity: 0.75 }}>
         <Text as="label" htmlFor={fields.clientIds.id} size="2" weight="medium">
           {t('email.campaignForm.clients')}
         </Text>

@@ -65,14 +65,17 @@ export function ErrorText({ id, errors }: { id?: string; errors?: string[] | nul
   const errorText = useEmailErrorText();
   if (!errors?.length) return null;
   return (
-    <ul id={id} className="error-list" role="alert">
-      {errorText(errors)?.map((error) => (
-        <li key={error}>
-          <Text size="1" color="red">
-            {error}
-          </Text>
-        </li>
-      ))}
-    </ul>
+    // The alert role sits on a wrapper: on the <ul> itself it would replace the list role of its items.
+    <div id={id} role="alert">
+      <ul className="error-list">
+        {errorText(errors)?.map((error) => (
+          <li key={error}>
+            <Text size="1" color="red">
+              {error}
+            </Text>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -432,7 +432,7 @@ export function AddInvoiceDialog({ options, open, onOpenChange }: { options: Par
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Content maxWidth="720px">
-        <Dialog.Title>{t('invoices.form.title')}</Dialog.Title>
+        <Dialog.Title as="h2">{t('invoices.form.title')}</Dialog.Title>
         <Dialog.Description size="2" color="gray" mb="3">
           {t('invoices.form.dialogDescription')}
         </Dialog.Description>

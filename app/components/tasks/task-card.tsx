@@ -47,7 +47,8 @@ export function WorkflowLine({ task }: { task: Pick<TaskView, 'workflowInstanceI
   return (
     <Text size="1" data-testid="task-workflow">
       <Text color="gray">{t('tasks.card.workflow')}: </Text>
-      <RadixLink asChild>
+      {/* Underlined: inside a line of text, colour alone does not tell a link apart. */}
+      <RadixLink asChild underline="always">
         <Link to="/workflows?tab=instances">{task.workflowName ?? t('tasks.card.workflowFallback')}</Link>
       </RadixLink>
       {task.workflowStep !== null
@@ -65,7 +66,7 @@ export function EntityLine({ task }: { task: Pick<TaskView, 'entityType' | 'enti
     <Text size="1" data-testid="task-entity">
       <Text color="gray">{t(`tasks.entity.${task.entityType}`)}: </Text>
       {task.entityHref ? (
-        <RadixLink asChild>
+        <RadixLink asChild underline="always">
           {/* A document opens as a file from the API, which is not a page of the app. */}
           {task.entityHref.startsWith('/api/') ? <a href={task.entityHref}>{label}</a> : <Link to={task.entityHref}>{label}</Link>}
         </RadixLink>
