@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { isValidIban, normalizeAnyIban } from './banking/iban.ts';
+import { isKpd2025Code } from './einvoices/kpd.ts';
 import { isValidOib } from './utils/validation.ts';
 
 /**
@@ -34,7 +35,13 @@ const envSchema = z.object({
     .default(3000),
   DATABASE_URL: urlWithProtocols(['postgres:', 'postgresql:']).optional(),
   DATA_DIR: z.string().min(1).default('./.data'),
-  EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).default(54329),
+  // Unset: 54329 when free, else any free port (db/embedded.ts); set: that port or a clear stop.
+  EMBEDDED_PG_PORT: z.coerce
+    .number({ message: 'must be a port number' })
+    .int('must be a whole number')
+    .min(1024, 'must be between 1024 and 65535')
+    .max(65535, 'must be between 1024 and 65535')
+    .optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ADMIN_EMAIL: z.email('must be an email address').default('admin@finflow.local'),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
@@ -53,6 +60,12 @@ const envSchema = z.object({
     .string()
     .max(255, 'must be at most 255 characters')
     .regex(/^[^,]+,\s*\d{5}\s+\S.*$/, 'must be "street, postal code city", e.g. "Radnička cesta 80, 10000 Zagreb"')
+    .optional(),
+  // The KPD 2025 classification of the factor's service on its fee e-invoices, checked against the official list.
+  FACTOR_KPD_CODE: z
+    .string()
+    .trim()
+    .refine(isKpd2025Code, 'must be a KPD 2025 code of the official list (HR-BR-CL-2, app/einvoices/kpd-2025.json), e.g. "64.92.07"')
     .optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 });

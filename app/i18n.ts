@@ -8,9 +8,11 @@ import enEInvoices from './locales/en/einvoices.json';
 import enEmail from './locales/en/email.json';
 import enIntegrations from './locales/en/integrations.json';
 import enInvoices from './locales/en/invoices.json';
+import enKyc from './locales/en/kyc.json';
 import enLimits from './locales/en/limits.json';
 import enOnboarding from './locales/en/onboarding.json';
 import enPayments from './locales/en/payments.json';
+import enRecovery from './locales/en/recovery.json';
 import enRisk from './locales/en/risk.json';
 import enTasks from './locales/en/tasks.json';
 import enWorkflows from './locales/en/workflows.json';
@@ -24,9 +26,11 @@ import hrEInvoices from './locales/hr/einvoices.json';
 import hrEmail from './locales/hr/email.json';
 import hrIntegrations from './locales/hr/integrations.json';
 import hrInvoices from './locales/hr/invoices.json';
+import hrKyc from './locales/hr/kyc.json';
 import hrLimits from './locales/hr/limits.json';
 import hrOnboarding from './locales/hr/onboarding.json';
 import hrPayments from './locales/hr/payments.json';
+import hrRecovery from './locales/hr/recovery.json';
 import hrRisk from './locales/hr/risk.json';
 import hrTasks from './locales/hr/tasks.json';
 import hrWorkflows from './locales/hr/workflows.json';
@@ -44,8 +48,8 @@ export const defaultLanguage: Language = 'en';
 export const LANGUAGE_KEY = 'finflow-language';
 
 export const resources = {
-  en: { common: { ...enCommon, ...enAnalytics, ...enBackups, ...enClients, ...enDashboard, ...enDocuments, ...enEInvoices, ...enEmail, ...enIntegrations, ...enInvoices, ...enLimits, ...enOnboarding, ...enPayments, ...enRisk, ...enTasks, ...enWorkflows } },
-  hr: { common: { ...hrCommon, ...hrAnalytics, ...hrBackups, ...hrClients, ...hrDashboard, ...hrDocuments, ...hrEInvoices, ...hrEmail, ...hrIntegrations, ...hrInvoices, ...hrLimits, ...hrOnboarding, ...hrPayments, ...hrRisk, ...hrTasks, ...hrWorkflows } },
+  en: { common: { ...enCommon, ...enAnalytics, ...enBackups, ...enClients, ...enDashboard, ...enDocuments, ...enEInvoices, ...enEmail, ...enIntegrations, ...enInvoices, ...enKyc, ...enLimits, ...enOnboarding, ...enPayments, ...enRecovery, ...enRisk, ...enTasks, ...enWorkflows } },
+  hr: { common: { ...hrCommon, ...hrAnalytics, ...hrBackups, ...hrClients, ...hrDashboard, ...hrDocuments, ...hrEInvoices, ...hrEmail, ...hrIntegrations, ...hrInvoices, ...hrKyc, ...hrLimits, ...hrOnboarding, ...hrPayments, ...hrRecovery, ...hrRisk, ...hrTasks, ...hrWorkflows } },
 } as const;
 
 export function isLanguage(value: unknown): value is Language {

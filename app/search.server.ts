@@ -17,18 +17,27 @@ export function containsPattern(term: string) {
 }
 
 /**
- * Invoices by number or description: a number that starts or ends with the
- * term (case-insensitive; btree indexes on lower(number) and its reverse, so
- * a typed prefix such as "R-2025-00" or the trailing digits stay instant on a
- * million invoices, where a trigram scan of such common fragments is not), or
- * a description containing it (trigram index).
+ * Invoices by number or description, case-insensitive: a number containing
+ * the term anywhere ('0042' finds 'R-2025-00421'), or a description
+ * containing it. PostgreSQL finds the candidates through two indexes: the
+ * number's 6-character pieces (migration 2026.11.25T05.00.00.invoice-number-search;
+ * a trigram scan of fragments most numbers share, such as "R-2025-00", reads
+ * half of a million-invoice book) and the description's trigrams. For a term
+ * of up to 6 characters the pieces answer exactly; a longer one needs all its
+ * pieces, and the second condition keeps the numbers that hold the term itself
+ * (strpos of the lower-cased texts, as ILIKE compares, without a pattern to
+ * match; the planner drops the condition when the term is exact). The order
+ * within the first OR matters: PostgreSQL rechecks the rows the (inexact)
+ * trigram index finds against it, and the description answers that without
+ * computing the row's pieces.
  */
 export function invoiceSearchCondition(alias: string, term: string, replacements: Record<string, unknown>): string {
-  const lower = term.toLowerCase();
-  replacements.numberPrefix = `${escapeLike(lower)}%`;
-  replacements.numberSuffix = `${escapeLike([...lower].reverse().join(''))}%`;
+  replacements.numberTerm = term;
   replacements.pattern = containsPattern(term);
-  return `(lower(${alias}.invoice_number) LIKE :numberPrefix OR reverse(lower(${alias}.invoice_number)) LIKE :numberSuffix OR ${alias}.description ILIKE :pattern)`;
+  return (
+    `((${alias}.description ILIKE :pattern OR invoice_number_grams(${alias}.invoice_number) @@ invoice_number_fragment(:numberTerm))` +
+    ` AND (invoice_number_fragment_is_exact(:numberTerm) OR strpos(lower(${alias}.invoice_number), lower(:numberTerm)) > 0 OR ${alias}.description ILIKE :pattern))`
+  );
 }
 
 /**

@@ -5,7 +5,7 @@ import { migrateDown } from './migrate.ts';
 import { prepareDatabase } from './prepare.ts';
 
 /**
- * `npm run migrate` (migrate, first admin, demo seed — the docker compose
+ * `npm run migrate` (migrate, first admin, reference data, demo seed — the docker compose
  * `migrate` service) and `npm run migrate:down` (revert the last migration).
  * Uses DATABASE_URL, or the embedded database in DATA_DIR when it is unset.
  */
@@ -16,7 +16,7 @@ async function main() {
   const env = parseEnv();
   const embedded = env.DATABASE_URL
     ? undefined
-    : await startEmbeddedDatabase({ dataDir: env.DATA_DIR, port: env.EMBEDDED_PG_PORT });
+    : await startEmbeddedDatabase({ dataDir: env.DATA_DIR, port: env.EMBEDDED_PG_PORT, notice: log });
   const url = env.DATABASE_URL ?? embedded!.url;
   try {
     if (command === 'migrate') {

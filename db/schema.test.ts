@@ -264,6 +264,15 @@ describe('constraints', () => {
       status: 'failed',
       error: 'Seller is not a client',
     }),
+    // Spent, so that a bad reason breaks only the enum, not "spent iff it has a reason".
+    kyc_document_requests: () => ({
+      client_id: f.client,
+      token_hash: randomBytes(32).toString('hex'),
+      message: 'Molimo izvadak iz sudskog registra',
+      expires_at: new Date(Date.now() + 86_400_000),
+      spent_at: new Date(),
+      spent_reason: 'superseded',
+    }),
   };
 
   /** A plausible wrong value for every enum column. */
@@ -293,6 +302,7 @@ describe('constraints', () => {
     ['workflow_definitions', 'type', 'custom'],
     ['workflow_instances', 'status', 'stopped'],
     ['workflow_instances', 'entity_type', 'user'],
+    ['workflow_instances', 'start_event', 'invoice_paid'],
     ['workflow_step_runs', 'step_type', 'auto'],
     ['workflow_step_runs', 'status', 'pending'],
     ['tasks', 'type', 'call'],
@@ -310,6 +320,7 @@ describe('constraints', () => {
     ['backups', 'status', 'done'],
     ['outgoing_einvoices', 'status', 'queued'],
     ['incoming_einvoices', 'status', 'pending'],
+    ['kyc_document_requests', 'spent_reason', 'used'],
   ];
 
   beforeAll(async () => {

@@ -23,7 +23,7 @@ async function main() {
     process.exit(1);
   }
   const env = parseEnv();
-  const embedded = env.DATABASE_URL ? undefined : await startEmbeddedDatabase({ dataDir: env.DATA_DIR, port: env.EMBEDDED_PG_PORT });
+  const embedded = env.DATABASE_URL ? undefined : await startEmbeddedDatabase({ dataDir: env.DATA_DIR, port: env.EMBEDDED_PG_PORT, notice: log });
   try {
     log(`restoring ${path.resolve(file)} into ${env.DATABASE_URL ? 'DATABASE_URL' : `the embedded database in ${env.DATA_DIR}`}`);
     await restoreBackup({ databaseUrl: env.DATABASE_URL ?? embedded!.url, file: path.resolve(file), log });

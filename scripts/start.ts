@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EnvError, parseEnv } from '../app/env.server.ts';
 import { resolveSessionSecret } from '../app/secrets.server.ts';
-import { startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded.ts';
+import { assertPortFree, startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded.ts';
 import { prepareDatabase } from '../db/prepare.ts';
 import { nodeFlagsFor } from './node-flags.ts';
 
@@ -50,6 +50,8 @@ async function main() {
     throw error;
   }
 
+  // A set port that is taken stops the start before the (slow) build, with the same one line.
+  if (!env.DATABASE_URL && env.EMBEDDED_PG_PORT !== undefined) await assertPortFree(env.EMBEDDED_PG_PORT);
   ensureBuild();
   fs.mkdirSync(env.DATA_DIR, { recursive: true });
   const sessionSecret = resolveSessionSecret(env);
@@ -57,8 +59,9 @@ async function main() {
   let database: EmbeddedDatabase | undefined;
   let databaseUrl = env.DATABASE_URL;
   if (!databaseUrl) {
-    log(`starting embedded PostgreSQL in ${env.DATA_DIR} on port ${env.EMBEDDED_PG_PORT}`);
-    database = await startEmbeddedDatabase({ dataDir: env.DATA_DIR, port: env.EMBEDDED_PG_PORT });
+    log(`starting embedded PostgreSQL in ${env.DATA_DIR}`);
+    database = await startEmbeddedDatabase({ dataDir: env.DATA_DIR, port: env.EMBEDDED_PG_PORT, notice: log });
+    log(`embedded PostgreSQL listening on 127.0.0.1:${database.port}`);
     databaseUrl = database.url;
   }
 

@@ -104,6 +104,15 @@ export const queues = [
     }),
   }),
   defineQueue({
+    name: 'password-reset',
+    // A forgotten-password request (app/auth/password-reset.server.ts): the web only queues it, so its answer and
+    // timing are the same for every address; the worker issues the link and mails it. A link an hour old is useless:
+    // a few quick retries, and a request left waiting half an hour is dropped (the user asks again).
+    options: { retryLimit: 3, retryDelay: 10, retryBackoff: true, expireInSeconds: 120, retentionMinutes: 30 },
+    work: { batchSize: 5, pollingIntervalSeconds: 1 },
+    payload: z.object({ email: z.string().min(1).max(255), ip: z.string().max(100).nullable() }),
+  }),
+  defineQueue({
     name: 'email-campaign',
     // A campaign's fan-out (app/email/campaigns.server.ts), now or at its scheduled time; re-running it resumes
     // without sending anyone twice (one log per recipient, unique per campaign).

@@ -11,6 +11,7 @@ const cases: Array<[Permission, Record<Role, boolean>]> = [
   ['approve:invoice', { user: false, manager: true, admin: true, super_admin: true }],
   ['finance:invoice', { user: false, manager: true, admin: true, super_admin: true }],
   ['decide:credit_limit', { user: false, manager: true, admin: true, super_admin: true }],
+  ['decide:kyc', { user: false, manager: true, admin: true, super_admin: true }],
   ['confirm:payment', { user: false, manager: true, admin: true, super_admin: true }],
   ['edit:email_template', { user: false, manager: true, admin: true, super_admin: true }],
   ['manage:users', { user: false, manager: false, admin: true, super_admin: true }],

@@ -35,6 +35,8 @@ const ADDED_BY_ROLE = {
     'approve:invoice',
     'finance:invoice',
     'reject:invoice',
+    // An applicant's KYC: approve, reject, or ask for more documents (app/onboarding/kyc-decision.server.ts).
+    'decide:kyc',
     'decide:credit_limit',
     'adjust:risk',
     'confirm:payment',

@@ -26,6 +26,8 @@ export const MESSAGES = {
   passwordsDoNotMatch: 'Lozinke se ne podudaraju',
   tooLong: 'Najviše 255 znakova',
   invalidRole: 'Invalid role',
+  invalidEmailAddress: 'Invalid email address',
+  tokenRequired: 'The link token is required',
 } as const;
 
 export const PASSWORD_MIN_LENGTH = 8;
@@ -76,9 +78,12 @@ export const profileSchema = z.object({
 });
 export type ProfileInput = z.infer<typeof profileSchema>;
 
+/** The rules of every new password: change, set-password link, reset link. */
+const newPasswordField = text(MESSAGES.newPasswordTooShort).pipe(password(MESSAGES.newPasswordTooShort, PASSWORD_MIN_LENGTH));
+
 /** A new password and its confirmation; the mismatch lands on confirmPassword (spec §5). */
 const newPasswordFields = {
-  newPassword: text(MESSAGES.newPasswordTooShort).pipe(password(MESSAGES.newPasswordTooShort, PASSWORD_MIN_LENGTH)),
+  newPassword: newPasswordField,
   confirmPassword: text(MESSAGES.confirmPasswordRequired).pipe(password(MESSAGES.confirmPasswordRequired)),
 };
 function confirmationMatches(value: { newPassword: string; confirmPassword: string }, ctx: z.RefinementCtx) {
@@ -99,6 +104,23 @@ export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 /** The /set-password/{token} form: the same rules without a current password. */
 export const setPasswordSchema = z.object(newPasswordFields).superRefine(confirmationMatches);
 export type SetPasswordInput = z.infer<typeof setPasswordSchema>;
+
+// --- account recovery (public) -------------------------------------------
+
+/** POST /api/auth/forgot-password and the /forgot-password form. */
+export const forgotPasswordSchema = z.object({ email: emailField(MESSAGES.invalidEmailAddress) });
+export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;
+
+/**
+ * POST /api/auth/reset-password: the emailed link's token and the new
+ * password, under the same rules as every new password. (The
+ * /reset-password/{token} page uses setPasswordSchema: the token is in its URL.)
+ */
+export const resetPasswordSchema = z.object({
+  token: text(MESSAGES.tokenRequired).pipe(z.string().trim().min(1, MESSAGES.tokenRequired).max(200, MESSAGES.tokenRequired)),
+  password: newPasswordField,
+});
+export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
 
 // --- user administration (admin, super_admin) ---------------------------
 

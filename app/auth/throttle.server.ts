@@ -6,7 +6,9 @@ import { execute, selectRows } from '../db.server.ts';
  * reaching the limit locks the key, and a locked key is answered 429 before
  * any password or code is checked. Keys: 'email:<address>' and 'otp:<user id>'
  * (5 per 15 minutes) and 'ip:<address>' (more generous, because an office
- * shares one public address).
+ * shares one public address). Account recovery counts every reset request
+ * (not only failures) per address and per client address, in keys of its own
+ * so that asking for links never locks the sign-in.
  */
 export interface ThrottleRule {
   maxFailures: number;
@@ -19,6 +21,8 @@ export const THROTTLE_RULES = {
   email: { maxFailures: 5, windowSeconds: 15 * MINUTE, lockSeconds: 15 * MINUTE },
   otp: { maxFailures: 5, windowSeconds: 15 * MINUTE, lockSeconds: 15 * MINUTE },
   ip: { maxFailures: 30, windowSeconds: 15 * MINUTE, lockSeconds: 15 * MINUTE },
+  resetEmail: { maxFailures: 5, windowSeconds: 60 * MINUTE, lockSeconds: 60 * MINUTE },
+  resetIp: { maxFailures: 20, windowSeconds: 60 * MINUTE, lockSeconds: 60 * MINUTE },
 } as const satisfies Record<string, ThrottleRule>;
 export type ThrottleKind = keyof typeof THROTTLE_RULES;
 
@@ -31,8 +35,8 @@ export interface ThrottleKey {
 
 const keyText = ({ kind, value }: ThrottleKey) => `${kind}:${value}`.slice(0, 400);
 
-/** Throws 429 with Retry-After when any of the keys is locked now. */
-export async function assertNotThrottled(keys: ThrottleKey[]): Promise<void> {
+/** Throws 429 (`message`) with Retry-After when any of the keys is locked now. */
+export async function assertNotThrottled(keys: ThrottleKey[], message: string = TOO_MANY_ATTEMPTS): Promise<void> {
   if (keys.length === 0) return;
   const rows = await selectRows<{ retry_after: number }>(
     `SELECT ceil(extract(epoch FROM max(locked_until) - now()))::int AS retry_after
@@ -41,7 +45,7 @@ export async function assertNotThrottled(keys: ThrottleKey[]): Promise<void> {
   );
   const retryAfter = rows[0]?.retry_after;
   if (retryAfter && retryAfter > 0) {
-    throw apiError(429, TOO_MANY_ATTEMPTS, undefined, { headers: { 'Retry-After': String(retryAfter) } });
+    throw apiError(429, message, undefined, { headers: { 'Retry-After': String(retryAfter) } });
   }
 }
 

@@ -19,3 +19,24 @@ export async function sendSetPasswordLink(user: Pick<PublicUser, 'email' | 'firs
     ].join('\n'),
   });
 }
+
+/** The one-time link of a forgotten password (app/auth/password-reset.server.ts); it works for one hour. */
+export async function sendPasswordResetLink(user: Pick<PublicUser, 'email' | 'firstName'>, link: string) {
+  await sendMail({
+    to: user.email,
+    subject: 'FinFlow: nova lozinka / reset your password',
+    text: [
+      `Pozdrav ${user.firstName},`,
+      '',
+      'zatražena je nova lozinka za vaš FinFlow račun. Novu lozinku postavite putem ove poveznice (vrijedi 1 sat i može se iskoristiti jednom):',
+      link,
+      'Postavljanjem nove lozinke odjavljujete se na svim uređajima. Ako niste vi zatražili promjenu, zanemarite ovu poruku: lozinka ostaje ista.',
+      '',
+      `Hello ${user.firstName},`,
+      '',
+      'a new password was requested for your FinFlow account. Set it with this link (valid for 1 hour, usable once):',
+      link,
+      'Setting a new password signs you out on every device. If you did not ask for this, ignore this message: your password stays as it is.',
+    ].join('\n'),
+  });
+}

@@ -51,6 +51,37 @@ function duplicateEmail(): Response {
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
+/** What a one-time link in user_tokens is for: a new account's first password, or a forgotten one. */
+export type UserTokenPurpose = 'set_password' | 'reset_password';
+
+/**
+ * A new one-time link token for the user, valid `ttlMinutes` (by the
+ * database clock); only its SHA-256 is stored. Any older unspent token of the
+ * same purpose ends now, so only the newest link works. Returns the token for
+ * the email and how many older links it superseded.
+ */
+export async function issueUserToken(
+  userId: string,
+  purpose: UserTokenPurpose,
+  ttlMinutes: number,
+  transaction: Transaction,
+): Promise<{ token: string; superseded: number }> {
+  const { count: superseded } = await execute(
+    `UPDATE user_tokens SET expires_at = now()
+      WHERE user_id = :userId AND purpose = :purpose AND used_at IS NULL AND expires_at > now()`,
+    { userId, purpose },
+    { transaction },
+  );
+  const token = randomBytes(32).toString('base64url');
+  await execute(
+    `INSERT INTO user_tokens (user_id, purpose, token_hash, expires_at)
+     VALUES (:userId, :purpose, :tokenHash, now() + make_interval(mins => :minutes))`,
+    { userId, purpose, tokenHash: hashToken(token), minutes: ttlMinutes },
+    { transaction },
+  );
+  return { token, superseded };
+}
+
 async function loadTarget(userId: string, transaction: Transaction): Promise<UserRow> {
   const user = isUuid(userId) ? await findUserById(userId, { transaction, forUpdate: true }) : null;
   if (!user) throw apiError(404, 'User not found');
@@ -97,10 +128,8 @@ export async function createStaffUser(
   const data = validate(createUserSchema, input);
   if (data.role === 'super_admin') assertCan(actor, 'grant:super_admin');
   const passwordHash = data.password ? await hashPassword(data.password) : null;
-  const token = data.password ? null : randomBytes(32).toString('base64url');
-
   try {
-    const user = await inTransaction(async (transaction) => {
+    const { user, token } = await inTransaction(async (transaction) => {
       const { rows } = await execute<UserRow>(
         `INSERT INTO users (email, first_name, last_name, role, password_hash, must_change_password)
          VALUES (:email, :firstName, :lastName, :role, :passwordHash, :mustChange)
@@ -109,14 +138,7 @@ export async function createStaffUser(
         { transaction },
       );
       const created = rows[0];
-      if (token) {
-        await execute(
-          `INSERT INTO user_tokens (user_id, purpose, token_hash, expires_at)
-           VALUES (:userId, 'set_password', :tokenHash, now() + make_interval(hours => :hours))`,
-          { userId: created.id, tokenHash: hashToken(token), hours: SET_PASSWORD_TOKEN_TTL_HOURS },
-          { transaction },
-        );
-      }
+      const token = passwordHash ? null : (await issueUserToken(created.id, 'set_password', SET_PASSWORD_TOKEN_TTL_HOURS * 60, transaction)).token;
       await logActivity(
         {
           action: 'user_created',
@@ -134,7 +156,7 @@ export async function createStaffUser(
         },
         transaction,
       );
-      return created;
+      return { user: created, token };
     });
     return {
       user: toPublicUser(user),
@@ -242,6 +264,44 @@ export async function setUserOtp(actor: Actor, userId: string, otpEnabled: boole
   return toPublicUser(updated);
 }
 
+/**
+ * POST /api/admin/users/{userId}/reset-totp: forgets the user's authenticator
+ * (secret, pending secret, last step), so their next sign-in sets one up again
+ * (needsTotpSetup), and ends all their sessions. The otpEnabled flag stays as
+ * it is. Throws 403 (own account — an admin locked out of their own second
+ * factor asks another admin; a super_admin by a non-super_admin; not admin), 404.
+ */
+export async function resetUserTotp(actor: Actor, userId: string, meta: WriteMeta = {}): Promise<PublicUser> {
+  assertCan(actor, 'manage:users');
+  if (userId === actor.id) throw apiError(403, 'You cannot reset your own authenticator');
+  const updated = await inTransaction(async (transaction) => {
+    const target = await loadTarget(userId, transaction);
+    assertMayManage(actor, target);
+    const { rows } = await execute<UserRow>(
+      `UPDATE users
+          SET totp_secret_encrypted = NULL, totp_pending_secret_encrypted = NULL,
+              totp_confirmed_at = NULL, totp_last_step = NULL
+        WHERE id = :id RETURNING *`,
+      { id: target.id },
+      { transaction },
+    );
+    const sessionsEnded = await endSessionsOfUser(target.id, { transaction });
+    await logActivity(
+      {
+        action: 'user_totp_reset',
+        userId: actor.id,
+        entityType: 'user',
+        entityId: target.id,
+        ipAddress: meta.ip,
+        details: { email: target.email, hadAuthenticator: toPublicUser(target).totpConfigured, sessionsEnded },
+      },
+      transaction,
+    );
+    return rows[0];
+  });
+  return toPublicUser(updated);
+}
+
 /** PUT /api/auth/profile. Throws 400 (spec §5 messages per field), 409 (email taken). Returns the user. */
 export async function updateProfile(
   user: Actor,
@@ -314,53 +374,70 @@ export async function changePassword(
   return { success: true };
 }
 
-/** For the /set-password/{token} loader: whose link it is, or null when invalid, used or expired. */
-export async function findSetPasswordToken(token: string): Promise<{ email: string; firstName: string; lastName: string } | null> {
+/**
+ * For the /set-password/{token} and /reset-password/{token} loaders: whose
+ * link it is, or null when unknown, of another purpose, used, superseded or expired.
+ */
+export async function findSetPasswordToken(
+  token: string,
+  purpose: UserTokenPurpose = 'set_password',
+): Promise<{ email: string; firstName: string; lastName: string } | null> {
   const row = await selectOne<{ email: string; first_name: string; last_name: string }>(
     `SELECT u.email, u.first_name, u.last_name FROM user_tokens t JOIN users u ON u.id = t.user_id
-      WHERE t.token_hash = :hash AND t.used_at IS NULL AND t.expires_at > now() AND u.is_active`,
-    { hash: hashToken(token) },
+      WHERE t.token_hash = :hash AND t.purpose = :purpose AND t.used_at IS NULL AND t.expires_at > now() AND u.is_active`,
+    { hash: hashToken(token), purpose },
   );
   return row ? { email: row.email, firstName: row.first_name, lastName: row.last_name } : null;
 }
 
 /**
- * The /set-password/{token} action: sets the password once and burns the
- * token. Throws 400 (schema messages, or 'This link is invalid or has expired').
+ * The /set-password/{token} and /reset-password/{token} actions: sets the
+ * password once, burns the token (of `meta.purpose`, default set_password)
+ * and ends every session of the user, so other devices are signed out.
+ * Logged as 'password_set' or 'password_reset'. Returns whose password it was.
+ * Throws 400 (schema messages, or 'This link is invalid or has expired' on `token`).
  */
 export async function setPasswordWithToken(
   token: string,
   input: { newPassword: string; confirmPassword: string },
-  meta: WriteMeta = {},
-): Promise<{ success: true }> {
+  meta: WriteMeta & { purpose?: UserTokenPurpose } = {},
+): Promise<{ success: true; userId: string; email: string }> {
   const data = validate(setPasswordSchema, input);
+  const purpose = meta.purpose ?? 'set_password';
   const passwordHash = await hashPassword(data.newPassword);
-  await inTransaction(async (transaction) => {
+  return inTransaction(async (transaction) => {
     // Marking it used first (conditionally) makes two parallel submits use it once.
-    const { rows } = await execute<{ user_id: string }>(
+    const { rows } = await execute<{ user_id: string; email: string }>(
       `UPDATE user_tokens t SET used_at = now()
         FROM users u
         WHERE u.id = t.user_id AND u.is_active
-          AND t.token_hash = :hash AND t.purpose IN ('set_password', 'reset_password')
+          AND t.token_hash = :hash AND t.purpose = :purpose
           AND t.used_at IS NULL AND t.expires_at > now()
-        RETURNING t.user_id`,
-      { hash: hashToken(token) },
+        RETURNING t.user_id, u.email`,
+      { hash: hashToken(token), purpose },
       { transaction },
     );
-    const userId = rows[0]?.user_id;
-    if (!userId) throw apiError(400, INVALID_LINK);
+    const owner = rows[0];
+    if (!owner) throw apiError(400, INVALID_LINK, { token: [INVALID_LINK] });
     await execute(
       `UPDATE users SET password_hash = :passwordHash, must_change_password = false WHERE id = :id`,
-      { id: userId, passwordHash },
+      { id: owner.user_id, passwordHash },
       { transaction },
     );
-    const sessionsEnded = await endSessionsOfUser(userId, { transaction });
+    const sessionsEnded = await endSessionsOfUser(owner.user_id, { transaction });
     await logActivity(
-      { action: 'password_set', userId, entityType: 'user', entityId: userId, ipAddress: meta.ip, details: { sessionsEnded } },
+      {
+        action: purpose === 'reset_password' ? 'password_reset' : 'password_set',
+        userId: owner.user_id,
+        entityType: 'user',
+        entityId: owner.user_id,
+        ipAddress: meta.ip,
+        details: { sessionsEnded },
+      },
       transaction,
     );
+    return { success: true as const, userId: owner.user_id, email: owner.email };
   });
-  return { success: true };
 }
 
 /** For the worker's cleanup job: tokens past their expiry or used over a week ago. */

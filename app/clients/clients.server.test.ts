@@ -18,7 +18,7 @@ const actorOf = (row: { id: string; role: 'user' | 'manager' | 'admin' | 'super_
 const clientCount = async () => (await selectOne<{ n: number }>('SELECT count(*)::int AS n FROM clients'))!.n;
 
 describe('creating a client', () => {
-  it('stores every field, starts staff clients active and logs client_created in the same transaction', async () => {
+  it('stores every field, starts staff clients pending their KYC review and logs client_created in the same transaction', async () => {
     const user = await createTestUser();
     const oib = newOib();
     const client = await createClient({
@@ -43,7 +43,7 @@ describe('creating a client', () => {
       country: 'Croatia',
       email: 'info@jadran.hr',
       iban: VALID_IBAN,
-      status: 'active',
+      status: 'pending',
       onboardingStatus: 'pending',
       creditLimit: null,
       usedCredit: 0,
@@ -170,7 +170,7 @@ describe('updating a client', () => {
         changes: {
           companyName: { old: 'Staro Ime d.o.o.', new: 'Novo Ime d.o.o.' },
           phone: { old: '021 111', new: null },
-          status: { old: 'active', new: 'inactive' },
+          status: { old: 'pending', new: 'inactive' },
         },
       },
     });
@@ -224,7 +224,7 @@ describe('the /api/clients routes', () => {
     const created = await clientsAction(ctx(jsonRequest('/api/clients', { companyName: 'API d.o.o.', oib, city: 'Osijek', creditLimit: 50000 }, cookie)));
     expect(created.status).toBe(201);
     const body = await created.json();
-    expect(body).toMatchObject({ id: expect.any(String), companyName: 'API d.o.o.', oib, city: 'Osijek', creditLimit: null, status: 'active' });
+    expect(body).toMatchObject({ id: expect.any(String), companyName: 'API d.o.o.', oib, city: 'Osijek', creditLimit: null, status: 'pending', onboardingStatus: 'pending' });
 
     const invalid = await apiFailure(clientsAction(ctx(jsonRequest('/api/clients', { companyName: '', oib: '1', email: 'x' }, cookie))));
     expect(invalid.status).toBe(400);

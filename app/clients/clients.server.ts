@@ -1,6 +1,8 @@
 import type { Transaction } from 'sequelize';
 import { CLIENT_STATUSES, type ClientStatus, type OnboardingStatus } from '../../db/models/enums.ts';
 import type { Actor } from '../auth/users.server.ts';
+import { startKycReview } from '../onboarding/kyc-decision.server.ts';
+import { selectOne } from '../db.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { centsToNumber, toCents } from '../utils/money.ts';
 import {
@@ -12,6 +14,7 @@ import {
   partyRelations,
   updateParty,
   validateParty,
+  withTransaction,
   type PartyConfig,
   type PartyRelations,
   type PartyRow,
@@ -137,31 +140,36 @@ export function utilisationPercent(usedCents: number, limitCents: number | null)
 }
 
 /**
- * POST /api/clients, the creation dialog and the registration wizard.
- * Staff-created clients start 'active' (staff enter companies they already
- * deal with; financing still needs an approved credit limit, DESIGN §9) with
- * onboarding 'pending'; the wizard's applicant (actor null) starts 'pending'
- * with onboarding 'in_progress', as its workflow starts in the same
- * transaction. A desired credit limit is never set here: the wizard turns it
- * into a limit request. With `options.transaction` the caller's transaction
- * is used (nothing is committed here). Throws 400, 403, 409 (OIB taken).
+ * POST /api/clients, the creation dialog and the registration wizard. Every
+ * new client goes through the KYC review before it can be financed
+ * (app/onboarding/kyc-decision.server.ts): one entered by staff starts
+ * 'pending' with onboarding 'pending', and its review starts in the same
+ * transaction (the onboarding workflow, or a KYC task without one); the
+ * wizard's applicant (actor null) starts 'pending' with onboarding
+ * 'in_progress', as the wizard starts its workflow itself. A desired credit
+ * limit is never set here: the wizard turns it into a limit request. With
+ * `options.transaction` the caller's transaction is used (nothing is
+ * committed here). Throws 400, 403, 409 (OIB taken).
  */
 export async function createClient(
   { actor, input, ip }: { actor: Actor | null; input: ClientCreateInput; ip?: string | null },
   options: { transaction?: Transaction } = {},
 ): Promise<ClientDto> {
   const data = validateParty(clientCreateSchema, input);
-  const row = await createParty<ClientRow>(CLIENTS, {
-    actor,
-    ip,
-    transaction: options.transaction,
-    values: {
-      ...data,
-      status: data.status ?? (actor ? 'active' : 'pending'),
-      onboardingStatus: actor ? 'pending' : 'in_progress',
-    },
+  return withTransaction(options.transaction, async (transaction) => {
+    const row = await createParty<ClientRow>(CLIENTS, {
+      actor,
+      ip,
+      transaction,
+      values: {
+        ...data,
+        status: data.status ?? 'pending',
+        onboardingStatus: actor ? 'pending' : 'in_progress',
+      },
+    });
+    if (actor) await startKycReview({ clientId: row.id, actor, ip }, transaction);
+    return toClientDto(row);
   });
-  return toClientDto(row);
 }
 
 /** GET /api/clients: newest first; `q` (name, OIB prefix, email), `status`; the page and the full count. */
@@ -200,7 +208,10 @@ export async function getClient(id: string): Promise<ClientDetailDto> {
   };
 }
 
-/** PUT /api/clients/{id}: the given fields; logs client_updated with old→new. Throws 400, 403, 404, 409. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** PUT /api/clients/{id}: the given fields; logs client_updated with old→new. Throws 400, 403, 404, 409 (OIB taken; 'active' before the KYC approval). */
+
 export async function updateClient({
   actor,
   id,
@@ -213,6 +224,13 @@ export async function updateClient({
   ip?: string | null;
 }): Promise<ClientDto> {
   const data = validateParty(clientUpdateSchema, input);
+  if (data.status === 'active') {
+    // Only the KYC approval makes a client active (app/onboarding/kyc-decision.server.ts); an edit cannot skip it.
+    const current = UUID.test(id) ? await selectOne<{ onboarding_status: string }>(`SELECT onboarding_status FROM clients WHERE id = :id`, { id }) : null;
+    if (current && current.onboarding_status !== 'completed') {
+      throw apiError(409, PARTY_MESSAGES.kycNotApproved, { status: [PARTY_MESSAGES.kycNotApproved] });
+    }
+  }
   const row = await updateParty<ClientRow>(CLIENTS, { actor, id, values: data, ip });
   return toClientDto(row);
 }

@@ -210,6 +210,17 @@ export async function updateParty<Row extends PartyRow>(
   });
 }
 
+/** A party by `term`: the company name or email containing it (trigram indexes), or, when it is all digits, the OIB starting with it. */
+export function partySearchCondition(term: string, replacements: Record<string, unknown>): string {
+  replacements.pattern = containsPattern(term);
+  const digits = term.replace(/\s+/g, '');
+  if (/^\d{1,11}$/.test(digits)) {
+    replacements.oibPrefix = `${digits}%`;
+    return `(company_name ILIKE :pattern OR email ILIKE :pattern OR oib LIKE :oibPrefix)`;
+  }
+  return `(company_name ILIKE :pattern OR email ILIKE :pattern)`;
+}
+
 /**
  * A page of the list, newest first, and the full count of the same filter
  * (X-Total-Count). `q` matches the company name or email anywhere (trigram
@@ -224,16 +235,7 @@ export async function listParties<Row extends PartyRow>(
   const conditions = [...(options.where ?? [])];
   const replacements: Record<string, unknown> = { ...options.replacements, limit, offset };
   const term = options.q?.trim();
-  if (term) {
-    replacements.pattern = containsPattern(term);
-    const digits = term.replace(/\s+/g, '');
-    if (/^\d{1,11}$/.test(digits)) {
-      replacements.oibPrefix = `${digits}%`;
-      conditions.push(`(company_name ILIKE :pattern OR email ILIKE :pattern OR oib LIKE :oibPrefix)`);
-    } else {
-      conditions.push(`(company_name ILIKE :pattern OR email ILIKE :pattern)`);
-    }
-  }
+  if (term) conditions.push(partySearchCondition(term, replacements));
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
   const [rows, count] = await Promise.all([
     selectRows<Row>(`SELECT * FROM ${config.table} ${where} ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset`, replacements),

@@ -23,6 +23,7 @@ export const PARTY_MESSAGES = {
   creditLimitInvalid: 'Credit limit must be a positive amount with at most 2 decimals',
   clientDuplicateOib: 'A client with this OIB already exists',
   customerDuplicateOib: 'A customer with this OIB already exists',
+  kycNotApproved: 'Client KYC is not approved',
 } as const;
 
 /** Server message → i18n key, so the pages show each message in the chosen language. */
@@ -60,7 +61,7 @@ const partyCreateShape = {
 
 /**
  * POST /api/clients and the 'Dodaj novog klijenta' dialog. `status` is not in
- * the dialog (staff clients start active). `creditLimit` is what the spec's
+ * the dialog (a new client is pending until its KYC is approved). `creditLimit` is what the spec's
  * registration payload may carry (a number or null): checked like every
  * amount, so a wrong one is refused rather than dropped, but never stored as
  * the limit — a limit is only set by an approved limit request (DESIGN §9).
@@ -92,7 +93,7 @@ export interface PartyCreateInput {
 }
 export interface ClientCreateInput extends PartyCreateInput {
   contactPerson?: string | null;
-  /** Default 'active' for staff, 'pending' for the registration wizard (actor null). */
+  /** Default 'pending': active once its KYC is approved (app/onboarding/kyc-decision.server.ts). */
   status?: ClientStatus;
   /** A desired limit in EUR: validated, never applied (see clientCreateSchema). */
   creditLimit?: string | number | null;

@@ -1,6 +1,6 @@
 import { CheckCircledIcon } from '@radix-ui/react-icons';
-import { Box, Button, Callout, Card, Code, Flex, Heading, Text, TextField } from '@radix-ui/themes';
-import { Form, useNavigation } from '@remix-run/react';
+import { Box, Button, Callout, Card, Code, Flex, Heading, Link as RadixLink, Text, TextField } from '@radix-ui/themes';
+import { Form, Link, useNavigation } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CODE_LENGTH } from '~/auth/schemas.ts';
@@ -97,6 +97,11 @@ function CredentialsStep() {
           </Text>
           <TextField.Root name="password" type="password" autoComplete="current-password" required />
         </label>
+        <Text size="2" align="right">
+          <RadixLink asChild>
+            <Link to="/forgot-password">{t('recovery.forgotLink')}</Link>
+          </RadixLink>
+        </Text>
         <Button type="submit" size="3" disabled={submitting}>
           {submitting ? t('login.submitting') : t('login.submit')}
         </Button>

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Badge, Button, Card, Dialog, Flex, Heading, Select, Switch, Table, Text } from '@radix-ui/themes';
-import { useFetcher } from '@remix-run/react';
+import { AlertDialog, Badge, Button, Card, Dialog, Flex, Heading, Select, Switch, Table, Text } from '@radix-ui/themes';
+import { Form, Link, useFetcher, useNavigation, useSearchParams } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createUserSchema, ROLES, type Role } from '~/auth/schemas.ts';
@@ -16,12 +16,15 @@ interface ManagedUser {
   role: Role;
   isActive: boolean;
   otpEnabled: boolean;
+  totpConfigured: boolean;
   lastLoginAt: string | null;
 }
 
 /**
  * Spec §6: each user's role, active flag and OTP flag. Role and active are
  * disabled on one's own row; super_admin is offered only to a super_admin.
+ * Resetting another user's authenticator asks for confirmation: a dialog with
+ * JavaScript, the `?resetTotp=<id>` panel without.
  * The server enforces the same rules; this only hides what it would refuse.
  */
 export function UserManagement({
@@ -34,8 +37,25 @@ export function UserManagement({
   canGrantSuperAdmin: boolean;
 }) {
   const { t } = useTranslation();
+  const [searchParams] = useSearchParams();
+  const confirming = users.find((user) => user.id === searchParams.get('resetTotp') && user.id !== me.id) ?? null;
   return (
     <Card size="3">
+      {confirming ? (
+        <Card size="2" mb="3" data-testid="reset-totp-panel">
+          <Heading as="h3" size="3" mb="1">
+            {t('recovery.totp.confirmTitle')}
+          </Heading>
+          <ResetTotpConfirmation
+            user={confirming}
+            cancel={
+              <Button asChild variant="soft" color="gray">
+                <Link to="/settings">{t('recovery.totp.cancel')}</Link>
+              </Button>
+            }
+          />
+        </Card>
+      ) : null}
       <Flex justify="between" align="start" mb="3" gap="3" wrap="wrap">
         <div>
           <Heading size="4">{t('settings.users')}</Heading>
@@ -53,6 +73,7 @@ export function UserManagement({
             <Table.ColumnHeaderCell>{t('settings.role')}</Table.ColumnHeaderCell>
             <Table.ColumnHeaderCell>{t('settings.active')}</Table.ColumnHeaderCell>
             <Table.ColumnHeaderCell>{t('settings.otp')}</Table.ColumnHeaderCell>
+            <Table.ColumnHeaderCell>{t('recovery.totp.column')}</Table.ColumnHeaderCell>
             <Table.ColumnHeaderCell>{t('settings.lastLogin')}</Table.ColumnHeaderCell>
           </Table.Row>
         </Table.Header>
@@ -121,8 +142,82 @@ function UserRow({ user, self, canGrantSuperAdmin }: { user: ManagedUser; self: 
           onCheckedChange={(checked) => submit({ intent: 'otp', otpEnabled: String(checked) })}
         />
       </Table.Cell>
+      <Table.Cell>
+        <Flex direction="column" align="start" gap="1">
+          <Badge color={user.totpConfigured ? 'green' : 'gray'} variant="soft">
+            {user.totpConfigured ? t('recovery.totp.configured') : t('recovery.totp.notConfigured')}
+          </Badge>
+          {locked ? null : <ResetTotpButton user={user} />}
+        </Flex>
+      </Table.Cell>
       <Table.Cell>{user.lastLoginAt ? formatDateTime(user.lastLoginAt) : t('settings.never')}</Table.Cell>
     </Table.Row>
+  );
+}
+
+/** The reset form itself: what happens, then Cancel and Reset (a plain post, so it works without JavaScript). */
+function ResetTotpConfirmation({ user, cancel }: { user: ManagedUser; cancel: React.ReactNode }) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const resetting = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'reset-totp';
+  const name = `${user.firstName} ${user.lastName}`.trim();
+  return (
+    <Form method="post" action="/settings">
+      <input type="hidden" name="intent" value="reset-totp" />
+      <input type="hidden" name="userId" value={user.id} />
+      <Text as="p" size="2" mb="3">
+        {t('recovery.totp.confirmDescription', { name, email: user.email })}
+      </Text>
+      <Flex gap="3" justify="end">
+        {cancel}
+        <Button type="submit" color="red" disabled={resetting}>
+          {t('recovery.totp.confirm')}
+        </Button>
+      </Flex>
+    </Form>
+  );
+}
+
+/** A link to the `?resetTotp=` panel without JavaScript; with it, the same confirmation in a dialog. */
+function ResetTotpButton({ user }: { user: ManagedUser }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const navigation = useNavigation();
+  // The post redirects back to /settings with a toast: close once it is under way.
+  useEffect(() => {
+    if (navigation.state === 'loading' && navigation.formData?.get('userId') === user.id) setOpen(false);
+  }, [navigation.state, navigation.formData, user.id]);
+  return (
+    <AlertDialog.Root open={open} onOpenChange={setOpen}>
+      <Button asChild size="1" variant="soft" color="red">
+        <Link
+          to={`?resetTotp=${user.id}`}
+          aria-label={t('recovery.totp.resetFor', { email: user.email })}
+          onClick={(event) => {
+            event.preventDefault();
+            setOpen(true);
+          }}
+        >
+          {t('recovery.totp.reset')}
+        </Link>
+      </Button>
+      <AlertDialog.Content maxWidth="440px">
+        <AlertDialog.Title>{t('recovery.totp.confirmTitle')}</AlertDialog.Title>
+        <AlertDialog.Description size="2" mb="3" color="gray">
+          {user.email}
+        </AlertDialog.Description>
+        <ResetTotpConfirmation
+          user={user}
+          cancel={
+            <AlertDialog.Cancel>
+              <Button type="button" variant="soft" color="gray">
+                {t('recovery.totp.cancel')}
+              </Button>
+            </AlertDialog.Cancel>
+          }
+        />
+      </AlertDialog.Content>
+    </AlertDialog.Root>
   );
 }
 

@@ -3,6 +3,7 @@ import { seedDemo } from '../../db/seed/demo.ts';
 import { getSequelize } from '../../db/connection.ts';
 import { selectOne, selectRows } from '../db.server.ts';
 import { validateEn16931 } from './en16931-rules.server.ts';
+import { E_INVOICING_FROM } from './outgoing.server.ts';
 import { parseUblInvoice } from './ubl-read.server.ts';
 
 /**
@@ -29,12 +30,13 @@ interface Row {
 }
 
 describe('the demo book\'s fee e-invoices', () => {
-  it('exist for every financed or paid invoice, one each', async () => {
+  it('exist for every invoice financed (or paid) since e-invoices began, one each, and for none before', async () => {
+    const since = `(i.financed_at AT TIME ZONE 'Europe/Zagreb')::date >= DATE '${E_INVOICING_FROM}'`;
     const missing = await selectRows(
       `SELECT i.invoice_number FROM invoices i
-        WHERE i.status IN ('financed', 'paid') AND NOT EXISTS (SELECT 1 FROM outgoing_einvoices o WHERE o.invoice_id = i.id)
+        WHERE i.status IN ('financed', 'paid') AND ${since} AND NOT EXISTS (SELECT 1 FROM outgoing_einvoices o WHERE o.invoice_id = i.id)
         UNION ALL
-       SELECT i.invoice_number FROM outgoing_einvoices o JOIN invoices i ON i.id = o.invoice_id WHERE i.status NOT IN ('financed', 'paid')`,
+       SELECT i.invoice_number FROM outgoing_einvoices o JOIN invoices i ON i.id = o.invoice_id WHERE i.status NOT IN ('financed', 'paid') OR NOT ${since}`,
     );
     expect(missing).toEqual([]);
     expect((await selectOne<{ n: number }>('SELECT count(*)::int AS n FROM outgoing_einvoices'))!.n).toBeGreaterThan(100);

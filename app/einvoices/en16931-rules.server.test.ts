@@ -24,7 +24,7 @@ const FEE_LINE: UblWriteLine = {
   unitCode: 'C62',
   // 187.50 × 25 % = 46.875: VAT rounds half-up to 46.88, gross 234.38.
   price: '187.50',
-  kpdCode: '64.99.19',
+  kpdCode: '64.92.07',
   vat: { category: 'S', rate: '25', name: 'HR:PDV25' },
 };
 
@@ -58,7 +58,7 @@ function sample(lines: UblWriteLine[] = [FEE_LINE]): UblWriteInvoice {
 
 const XML = writeUblInvoice(sample()).xml;
 /** A standard-rated line and a zero-rated one (Z): for the rules that must not be confused with the S rules. */
-const ZERO_LINE: UblWriteLine = { ...FEE_LINE, id: '2', name: 'Knjiga', price: '20.00', kpdCode: '58.11.19', vat: { category: 'Z', rate: '0', name: 'HR:PDV0' } };
+const ZERO_LINE: UblWriteLine = { ...FEE_LINE, id: '2', name: 'Knjiga', price: '20.00', kpdCode: '58.11.11', vat: { category: 'Z', rate: '0', name: 'HR:PDV0' } };
 const XML_WITH_Z = writeUblInvoice(sample([FEE_LINE, ZERO_LINE])).xml;
 const XML_ONLY_Z = writeUblInvoice(sample([{ ...ZERO_LINE, id: '1' }])).xml;
 
@@ -215,7 +215,8 @@ const CASES: Case[] = [
   ['HR-CIUS-OPERATOR', 'no operator', (x) => drop(x, 'cac:AccountingSupplierParty', /<cac:SellerContact>[\s\S]*?<\/cac:SellerContact>/)],
   ['HR-CIUS-OPERATOR', 'an operator without a valid OIB', (x) => within(x, 'cac:SellerContact', `<cbc:ID>${SELLER_OIB}</cbc:ID>`, '<cbc:ID>Ivana</cbc:ID>')],
   ['HR-CIUS-KPD', 'a classification in another list', (x) => within(x, 'cac:CommodityClassification', 'listID="CG"', 'listID="STI"')],
-  ['HR-CIUS-KPD', 'a KPD code of four digits', (x) => within(x, 'cac:CommodityClassification', '>64.99.19<', '>64.99<')],
+  ['HR-CIUS-KPD', 'a KPD code of four digits', (x) => within(x, 'cac:CommodityClassification', '>64.92.07<', '>64.92<')],
+  ['HR-CIUS-KPD', 'a KPD 2015 code the 2025 list no longer has', (x) => within(x, 'cac:CommodityClassification', '>64.92.07<', '>64.99.19<')],
   ['HR-CIUS-TAX-NAME', 'a tax category without the HR name', (x) => within(x, 'cac:ClassifiedTaxCategory', 'HR:PDV25', 'PDV')],
   ['HR-CIUS-PAYMENT-ID', 'a payment reference without model', (x) => within(x, 'cac:PaymentMeans', '>HR00 2026-000001<', '>2026-000001<')],
 ];
@@ -234,7 +235,7 @@ describe('the conforming documents', () => {
     expect(read).toMatchObject({ invoiceNumber: 'FF-2026-000001', amount: 23438, totals: { lineExtension: 18750, taxAmount: 4688, payable: 23438 } });
     expect(read.seller.oib).toBe(SELLER_OIB);
     expect(read.buyer.oib).toBe(BUYER_OIB);
-    expect(read.lines[0]).toMatchObject({ kpdCode: '64.99.19', vatName: 'HR:PDV25', vatRate: '25.00' });
+    expect(read.lines[0]).toMatchObject({ kpdCode: '64.92.07', vatName: 'HR:PDV25', vatRate: '25.00' });
   });
 });
 

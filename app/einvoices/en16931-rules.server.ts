@@ -1,6 +1,7 @@
 import { percentOfCents, sumCents } from '../utils/money.ts';
 import { isCalendarDate, isValidOib } from '../utils/validation.ts';
 import { decimalToFixed, parseDecimal, type Decimal } from './decimal.ts';
+import { isKpd2025Code } from './kpd.ts';
 import { all, first, HR_CIUS_CUSTOMIZATION_ID, OIB_SCHEME_ID, parseXmlSafely, textOf, UBL_INVOICE_NS, type XmlElement } from './ubl-read.server.ts';
 
 /**
@@ -558,7 +559,8 @@ export const RULES: readonly Rule[] = [
       return problems;
     },
   },
-  perLine('HR-CIUS-KPD', 'each Invoice line shall have a KPD classification (ItemClassificationCode listID="CG") of at least six digits (dd.dd.dd)', (line) => !line.kpdCodes.some((code) => /^\d{2}\.\d{2}\.\d{2}(\.\d+)?$/.test(code))),
+  // The official rules (HR-BR-25, code list HR-BR-CL-2) accept only the KPD 2025 list: app/einvoices/kpd.ts.
+  perLine('HR-CIUS-KPD', 'each Invoice line shall have a KPD 2025 classification of the official list (ItemClassificationCode listID="CG", dd.dd.dd)', (line) => !line.kpdCodes.some(isKpd2025Code)),
   perLine('HR-CIUS-TAX-NAME', 'each "Standard rated" line shall name its tax category HR:PDV<rate> (e.g. HR:PDV25)', (line) => {
     if (line.category !== 'S' || line.rate === null) return false;
     const whole = line.rate.replace(/\.00$/, '').replace(/(\.\d)0$/, '$1');

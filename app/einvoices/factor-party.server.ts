@@ -1,10 +1,12 @@
 import { factorAccount } from '../banking/factor-account.server.ts';
 import { isValidOib } from '../utils/validation.ts';
+import { DEFAULT_FACTOR_KPD_CODE, isKpd2025Code } from './kpd.ts';
 
 /**
  * The factor as the seller of its own e-invoices: name, IBAN and BIC of its
  * account (FACTOR_NAME, FACTOR_IBAN, FACTOR_BIC, app/banking), its OIB
- * (FACTOR_OIB) and its seat (FACTOR_ADDRESS, "street, postal code city").
+ * (FACTOR_OIB), its seat (FACTOR_ADDRESS, "street, postal code city") and
+ * the KPD 2025 code of its service (FACTOR_KPD_CODE, app/einvoices/kpd.ts).
  * The defaults describe the demo company so a fresh install works; a
  * production deployment sets its own (README, environment).
  */
@@ -17,6 +19,8 @@ export interface FactorParty {
   postalCode: string;
   city: string;
   countryCode: 'HR';
+  /** KPD 2025 classification of the fee line (ItemClassificationCode listID="CG"). */
+  kpdCode: string;
 }
 
 /** A valid OIB (ISO 7064 MOD 11,10) that no real company holds in the demo data. */
@@ -32,5 +36,7 @@ export function factorParty(env: Record<string, string | undefined> = process.en
   const address = env.FACTOR_ADDRESS?.trim() || DEFAULT_FACTOR_ADDRESS;
   const match = ADDRESS.exec(address);
   if (!match) throw new Error(`FACTOR_ADDRESS is not "street, postal code city": ${address}`);
-  return { ...account, oib, street: match[1].trim(), postalCode: match[2], city: match[3].trim(), countryCode: 'HR' };
+  const kpdCode = env.FACTOR_KPD_CODE?.trim() || DEFAULT_FACTOR_KPD_CODE;
+  if (!isKpd2025Code(kpdCode)) throw new Error(`FACTOR_KPD_CODE is not a KPD 2025 code of the official list: ${kpdCode}`);
+  return { ...account, oib, street: match[1].trim(), postalCode: match[2], city: match[3].trim(), countryCode: 'HR', kpdCode };
 }

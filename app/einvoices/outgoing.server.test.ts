@@ -8,6 +8,7 @@ import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { ensureIntegrations } from '../integrations/core.server.ts';
 import { documentIdOf, mailboxDir } from '../integrations/einvoicing.server.ts';
 import { approveInvoice, createInvoice, financeInvoice, verifyInvoice } from '../invoices/invoices.server.ts';
+import { approveKyc } from '../onboarding/test-fixtures.server.ts';
 import { loader as listLoader } from '../routes/api.einvoices.ts';
 import { action as sendAction } from '../routes/api.einvoices.$id.send.ts';
 import { loader as ublLoader } from '../routes/api.einvoices.$id.ubl.ts';
@@ -42,6 +43,8 @@ async function insertClient(creditLimit = '1000000.00') {
      VALUES (:name, :oib, 'Ilica 12', 'Zagreb', '10000', 'racuni@klijent.hr', :iban, :creditLimit, '80.00', '1.500', 'active') RETURNING id, oib`,
     { name: `Klijent & sinovi ${serial} d.o.o.`, oib: newOib(), iban: croatianIban('2360000', '1102345678'), creditLimit },
   );
+  // Financing needs the client's KYC approved.
+  await approveKyc(rows[0].id);
   return rows[0];
 }
 
@@ -123,7 +126,7 @@ describe('issuing on financing', () => {
     expect(read.seller.oib).toBe(DEFAULT_FACTOR_OIB);
     expect(read.buyer).toMatchObject({ oib: client.oib, name: client.company_name, vatId: `HR${client.oib}` });
     expect(read.lines).toHaveLength(1);
-    expect(read.lines[0]).toMatchObject({ quantity: '1.0000', unitCode: 'C62', netAmount: fee, vatCategory: 'S', vatRate: '25.00', vatName: 'HR:PDV25', kpdCode: '64.99.19' });
+    expect(read.lines[0]).toMatchObject({ quantity: '1.0000', unitCode: 'C62', netAmount: fee, vatCategory: 'S', vatRate: '25.00', vatName: 'HR:PDV25', kpdCode: '64.92.07' });
     expect(read.lines[0].description).toContain(invoice.invoiceNumber);
     expect(read.paymentMeans[0]).toMatchObject({ code: '30', iban: 'HR7224020061100123456', model: 'HR00' });
     expect(read.sellerContact).toEqual({ oib: DEFAULT_FACTOR_OIB, name: 'Test User' });

@@ -33,12 +33,11 @@ import { writeUblInvoice } from './ubl-write.server.ts';
  */
 export const FEE_VAT = { category: 'S', rate: '25.00', name: 'HR:PDV25' } as const;
 /**
- * KPD 2025 (= CPA 2.2) 64.99.19 "Other financial services, except insurance
- * and pension funding, n.e.c.": NKD/NACE 64.99 names factoring among its
- * activities, and 64.99.11 (investment banking) is the only other product
- * under 64.99.1.
+ * Croatian e-invoices (Fiskalizacija 2.0, HR CIUS 2025) exist from this day:
+ * the official rule HR-BR-40 refuses an earlier issue date. A financing
+ * before it (a backdated demo book, a restored old book) has no fee e-invoice.
  */
-export const FEE_KPD_CODE = '64.99.19';
+export const E_INVOICING_FROM = '2026-01-01';
 /** Days from issue to the due date of a fee e-invoice. */
 export const FEE_PAYMENT_DAYS = 15;
 /** HR CIUS business process P1: invoicing of deliveries under a contract (the factoring agreement). */
@@ -212,7 +211,8 @@ interface Draft {
  * at 25 % VAT. Writes the row (with the UBL and its sha256) and its
  * einvoice_issued activity row; after commit queues the sending unless
  * `send: false`. Returns the existing e-invoice when the invoice already has
- * one, and null when there is no fee to invoice. Throws 404/409 when the
+ * one, and null when there is no fee to invoice (or the financing predates
+ * E_INVOICING_FROM). Throws 404/409 when the
  * invoice is unknown or not financed.
  */
 export async function issueFeeEInvoice(invoiceId: string, transaction: Transaction, options: { send?: boolean } = {}): Promise<IssuedEInvoice | null> {
@@ -260,7 +260,7 @@ export async function issueFeeEInvoices(invoiceIds: string[], transaction: Trans
     }
     const fee = feeFigures(toCents(source.factor_fee));
     // A zero fee (a 0 % agreement) is nothing to invoice; EN 16931 would allow it, the client gains nothing from it.
-    if (fee.net <= 0) {
+    if (fee.net <= 0 || source.issue_date < E_INVOICING_FROM) {
       results.push(null);
       continue;
     }
@@ -394,7 +394,7 @@ function writeFeeUbl(draft: Draft, factor: ReturnType<typeof factorParty>): stri
         quantity: '1',
         unitCode: 'C62',
         price: centsToDecimalString(fee.net),
-        kpdCode: FEE_KPD_CODE,
+        kpdCode: factor.kpdCode,
         vat: FEE_VAT,
       },
     ],

@@ -5,6 +5,7 @@ import { apiError } from '../utils/api.server.ts';
 import { centsToDecimalString, percentOfCents, sumCents, toCents } from '../utils/money.ts';
 import { isCalendarDate, isMultiLineText, isValidEmail, isValidOib } from '../utils/validation.ts';
 import { decimalToFixed, lineAmountCents, parseDecimal, type Decimal } from './decimal.ts';
+import { isKpd2025Code } from './kpd.ts';
 
 /**
  * Intake of a client's e-invoice: a UBL 2.1 Invoice conforming to EN 16931
@@ -14,7 +15,10 @@ import { decimalToFixed, lineAmountCents, parseDecimal, type Decimal } from './d
  *    hence no external entities and no entity expansion; a size cap; UTF-8),
  *    the UBL root, the required business terms, the Croatian CIUS identifiers
  *    and the EN 16931 calculation rules. Every refusal names its rule
- *    ('BR-CO-15: …'); all problems found are listed in `errors.xml`.
+ *    ('BR-CO-15: …'); all problems found are listed in `errors.xml`. The
+ *    ids are those of the official rules (vendor/einvoice-rules: EN 16931
+ *    BR-*, Croatian HR-BR-*) wherever a check is one of them;
+ *    app/einvoices/official-rules.test.ts holds the two to the same verdict.
  * 2. `matchUblParties` — the document against the book: the seller's OIB must
  *    be the chosen client's, the buyer's OIB an existing customer's, or a new
  *    customer is proposed from the buyer's data.
@@ -31,8 +35,8 @@ const CBC = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-
 /** The Croatian CIUS specification identifier (BT-24) of Fiskalizacija 2.0 e-invoices. */
 export const HR_CIUS_CUSTOMIZATION_ID =
   'urn:cen.eu:en16931:2017#compliant#urn:mfin.gov.hr:cius-2025:1.0#conformant#urn:mfin.gov.hr:ext-2025:1.0';
-/** Business process types (BT-23) the Croatian CIUS allows: P1–P12 and P99. */
-const HR_PROFILE_ID = /^P([1-9]|1[0-2]|99)$/;
+/** Business process types (BT-23) the Croatian CIUS allows (HR-BR-34): P1–P12, or P99 followed by ':' and the buyer's own designation. */
+const HR_PROFILE_ID = /^P([1-9]|1[0-2])$|^P99:/;
 /** The participant identifier scheme of the Croatian OIB (EndpointID schemeID). */
 export const OIB_SCHEME_ID = '9934';
 
@@ -399,6 +403,8 @@ function readParty(problems: Problems, container: XmlElement | undefined, role: 
   const address = readAddress(party);
   if (!address.countryCode) problems.add(role === 'Seller' ? 'BR-09' : 'BR-11', `${role} country code is missing`);
   if (endpoint && !endpointScheme) problems.add('BR-62/BR-63', `${role} EndpointID has no schemeID`);
+  // The Croatian CIUS requires both electronic addresses (BT-34, BT-49).
+  if (!endpoint || endpoint.text === '') problems.add(role === 'Seller' ? 'HR-BR-7' : 'HR-BR-10', `${role} electronic address (EndpointID) is missing`);
 
   const oibRule = `HR-CIUS ${role.toLowerCase()} OIB`;
   if (endpointOib && vatOib && endpointOib !== vatOib) {
@@ -451,21 +457,25 @@ function checkUblInvoice(input: Buffer | string): UblInvoice {
   // --- Identification and process (BT-24, BT-23)
   const customizationId = problems.required('BR-01', textOf(root, 'cbc:CustomizationID'), 'Specification identifier CustomizationID (BT-24)');
   if (customizationId !== null && customizationId !== HR_CIUS_CUSTOMIZATION_ID) {
-    problems.add('HR-CIUS CustomizationID', `CustomizationID must be ${HR_CIUS_CUSTOMIZATION_ID}, found ${customizationId}`);
+    problems.add('HR-BR-5', `CustomizationID must be ${HR_CIUS_CUSTOMIZATION_ID}, found ${customizationId}`);
   }
   const profileId = textOf(root, 'cbc:ProfileID');
-  if (profileId === null) problems.add('HR-CIUS ProfileID', 'Business process ProfileID (BT-23) is missing');
-  else if (!HR_PROFILE_ID.test(profileId)) problems.add('HR-CIUS ProfileID', `ProfileID must be P1–P12 or P99, found ${profileId}`);
+  if (profileId === null) problems.add('HR-BR-34', 'Business process ProfileID (BT-23) is missing');
+  else if (!HR_PROFILE_ID.test(profileId)) problems.add('HR-BR-34', `ProfileID must be P1–P12, or P99:<designation>, found ${profileId}`);
 
   // --- Document terms
   const invoiceNumber = problems.required('BR-02', textOf(root, 'cbc:ID'), 'Invoice number (BT-1)');
   if (invoiceNumber !== null && invoiceNumber.length > 100) problems.add('BR-02', 'Invoice number (BT-1) is longer than 100 characters');
   const issueDate = problems.required('BR-03', textOf(root, 'cbc:IssueDate'), 'Issue date (BT-2)');
   if (issueDate !== null && !isCalendarDate(issueDate)) problems.add('BR-03', `Issue date (BT-2) '${issueDate}' is not a YYYY-MM-DD date`);
+  // Croatian e-invoices exist from 1 January 2026 (Fiskalizacija 2.0).
+  else if (issueDate !== null && (issueDate < '2026-01-01' || issueDate >= '2100-01-01')) {
+    problems.add('HR-BR-40', `Issue date (BT-2) ${issueDate} must be from 2026-01-01 and before 2100-01-01`);
+  }
   const issueTime = textOf(root, 'cbc:IssueTime');
-  if (issueTime === null) problems.add('HR-CIUS IssueTime', 'Issue time (IssueTime) is missing');
-  else if (!/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/.test(issueTime)) {
-    problems.add('HR-CIUS IssueTime', `Issue time '${issueTime}' is not hh:mm:ss`);
+  if (issueTime === null) problems.add('HR-BR-2', 'Issue time (IssueTime) is missing');
+  else if (!/^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/.test(issueTime)) {
+    problems.add('HR-BR-2', `Issue time '${issueTime}' is not hh:mm:ss`);
   }
   const typeCode = problems.required('BR-04', textOf(root, 'cbc:InvoiceTypeCode'), 'Invoice type code (BT-3)');
   if (typeCode === '381') problems.add('BR-04', 'Invoice type code 381 is a credit note, which cannot be factored');
@@ -485,6 +495,9 @@ function checkUblInvoice(input: Buffer | string): UblInvoice {
   const buyer = readParty(problems, first(root, 'cac:AccountingCustomerParty'), 'Buyer');
   const contact = first(root, 'cac:AccountingSupplierParty', 'cac:SellerContact');
   const sellerContact = contact ? { oib: textOf(contact, 'cbc:ID'), name: textOf(contact, 'cbc:Name') } : null;
+  // The operator who issued it (HR-BT-4, HR-BT-5).
+  if (!sellerContact?.name) problems.add('HR-BR-37', 'Operator name (SellerContact Name) is missing');
+  if (!sellerContact?.oib || !isValidOib(sellerContact.oib)) problems.add('HR-BR-9', `Operator OIB (SellerContact ID) '${sellerContact?.oib ?? ''}' is not a valid OIB`);
 
   // --- Lines (BG-25)
   const lineElements = all(root, 'cac:InvoiceLine');
@@ -521,8 +534,15 @@ function checkUblInvoice(input: Buffer | string): UblInvoice {
     const rate = rateText(textOf(item, 'cac:ClassifiedTaxCategory', 'cbc:Percent'));
     if (rate === null) problems.add('BR-CO-04', `${label}: VAT rate (BT-152) is not a number`);
     checkCategoryRate(problems, label, category, rate);
-    const kpd = all(item, 'cac:CommodityClassification', 'cbc:ItemClassificationCode').find((code) => code.attrs.listID === 'CG');
-    if (!kpd || kpd.text === '') problems.add('HR-CIUS KPD', `${label}: KPD classification (ItemClassificationCode listID="CG") is missing`);
+    if ((category === 'E' || category === 'O') && !textOf(item, 'cac:ClassifiedTaxCategory', 'cbc:TaxExemptionReason') && !textOf(item, 'cac:ClassifiedTaxCategory', 'cbc:TaxExemptionReasonCode')) {
+      problems.add('HR-BR-36', `${label}: a line exempt from or outside VAT (${category}) needs an exemption reason or reason code`);
+    }
+    const kpdCodes = all(item, 'cac:CommodityClassification', 'cbc:ItemClassificationCode').filter((code) => code.attrs.listID === 'CG');
+    const kpd = kpdCodes[0];
+    if (!kpd || kpd.text === '') problems.add('HR-BR-25', `${label}: KPD classification (ItemClassificationCode listID="CG") is missing`);
+    for (const code of kpdCodes) {
+      if (code.text !== '' && !isKpd2025Code(code.text)) problems.add('HR-BR-CL-2', `${label}: KPD code ${code.text} is not in the KPD 2025 list`);
+    }
 
     // Line allowances (BG-27) and charges (BG-28) are part of the line net amount.
     let adjustments = 0;
@@ -531,6 +551,9 @@ function checkUblInvoice(input: Buffer | string): UblInvoice {
       const amount = amountOf(problems, first(allowanceCharge, 'cbc:Amount'), `${label}: line ${isCharge ? 'charge' : 'allowance'} amount`, currency);
       if (amount === null) problems.add(isCharge ? 'BR-43' : 'BR-41', `${label}: line ${isCharge ? 'charge' : 'allowance'} amount is missing`);
       else adjustments += isCharge ? amount : -amount;
+      if (!hasReason(allowanceCharge)) {
+        for (const rule of isCharge ? ['BR-44', 'BR-CO-24'] : ['BR-42', 'BR-CO-23']) problems.add(rule, `${label}: line ${isCharge ? 'charge' : 'allowance'} has no reason nor reason code`);
+      }
     }
     // Line net amount = quantity × price ÷ base quantity − allowances + charges, to the cent.
     if (quantity && price && net !== null && (!base || base.units > 0n)) {
@@ -575,6 +598,9 @@ function checkUblInvoice(input: Buffer | string): UblInvoice {
       continue;
     }
     (isCharge ? chargeCents : allowanceCents).push(amount);
+    if (!hasReason(allowanceCharge)) {
+      for (const rule of isCharge ? ['BR-38', 'BR-CO-22'] : ['BR-33', 'BR-CO-21']) problems.add(rule, `${what} has no reason nor reason code`);
+    }
     const category = textOf(allowanceCharge, 'cac:TaxCategory', 'cbc:ID');
     const rate = rateText(textOf(allowanceCharge, 'cac:TaxCategory', 'cbc:Percent'));
     if (category === null || rate === null) {
@@ -648,7 +674,11 @@ function checkUblInvoice(input: Buffer | string): UblInvoice {
   }
   for (const entry of breakdown) {
     const expected = percentOfCents(entry.taxableAmount, entry.rate);
-    if (expected !== entry.taxAmount) {
+    // The official rule allows less than one currency unit of difference (a zero rate: a tax that rounds to 0).
+    const off = Number(entry.rate) === 0 ? Math.abs(entry.taxAmount) >= 50 : Math.abs(Math.abs(entry.taxAmount) - Math.abs(expected)) >= 100;
+    if (off) {
+      // A standard-rated breakdown breaks BR-S-09 as well: the same check, restated for category S.
+      if (entry.category === 'S') problems.add('BR-S-09', `VAT ${keyOf(entry)}: tax amount ${fmt(entry.taxAmount)} ≠ taxable ${fmt(entry.taxableAmount)} × ${entry.rate} % = ${fmt(expected)}`);
       problems.add(
         'BR-CO-17',
         `VAT ${keyOf(entry)}: tax amount ${fmt(entry.taxAmount)} ≠ taxable ${fmt(entry.taxableAmount)} × ${entry.rate} % = ${fmt(expected)}`,
@@ -685,7 +715,11 @@ function checkUblInvoice(input: Buffer | string): UblInvoice {
   }
   if (payable !== null && payable <= 0) problems.add('BT-115', `Amount due for payment ${fmt(payable)} is not positive: there is nothing to factor`);
   if (payable !== null && payable > 0 && dueDate === null) {
-    problems.add('BR-CO-25', 'Due date (BT-9) is required when an amount is payable');
+    problems.add('HR-BR-4', 'Due date (BT-9) is required when an amount is payable');
+  }
+  // A standard-rated line needs the buyer's VAT identifier (BT-48).
+  if (lines.some((line) => line.vatCategory === 'S') && buyer.vatId === null) {
+    problems.add('HR-BR-S-1', 'Buyer VAT identifier (BT-48) is required when a line is standard rated (S)');
   }
 
   // --- Payment instructions (BG-16)
@@ -735,6 +769,11 @@ function checkUblInvoice(input: Buffer | string): UblInvoice {
     buyer,
     paymentMeans,
   };
+}
+
+/** An allowance or charge states why: a reason text or a reason code (BR-33/38 on the document, BR-42/44 on a line). */
+function hasReason(allowanceCharge: XmlElement): boolean {
+  return Boolean(textOf(allowanceCharge, 'cbc:AllowanceChargeReason') || textOf(allowanceCharge, 'cbc:AllowanceChargeReasonCode'));
 }
 
 /** BR-S-05, BR-Z-05, BR-E-05, BR-AE-05, BR-K-05, BR-G-05: a standard-rated line has a rate above zero; the others zero. */

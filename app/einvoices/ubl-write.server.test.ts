@@ -15,7 +15,7 @@ const line = (id: string, price: string, rate = '25', quantity = '1'): UblWriteL
   quantity,
   unitCode: 'C62',
   price,
-  kpdCode: '64.99.19',
+  kpdCode: '64.92.07',
   vat: { category: 'S', rate, name: `HR:PDV${rate}` },
 });
 

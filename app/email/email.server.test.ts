@@ -117,12 +117,13 @@ describe('templates API', () => {
     expect(body.text).toMatch(/Iznos 12\.500,00\s€/);
   });
 
-  it('allows one active template per event trigger (409) and toggles', async () => {
+  it('keeps one active template per event trigger (a new active one takes over) and toggles', async () => {
     const { actor, cookie } = await manager();
     const first = await createTemplate({ actor, input: { name: 'Due A', trigger: 'payment_due', subject: 'S', body: 'B' } });
-    const second = await apiFailure(createTemplate({ actor, input: { name: 'Due B', trigger: 'payment_due', subject: 'S', body: 'B' } }));
-    expect(second.status).toBe(409);
-    expect(second.body.message).toMatch(/already uses the trigger payment_due/);
+    const second = await createTemplate({ actor, input: { name: 'Due B', trigger: 'payment_due', subject: 'S', body: 'B' } });
+    expect(second.deactivatedTemplate).toEqual({ id: first.id, name: 'Due A' });
+    const again = await templateUpdateAction({ request: jsonRequest(`/api/email/templates/${first.id}`, { isActive: true }, cookie, 'PUT'), params: { id: first.id }, context: {} });
+    expect(await again.json()).toMatchObject({ isActive: true, deactivatedTemplate: { id: second.id, name: 'Due B' } });
     const off = await templateUpdateAction({ request: jsonRequest(`/api/email/templates/${first.id}`, { isActive: false }, cookie, 'PUT'), params: { id: first.id }, context: {} });
     expect(await off.json()).toMatchObject({ isActive: false });
     const user = await createTestUser({ role: 'user' });

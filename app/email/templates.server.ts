@@ -15,7 +15,15 @@ import {
   type TemplateUpdateInput,
 } from './schemas.ts';
 
-/** Email templates (spec §3, §5; DESIGN §7, §9): staff-edited, validated on save, one active template per event trigger. */
+/**
+ * Email templates (spec §3, §5; DESIGN §7, §9): staff-edited, validated on
+ * save, one active template per event trigger (the unique index
+ * email_templates_active_trigger_key). The 'Aktivan' switch can be turned on
+ * at any time: activating a template for an event trigger, or creating one
+ * active, deactivates the one active before for that trigger in the same
+ * transaction, logs both changes and names the deactivated template in the
+ * answer, so the page can say so.
+ */
 
 export type Actor = { id: string; role: Role; isActive?: boolean };
 
@@ -65,11 +73,61 @@ function assertValidContent(content: { subject: string; body: string }): void {
   throw apiError(400, problems[0].message, errors);
 }
 
+/** Only reachable if a writer outside this module activates a template for the trigger at the same moment. */
 function activeConflict(trigger: string): Response {
-  return apiError(
-    409,
-    `Another active template already uses the trigger ${trigger}; deactivate it first (one active template per trigger)`,
-    { isActive: ['Another active template already uses this trigger'] },
+  return apiError(409, `Another template became active for the trigger ${trigger} at the same moment; try again`, {
+    isActive: ['Another template became active for this trigger at the same moment; try again'],
+  });
+}
+
+export interface DeactivatedTemplate {
+  id: string;
+  name: string;
+}
+
+/** A saved template and the one it replaced as the active template of its trigger, if any. */
+export type SavedTemplateDto = TemplateDto & { deactivatedTemplate: DeactivatedTemplate | null };
+
+const switchesTrigger = (trigger: EmailTrigger) => trigger !== 'manual';
+
+/**
+ * Serialises the activations of one event trigger: a transaction-scoped
+ * advisory lock keyed by the trigger. Row locks alone would not do: a
+ * template created active has no row to lock yet, and two activations that
+ * each hold their own template's row would wait on each other's. Taken
+ * before any template row is locked.
+ */
+async function lockTrigger(trigger: EmailTrigger, transaction: Transaction): Promise<void> {
+  await execute(`SELECT pg_advisory_xact_lock(hashtextextended('email_templates.trigger:' || :trigger, 0))`, { trigger }, { transaction });
+}
+
+/** Switches off the template active for `trigger` other than `keepId` (under lockTrigger); returns it. */
+async function deactivateActive(trigger: EmailTrigger, keepId: string | null, transaction: Transaction): Promise<DeactivatedTemplate | null> {
+  const { rows } = await execute<DeactivatedTemplate>(
+    `UPDATE email_templates SET is_active = false
+      WHERE trigger = :trigger AND is_active AND (CAST(:keepId AS uuid) IS NULL OR id <> CAST(:keepId AS uuid))
+      RETURNING id, name`,
+    { trigger, keepId },
+    { transaction },
+  );
+  return rows[0] ?? null;
+}
+
+/** The deactivated template's own activity row: why it went off, and for which template. */
+async function logReplaced(
+  { actor, ip, trigger, replaced, by }: { actor: Actor; ip?: string | null; trigger: EmailTrigger; replaced: DeactivatedTemplate; by: DeactivatedTemplate },
+  transaction: Transaction,
+) {
+  await logActivity(
+    {
+      action: 'email_template_deactivated',
+      userId: actor.id,
+      entityType: 'email_template',
+      entityId: replaced.id,
+      ipAddress: ip,
+      details: { name: replaced.name, trigger, changed: ['isActive'], replacedBy: by },
+    },
+    transaction,
   );
 }
 
@@ -91,7 +149,8 @@ export async function activeTemplateFor(trigger: Exclude<EmailTrigger, 'manual'>
   return selectOne<TemplateRow>(`SELECT ${COLUMNS} FROM email_templates WHERE trigger = :trigger AND is_active LIMIT 1`, { trigger }, { transaction });
 }
 
-export async function createTemplate({ actor, input, ip }: { actor: Actor; input: unknown; ip?: string | null }): Promise<TemplateDto> {
+/** POST /api/email/templates; created active for an event trigger, it takes over from the template active before. */
+export async function createTemplate({ actor, input, ip }: { actor: Actor; input: unknown; ip?: string | null }): Promise<SavedTemplateDto> {
   assertCan(actor, 'edit:email_template');
   const parsed = templateCreateSchema.safeParse(input);
   if (!parsed.success) throw apiError(400, parsed.error.issues[0]?.message ?? 'Invalid input', zodFieldErrors(parsed.error));
@@ -99,6 +158,11 @@ export async function createTemplate({ actor, input, ip }: { actor: Actor; input
   assertValidContent(data);
   try {
     return await inTransaction(async (transaction) => {
+      let deactivated: DeactivatedTemplate | null = null;
+      if (data.isActive && switchesTrigger(data.trigger)) {
+        await lockTrigger(data.trigger, transaction);
+        deactivated = await deactivateActive(data.trigger, null, transaction);
+      }
       const { rows } = await execute<TemplateRow>(
         `INSERT INTO email_templates (name, trigger, subject, body, is_active, created_by)
          VALUES (:name, :trigger, :subject, :body, :isActive, :actorId) RETURNING ${COLUMNS}`,
@@ -107,10 +171,18 @@ export async function createTemplate({ actor, input, ip }: { actor: Actor; input
       );
       const row = rows[0];
       await logActivity(
-        { action: 'email_template_created', userId: actor.id, entityType: 'email_template', entityId: row.id, ipAddress: ip, details: { name: row.name, trigger: row.trigger, isActive: row.is_active } },
+        {
+          action: 'email_template_created',
+          userId: actor.id,
+          entityType: 'email_template',
+          entityId: row.id,
+          ipAddress: ip,
+          details: { name: row.name, trigger: row.trigger, isActive: row.is_active, ...(deactivated ? { deactivatedTemplate: deactivated } : {}) },
+        },
         transaction,
       );
-      return toTemplateDto(row);
+      if (deactivated) await logReplaced({ actor, ip, trigger: data.trigger, replaced: deactivated, by: { id: row.id, name: row.name } }, transaction);
+      return { ...toTemplateDto(row), deactivatedTemplate: deactivated };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw activeConflict(data.trigger);
@@ -118,8 +190,13 @@ export async function createTemplate({ actor, input, ip }: { actor: Actor; input
   }
 }
 
-/** PUT /api/email/templates/{id}: the active switch and/or the content (validated again). */
-export async function updateTemplate({ actor, id, input, ip }: { actor: Actor; id: string; input: unknown; ip?: string | null }): Promise<TemplateDto> {
+/**
+ * PUT /api/email/templates/{id}: the active switch and/or the content
+ * (validated again). Becoming the active template of an event trigger
+ * (switched on, or moved to another trigger while on) deactivates the one
+ * active there before.
+ */
+export async function updateTemplate({ actor, id, input, ip }: { actor: Actor; id: string; input: unknown; ip?: string | null }): Promise<SavedTemplateDto> {
   assertCan(actor, 'edit:email_template');
   const parsed = templateUpdateSchema.safeParse(input);
   if (!parsed.success) throw apiError(400, parsed.error.issues[0]?.message ?? 'Invalid input', zodFieldErrors(parsed.error));
@@ -129,6 +206,17 @@ export async function updateTemplate({ actor, id, input, ip }: { actor: Actor; i
   let trigger = data.trigger ?? '';
   try {
     return await inTransaction(async (transaction) => {
+      // The trigger lock comes before the row lock (see lockTrigger); a request that may make the template active takes it.
+      const locked = new Set<EmailTrigger>();
+      const lockFor = async (target: EmailTrigger) => {
+        if (!switchesTrigger(target) || locked.has(target)) return;
+        await lockTrigger(target, transaction);
+        locked.add(target);
+      };
+      if (data.isActive !== false) {
+        const target = data.trigger ?? (await getTemplateRow(id, transaction))?.trigger;
+        if (target) await lockFor(target);
+      }
       const current = await selectOne<TemplateRow>(`SELECT ${COLUMNS} FROM email_templates WHERE id = :id FOR UPDATE`, { id }, { transaction });
       if (!current) throw apiError(404, EMAIL_MESSAGES.templateNotFound);
       const next = {
@@ -140,6 +228,13 @@ export async function updateTemplate({ actor, id, input, ip }: { actor: Actor; i
       };
       trigger = next.trigger;
       if (data.subject !== undefined || data.body !== undefined) assertValidContent(next);
+      const takesOver = next.isActive && switchesTrigger(next.trigger) && (!current.is_active || current.trigger !== next.trigger);
+      let deactivated: DeactivatedTemplate | null = null;
+      if (takesOver) {
+        // Its trigger changed since it was read unlocked: rare, and the lock is still taken before any other row.
+        await lockFor(next.trigger);
+        deactivated = await deactivateActive(next.trigger, id, transaction);
+      }
       const { rows } = await execute<TemplateRow>(
         `UPDATE email_templates SET name = :name, trigger = :trigger, subject = :subject, body = :body, is_active = :isActive
           WHERE id = :id RETURNING ${COLUMNS}`,
@@ -154,11 +249,12 @@ export async function updateTemplate({ actor, id, input, ip }: { actor: Actor; i
           entityType: 'email_template',
           entityId: id,
           ipAddress: ip,
-          details: { name: next.name, trigger: next.trigger, changed },
+          details: { name: next.name, trigger: next.trigger, changed, ...(deactivated ? { deactivatedTemplate: deactivated } : {}) },
         },
         transaction,
       );
-      return toTemplateDto(rows[0]);
+      if (deactivated) await logReplaced({ actor, ip, trigger: next.trigger, replaced: deactivated, by: { id, name: next.name } }, transaction);
+      return { ...toTemplateDto(rows[0]), deactivatedTemplate: deactivated };
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw activeConflict(trigger);

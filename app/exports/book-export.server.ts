@@ -51,6 +51,8 @@ export const BOOK_TABLES: readonly ExportedTable[] = [
   { table: 'risk_assessments' },
   // Where the bytes sit in our object store says nothing to a reader; the checksum identifies them.
   { table: 'documents', omit: ['storage_key'] },
+  // What staff asked an applicant for; the token hash is the emailed link's credential.
+  { table: 'kyc_document_requests', omit: ['token_hash'] },
   { table: 'outgoing_einvoices' },
   { table: 'incoming_einvoices' },
   { table: 'tasks' },
@@ -84,6 +86,7 @@ export const NOT_EXPORTED: Readonly<Record<string, string>> = {
   invoice_day_deltas: 'running totals derived from invoices',
   worker_heartbeats: 'liveness of worker processes',
   schema_migrations: 'the migration bookkeeping',
+  install_steps: 'the installation bookkeeping (which one-time steps have run)',
   backups: 'the list of backup files',
 };
 

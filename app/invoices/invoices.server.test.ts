@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { activityRows, apiFailure, createTestUser, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
+import { approveKyc } from '../onboarding/test-fixtures.server.ts';
 import { action as importAction } from '../routes/api.invoices.import.ts';
 import { loader as payableLoader } from '../routes/api.invoices.payable.ts';
 import { action as invoicesAction, loader as invoicesLoader } from '../routes/api.invoices.ts';
@@ -52,6 +53,8 @@ async function insertClient(values: { oib?: string; creditLimit?: string | null;
       feeRate: values.feeRate ?? '1.500',
     },
   );
+  // Financing needs the client's KYC approved.
+  await approveKyc(rows[0].id);
   return rows[0].id;
 }
 
@@ -209,7 +212,7 @@ describe('from an uploaded e-invoice to financing', () => {
       ['invoice_financed', managerB.id],
     ]);
     expect(detail.lines).toHaveLength(3);
-    expect(detail.lines[0]).toMatchObject({ lineNumber: 1, quantity: '12.5000', unitCode: 'MTQ', netAmount: 6000, vatRate: 25, kpdCode: '16.10.13' });
+    expect(detail.lines[0]).toMatchObject({ lineNumber: 1, quantity: '12.5000', unitCode: 'MTQ', netAmount: 6000, vatRate: 25, kpdCode: '16.11.12' });
     expect(detail.documents.map((doc) => doc.id)).toEqual([imported.documentId]);
     expect(detail.payouts).toEqual([expect.objectContaining({ kind: 'advance', amount: 6916.4, iban: IBAN })]);
     expect(detail.client).toMatchObject({ id: clientId, usedCredit: 8150.96, advanceRate: 85, feeRate: 1.75 });

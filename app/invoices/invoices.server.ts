@@ -7,6 +7,7 @@ import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from
 import { sendInvoiceVerifiedTemplate } from '../email/triggers.server.ts';
 import { lineAmountCents, parseDecimal } from '../einvoices/decimal.ts';
 import { issueFeeEInvoice } from '../einvoices/outgoing.server.ts';
+import { openForPaymentSql, payableSql } from '../payments/open-amount.server.ts';
 import { invoiceSearchCondition } from '../search.server.ts';
 import { invoiceStatusTotals } from './summaries.server.ts';
 import { apiError, zodFieldErrors } from '../utils/api.server.ts';
@@ -22,6 +23,7 @@ import {
   type InvoiceStatus,
   type InvoiceTab,
 } from './schemas.ts';
+import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
 
 /**
  * Invoices from submission to financing (spec §3, §4; DESIGN §7, §9).
@@ -60,6 +62,7 @@ interface InvoiceRow {
   factor_amount: string | null;
   factor_fee: string | null;
   paid_amount: string;
+  pending_amount: string;
   source: 'manual' | 'ubl';
   ubl_document_id: string | null;
   verified_by: string | null;
@@ -175,6 +178,9 @@ export interface PayableInvoiceDto {
   clientName: string;
   customerId: string;
   paidAmount: number;
+  /** Payments recorded and waiting for confirmation. */
+  pendingAmount: number;
+  /** What a new payment may still cover: amount − paidAmount − pendingAmount. */
   openAmount: number;
   dueDate: string;
 }
@@ -331,6 +337,8 @@ export async function insertInvoice(
     },
     transaction,
   );
+  // Submitted by hand, over the API or as a UBL/e-invoice: its verification workflow starts with it.
+  await startWorkflowOnEvent({ event: 'invoice_submitted', entityType: 'invoice', entityId: id, actor, ip }, { transaction });
   return toInvoiceDto((await readInvoice(id, transaction))!);
 }
 
@@ -584,7 +592,7 @@ export function financingFigures(input: { amountCents: number; advanceRate: stri
 /**
  * PUT /api/invoices/{id}/finance (manager): approved → financed. In one
  * transaction, with the invoice and then the client row locked: refuses
- * (409, naming the reason) a blocked customer, a non-EUR invoice (limits and
+ * (409, naming the reason) a client whose KYC is not approved, a blocked customer, a non-EUR invoice (limits and
  * used credit are in EUR), a client without IBAN or credit limit (a NULL
  * limit means no financing), used credit + advance past the limit, and an
  * advance + fee above the invoice amount; otherwise books factorAmount and
@@ -609,11 +617,16 @@ export async function financeInvoice(args: { actor: Actor; id: string; ip?: stri
           used_credit: string;
           advance_rate: string;
           fee_rate: string;
+          onboarding_status: string;
         }>(
-          'SELECT company_name, iban, credit_limit, used_credit, advance_rate, fee_rate FROM clients WHERE id = :clientId FOR UPDATE',
+          'SELECT company_name, iban, credit_limit, used_credit, advance_rate, fee_rate, onboarding_status FROM clients WHERE id = :clientId FOR UPDATE',
           { clientId: row.client_id },
           { transaction },
         ))!;
+        // No financing before staff approved the client's KYC (app/onboarding/kyc-decision.server.ts).
+        if (client.onboarding_status !== 'completed') {
+          throw apiError(409, INVOICE_MESSAGES.kycNotApproved, { clientId: [INVOICE_MESSAGES.kycNotApproved] });
+        }
         const customer = await customerState(row.customer_id, transaction);
         if (customer.account_blocked) throw apiError(409, blockedMessage(customer, 'finance'));
         if (row.currency !== 'EUR') throw apiError(409, `Only EUR invoices can be financed; this one is in ${row.currency}`);
@@ -735,18 +748,36 @@ function searchCondition(q: string | null | undefined, replacements: Record<stri
 }
 
 /**
- * One page of invoices, newest first. A searched list takes its matches first
- * (MATERIALIZED) and then the page: otherwise the planner may walk the date
- * index past a million rows looking for rare matches.
+ * One page of invoices, newest first, and the full count of the same filter.
+ * A searched list takes its matches first (MATERIALIZED) and then the page:
+ * otherwise the planner may walk the date index past a million rows looking
+ * for rare matches; and it counts the matches it already holds, so the
+ * indexes are searched once, not again for the count. Otherwise `count` gives
+ * the total (maintained totals where they apply).
  */
-function invoicePage(where: string, replacements: Record<string, unknown>, { searched }: { searched: boolean }) {
-  if (!searched) return selectRows<InvoiceListRow>(`${SELECT_INVOICE} ${where} ORDER BY i.created_at DESC, i.id DESC LIMIT :limit OFFSET :offset`, replacements);
-  return selectRows<InvoiceListRow>(
+async function pageWithTotal<Row extends InvoiceListRow = InvoiceListRow>(
+  where: string,
+  replacements: Record<string, unknown>,
+  { searched, extra = '', count }: { searched: boolean; extra?: string; count: () => Promise<number> },
+): Promise<{ rows: Row[]; total: number }> {
+  const select = (more: string) => (more ? SELECT_INVOICE.replace('SELECT i.*,', `SELECT i.*, ${more},`) : SELECT_INVOICE);
+  if (!searched) {
+    const [rows, total] = await Promise.all([
+      selectRows<Row>(`${select(extra)} ${where} ORDER BY i.created_at DESC, i.id DESC LIMIT :limit OFFSET :offset`, replacements),
+      count(),
+    ]);
+    return { rows, total };
+  }
+  const rows = await selectRows<Row & { match_total: number }>(
     `WITH matches AS MATERIALIZED (SELECT i.id, i.created_at FROM invoices i ${where}),
           page AS (SELECT id, created_at FROM matches ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset)
-     ${SELECT_INVOICE} JOIN page ON page.id = i.id ORDER BY page.created_at DESC, page.id DESC`,
+     ${select([extra, '(SELECT count(*)::int FROM matches) AS match_total'].filter(Boolean).join(', '))}
+       JOIN page ON page.id = i.id ORDER BY page.created_at DESC, page.id DESC`,
     replacements,
   );
+  // An empty page past the end says nothing about the total; an empty first page means none.
+  const total = rows.length > 0 ? rows[0].match_total : Number(replacements.offset) > 0 ? await count() : 0;
+  return { rows, total };
 }
 
 function uuidFilter(name: 'clientId' | 'customerId', value: string | null | undefined): string | null {
@@ -785,12 +816,13 @@ export async function listInvoices(
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
   // The whole book or one status: the maintained totals; any other filter is counted.
   const byStatusOnly = !search && !clientId && !customerId;
-  const [rows, total] = await Promise.all([
-    invoicePage(where, replacements, { searched: Boolean(search) }),
-    byStatusOnly
-      ? invoiceStatusTotals().then((totals) => (options.status ? totals[options.status as InvoiceStatus] : totals.all))
-      : selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM invoices i ${where}`, replacements).then((row) => row?.total ?? 0),
-  ]);
+  const { rows, total } = await pageWithTotal(where, replacements, {
+    searched: Boolean(search),
+    count: () =>
+      byStatusOnly
+        ? invoiceStatusTotals().then((totals) => (options.status ? totals[options.status as InvoiceStatus] : totals.all))
+        : selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM invoices i ${where}`, replacements).then((row) => row?.total ?? 0),
+  });
   return { items: rows.map(toInvoiceDto), total };
 }
 
@@ -961,21 +993,27 @@ export async function getInvoiceDetail(id: string): Promise<InvoiceDetailDto> {
   };
 }
 
-/** GET /api/invoices/payable: financed and not fully paid (amount > paid_amount), newest first; `q` as the list. */
+/**
+ * GET /api/invoices/payable and the record-payment form: financed invoices a
+ * new payment may still go to (amount above the confirmed and pending
+ * payments), newest first, with that open amount; `q` as the list. The
+ * definition is the one recording checks (app/payments/open-amount.server.ts).
+ */
 export async function listPayableInvoices(
   options: { q?: string | null; limit?: number; offset?: number } = {},
 ): Promise<{ items: PayableInvoiceDto[]; total: number }> {
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000);
   const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
   const replacements: Record<string, unknown> = { limit, offset };
-  const conditions = [`i.status = 'financed'`, 'i.amount > i.paid_amount'];
+  const conditions = [payableSql('i')];
   const search = searchCondition(options.q, replacements);
   if (search) conditions.push(search);
   const where = `WHERE ${conditions.join(' AND ')}`;
-  const [rows, count] = await Promise.all([
-    invoicePage(where, replacements, { searched: Boolean(search) }),
-    selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM invoices i ${where}`, replacements),
-  ]);
+  const { rows, total } = await pageWithTotal<InvoiceListRow & { open_for_payment: string }>(where, replacements, {
+    searched: Boolean(search),
+    extra: `${openForPaymentSql('i')} AS open_for_payment`,
+    count: () => selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM invoices i ${where}`, replacements).then((row) => row?.total ?? 0),
+  });
   return {
     items: rows.map((row) => ({
       id: row.id,
@@ -987,9 +1025,10 @@ export async function listPayableInvoices(
       clientName: row.client_name,
       customerId: row.customer_id,
       paidAmount: money(row.paid_amount),
-      openAmount: centsToNumber(toCents(row.amount) - toCents(row.paid_amount)),
+      pendingAmount: money(row.pending_amount),
+      openAmount: money(row.open_for_payment),
       dueDate: row.due_date,
     })),
-    total: count?.total ?? 0,
+    total,
   };
 }

@@ -1,7 +1,8 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { json, unstable_createMemoryUploadHandler } from '@remix-run/node';
 import type { Actor } from '../auth/users.server.ts';
-import { inTransaction, selectRows } from '../db.server.ts';
+import { partySearchCondition } from '../clients/party.server.ts';
+import { inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { storeDocument } from '../documents/documents.server.ts';
 import { MAX_UPLOAD_BYTES } from '../documents/schemas.ts';
 import { readApiError } from '../utils/api.server.ts';
@@ -38,15 +39,54 @@ export function backTo(request: Request): string {
   return `${url.pathname}${url.search}`;
 }
 
-/** Clients and customers of the add form's selects, by name (the demo has ~40/~120; capped). */
-export async function partyOptions() {
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface PartyOption {
+  id: string;
+  name: string;
+  blocked?: boolean;
+}
+
+/**
+ * The options of the add form's client and customer selects. Without
+ * JavaScript they come with the page: the first names alphabetically (capped),
+ * or, after the form's search step, the parties matching its term (name,
+ * email, OIB prefix, as the lists search). The one already chosen stays
+ * listed, so a search never drops a choice. `capped`: more exist than listed.
+ */
+export interface PartyOptionsView {
+  clients: PartyOption[];
+  customers: PartyOption[];
+  capped: { clients: boolean; customers: boolean };
+  /** How many parties the list or search found (up to the cap), the kept choice not counted. */
+  found: { clients: number; customers: number };
+}
+
+async function pickerOptions(table: 'clients' | 'customers', term: string, chosenId: string): Promise<{ rows: PartyOption[]; capped: boolean; found: number }> {
+  const columns = table === 'customers' ? 'id, company_name AS name, account_blocked AS blocked' : 'id, company_name AS name';
+  const replacements: Record<string, unknown> = { cap: OPTION_CAP + 1 };
+  const where = term ? `WHERE ${partySearchCondition(term, replacements)}` : '';
+  const found = await selectRows<PartyOption>(`SELECT ${columns} FROM ${table} ${where} ORDER BY lower(company_name), id LIMIT :cap`, replacements);
+  const rows = found.slice(0, OPTION_CAP);
+  const count = rows.length;
+  if (UUID.test(chosenId) && !rows.some((row) => row.id === chosenId.toLowerCase())) {
+    const chosen = await selectOne<PartyOption>(`SELECT ${columns} FROM ${table} WHERE id = :id`, { id: chosenId });
+    if (chosen) rows.unshift(chosen);
+  }
+  return { rows, capped: found.length > OPTION_CAP, found: count };
+}
+
+export async function partyOptions(search: { clientQ?: string; customerQ?: string; clientId?: string; customerId?: string } = {}): Promise<PartyOptionsView> {
   const [clients, customers] = await Promise.all([
-    selectRows<{ id: string; name: string }>(`SELECT id, company_name AS name FROM clients ORDER BY lower(company_name), id LIMIT ${OPTION_CAP}`),
-    selectRows<{ id: string; name: string; blocked: boolean }>(
-      `SELECT id, company_name AS name, account_blocked AS blocked FROM customers ORDER BY lower(company_name), id LIMIT ${OPTION_CAP}`,
-    ),
+    pickerOptions('clients', search.clientQ ?? '', search.clientId ?? ''),
+    pickerOptions('customers', search.customerQ ?? '', search.customerId ?? ''),
   ]);
-  return { clients, customers };
+  return {
+    clients: clients.rows,
+    customers: customers.rows,
+    capped: { clients: clients.capped, customers: customers.capped },
+    found: { clients: clients.found, customers: customers.found },
+  };
 }
 
 function zagrebToday(): string {
@@ -139,6 +179,35 @@ export interface ImportResult {
   /** The uploaded XML, kept in the confirmation form so the user need not pick the file again. */
   xmlText?: string;
   fileName?: string;
+}
+
+/**
+ * The search step of the add forms without JavaScript: a 'find' button posts
+ * the form as it is, and the answer brings it back with what was entered and
+ * the selects listing the parties that match the typed terms. Nothing is
+ * stored. A chosen file cannot be given back to a file input; it is picked
+ * again (browsers allow no other way).
+ */
+export interface FindResult {
+  intent: 'find';
+  /** Which of the two forms searched: the manual form or the e-invoice intake. */
+  form: 'create' | 'import';
+  values: Record<string, string>;
+  clientQ: string;
+  customerQ: string;
+  options: PartyOptionsView;
+}
+
+const searchTerm = (formData: FormData, name: string) => String(formData.get(name) ?? '').trim().slice(0, 100);
+
+export async function handleFind(formData: FormData) {
+  const form = formData.get('intent') === 'import' ? 'import' : 'create';
+  const names = form === 'import' ? (['clientId'] as const) : FIELD_NAMES;
+  const values = Object.fromEntries(names.map((name) => [name, String(formData.get(name) ?? '')]));
+  const clientQ = searchTerm(formData, 'clientQ');
+  const customerQ = form === 'import' ? '' : searchTerm(formData, 'customerQ');
+  const options = await partyOptions({ clientQ, customerQ, clientId: values.clientId, customerId: values.customerId });
+  return json({ intent: 'find', form, values, clientQ, customerQ, options } satisfies FindResult);
 }
 
 /** A multipart post of the add forms; one byte over the document limit is enough to refuse. */

@@ -32,6 +32,8 @@ export const INVOICE_MESSAGES = {
   linesDoNotAddUp: 'Amount must equal the lines’ net amounts plus VAT',
   invalidStatus: 'Invalid status',
   notFound: 'Invoice not found',
+  // Financing needs the client's KYC approved (app/onboarding/kyc-decision.server.ts).
+  kycNotApproved: 'Client KYC is not approved',
 } as const;
 
 /** Server message → i18n key, so pages show each message in the chosen language. */

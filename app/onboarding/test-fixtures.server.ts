@@ -1,5 +1,8 @@
-import { croatianIban, oibCheckDigit } from '../utils/validation.ts';
+import { createTestUser } from '../auth/test-helpers.server.ts';
+import type { Actor } from '../auth/users.server.ts';
 import { execute } from '../db.server.ts';
+import { croatianIban, oibCheckDigit } from '../utils/validation.ts';
+import { decideKyc } from './kyc-decision.server.ts';
 
 /** Fixtures for the wizard's tests (used by *.test.ts only). */
 export const TINY_PDF = Buffer.from(
@@ -42,4 +45,14 @@ export async function seedOnboardingDefinition(): Promise<void> {
      VALUES ('Onboarding klijenta', 'client_onboarding', CAST(:steps AS jsonb), true)`,
     { steps: JSON.stringify([{ name: 'KYC pregled', type: 'manual', taskType: 'kyc_verification' }]) },
   );
+}
+
+/**
+ * Approves a client's KYC through the real decision, as a manager (a new one
+ * unless given), so that it can be financed. For factories whose clients are
+ * inserted as rows.
+ */
+export async function approveKyc(clientId: string, actor?: Actor): Promise<void> {
+  const manager = actor ?? { id: (await createTestUser({ role: 'manager' })).id, role: 'manager' as const };
+  await decideKyc({ actor: manager, clientId, input: { decision: 'approve' } });
 }

@@ -4,6 +4,7 @@ import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { containsPattern } from '../search.server.ts';
+import { openForPaymentSql } from './open-amount.server.ts';
 import { apiError, zodFieldErrors } from '../utils/api.server.ts';
 import { centsToDecimalString, centsToNumber, toCents } from '../utils/money.ts';
 import {
@@ -14,6 +15,7 @@ import {
   type PaymentCreateInput,
   type PaymentTab,
 } from './schemas.ts';
+import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
 
 /**
  * Collections from the factored invoices' customers (spec §3 Payment, §4, §5;
@@ -33,9 +35,10 @@ import {
  * raised again, the reserve release cancelled) — refused with 409 once the
  * reserve left in a bank file.
  *
- * Recording refuses an amount above what is still expected: amount −
- * paid_amount − other pending payments (409 naming that figure). That keeps a
- * typed-in payment and the same money from the bank statement from both
+ * Recording refuses an amount above what is still open for a new payment:
+ * amount − paid_amount − the pending payments (409 naming that figure; one
+ * SQL definition with the payable list, ./open-amount.server.ts). That keeps
+ * a typed-in payment and the same money from the bank statement from both
  * waiting for confirmation.
  *
  * Lock order (same as app/invoices): payment row, then invoice row, then
@@ -179,25 +182,24 @@ interface LockedInvoice {
   factor_amount: string | null;
   factor_fee: string | null;
   currency: string;
+  /** What a new payment may still cover (./open-amount.server.ts). */
+  open_for_payment: string;
 }
 
 async function lockInvoice(id: string, transaction: Transaction): Promise<LockedInvoice | null> {
   return selectOne<LockedInvoice>(
-    `SELECT id, client_id, invoice_number, status, amount, paid_amount, factor_amount, factor_fee, currency
-       FROM invoices WHERE id = :id FOR UPDATE`,
+    `SELECT i.id, i.client_id, i.invoice_number, i.status, i.amount, i.paid_amount, i.factor_amount, i.factor_fee, i.currency,
+            ${openForPaymentSql('i')} AS open_for_payment
+       FROM invoices i WHERE i.id = :id FOR UPDATE`,
     { id },
     { transaction },
   );
 }
 
-/** Cents still expected on a payable invoice: amount − confirmed − other pending payments (≥ 0). */
-export async function expectedCents(invoice: Pick<LockedInvoice, 'id' | 'amount' | 'paid_amount'>, transaction?: Transaction): Promise<number> {
-  const pending = await selectOne<{ total: string }>(
-    `SELECT coalesce(sum(amount), 0)::numeric(15,2)::text AS total FROM payments WHERE invoice_id = :id AND status = 'pending'`,
-    { id: invoice.id },
-    { transaction },
-  );
-  return Math.max(0, toCents(invoice.amount) - toCents(invoice.paid_amount) - toCents(pending?.total ?? '0'));
+/** Cents a new payment may still cover on an invoice: amount − confirmed − pending payments (≥ 0). */
+export async function expectedCents(invoice: Pick<LockedInvoice, 'id'>, transaction?: Transaction): Promise<number> {
+  const row = await selectOne<{ open: string }>(`SELECT ${openForPaymentSql('i')} AS open FROM invoices i WHERE i.id = :id`, { id: invoice.id }, { transaction });
+  return toCents(row?.open ?? '0');
 }
 
 export interface RecordOptions {
@@ -229,7 +231,8 @@ export async function recordPayment(
       const message = `${PAYMENT_MESSAGES.invoiceNotPayable}: ${invoice.invoice_number} is ${invoice.status}`;
       throw apiError(409, message, { invoiceId: [message] });
     }
-    const expected = await expectedCents(invoice, transaction);
+    // Read under the row lock: a payment recorded meanwhile is already in pending_amount.
+    const expected = toCents(invoice.open_for_payment);
     if (data.amount > expected) {
       const message = `${PAYMENT_MESSAGES.amountAboveOpen} (${centsToDecimalString(expected)} ${invoice.currency})`;
       throw apiError(409, message, { amount: [message] });
@@ -273,6 +276,8 @@ export async function recordPayment(
       },
       transaction,
     );
+    // By hand, over the API or from a bank statement: the payment's processing workflow starts with it.
+    await startWorkflowOnEvent({ event: 'payment_recorded', entityType: 'payment', entityId: id, actor, ip }, { transaction });
     return getPayment(id, transaction);
   };
   return options.transaction ? run(options.transaction) : inTransaction(run);

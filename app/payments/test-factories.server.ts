@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import { createTestUser } from '../auth/test-helpers.server.ts';
 import { execute, selectOne } from '../db.server.ts';
 import { approveInvoice, createInvoice, financeInvoice, verifyInvoice } from '../invoices/invoices.server.ts';
+import { approveKyc } from '../onboarding/test-fixtures.server.ts';
 import { croatianIban, oibCheckDigit } from '../utils/validation.ts';
 
 /** A small book for the payment tests (used by *.test.ts only): invoices financed through the real invoices module. */
@@ -29,6 +30,8 @@ export async function insertClient(values: { creditLimit?: string; usedCredit?: 
      VALUES (:name, :oib, :iban, :limit, :used, :advance, :fee, 'active') RETURNING id`,
     { name, oib: newOib(), iban, limit: values.creditLimit ?? '500000.00', used: values.usedCredit ?? '0', advance: values.advanceRate ?? '80.00', fee: values.feeRate ?? '1.500' },
   );
+  // Financing needs the client's KYC approved.
+  await approveKyc(rows[0].id);
   return { id: rows[0].id, name, iban };
 }
 

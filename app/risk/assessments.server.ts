@@ -8,6 +8,7 @@ import { apiError, zodFieldErrors } from '../utils/api.server.ts';
 import { adjustAssessmentSchema, RISK_MESSAGES } from './schemas.ts';
 import { categoryOf, clampScore, RISK_FACTOR_NAMES, scoreEntity, type RiskEntityType, type StoredFactors } from './scoring.server.ts';
 import type { RiskCategory } from './scoring.ts';
+import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
 
 /**
  * Risk assessments (spec §3, issue 5): made by the system when a client or
@@ -218,6 +219,37 @@ export async function assessEntity(
 
   const id = options.transaction ? await run(options.transaction) : await inTransaction(run);
   return (await findAssessment(id, options.transaction)) as RiskAssessmentDto;
+}
+
+/**
+ * 'Nova procjena' and POST /api/risk-assessments: a staff member asks for an
+ * assessment. It is made (reason on_demand), and with it the entity's risk
+ * review workflow starts, carrying the assessment's id so that its scoring
+ * step reports this assessment instead of making a second one
+ * (docs/reference-data.md). One transaction.
+ */
+export async function requestAssessment(input: {
+  entityType: RiskEntityType;
+  entityId: string;
+  actor: Actor;
+  notes?: string | null;
+  ip?: string | null;
+}): Promise<RiskAssessmentDto> {
+  return inTransaction(async (transaction) => {
+    const assessment = await assessEntity({ ...input, reason: 'on_demand' }, { transaction });
+    await startWorkflowOnEvent(
+      {
+        event: 'risk_assessment_completed',
+        entityType: assessment.entityType,
+        entityId: assessment.entityId,
+        actor: input.actor,
+        ip: input.ip,
+        context: { assessmentId: assessment.id },
+      },
+      { transaction },
+    );
+    return assessment;
+  });
 }
 
 /**

@@ -3,13 +3,16 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
-import { requirePermission } from '~/auth/permissions.server.ts';
+import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { getClient, updateClient } from '~/clients/clients.server.ts';
 import { handleUpdate } from '~/clients/party-page.server.ts';
 import { CLIENT_FIELDS, clientEditFormSchema } from '~/clients/schemas.ts';
 import { ClientStatusBadge, CreditUsageBar, RiskScore } from '~/components/clients/display.tsx';
 import { ActivitySection, DocumentsSection, Facts, InvoicesSection, RiskHistorySection, Section } from '~/components/clients/party-detail.tsx';
 import { EditPartyForm, type PartyActionData } from '~/components/clients/party-form.tsx';
+import { KycPanel } from '~/components/kyc/kyc-panel.tsx';
+import { getKycApplication } from '~/onboarding/kyc-decision.server.ts';
+import { handleKycDecision, type KycRefusalData } from '~/onboarding/kyc-page.server.ts';
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 
@@ -21,19 +24,23 @@ function notFound(): never {
 
 /** A client's agreement, limit and usage, invoices, documents, risk history and activity (issue #4). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requirePermission(request, 'read:all');
+  const user = await requirePermission(request, 'read:all');
   const client = await getClient(params.clientId ?? '').catch((error) => {
     if (error instanceof Response && error.status === 404) notFound();
     throw error;
   });
-  return json({ client });
+  return json({ client, kyc: await getKycApplication(client.id), canDecideKyc: can(user, 'decide:kyc') });
 }
 
-/** The edit form: PUT semantics through the page (every field posted; blanks clear). */
+/** The edit form (PUT semantics: every field posted, blanks clear) and the KYC panel's decisions (intent=kyc). */
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const actor = await requirePermission(request, 'update:client');
   const id = params.clientId ?? '';
   const formData = await readFormData(request);
+  if (formData.get('intent') === 'kyc') {
+    const actor = await requirePermission(request, 'decide:kyc');
+    return handleKycDecision(formData, { actor, ip: clientIp(context), back: `/clients/${id}` });
+  }
+  const actor = await requirePermission(request, 'update:client');
   return handleUpdate(formData, {
     schema: clientEditFormSchema,
     names: [...CLIENT_FIELDS, 'status'],
@@ -44,10 +51,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function ClientDetailPage() {
-  const { client } = useLoaderData<typeof loader>();
-  const actionData = useActionData<PartyActionData>();
+  const { client, kyc, canDecideKyc } = useLoaderData<typeof loader>();
+  const actionData = useActionData<PartyActionData | KycRefusalData>();
   const { t } = useTranslation();
   const editing = actionData?.intent === 'update' ? actionData.result : undefined;
+  const kycRefusal = actionData?.intent === 'kyc' ? actionData : null;
   const defaults = Object.fromEntries([...CLIENT_FIELDS, 'status'].map((field) => [field, (client as Record<string, unknown>)[field] ?? ''])) as Record<string, string>;
   return (
     <Flex direction="column" gap="4">
@@ -58,6 +66,7 @@ export default function ClientDetailPage() {
         </Heading>
         <ClientStatusBadge status={client.status} />
       </Flex>
+      {kyc ? <KycPanel application={kyc} canDecide={canDecideKyc} refusal={kycRefusal} /> : null}
       <Grid columns={{ initial: '1', md: '2' }} gap="4">
         <Section title={t('clients.detail.company')}>
           <Facts

@@ -16,9 +16,10 @@ import { createCampaign, listCampaigns } from '~/email/campaigns.server.ts';
 import { emailSummary, listLogs } from '~/email/logs.server.ts';
 import { previewTemplate } from '~/email/render.server.ts';
 import { campaignCreateSchema, templateFormSchema } from '~/email/schemas.ts';
-import { createTemplate, listTemplates, updateTemplate } from '~/email/templates.server.ts';
+import { createTemplate, listTemplates, updateTemplate, type SavedTemplateDto } from '~/email/templates.server.ts';
 import { getEnv } from '~/env.server.ts';
 import { readApiError } from '~/utils/api.server.ts';
+import type { ToastInput } from '~/utils/toast.ts';
 import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 
@@ -80,6 +81,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
+/** The success toast of a saved template; it names the template it replaced as the active one of its trigger. */
+function savedToast(saved: SavedTemplateDto, description: string): ToastInput {
+  if (!saved.deactivatedTemplate) return { title: 'email.toast.successTitle', description };
+  return {
+    title: 'email.toast.successTitle',
+    description: `${description}Switched`,
+    params: { name: saved.name, trigger: saved.trigger, deactivated: saved.deactivatedTemplate.name },
+  };
+}
+
 /** Intents: createTemplate, updateTemplate, toggleTemplate, createCampaign (manager and up; the domain refuses anyone else). */
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
@@ -89,14 +100,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (intent === 'toggleTemplate') {
     const actor = await requirePermission(request, 'edit:email_template');
+    let saved: SavedTemplateDto;
     try {
-      await updateTemplate({ actor, id: String(formData.get('id') ?? ''), input: { isActive: formData.get('isActive') === 'true' }, ip });
+      saved = await updateTemplate({ actor, id: String(formData.get('id') ?? ''), input: { isActive: formData.get('isActive') === 'true' }, ip });
     } catch (error) {
       const problem = await readApiError(error);
       if (!problem) throw error;
       return redirectWithToast(hrefOf('templates'), { title: 'email.toast.errorTitle', description: problem.status === 409 ? 'email.toast.activeConflict' : 'email.toast.updateTemplateFailed', variant: 'destructive' });
     }
-    return redirectWithToast(hrefOf('templates'), { title: 'email.toast.successTitle', description: 'email.toast.templateUpdated' });
+    return redirectWithToast(hrefOf('templates'), savedToast(saved, 'email.toast.templateUpdated'));
   }
 
   if (intent === 'updateTemplate') {
@@ -104,8 +116,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const id = String(formData.get('id') ?? '');
     const submission = parseWithZod(formData, { schema: templateFormSchema });
     if (submission.status !== 'success') return json({ intent, id, result: submission.reply() }, { status: 400 });
+    let saved: SavedTemplateDto;
     try {
-      await updateTemplate({ actor, id, input: submission.value, ip });
+      saved = await updateTemplate({ actor, id, input: submission.value, ip });
     } catch (error) {
       const problem = await readApiError(error);
       if (!problem) throw error;
@@ -113,7 +126,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return json({ intent, id, result }, { status: problem.status });
     }
     // To the preview of what was saved.
-    return redirectWithToast(hrefOf('templates', { preview: id }), { title: 'email.toast.successTitle', description: 'email.toast.templateContentUpdated' });
+    return redirectWithToast(hrefOf('templates', { preview: id }), savedToast(saved, 'email.toast.templateContentUpdated'));
   }
 
   if (intent === 'createTemplate' || intent === 'createCampaign') {
@@ -121,8 +134,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const actor = await requirePermission(request, isTemplate ? 'edit:email_template' : 'edit:email_campaign');
     const submission = isTemplate ? parseWithZod(formData, { schema: templateFormSchema }) : parseWithZod(formData, { schema: campaignCreateSchema });
     if (submission.status !== 'success') return json({ intent, result: submission.reply() }, { status: 400 });
+    let created: SavedTemplateDto | null = null;
     try {
-      if (isTemplate) await createTemplate({ actor, input: submission.value, ip });
+      if (isTemplate) created = await createTemplate({ actor, input: submission.value, ip });
       else await createCampaign({ actor, input: submission.value, ip });
     } catch (error) {
       const problem = await readApiError(error);
@@ -130,7 +144,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const result = submission.reply({ formErrors: problem.errors ? [] : [problem.message], fieldErrors: problem.errors ?? {} });
       return json({ intent, result }, { status: problem.status });
     }
-    const toast = { title: 'email.toast.successTitle', description: isTemplate ? 'email.toast.templateCreated' : 'email.toast.campaignCreated' };
+    const toast = created ? savedToast(created, 'email.toast.templateCreated') : { title: 'email.toast.successTitle', description: 'email.toast.campaignCreated' };
     if (viaDialog) return json({ intent, result: submission.reply({ resetForm: true }), created: true }, { headers: await toastHeaders(toast) });
     return redirectWithToast(hrefOf(isTemplate ? 'templates' : 'campaigns'), toast);
   }

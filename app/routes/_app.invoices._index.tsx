@@ -18,12 +18,14 @@ import {
   financePreviews,
   handleCreate,
   handleDecision,
+  handleFind,
   handleImport,
   invoiceListParams,
   PAGE_SIZE,
   partyOptions,
   readAddForm,
   type DecisionRefusal,
+  type PartyOptionsView,
 } from '~/invoices/page.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
@@ -39,7 +41,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listInvoices({ q, status: tab === 'all' ? null : tab, limit, offset }),
     invoiceTabCounts({ q }),
     // The no-JavaScript panel needs the lists in the page; the dialog loads its own (PartySelect).
-    canCreate && showNew ? partyOptions() : Promise.resolve({ clients: [], customers: [] }),
+    canCreate && showNew ? partyOptions() : Promise.resolve<PartyOptionsView>({ clients: [], customers: [], capped: { clients: false, customers: false }, found: { clients: 0, customers: 0 } }),
   ]);
   const rights = {
     verify: can(user, 'verify:invoice'),
@@ -51,7 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ items, total, counts, q, tab, page, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)), showNew, canCreate, rights, previews, options });
 }
 
-/** Multipart posts add an invoice (intent create|import); plain posts decide (verify|approve|finance|reject). */
+/** Multipart posts add an invoice (intent create|import) or, with 'find', search the pickers; plain posts decide (verify|approve|finance|reject). */
 export async function action({ request, context }: ActionFunctionArgs) {
   const ip = clientIp(context);
   const back = backTo(request);
@@ -65,6 +67,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
         variant: 'destructive',
       });
     }
+    // A picker's search step (no JavaScript) comes before the form's own intent: nothing is stored.
+    if (formData.has('find')) return handleFind(formData);
     if (formData.get('intent') === 'import') return handleImport(formData, { actor, ip, back });
     return handleCreate(formData, { actor, ip, back });
   }

@@ -12,10 +12,10 @@ import { formatPercent } from '~/components/risk/risk-display.tsx';
 import {
   adjustAssessment,
   assessableEntities,
-  assessEntity,
   categoryCounts,
   getAssessment,
   listAssessments,
+  requestAssessment,
   type RiskAssessmentDto,
 } from '~/risk/assessments.server.ts';
 import { adjustAssessmentFormSchema, ENTITY_TYPES, newAssessmentFormSchema } from '~/risk/schemas.ts';
@@ -128,7 +128,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (submission.status !== 'success') return json({ intent, result: submission.reply() }, { status: 400 });
   try {
     const [entityType, entityId] = submission.value.entity.split(':') as [EntityType, string];
-    const assessment = await assessEntity({ entityType, entityId, actor, notes: submission.value.notes, reason: 'on_demand', ip });
+    const assessment = await requestAssessment({ entityType, entityId, actor, notes: submission.value.notes, ip });
     return redirectWithToast(detailsUrl(request, assessment.id), {
       title: 'risk.toast.assessedTitle',
       description: 'risk.toast.assessed',

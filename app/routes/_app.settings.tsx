@@ -9,7 +9,7 @@ import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission, requireUser } from '~/auth/permissions.server.ts';
 import { createUserSchema, ROLES } from '~/auth/schemas.ts';
 import { sendSetPasswordLink } from '~/auth/user-mail.server.ts';
-import { createStaffUser, listUsers, setUserActive, setUserOtp, setUserRole } from '~/auth/users.server.ts';
+import { createStaffUser, listUsers, resetUserTotp, setUserActive, setUserOtp, setUserRole } from '~/auth/users.server.ts';
 import { listBackups, requestBackup } from '~/backups/backups.server.ts';
 import { BackupsCard } from '~/components/backups-card.tsx';
 import { LanguageSwitcher } from '~/components/language-switcher.tsx';
@@ -59,7 +59,8 @@ const TOASTS = {
 } as const;
 
 /**
- * Admin user management (spec §6): role, active flag, OTP flag, and creating staff users (DESIGN §9);
+ * Admin user management (spec §6): role, active flag, OTP flag, creating staff users (DESIGN §9)
+ * and resetting a user's authenticator (intent reset-totp, confirmed on the page first);
  * and 'Stvori sigurnosnu kopiju' (intent backup), which queues a database backup.
  */
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -87,6 +88,18 @@ export async function action({ request, context }: ActionFunctionArgs) {
       if (!problem) throw error;
       const result = submission.reply({ formErrors: problem.errors ? [] : [problem.message], fieldErrors: problem.errors ?? {}, hideFields: ['password'] });
       return json({ intent: 'create' as const, result }, { status: problem.status });
+    }
+  }
+
+  if (formData.get('intent') === 'reset-totp') {
+    // Redirects either way, so the confirmation panel (?resetTotp=) closes and a reload does not post again.
+    try {
+      const user = await resetUserTotp(actor, String(formData.get('userId') ?? ''), meta);
+      return redirectWithToast('/settings', { title: 'recovery.totp.done', description: 'recovery.totp.doneDescription', params: { email: user.email } });
+    } catch (error) {
+      const problem = await readApiError(error);
+      if (!problem) throw error;
+      return redirectWithToast('/settings', { title: 'login.errors.title', description: 'recovery.totp.failed', variant: 'destructive' });
     }
   }
 

@@ -5,14 +5,17 @@ import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
-import { requirePermission } from '~/auth/permissions.server.ts';
+import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { useTaskErrorText } from '~/components/tasks/display.tsx';
 import { EmptyState, Pagination, PlaceholderCards, TaskFilters, TaskTabs, tasksHref, useListLoading } from '~/components/tasks/list.tsx';
 import { TaskCard } from '~/components/tasks/task-card.tsx';
 import { TaskDetailPanel } from '~/components/tasks/task-detail.tsx';
 import { EditTaskPanel, NewTaskDialog, NewTaskPanel, type TaskFormData } from '~/components/tasks/task-forms.tsx';
 import { useToast } from '~/components/toaster.tsx';
-import { handleTaskIntent, PAGE_SIZE, TASK_INTENTS, taskListParams, type TaskIntent, type TaskRefusalData } from '~/tasks/page.server.ts';
+import { getKycApplication } from '~/onboarding/kyc-decision.server.ts';
+import type { KycRefusalData } from '~/onboarding/kyc-page.server.ts';
+import { handleTaskIntent, PAGE_SIZE, TASK_INTENTS, taskListParams, type TaskRefusalData } from '~/tasks/page.server.ts';
+import { KYC_MESSAGE_KEYS } from '~/onboarding/schemas.ts';
 import { dueDay, TASK_MESSAGES } from '~/tasks/schemas.ts';
 import { assignableUsers, getTask, listTasks, taskTabCounts, type TaskDetailDto } from '~/tasks/tasks.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
@@ -42,7 +45,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     taskOrNull(params.detailId),
     taskOrNull(params.editId),
   ]);
+  // A KYC task's details show its client's review with the decisions.
+  const kyc = detail && detail.type === 'kyc_verification' && detail.entityType === 'client' && detail.entityId ? await getKycApplication(detail.entityId) : null;
   return json({
+    kyc,
+    canDecideKyc: can(user, 'decide:kyc'),
     state: { q: params.q, priority: params.priority, assignee: params.assignee, tab: params.tab, page: params.page },
     tasks,
     total,
@@ -60,12 +67,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
   const intent = String(formData.get('intent') ?? '');
   if (!(TASK_INTENTS as readonly string[]).includes(intent)) return json({ message: 'Unknown intent' }, { status: 400 });
-  const actor = await requirePermission(request, (intent as TaskIntent) === 'create' ? 'create:task' : 'work:task');
+  const permission = intent === 'create' ? 'create:task' : intent === 'kyc' ? 'decide:kyc' : 'work:task';
+  const actor = await requirePermission(request, permission);
   return handleTaskIntent(formData, { actor, ip: clientIp(context), request });
 }
 
-type ActionData = TaskFormData | TaskRefusalData;
-const isRefusal = (data: ActionData | undefined): data is TaskRefusalData => Boolean(data && 'message' in data);
+type ActionData = TaskFormData | TaskRefusalData | KycRefusalData;
+const isKycRefusal = (data: ActionData | undefined): data is KycRefusalData => data?.intent === 'kyc';
+const isRefusal = (data: ActionData | undefined): data is TaskRefusalData => Boolean(data && 'message' in data && !isKycRefusal(data));
 
 export default function TasksPage() {
   const data = useLoaderData<typeof loader>();
@@ -76,7 +85,8 @@ export default function TasksPage() {
   const loading = useListLoading();
   const [dialogOpen, setDialogOpen] = useState(false);
   const refusal = isRefusal(actionData) ? actionData : null;
-  const formData = actionData && !isRefusal(actionData) ? actionData : null;
+  const kycRefusal = isKycRefusal(actionData) ? actionData : null;
+  const formData = actionData && !isRefusal(actionData) && !isKycRefusal(actionData) ? actionData : null;
   // A refused create post (without JavaScript) comes back into the panel with what was entered.
   const showPanel = data.showNew || formData?.intent === 'create';
   const filtered = Boolean(data.state.q) || data.state.priority !== 'all' || data.state.assignee !== 'all';
@@ -87,6 +97,10 @@ export default function TasksPage() {
     // A new refusal from the server, not a re-render, shows the toast.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [refusal]);
+  useEffect(() => {
+    if (kycRefusal) toast({ title: 'kyc.toast.errorTitle', description: KYC_MESSAGE_KEYS[kycRefusal.message] ?? kycRefusal.message, variant: 'destructive' });
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [kycRefusal]);
 
   const addButton = (label: string, variant?: 'soft') => (
     <Button asChild variant={variant}>
@@ -136,7 +150,14 @@ export default function TasksPage() {
               <Callout.Text>{errorText([detailRefusal.message])}</Callout.Text>
             </Callout.Root>
           ) : null}
-          <TaskDetailPanel task={data.detail} closeTo={listHref} editTo={tasksHref(data.state, { edit: data.detail.id })} />
+          <TaskDetailPanel
+            task={data.detail}
+            closeTo={listHref}
+            editTo={tasksHref(data.state, { edit: data.detail.id })}
+            kyc={data.kyc}
+            canDecideKyc={data.canDecideKyc}
+            kycRefusal={kycRefusal}
+          />
         </>
       ) : null}
       <TaskFilters state={data.state} />

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { clientIp } from '~/auth/login.server.ts';
 import { requirePermission } from '~/auth/permissions.server.ts';
-import { assessEntity, listAssessments } from '~/risk/assessments.server.ts';
+import { listAssessments, requestAssessment } from '~/risk/assessments.server.ts';
 import { ENTITY_TYPES, newAssessmentSchema } from '~/risk/schemas.ts';
 import { RISK_CATEGORIES } from '~/risk/scoring.ts';
 import { apiJson, listParams, methodNotAllowed, parseJsonBody } from '~/utils/api.server.ts';
@@ -24,11 +24,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return apiJson(items, { headers: { 'X-Total-Count': String(total) } });
 }
 
-/** POST /api/risk-assessments {entityType, entityId, notes?} → 201 with a new on-demand assessment ('assess:risk'). */
+/** POST /api/risk-assessments {entityType, entityId, notes?} → 201 with a new on-demand assessment ('assess:risk'), which starts the risk review workflow. */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
   const actor = await requirePermission(request, 'assess:risk', { api: true });
   const input = await parseJsonBody(request, newAssessmentSchema);
-  const assessment = await assessEntity({ ...input, actor, reason: 'on_demand', ip: clientIp(context) });
+  const assessment = await requestAssessment({ ...input, actor, ip: clientIp(context) });
   return apiJson(assessment, { status: 201 });
 }

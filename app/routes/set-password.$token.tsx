@@ -12,7 +12,9 @@ import { readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 
-export const meta: MetaFunction = () => [{ title: 'FinFlow' }, { name: 'referrer', content: 'no-referrer' }];
+// same-origin keeps the token out of other sites' Referer; 'no-referrer' made a form post without
+// JavaScript carry `Origin: null`, which Remix refuses as a cross-site action (a 500).
+export const meta: MetaFunction = () => [{ title: 'FinFlow' }, { name: 'referrer', content: 'same-origin' }];
 
 /** The one-time link a new staff user follows to choose their password (DESIGN §9). */
 export async function loader({ params }: LoaderFunctionArgs) {

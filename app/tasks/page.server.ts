@@ -1,6 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { json } from '@remix-run/node';
 import type { Actor } from '../auth/users.server.ts';
+import { handleKycDecision } from '../onboarding/kyc-page.server.ts';
 import { readApiError } from '../utils/api.server.ts';
 import { redirectWithToast, toastHeaders } from '../utils/toast.server.ts';
 import { ASSIGNEE_FILTERS, TASK_EDIT_FIELDS, TASK_PRIORITIES, TASK_TABS, taskCreateSchema, taskEditFormSchema, type AssigneeFilter, type TaskTab } from './schemas.ts';
@@ -59,8 +60,9 @@ export function backTo(request: Request, options: { keepDetail?: boolean } = {})
 
 const SUCCESS = { title: 'tasks.toast.successTitle', description: 'tasks.toast.updated' };
 
-export type TaskIntent = 'create' | 'start' | 'complete' | 'cancel' | 'edit' | 'assign';
-export const TASK_INTENTS: readonly TaskIntent[] = ['create', 'start', 'complete', 'cancel', 'edit', 'assign'];
+/** 'kyc': a KYC task's decision on its client (app/onboarding/kyc-page.server.ts). */
+export type TaskIntent = 'create' | 'start' | 'complete' | 'cancel' | 'edit' | 'assign' | 'kyc';
+export const TASK_INTENTS: readonly TaskIntent[] = ['create', 'start', 'complete', 'cancel', 'edit', 'assign', 'kyc'];
 
 /** A refusal of a card's button (start, complete, cancel, assign): shown on that card, toasted when JavaScript runs. */
 export interface TaskRefusalData {
@@ -74,6 +76,8 @@ export async function handleTaskIntent(formData: FormData, { actor, ip, request 
   const intent = String(formData.get('intent') ?? '') as TaskIntent;
   if (intent === 'create') return handleCreate(formData, { actor, ip, request });
   if (intent === 'edit') return handleEdit(formData, { actor, ip, request });
+  // The task stays open in its details view, which then shows the decision taken.
+  if (intent === 'kyc') return handleKycDecision(formData, { actor, ip, back: backTo(request, { keepDetail: true }) });
   const id = String(formData.get('id') ?? '');
   try {
     if (intent === 'assign') {

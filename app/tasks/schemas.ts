@@ -33,6 +33,7 @@ export const TASK_MESSAGES = {
   cannotComplete: 'Only a task in progress can be completed',
   cannotCancel: 'Only a pending or in-progress task can be cancelled',
   cannotReopen: 'A task cannot go back to pending',
+  decideKyc: 'Decide the KYC application instead: approve, reject or request documents',
 } as const;
 
 /** Server message → i18n key, so the pages show each message in the chosen language. */

@@ -118,7 +118,7 @@ interface TaskRow {
 
 type BareTaskRow = Pick<
   TaskRow,
-  'id' | 'title' | 'description' | 'priority' | 'status' | 'assigned_to' | 'due_date' | 'notes' | 'workflow_instance_id' | 'entity_type' | 'entity_id'
+  'id' | 'title' | 'description' | 'type' | 'priority' | 'status' | 'assigned_to' | 'due_date' | 'notes' | 'workflow_instance_id' | 'entity_type' | 'entity_id'
 >;
 
 const OPEN_STATUSES: readonly TaskStatus[] = ['pending', 'in_progress'];
@@ -339,7 +339,7 @@ export async function updateTask({ actor, id, input, ip }: { actor: Actor; id: s
   if (!UUID.test(id)) throw apiError(404, TASK_MESSAGES.notFound);
   return inTransaction(async (transaction) => {
     const row = await selectOne<BareTaskRow>(
-      `SELECT id, title, description, priority, status, assigned_to, due_date, notes, workflow_instance_id, entity_type, entity_id
+      `SELECT id, title, description, type, priority, status, assigned_to, due_date, notes, workflow_instance_id, entity_type, entity_id
          FROM tasks WHERE id = :id FOR UPDATE`,
       { id },
       { transaction },
@@ -350,6 +350,9 @@ export async function updateTask({ actor, id, input, ip }: { actor: Actor; id: s
     const target = data.status !== undefined && (data.status !== row.status || edits.length === 0) ? data.status : undefined;
     if (target !== undefined && !TRANSITIONS[target].from.includes(row.status)) throw apiError(409, TRANSITIONS[target].refusal);
     if (edits.length > 0 && !OPEN_STATUSES.includes(row.status)) throw apiError(409, TASK_MESSAGES.notOpen);
+    if ((target === 'completed' || target === 'cancelled') && (await awaitsKycDecision(row, transaction))) {
+      throw apiError(409, TASK_MESSAGES.decideKyc, { status: [TASK_MESSAGES.decideKyc] });
+    }
 
     const values: Partial<Record<TaskEditField, string | null>> = {};
     for (const field of edits) values[field] = data[field] as string | null;
@@ -389,6 +392,21 @@ export async function updateTask({ actor, id, input, ip }: { actor: Actor; id: s
     }
     return toTaskDto((await readTask(id, transaction)) as TaskRow);
   });
+}
+
+/**
+ * A KYC task of a client still under review is closed by the decision
+ * (app/onboarding/kyc-decision.server.ts), not by completing or cancelling
+ * it: that would approve nobody and leave the onboarding workflow waiting.
+ */
+async function awaitsKycDecision(row: BareTaskRow, transaction: Transaction): Promise<boolean> {
+  if (row.type !== 'kyc_verification' || row.entity_type !== 'client' || !row.entity_id) return false;
+  const client = await selectOne<{ undecided: boolean }>(
+    `SELECT onboarding_status IN ('pending', 'in_progress') AS undecided FROM clients WHERE id = :id`,
+    { id: row.entity_id },
+    { transaction },
+  );
+  return Boolean(client?.undecided);
 }
 
 /** The assign form: give an open task to a user, or to nobody (`null`). Throws 400, 403, 404, 409. */

@@ -188,6 +188,7 @@ describe('definitions', () => {
           { name: 'KYC', type: 'manual', taskType: 'kyc_verification' },
           { name: 'Mail', type: 'automated', handler: 'sendWelcomeEmail' },
           { name: 'Docs', type: 'automated', handler: 'checkDocuments' },
+          { name: 'Invoice', type: 'automated', handler: 'validateInvoice' },
           { name: 'After', type: 'automated', handler: 'finaCheck' },
         ],
       },
@@ -202,7 +203,9 @@ describe('definitions', () => {
       ['ok', expect.stringMatching(/^would assess Klijent .*: \d+\/100/)],
       ['manual', 'would open a kyc_verification task and wait for it'],
       ['ok', 'would send the welcome email to client@example.hr'],
-      ['error', expect.stringMatching(/^would fail: No KYC documents on file/)],
+      // Missing documents do not fail the step: the KYC reviewer sees them and decides.
+      ['ok', 'KYC documents present: 0 of 5 (missing: company_registration, tax_certificate, bank_statement, financial_statements, director_id)'],
+      ['error', 'would fail: This step needs an invoice, not a client'],
       ['not_run', 'not run: an earlier step failed'],
     ]);
     expect(await count()).toBe(before);

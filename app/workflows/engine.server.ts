@@ -4,7 +4,7 @@ import { getQueueDefinition } from '../../worker/queues.ts';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
-import { execute, inTransaction, selectOne } from '../db.server.ts';
+import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { describeError, getHandler, isPermanent, PermanentStepError, type StepOutcome } from './handlers/index.server.ts';
 import type { WorkflowStepDef } from './instances.server.ts';
@@ -96,7 +96,33 @@ async function openManualStep(instance: LockedInstance, step: WorkflowStepDef, t
     { transaction },
   );
   if (waiting) return;
+  // Staff approved the application before the instance got here (applyKycDecision): that decision is this review.
+  if (isKycReview(step) && instance.context?.kycDecision === 'approved') {
+    const decidedBy = typeof instance.context.kycDecidedBy === 'string' ? instance.context.kycDecidedBy : null;
+    await completeManualRun(instance, index, step, { summary: 'KYC approved before this step was reached', decision: 'approve', decidedBy }, null, transaction);
+    await advance(instance, transaction);
+    return;
+  }
+  const taskId = await insertStepTask(instance, step, transaction);
+  await execute(
+    `INSERT INTO workflow_step_runs (instance_id, step_index, step_name, step_type, status, attempt, outcome, started_at)
+     VALUES (:id, :index, :name, 'manual', 'waiting', :attempt, CAST(:outcome AS jsonb), clock_timestamp())`,
+    {
+      id: instance.id,
+      index,
+      name: step.name,
+      attempt: await nextRunAttempt(instance.id, index, transaction),
+      outcome: JSON.stringify({ taskId, summary: `waiting for task ${step.taskType ?? ''}`.trim() }),
+    },
+    { transaction },
+  );
+}
+
+/** The task of the instance's current manual step, and its activity row; `note` is added to the description. */
+async function insertStepTask(instance: LockedInstance, step: WorkflowStepDef, transaction: Transaction, note?: string): Promise<string> {
+  const index = instance.current_step;
   const entityName = await entityNameOf(instance.entity_type, instance.entity_id, transaction);
+  const description = `${instance.workflow_name}${entityName ? ` · ${entityName}` : ''} (${index + 1}/${instance.steps.length})${note ? `\n${note}` : ''}`;
   const { rows } = await execute<{ id: string }>(
     // KYC review is promised within 1-3 business days (spec §9): the task is due in 3 days.
     `INSERT INTO tasks (title, description, type, priority, status, due_date, entity_type, entity_id, workflow_instance_id, workflow_step)
@@ -104,7 +130,7 @@ async function openManualStep(instance: LockedInstance, step: WorkflowStepDef, t
      RETURNING id`,
     {
       title: step.name.slice(0, 255),
-      description: `${instance.workflow_name}${entityName ? ` · ${entityName}` : ''} (${index + 1}/${instance.steps.length})`.slice(0, 5000),
+      description: description.slice(0, 5000),
       type: step.taskType ?? 'manual_review',
       entityType: instance.entity_type,
       entityId: instance.entity_id,
@@ -124,17 +150,42 @@ async function openManualStep(instance: LockedInstance, step: WorkflowStepDef, t
     },
     transaction,
   );
-  await execute(
-    `INSERT INTO workflow_step_runs (instance_id, step_index, step_name, step_type, status, attempt, outcome, started_at)
-     VALUES (:id, :index, :name, 'manual', 'waiting', :attempt, CAST(:outcome AS jsonb), clock_timestamp())`,
-    {
-      id: instance.id,
-      index,
-      name: step.name,
-      attempt: await nextRunAttempt(instance.id, index, transaction),
-      outcome: JSON.stringify({ taskId, summary: `waiting for task ${step.taskType ?? ''}`.trim() }),
-    },
+  return taskId;
+}
+
+/** Marks the instance's waiting run of manual step `index` completed with `outcome` (or records one), and logs it. */
+async function completeManualRun(
+  instance: LockedInstance,
+  index: number,
+  step: WorkflowStepDef,
+  outcome: Record<string, unknown>,
+  actorId: string | null,
+  transaction: Transaction,
+): Promise<void> {
+  const json = JSON.stringify(outcome);
+  const { count } = await execute(
+    `UPDATE workflow_step_runs SET status = 'completed', finished_at = clock_timestamp(), outcome = CAST(:outcome AS jsonb)
+      WHERE instance_id = :id AND step_index = :index AND status = 'waiting'`,
+    { id: instance.id, index, outcome: json },
     { transaction },
+  );
+  if (count === 0) {
+    await execute(
+      `INSERT INTO workflow_step_runs (instance_id, step_index, step_name, step_type, status, attempt, outcome, finished_at)
+       VALUES (:id, :index, :name, 'manual', 'completed', :attempt, CAST(:outcome AS jsonb), clock_timestamp())`,
+      { id: instance.id, index, name: step.name, attempt: await nextRunAttempt(instance.id, index, transaction), outcome: json },
+      { transaction },
+    );
+  }
+  await logActivity(
+    {
+      action: 'workflow_step_completed',
+      userId: actorId,
+      entityType: 'workflow_instance',
+      entityId: instance.id,
+      details: { stepIndex: index, stepName: step.name, ...(typeof outcome.taskId === 'string' ? { taskId: outcome.taskId } : {}), summary: outcome.summary },
+    },
+    transaction,
   );
 }
 
@@ -143,6 +194,7 @@ async function entityNameOf(entityType: string, entityId: string, transaction: T
     client: `SELECT company_name AS name FROM clients WHERE id = :id`,
     customer: `SELECT company_name AS name FROM customers WHERE id = :id`,
     invoice: `SELECT invoice_number AS name FROM invoices WHERE id = :id`,
+    payment: `SELECT i.invoice_number AS name FROM payments p JOIN invoices i ON i.id = p.invoice_id WHERE p.id = :id`,
   };
   if (!sql[entityType]) return null;
   return (await selectOne<{ name: string }>(sql[entityType], { id: entityId }, { transaction }))?.name ?? null;
@@ -185,32 +237,26 @@ async function advance(instance: LockedInstance, transaction: Transaction): Prom
 }
 
 /**
- * A finished onboarding completes the client's onboarding. The client becomes
- * active only when a KYC review task of this instance was completed: a
- * definition edited to drop that step must not activate anyone unreviewed.
+ * A finished onboarding is logged on its client. The client's KYC is decided
+ * by staff only (app/onboarding/kyc-decision.server.ts), never by the end of
+ * an instance: a definition edited to drop the review step must not approve
+ * anyone.
  */
 async function onInstanceCompleted(instance: LockedInstance, transaction: Transaction): Promise<void> {
   if (instance.workflow_type !== 'client_onboarding' || instance.entity_type !== 'client') return;
-  const reviewed = await selectOne(
-    `SELECT 1 FROM tasks WHERE workflow_instance_id = :id AND type = 'kyc_verification' AND status = 'completed' LIMIT 1`,
-    { id: instance.id },
+  const client = await selectOne<{ status: string; onboarding_status: string }>(
+    `SELECT status, onboarding_status FROM clients WHERE id = :id`,
+    { id: instance.entity_id },
     { transaction },
   );
-  const { rows } = await execute<{ status: string }>(
-    `UPDATE clients SET onboarding_status = 'completed',
-            status = CASE WHEN status = 'pending' AND :reviewed THEN 'active' ELSE status END, updated_at = now()
-      WHERE id = :id RETURNING status`,
-    { id: instance.entity_id, reviewed: Boolean(reviewed) },
-    { transaction },
-  );
-  if (rows.length === 0) return;
+  if (!client) return;
   await logActivity(
     {
       action: 'client_onboarding_completed',
       userId: null,
       entityType: 'client',
       entityId: instance.entity_id,
-      details: { workflowInstanceId: instance.id, status: rows[0].status, kycReviewed: Boolean(reviewed) },
+      details: { workflowInstanceId: instance.id, status: client.status, onboardingStatus: client.onboarding_status },
     },
     transaction,
   );
@@ -384,31 +430,7 @@ export async function onTaskCompleted(
   ) {
     return { advanced: false, instanceId: task.workflow_instance_id };
   }
-  const outcome = JSON.stringify({ taskId, completedBy: actor?.id ?? null, summary: 'task completed' });
-  const { count } = await execute(
-    `UPDATE workflow_step_runs SET status = 'completed', finished_at = clock_timestamp(), outcome = CAST(:outcome AS jsonb)
-      WHERE instance_id = :id AND step_index = :index AND status = 'waiting'`,
-    { id: instance.id, index: task.workflow_step, outcome },
-    { transaction },
-  );
-  if (count === 0) {
-    await execute(
-      `INSERT INTO workflow_step_runs (instance_id, step_index, step_name, step_type, status, attempt, outcome, finished_at)
-       VALUES (:id, :index, :name, 'manual', 'completed', :attempt, CAST(:outcome AS jsonb), clock_timestamp())`,
-      { id: instance.id, index: task.workflow_step, name: step.name, attempt: await nextRunAttempt(instance.id, task.workflow_step, transaction), outcome },
-      { transaction },
-    );
-  }
-  await logActivity(
-    {
-      action: 'workflow_step_completed',
-      userId: actor?.id ?? null,
-      entityType: 'workflow_instance',
-      entityId: instance.id,
-      details: { stepIndex: task.workflow_step, stepName: step.name, taskId },
-    },
-    transaction,
-  );
+  await completeManualRun(instance, task.workflow_step, step, { taskId, completedBy: actor?.id ?? null, summary: 'task completed' }, actor?.id ?? null, transaction);
   await advance(instance, transaction);
   return { advanced: true, instanceId: instance.id };
 }
@@ -465,3 +487,194 @@ export async function controlInstance(input: { actor: Actor; id: string; control
 export const pauseInstance = (input: { actor: Actor; id: string; ip?: string | null }) => controlInstance({ ...input, control: 'pause' });
 export const resumeInstance = (input: { actor: Actor; id: string; ip?: string | null }) => controlInstance({ ...input, control: 'resume' });
 export const restartInstance = (input: { actor: Actor; id: string; ip?: string | null }) => controlInstance({ ...input, control: 'restart' });
+
+// ---------------------------------------------------------------------------
+// The applicant's KYC decision (app/onboarding/kyc-decision.server.ts) and the onboarding instance
+
+/** The manual step whose task is the KYC review: only a staff decision completes it. */
+export function isKycReview(step: WorkflowStepDef | undefined): boolean {
+  return step?.type === 'manual' && step.taskType === 'kyc_verification';
+}
+
+/**
+ * The client's onboarding instances still under way (running, paused or
+ * failed), newest first, each locked. Callers lock these before the client
+ * row, in the order a step job does (instance, then what its handler writes).
+ */
+async function lockOnboardingInstances(clientId: string, transaction: Transaction): Promise<LockedInstance[]> {
+  const rows = await selectRows<{ id: string }>(
+    `SELECT i.id FROM workflow_instances i JOIN workflow_definitions d ON d.id = i.workflow_id
+      WHERE d.type = 'client_onboarding' AND i.entity_type = 'client' AND i.entity_id = :clientId
+        AND i.status IN ('running', 'paused', 'failed')
+      ORDER BY i.started_at DESC, i.id DESC`,
+    { clientId },
+    { transaction },
+  );
+  const locked: LockedInstance[] = [];
+  for (const row of rows) {
+    const instance = await lockInstance(row.id, transaction);
+    // One that completed between the read and the lock is left alone.
+    if (instance && instance.status !== 'completed') locked.push(instance);
+  }
+  return locked;
+}
+
+export type KycDecision = 'approve' | 'reject' | 'request_documents';
+/**
+ * What a decision did to an instance: `advanced` past its review, `noted` for
+ * a review not reached yet, `ended` (rejected), `waiting` for the applicant's
+ * documents at its review, `unchanged` (documents asked before the review).
+ */
+export type KycEffect = 'advanced' | 'noted' | 'ended' | 'waiting' | 'unchanged';
+
+/** Locks the client's onboarding instances under way; call before locking the client (see lockOnboardingInstances). */
+export async function lockClientOnboarding(clientId: string, transaction: Transaction): Promise<string[]> {
+  return (await lockOnboardingInstances(clientId, transaction)).map((instance) => instance.id);
+}
+
+/**
+ * Applies a staff KYC decision to every onboarding instance of the client
+ * still under way, in the decision's transaction:
+ * - approve: an instance waiting at its review completes that step and goes
+ *   on (the next step is entered, or its job sent after commit); one that has
+ *   not reached the review yet keeps the approval in its context, and the
+ *   review step completes by itself when reached;
+ * - reject: the instance ends (status completed, the outcome 'rejected' in its
+ *   context): the review step is completed with the decision, the steps after
+ *   it recorded as skipped, its other open tasks cancelled;
+ * - request_documents: an instance at its review keeps waiting there (its
+ *   task is closed by the caller; resumeKycReview opens a new one when the
+ *   documents arrive).
+ */
+export async function applyKycDecision(
+  input: { clientId: string; decision: KycDecision; actor: Actor; reason?: string | null; requestId?: string | null },
+  { transaction }: { transaction: Transaction },
+): Promise<Array<{ instanceId: string; effect: KycEffect }>> {
+  const results: Array<{ instanceId: string; effect: KycEffect }> = [];
+  for (const instance of await lockOnboardingInstances(input.clientId, transaction)) {
+    const index = instance.current_step;
+    const step = instance.steps[index];
+    const atReview = isKycReview(step) && (instance.status === 'running' || instance.status === 'paused');
+    if (input.decision === 'approve') {
+      const context = { ...instance.context, kycDecision: 'approved', kycDecidedBy: input.actor.id };
+      await execute(`UPDATE workflow_instances SET context = CAST(:context AS jsonb), updated_at = now() WHERE id = :id`, { id: instance.id, context: JSON.stringify(context) }, { transaction });
+      if (atReview) {
+        await completeManualRun(instance, index, step, { summary: 'KYC approved', decision: 'approve', decidedBy: input.actor.id }, input.actor.id, transaction);
+        await advance({ ...instance, context }, transaction);
+        results.push({ instanceId: instance.id, effect: 'advanced' });
+      } else {
+        results.push({ instanceId: instance.id, effect: 'noted' });
+      }
+    } else if (input.decision === 'reject') {
+      await endRejected(instance, input.actor, input.reason ?? null, transaction);
+      results.push({ instanceId: instance.id, effect: 'ended' });
+    } else if (atReview) {
+      await execute(
+        `UPDATE workflow_step_runs SET outcome = CAST(:outcome AS jsonb)
+          WHERE instance_id = :id AND step_index = :index AND status = 'waiting'`,
+        { id: instance.id, index, outcome: JSON.stringify({ taskId: null, requestId: input.requestId ?? null, summary: 'waiting for documents from the applicant' }) },
+        { transaction },
+      );
+      results.push({ instanceId: instance.id, effect: 'waiting' });
+    } else {
+      results.push({ instanceId: instance.id, effect: 'unchanged' });
+    }
+  }
+  return results;
+}
+
+async function endRejected(instance: LockedInstance, actor: Actor, reason: string | null, transaction: Transaction): Promise<void> {
+  const index = instance.current_step;
+  const step = instance.steps[index];
+  const skipped = { summary: 'skipped: the application was rejected' };
+  if (isKycReview(step)) {
+    await completeManualRun(instance, index, step, { summary: 'KYC rejected', decision: 'reject', reason, decidedBy: actor.id }, actor.id, transaction);
+  } else if (step) {
+    const { count } = await execute(
+      `UPDATE workflow_step_runs SET status = 'skipped', finished_at = clock_timestamp(), outcome = CAST(:outcome AS jsonb)
+        WHERE instance_id = :id AND step_index = :index AND status IN ('waiting', 'running')`,
+      { id: instance.id, index, outcome: JSON.stringify(skipped) },
+      { transaction },
+    );
+    if (count === 0) await insertSkippedRun(instance, index, step, skipped, transaction);
+  }
+  for (let later = index + 1; later < instance.steps.length; later++) await insertSkippedRun(instance, later, instance.steps[later], skipped, transaction);
+
+  // 'completed' is the engine's one final state besides 'failed'; the context says how it ended.
+  await execute(
+    `UPDATE workflow_instances
+        SET status = 'completed', completed_at = now(), last_error = NULL, updated_at = now(),
+            context = context || jsonb_build_object('kycDecision', 'rejected', 'outcome', 'rejected', 'kycDecidedBy', CAST(:actorId AS text))
+      WHERE id = :id`,
+    { id: instance.id, actorId: actor.id },
+    { transaction },
+  );
+  await logActivity(
+    {
+      action: 'workflow_completed',
+      userId: actor.id,
+      entityType: 'workflow_instance',
+      entityId: instance.id,
+      details: { workflowType: instance.workflow_type, entityType: instance.entity_type, entityId: instance.entity_id, outcome: 'rejected', reason, stepIndex: index },
+    },
+    transaction,
+  );
+  // Nothing is left to do for an ended instance: its open tasks (other than the review, which the caller closes) go.
+  const cancelled = await execute<{ id: string; title: string }>(
+    `UPDATE tasks SET status = 'cancelled' WHERE workflow_instance_id = :id AND status IN ('pending', 'in_progress') AND type <> 'kyc_verification'
+      RETURNING id, title`,
+    { id: instance.id },
+    { transaction },
+  );
+  for (const task of cancelled.rows) {
+    await logActivity(
+      { action: 'task_cancelled', userId: actor.id, entityType: 'task', entityId: task.id, details: { title: task.title, reason: 'application rejected', workflowInstanceId: instance.id } },
+      transaction,
+    );
+  }
+}
+
+async function insertSkippedRun(instance: LockedInstance, index: number, step: WorkflowStepDef, outcome: StepOutcome, transaction: Transaction): Promise<void> {
+  await execute(
+    `INSERT INTO workflow_step_runs (instance_id, step_index, step_name, step_type, status, attempt, outcome, started_at, finished_at)
+     VALUES (:id, :index, :name, :type, 'skipped', :attempt, CAST(:outcome AS jsonb), clock_timestamp(), clock_timestamp())`,
+    { id: instance.id, index, name: step.name, type: step.type, attempt: await nextRunAttempt(instance.id, index, transaction), outcome: JSON.stringify(outcome) },
+    { transaction },
+  );
+}
+
+/**
+ * The applicant sent the documents staff asked for: an onboarding instance
+ * waiting at its KYC review without an open review task gets a new one (the
+ * review resumes). Returns the new task's id, or null when no instance was
+ * waiting like that (the caller then tells staff another way).
+ */
+export async function resumeKycReview(input: { clientId: string; note: string }, { transaction }: { transaction: Transaction }): Promise<string | null> {
+  for (const instance of await lockOnboardingInstances(input.clientId, transaction)) {
+    const step = instance.steps[instance.current_step];
+    if (!isKycReview(step) || (instance.status !== 'running' && instance.status !== 'paused')) continue;
+    const open = await selectOne(
+      `SELECT 1 FROM tasks WHERE workflow_instance_id = :id AND workflow_step = :index AND status IN ('pending', 'in_progress') LIMIT 1`,
+      { id: instance.id, index: instance.current_step },
+      { transaction },
+    );
+    if (open) continue;
+    const taskId = await insertStepTask(instance, step, transaction, input.note);
+    const outcome = JSON.stringify({ taskId, summary: `waiting for task ${step.taskType ?? ''} (documents received)`.trim() });
+    const { count } = await execute(
+      `UPDATE workflow_step_runs SET outcome = CAST(:outcome AS jsonb) WHERE instance_id = :id AND step_index = :index AND status = 'waiting'`,
+      { id: instance.id, index: instance.current_step, outcome },
+      { transaction },
+    );
+    if (count === 0) {
+      await execute(
+        `INSERT INTO workflow_step_runs (instance_id, step_index, step_name, step_type, status, attempt, outcome, started_at)
+         VALUES (:id, :index, :name, 'manual', 'waiting', :attempt, CAST(:outcome AS jsonb), clock_timestamp())`,
+        { id: instance.id, index: instance.current_step, name: step.name, attempt: await nextRunAttempt(instance.id, instance.current_step, transaction), outcome },
+        { transaction },
+      );
+    }
+    return taskId;
+  }
+  return null;
+}

@@ -1,5 +1,11 @@
 import type { Transaction } from 'sequelize';
-import { WORKFLOW_ENTITY_TYPES, WORKFLOW_TYPES, type WorkflowEntityType, type WorkflowType } from '../../db/models/enums.ts';
+import {
+  WORKFLOW_ENTITY_TYPES,
+  WORKFLOW_TYPES,
+  type WorkflowEntityType,
+  type WorkflowStartEvent,
+  type WorkflowType,
+} from '../../db/models/enums.ts';
 import { logActivity } from '../activity-log.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
@@ -32,6 +38,8 @@ export interface WorkflowInstanceDto {
   startedBy: string | null;
   startedAt: string;
   completedAt: string | null;
+  /** The business event that started it; null when started by hand or by the registration wizard. */
+  startEvent: WorkflowStartEvent | null;
 }
 
 interface InstanceRow {
@@ -45,6 +53,7 @@ interface InstanceRow {
   started_by: string | null;
   started_at: Date;
   completed_at: Date | null;
+  start_event: WorkflowStartEvent | null;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -53,7 +62,7 @@ export async function startWorkflowInstance(
   input: { type: WorkflowType; entityType: WorkflowEntityType; entityId: string; actor: Actor | null; ip?: string | null },
   options: { transaction?: Transaction } = {},
 ): Promise<WorkflowInstanceDto> {
-  const { type, entityType, entityId, actor } = input;
+  const { type, entityType, entityId } = input;
   // Callers pass typed values, but the API route passes what a user typed: refuse junk before SQL sees it.
   const errors: Record<string, string[]> = {};
   if (!(WORKFLOW_TYPES as readonly string[]).includes(type)) errors.workflowType = ['Unknown workflow type'];
@@ -63,46 +72,114 @@ export async function startWorkflowInstance(
 
   assertEntityTypeFits(type, entityType);
   const run = async (transaction: Transaction) => {
-    // Several active definitions of one type can exist while one is being replaced: the newest wins.
-    const definition = await selectOne<{ id: string; steps: WorkflowStepDef[] }>(
-      `SELECT id, steps FROM workflow_definitions WHERE type = :type AND is_active
-        ORDER BY updated_at DESC, created_at DESC LIMIT 1 FOR SHARE`,
-      { type },
-      { transaction },
-    );
+    const definition = await activeDefinition(type, transaction);
     if (!definition) throw apiError(409, `No active workflow definition for ${type}`);
     await assertEntityExists(entityType, entityId, transaction);
-
-    const { rows } = await execute<InstanceRow>(
-      `INSERT INTO workflow_instances (workflow_id, status, entity_type, entity_id, current_step, steps, started_by)
-       VALUES (:workflowId, 'running', :entityType, :entityId, 0, CAST(:steps AS jsonb), :startedBy)
-       RETURNING id, workflow_id, status, entity_type, entity_id, current_step, steps, started_by, started_at, completed_at`,
-      {
-        workflowId: definition.id,
-        entityType,
-        entityId: entityId.toLowerCase(),
-        steps: JSON.stringify(definition.steps),
-        startedBy: actor?.id ?? null,
-      },
-      { transaction },
-    );
-    const row = rows[0];
-    await logActivity(
-      {
-        action: 'workflow_started',
-        userId: actor?.id ?? null,
-        entityType: 'workflow_instance',
-        entityId: row.id,
-        ipAddress: input.ip ?? null,
-        details: { workflowType: type, workflowId: definition.id, entityType, entityId: row.entity_id },
-      },
-      transaction,
-    );
-    // After commit: a rolled-back registration leaves no job behind.
-    await scheduleFirstStep(row.id, transaction);
-    return toDto(row, type);
+    return (await insertInstance(definition, { ...input, entityId: entityId.toLowerCase() }, transaction))!;
   };
   return options.transaction ? run(options.transaction) : inTransaction(run);
+}
+
+/** Which workflow each business event starts (docs/reference-data.md); client onboarding is started by the wizard itself. */
+export const WORKFLOW_OF_EVENT: Record<WorkflowStartEvent, WorkflowType> = {
+  invoice_submitted: 'invoice_verification',
+  risk_assessment_completed: 'risk_assessment',
+  payment_recorded: 'payment_processing',
+};
+
+/**
+ * Starts the workflow of a business event inside the event's own
+ * transaction, so the instance exists exactly when the event committed.
+ * Answers null, and the event proceeds without one, when no definition of
+ * the type is active (staff switched it off) or when an instance this event
+ * started for the entity is still open: the unique index
+ * workflow_instances_open_event_key makes that hold under concurrency, as a
+ * second insert waits for the first and then does nothing. `context` is
+ * handed to the steps (e.g. the assessment that started a risk review).
+ */
+export async function startWorkflowOnEvent(
+  input: {
+    event: WorkflowStartEvent;
+    entityType: WorkflowEntityType;
+    entityId: string;
+    actor: Actor | null;
+    ip?: string | null;
+    context?: Record<string, unknown>;
+  },
+  { transaction }: { transaction: Transaction },
+): Promise<WorkflowInstanceDto | null> {
+  const type = WORKFLOW_OF_EVENT[input.event];
+  const definition = await activeDefinition(type, transaction);
+  if (!definition) return null;
+  return insertInstance(
+    definition,
+    { type, entityType: input.entityType, entityId: input.entityId.toLowerCase(), actor: input.actor, ip: input.ip, startEvent: input.event, context: input.context },
+    transaction,
+  );
+}
+
+async function activeDefinition(type: WorkflowType, transaction: Transaction) {
+  // Several active definitions of one type can exist while one is being replaced: the newest wins.
+  return selectOne<{ id: string; steps: WorkflowStepDef[] }>(
+    `SELECT id, steps FROM workflow_definitions WHERE type = :type AND is_active
+      ORDER BY updated_at DESC, created_at DESC LIMIT 1 FOR SHARE`,
+    { type },
+    { transaction },
+  );
+}
+
+/** The instance at step 0 with the definition's steps, its log row, and its first step after commit; null when an event's open instance exists. */
+async function insertInstance(
+  definition: { id: string; steps: WorkflowStepDef[] },
+  input: {
+    type: WorkflowType;
+    entityType: WorkflowEntityType;
+    entityId: string;
+    actor: Actor | null;
+    ip?: string | null;
+    startEvent?: WorkflowStartEvent;
+    context?: Record<string, unknown>;
+  },
+  transaction: Transaction,
+): Promise<WorkflowInstanceDto | null> {
+  const { rows } = await execute<InstanceRow>(
+    `INSERT INTO workflow_instances (workflow_id, status, entity_type, entity_id, current_step, steps, context, started_by, start_event)
+     VALUES (:workflowId, 'running', :entityType, :entityId, 0, CAST(:steps AS jsonb), CAST(:context AS jsonb), :startedBy, :startEvent)
+     ${input.startEvent ? `ON CONFLICT (start_event, entity_type, entity_id) WHERE start_event IS NOT NULL AND status <> 'completed' DO NOTHING` : ''}
+     RETURNING id, workflow_id, status, entity_type, entity_id, current_step, steps, started_by, started_at, completed_at, start_event`,
+    {
+      workflowId: definition.id,
+      entityType: input.entityType,
+      entityId: input.entityId,
+      steps: JSON.stringify(definition.steps),
+      context: JSON.stringify(input.context ?? {}),
+      startedBy: input.actor?.id ?? null,
+      startEvent: input.startEvent ?? null,
+    },
+    { transaction },
+  );
+  const row = rows[0];
+  if (!row) return null;
+  await logActivity(
+    {
+      action: 'workflow_started',
+      userId: input.actor?.id ?? null,
+      entityType: 'workflow_instance',
+      entityId: row.id,
+      ipAddress: input.ip ?? null,
+      details: {
+        workflowType: input.type,
+        workflowId: definition.id,
+        entityType: input.entityType,
+        entityId: row.entity_id,
+        ...(input.startEvent ? { startEvent: input.startEvent } : {}),
+      },
+    },
+    transaction,
+  );
+  // After commit: a rolled-back registration leaves no job behind.
+  await scheduleFirstStep(row.id, transaction);
+  return toDto(row, input.type);
 }
 
 const ENTITY_TABLES: Record<WorkflowEntityType, string> = {
@@ -147,6 +224,7 @@ function toDto(row: InstanceRow, workflowType: WorkflowType): WorkflowInstanceDt
     startedBy: row.started_by,
     startedAt: new Date(row.started_at).toISOString(),
     completedAt: row.completed_at ? new Date(row.completed_at).toISOString() : null,
+    startEvent: row.start_event ?? null,
   };
 }
 
@@ -190,13 +268,16 @@ interface ListRow extends InstanceRow {
 
 const LIST_SELECT = `
   SELECT i.id, i.workflow_id, i.status, i.entity_type, i.entity_id, i.current_step, i.steps, i.started_by, i.started_at,
-         i.completed_at, i.last_error, i.updated_at, d.type AS workflow_type, d.name AS workflow_name,
-         coalesce(cl.company_name, cu.company_name, inv.invoice_number) AS entity_name
+         i.completed_at, i.start_event, i.last_error, i.updated_at, d.type AS workflow_type, d.name AS workflow_name,
+         coalesce(cl.company_name, cu.company_name, inv.invoice_number, pinv.invoice_number) AS entity_name
     FROM workflow_instances i
     JOIN workflow_definitions d ON d.id = i.workflow_id
     LEFT JOIN clients cl ON i.entity_type = 'client' AND cl.id = i.entity_id
     LEFT JOIN customers cu ON i.entity_type = 'customer' AND cu.id = i.entity_id
-    LEFT JOIN invoices inv ON i.entity_type = 'invoice' AND inv.id = i.entity_id`;
+    LEFT JOIN invoices inv ON i.entity_type = 'invoice' AND inv.id = i.entity_id
+    -- A payment is named by the invoice it pays.
+    LEFT JOIN payments pay ON i.entity_type = 'payment' AND pay.id = i.entity_id
+    LEFT JOIN invoices pinv ON pinv.id = pay.invoice_id`;
 
 function toListItem(row: ListRow): WorkflowInstanceListItem {
   const total = Array.isArray(row.steps) ? row.steps.length : 0;

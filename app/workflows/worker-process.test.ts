@@ -8,6 +8,7 @@ import { stopSender } from '../../worker/boss.ts';
 import { activityRows, createTestUser } from '../auth/test-helpers.server.ts';
 import { execute, inTransaction, selectOne } from '../db.server.ts';
 import { outboxDir } from '../email/mailer.server.ts';
+import { decideKyc } from '../onboarding/kyc-decision.server.ts';
 import { onTaskCompleted } from './engine.server.ts';
 import { startWorkflowInstance } from './instances.server.ts';
 
@@ -57,7 +58,7 @@ async function insertClient(email: string) {
 }
 
 describe('onboarding with the worker process', () => {
-  it('runs end to end: automated steps in the worker, KYC and limit tasks, welcome mail, client active', { timeout: 90_000 }, async () => {
+  it('runs end to end: automated steps in the worker, the KYC decision, the limit task, welcome mail, client active', { timeout: 90_000 }, async () => {
     // The seeded client_onboarding definition (db/seed/demo.ts).
     await insertDefinition('client_onboarding', [
       { name: 'Provjera potpunosti dokumentacije', type: 'automated', handler: 'checkDocuments' },
@@ -89,7 +90,9 @@ describe('onboarding with the worker process', () => {
     const risk = await selectOne<{ risk_score: number | null }>(`SELECT risk_score FROM clients WHERE id = :clientId`, { clientId });
     expect(risk?.risk_score).toEqual(expect.any(Number));
 
-    await completeTask(kyc.id, reviewer.id);
+    // The review is the manager's KYC decision, which completes its task and moves the instance on.
+    await decideKyc({ actor: { id: reviewer.id, role: 'manager' }, clientId, input: { decision: 'approve' } });
+    expect(await selectOne(`SELECT status FROM tasks WHERE id = :id`, { id: kyc.id })).toEqual({ status: 'completed' });
     const limit = await waitFor(() => openTask(instance.id, 'limit_approval'), 10_000, 'the limit approval task');
     await completeTask(limit.id, reviewer.id);
 

@@ -7,6 +7,9 @@ import * as bankStatements from './2026.11.22T10.00.00.bank-statements.ts';
 import * as outgoingEInvoices from './2026.11.22T11.00.00.outgoing-einvoices.ts';
 import * as invoiceSummaries from './2026.11.22T12.00.00.invoice-summaries.ts';
 import * as backups from './2026.11.22T11.30.00.backups.ts';
+import * as referenceData from './2026.11.25T01.00.00.reference-data.ts';
+import * as invoiceNumberSearch from './2026.11.25T05.00.00.invoice-number-search.ts';
+import * as kycDecision from './2026.11.25T02.00.00.kyc-decision.ts';
 
 /**
  * Every migration in the order it runs. Listed explicitly (not globbed) so the
@@ -22,4 +25,7 @@ export const migrations: Array<{ name: string; module: MigrationModule }> = [
   { name: '2026.11.22T11.00.00.outgoing-einvoices', module: outgoingEInvoices },
   { name: '2026.11.22T12.00.00.invoice-summaries', module: invoiceSummaries },
   { name: '2026.11.22T11.30.00.backups', module: backups },
+  { name: '2026.11.25T01.00.00.reference-data', module: referenceData },
+  { name: '2026.11.25T05.00.00.invoice-number-search', module: invoiceNumberSearch },
+  { name: '2026.11.25T02.00.00.kyc-decision', module: kycDecision },
 ];

@@ -35,6 +35,8 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
   declare factorFee: string | null;
   /** Sum of confirmed collections. */
   declare paidAmount: CreationOptional<string>;
+  /** Sum of pending collections, kept by triggers on payments. */
+  declare pendingAmount: CreationOptional<string>;
   declare source: CreationOptional<InvoiceSource>;
   declare ublDocumentId: string | null;
   declare createdBy: string | null;
@@ -76,6 +78,7 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
         factorAmount: DataTypes.DECIMAL(15, 2),
         factorFee: DataTypes.DECIMAL(15, 2),
         paidAmount: DataTypes.DECIMAL(15, 2),
+        pendingAmount: DataTypes.DECIMAL(15, 2),
         source: DataTypes.TEXT,
         ublDocumentId: DataTypes.UUID,
         createdBy: DataTypes.UUID,

@@ -7,7 +7,7 @@ import {
   type NonAttribute,
   type Sequelize,
 } from 'sequelize';
-import type { WorkflowEntityType, WorkflowInstanceStatus } from './enums.ts';
+import type { WorkflowEntityType, WorkflowInstanceStatus, WorkflowStartEvent } from './enums.ts';
 import type { Task } from './Task.ts';
 import type { WorkflowDefinition, WorkflowStep } from './WorkflowDefinition.ts';
 import type { WorkflowStepRun } from './WorkflowStepRun.ts';
@@ -33,6 +33,8 @@ export class WorkflowInstance extends Model<
   /** Set exactly when status is 'completed'. */
   declare completedAt: Date | null;
   declare updatedAt: CreationOptional<Date>;
+  /** The business event that started it; null when started by hand or by the registration wizard. */
+  declare startEvent: CreationOptional<WorkflowStartEvent | null>;
 
   declare workflow?: NonAttribute<WorkflowDefinition>;
   declare stepRuns?: NonAttribute<WorkflowStepRun[]>;
@@ -54,6 +56,7 @@ export class WorkflowInstance extends Model<
         startedAt: DataTypes.DATE,
         completedAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
+        startEvent: DataTypes.TEXT,
       },
       // The row's creation time is its start time: started_at plays created_at.
       {

@@ -92,6 +92,10 @@ export type WorkflowInstanceStatus = (typeof WORKFLOW_INSTANCE_STATUSES)[number]
 export const WORKFLOW_ENTITY_TYPES = ['client', 'customer', 'invoice', 'payment', 'credit_limit_request'] as const;
 export type WorkflowEntityType = (typeof WORKFLOW_ENTITY_TYPES)[number];
 
+/** The business events that start a workflow by themselves (docs/reference-data.md). */
+export const WORKFLOW_START_EVENTS = ['invoice_submitted', 'risk_assessment_completed', 'payment_recorded'] as const;
+export type WorkflowStartEvent = (typeof WORKFLOW_START_EVENTS)[number];
+
 export const WORKFLOW_STEP_TYPES = ['automated', 'manual'] as const;
 export type WorkflowStepType = (typeof WORKFLOW_STEP_TYPES)[number];
 
@@ -160,6 +164,10 @@ export type OutgoingEInvoiceStatus = (typeof OUTGOING_EINVOICE_STATUSES)[number]
 export const INCOMING_EINVOICE_STATUSES = ['imported', 'failed'] as const;
 export type IncomingEInvoiceStatus = (typeof INCOMING_EINVOICE_STATUSES)[number];
 
+/** Why a link asking the applicant for more documents no longer works (app/onboarding/kyc-decision.server.ts). */
+export const KYC_REQUEST_SPENT_REASONS = ['submitted', 'superseded', 'decided'] as const;
+export type KycRequestSpentReason = (typeof KYC_REQUEST_SPENT_REASONS)[number];
+
 /** Every enum column of the schema with its allowed values (used by the schema test). */
 export const ENUM_COLUMNS: ReadonlyArray<readonly [table: string, column: string, values: readonly string[]]> = [
   ['users', 'role', USER_ROLES],
@@ -187,6 +195,7 @@ export const ENUM_COLUMNS: ReadonlyArray<readonly [table: string, column: string
   ['workflow_definitions', 'type', WORKFLOW_TYPES],
   ['workflow_instances', 'status', WORKFLOW_INSTANCE_STATUSES],
   ['workflow_instances', 'entity_type', WORKFLOW_ENTITY_TYPES],
+  ['workflow_instances', 'start_event', WORKFLOW_START_EVENTS],
   ['workflow_step_runs', 'step_type', WORKFLOW_STEP_TYPES],
   ['workflow_step_runs', 'status', WORKFLOW_STEP_RUN_STATUSES],
   ['tasks', 'type', TASK_TYPES],
@@ -203,4 +212,5 @@ export const ENUM_COLUMNS: ReadonlyArray<readonly [table: string, column: string
   ['backups', 'status', BACKUP_STATUSES],
   ['outgoing_einvoices', 'status', OUTGOING_EINVOICE_STATUSES],
   ['incoming_einvoices', 'status', INCOMING_EINVOICE_STATUSES],
+  ['kyc_document_requests', 'spent_reason', KYC_REQUEST_SPENT_REASONS],
 ];

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
 import pg from 'pg';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { E_INVOICING_FROM } from '../../app/einvoices/outgoing.server.ts';
 import { getObjectStore } from '../../app/storage/object-store.server.ts';
 import { isValidCroatianIban, isValidOib } from '../../app/utils/validation.ts';
 import { createSequelize, getSequelize } from '../connection.ts';
@@ -23,7 +24,9 @@ const NOT_SEEDED = ['schema_migrations', 'sessions', 'user_tokens', 'login_throt
   // Database backups: made from Settings by an admin.
   'backups',
   // E-invoices received from the intermediary: filled by the sync job and 'Zaprimi dokumente'.
-  'incoming_einvoices'];
+  'incoming_einvoices',
+  // Requests for more KYC documents: made by a manager deciding an application, each a link only its email holds.
+  'kyc_document_requests'];
 
 async function tableCounts() {
   const tables = await select<{ tablename: string }>(
@@ -82,10 +85,15 @@ describe('seedDemo', () => {
     expect(counts.invoices).toBeGreaterThan(500);
     expect(counts.invoices).toBeLessThan(700);
     expect(counts.documents).toBeGreaterThanOrEqual(90);
-    // The book's own 300 entries, and one einvoice_issued per fee e-invoice (one per financed or paid invoice).
-    const [{ financed }] = await select<{ financed: number }>(`SELECT count(*)::int AS financed FROM invoices WHERE status IN ('financed', 'paid')`);
+    // The book's own 300 entries, one einvoice_issued per fee e-invoice (one per invoice financed, or paid, since
+    // e-invoices began), and the installation of the reference data the book builds on.
+    const [{ financed }] = await select<{ financed: number }>(
+      `SELECT count(*)::int AS financed FROM invoices
+        WHERE status IN ('financed', 'paid') AND (financed_at AT TIME ZONE 'Europe/Zagreb')::date >= DATE '${E_INVOICING_FROM}'`,
+    );
+    expect(financed).toBeGreaterThan(100);
     expect(counts.outgoing_einvoices).toBe(financed);
-    expect(counts.activity_logs).toBe(300 + financed);
+    expect(counts.activity_logs).toBe(300 + financed + 1);
   });
 
   it('gives every client and customer a valid OIB and Croatian IBAN', async () => {
@@ -111,6 +119,16 @@ describe('seedDemo', () => {
     expect(overLimit).toEqual([]);
     const [{ total }] = await select<{ total: string }>(`SELECT sum(used_credit)::text AS total FROM clients`);
     expect(Number(total)).toBeGreaterThan(0);
+  });
+
+  it('has financed only clients whose KYC is approved', async () => {
+    // Financing refuses a client whose onboarding is not completed (app/invoices/invoices.server.ts).
+    const unapproved = await select(`
+      SELECT DISTINCT c.company_name, c.onboarding_status FROM clients c JOIN invoices i ON i.client_id = c.id
+       WHERE i.factor_amount IS NOT NULL AND c.onboarding_status <> 'completed'`);
+    expect(unapproved).toEqual([]);
+    const [{ applicants }] = await select<{ applicants: number }>(`SELECT count(*)::int AS applicants FROM clients WHERE onboarding_status = 'in_progress'`);
+    expect(applicants).toBeGreaterThan(0);
   });
 
   it('books advances and fees from the agreement, and pays the reserve back', async () => {

@@ -11,6 +11,15 @@ import {
   toCents,
 } from '../../app/utils/money.ts';
 import { croatianIban, oibCheckDigit } from '../../app/utils/validation.ts';
+import {
+  ensureReferenceData,
+  insertMissingReferenceData,
+  REFERENCE_INTEGRATIONS,
+  REFERENCE_TEMPLATES,
+  REFERENCE_WORKFLOWS,
+  type ReferenceRowIds,
+} from '../reference-data.ts';
+import type { WorkflowType } from '../../app/workflows/schemas.ts';
 
 /**
  * The demo book: a Croatian factoring company's back office after about
@@ -27,6 +36,10 @@ import { croatianIban, oibCheckDigit } from '../../app/utils/validation.ts';
  * risk categories from scores, a task behind every waiting workflow step.
  *
  * Written with plain multi-row INSERTs (not the models) in one transaction.
+ * It builds on the reference data every install has (db/reference-data.ts):
+ * its workflow instances run the reference definitions, its mail goes out
+ * with the reference templates (plus two manual ones and a retired one), and
+ * it gives the reference integrations their history.
  */
 
 export interface SeedDemoOptions {
@@ -40,6 +53,8 @@ export interface SeedDemoOptions {
 // Any fixed numbers: the PRNG seed, and an advisory lock so two starting processes cannot both seed.
 const PRNG_SEED = 20_261_122;
 const SEED_LOCK = 7_320_113;
+/** When the book's FinFlow was installed: before anything in it happened. */
+const INSTALLED_DAYS_AGO = 800;
 
 export async function seedDemo(sequelize: Sequelize, options: SeedDemoOptions = {}): Promise<{ seeded: boolean }> {
   const log = options.log ?? (() => {});
@@ -54,8 +69,12 @@ export async function seedDemo(sequelize: Sequelize, options: SeedDemoOptions = 
     if (existing.present) return undefined;
 
     const clock = new Clock(options.now ?? new Date());
+    // Already installed by db/prepare.ts on a start; here for a database that was only migrated (the tests).
+    await ensureReferenceData(sequelize, { transaction, at: date(clock.midnight - INSTALLED_DAYS_AGO * DAY + 8 * HOUR) });
+    // The book is empty, so it is still install time: a kind staff removed since is put back for the book to use.
+    const { ids: reference } = await insertMissingReferenceData(sequelize, transaction);
     const staff = await insertStaff(sequelize, transaction, clock);
-    const book = buildBook(new Random(PRNG_SEED), clock, staff);
+    const book = buildBook(new Random(PRNG_SEED), clock, staff, reference);
 
     // Files first: a committed document row must never point at a missing file.
     for (const file of book.files) {
@@ -64,6 +83,7 @@ export async function seedDemo(sequelize: Sequelize, options: SeedDemoOptions = 
     }
 
     for (const [table, rows] of book.tables) await insertRows(sequelize, transaction, table, rows);
+    for (const [table, rows] of book.updates) await updateRows(sequelize, transaction, table, rows);
     const einvoices = await issueDemoFeeEInvoices(sequelize, transaction);
     // Only the demo users this run created; an existing account keeps its own history.
     for (const [id, at] of book.lastLogins) {
@@ -100,7 +120,8 @@ async function issueDemoFeeEInvoices(sequelize: Sequelize, transaction: Transact
       WHERE i.status IN ('financed', 'paid') ORDER BY i.financed_at, c.oib, i.invoice_number`,
     { type: QueryTypes.SELECT, transaction },
   );
-  await issueFeeEInvoices(
+  // Financings before e-invoices began (E_INVOICING_FROM) get none.
+  const issued = await issueFeeEInvoices(
     financed.map(({ id }) => id),
     transaction,
     { send: false },
@@ -118,7 +139,7 @@ async function issueDemoFeeEInvoices(sequelize: Sequelize, transaction: Transact
       WHERE id = (SELECT id FROM outgoing_einvoices ORDER BY issued_at DESC, number DESC LIMIT 1)`,
     { transaction },
   );
-  return financed.length;
+  return issued.filter((einvoice) => einvoice !== null).length;
 }
 
 // ---------------------------------------------------------------------------
@@ -146,6 +167,23 @@ async function insertRows(sequelize: Sequelize, transaction: Transaction, table:
       transaction,
     });
   }
+}
+
+/**
+ * Gives existing rows (the reference data) the book's history. The
+ * set_updated_at trigger would stamp them with today; it is off for these few
+ * statements, inside the seed's transaction.
+ */
+async function updateRows(sequelize: Sequelize, transaction: Transaction, table: string, rows: Row[]) {
+  await sequelize.query(`ALTER TABLE ${table} DISABLE TRIGGER ${table}_set_updated_at`, { transaction });
+  for (const { id, ...values } of rows) {
+    const columns = Object.keys(values);
+    await sequelize.query(
+      `UPDATE ${table} SET ${columns.map((column, index) => `${column} = $${index + 1}`).join(', ')} WHERE id = $${columns.length + 1}`,
+      { bind: [...columns.map((column) => (values[column] === undefined ? null : values[column])), id], transaction },
+    );
+  }
+  await sequelize.query(`ALTER TABLE ${table} ENABLE TRIGGER ${table}_set_updated_at`, { transaction });
 }
 
 /** mulberry32: small, fast and the same on every platform, which is all a demo book needs. */
@@ -696,66 +734,11 @@ interface Event {
 
 interface Book {
   tables: Array<[string, Row[]]>;
+  /** Rows that exist already (the reference data), by id: the columns the book sets. */
+  updates: Array<[string, Row[]]>;
   lastLogins: Array<[string, number]>;
   files: Array<{ bytes: Buffer; row: Row }>;
 }
-
-interface WorkflowStep {
-  name: string;
-  type: 'automated' | 'manual';
-  handler?: string;
-  taskType?: string;
-}
-
-const WORKFLOWS: ReadonlyArray<{ type: string; name: string; description: string; steps: WorkflowStep[] }> = [
-  {
-    type: 'client_onboarding',
-    name: 'Onboarding klijenta',
-    description: 'Od registracije do aktivacije klijenta: dokumentacija, FINA, procjena rizika, KYC i kreditni limit.',
-    steps: [
-      { name: 'Provjera potpunosti dokumentacije', type: 'automated', handler: 'checkDocuments' },
-      { name: 'FINA provjera tvrtke i računa', type: 'automated', handler: 'finaCheck' },
-      { name: 'Automatska procjena rizika', type: 'automated', handler: 'riskAssessment' },
-      { name: 'KYC pregled', type: 'manual', taskType: 'kyc_verification' },
-      { name: 'Prijedlog kreditnog limita', type: 'manual', taskType: 'limit_approval' },
-      { name: 'E-mail dobrodošlice', type: 'automated', handler: 'sendWelcomeEmail' },
-    ],
-  },
-  {
-    type: 'invoice_verification',
-    name: 'Verifikacija fakture',
-    description: 'Provjera podataka, duplikata i kupca prije verifikacije fakture.',
-    steps: [
-      { name: 'Provjera podataka fakture', type: 'automated', handler: 'validateInvoice' },
-      { name: 'Provjera duplikata', type: 'automated', handler: 'checkDuplicateInvoice' },
-      { name: 'FINA provjera kupca', type: 'automated', handler: 'finaCheck' },
-      { name: 'Ručna verifikacija', type: 'manual', taskType: 'manual_review' },
-      { name: 'Obavijest klijentu', type: 'automated', handler: 'sendInvoiceVerifiedEmail' },
-    ],
-  },
-  {
-    type: 'risk_assessment',
-    name: 'Periodična procjena rizika',
-    description: 'HANFA i FINA provjera, izračun ocjene rizika i pregled analitičara.',
-    steps: [
-      { name: 'HANFA provjera', type: 'automated', handler: 'hanfaCheck' },
-      { name: 'FINA provjera', type: 'automated', handler: 'finaCheck' },
-      { name: 'Izračun ocjene rizika', type: 'automated', handler: 'riskAssessment' },
-      { name: 'Pregled analitičara', type: 'manual', taskType: 'risk_assessment' },
-    ],
-  },
-  {
-    type: 'payment_processing',
-    name: 'Obrada naplate',
-    description: 'Uparivanje uplate kupca, potvrda, oslobađanje rezerve i obavijest klijentu.',
-    steps: [
-      { name: 'Uparivanje uplate s fakturom', type: 'automated', handler: 'matchPayment' },
-      { name: 'Potvrda uplate', type: 'manual', taskType: 'manual_review' },
-      { name: 'Oslobađanje rezerve', type: 'automated', handler: 'releaseReserve' },
-      { name: 'Obavijest klijentu', type: 'automated', handler: 'sendPaymentConfirmation' },
-    ],
-  },
-];
 
 /** What every part of the book draws on: the PRNG, the clock, the staff, and the activity it records. */
 class Context {
@@ -824,7 +807,7 @@ class Context {
 
 const cityOf = (name: string) => CITIES.find(([cityName]) => cityName === name)!;
 
-function buildBook(random: Random, clock: Clock, staff: StaffSet): Book {
+function buildBook(random: Random, clock: Clock, staff: StaffSet, reference: ReferenceRowIds): Book {
   const ctx = new Context(random, clock, staff);
   const clients = buildClients(ctx);
   const customers = buildCustomers(ctx, clients);
@@ -834,10 +817,10 @@ function buildBook(random: Random, clock: Clock, staff: StaffSet): Book {
   risk.assessHistory(clients, customers);
   const documents = buildDocuments(ctx, clients, customers, ledger.invoices);
   const tasks = new TaskBook(ctx);
-  const workflows = buildWorkflows(ctx, { clients, customers, ledger, risk, tasks });
+  const workflows = buildWorkflows(ctx, { clients, customers, ledger, risk, tasks }, reference);
   buildDailyTasks(ctx, tasks, { clients, customers, invoices: ledger.invoices, documents: documents.rows, credit });
-  const email = buildEmail(ctx, clients, ledger.invoices);
-  const integrations = buildIntegrations(ctx);
+  const email = buildEmail(ctx, clients, ledger.invoices, reference);
+  const integrations = buildIntegrations(ctx, reference);
   const activity = buildActivity(ctx);
 
   // Clients' and customers' current risk score is their latest assessment.
@@ -859,16 +842,19 @@ function buildBook(random: Random, clock: Clock, staff: StaffSet): Book {
       ['credit_limit_requests', credit.rows],
       ['payments', ledger.payments],
       ['payouts', ledger.payouts],
-      ['workflow_definitions', workflows.definitions],
       ['workflow_instances', workflows.instances],
       ['workflow_step_runs', workflows.runs],
       ['tasks', tasks.rows],
-      ['email_templates', email.templates],
+      ['email_templates', email.newTemplates],
       ['email_campaigns', email.campaigns],
       ['email_logs', email.logs],
-      ['integrations', integrations.integrations],
       ['integration_logs', integrations.logs],
       ['activity_logs', activity.rows],
+    ],
+    updates: [
+      ['workflow_definitions', workflows.definitions],
+      ['email_templates', email.referenceTemplates],
+      ['integrations', integrations.integrations],
     ],
   };
 }
@@ -1923,7 +1909,7 @@ const TASK_TITLES: Record<string, (label: string) => string> = {
 };
 
 interface InstanceSpec {
-  type: string;
+  type: WorkflowType;
   entity: [string, string];
   label: string;
   status: 'running' | 'completed' | 'failed' | 'paused';
@@ -1939,28 +1925,17 @@ interface InstanceSpec {
 function buildWorkflows(
   ctx: Context,
   book: { clients: ClientInfo[]; customers: CustomerInfo[]; ledger: Ledger; risk: RiskBook; tasks: TaskBook },
+  reference: ReferenceRowIds,
 ) {
   const { random, clock } = ctx;
   const definitions: Row[] = [];
   const instances: Row[] = [];
   const runs: Row[] = [];
-  const definitionIds = new Map<string, string>();
   const admin = ctx.staff.all.find((user) => user.role === 'admin') ?? ctx.staff.deciders[0];
-  for (const workflow of WORKFLOWS) {
-    const id = randomUUID();
-    definitionIds.set(workflow.type, id);
+  // The reference definitions, set up by the admin when the company started with FinFlow.
+  for (const workflow of REFERENCE_WORKFLOWS) {
     const at = clock.at(780, random);
-    definitions.push({
-      id,
-      name: workflow.name,
-      description: workflow.description,
-      type: workflow.type,
-      steps: json(workflow.steps),
-      is_active: true,
-      created_by: admin.id,
-      created_at: date(at),
-      updated_at: date(at),
-    });
+    definitions.push({ id: reference.workflows[workflow.type], created_by: admin.id, created_at: date(at), updated_at: date(at) });
   }
 
   /**
@@ -1970,7 +1945,7 @@ function buildWorkflows(
    * or nothing yet (paused).
    */
   const run = (spec: InstanceSpec) => {
-    const workflow = WORKFLOWS.find((candidate) => candidate.type === spec.type)!;
+    const workflow = REFERENCE_WORKFLOWS.find((candidate) => candidate.type === spec.type)!;
     const id = randomUUID();
     const done = spec.status === 'completed' ? workflow.steps.length : spec.current;
     const began = clock.past(spec.startedAt);
@@ -2057,7 +2032,7 @@ function buildWorkflows(
         : spec.context;
     instances.push({
       id,
-      workflow_id: definitionIds.get(spec.type),
+      workflow_id: reference.workflows[spec.type],
       status: spec.status,
       entity_type: spec.entity[0],
       entity_id: spec.entity[1],
@@ -2223,85 +2198,54 @@ function buildWorkflows(
 
 // ---- Email: templates, campaigns, logs ----------------------------------------------
 
-const TEMPLATES = [
-  {
-    name: 'Dobrodošlica novom klijentu',
-    trigger: 'client_onboarding',
+/**
+ * The book's templates: the four reference ones of the event triggers (first,
+ * in this order), then the demo's own: two manual ones for campaigns and a
+ * retired payment reminder.
+ */
+const TEMPLATES: ReadonlyArray<{ name: string; trigger: string; active: boolean; subject: string; body: string; reference?: true }> = [
+  ...(['client_onboarding', 'invoice_verified', 'payment_due', 'payment_overdue'] as const).map((trigger) => ({
+    ...REFERENCE_TEMPLATES.find((template) => template.trigger === trigger)!,
     active: true,
-    subject: 'Dobrodošli u FinFlow, {{company_name}}',
-    body: [
-      'Poštovani {{client_name}},',
-      '',
-      'zahvaljujemo na povjerenju. Tvrtka {{company_name}} uspješno je registrirana u sustavu FinFlow.',
-      'Naš tim pregledat će dokumentaciju u roku od 1-3 radna dana i javiti vam odluku o kreditnom limitu.',
-    ],
-  },
-  {
-    name: 'Faktura verificirana',
-    trigger: 'invoice_verified',
-    active: true,
-    subject: 'Faktura {{invoice_number}} je verificirana',
-    body: [
-      'Poštovani {{client_name}},',
-      '',
-      'faktura {{invoice_number}} na iznos {{amount}} verificirana je i prosljeđuje se na odobrenje financiranja.',
-    ],
-  },
-  {
-    name: 'Podsjetnik na dospijeće',
-    trigger: 'payment_due',
-    active: true,
-    subject: 'Podsjetnik: dospijeće fakture {{invoice_number}}',
-    body: [
-      'Poštovani {{client_name}},',
-      '',
-      'podsjećamo da faktura {{invoice_number}} na iznos {{amount}} uskoro dospijeva na naplatu.',
-      'Molimo da obavijestite kupca da uplatu izvrši na račun naveden u obavijesti o cesiji.',
-    ],
-  },
-  {
-    name: 'Obavijest o kašnjenju plaćanja',
-    trigger: 'payment_overdue',
-    active: true,
-    subject: 'Kašnjenje plaćanja – faktura {{invoice_number}}',
-    body: [
-      'Poštovani {{client_name}},',
-      '',
-      'faktura {{invoice_number}} na iznos {{amount}} dospjela je, a uplata kupca još nije zaprimljena.',
-      'Molimo vas da nas kontaktirate radi dogovora o daljnjim koracima.',
-    ],
-  },
+    reference: true as const,
+  })),
   {
     name: 'Opća obavijest klijentima',
     trigger: 'manual',
     active: true,
     subject: 'Obavijest za {{company_name}}',
-    body: ['Poštovani {{client_name}},', '', 'obavještavamo vas o novostima u poslovanju FinFlowa.'],
+    body: signed(['Poštovani {{client_name}},', '', 'obavještavamo vas o novostima u poslovanju FinFlowa.']),
   },
   {
     name: 'Mjesečni pregled portfelja',
     trigger: 'manual',
     active: true,
     subject: 'Mjesečni pregled faktoringa – {{company_name}}',
-    body: [
+    body: signed([
       'Poštovani {{client_name}},',
       '',
       'u privitku je pregled financiranih i naplaćenih faktura tvrtke {{company_name}} za prethodni mjesec.',
-    ],
+    ]),
   },
   {
     name: 'Podsjetnik na dospijeće (stara verzija)',
     trigger: 'payment_due',
     active: false,
     subject: 'Faktura {{invoice_number}} dospijeva',
-    body: ['Poštovani,', '', 'faktura {{invoice_number}} ({{amount}}) dospijeva uskoro.'],
+    body: signed(['Poštovani,', '', 'faktura {{invoice_number}} ({{amount}}) dospijeva uskoro.']),
   },
 ];
 const [WELCOME, VERIFIED, DUE, OVERDUE, GENERAL, MONTHLY] = [0, 1, 2, 3, 4, 5];
 
-function buildEmail(ctx: Context, clients: ClientInfo[], invoices: InvoiceInfo[]) {
+function signed(body: string[]): string {
+  return [...body, '', 'Srdačan pozdrav,', 'FinFlow tim'].join('\n');
+}
+
+function buildEmail(ctx: Context, clients: ClientInfo[], invoices: InvoiceInfo[], reference: ReferenceRowIds) {
   const { random, clock } = ctx;
-  const templateIds = TEMPLATES.map(() => randomUUID());
+  const templateIds = TEMPLATES.map((template) =>
+    template.reference ? reference.templates[template.trigger as keyof ReferenceRowIds['templates']] : randomUUID(),
+  );
   const usage = TEMPLATES.map(() => 0);
   const logs: Row[] = [];
   const send = (mail: {
@@ -2453,73 +2397,54 @@ function buildEmail(ctx: Context, clients: ClientInfo[], invoices: InvoiceInfo[]
     });
   }
 
-  const templates = TEMPLATES.map((template, index) => {
+  const referenceTemplates: Row[] = [];
+  const newTemplates: Row[] = [];
+  TEMPLATES.forEach((template, index) => {
     const at = clock.at(random.int(300, 700), random);
-    return {
+    const history = {
       id: templateIds[index],
-      name: template.name,
-      trigger: template.trigger,
-      subject: template.subject,
-      body: [...template.body, '', 'Srdačan pozdrav,', 'FinFlow tim'].join('\n'),
-      is_active: template.active,
       // The number of emails sent with it, as the logs show.
       usage_count: usage[index],
       created_by: ctx.decider().id,
       created_at: date(at),
       updated_at: date(clock.past(at + random.int(0, 200) * DAY)),
     };
+    if (template.reference) referenceTemplates.push(history);
+    else {
+      newTemplates.push({
+        ...history,
+        name: template.name,
+        trigger: template.trigger,
+        subject: template.subject,
+        body: template.body,
+        is_active: template.active,
+      });
+    }
   });
   logs.sort((a, b) => (a.created_at as Date).getTime() - (b.created_at as Date).getTime());
-  return { templates, campaigns, logs };
+  return { referenceTemplates, newTemplates, campaigns, logs };
 }
 
 // ---- Integrations ----------------------------------------------------------------------
 
-const INTEGRATIONS = [
-  {
-    type: 'hanfa',
-    name: 'HANFA API',
-    status: 'active',
-    description: 'Hrvatska agencija za nadzor financijskih usluga: podaci o nadziranim subjektima i mjerama.',
-    operations: ['healthCheck', 'entityLookup'],
-  },
-  {
-    type: 'fina',
-    name: 'FINA API',
-    status: 'active',
-    description: 'Financijska agencija: podaci o tvrtkama, blokadama računa i godišnjim financijskim izvještajima.',
-    operations: ['healthCheck', 'companyLookup', 'accountStatus'],
-  },
-  {
-    type: 'einvoicing',
-    name: 'E-računi EN 16931',
-    // Active: the fee e-invoices go out through it (sandbox mode) and the sync job receives through it.
-    status: 'active',
-    description: 'Zaprimanje i slanje e-računa (UBL 2.1, EN 16931, HR CIUS) za Fiskalizaciju 2.0.',
-    operations: ['healthCheck', 'sendDocument', 'receiveDocuments'],
-  },
-  {
-    type: 'sendgrid',
-    name: 'Email automatizacija',
-    status: 'active',
-    description: 'Slanje e-pošte klijentima: predlošci, kampanje i praćenje otvaranja.',
-    operations: ['healthCheck', 'sendEmail'],
-  },
-  {
-    type: 'docusign',
-    name: 'E-potpis',
-    status: 'testing',
-    description: 'Elektroničko potpisivanje ugovora i obavijesti o cesiji.',
-    operations: ['healthCheck', 'createEnvelope', 'envelopeStatus'],
-  },
-];
+/** How each reference integration has fared in the book: its status and the calls its log shows. */
+const INTEGRATION_HISTORY: Record<ReferenceIntegrationType, { status: string; operations: string[] }> = {
+  hanfa: { status: 'active', operations: ['healthCheck', 'entityLookup'] },
+  fina: { status: 'active', operations: ['healthCheck', 'companyLookup', 'accountStatus'] },
+  // Active: the fee e-invoices go out through it (sandbox mode) and the sync job receives through it.
+  einvoicing: { status: 'active', operations: ['healthCheck', 'sendDocument', 'receiveDocuments'] },
+  sendgrid: { status: 'active', operations: ['healthCheck', 'sendEmail'] },
+  docusign: { status: 'testing', operations: ['healthCheck', 'createEnvelope', 'envelopeStatus'] },
+};
+type ReferenceIntegrationType = keyof ReferenceRowIds['integrations'];
 
-function buildIntegrations(ctx: Context) {
+function buildIntegrations(ctx: Context, reference: ReferenceRowIds) {
   const { random, clock } = ctx;
   const integrations: Row[] = [];
   const logs: Row[] = [];
-  for (const spec of INTEGRATIONS) {
-    const id = randomUUID();
+  for (const { type } of REFERENCE_INTEGRATIONS) {
+    const spec = { type, ...INTEGRATION_HISTORY[type] };
+    const id = reference.integrations[type];
     const createdAt = clock.at(random.int(600, 780), random);
     let lastCheck = 0;
     let lastError: string | null = null;
@@ -2553,15 +2478,10 @@ function buildIntegrations(ctx: Context) {
         created_at: date(at),
       });
     }
+    // The row itself (name, mode, enabled) stays as installed; the book adds its health history.
     integrations.push({
       id,
-      name: spec.name,
-      description: spec.description,
-      type: spec.type,
       status: spec.status,
-      mode: 'sandbox',
-      is_enabled: spec.status !== 'in_development',
-      endpoint: null,
       last_check: date(lastCheck),
       last_sync: spec.status === 'active' ? date(clock.at(0, random)) : null,
       error_count: errors,

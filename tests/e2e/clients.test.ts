@@ -56,9 +56,11 @@ describe('client management', () => {
 
     const first = page.getByTestId('client-card').first();
     await first.getByRole('link', { name }).waitFor();
-    await expect(first.getByTestId('client-status').textContent()).resolves.toBe('Aktivan');
+    // A new client waits for its KYC review before it is active.
+    await expect(first.getByTestId('client-status').textContent()).resolves.toBe('Čeka');
     await first.getByRole('link', { name }).click();
     await page.getByTestId('detail-title').getByText(name).waitFor();
+    await expect(page.getByTestId('kyc-panel').getByTestId('kyc-onboarding-status').textContent()).resolves.toBe('Onboarding: Not started');
     await page.getByText(oib).first().waitFor();
     await page.getByRole('heading', { name: 'Factoring agreement' }).waitFor();
     await page.getByTestId('activity-list').getByText('Client created').waitFor();

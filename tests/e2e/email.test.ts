@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { signInAsAdmin, type ApiClient } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
@@ -79,5 +79,60 @@ describe('email automation', () => {
     // The refused save answers 400, which the browser reports; nothing else may.
     expect(errors.filter((error) => !error.includes('status of 400'))).toEqual([]);
     await close();
+  });
+
+  it("the 'Aktivan' switch hands an event trigger over from the active template, with and without JavaScript, and says so", async () => {
+    const stamp = Date.now();
+    const content = { trigger: 'payment_overdue', subject: 'Kašnjenje {{invoice_number}}', body: 'Iznos {{amount}}' };
+    const first = await admin.post('/api/email/templates', { name: `E2E kašnjenje A ${stamp}`, isActive: true, ...content });
+    const second = await admin.post('/api/email/templates', { name: `E2E kašnjenje B ${stamp}`, isActive: false, ...content });
+    expect([first.status, second.status]).toEqual([201, 201]);
+    const a = first.json as unknown as { id: string; name: string };
+    const b = second.json as unknown as { id: string; name: string };
+    const badge = async (page: Page, name: string) =>
+      (await page.getByTestId('template-card').filter({ hasText: name }).locator('.rt-Badge').first().textContent())?.trim();
+
+    // With JavaScript: the switch on B (a fetcher post); the toast names the template that went off.
+    const withJs = await newStrictPage(browser, { sessionCookie: admin.cookie });
+    await withJs.page.goto(`${baseUrl}/email-automation`);
+    await withJs.page.waitForLoadState('networkidle');
+    await withJs.page.getByTestId('template-card').filter({ hasText: b.name }).getByRole('switch', { name: 'Aktivni predložak' }).click();
+    await withJs.page
+      .locator('.toast')
+      .getByText(`Template status updated successfully. '${b.name}' is now the active template for Kašnjenje plaćanja; '${a.name}' was deactivated`)
+      .waitFor();
+    await expect.poll(() => badge(withJs.page, b.name)).toBe('Aktivan');
+    await expect.poll(() => badge(withJs.page, a.name)).toBe('Neaktivan');
+    expect(withJs.errors).toEqual([]);
+    await withJs.close();
+
+    // Without JavaScript: the same switch is a plain post; back to A.
+    const noJs = await newStrictPage(browser, { sessionCookie: admin.cookie, javaScriptEnabled: false });
+    await noJs.page.goto(`${baseUrl}/email-automation`);
+    await noJs.page.getByTestId('template-card').filter({ hasText: a.name }).getByRole('switch', { name: 'Aktivni predložak' }).click();
+    // Redirected back to the list (the toast itself needs JavaScript to show).
+    await noJs.page.waitForURL(`${baseUrl}/email-automation`);
+    expect(await badge(noJs.page, a.name)).toBe('Aktivan');
+    expect(await badge(noJs.page, b.name)).toBe('Neaktivan');
+    await noJs.close();
+
+    const templates = (await admin.get('/api/email/templates?limit=1000')).json as unknown as Array<{ id: string; trigger: string; isActive: boolean }>;
+    expect(templates.filter((template) => template.trigger === 'payment_overdue' && template.isActive).map((template) => template.id)).toEqual([a.id]);
+    // Both changes of each switch are in the activity log.
+    const logOf = async (id: string) =>
+      ((await admin.get(`/api/activity-logs?entityType=email_template&entityId=${id}`)).json as unknown as Array<{ action: string; details: Record<string, unknown> }>).map(
+        (entry) => [entry.action, entry.details.deactivatedTemplate ?? entry.details.replacedBy ?? null],
+      );
+    expect(await logOf(b.id)).toEqual([
+      ['email_template_deactivated', { id: a.id, name: a.name }],
+      ['email_template_activated', { id: a.id, name: a.name }],
+      ['email_template_created', null],
+    ]);
+    expect(await logOf(a.id)).toEqual(
+      expect.arrayContaining([
+        ['email_template_activated', { id: b.id, name: b.name }],
+        ['email_template_deactivated', { id: b.id, name: b.name }],
+      ]),
+    );
   });
 });

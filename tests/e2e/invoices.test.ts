@@ -261,6 +261,71 @@ describe('invoice processing', () => {
     await close();
   });
 
+  it('without JavaScript, finds the client and customer through the pickers\' search step, keeping everything entered', async () => {
+    const { page, close } = await newStrictPage(browser, { sessionCookie: admin.cookie, javaScriptEnabled: false });
+    await page.goto(`${baseUrl}/invoices?new=1`);
+    const form = () => page.getByTestId('add-invoice-panel').getByTestId('manual-invoice-form');
+    const number = `E2E-FIND-${Date.now()}`;
+    const amount = uniqueAmount();
+    const description = 'Prva linija s "navodnicima"\ni druga linija';
+    await form().getByLabel('Invoice number *').fill(number);
+    await form().getByLabel('Issue date *').fill(zagrebDay(0));
+    await form().getByLabel('Due date *').fill(zagrebDay(60));
+    await form().getByLabel('Amount *').fill(amount);
+    await form().getByLabel('Description').fill(description);
+    // Without a search the select lists the first names alphabetically.
+    const listedBefore = await form().getByLabel('Client *').locator('option').count();
+    expect(listedBefore).toBeGreaterThan(2);
+
+    // The client by its OIB: the page comes back with only that client to choose, and every value as it was.
+    await form().getByLabel('Search clients (name, OIB, email)').fill(client.oib);
+    await form().getByRole('button', { name: 'Find clients' }).click();
+    await form().getByTestId('clients-find').getByText('1 found').waitFor();
+    expect(await form().getByLabel('Client *').locator('option').allTextContents()).toEqual(['Choose a client', client.companyName]);
+    await expect(form().getByLabel('Invoice number *').inputValue()).resolves.toBe(number);
+    await expect(form().getByLabel('Amount *').inputValue()).resolves.toBe(amount);
+    await expect(form().getByLabel('Issue date *').inputValue()).resolves.toBe(zagrebDay(0));
+    await expect(form().getByLabel('Due date *').inputValue()).resolves.toBe(zagrebDay(60));
+    await expect(form().getByLabel('Description').inputValue()).resolves.toBe(description);
+    await expect(form().getByLabel('Search clients (name, OIB, email)').inputValue()).resolves.toBe(client.oib);
+    await form().getByLabel('Client *').selectOption(client.id);
+
+    // Then the customer by name: the chosen client stays chosen (and listed).
+    await form().getByLabel('Search customers (name, OIB, email)').fill(customer.companyName);
+    await form().getByRole('button', { name: 'Find customers' }).click();
+    await form().getByTestId('customers-find').getByText(/found$/).waitFor();
+    await expect(form().getByLabel('Client *').inputValue()).resolves.toBe(client.id);
+    const customerOptions = await form().getByLabel('Customer *').locator('option').allTextContents();
+    expect(customerOptions).toContain(customer.companyName);
+    expect(customerOptions.slice(1).every((name) => name.toLowerCase().includes(customer.companyName.toLowerCase()))).toBe(true);
+    await form().getByLabel('Customer *').selectOption(customer.id);
+    await expect(form().getByLabel('Description').inputValue()).resolves.toBe(description);
+
+    // A term nothing matches says so; the choices made stay.
+    await form().getByLabel('Search customers (name, OIB, email)').fill('nema-takvog-kupca-e2e');
+    await form().getByRole('button', { name: 'Find customers' }).click();
+    await form().getByTestId('customers-find').getByText('Nothing found').waitFor();
+    await expect(form().getByLabel('Customer *').inputValue()).resolves.toBe(customer.id);
+
+    // Nothing was stored by the searches; saving stores the invoice with the parties found.
+    expect(((await admin.get(`/api/invoices?q=${encodeURIComponent(number)}`)).json as unknown[]).length).toBe(0);
+    await form().getByRole('button', { name: 'Save invoice' }).click();
+    await page.waitForURL(/\/invoices(\?|$)/);
+    const [saved] = (await admin.get(`/api/invoices?q=${encodeURIComponent(number)}`)).json as Array<{ clientId: string; customerId: string; description: string; amount: number }>;
+    expect(saved).toMatchObject({ clientId: client.id, customerId: customer.id, amount: Number(amount) });
+    // A form sends a textarea's line breaks as CR LF.
+    expect(saved.description.replace(/\r\n/g, '\n')).toBe(description);
+
+    // The e-invoice form's client picker searches the same way.
+    await page.goto(`${baseUrl}/invoices?new=1`);
+    const ubl = page.getByTestId('add-invoice-panel').getByTestId('ubl-import');
+    await ubl.getByLabel('Search clients (name, OIB, email)').fill(client.oib);
+    await ubl.getByRole('button', { name: 'Find clients' }).click();
+    await page.getByTestId('add-invoice-panel').getByTestId('ubl-import').getByTestId('clients-find').getByText('1 found').waitFor();
+    expect(await page.getByTestId('ubl-import').getByLabel('Client *').locator('option').allTextContents()).toEqual(['Choose a client', client.companyName]);
+    await close();
+  });
+
   it('imports a UBL e-invoice through the page and confirms the proposed new customer', async () => {
     const number = `E2E-UBL-${Date.now()}/1/1`;
     const buyerOib = randomOib();

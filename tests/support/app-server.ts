@@ -11,6 +11,8 @@ declare module 'vitest' {
     adminEmail: string;
     adminPassword: string;
     dataDir: string;
+    /** The app's own (embedded) database, for the few tests that must arrange what no page or API offers, e.g. an expired link. */
+    appDatabaseUrl: string;
   }
 }
 
@@ -20,13 +22,20 @@ const START_TIMEOUT_MS = 150_000;
 /**
  * Starts FinFlow exactly as `npm start` does (scripts/start.ts), on free ports
  * and a fresh data folder, and waits for /healthz. Stops it with SIGTERM after the run.
+ * The end-to-end suite (tests/e2e) runs against the demo book; tests/e2e-empty
+ * against an install without it (`seedDemo: false`, app-server-empty.ts).
  */
 export default async function setup(project: TestProject) {
+  return startApp(project, { seedDemo: true });
+}
+
+export async function startApp(project: TestProject, { seedDemo }: { seedDemo: boolean }) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'finflow-e2e-'));
   const port = await freePort();
   const adminEmail = 'e2e-admin@finflow.local';
   const adminPassword = 'E2e-admin-password-1';
   const baseUrl = `http://localhost:${port}`;
+  const databasePort = await freePort();
 
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts')], {
     cwd: root,
@@ -34,12 +43,13 @@ export default async function setup(project: TestProject) {
       ...process.env,
       NODE_ENV: 'production',
       PORT: String(port),
-      EMBEDDED_PG_PORT: String(await freePort()),
+      EMBEDDED_PG_PORT: String(databasePort),
       DATA_DIR: dataDir,
       DATABASE_URL: '',
       ADMIN_EMAIL: adminEmail,
       ADMIN_PASSWORD: adminPassword,
       APP_URL: baseUrl,
+      SEED_DEMO: String(seedDemo),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -68,6 +78,9 @@ export default async function setup(project: TestProject) {
   project.provide('adminEmail', adminEmail);
   project.provide('adminPassword', adminPassword);
   project.provide('dataDir', dataDir);
+  // db/embedded.ts keeps the database user 'finflow' and its generated password in DATA_DIR/pg-password.
+  const databasePassword = fs.readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
+  project.provide('appDatabaseUrl', `postgres://finflow:${encodeURIComponent(databasePassword)}@127.0.0.1:${databasePort}/finflow`);
 
   return async () => {
     child.kill('SIGTERM');

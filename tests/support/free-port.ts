@@ -1,14 +1,2 @@
-import net from 'node:net';
-
-/** A TCP port that was free a moment ago (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+// The helper lives beside the embedded database, which takes a free port itself when EMBEDDED_PG_PORT is unset.
+export { freePort } from '../../db/ports.ts';

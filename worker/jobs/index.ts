@@ -10,6 +10,7 @@ import * as finaChecks from './fina-checks.ts';
 import * as heartbeat from './heartbeat.ts';
 import * as integrationHealth from './integration-health.ts';
 import * as overdueRisk from './overdue-risk.ts';
+import * as passwordReset from './password-reset.ts';
 import * as housekeeping from './housekeeping.ts';
 import * as workflowStep from './workflow-step.ts';
 
@@ -17,4 +18,4 @@ import * as workflowStep from './workflow-step.ts';
  * Every job the worker runs: one module per queue declared in queues.ts
  * (worker.test.ts checks that each declared queue has exactly one).
  */
-export const jobs: readonly JobModule[] = [heartbeat, housekeeping, overdueRisk, creditLimitExpiry, workflowStep, integrationHealth, finaChecks, emailSend, emailCampaign, emailPaymentReminders, einvoiceSend, einvoiceSync, backup];
+export const jobs: readonly JobModule[] = [heartbeat, housekeeping, overdueRisk, creditLimitExpiry, workflowStep, integrationHealth, finaChecks, emailSend, emailCampaign, emailPaymentReminders, einvoiceSend, einvoiceSync, backup, passwordReset];

@@ -178,7 +178,17 @@ export function RiskHistorySection({ history }: { history: RiskHistoryDto[] }) {
   );
 }
 
-const KNOWN_ACTIONS = new Set(['client_created', 'client_updated', 'customer_created', 'customer_updated']);
+const KNOWN_ACTIONS = new Set([
+  'client_created',
+  'client_updated',
+  'customer_created',
+  'customer_updated',
+  'client_kyc_approved',
+  'client_kyc_rejected',
+  'client_kyc_documents_requested',
+  'client_kyc_documents_received',
+  'client_onboarding_completed',
+]);
 const FIELD_NAMES = new Set([
   'companyName',
   'oib',
@@ -217,6 +227,12 @@ export function ActivitySection({ activity }: { activity: ActivityDto[] }) {
                   <Text as="div" size="1" color="gray">
                     {formatDateTime(row.createdAt)} · {who}
                   </Text>
+                  {/* A KYC decision's reason, or the message that asked for documents. */}
+                  {typeof row.details.reason === 'string' || typeof row.details.message === 'string' ? (
+                    <Text as="div" size="1" style={{ whiteSpace: 'pre-line' }}>
+                      {String(row.details.reason ?? row.details.message)}
+                    </Text>
+                  ) : null}
                   {Object.entries(changes).map(([field, change]) => (
                     <Text as="div" size="1" key={field}>
                       {t('clients.detail.changed', { field: fieldLabel(field), old: shown(change.old), new: shown(change.new) })}

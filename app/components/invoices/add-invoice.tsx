@@ -6,7 +6,7 @@ import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorList, Field } from '~/components/forms.tsx';
 import { useToast } from '~/components/toaster.tsx';
-import type { ImportResult } from '~/invoices/page.server.ts';
+import type { FindResult, ImportResult } from '~/invoices/page.server.ts';
 import { invoiceCreateSchema } from '~/invoices/schemas.ts';
 import { invoiceMessage } from './messages.ts';
 
@@ -18,15 +18,19 @@ import { invoiceMessage } from './messages.ts';
  * in a Radix dialog and post through fetchers.
  */
 export interface PartyOptions {
-  clients: Array<{ id: string; name: string }>;
-  customers: Array<{ id: string; name: string; blocked: boolean }>;
+  clients: PartyOption[];
+  customers: PartyOption[];
+  /** More parties exist than listed (the no-JavaScript search step finds them). */
+  capped?: { clients: boolean; customers: boolean };
+  /** How many the list or the search step found, a kept choice not counted. */
+  found?: { clients: number; customers: number };
 }
 export interface CreateResult {
   intent: 'create';
   result: SubmissionResult<string[]>;
   created?: boolean;
 }
-export type AddResult = CreateResult | ImportResult;
+export type AddResult = CreateResult | ImportResult | FindResult;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyFetcher = FetcherWithComponents<any>;
@@ -56,14 +60,38 @@ function NativeSelect({ label, errors, children, ...props }: { label: string; er
 type PartyKind = 'clients' | 'customers';
 type PartyOption = { id: string; name: string; blocked?: boolean };
 
+/** The no-JavaScript search step of a picker: what was searched (null: nothing yet) and whether the list is cut. */
+interface NoScriptSearch {
+  term: string;
+  searched: boolean;
+  capped: boolean;
+  found: number;
+}
+
 /**
  * The client or customer select. Without JavaScript the page sends the first
- * names alphabetically; with JavaScript the list comes from the list API (the
- * newest, or what the search box above it finds by name, OIB prefix or email),
- * so any of tens of thousands can be chosen. The chosen one stays in the list
- * while the search changes.
+ * names alphabetically, and a search field with its 'find' button posts the
+ * form back (intent kept, button name 'find') to list the parties matching it,
+ * every value entered kept; with JavaScript the list comes from the list API
+ * (the newest, or what the search box above it finds by name, OIB prefix or
+ * email). Either way any of tens of thousands can be chosen, and the chosen
+ * one stays in the list while the search changes.
  */
-function PartySelect({ kind, label, errors, selectProps, initial }: { kind: PartyKind; label: string; errors?: string[]; selectProps: React.ComponentProps<'select'>; initial: PartyOption[] }) {
+function PartySelect({
+  kind,
+  label,
+  errors,
+  selectProps,
+  initial,
+  noScript,
+}: {
+  kind: PartyKind;
+  label: string;
+  errors?: string[];
+  selectProps: React.ComponentProps<'select'>;
+  initial: PartyOption[];
+  noScript: NoScriptSearch;
+}) {
   const { t } = useTranslation();
   const [hydrated, setHydrated] = useState(false);
   const [term, setTerm] = useState('');
@@ -97,8 +125,33 @@ function PartySelect({ kind, label, errors, selectProps, initial }: { kind: Part
   }, [term, kind, sentList]);
   const listed = found ?? initial;
   const options = chosen && !listed.some((option) => option.id === chosen.id) ? [chosen, ...listed] : listed;
+  const searchId = `${useId()}-search`;
   return (
     <Flex direction="column" gap="1">
+      {!hydrated ? (
+        <Flex direction="column" gap="1" data-testid={`${kind}-find`}>
+          <Text as="label" htmlFor={searchId} size="2" weight="medium">
+            {t(`invoices.form.search.${kind}`)}
+          </Text>
+          <Flex gap="2">
+            <input id={searchId} type="search" name={kind === 'clients' ? 'clientQ' : 'customerQ'} defaultValue={noScript.term} className="native-select" style={{ flex: 1 }} />
+            {/* formNoValidate: a search step need not wait for the rest of the form to be complete. */}
+            <Button type="submit" name="find" value={kind} variant="soft" formNoValidate>
+              {t(`invoices.form.search.find.${kind}`)}
+            </Button>
+          </Flex>
+          {noScript.searched ? (
+            <Text size="1" color="gray" role="status">
+              {noScript.found === 0 ? t('invoices.form.search.none') : t('invoices.form.search.found', { count: noScript.found })}
+              {noScript.capped ? ` ${t('invoices.form.search.narrow')}` : ''}
+            </Text>
+          ) : noScript.capped ? (
+            <Text size="1" color="gray">
+              {t('invoices.form.search.capped', { count: noScript.found })}
+            </Text>
+          ) : null}
+        </Flex>
+      ) : null}
       {hydrated ? (
         <input
           type="search"
@@ -135,14 +188,30 @@ function PartySelect({ kind, label, errors, selectProps, initial }: { kind: Part
   );
 }
 
-export function ManualInvoiceForm({ options, lastResult, fetcher }: { options: PartyOptions; lastResult?: SubmissionResult<string[]>; fetcher?: AnyFetcher }) {
+/** The search step's answer for one form: its values and terms (or nothing searched yet). */
+function searchedFor(find: FindResult | null | undefined, form: FindResult['form']) {
+  return find?.form === form ? find : null;
+}
+
+export function ManualInvoiceForm({
+  options,
+  lastResult,
+  fetcher,
+  find,
+}: {
+  options: PartyOptions;
+  lastResult?: SubmissionResult<string[]>;
+  fetcher?: AnyFetcher;
+  find?: FindResult | null;
+}) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const saving = fetcher ? fetcher.state !== 'idle' : navigation.state === 'submitting' && navigation.formData?.get('intent') === 'create';
+  const searched = searchedFor(find, 'create');
   const [form, fields] = useForm<Record<string, string>>({
     id: fetcher ? 'add-invoice-dialog' : 'add-invoice',
     lastResult,
-    defaultValue: { currency: 'EUR' },
+    defaultValue: { currency: 'EUR', ...searched?.values },
     constraint: getZodConstraint(invoiceCreateSchema),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
@@ -155,8 +224,22 @@ export function ManualInvoiceForm({ options, lastResult, fetcher }: { options: P
       {fetcher ? <input type="hidden" name="via" value="dialog" /> : null}
       <Flex direction="column" gap="3">
         <Grid columns={{ initial: '1', sm: '2' }} gap="3">
-          <PartySelect kind="clients" label={t('invoices.form.client')} errors={fields.clientId.errors} selectProps={getSelectProps(fields.clientId)} initial={options.clients} />
-          <PartySelect kind="customers" label={t('invoices.form.customer')} errors={fields.customerId.errors} selectProps={getSelectProps(fields.customerId)} initial={options.customers} />
+          <PartySelect
+            kind="clients"
+            label={t('invoices.form.client')}
+            errors={fields.clientId.errors}
+            selectProps={getSelectProps(fields.clientId)}
+            initial={options.clients}
+            noScript={{ term: searched?.clientQ ?? '', searched: Boolean(searched?.clientQ), capped: options.capped?.clients ?? false, found: options.found?.clients ?? options.clients.length }}
+          />
+          <PartySelect
+            kind="customers"
+            label={t('invoices.form.customer')}
+            errors={fields.customerId.errors}
+            selectProps={getSelectProps(fields.customerId)}
+            initial={options.customers}
+            noScript={{ term: searched?.customerQ ?? '', searched: Boolean(searched?.customerQ), capped: options.capped?.customers ?? false, found: options.found?.customers ?? options.customers.length }}
+          />
           <Field label={t('invoices.form.invoiceNumber')} inputProps={getInputProps(fields.invoiceNumber, { type: 'text' })} errors={tr(fields.invoiceNumber.errors)} />
           <Field
             label={t('invoices.form.amount')}
@@ -204,11 +287,12 @@ function FileInput({ name, label, accept, errors }: { name: string; label: strin
 }
 
 /** The e-invoice intake; a new buyer comes back as a proposal to confirm (the XML travels along as text). */
-export function UblImportForm({ options, result, fetcher }: { options: PartyOptions; result?: ImportResult | null; fetcher?: AnyFetcher }) {
+export function UblImportForm({ options, result, fetcher, find }: { options: PartyOptions; result?: ImportResult | null; fetcher?: AnyFetcher; find?: FindResult | null }) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const busy = fetcher ? fetcher.state !== 'idle' : navigation.state === 'submitting' && navigation.formData?.get('intent') === 'import';
   const refused = result && !result.ok ? result : null;
+  const searched = searchedFor(find, 'import');
   return (
     <Flex direction="column" gap="3" data-testid="ubl-import">
       <PostForm fetcher={fetcher}>
@@ -222,8 +306,9 @@ export function UblImportForm({ options, result, fetcher }: { options: PartyOpti
             <PartySelect
               kind="clients"
               label={t('invoices.form.client')}
-              selectProps={{ name: 'clientId', required: true, defaultValue: refused?.clientId ?? '' }}
+              selectProps={{ name: 'clientId', required: true, defaultValue: refused?.clientId ?? searched?.values.clientId ?? '' }}
               initial={options.clients}
+              noScript={{ term: searched?.clientQ ?? '', searched: Boolean(searched?.clientQ), capped: options.capped?.clients ?? false, found: options.found?.clients ?? options.clients.length }}
             />
             <FileInput name="xmlFile" label={t('invoices.ubl.file')} accept=".xml,application/xml,text/xml" />
           </Grid>
@@ -282,8 +367,11 @@ export function UblImportForm({ options, result, fetcher }: { options: PartyOpti
 }
 
 /** Without JavaScript (`?new=1`, the header's 'Add Invoice', or after a refused post): both forms on the page. */
-export function AddInvoicePanel({ options, actionData, cancelTo }: { options: PartyOptions; actionData?: AddResult | null; cancelTo: string }) {
+export function AddInvoicePanel({ options: pageOptions, actionData, cancelTo }: { options: PartyOptions; actionData?: AddResult | null; cancelTo: string }) {
   const { t } = useTranslation();
+  // After a search step the selects list what it found (and what was chosen).
+  const find = actionData?.intent === 'find' ? actionData : null;
+  const options = find ? find.options : pageOptions;
   return (
     <Card size="3" data-testid="add-invoice-panel">
       <Flex direction="column" gap="4">
@@ -299,14 +387,14 @@ export function AddInvoicePanel({ options, actionData, cancelTo }: { options: Pa
           <Heading as="h3" size="3" mb="2">
             {t('invoices.form.manualTab')}
           </Heading>
-          <ManualInvoiceForm options={options} lastResult={actionData?.intent === 'create' ? actionData.result : undefined} />
+          <ManualInvoiceForm options={options} lastResult={actionData?.intent === 'create' ? actionData.result : undefined} find={find} />
         </Box>
         <Separator size="4" />
         <Box>
           <Heading as="h3" size="3" mb="2">
             {t('invoices.form.ublTab')}
           </Heading>
-          <UblImportForm options={options} result={actionData?.intent === 'import' ? actionData : null} />
+          <UblImportForm options={options} result={actionData?.intent === 'import' ? actionData : null} find={find} />
         </Box>
       </Flex>
     </Card>

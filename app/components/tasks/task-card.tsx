@@ -21,6 +21,11 @@ export interface UserOption {
 
 const isOpen = (task: Pick<TaskView, 'status'>) => task.status === 'pending' || task.status === 'in_progress';
 
+/** A client's KYC review: decided in its details view (approve, reject, request documents), not completed. */
+export function isKycDecisionTask(task: Pick<TaskView, 'type' | 'entityType'>): boolean {
+  return task.type === 'kyc_verification' && task.entityType === 'client';
+}
+
 /** A one-button post to the page's action (start, complete, cancel). */
 export function TaskActionForm({ id, intent, label, color, variant }: { id: string; intent: string; label: string; color?: 'green' | 'red'; variant?: 'solid' | 'soft' }) {
   const navigation = useNavigation();
@@ -145,7 +150,13 @@ export function TaskCard({ task, state, users, refusal }: { task: TaskView; stat
         ) : null}
         <Flex gap="2" wrap="wrap" align="center" pt="1">
           {task.status === 'pending' ? <TaskActionForm id={task.id} intent="start" label={t('tasks.actions.start')} /> : null}
-          {task.status === 'in_progress' ? <TaskActionForm id={task.id} intent="complete" label={t('tasks.actions.complete')} color="green" /> : null}
+          {open && isKycDecisionTask(task) ? (
+            <Button asChild size="1" color="green">
+              <Link to={tasksHref(state, { task: task.id })}>{t('tasks.actions.decideKyc')}</Link>
+            </Button>
+          ) : task.status === 'in_progress' ? (
+            <TaskActionForm id={task.id} intent="complete" label={t('tasks.actions.complete')} color="green" />
+          ) : null}
           <Button asChild size="1" variant="soft" color="gray">
             <Link to={tasksHref(state, { task: task.id })}>{t('tasks.actions.details')}</Link>
           </Button>

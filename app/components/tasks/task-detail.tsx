@@ -5,13 +5,33 @@ import { useTranslation } from 'react-i18next';
 import type { TaskDetailDto } from '~/tasks/tasks.server.ts';
 import { formatDate, formatDateTime } from '~/utils/format.ts';
 import { LateBadge, PriorityBadge, TaskStatusBadge } from './display.tsx';
-import { EntityLine, TaskActionForm } from './task-card.tsx';
+import { KycPanel } from '~/components/kyc/kyc-panel.tsx';
+import type { KycApplication } from '~/onboarding/kyc-decision.server.ts';
+import type { KycRefusalData } from '~/onboarding/kyc-page.server.ts';
+import { EntityLine, isKycDecisionTask, TaskActionForm } from './task-card.tsx';
 
 /** The details view of one task (`?task=<id>`): every field, its links, the workflow step and its history. */
-export function TaskDetailPanel({ task, closeTo, editTo }: { task: TaskDetailDto; closeTo: string; editTo: string }) {
+export function TaskDetailPanel({
+  task,
+  closeTo,
+  editTo,
+  kyc,
+  canDecideKyc = false,
+  kycRefusal,
+}: {
+  task: TaskDetailDto;
+  closeTo: string;
+  editTo: string;
+  /** For a KYC task: its client's review, decided here instead of completing the task. */
+  kyc?: KycApplication | null;
+  canDecideKyc?: boolean;
+  kycRefusal?: KycRefusalData | null;
+}) {
   const { t } = useTranslation();
   const headingId = useId();
   const open = task.status === 'pending' || task.status === 'in_progress';
+  // Completing or cancelling a KYC task of an undecided application is refused: its panel decides instead.
+  const decides = Boolean(kyc?.pending) && isKycDecisionTask(task);
   const dash = '—';
   return (
     <Card size="3" data-testid="task-detail" role="region" aria-labelledby={headingId}>
@@ -105,15 +125,16 @@ export function TaskDetailPanel({ task, closeTo, editTo }: { task: TaskDetailDto
             </ul>
           )}
         </Flex>
+        {kyc ? <KycPanel application={kyc} canDecide={canDecideKyc} refusal={kycRefusal} headingLevel="h3" /> : null}
         <Flex gap="2" justify="end" wrap="wrap">
           {task.status === 'pending' ? <TaskActionForm id={task.id} intent="start" label={t('tasks.actions.start')} /> : null}
-          {task.status === 'in_progress' ? <TaskActionForm id={task.id} intent="complete" label={t('tasks.actions.complete')} color="green" /> : null}
+          {task.status === 'in_progress' && !decides ? <TaskActionForm id={task.id} intent="complete" label={t('tasks.actions.complete')} color="green" /> : null}
           {open ? (
             <Button asChild size="1" variant="soft">
               <Link to={editTo}>{t('tasks.actions.edit')}</Link>
             </Button>
           ) : null}
-          {open ? <TaskActionForm id={task.id} intent="cancel" label={t('tasks.actions.cancelTask')} color="red" variant="soft" /> : null}
+          {open && !decides ? <TaskActionForm id={task.id} intent="cancel" label={t('tasks.actions.cancelTask')} color="red" variant="soft" /> : null}
           <Button asChild size="1" variant="ghost" color="gray">
             <Link to={closeTo}>{t('tasks.actions.close')}</Link>
           </Button>

@@ -74,6 +74,7 @@ export function InstanceCard({ instance, detailsHref, canRun }: { instance: Work
         </Text>
         <Text size="1" color="gray">
           {t('workflows.card.started')}: {formatDateTime(instance.startedAt)}
+          {instance.startEvent ? ` ${t(`workflows.startEvents.${instance.startEvent}`)}` : ''}
           {instance.completedAt ? ` · ${t('workflows.card.completed')}: ${formatDateTime(instance.completedAt)}` : ''}
         </Text>
         {instance.lastError && instance.status !== 'completed' ? (

@@ -20,6 +20,9 @@ interface InvoiceRow {
   customer_blocked: boolean | null;
 }
 
+/** The statuses of an invoice that has passed verification. */
+const VERIFIED_STATUSES = ['verified', 'approved', 'financed', 'paid'];
+
 async function invoiceOf({ instance, transaction }: StepContext): Promise<InvoiceRow> {
   if (instance.entityType !== 'invoice') throw new PermanentStepError(`This step needs an invoice, not a ${instance.entityType}`);
   const row = await selectOne<InvoiceRow>(
@@ -76,8 +79,16 @@ export async function checkDuplicateInvoice(context: StepContext): Promise<StepO
   return { summary: 'no duplicate found', duplicates: [] };
 }
 
+/**
+ * The client's notice that the invoice passed verification. The manual step
+ * before it can be completed whatever the manager decided on the invoice, so
+ * the notice goes out only for an invoice that was verified (and not rejected since).
+ */
 export async function sendInvoiceVerifiedEmail(context: StepContext): Promise<StepOutcome> {
   const invoice = await invoiceOf(context);
+  if (!VERIFIED_STATUSES.includes(invoice.status)) {
+    return { summary: `skipped: invoice ${invoice.invoice_number} is ${invoice.status}, not verified`, sent: false };
+  }
   const client = await partyOf(context, { invoiceParty: 'client' });
   if (!client.email) return { summary: 'skipped: the client has no email address', sent: false };
   // With an active invoice_verified template, verifying the invoice sends it (verifyInvoice); not twice.

@@ -9,6 +9,7 @@ import { PermanentStepError, type StepContext, type StepOutcome } from './index.
 
 /** Handlers about the client or customer of an instance (onboarding, periodic risk assessment). */
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const KYC_TYPES = ['company_registration', 'tax_certificate', 'bank_statement', 'financial_statements', 'director_id'] as const;
 
 interface Party {
@@ -44,7 +45,11 @@ export async function partyOf({ instance, transaction }: StepContext, { invoiceP
   return { entityType, id, companyName: row.company_name, email: row.email?.trim() || null };
 }
 
-/** Which of the five KYC documents the client has on file; none at all fails the step. */
+/**
+ * Which of the five KYC documents the client has on file. Missing ones do not
+ * fail the step: the KYC reviewer sees them here and decides, and can ask the
+ * applicant for them (a client entered by staff starts with none).
+ */
 export async function checkDocuments(context: StepContext): Promise<StepOutcome> {
   const party = await partyOf(context);
   const rows = await selectRows<{ kyc_type: string; n: number }>(
@@ -55,7 +60,6 @@ export async function checkDocuments(context: StepContext): Promise<StepOutcome>
   );
   const present = KYC_TYPES.filter((type) => rows.some((row) => row.kyc_type === type));
   const missing = KYC_TYPES.filter((type) => !present.includes(type));
-  if (present.length === 0) throw new PermanentStepError(`No KYC documents on file for ${party.companyName}`);
   return {
     summary: `KYC documents present: ${present.length} of ${KYC_TYPES.length}${missing.length ? ` (missing: ${missing.join(', ')})` : ''}`,
     present,
@@ -109,9 +113,31 @@ export async function hanfaCheck(context: StepContext): Promise<StepOutcome> {
   return { summary: 'not performed: HANFA integration not configured', performed: false, entityType: party.entityType, entityId: party.id };
 }
 
-/** An automatic assessment of the party as its book stands now (reason on_demand, by the system). */
+/**
+ * An automatic assessment of the party as its book stands now (reason
+ * on_demand, by the system). An instance started by an assessment request
+ * (context.assessmentId, app/risk/assessments.server.ts requestAssessment)
+ * reports that assessment instead: a second one would only repeat it.
+ */
 export async function riskAssessment(context: StepContext): Promise<StepOutcome> {
   const party = await partyOf(context);
+  const requested = context.instance.context?.assessmentId;
+  if (typeof requested === 'string' && UUID.test(requested)) {
+    const existing = await selectOne<{ id: string; score: number; category: string }>(
+      `SELECT id, score, category FROM risk_assessments WHERE id = :id AND entity_type = :entityType AND entity_id = :entityId`,
+      { id: requested, entityType: party.entityType, entityId: party.id },
+      { transaction: context.transaction },
+    );
+    if (existing) {
+      return {
+        summary: `assessed ${party.companyName} by the request that started this workflow: ${existing.score}/100 (${existing.category})`,
+        assessmentId: existing.id,
+        score: existing.score,
+        category: existing.category,
+        requested: true,
+      };
+    }
+  }
   const assessment = await assessEntity(
     { entityType: party.entityType, entityId: party.id, actor: null, reason: 'on_demand', notes: `Workflow ${context.instance.workflowType}` },
     { transaction: context.transaction },

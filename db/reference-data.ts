@@ -1,0 +1,277 @@
+import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import type { EmailTrigger } from '../app/email/schemas.ts';
+import { getEnv } from '../app/env.server.ts';
+import { INTEGRATION_DEFAULTS, INTEGRATION_TYPES, type IntegrationMode, type IntegrationType } from '../app/integrations/types.ts';
+import type { WorkflowStepDef } from '../app/workflows/instances.server.ts';
+import type { WorkflowType } from '../app/workflows/schemas.ts';
+
+/**
+ * The reference data every install has (docs/reference-data.md): the four
+ * workflow definitions, one active email template per event trigger, and the
+ * five integrations. `ensureReferenceData` installs them once per database,
+ * beside the first admin (db/prepare.ts); the demo seed (db/seed/demo.ts)
+ * builds its book on the same rows.
+ *
+ * After installation they belong to staff: edited, deactivated or deleted,
+ * they are never recreated or overwritten, because the install is recorded
+ * in `install_steps` and runs only once.
+ */
+
+export interface ReferenceWorkflow {
+  type: WorkflowType;
+  name: string;
+  description: string;
+  steps: WorkflowStepDef[];
+}
+
+/**
+ * The step handlers are those app/workflows/handlers/index.server.ts
+ * registers. Which event starts each definition, and why its steps do not
+ * repeat what the event already did, is in docs/reference-data.md.
+ */
+export const REFERENCE_WORKFLOWS: readonly ReferenceWorkflow[] = [
+  {
+    type: 'client_onboarding',
+    name: 'Onboarding klijenta',
+    description: 'Od registracije do aktivacije klijenta: dokumentacija, FINA, procjena rizika, KYC i kreditni limit.',
+    steps: [
+      { name: 'Provjera potpunosti dokumentacije', type: 'automated', handler: 'checkDocuments' },
+      { name: 'FINA provjera tvrtke i računa', type: 'automated', handler: 'finaCheck' },
+      { name: 'Automatska procjena rizika', type: 'automated', handler: 'riskAssessment' },
+      { name: 'KYC pregled', type: 'manual', taskType: 'kyc_verification' },
+      { name: 'Prijedlog kreditnog limita', type: 'manual', taskType: 'limit_approval' },
+      { name: 'E-mail dobrodošlice', type: 'automated', handler: 'sendWelcomeEmail' },
+    ],
+  },
+  {
+    type: 'invoice_verification',
+    name: 'Verifikacija fakture',
+    description: 'Provjera podataka, duplikata i kupca prije verifikacije fakture.',
+    steps: [
+      { name: 'Provjera podataka fakture', type: 'automated', handler: 'validateInvoice' },
+      { name: 'Provjera duplikata', type: 'automated', handler: 'checkDuplicateInvoice' },
+      { name: 'FINA provjera kupca', type: 'automated', handler: 'finaCheck' },
+      { name: 'Ručna verifikacija', type: 'manual', taskType: 'manual_review' },
+      { name: 'Obavijest klijentu', type: 'automated', handler: 'sendInvoiceVerifiedEmail' },
+    ],
+  },
+  {
+    type: 'risk_assessment',
+    name: 'Periodična procjena rizika',
+    description: 'HANFA i FINA provjera, izračun ocjene rizika i pregled analitičara.',
+    steps: [
+      { name: 'HANFA provjera', type: 'automated', handler: 'hanfaCheck' },
+      { name: 'FINA provjera', type: 'automated', handler: 'finaCheck' },
+      { name: 'Izračun ocjene rizika', type: 'automated', handler: 'riskAssessment' },
+      { name: 'Pregled analitičara', type: 'manual', taskType: 'risk_assessment' },
+    ],
+  },
+  {
+    type: 'payment_processing',
+    name: 'Obrada naplate',
+    description: 'Uparivanje uplate kupca, potvrda, oslobađanje rezerve i obavijest klijentu.',
+    steps: [
+      { name: 'Uparivanje uplate s fakturom', type: 'automated', handler: 'matchPayment' },
+      { name: 'Potvrda uplate', type: 'manual', taskType: 'manual_review' },
+      { name: 'Oslobađanje rezerve', type: 'automated', handler: 'releaseReserve' },
+      { name: 'Obavijest klijentu', type: 'automated', handler: 'sendPaymentConfirmation' },
+    ],
+  },
+];
+
+export interface ReferenceTemplate {
+  trigger: Exclude<EmailTrigger, 'manual'>;
+  name: string;
+  subject: string;
+  body: string;
+}
+
+const SIGNATURE = ['', 'Srdačan pozdrav,', 'FinFlow tim'];
+const lines = (...text: string[]) => [...text, ...SIGNATURE].join('\n');
+
+/**
+ * One active template per event trigger. Only the variables app/email/send.server.ts
+ * fills for the trigger: the client's names always, the invoice's number and
+ * amount (a decimal in EUR) for the invoice triggers.
+ */
+export const REFERENCE_TEMPLATES: readonly ReferenceTemplate[] = [
+  {
+    trigger: 'client_onboarding',
+    name: 'Dobrodošlica novom klijentu',
+    subject: 'Dobrodošli u FinFlow, {{company_name}}',
+    body: lines(
+      'Poštovani {{client_name}},',
+      '',
+      'zahvaljujemo na povjerenju. Registracija tvrtke {{company_name}} je odobrena i pristup platformi za faktoring je aktivan.',
+      'Fakture za financiranje možete nam slati odmah; o odluci o kreditnom limitu javit ćemo vam se zasebno.',
+    ),
+  },
+  {
+    trigger: 'invoice_verified',
+    name: 'Faktura verificirana',
+    subject: 'Faktura {{invoice_number}} je verificirana',
+    body: lines(
+      'Poštovani {{client_name}},',
+      '',
+      'faktura {{invoice_number}} na iznos {{amount}} EUR verificirana je i prosljeđuje se na odobrenje financiranja.',
+    ),
+  },
+  {
+    trigger: 'payment_due',
+    name: 'Podsjetnik na dospijeće',
+    subject: 'Podsjetnik: dospijeće fakture {{invoice_number}}',
+    body: lines(
+      'Poštovani {{client_name}},',
+      '',
+      'podsjećamo da faktura {{invoice_number}} na iznos {{amount}} EUR uskoro dospijeva na naplatu.',
+      'Molimo da obavijestite kupca da uplatu izvrši na račun naveden u obavijesti o cesiji.',
+    ),
+  },
+  {
+    trigger: 'payment_overdue',
+    name: 'Obavijest o kašnjenju plaćanja',
+    subject: 'Kašnjenje plaćanja – faktura {{invoice_number}}',
+    body: lines(
+      'Poštovani {{client_name}},',
+      '',
+      'faktura {{invoice_number}} na iznos {{amount}} EUR dospjela je, a uplata kupca još nije zaprimljena.',
+      'Molimo vas da nas kontaktirate radi dogovora o daljnjim koracima.',
+    ),
+  },
+];
+
+/**
+ * The five integrations, as app/integrations/core.server.ts would create
+ * them: 'inactive' until the health job (or an admin's 'Test') has reached
+ * them, enabled, in INTEGRATIONS_MODE.
+ */
+export const REFERENCE_INTEGRATIONS: ReadonlyArray<{ type: IntegrationType; name: string; description: string }> = INTEGRATION_TYPES.map(
+  (type) => ({ type, ...INTEGRATION_DEFAULTS[type] }),
+);
+
+export interface ReferenceRowIds {
+  workflows: Record<WorkflowType, string>;
+  templates: Record<ReferenceTemplate['trigger'], string>;
+  integrations: Record<IntegrationType, string>;
+}
+
+export interface InsertedReferenceRows {
+  workflowDefinitions: string[];
+  emailTemplates: string[];
+  integrations: string[];
+}
+
+/** The name of this installation step in `install_steps`. */
+export const REFERENCE_DATA_STEP = 'reference_data';
+// Any fixed number: two processes starting on one database install the reference data one after the other.
+const REFERENCE_LOCK = 7_320_114;
+
+async function firstId(sequelize: Sequelize, transaction: Transaction, sql: string, replacements: Record<string, unknown>) {
+  const [row] = await sequelize.query<{ id: string }>(sql, { replacements, transaction, type: QueryTypes.SELECT });
+  return row?.id;
+}
+
+/**
+ * Inserts each reference row whose kind has none yet — a definition of the
+ * type, a template of the trigger (active or not), an integration of the
+ * type — and answers the id of each kind's row (the active or newest one).
+ * A kind that exists is left exactly as it is. Runs in `transaction`.
+ */
+export async function insertMissingReferenceData(
+  sequelize: Sequelize,
+  transaction: Transaction,
+  options: { mode?: IntegrationMode; at?: Date } = {},
+): Promise<{ ids: ReferenceRowIds; inserted: InsertedReferenceRows }> {
+  const at = options.at ?? null;
+  const mode = options.mode ?? getEnv().INTEGRATIONS_MODE;
+  const inserted: InsertedReferenceRows = { workflowDefinitions: [], emailTemplates: [], integrations: [] };
+  const ids = { workflows: {}, templates: {}, integrations: {} } as ReferenceRowIds;
+
+  for (const workflow of REFERENCE_WORKFLOWS) {
+    let id = await firstId(
+      sequelize,
+      transaction,
+      `SELECT id FROM workflow_definitions WHERE type = :type ORDER BY is_active DESC, updated_at DESC, created_at DESC LIMIT 1`,
+      { type: workflow.type },
+    );
+    if (!id) {
+      id = await firstId(
+        sequelize,
+        transaction,
+        `INSERT INTO workflow_definitions (name, description, type, steps, is_active, created_at, updated_at)
+         VALUES (:name, :description, :type, CAST(:steps AS jsonb), true, coalesce(CAST(:at AS timestamptz), now()), coalesce(CAST(:at AS timestamptz), now()))
+         RETURNING id`,
+        { ...workflow, steps: JSON.stringify(workflow.steps), at },
+      );
+      inserted.workflowDefinitions.push(workflow.name);
+    }
+    ids.workflows[workflow.type] = id!;
+  }
+
+  for (const template of REFERENCE_TEMPLATES) {
+    // Any template of the trigger, even an inactive one, means staff have decided about it.
+    let id = await firstId(
+      sequelize,
+      transaction,
+      `SELECT id FROM email_templates WHERE trigger = :trigger ORDER BY is_active DESC, updated_at DESC, id LIMIT 1`,
+      { trigger: template.trigger },
+    );
+    if (!id) {
+      id = await firstId(
+        sequelize,
+        transaction,
+        `INSERT INTO email_templates (name, trigger, subject, body, is_active, created_at, updated_at)
+         VALUES (:name, :trigger, :subject, :body, true, coalesce(CAST(:at AS timestamptz), now()), coalesce(CAST(:at AS timestamptz), now()))
+         RETURNING id`,
+        { ...template, at },
+      );
+      inserted.emailTemplates.push(template.name);
+    }
+    ids.templates[template.trigger] = id!;
+  }
+
+  for (const integration of REFERENCE_INTEGRATIONS) {
+    const created = await firstId(
+      sequelize,
+      transaction,
+      `INSERT INTO integrations (name, description, type, status, mode, created_at, updated_at)
+       VALUES (:name, :description, :type, 'inactive', :mode, coalesce(CAST(:at AS timestamptz), now()), coalesce(CAST(:at AS timestamptz), now()))
+       ON CONFLICT (type) DO NOTHING RETURNING id`,
+      { ...integration, mode, at },
+    );
+    if (created) inserted.integrations.push(integration.name);
+    ids.integrations[integration.type] =
+      created ?? (await firstId(sequelize, transaction, `SELECT id FROM integrations WHERE type = :type`, { type: integration.type }))!;
+  }
+  return { ids, inserted };
+}
+
+/**
+ * Installs the reference data once per database: on the first call the
+ * missing rows (insertMissingReferenceData), the `install_steps` row and one
+ * activity row naming what was added; every later call does nothing. An
+ * install that had rows of a kind before (an upgraded one, a restored book)
+ * keeps them and only gets the kinds it lacked. Joins `transaction` when given.
+ */
+export async function ensureReferenceData(
+  sequelize: Sequelize,
+  options: { transaction?: Transaction; mode?: IntegrationMode; at?: Date } = {},
+): Promise<{ installed: boolean; inserted: InsertedReferenceRows }> {
+  const run = async (transaction: Transaction) => {
+    await sequelize.query(`SELECT pg_advisory_xact_lock(${REFERENCE_LOCK})`, { transaction });
+    const done = await firstId(sequelize, transaction, `SELECT name AS id FROM install_steps WHERE name = :name`, { name: REFERENCE_DATA_STEP });
+    if (done) return { installed: false, inserted: { workflowDefinitions: [], emailTemplates: [], integrations: [] } };
+    const { inserted } = await insertMissingReferenceData(sequelize, transaction, options);
+    const at = options.at ?? null;
+    await sequelize.query(`INSERT INTO install_steps (name, completed_at) VALUES (:name, coalesce(CAST(:at AS timestamptz), now()))`, {
+      replacements: { name: REFERENCE_DATA_STEP, at },
+      transaction,
+    });
+    await sequelize.query(
+      `INSERT INTO activity_logs (action, details, created_at) VALUES ('reference_data_installed', CAST(:details AS jsonb), coalesce(CAST(:at AS timestamptz), now()))`,
+      { replacements: { details: JSON.stringify({ ...inserted, via: 'first start' }), at }, transaction },
+    );
+    return { installed: true, inserted };
+  };
+  return options.transaction ? run(options.transaction) : sequelize.transaction(run);
+}
