@@ -3,8 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { camt053Fixture } from '../banking/camt053-fixture.ts';
 import { factorAccount } from '../banking/factor-account.server.ts';
 import { createTestUser, signedInCookie, TEST_PASSWORD } from '../auth/test-helpers.server.ts';
-import { execute, selectOne, selectRows } from '../db.server.ts';
-import { createUploadSlot } from '../documents/uploads.server.ts';
+import { issueUserToken } from '../auth/users.server.ts';
+import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
+import { createUploadSlot, receiveUpload } from '../documents/uploads.server.ts';
 import { createTemplate } from '../email/templates.server.ts';
 import { createInvoice } from '../invoices/invoices.server.ts';
 import { requestCreditLimit } from '../limits/credit-limits.server.ts';
@@ -98,6 +99,7 @@ const TABLE: Record<string, Case> = {
     invalid: { otpEnabled: ['yes', 1] },
     row: (fx) => ({ table: 'users', id: fx.other.id }),
   },
+  'api.admin.users.$userId.reset-totp.ts POST': { noInput: 'resets the authenticator of the user named in the path; no body' },
   'api.admin.users.$userId.role.ts PUT': {
     params: (fx) => ({ userId: fx.other.id }),
     body: () => ({ role: 'manager' }),
@@ -123,6 +125,11 @@ const TABLE: Record<string, Case> = {
     invalid: { newPassword: ['short'], confirmPassword: ['Other-password-12'] },
     row: (fx) => ({ table: 'users', id: fx.admin.id }),
   },
+  'api.auth.forgot-password.ts POST': {
+    body: (fx) => ({ email: fx.other.email }),
+    text: ['email'],
+    invalid: { email: ['x@', 5, ''] },
+  },
   'api.auth.login.ts POST': {
     body: (fx) => ({ email: fx.admin.email, password: TEST_PASSWORD }),
     text: ['email', 'password'],
@@ -134,6 +141,12 @@ const TABLE: Record<string, Case> = {
     text: ['firstName', 'lastName', 'email'],
     invalid: { email: ['x@'], firstName: [''] },
     row: (fx) => ({ table: 'users', id: fx.admin.id }),
+  },
+  'api.auth.reset-password.ts POST': {
+    body: (fx) => ({ token: fx.resetToken, password: 'Reset-password-12' }),
+    text: ['token', 'password'],
+    invalid: { password: ['short', 12345678], token: [5, ''] },
+    row: (fx) => ({ table: 'users', id: fx.other.id }),
   },
   'api.auth.totp.setup.ts POST': { noInput: 'starts an authenticator set-up for the caller; no body' },
   'api.auth.totp.verify-setup.ts POST': {
@@ -183,6 +196,13 @@ const TABLE: Record<string, Case> = {
     body: (fx) => ({ ...party(fx.client.oib), contactPerson: 'Ivana Horvat', status: 'active' }),
     text: [...PARTY_TEXT, 'contactPerson', 'status'],
     invalid: { ...PARTY_INVALID, status: ['zzz'], contactPerson: [5], companyName: [''] },
+    row: (fx) => ({ table: 'clients', id: fx.client.id }),
+  },
+  'api.clients.$clientId.kyc-decision.ts POST': {
+    params: (fx) => ({ clientId: fx.client.id }),
+    body: () => ({ decision: 'request_documents', reason: 'Nedostaje izvadak', message: 'Poštovani,\nmolimo izvadak iz sudskog registra.' }),
+    text: ['decision', 'reason', 'message'],
+    invalid: { decision: ['maybe', 5], reason: [5], message: [5, { text: 'x' }] },
     row: (fx) => ({ table: 'clients', id: fx.client.id }),
   },
   'api.clients.ts POST': {
@@ -515,9 +535,9 @@ async function buildFixtures() {
     xml: camt053Fixture({ iban: factorAccount().iban, statementId: `F-${randomUUID().slice(0, 8)}`, entries: [{ ref: `U-${randomUUID()}`, amount: '7.00', ustrd: 'nepoznato' }] }),
   });
   const entry = await selectOne<{ id: string }>(`SELECT id FROM bank_statement_entries WHERE status = 'unmatched' LIMIT 1`);
+  const { token: resetToken } = await inTransaction((transaction) => issueUserToken(other.id, 'reset_password', 60, transaction));
   // An uploaded object for POST /api/documents.
   const upload = await createUploadSlot({ ip: '10.8.0.1' });
-  const { receiveUpload } = await import('../documents/uploads.server.ts');
   await receiveUpload(upload.uploadURL.split('/').at(-1)!, new Request(`http://localhost${upload.uploadURL}`, { method: 'PUT', body: PDF, headers: { 'Content-Type': 'application/pdf' } }));
   return {
     admin,
@@ -532,6 +552,7 @@ async function buildFixtures() {
     workflowId: rows[0].id,
     unmatchedEntryId: entry!.id,
     upload,
+    resetToken,
     /** An OIB no client or customer has yet (the creation bodies). */
     freeOib: '69435151530',
   };
