@@ -16,7 +16,7 @@ import { importBankStatement } from '../banking/camt053.server.ts';
 
 /**
  * Bad input gets a 400 naming the field, never a 500, and changes nothing
- * (DESIGN §4). For EVERY POST and PUT route under app/routes/api.*.ts this
+ * (docs/decisions/004-api-errors-and-lists.md). For EVERY POST and PUT route under app/routes/api.*.ts this
  * table posts a NUL byte and a lone UTF-16 surrogate in each text field, and
  * an invalid value in each optional field (and in other fields a client could
  * get wrong), through the route module's own action with a real Request, and
