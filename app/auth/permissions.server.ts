@@ -41,7 +41,7 @@ const ADDED_BY_ROLE = {
     'adjust:risk',
     'confirm:payment',
     'sign:document',
-    // DESIGN §6: managers run workflows, starting one by hand included.
+    // Managers run workflows, starting one by hand included (the routes under /api/workflow-instances too).
     'start:workflow',
     'run:workflow',
     'edit:workflow',

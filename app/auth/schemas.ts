@@ -117,7 +117,7 @@ export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;
  * /reset-password/{token} page uses setPasswordSchema: the token is in its URL.)
  */
 export const resetPasswordSchema = z.object({
-  token: text(MESSAGES.tokenRequired).pipe(z.string().trim().min(1, MESSAGES.tokenRequired).max(200, MESSAGES.tokenRequired)),
+  token: text(MESSAGES.tokenRequired).pipe(plainText(z.string().trim().min(1, MESSAGES.tokenRequired).max(200, MESSAGES.tokenRequired))),
   password: newPasswordField,
 });
 export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;

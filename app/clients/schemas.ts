@@ -61,12 +61,12 @@ const partyCreateShape = {
 
 /**
  * POST /api/clients and the 'Dodaj novog klijenta' dialog. `status` is not in
- * the dialog (a new client is pending until its KYC is approved). `creditLimit` is what the spec's
- * registration payload may carry (a number or null): checked like every
- * amount, so a wrong one is refused rather than dropped, but never stored as
- * the limit — a limit is only set by an approved limit request (DESIGN §9).
- * It parses to the exact decimal text, so validating the output again gives
- * the same value.
+ * the dialog (a new client is pending until its KYC is approved).
+ * `creditLimit` is what a registration payload may carry (a number or null):
+ * checked like every amount, so a wrong one is refused rather than dropped,
+ * but never stored as the limit — a limit is only set by an approved limit
+ * request (app/limits/credit-limits.server.ts). It parses to the exact
+ * decimal text, so validating the output again gives the same value.
  */
 export const clientCreateSchema = z.object({
   ...partyCreateShape,

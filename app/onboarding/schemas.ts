@@ -100,7 +100,7 @@ export const KYC_MESSAGE_KEYS: Record<string, string> = Object.fromEntries(
   Object.entries(KYC_MESSAGES).map(([key, message]) => [message, `kyc.messages.${key}`]),
 );
 
-/** Optional text: absent or blank is "not given"; present, it must be a string of at most 5,000 characters. */
+/** Optional text: absent or blank is "not given"; present, it must be a string of at most 5,000 characters, lines but no control characters. */
 const optionalText = z.preprocess(
   (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
   plainText(z.string(KYC_MESSAGES.tooLong5000).trim().max(5000, KYC_MESSAGES.tooLong5000), { multiline: true }).optional(),

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { requirePermission } from '~/auth/permissions.server.ts';
 import { listLogs } from '~/email/logs.server.ts';
-import { apiJson, listParams } from '~/utils/api.server.ts';
+import { apiJson, methodNotAllowed, listParams } from '~/utils/api.server.ts';
 
 /** GET /api/email/logs: newest first; ?campaignId ?limit ?offset; X-Total-Count. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -11,3 +11,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { logs, total } = await listLogs({ limit, offset, campaignId: /^[0-9a-f-]{36}$/i.test(campaignId) ? campaignId : undefined });
   return apiJson(logs, { headers: { 'X-Total-Count': String(total) } });
 }
+
+export const action = () => methodNotAllowed(['GET']);

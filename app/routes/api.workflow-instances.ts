@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { requirePermission } from '~/auth/permissions.server.ts';
-import { apiJson, listParams } from '~/utils/api.server.ts';
+import { apiJson, methodNotAllowed, listParams } from '~/utils/api.server.ts';
 import { listInstances } from '~/workflows/instances.server.ts';
 import { WORKFLOW_STATUSES } from '~/workflows/schemas.ts';
 
@@ -14,3 +14,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { items, total } = await listInstances({ status, limit, offset });
   return apiJson(items, { headers: { 'X-Total-Count': String(total) } });
 }
+
+export const action = () => methodNotAllowed(['GET']);

@@ -7,7 +7,7 @@ import { startSchema } from '~/workflows/schemas.ts';
 
 /**
  * POST /api/workflows/start {workflowType, entityId, entityType} → 201 with the
- * instance ('start:workflow', a manager: DESIGN §6). 404 on entityId when no
+ * instance ('start:workflow': managers run workflows). 404 on entityId when no
  * such entity exists or the workflow does not work on its type.
  */
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { camt053Fixture } from '../banking/camt053-fixture.ts';
 import { factorAccount } from '../banking/factor-account.server.ts';
 import { createTestUser, signedInCookie, TEST_PASSWORD } from '../auth/test-helpers.server.ts';
-import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { issueUserToken } from '../auth/users.server.ts';
-import { createUploadSlot } from '../documents/uploads.server.ts';
+import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
+import { createUploadSlot, receiveUpload } from '../documents/uploads.server.ts';
 import { createTemplate } from '../email/templates.server.ts';
 import { createInvoice } from '../invoices/invoices.server.ts';
 import { requestCreditLimit } from '../limits/credit-limits.server.ts';
@@ -16,7 +16,7 @@ import { importBankStatement } from '../banking/camt053.server.ts';
 
 /**
  * Bad input gets a 400 naming the field, never a 500, and changes nothing
- * (DESIGN §4). For EVERY POST and PUT route under app/routes/api.*.ts this
+ * (docs/decisions/004-api-errors-and-lists.md). For EVERY POST and PUT route under app/routes/api.*.ts this
  * table posts a NUL byte and a lone UTF-16 surrogate in each text field, and
  * an invalid value in each optional field (and in other fields a client could
  * get wrong), through the route module's own action with a real Request, and
@@ -139,6 +139,7 @@ const TABLE: Record<string, Case> = {
     body: (fx) => ({ token: fx.resetToken, password: 'New-password-12' }),
     text: ['token', 'password'],
     invalid: { password: ['short', 12345678], token: [5, ''] },
+    row: (fx) => ({ table: 'users', id: fx.other.id }),
   },
   'api.auth.logout.ts POST': { noInput: 'ends the caller’s own session; no body' },
   'api.auth.profile.ts PUT': {
@@ -194,7 +195,7 @@ const TABLE: Record<string, Case> = {
     params: (fx) => ({ clientId: fx.applicant.id }),
     body: () => ({ decision: 'reject', reason: 'Nepotpuna dokumentacija' }),
     text: ['decision', 'reason', 'message'],
-    invalid: { decision: ['maybe', 5], reason: [5, ''] },
+    invalid: { decision: ['maybe', 5], reason: [5, ''], message: [5, { text: 'x' }] },
     row: (fx) => ({ table: 'clients', id: fx.applicant.id }),
   },
   'api.clients.$clientId.ts PUT': {
@@ -542,7 +543,6 @@ async function buildFixtures() {
   const entry = await selectOne<{ id: string }>(`SELECT id FROM bank_statement_entries WHERE status = 'unmatched' LIMIT 1`);
   // An uploaded object for POST /api/documents.
   const upload = await createUploadSlot({ ip: '10.8.0.1' });
-  const { receiveUpload } = await import('../documents/uploads.server.ts');
   await receiveUpload(upload.uploadURL.split('/').at(-1)!, new Request(`http://localhost${upload.uploadURL}`, { method: 'PUT', body: PDF, headers: { 'Content-Type': 'application/pdf' } }));
   return {
     admin,

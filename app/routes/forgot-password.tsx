@@ -10,6 +10,7 @@ import { forgotPasswordSchema } from '~/auth/schemas.ts';
 import { Field, FormErrors } from '~/components/forms.tsx';
 import { LanguageSwitcher } from '~/components/language-switcher.tsx';
 import { readApiError } from '~/utils/api.server.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction = () => [{ title: 'FinFlow' }];
 
@@ -19,7 +20,7 @@ export function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: forgotPasswordSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: forgotPasswordSchema });
   if (submission.status !== 'success') return json(submission.reply(), { status: 400 });
   try {
     await requestPasswordReset(submission.value, { ip: clientIp(context) });

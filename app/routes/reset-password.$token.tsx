@@ -10,6 +10,7 @@ import { setPasswordSchema } from '~/auth/schemas.ts';
 import { FormErrors, PasswordField } from '~/components/forms.tsx';
 import { readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
+import { readFormData } from '~/utils/form-data.server.ts';
 
 // The token is in the URL: no Referer may carry it to another site. Not 'no-referrer': that makes the
 // browser send `Origin: null` with the form post, which Remix refuses as a cross-site action.
@@ -22,7 +23,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: setPasswordSchema });
+  const submission = parseWithZod(await readFormData(request), { schema: setPasswordSchema });
   const hideFields = ['newPassword', 'confirmPassword'];
   if (submission.status !== 'success') return json({ result: submission.reply({ hideFields }), linkFailed: false }, { status: 400 });
   try {

@@ -159,7 +159,7 @@ const listQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).catch(0),
 });
 
-/** DESIGN §4 list parameters: ?q=, ?limit= (default 100, max 1000), ?offset=; bad numbers fall back to the defaults, a ?q with control characters is a 400. */
+/** List parameters (docs/decisions/004-api-errors-and-lists.md): ?q=, ?limit= (default 100, max 1000), ?offset=; bad numbers fall back to the defaults, a ?q with control characters is a 400. */
 export function listParams(request: Request): { q: string | undefined; limit: number; offset: number } {
   const params = new URL(request.url).searchParams;
   const q = params.get('q');
@@ -185,8 +185,8 @@ export const UNAVAILABLE_MESSAGE = 'Service temporarily unavailable, please try 
 export const RETRY_AFTER_SECONDS = 5;
 
 /**
- * The one answer for an error no route turned into a refusal (DESIGN §4: the
- * JSON error shape, never a stack): 503 with Retry-After while the database
+ * The one answer for an error no route turned into a refusal (the JSON error
+ * shape of docs/decisions/004-api-errors-and-lists.md, never a stack): 503 with Retry-After while the database
  * cannot be reached, 400 when PostgreSQL refused a value a schema let through,
  * 500 otherwise. server.ts sends it for every /api request whose error Remix
  * would have answered with its plain-text 500.

@@ -62,6 +62,11 @@ describe('finishResponse', () => {
     expect(finishResponse(api, ok, refused)).toBe(ok);
     const routeOwn = new Response(JSON.stringify({ message: 'Stored file does not match its checksum' }), { status: 500, headers: { 'Content-Type': 'application/json' } });
     expect(finishResponse(api, routeOwn, undefined)).toBe(routeOwn);
+    // Remix's own 405 for a route without an action names no server error.
+    const remix405 = new Response(JSON.stringify({ message: 'Unexpected Server Error' }), { status: 405, headers: { 'Content-Type': 'application/json', 'X-Remix-Error': 'yes' } });
+    const notServed = finishResponse(api, remix405, undefined);
+    expect(notServed.status).toBe(405);
+    expect(await notServed.json()).toEqual({ message: 'Method Not Allowed' });
   });
 
   it('answers a page with a 503 page while the database is away, and a 400 page for a refused value, in the visitor’s language', async () => {

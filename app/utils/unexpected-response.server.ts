@@ -1,7 +1,8 @@
+import { STATUS_CODES } from 'node:http';
 import { isDatabaseUnavailable, isRefusedValue } from '../db.server.ts';
 import { resources } from '../i18n.ts';
 import { languageFromRequest } from '../i18next.server.ts';
-import { RETRY_AFTER_SECONDS, unexpectedErrorResponse } from './api.server.ts';
+import { apiError, RETRY_AFTER_SECONDS, unexpectedErrorResponse } from './api.server.ts';
 
 /**
  * What the web process sends when a request ended in an error no route turned
@@ -13,9 +14,14 @@ import { RETRY_AFTER_SECONDS, unexpectedErrorResponse } from './api.server.ts';
  * net under them). Anything else goes out as Remix rendered it.
  */
 export function finishResponse(request: Request, response: Response, error: unknown): Response {
-  if (response.status < 500) return response;
   const path = new URL(request.url).pathname;
-  if (path === '/api' || path.startsWith('/api/')) {
+  const api = path === '/api' || path.startsWith('/api/');
+  // Remix's own refusals (a method a route does not serve) say 'Unexpected Server Error' whatever the status.
+  if (api && response.status < 500 && response.headers.has('X-Remix-Error')) {
+    return apiError(response.status, STATUS_CODES[response.status] ?? 'Request refused');
+  }
+  if (response.status < 500) return response;
+  if (api) {
     if (error === undefined && isJson(response)) return response;
     return unexpectedErrorResponse(error);
   }
