@@ -23,6 +23,7 @@ import {
   type InvoiceStatus,
   type InvoiceTab,
 } from './schemas.ts';
+import { applyEntityDecision } from '../workflows/decisions.server.ts';
 import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
 
 /**
@@ -541,6 +542,8 @@ export async function verifyInvoice(args: { actor: Actor; id: string; ip?: strin
         );
         // The invoice_verified email (its active template, if any) is queued with the change; its job follows the commit.
         const mail = await sendInvoiceVerifiedTemplate(row.id, transaction);
+        // Verifying is the verification workflow's manual review: its task closes and the instance goes on.
+        await applyEntityDecision({ workflowType: 'invoice_verification', entityId: row.id, decision: 'approve', actor: args.actor, summary: 'invoice verified' }, { transaction });
         return { verificationStatus: 'verified', clientEmailQueued: mail.queued };
       },
     },
@@ -729,6 +732,11 @@ export async function rejectInvoice(
         await execute(
           `UPDATE invoices SET status = 'rejected', rejected_by = :actorId, rejected_at = now(), rejection_reason = :reason WHERE id = :id`,
           { id: row.id, actorId: args.actor.id, reason },
+          { transaction },
+        );
+        // A rejected invoice ends a verification still under way; none of its steps tells the client of a verification.
+        await applyEntityDecision(
+          { workflowType: 'invoice_verification', entityId: row.id, decision: 'reject', actor: args.actor, summary: 'invoice rejected', reason },
           { transaction },
         );
         return { reason };

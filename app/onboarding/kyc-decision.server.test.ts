@@ -194,6 +194,15 @@ describe('rejecting an application', () => {
     expect(await activityRows('client_kyc_rejected', clientId)).toMatchObject([{ user_id: manager.id, details: { reason, to: email } }]);
     expect(await activityRows('workflow_completed', instanceId)).toMatchObject([{ details: { outcome: 'rejected', reason } }]);
 
+    // The limit the applicant asked for in the wizard is rejected with the application, not left pending.
+    const limits = await selectRows<{ id: string; status: string; rejection_reason: string; decided_by: string }>(
+      `SELECT id, status, rejection_reason, decided_by FROM credit_limit_requests WHERE client_id = :clientId`,
+      { clientId },
+    );
+    expect(limits).toEqual([expect.objectContaining({ status: 'rejected', rejection_reason: `KYC rejected: ${reason}`, decided_by: manager.id })]);
+    expect(await activityRows('credit_limit_rejected', limits[0].id)).toMatchObject([{ user_id: manager.id, details: { kycDecision: 'reject' } }]);
+    expect(await activityRows('client_kyc_rejected', clientId)).toMatchObject([{ details: { rejectedLimitRequestIds: [limits[0].id] } }]);
+
     const [mail] = mailsTo(email);
     expect(mail).toContain('zahtjev za registraciju nije odobren');
     expect(mail).toContain(`Razlog: ${reason}`);

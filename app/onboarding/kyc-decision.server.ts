@@ -10,7 +10,7 @@ import { checkUpload } from '../documents/file-types.server.ts';
 import { deleteObjectIfUnreferenced, ensureObjectPresent } from '../documents/object-refs.server.ts';
 import { getObjectStore, type StoredObject } from '../storage/object-store.server.ts';
 import { apiError, readApiError, zodFieldErrors } from '../utils/api.server.ts';
-import { applyKycDecision, lockClientOnboarding, resumeKycReview, type KycEffect } from '../workflows/engine.server.ts';
+import { applyKycDecision, lockClientOnboarding, resumeKycReview, type KycEffect } from '../workflows/decisions.server.ts';
 import { startWorkflowInstance } from '../workflows/instances.server.ts';
 import { DOCUMENT_TYPE_OF_KYC, KYC_DOCUMENT_TYPES, KYC_EXTENSIONS, KYC_MAX_FILE_BYTES, type KycDocumentType } from './kyc.ts';
 import { sendDocumentRequestMail, sendRejectionMail } from './kyc-mail.server.ts';
@@ -107,6 +107,7 @@ export async function decideKyc({ actor, clientId, input, ip }: { actor: Actor; 
     );
 
     const closedTaskIds = await closeKycTasks(clientId, decision, actor, ip ?? null, transaction);
+    const rejectedLimitRequestIds = decision === 'reject' ? await rejectPendingLimits(client, reason ?? null, actor, ip ?? null, transaction) : [];
     // A link out there is no longer needed once decided, and an older one gives way to the newer request.
     await execute(
       `UPDATE kyc_document_requests SET spent_at = now(), spent_reason = :why
@@ -143,6 +144,7 @@ export async function decideKyc({ actor, clientId, input, ip }: { actor: Actor; 
           ...(decision === 'reject' ? { to: email } : {}),
           workflow,
           closedTaskIds,
+          ...(rejectedLimitRequestIds.length > 0 ? { rejectedLimitRequestIds } : {}),
         },
       },
       transaction,
@@ -203,6 +205,43 @@ async function closeKycTasks(clientId: string, decision: KycDecision, actor: Act
   }
   return rows.map((task) => task.id);
 }
+
+/**
+ * A rejected applicant gets no limit: its pending limit requests (the one it
+ * asked for in the wizard, any a manager asked for since) are rejected with
+ * the KYC decision, each logged. The decider is recorded unless they asked for
+ * that request themselves: four eyes (a request's author never decides it)
+ * holds, and the activity row still names them.
+ */
+async function rejectPendingLimits(client: ClientRow, reason: string | null, actor: Actor, ip: string | null, transaction: Transaction): Promise<string[]> {
+  const why = `${KYC_LIMIT_REJECTION}${reason ? `: ${reason}` : ''}`.slice(0, 5000);
+  const { rows } = await execute<{ id: string; requested_limit: string }>(
+    `UPDATE credit_limit_requests
+        SET status = 'rejected', rejection_reason = :why, decided_at = now(), updated_at = now(),
+            decided_by = CASE WHEN requested_by = :actorId THEN NULL ELSE CAST(:actorId AS uuid) END
+      WHERE client_id = :clientId AND status = 'pending'
+      RETURNING id, requested_limit`,
+    { clientId: client.id, actorId: actor.id, why },
+    { transaction },
+  );
+  for (const request of rows) {
+    await logActivity(
+      {
+        action: 'credit_limit_rejected',
+        userId: actor.id,
+        entityType: 'credit_limit_request',
+        entityId: request.id,
+        ipAddress: ip,
+        details: { clientId: client.id, clientName: client.company_name, requestedLimit: request.requested_limit, reason: why, kycDecision: 'reject' },
+      },
+      transaction,
+    );
+  }
+  return rows.map((request) => request.id);
+}
+
+/** The reason a limit request closed by a KYC rejection carries (before the rejection's own reason). */
+export const KYC_LIMIT_REJECTION = 'KYC rejected';
 
 /**
  * A client entered by staff goes through the same review as an applicant:

@@ -15,6 +15,7 @@ import {
   type PaymentCreateInput,
   type PaymentTab,
 } from './schemas.ts';
+import { applyEntityDecision } from '../workflows/decisions.server.ts';
 import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
 
 /**
@@ -373,6 +374,8 @@ export async function confirmPayment(args: Args, options: { transaction?: Transa
       settlesInvoice: settles,
     }, transaction);
     if (settles) await settleInvoice(args, invoice, client, transaction);
+    // The confirmation is the payment processing's manual step: its task closes and the instance goes on.
+    await applyEntityDecision({ workflowType: 'payment_processing', entityId: payment.id, decision: 'approve', actor: args.actor, summary: 'payment confirmed' }, { transaction });
     return getPayment(payment.id, transaction);
   };
   return options.transaction ? run(options.transaction) : inTransaction(run);
@@ -452,6 +455,8 @@ export async function failPayment(args: Args, options: { transaction?: Transacti
     const invoice = (await selectOne<LockedInvoice>('SELECT * FROM invoices WHERE id = :id', { id: payment.invoice_id }, { transaction }))!;
     await setPaymentStatus(payment, 'failed', args.actor, transaction);
     await logPayment('payment_failed', args, payment, invoice, { toStatus: 'failed' }, transaction);
+    // A failed payment ends its processing: nothing to release, no one to tell of a payment that did not arrive.
+    await applyEntityDecision({ workflowType: 'payment_processing', entityId: payment.id, decision: 'reject', actor: args.actor, summary: 'payment failed' }, { transaction });
     return getPayment(payment.id, transaction);
   };
   return options.transaction ? run(options.transaction) : inTransaction(run);

@@ -34,6 +34,8 @@ export const TASK_MESSAGES = {
   cannotCancel: 'Only a pending or in-progress task can be cancelled',
   cannotReopen: 'A task cannot go back to pending',
   decideKyc: 'Decide the KYC application instead: approve, reject or request documents',
+  decideInvoice: 'Verify or reject the invoice instead: the task closes with the decision',
+  decidePayment: 'Confirm or fail the payment instead: the task closes with the decision',
 } as const;
 
 /** Server message → i18n key, so the pages show each message in the chosen language. */

@@ -5,7 +5,9 @@ import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { apiError, zodFieldErrors } from '../utils/api.server.ts';
-import { onTaskCompleted } from '../workflows/engine.server.ts';
+import { isDecisionStep, onTaskCompleted } from '../workflows/engine.server.ts';
+import type { WorkflowStepDef } from '../workflows/instances.server.ts';
+import type { WorkflowType } from '../workflows/schemas.ts';
 import {
   ASSIGNEE_FILTERS,
   TASK_EDIT_FIELDS,
@@ -64,6 +66,12 @@ export interface TaskDto {
   workflowName: string | null;
   /** Past its due date and still open (spec §4 late badge). */
   isLate: boolean;
+  /**
+   * The record whose decision closes this open task (verify or reject the
+   * invoice, confirm or fail the payment), while it is undecided; null for a
+   * task that is completed by hand. See decisionAwaited.
+   */
+  awaitsDecision: 'invoice' | 'payment' | null;
 }
 
 export interface TaskDetailDto extends TaskDto {
@@ -113,12 +121,16 @@ interface TaskRow {
   workflow_step_name: string | null;
   workflow_step_count: number | null;
   workflow_name: string | null;
+  workflow_type: WorkflowType | null;
+  workflow_step_def: WorkflowStepDef | null;
+  /** For an invoice or payment task: whether that record is still pending. */
+  entity_pending: boolean | null;
   is_late: boolean;
 }
 
 type BareTaskRow = Pick<
   TaskRow,
-  'id' | 'title' | 'description' | 'type' | 'priority' | 'status' | 'assigned_to' | 'due_date' | 'notes' | 'workflow_instance_id' | 'entity_type' | 'entity_id'
+  'id' | 'title' | 'description' | 'type' | 'priority' | 'status' | 'assigned_to' | 'due_date' | 'notes' | 'workflow_instance_id' | 'workflow_step' | 'entity_type' | 'entity_id'
 >;
 
 const OPEN_STATUSES: readonly TaskStatus[] = ['pending', 'in_progress'];
@@ -131,7 +143,11 @@ const TASK_SELECT = `
          t.workflow_instance_id, t.workflow_step,
          wi.steps -> t.workflow_step ->> 'name' AS workflow_step_name,
          jsonb_array_length(wi.steps) AS workflow_step_count,
-         wd.name AS workflow_name,
+         wd.name AS workflow_name, wd.type AS workflow_type, wi.steps -> t.workflow_step AS workflow_step_def,
+         CASE t.entity_type
+           WHEN 'invoice' THEN (SELECT status = 'pending' FROM invoices WHERE id = t.entity_id)
+           WHEN 'payment' THEN (SELECT status = 'pending' FROM payments WHERE id = t.entity_id)
+         END AS entity_pending,
          (t.due_date < now() AND t.status IN ('pending', 'in_progress')) AS is_late,
          CASE t.entity_type
            WHEN 'client' THEN (SELECT company_name FROM clients WHERE id = t.entity_id)
@@ -198,7 +214,21 @@ export function toTaskDto(row: TaskRow): TaskDto {
     workflowStepCount: row.workflow_step_count,
     workflowName: row.workflow_name,
     isLate: row.is_late,
+    awaitsDecision: awaitedDecision(row),
   };
+}
+
+/**
+ * An open task of the manual review of an invoice verification, or of the
+ * confirmation of a payment processing, whose invoice or payment is still
+ * pending: the manager's decision on that record closes it
+ * (app/workflows/decisions.server.ts), not completing it by hand.
+ */
+function awaitedDecision(row: TaskRow): TaskDto['awaitsDecision'] {
+  if (!OPEN_STATUSES.includes(row.status) || !row.entity_pending || !row.workflow_type) return null;
+  const expected = row.entity_type === 'invoice' ? 'invoice_verification' : row.entity_type === 'payment' ? 'payment_processing' : null;
+  if (row.workflow_type !== expected || !isDecisionStep(row.workflow_type, row.workflow_step_def ?? undefined)) return null;
+  return row.entity_type as 'invoice' | 'payment';
 }
 
 function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
@@ -339,7 +369,7 @@ export async function updateTask({ actor, id, input, ip }: { actor: Actor; id: s
   if (!UUID.test(id)) throw apiError(404, TASK_MESSAGES.notFound);
   return inTransaction(async (transaction) => {
     const row = await selectOne<BareTaskRow>(
-      `SELECT id, title, description, type, priority, status, assigned_to, due_date, notes, workflow_instance_id, entity_type, entity_id
+      `SELECT id, title, description, type, priority, status, assigned_to, due_date, notes, workflow_instance_id, workflow_step, entity_type, entity_id
          FROM tasks WHERE id = :id FOR UPDATE`,
       { id },
       { transaction },
@@ -350,9 +380,8 @@ export async function updateTask({ actor, id, input, ip }: { actor: Actor; id: s
     const target = data.status !== undefined && (data.status !== row.status || edits.length === 0) ? data.status : undefined;
     if (target !== undefined && !TRANSITIONS[target].from.includes(row.status)) throw apiError(409, TRANSITIONS[target].refusal);
     if (edits.length > 0 && !OPEN_STATUSES.includes(row.status)) throw apiError(409, TASK_MESSAGES.notOpen);
-    if ((target === 'completed' || target === 'cancelled') && (await awaitsKycDecision(row, transaction))) {
-      throw apiError(409, TASK_MESSAGES.decideKyc, { status: [TASK_MESSAGES.decideKyc] });
-    }
+    const awaited = target === 'completed' || target === 'cancelled' ? await decisionAwaited(row, transaction) : null;
+    if (awaited) throw apiError(409, awaited, { status: [awaited] });
 
     const values: Partial<Record<TaskEditField, string | null>> = {};
     for (const field of edits) values[field] = data[field] as string | null;
@@ -395,18 +424,27 @@ export async function updateTask({ actor, id, input, ip }: { actor: Actor; id: s
 }
 
 /**
- * A KYC task of a client still under review is closed by the decision
- * (app/onboarding/kyc-decision.server.ts), not by completing or cancelling
- * it: that would approve nobody and leave the onboarding workflow waiting.
+ * A task that stands for a decision on its record is closed by that decision,
+ * not by completing or cancelling it (app/workflows/decisions.server.ts): a
+ * KYC task of a client still under review (app/onboarding/kyc-decision.server.ts),
+ * the manual review of an invoice verification while the invoice is pending,
+ * the confirmation step of a payment processing while the payment is pending.
+ * Closing it by hand would decide nothing and leave the workflow's record
+ * undecided. Returns the refusal, or null.
  */
-async function awaitsKycDecision(row: BareTaskRow, transaction: Transaction): Promise<boolean> {
-  if (row.type !== 'kyc_verification' || row.entity_type !== 'client' || !row.entity_id) return false;
-  const client = await selectOne<{ undecided: boolean }>(
-    `SELECT onboarding_status IN ('pending', 'in_progress') AS undecided FROM clients WHERE id = :id`,
-    { id: row.entity_id },
-    { transaction },
-  );
-  return Boolean(client?.undecided);
+async function decisionAwaited(row: BareTaskRow, transaction: Transaction): Promise<string | null> {
+  if (!row.entity_id) return null;
+  if (row.type === 'kyc_verification' && row.entity_type === 'client') {
+    const client = await selectOne<{ undecided: boolean }>(
+      `SELECT onboarding_status IN ('pending', 'in_progress') AS undecided FROM clients WHERE id = :id`,
+      { id: row.entity_id },
+      { transaction },
+    );
+    return client?.undecided ? TASK_MESSAGES.decideKyc : null;
+  }
+  const full = await readTask(row.id, transaction);
+  const awaited = full ? awaitedDecision(full) : null;
+  return awaited === 'invoice' ? TASK_MESSAGES.decideInvoice : awaited === 'payment' ? TASK_MESSAGES.decidePayment : null;
 }
 
 /** The assign form: give an open task to a user, or to nobody (`null`). Throws 400, 403, 404, 409. */

@@ -4,7 +4,7 @@ import { getQueueDefinition } from '../../worker/queues.ts';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
-import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
+import { execute, inTransaction, selectOne } from '../db.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { describeError, getHandler, isPermanent, PermanentStepError, type StepOutcome } from './handlers/index.server.ts';
 import type { WorkflowStepDef } from './instances.server.ts';
@@ -35,7 +35,7 @@ export interface StepJob {
   attempt: number;
 }
 
-interface LockedInstance {
+export interface LockedInstance {
   id: string;
   workflow_id: string;
   workflow_type: WorkflowType;
@@ -50,7 +50,7 @@ interface LockedInstance {
 
 const attemptOf = (instance: Pick<LockedInstance, 'context'>) => Number(instance.context?.attempt ?? 1) || 1;
 
-async function lockInstance(id: string, transaction: Transaction): Promise<LockedInstance | null> {
+export async function lockInstance(id: string, transaction: Transaction): Promise<LockedInstance | null> {
   // FOR UPDATE OF i: only the instance row; the definition is just read for its name and type.
   return selectOne<LockedInstance>(
     `SELECT i.id, i.workflow_id, d.type AS workflow_type, d.name AS workflow_name, i.status, i.entity_type, i.entity_id,
@@ -88,6 +88,30 @@ async function enterStep(instance: LockedInstance, transaction: Transaction): Pr
   await openManualStep(instance, step, transaction);
 }
 
+/**
+ * The manual steps that stand for a staff decision on the instance's entity
+ * rather than for their task (docs/reference-data.md): the KYC review of an
+ * onboarding, the manual review of an invoice verification (verify or reject
+ * the invoice) and of a payment processing (confirm or fail the payment).
+ */
+export function isDecisionStep(workflowType: WorkflowType, step: WorkflowStepDef | undefined): boolean {
+  if (step?.type !== 'manual') return false;
+  if (workflowType === 'client_onboarding') return step.taskType === 'kyc_verification';
+  if (workflowType === 'invoice_verification' || workflowType === 'payment_processing') return (step.taskType ?? 'manual_review') === 'manual_review';
+  return false;
+}
+
+/** The run outcome of a decision step whose approval came before the instance reached it, or null. */
+function decisionTakenBefore(instance: LockedInstance, step: WorkflowStepDef): Record<string, unknown> | null {
+  if (!isDecisionStep(instance.workflow_type, step)) return null;
+  const context = instance.context ?? {};
+  const approved = instance.workflow_type === 'client_onboarding' ? context.kycDecision === 'approved' : context.decision === 'approved';
+  if (!approved) return null;
+  const decidedBy = [context.kycDecidedBy, context.decidedBy].find((id): id is string => typeof id === 'string') ?? null;
+  const what = instance.workflow_type === 'client_onboarding' ? 'KYC approved' : String(context.decisionSummary ?? 'approved');
+  return { summary: `${what} before this step was reached`, decision: 'approve', decidedBy };
+}
+
 async function openManualStep(instance: LockedInstance, step: WorkflowStepDef, transaction: Transaction): Promise<void> {
   const index = instance.current_step;
   const waiting = await selectOne(
@@ -96,10 +120,10 @@ async function openManualStep(instance: LockedInstance, step: WorkflowStepDef, t
     { transaction },
   );
   if (waiting) return;
-  // Staff approved the application before the instance got here (applyKycDecision): that decision is this review.
-  if (isKycReview(step) && instance.context?.kycDecision === 'approved') {
-    const decidedBy = typeof instance.context.kycDecidedBy === 'string' ? instance.context.kycDecidedBy : null;
-    await completeManualRun(instance, index, step, { summary: 'KYC approved before this step was reached', decision: 'approve', decidedBy }, null, transaction);
+  // Staff decided before the instance got here (app/workflows/decisions.server.ts): that decision is this step.
+  const decided = decisionTakenBefore(instance, step);
+  if (decided) {
+    await completeManualRun(instance, index, step, decided, null, transaction);
     await advance(instance, transaction);
     return;
   }
@@ -119,7 +143,7 @@ async function openManualStep(instance: LockedInstance, step: WorkflowStepDef, t
 }
 
 /** The task of the instance's current manual step, and its activity row; `note` is added to the description. */
-async function insertStepTask(instance: LockedInstance, step: WorkflowStepDef, transaction: Transaction, note?: string): Promise<string> {
+export async function insertStepTask(instance: LockedInstance, step: WorkflowStepDef, transaction: Transaction, note?: string): Promise<string> {
   const index = instance.current_step;
   const entityName = await entityNameOf(instance.entity_type, instance.entity_id, transaction);
   const description = `${instance.workflow_name}${entityName ? ` · ${entityName}` : ''} (${index + 1}/${instance.steps.length})${note ? `\n${note}` : ''}`;
@@ -154,7 +178,7 @@ async function insertStepTask(instance: LockedInstance, step: WorkflowStepDef, t
 }
 
 /** Marks the instance's waiting run of manual step `index` completed with `outcome` (or records one), and logs it. */
-async function completeManualRun(
+export async function completeManualRun(
   instance: LockedInstance,
   index: number,
   step: WorkflowStepDef,
@@ -200,7 +224,7 @@ async function entityNameOf(entityType: string, entityId: string, transaction: T
   return (await selectOne<{ name: string }>(sql[entityType], { id: entityId }, { transaction }))?.name ?? null;
 }
 
-async function nextRunAttempt(instanceId: string, index: number, transaction: Transaction): Promise<number> {
+export async function nextRunAttempt(instanceId: string, index: number, transaction: Transaction): Promise<number> {
   const row = await selectOne<{ n: number }>(
     `SELECT count(*)::int AS n FROM workflow_step_runs WHERE instance_id = :instanceId AND step_index = :index`,
     { instanceId, index },
@@ -210,7 +234,7 @@ async function nextRunAttempt(instanceId: string, index: number, transaction: Tr
 }
 
 /** Moves past the current (completed) step: into the next one, or completes the instance. */
-async function advance(instance: LockedInstance, transaction: Transaction): Promise<void> {
+export async function advance(instance: LockedInstance, transaction: Transaction): Promise<void> {
   const next = instance.current_step + 1;
   if (next >= instance.steps.length) {
     await execute(
@@ -487,194 +511,3 @@ export async function controlInstance(input: { actor: Actor; id: string; control
 export const pauseInstance = (input: { actor: Actor; id: string; ip?: string | null }) => controlInstance({ ...input, control: 'pause' });
 export const resumeInstance = (input: { actor: Actor; id: string; ip?: string | null }) => controlInstance({ ...input, control: 'resume' });
 export const restartInstance = (input: { actor: Actor; id: string; ip?: string | null }) => controlInstance({ ...input, control: 'restart' });
-
-// ---------------------------------------------------------------------------
-// The applicant's KYC decision (app/onboarding/kyc-decision.server.ts) and the onboarding instance
-
-/** The manual step whose task is the KYC review: only a staff decision completes it. */
-export function isKycReview(step: WorkflowStepDef | undefined): boolean {
-  return step?.type === 'manual' && step.taskType === 'kyc_verification';
-}
-
-/**
- * The client's onboarding instances still under way (running, paused or
- * failed), newest first, each locked. Callers lock these before the client
- * row, in the order a step job does (instance, then what its handler writes).
- */
-async function lockOnboardingInstances(clientId: string, transaction: Transaction): Promise<LockedInstance[]> {
-  const rows = await selectRows<{ id: string }>(
-    `SELECT i.id FROM workflow_instances i JOIN workflow_definitions d ON d.id = i.workflow_id
-      WHERE d.type = 'client_onboarding' AND i.entity_type = 'client' AND i.entity_id = :clientId
-        AND i.status IN ('running', 'paused', 'failed')
-      ORDER BY i.started_at DESC, i.id DESC`,
-    { clientId },
-    { transaction },
-  );
-  const locked: LockedInstance[] = [];
-  for (const row of rows) {
-    const instance = await lockInstance(row.id, transaction);
-    // One that completed between the read and the lock is left alone.
-    if (instance && instance.status !== 'completed') locked.push(instance);
-  }
-  return locked;
-}
-
-export type KycDecision = 'approve' | 'reject' | 'request_documents';
-/**
- * What a decision did to an instance: `advanced` past its review, `noted` for
- * a review not reached yet, `ended` (rejected), `waiting` for the applicant's
- * documents at its review, `unchanged` (documents asked before the review).
- */
-export type KycEffect = 'advanced' | 'noted' | 'ended' | 'waiting' | 'unchanged';
-
-/** Locks the client's onboarding instances under way; call before locking the client (see lockOnboardingInstances). */
-export async function lockClientOnboarding(clientId: string, transaction: Transaction): Promise<string[]> {
-  return (await lockOnboardingInstances(clientId, transaction)).map((instance) => instance.id);
-}
-
-/**
- * Applies a staff KYC decision to every onboarding instance of the client
- * still under way, in the decision's transaction:
- * - approve: an instance waiting at its review completes that step and goes
- *   on (the next step is entered, or its job sent after commit); one that has
- *   not reached the review yet keeps the approval in its context, and the
- *   review step completes by itself when reached;
- * - reject: the instance ends (status completed, the outcome 'rejected' in its
- *   context): the review step is completed with the decision, the steps after
- *   it recorded as skipped, its other open tasks cancelled;
- * - request_documents: an instance at its review keeps waiting there (its
- *   task is closed by the caller; resumeKycReview opens a new one when the
- *   documents arrive).
- */
-export async function applyKycDecision(
-  input: { clientId: string; decision: KycDecision; actor: Actor; reason?: string | null; requestId?: string | null },
-  { transaction }: { transaction: Transaction },
-): Promise<Array<{ instanceId: string; effect: KycEffect }>> {
-  const results: Array<{ instanceId: string; effect: KycEffect }> = [];
-  for (const instance of await lockOnboardingInstances(input.clientId, transaction)) {
-    const index = instance.current_step;
-    const step = instance.steps[index];
-    const atReview = isKycReview(step) && (instance.status === 'running' || instance.status === 'paused');
-    if (input.decision === 'approve') {
-      const context = { ...instance.context, kycDecision: 'approved', kycDecidedBy: input.actor.id };
-      await execute(`UPDATE workflow_instances SET context = CAST(:context AS jsonb), updated_at = now() WHERE id = :id`, { id: instance.id, context: JSON.stringify(context) }, { transaction });
-      if (atReview) {
-        await completeManualRun(instance, index, step, { summary: 'KYC approved', decision: 'approve', decidedBy: input.actor.id }, input.actor.id, transaction);
-        await advance({ ...instance, context }, transaction);
-        results.push({ instanceId: instance.id, effect: 'advanced' });
-      } else {
-        results.push({ instanceId: instance.id, effect: 'noted' });
-      }
-    } else if (input.decision === 'reject') {
-      await endRejected(instance, input.actor, input.reason ?? null, transaction);
-      results.push({ instanceId: instance.id, effect: 'ended' });
-    } else if (atReview) {
-      await execute(
-        `UPDATE workflow_step_runs SET outcome = CAST(:outcome AS jsonb)
-          WHERE instance_id = :id AND step_index = :index AND status = 'waiting'`,
-        { id: instance.id, index, outcome: JSON.stringify({ taskId: null, requestId: input.requestId ?? null, summary: 'waiting for documents from the applicant' }) },
-        { transaction },
-      );
-      results.push({ instanceId: instance.id, effect: 'waiting' });
-    } else {
-      results.push({ instanceId: instance.id, effect: 'unchanged' });
-    }
-  }
-  return results;
-}
-
-async function endRejected(instance: LockedInstance, actor: Actor, reason: string | null, transaction: Transaction): Promise<void> {
-  const index = instance.current_step;
-  const step = instance.steps[index];
-  const skipped = { summary: 'skipped: the application was rejected' };
-  if (isKycReview(step)) {
-    await completeManualRun(instance, index, step, { summary: 'KYC rejected', decision: 'reject', reason, decidedBy: actor.id }, actor.id, transaction);
-  } else if (step) {
-    const { count } = await execute(
-      `UPDATE workflow_step_runs SET status = 'skipped', finished_at = clock_timestamp(), outcome = CAST(:outcome AS jsonb)
-        WHERE instance_id = :id AND step_index = :index AND status IN ('waiting', 'running')`,
-      { id: instance.id, index, outcome: JSON.stringify(skipped) },
-      { transaction },
-    );
-    if (count === 0) await insertSkippedRun(instance, index, step, skipped, transaction);
-  }
-  for (let later = index + 1; later < instance.steps.length; later++) await insertSkippedRun(instance, later, instance.steps[later], skipped, transaction);
-
-  // 'completed' is the engine's one final state besides 'failed'; the context says how it ended.
-  await execute(
-    `UPDATE workflow_instances
-        SET status = 'completed', completed_at = now(), last_error = NULL, updated_at = now(),
-            context = context || jsonb_build_object('kycDecision', 'rejected', 'outcome', 'rejected', 'kycDecidedBy', CAST(:actorId AS text))
-      WHERE id = :id`,
-    { id: instance.id, actorId: actor.id },
-    { transaction },
-  );
-  await logActivity(
-    {
-      action: 'workflow_completed',
-      userId: actor.id,
-      entityType: 'workflow_instance',
-      entityId: instance.id,
-      details: { workflowType: instance.workflow_type, entityType: instance.entity_type, entityId: instance.entity_id, outcome: 'rejected', reason, stepIndex: index },
-    },
-    transaction,
-  );
-  // Nothing is left to do for an ended instance: its open tasks (other than the review, which the caller closes) go.
-  const cancelled = await execute<{ id: string; title: string }>(
-    `UPDATE tasks SET status = 'cancelled' WHERE workflow_instance_id = :id AND status IN ('pending', 'in_progress') AND type <> 'kyc_verification'
-      RETURNING id, title`,
-    { id: instance.id },
-    { transaction },
-  );
-  for (const task of cancelled.rows) {
-    await logActivity(
-      { action: 'task_cancelled', userId: actor.id, entityType: 'task', entityId: task.id, details: { title: task.title, reason: 'application rejected', workflowInstanceId: instance.id } },
-      transaction,
-    );
-  }
-}
-
-async function insertSkippedRun(instance: LockedInstance, index: number, step: WorkflowStepDef, outcome: StepOutcome, transaction: Transaction): Promise<void> {
-  await execute(
-    `INSERT INTO workflow_step_runs (instance_id, step_index, step_name, step_type, status, attempt, outcome, started_at, finished_at)
-     VALUES (:id, :index, :name, :type, 'skipped', :attempt, CAST(:outcome AS jsonb), clock_timestamp(), clock_timestamp())`,
-    { id: instance.id, index, name: step.name, type: step.type, attempt: await nextRunAttempt(instance.id, index, transaction), outcome: JSON.stringify(outcome) },
-    { transaction },
-  );
-}
-
-/**
- * The applicant sent the documents staff asked for: an onboarding instance
- * waiting at its KYC review without an open review task gets a new one (the
- * review resumes). Returns the new task's id, or null when no instance was
- * waiting like that (the caller then tells staff another way).
- */
-export async function resumeKycReview(input: { clientId: string; note: string }, { transaction }: { transaction: Transaction }): Promise<string | null> {
-  for (const instance of await lockOnboardingInstances(input.clientId, transaction)) {
-    const step = instance.steps[instance.current_step];
-    if (!isKycReview(step) || (instance.status !== 'running' && instance.status !== 'paused')) continue;
-    const open = await selectOne(
-      `SELECT 1 FROM tasks WHERE workflow_instance_id = :id AND workflow_step = :index AND status IN ('pending', 'in_progress') LIMIT 1`,
-      { id: instance.id, index: instance.current_step },
-      { transaction },
-    );
-    if (open) continue;
-    const taskId = await insertStepTask(instance, step, transaction, input.note);
-    const outcome = JSON.stringify({ taskId, summary: `waiting for task ${step.taskType ?? ''} (documents received)`.trim() });
-    const { count } = await execute(
-      `UPDATE workflow_step_runs SET outcome = CAST(:outcome AS jsonb) WHERE instance_id = :id AND step_index = :index AND status = 'waiting'`,
-      { id: instance.id, index: instance.current_step, outcome },
-      { transaction },
-    );
-    if (count === 0) {
-      await execute(
-        `INSERT INTO workflow_step_runs (instance_id, step_index, step_name, step_type, status, attempt, outcome, started_at)
-         VALUES (:id, :index, :name, 'manual', 'waiting', :attempt, CAST(:outcome AS jsonb), clock_timestamp())`,
-        { id: instance.id, index: instance.current_step, name: step.name, attempt: await nextRunAttempt(instance.id, instance.current_step, transaction), outcome },
-        { transaction },
-      );
-    }
-    return taskId;
-  }
-  return null;
-}

@@ -26,6 +26,20 @@ export function isKycDecisionTask(task: Pick<TaskView, 'type' | 'entityType'>): 
   return task.type === 'kyc_verification' && task.entityType === 'client';
 }
 
+/**
+ * The way to the decision that closes the task: the invoice's page (verify,
+ * reject), or the pending payments of its invoice (confirm, fail).
+ */
+export function DecisionLink({ task }: { task: Pick<TaskView, 'awaitsDecision' | 'entityHref' | 'entityLabel'> }) {
+  const { t } = useTranslation();
+  const to = task.awaitsDecision === 'payment' ? `/payments?tab=pending&q=${encodeURIComponent(task.entityLabel ?? '')}` : (task.entityHref ?? '/invoices');
+  return (
+    <Button asChild size="1" color="green">
+      <Link to={to}>{t(task.awaitsDecision === 'payment' ? 'tasks.actions.decidePayment' : 'tasks.actions.decideInvoice')}</Link>
+    </Button>
+  );
+}
+
 /** A one-button post to the page's action (start, complete, cancel). */
 export function TaskActionForm({ id, intent, label, color, variant }: { id: string; intent: string; label: string; color?: 'green' | 'red'; variant?: 'solid' | 'soft' }) {
   const navigation = useNavigation();
@@ -155,6 +169,8 @@ export function TaskCard({ task, state, users, refusal }: { task: TaskView; stat
             <Button asChild size="1" color="green">
               <Link to={tasksHref(state, { task: task.id })}>{t('tasks.actions.decideKyc')}</Link>
             </Button>
+          ) : task.awaitsDecision ? (
+            <DecisionLink task={task} />
           ) : task.status === 'in_progress' ? (
             <TaskActionForm id={task.id} intent="complete" label={t('tasks.actions.complete')} color="green" />
           ) : null}

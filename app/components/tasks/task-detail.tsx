@@ -8,7 +8,7 @@ import { LateBadge, PriorityBadge, TaskStatusBadge } from './display.tsx';
 import { KycPanel } from '~/components/kyc/kyc-panel.tsx';
 import type { KycApplication } from '~/onboarding/kyc-decision.server.ts';
 import type { KycRefusalData } from '~/onboarding/kyc-page.server.ts';
-import { EntityLine, isKycDecisionTask, TaskActionForm } from './task-card.tsx';
+import { DecisionLink, EntityLine, isKycDecisionTask, TaskActionForm } from './task-card.tsx';
 
 /** The details view of one task (`?task=<id>`): every field, its links, the workflow step and its history. */
 export function TaskDetailPanel({
@@ -31,7 +31,8 @@ export function TaskDetailPanel({
   const headingId = useId();
   const open = task.status === 'pending' || task.status === 'in_progress';
   // Completing or cancelling a KYC task of an undecided application is refused: its panel decides instead.
-  const decides = Boolean(kyc?.pending) && isKycDecisionTask(task);
+  // So is closing the review of a pending invoice or payment: its decision link takes the place of both.
+  const decides = (Boolean(kyc?.pending) && isKycDecisionTask(task)) || Boolean(task.awaitsDecision);
   const dash = '—';
   return (
     <Card size="3" data-testid="task-detail" role="region" aria-labelledby={headingId}>
@@ -129,6 +130,7 @@ export function TaskDetailPanel({
         <Flex gap="2" justify="end" wrap="wrap">
           {task.status === 'pending' ? <TaskActionForm id={task.id} intent="start" label={t('tasks.actions.start')} /> : null}
           {task.status === 'in_progress' && !decides ? <TaskActionForm id={task.id} intent="complete" label={t('tasks.actions.complete')} color="green" /> : null}
+          {task.awaitsDecision ? <DecisionLink task={task} /> : null}
           {open ? (
             <Button asChild size="1" variant="soft">
               <Link to={editTo}>{t('tasks.actions.edit')}</Link>
