@@ -17,7 +17,8 @@ import {
 } from './schemas.ts';
 import { endSessionsOfUser } from './session.server.ts';
 import { assertNotThrottled, recordFailure, resetThrottle } from './throttle.server.ts';
-import { findUserById, isUuid, toPublicUser, type PublicUser, type UserRow } from './user-record.server.ts';
+import { findUserById, toPublicUser, type PublicUser, type UserRow } from './user-record.server.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
  * Staff accounts: what admins do to users (DESIGN §6, §9; spec §6) and what a

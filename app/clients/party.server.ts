@@ -3,12 +3,12 @@ import type { z } from 'zod';
 import { logActivity } from '../activity-log.server.ts';
 import { assessEntity } from '../risk/assessments.server.ts';
 import { assertCan, type Permission } from '../auth/permissions.server.ts';
-import { isUuid } from '../auth/user-record.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
 import { containsPattern } from '../search.server.ts';
 import { apiError, zodFieldErrors } from '../utils/api.server.ts';
 import { centsToNumber, toCents } from '../utils/money.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
  * What clients and customers have in common ("parties": companies with an

@@ -1,7 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
-import { isUuid } from '../auth/user-record.server.ts';
 import type { Role } from '../auth/schemas.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
 import { apiError, zodFieldErrors, type FieldErrors } from '../utils/api.server.ts';
@@ -14,6 +13,7 @@ import {
   type TemplateCreateInput,
   type TemplateUpdateInput,
 } from './schemas.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
  * Email templates (spec §3, §5; DESIGN §7, §9): staff-edited, validated on

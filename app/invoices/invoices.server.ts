@@ -26,6 +26,7 @@ import {
 import { applyEntityDecision } from '../workflows/decisions.server.ts';
 import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
 import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
  * Invoices from submission to financing (spec §3, §4; DESIGN §7, §9).
@@ -222,10 +223,9 @@ const SELECT_INVOICE = `
     JOIN clients c ON c.id = i.client_id
     JOIN customers cu ON cu.id = i.customer_id`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function readInvoice(id: string, transaction?: Transaction): Promise<InvoiceListRow | null> {
-  if (!UUID.test(id)) return null;
+  if (!isUuid(id)) return null;
   return selectOne<InvoiceListRow>(`${SELECT_INVOICE} WHERE i.id = :id`, { id }, { transaction });
 }
 
@@ -430,7 +430,7 @@ async function transition(
 ): Promise<InvoiceDto> {
   assertCan(actor, spec.permission);
   const run = async (transaction: Transaction) => {
-    const row = UUID.test(id)
+    const row = isUuid(id)
       ? await selectOne<InvoiceRow>('SELECT * FROM invoices WHERE id = :id FOR UPDATE', { id }, { transaction })
       : null;
     if (!row) throw apiError(404, INVOICE_MESSAGES.notFound);
@@ -791,7 +791,7 @@ async function pageWithTotal<Row extends InvoiceListRow = InvoiceListRow>(
 
 function uuidFilter(name: 'clientId' | 'customerId', value: string | null | undefined): string | null {
   if (!value) return null;
-  if (!UUID.test(value)) throw apiError(400, `Invalid ${name}`, { [name]: [`Invalid ${name}`] });
+  if (!isUuid(value)) throw apiError(400, `Invalid ${name}`, { [name]: [`Invalid ${name}`] });
   return value.toLowerCase();
 }
 

@@ -2,7 +2,6 @@ import type { Transaction } from 'sequelize';
 import type { z } from 'zod';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
-import { isUuid } from '../auth/user-record.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { utilisationPercent } from '../clients/clients.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
@@ -22,6 +21,7 @@ import {
   type CreditLimitStatus,
 } from './schemas.ts';
 import { sqlFromBusinessLocal } from '../utils/business-time.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
  * Credit limits (spec §2 /limits, §3, §4, §5, §7; DESIGN §6, §9). A limit is

@@ -18,6 +18,7 @@ import {
 import { applyEntityDecision } from '../workflows/decisions.server.ts';
 import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
 import { SQL_BUSINESS_TODAY, sqlBusinessLocal, sqlFromBusinessLocal } from '../utils/business-time.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
  * Collections from the factored invoices' customers (spec §3 Payment, §4, §5;
@@ -99,7 +100,6 @@ interface PaymentRow {
 
 const money = (value: string) => centsToNumber(toCents(value));
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Today in Croatia: due dates are Croatian calendar days. */
 const TODAY = SQL_BUSINESS_TODAY;
@@ -166,7 +166,7 @@ export function paymentJson(payment: PaymentDto) {
 }
 
 export async function getPayment(id: string, transaction?: Transaction): Promise<PaymentDto> {
-  const row = UUID.test(id) ? await selectOne<PaymentRow>(`${SELECT_PAYMENT} WHERE p.id = :id`, { id }, { transaction }) : null;
+  const row = isUuid(id) ? await selectOne<PaymentRow>(`${SELECT_PAYMENT} WHERE p.id = :id`, { id }, { transaction }) : null;
   if (!row) throw apiError(404, PAYMENT_MESSAGES.notFound);
   return toPaymentDto(row);
 }
@@ -296,7 +296,7 @@ interface LockedPayment {
 }
 
 async function lockPayment(id: string, transaction: Transaction): Promise<LockedPayment> {
-  const row = UUID.test(id)
+  const row = isUuid(id)
     ? await selectOne<LockedPayment>('SELECT id, invoice_id, amount, status FROM payments WHERE id = :id FOR UPDATE', { id }, { transaction })
     : null;
   if (!row) throw apiError(404, PAYMENT_MESSAGES.notFound);

@@ -10,8 +10,8 @@ import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { PAYMENT_MESSAGES, PAYOUT_STATUSES } from '../payments/schemas.ts';
 import { apiError } from '../utils/api.server.ts';
 import { centsToNumber, sumCents, toCents } from '../utils/money.ts';
-import { isUuid } from '../auth/user-record.server.ts';
 import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
  * Money the factor pays to its clients (DESIGN §7): the advance at financing

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { TASK_ENTITY_TYPES, TASK_PRIORITIES, TASK_STATUSES, TASK_TYPES, type TaskEntityType, type TaskPriority, type TaskStatus, type TaskType } from '../../db/models/enums.ts';
-import { isCalendarDate, parseTimestamp, plainText } from '../utils/validation.ts';
+import { parseTimestamp, isCalendarDate, plainText, UUID_PATTERN } from '../utils/validation.ts';
 import { businessDay, businessOffsetMinutes } from '../utils/business-time.ts';
 
 /**
@@ -56,7 +56,6 @@ export const LINKABLE_ENTITIES: Partial<Record<TaskEntityType, string>> = {
   invoice: '/invoices',
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 const blankToUndefined = (value: unknown) =>
@@ -105,7 +104,7 @@ const uuidSchema = (message: string) =>
   z
     .string(message)
     .trim()
-    .regex(UUID, message)
+    .regex(UUID_PATTERN, message)
     .transform((value) => value.toLowerCase());
 
 const titleSchema = plainText(z.string(TASK_MESSAGES.titleRequired).trim().min(1, TASK_MESSAGES.titleRequired).max(255, TASK_MESSAGES.tooLong255));

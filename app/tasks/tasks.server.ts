@@ -26,6 +26,7 @@ import {
   type TaskType,
   type TaskUpdateInput,
 } from './schemas.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
  * Tasks (spec §3 Task, §4 task states; DESIGN §9): creating, working
@@ -366,7 +367,7 @@ export async function updateTask({ actor, id, input, ip }: { actor: Actor; id: s
   if (data.status === undefined && edits.length === 0) throw apiError(400, TASK_MESSAGES.nothingToUpdate, { status: [TASK_MESSAGES.nothingToUpdate] });
 
   // An id that is no UUID names no task (a form may post anything): 404, not a SQL error.
-  if (!UUID.test(id)) throw apiError(404, TASK_MESSAGES.notFound);
+  if (!isUuid(id)) throw apiError(404, TASK_MESSAGES.notFound);
   return inTransaction(async (transaction) => {
     const row = await selectOne<BareTaskRow>(
       `SELECT id, title, description, type, priority, status, assigned_to, due_date, notes, workflow_instance_id, workflow_step, entity_type, entity_id
@@ -466,7 +467,6 @@ export interface TaskListOptions {
 
 export type TaskTabCounts = Record<TaskTab, number>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The WHERE conditions of every filter but the status (the tabs count across statuses). */
 function filterConditions(options: TaskListOptions, replacements: Record<string, unknown>): string[] {
@@ -489,7 +489,7 @@ function filterConditions(options: TaskListOptions, replacements: Record<string,
     where.push('t.assigned_to = :actorId');
   } else if (assignee === 'unassigned') {
     where.push('t.assigned_to IS NULL');
-  } else if (UUID.test(assignee)) {
+  } else if (isUuid(assignee)) {
     replacements.assignee = assignee.toLowerCase();
     where.push('t.assigned_to = :assignee');
   } else if (!(ASSIGNEE_FILTERS as readonly string[]).includes(assignee)) {
@@ -555,7 +555,7 @@ export async function pendingTasksOf(userId: string, options: { limit?: number; 
 
 /** GET /api/tasks/{taskId} and the details view: the task, its links and its history. Throws 404. */
 export async function getTask(id: string): Promise<TaskDetailDto> {
-  const row = UUID.test(id) ? await readTask(id) : null;
+  const row = isUuid(id) ? await readTask(id) : null;
   if (!row) throw apiError(404, TASK_MESSAGES.notFound);
   const [extra, history] = await Promise.all([
     selectOne<{ created_by_name: string | null; instance_status: string | null; workflow_type: string | null }>(

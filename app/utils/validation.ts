@@ -277,3 +277,14 @@ export function amountCentsSchema(message: string, options: { max?: number; allo
     return cents;
   });
 }
+
+/**
+ * A row id as PostgreSQL writes it (gen_random_uuid), any version, either
+ * case: the one pattern every id check uses. Anything else names no row, so a
+ * lookup answers 404 (or a field 400) instead of reaching SQL with it.
+ */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID_PATTERN.test(value);
+}

@@ -9,7 +9,7 @@ import { apiError } from '../utils/api.server.ts';
 import { describeError, getHandler, isPermanent, PermanentStepError, type StepOutcome } from './handlers/index.server.ts';
 import type { WorkflowStepDef } from './instances.server.ts';
 import type { WorkflowType } from './schemas.ts';
-import { isUuid } from '../auth/user-record.server.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
  * The workflow engine (DESIGN §7, issue 7). An instance walks its steps
