@@ -12,7 +12,7 @@ import { seedDemo } from './demo.ts';
  * a change to the book or the schema made on purpose records the new digests
  * (the failure prints them).
  *
- * The seed draws every value from its own PRNG and a clock (db/seed/demo.ts);
+ * The seed draws every value from its own PRNG and a clock (db/seed/demo/plumbing.ts);
  * what is random by nature is made comparable here:
  * - the UUIDs the seed makes (`randomUUID`) come from a counter while it runs;
  * - the UUIDs the database makes (`DEFAULT gen_random_uuid()`: the reference
