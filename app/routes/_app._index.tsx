@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction, redirect } from '@remix-run/node';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, redirect } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { clientIp, logout, setupTotp, startLogin, verifyOtp, verifyTotpSetup } from '~/auth/login.server.ts';
 import { getSignedInUser } from '~/auth/permissions.server.ts';
@@ -9,8 +9,6 @@ import { LoginPage, type LoginActionData } from '~/components/login-page.tsx';
 import { readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
-
-export const meta: MetaFunction = () => [{ title: 'FinFlow' }];
 
 /** `/`: the login page for a visitor, the dashboard for signed-in staff (spec §2). */
 export async function loader({ request }: LoaderFunctionArgs) {

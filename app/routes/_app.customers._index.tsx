@@ -1,5 +1,5 @@
 import { Card, Flex, Heading, Text } from '@radix-ui/themes';
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,8 +13,6 @@ import { FinaCheckButton } from '~/components/integrations/fina-check-button.tsx
 import { createCustomer, listCustomers, type CustomerDto } from '~/customers/customers.server.ts';
 import { CUSTOMER_FIELDS, customerCreateSchema } from '~/customers/schemas.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
-
-export const meta: MetaFunction = () => [{ title: 'Upravljanje kupcima · FinFlow' }];
 
 /** Spec §2 /customers: newest first, 24 a page, ?q (name, OIB prefix, email), ?page, ?new=1 (the creation form without JavaScript). */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,5 +1,5 @@
 import { Button, Card, Flex, Grid, Heading, TabNav, Text, TextField } from '@radix-ui/themes';
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
@@ -10,8 +10,6 @@ import { listDocuments } from '~/documents/documents.server.ts';
 import { parseUploadForm, signFromForm } from '~/documents/page-actions.server.ts';
 import { DOCUMENT_TABS, type DocumentTab } from '~/documents/schemas.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
-
-export const meta: MetaFunction = () => [{ title: 'Upravljanje dokumentima · FinFlow' }];
 
 const PAGE_SIZE = 24;
 

@@ -1,5 +1,5 @@
 import { Callout, Card, Flex, Grid, Heading, TabNav, Text } from '@radix-ui/themes';
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
@@ -7,8 +7,6 @@ import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { IntegrationCard } from '~/components/integrations/integration-card.tsx';
 import { integrationCounts, listIntegrations, type IntegrationGroup } from '~/integrations/integrations.server.ts';
 import { handleIntegrationIntent } from '~/integrations/page.server.ts';
-
-export const meta: MetaFunction = () => [{ title: 'Integracije · FinFlow' }];
 
 const TABS = ['overview', 'croatian', 'general'] as const;
 type Tab = (typeof TABS)[number];

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { Badge, Button, Callout, Card, DataList, Flex, Grid, Heading } from '@radix-ui/themes';
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,8 +16,6 @@ import { readApiError } from '~/utils/api.server.ts';
 import { formatDateTime } from '~/utils/format.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
-
-export const meta: MetaFunction = () => [{ title: 'Profil korisnika · FinFlow' }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);

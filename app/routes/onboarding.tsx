@@ -1,4 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react';
+import { pageTitle } from '~/utils/meta.ts';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { clientIp } from '~/auth/login.server.ts';
@@ -16,7 +17,7 @@ import { loadWizard, wizardAction, type WizardActionData } from '~/onboarding/wi
  * form post and the draft is kept server-side (app/onboarding).
  */
 // No 'no-referrer' here: with it Chromium sends `Origin: null` on form posts, which the cross-site check refuses.
-export const meta: MetaFunction = () => [{ title: 'FinFlow' }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'onboarding.title');
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return json(await loadWizard(request), { headers: { 'Cache-Control': 'no-store' } });
