@@ -3,7 +3,7 @@ import { selectOne, selectRows } from '../db.server.ts';
 import { apiError, zodFieldErrors } from '../utils/api.server.ts';
 import { isCalendarDate, parseTimestamp, plainText } from '../utils/validation.ts';
 
-/** GET /api/activity-logs (spec §3 Activity log), the dashboard's recent activities and the monitoring log tab. */
+/** GET /api/activity-logs (docs/domain-model.md Activity log), the dashboard's recent activities and the monitoring log tab. */
 export interface ActivityLogDto {
   id: string;
   action: string;

@@ -8,7 +8,7 @@ import { CSV_BOM, csvRecord } from './csv.ts';
 import { openSnapshot, publicTables, quoteIdent, type CatalogColumn, type Snapshot } from './snapshot.server.ts';
 
 /**
- * Settings' 'Izvezi podatke' (issue 9 item 6): the book as a zip of one CSV
+ * Settings' 'Izvezi podatke': the book as a zip of one CSV
  * per business entity, for an auditor, an accountant or a move to another
  * system.
  *

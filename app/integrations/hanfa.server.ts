@@ -4,7 +4,7 @@ import { assertEnabled, IntegrationError, liveJson, loadConfig, recorded, type I
 import type { IntegrationAdapter, TestOutcome } from './types.ts';
 
 /**
- * HANFA (the national securities regulator, DESIGN §8): a factoring company
+ * HANFA (the national securities regulator, docs/croatian-formats.md): a factoring company
  * reports its book every quarter. The figures are computed in SQL from the
  * invoices; the sandbox answers a receipt id derived from the period and the
  * figures (same book, same receipt), live POSTs them to {endpoint}/reports.

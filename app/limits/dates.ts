@@ -1,5 +1,5 @@
 /**
- * Calendar days of credit limits. A limit's validUntil is a date (DESIGN §9)
+ * Calendar days of credit limits. A limit's validUntil is a date (docs/lifecycle.md#credit-limits)
  * and "today" is the day in Croatia, where the staff and the clients are, not
  * the server's zone. Shared by browser and server (pure Intl).
  */

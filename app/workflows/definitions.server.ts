@@ -11,7 +11,7 @@ import { definitionSchema, definitionUpdateSchema, ENTITY_TYPES_OF, WORKFLOW_MES
 import type { WorkflowStepDef } from './instances.server.ts';
 
 /**
- * Workflow definitions (spec §3): editable name, type, description and
+ * Workflow definitions (docs/domain-model.md): editable name, type, description and
  * ordered steps; activate/deactivate; and a dry run. One active definition
  * per type: activating one deactivates the others of its type, so the
  * definition startWorkflowInstance uses is the one the page shows as active.

@@ -16,7 +16,7 @@ import { buildBook } from './demo/book.ts';
  * defaults, such as email tracking tokens) differ between runs.
  *
  * Consistent: the figures agree with each other the way the domain rules
- * would have left them (DESIGN §7, §9): advances and fees from the agreement,
+ * would have left them (docs/money.md, docs/lifecycle.md): advances and fees from the agreement,
  * used credit = open advances, paid invoices covered by confirmed payments,
  * risk categories from scores, a task behind every waiting workflow step.
  *

@@ -43,7 +43,7 @@ export function buildCredit(ctx: Context, clients: ClientInfo[], invoices: Invoi
   };
 
   for (const client of clients) {
-    // DESIGN §9: used credit is the sum of open advances.
+    // docs/money.md: used credit is the sum of open advances.
     const used = sumCents(
       invoices.filter((i) => i.client === client && i.status === 'financed').map((i) => i.factorAmount!),
     );
@@ -127,7 +127,7 @@ export function buildCredit(ctx: Context, clients: ClientInfo[], invoices: Invoi
         status: rejected ? 'rejected' : 'pending',
         decided_by: decider?.id ?? null,
         decided_at: decidedAt === undefined ? null : date(decidedAt),
-        // DESIGN §9: the fixed reason of a rejection.
+        // docs/lifecycle.md#credit-limits: the fixed reason of a rejection.
         rejection_reason: rejected ? 'Odbijeno od strane administratora' : null,
         updated_at: date(decidedAt ?? requestedAt),
       },

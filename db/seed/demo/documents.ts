@@ -10,7 +10,7 @@ interface Documents {
   files: Book['files'];
 }
 
-// [kyc_type, document type (DESIGN §9), title]
+// [kyc_type, document type (docs/domain-model.md), title]
 const KYC_DOCUMENTS: ReadonlyArray<readonly [string, string, string]> = [
   ['company_registration', 'kyc_document', 'Izvadak iz sudskog registra'],
   ['tax_certificate', 'kyc_document', 'Potvrda Porezne uprave o nepostojanju duga'],
