@@ -7,6 +7,7 @@ import { automaticAssessmentPercent, integrationDisplay, PERIODS, processingTime
 import { formatDateTime, formatEur } from '~/utils/format.ts';
 import { InvoiceChart } from './dashboard/invoice-chart.tsx';
 import { ActivityLabel, INTEGRATION_COLORS, PRIORITY_COLORS, STATUS_COLORS } from './dashboard/labels.tsx';
+import { BUSINESS_TIME_ZONE } from '~/utils/business-time.ts';
 
 export type DashboardData = Awaited<ReturnType<typeof loadDashboard>>;
 
@@ -28,7 +29,7 @@ function useClock(): string {
         year: 'numeric',
         hour: '2-digit',
         minute: '2-digit',
-        timeZone: 'Europe/Zagreb',
+        timeZone: BUSINESS_TIME_ZONE,
       }).format(now)
     : '';
 }

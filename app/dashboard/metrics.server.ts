@@ -1,13 +1,14 @@
 import { selectOne } from '../db.server.ts';
 import { invoiceDayTotals, invoiceStatusTotals } from '../invoices/summaries.server.ts';
 import { centsToNumber, toCents } from '../utils/money.ts';
+import { BUSINESS_TIME_ZONE } from '../utils/business-time.ts';
 
 /**
  * GET /api/dashboard/metrics (docs/domain-model.md Dashboard metrics) and the dashboard's
  * four cards: every figure is a count or a sum in SQL (docs/api.md). Months and
  * days are Croatian calendar months and days (Europe/Zagreb).
  */
-export const DASHBOARD_TIME_ZONE = 'Europe/Zagreb';
+export const DASHBOARD_TIME_ZONE = BUSINESS_TIME_ZONE;
 /** Days of invoice history the API returns; the chart shows the last 7, 30 or 90 of them. */
 export const HISTORY_DAYS = 90;
 

@@ -3,6 +3,7 @@ import { logActivity } from '../activity-log.server.ts';
 import { inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { centsToDecimalString, toCents } from '../utils/money.ts';
 import { sendTriggeredEmail, type TriggerOutcome } from './send.server.ts';
+import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
 
 /**
  * The event triggers (docs/domain-model.md): each sends the active template of its trigger
@@ -38,7 +39,7 @@ export async function sendInvoiceVerifiedTemplate(invoiceId: string, transaction
  * is recorded in the activity log, which is also what marks it done.
  */
 export async function sendPaymentReminders(): Promise<{ due: number; overdue: number }> {
-  const today = `(now() AT TIME ZONE 'Europe/Zagreb')::date`;
+  const today = SQL_BUSINESS_TODAY;
   const pick = (action: string, window: string) =>
     selectRows<{ id: string; invoice_number: string }>(
       `SELECT i.id, i.invoice_number FROM invoices i

@@ -25,6 +25,7 @@ import {
 } from './schemas.ts';
 import { applyEntityDecision } from '../workflows/decisions.server.ts';
 import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
+import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
 
 /**
  * Invoices from submission to financing (docs/lifecycle.md#invoices, docs/domain-model.md).
@@ -637,8 +638,8 @@ export async function financeInvoice(args: { actor: Actor; id: string; ip?: stri
         if (client.credit_limit === null) throw apiError(409, `Client ${client.company_name} has no credit limit; financing is not possible`);
 
         const { today, days } = (await selectOne<{ today: string; days: number }>(
-          `SELECT to_char((now() AT TIME ZONE 'Europe/Zagreb')::date, 'YYYY-MM-DD') AS today,
-                  (CAST(:dueDate AS date) - (now() AT TIME ZONE 'Europe/Zagreb')::date) AS days`,
+          `SELECT to_char(${SQL_BUSINESS_TODAY}, 'YYYY-MM-DD') AS today,
+                  (CAST(:dueDate AS date) - ${SQL_BUSINESS_TODAY}) AS days`,
           { dueDate: row.due_date },
           { transaction },
         ))!;

@@ -12,6 +12,7 @@ import { redirectWithToast, toastHeaders } from '../utils/toast.server.ts';
 import { approveInvoice, createInvoice, financeInvoice, financingFigures, rejectInvoice, verifyInvoice, type InvoiceDto } from './invoices.server.ts';
 import { INVOICE_TABS, invoiceCreateSchema, type InvoiceTab } from './schemas.ts';
 import { importUblInvoice } from './ubl-import.server.ts';
+import { businessDay } from '../utils/business-time.ts';
 
 /**
  * The page side of /invoices and /invoices/{id}: URL parameters, the form
@@ -89,9 +90,7 @@ export async function partyOptions(search: { clientQ?: string; customerQ?: strin
   };
 }
 
-function zagrebToday(): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-}
+const zagrebToday = () => businessDay();
 
 /**
  * What financing an approved invoice would book today (the domain's own

@@ -21,6 +21,7 @@ import {
   type CreditLimitRequestInput,
   type CreditLimitStatus,
 } from './schemas.ts';
+import { sqlFromBusinessLocal } from '../utils/business-time.ts';
 
 /**
  * Credit limits (docs/lifecycle.md#credit-limits, docs/domain-model.md, docs/api.md). A limit is
@@ -580,7 +581,7 @@ export async function openRenewalTasks(today: string = zagrebToday()): Promise<{
       const { rows } = await execute<{ id: string }>(
         `INSERT INTO tasks (title, description, type, priority, status, due_date, entity_type, entity_id)
          VALUES (:title, :description, 'limit_approval', 'high', 'pending',
-                 CAST(:validUntil AS date)::timestamp AT TIME ZONE 'Europe/Zagreb', 'credit_limit_request', :requestId)
+                 ${sqlFromBusinessLocal('CAST(:validUntil AS date)::timestamp')}, 'credit_limit_request', :requestId)
          RETURNING id`,
         { title, description, validUntil: request.valid_until, requestId: request.id },
         { transaction },

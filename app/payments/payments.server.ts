@@ -17,6 +17,7 @@ import {
 } from './schemas.ts';
 import { applyEntityDecision } from '../workflows/decisions.server.ts';
 import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
+import { SQL_BUSINESS_TODAY, sqlBusinessLocal, sqlFromBusinessLocal } from '../utils/business-time.ts';
 
 /**
  * Collections from the factored invoices' customers (docs/lifecycle.md#payments,
@@ -101,7 +102,7 @@ const iso = (value: Date | string | null) => (value === null ? null : new Date(v
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Today in Croatia: due dates are Croatian calendar days. */
-const TODAY = `(now() AT TIME ZONE 'Europe/Zagreb')::date`;
+const TODAY = SQL_BUSINESS_TODAY;
 
 const SELECT_PAYMENT = `
   SELECT p.id, p.invoice_id, p.amount, p.currency, p.payment_method, p.status, p.reference, p.notes, p.source,
@@ -616,7 +617,7 @@ export interface PaymentSummary {
 
 export async function paymentSummary(): Promise<PaymentSummary> {
   const row = (await selectOne<Record<string, string | number>>(
-    `WITH month AS (SELECT date_trunc('month', now() AT TIME ZONE 'Europe/Zagreb') AT TIME ZONE 'Europe/Zagreb' AS start)
+    `WITH month AS (SELECT ${sqlFromBusinessLocal(`date_trunc('month', ${sqlBusinessLocal('now()')})`)} AS start)
      SELECT
        (SELECT coalesce(sum(amount), 0)::numeric(15,2)::text FROM payments WHERE status = 'pending') AS pending_amount,
        (SELECT count(*)::int FROM payments WHERE status = 'pending') AS pending_count,

@@ -11,6 +11,7 @@ import { PAYMENT_MESSAGES, PAYOUT_STATUSES } from '../payments/schemas.ts';
 import { apiError } from '../utils/api.server.ts';
 import { centsToNumber, sumCents, toCents } from '../utils/money.ts';
 import { isUuid } from '../auth/user-record.server.ts';
+import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
 
 /**
  * Money the factor pays to its clients (docs/money.md): the advance at financing
@@ -107,7 +108,7 @@ export async function listPayouts(
 async function executionDate(transaction: Transaction): Promise<string> {
   const row = await selectOne<{ day: string }>(
     `SELECT to_char(d + CASE extract(isodow FROM d) WHEN 6 THEN 2 WHEN 7 THEN 1 ELSE 0 END, 'YYYY-MM-DD') AS day
-       FROM (SELECT (now() AT TIME ZONE 'Europe/Zagreb')::date AS d) t`,
+       FROM (SELECT ${SQL_BUSINESS_TODAY} AS d) t`,
     {},
     { transaction },
   );

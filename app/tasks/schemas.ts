@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TASK_ENTITY_TYPES, TASK_PRIORITIES, TASK_STATUSES, TASK_TYPES, type TaskEntityType, type TaskPriority, type TaskStatus, type TaskType } from '../../db/models/enums.ts';
 import { isCalendarDate, parseTimestamp, plainText } from '../utils/validation.ts';
+import { businessDay, businessOffsetMinutes } from '../utils/business-time.ts';
 
 /**
  * Task payloads (docs/domain-model.md, docs/lifecycle.md#tasks; docs/api.md POST /api/tasks).
@@ -66,17 +67,6 @@ const blankToNull = (value: unknown) => (typeof value === 'string' && value.trim
 /** Descriptions and notes: several lines allowed, control characters and broken Unicode not. */
 const text = (max: number, message: string) => plainText(z.string(message).trim().max(max, message), { multiline: true });
 
-/** The offset of Europe/Zagreb at `instant`, in minutes (60 in winter, 120 in summer). */
-function zagrebOffsetMinutes(instant: number): number {
-  const name = new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Zagreb', timeZoneName: 'shortOffset' })
-    .formatToParts(instant)
-    .find((part) => part.type === 'timeZoneName')?.value;
-  const match = /GMT([+-])(\d{1,2})(?::(\d{2}))?/.exec(name ?? '');
-  if (!match) return 0;
-  const minutes = Number(match[2]) * 60 + Number(match[3] ?? 0);
-  return match[1] === '-' ? -minutes : minutes;
-}
-
 /**
  * A due date as the forms send it (YYYY-MM-DD) means "by the end of that day
  * in Zagreb", so a task due today is not late before midnight there; a full
@@ -88,19 +78,19 @@ export function dueDateToIso(value: string): string | null {
     // 30 February is refused, not rolled into March.
     if (!isCalendarDate(trimmed) || trimmed < '1000-01-01') return null;
     const guess = Date.parse(`${trimmed}T23:59:59.999Z`);
-    return new Date(guess - zagrebOffsetMinutes(guess) * 60_000).toISOString();
+    return new Date(guess - businessOffsetMinutes(guess) * 60_000).toISOString();
   }
   const parsed = parseTimestamp(trimmed);
   if (!parsed) return null;
   // Without a zone the time is Zagreb's, like the day form above.
-  const instant = parsed.local ? parsed.date.getTime() - zagrebOffsetMinutes(parsed.date.getTime()) * 60_000 : parsed.date.getTime();
+  const instant = parsed.local ? parsed.date.getTime() - businessOffsetMinutes(parsed.date.getTime()) * 60_000 : parsed.date.getTime();
   return new Date(instant).toISOString();
 }
 
 /** The Zagreb calendar day of a stored due date, for the edit form's date input. */
 export function dueDay(iso: string | null): string {
   if (!iso) return '';
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+  return businessDay(iso);
 }
 
 const dueDateSchema = z.string(TASK_MESSAGES.invalidDate).transform((value, ctx) => {

@@ -1,3 +1,4 @@
+import { BUSINESS_TIME_ZONE } from './business-time.ts';
 /**
  * Croatian (hr-HR) display formats (docs/croatian-formats.md). Shared by server render and
  * browser: every formatter names its time zone, so both print the same text
@@ -7,7 +8,7 @@
 
 const LOCALE = 'hr-HR';
 /** Staff work in Croatia; timestamps are shown in its time. */
-export const DISPLAY_TIME_ZONE = 'Europe/Zagreb';
+export const DISPLAY_TIME_ZONE = BUSINESS_TIME_ZONE;
 
 const eurFormatters = {
   0: new Intl.NumberFormat(LOCALE, {
