@@ -4,7 +4,7 @@ import { ANALYTICS_PERIODS, SERIES_BUCKET, type AnalyticsPeriod } from './period
 import { BUSINESS_TIME_ZONE } from '../utils/business-time.ts';
 
 /**
- * /analytics and GET /api/analytics (spec §2, issue 9 item 6): the figures of
+ * /analytics and GET /api/analytics (docs/screens.md): the figures of
  * the factoring book for a period, every one a sum, count or average in SQL.
  *
  * The period is the last N Croatian calendar days (Europe/Zagreb), today

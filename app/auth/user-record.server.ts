@@ -24,7 +24,7 @@ export interface UserRow {
 }
 
 /**
- * The user as the API and pages see it (spec §3 plus `id` per DESIGN §9):
+ * The user as the API and pages see it (docs/domain-model.md plus `id` per docs/api.md):
  * no hashes, no secrets. `otpEnabled` is a plain boolean: NULL in the
  * database means on.
  */

@@ -23,7 +23,7 @@ import { PARTY_MESSAGES, clientCreateSchema, clientUpdateSchema, type ClientCrea
 import { isUuid } from '../utils/validation.ts';
 
 /**
- * Clients: the companies that sell their invoices (spec §3). Creation by
+ * Clients: the companies that sell their invoices (docs/domain-model.md). Creation by
  * staff (the dialog, POST /api/clients) and by the applicant of the
  * registration wizard (actor null, in the wizard's transaction), the list,
  * the detail view and edits. The shared rules live in party.server.ts.
@@ -67,7 +67,7 @@ interface ClientRow extends PartyRow {
   agreement_signed_on: string | null;
 }
 
-/** A client in the API's shape (spec §3 field names; money in EUR as numbers). */
+/** A client in the API's shape (docs/domain-model.md field names; money in EUR as numbers). */
 export interface ClientDto {
   id: string;
   companyName: string;
@@ -96,7 +96,7 @@ export interface ClientDetailDto extends ClientDto, PartyRelations {
   agreement: {
     agreementNumber: string | null;
     signedOn: string | null;
-    /** Percent of the invoice amount advanced at financing (DESIGN §7). */
+    /** Percent of the invoice amount advanced at financing (docs/money.md). */
     advanceRate: number;
     /** Discount fee in percent per started 30 days. */
     feeRate: number;

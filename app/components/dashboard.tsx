@@ -343,7 +343,7 @@ function TasksCard({ tasks }: { tasks: DashboardData['tasks'] }) {
   );
 }
 
-/** Spec §2 dashboard: header with the clock, four cards, then three rows of two. */
+/** Dashboard (docs/screens.md): header with the clock, four cards, then three rows of two. */
 export function Dashboard({ user, data }: { user: { firstName: string; lastName: string }; data: DashboardData }) {
   const { t } = useTranslation();
   const clock = useClock();

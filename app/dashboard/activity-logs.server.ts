@@ -4,7 +4,7 @@ import { apiError, zodFieldErrors } from '../utils/api.server.ts';
 import { isCalendarDate, parseTimestamp, plainText } from '../utils/validation.ts';
 import { BUSINESS_TIME_ZONE } from '../utils/business-time.ts';
 
-/** GET /api/activity-logs (spec §3 Activity log), the dashboard's recent activities and the monitoring log tab. */
+/** GET /api/activity-logs (docs/domain-model.md Activity log), the dashboard's recent activities and the monitoring log tab. */
 export interface ActivityLogDto {
   id: string;
   action: string;

@@ -29,7 +29,7 @@ export { deleteObjectIfUnreferenced } from './object-refs.server.ts';
 export { claimUploads, createUploadSlot, purgeUnclaimedUploads, receiveUpload, type ClaimedUpload } from './uploads.server.ts';
 
 /**
- * Documents (spec §2 /documents, §3, §4 signatureStatus, §5; DESIGN §9): the
+ * Documents (docs/domain-model.md, docs/lifecycle.md#other-records, docs/screens.md /documents, docs/api.md): the
  * bytes sit in the object store (content-addressed), the row keeps key,
  * checksum, size and the verified type. Every upload, download (and inline
  * view) and signature writes an activity row.

@@ -10,7 +10,7 @@ import { MAX_UPLOAD_BYTES, MESSAGES } from './schemas.ts';
 import { INPUT_MESSAGES, isSingleLineText, isUuid, UUID_PATTERN } from '../utils/validation.ts';
 
 /**
- * The quarantine behind POST /api/objects/upload (DESIGN §9), the one public
+ * The quarantine behind POST /api/objects/upload (docs/api.md), the one public
  * API write: a visitor gets a short-lived upload address, PUTs one file there,
  * and only a wizard submit (claimUploads) turns it into a document. Slots
  * nobody claims are purged with their files.

@@ -10,7 +10,7 @@ import type { Actor } from './templates.server.ts';
 import { sqlFromBusinessLocal } from '../utils/business-time.ts';
 
 /**
- * Campaigns (spec §3, §4; DESIGN §7). Created as a draft whose fan-out job
+ * Campaigns (docs/domain-model.md, docs/lifecycle.md#other-records). Created as a draft whose fan-out job
  * runs now, or 'active' (scheduled) with the job starting at scheduledAt. The
  * fan-out writes one queued log per recipient in one transaction (unique per
  * campaign and recipient, ON CONFLICT DO NOTHING) and then one 'email-send'

@@ -16,7 +16,7 @@ import {
 import { isUuid } from '../utils/validation.ts';
 
 /**
- * Email templates (spec §3, §5; DESIGN §7, §9): staff-edited, validated on
+ * Email templates (docs/domain-model.md, docs/domain-model.md#validation; docs/api.md): staff-edited, validated on
  * save, one active template per event trigger (the unique index
  * email_templates_active_trigger_key). The 'Aktivan' switch can be turned on
  * at any time: activating a template for an event trigger, or creating one

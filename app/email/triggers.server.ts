@@ -6,7 +6,7 @@ import { sendTriggeredEmail, type TriggerOutcome } from './send.server.ts';
 import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
 
 /**
- * The event triggers (spec §3): each sends the active template of its trigger
+ * The event triggers (docs/domain-model.md): each sends the active template of its trigger
  * to the client, or nothing (no log) without one or without an address.
  *  - invoice_verified: verifyInvoice, in its transaction (the job after commit);
  *  - client_onboarding: the onboarding workflow's welcome step (which the wizard's submit starts);

@@ -9,7 +9,7 @@ import { openSnapshot, publicTables, quoteIdent, type CatalogColumn, type Snapsh
 import { sqlBusinessLocal } from '../utils/business-time.ts';
 
 /**
- * Settings' 'Izvezi podatke' (issue 9 item 6): the book as a zip of one CSV
+ * Settings' 'Izvezi podatke': the book as a zip of one CSV
  * per business entity, for an auditor, an accountant or a move to another
  * system.
  *

@@ -9,7 +9,7 @@ import { apiError } from '../utils/api.server.ts';
 import { isUuid } from '../utils/validation.ts';
 
 /**
- * FINA account checks (issue 9 item 2): the customer card's 'FINA provjera'
+ * FINA account checks: the customer card's 'FINA provjera'
  * and the daily 'fina-checks' job ask the FINA adapter whether a customer's
  * account is blocked. In one transaction the customer gets accountBlocked,
  * blockageReason and lastFinaCheck; a NEW blockage (not blocked before)

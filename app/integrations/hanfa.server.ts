@@ -5,7 +5,7 @@ import type { IntegrationAdapter, TestOutcome } from './types.ts';
 import { sqlFromBusinessLocal } from '../utils/business-time.ts';
 
 /**
- * HANFA (the national securities regulator, DESIGN §8): a factoring company
+ * HANFA (the national securities regulator, docs/croatian-formats.md): a factoring company
  * reports its book every quarter. The figures are computed in SQL from the
  * invoices; the sandbox answers a receipt id derived from the period and the
  * figures (same book, same receipt), live POSTs them to {endpoint}/reports.

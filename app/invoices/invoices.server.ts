@@ -29,7 +29,7 @@ import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
 import { isUuid } from '../utils/validation.ts';
 
 /**
- * Invoices from submission to financing (spec §3, §4; DESIGN §7, §9).
+ * Invoices from submission to financing (docs/lifecycle.md#invoices, docs/domain-model.md).
  *
  * Lifecycle: pending → verified → approved → financed (→ paid, by payments),
  * or rejected from pending, verified or approved. Each operation runs in one
@@ -39,7 +39,7 @@ import { isUuid } from '../utils/validation.ts';
  * invoice_rejected, with fromStatus/toStatus and the figures). A refusal
  * throws before anything is written, so it changes nothing.
  *
- * Status codes (DESIGN §9): a transition the state does not allow, financing
+ * Status codes (docs/api.md#errors): a transition the state does not allow, financing
  * past the limit or for a blocked customer, a duplicate → 409; four eyes → 403.
  *
  * Lock order, everywhere: the invoice row, then the client row. Financing
@@ -87,7 +87,7 @@ interface InvoiceListRow extends InvoiceRow {
   customer_name: string;
 }
 
-/** An invoice in the API's shape: spec §3 Invoice fields, plus the parties (DESIGN §9) and paidAmount. */
+/** An invoice in the API's shape: docs/domain-model.md Invoice fields, plus the parties (docs/api.md) and paidAmount. */
 export interface InvoiceDto {
   id: string;
   invoiceNumber: string;
@@ -170,7 +170,7 @@ export interface InvoiceDetailDto extends InvoiceDto {
   history: InvoiceHistoryEntry[];
 }
 
-/** spec §3 Payable invoice (id, invoiceNumber, customerName, amount, currency) and what the payment form also shows. */
+/** docs/domain-model.md Payable invoice (id, invoiceNumber, customerName, amount, currency) and what the payment form also shows. */
 export interface PayableInvoiceDto {
   id: string;
   invoiceNumber: string;
@@ -578,7 +578,7 @@ export async function approveInvoice(args: { actor: Actor; id: string; ip?: stri
 }
 
 /**
- * The financing figures (DESIGN §7, §9), the same rule the demo seed uses:
+ * The financing figures (docs/money.md), the same rule the demo seed uses:
  *  - factorAmount (the advance) = amount × the client's advance_rate %, rounded half-up to the cent;
  *  - factorFee = amount × fee_rate % × periods, rounded once half-up, where
  *    periods = every started 30 days from the financing date to the due date,

@@ -21,8 +21,8 @@ import { SQL_BUSINESS_TODAY, sqlBusinessLocal, sqlFromBusinessLocal } from '../u
 import { isUuid } from '../utils/validation.ts';
 
 /**
- * Collections from the factored invoices' customers (spec §3 Payment, §4, §5;
- * DESIGN §7, §9).
+ * Collections from the factored invoices' customers (docs/lifecycle.md#payments,
+ * docs/domain-model.md, docs/money.md).
  *
  * States: pending → confirmed | failed; confirmed → refunded. Recording is
  * the daily queue ('create:payment'); confirming, failing and refunding are
@@ -67,7 +67,7 @@ export interface PaymentDto {
   source: 'manual' | 'bank_statement';
   createdAt: string;
   processedAt: string | null;
-  /** Pending and the invoice past its due date (spec §4 overdue badge). */
+  /** Pending and the invoice past its due date (docs/screens.md overdue badge). */
   overdue: boolean;
   /** The invoice's amount and confirmed collections so far, so part-payments show as "paid / amount". */
   invoiceAmount: number;
@@ -141,7 +141,7 @@ export function toPaymentDto(row: PaymentRow): PaymentDto {
   };
 }
 
-/** The API's answer (spec §3 Payment fields first). */
+/** The API's answer (docs/domain-model.md Payment fields first). */
 export function paymentJson(payment: PaymentDto) {
   return {
     id: payment.id,

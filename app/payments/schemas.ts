@@ -3,7 +3,7 @@ import { PAYMENT_METHODS, PAYMENT_STATUSES, PAYOUT_STATUSES } from '../../db/mod
 import { amountCentsSchema, plainText, UUID_PATTERN } from '../utils/validation.ts';
 
 /**
- * The record-payment dialog (spec §5 Payment) and the other payment, payout
+ * The record-payment dialog (docs/domain-model.md#validation) and the other payment, payout
  * and bank-statement payloads. Shared by the browser forms (conform) and the
  * API, so nothing server-only may be imported here. Messages are the spec's
  * English texts; pages translate them through PAYMENT_MESSAGE_KEYS.

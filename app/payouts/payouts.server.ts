@@ -14,7 +14,7 @@ import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
 import { isUuid } from '../utils/validation.ts';
 
 /**
- * Money the factor pays to its clients (DESIGN §7): the advance at financing
+ * Money the factor pays to its clients (docs/money.md): the advance at financing
  * (written by app/invoices) and the reserve release when the customer's
  * payment settles the invoice (app/payments). Payouts are paid through the
  * bank with an ISO 20022 pain.001 file: exporting marks them 'exported' with

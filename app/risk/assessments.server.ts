@@ -12,7 +12,7 @@ import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
 import { isUuid } from '../utils/validation.ts';
 
 /**
- * Risk assessments (spec §3, issue 5): made by the system when a client or
+ * Risk assessments (docs/domain-model.md): made by the system when a client or
  * customer is created, when one of its invoices becomes overdue and when a
  * blockage is found, and on demand ('Nova procjena'); adjusted by a manager
  * ('Uredi'). A client's and customer's risk_score / risk_category always
@@ -29,7 +29,7 @@ export interface RiskAssessmentDto {
   score: number;
   automaticScore: number;
   manualAdjustment: number;
-  /** 'system' for automatic assessments, otherwise the user's name (spec §3). */
+  /** 'system' for automatic assessments, otherwise the user's name (docs/domain-model.md). */
   assessedBy: string;
   adjustedBy: string | null;
   adjustedAt: string | null;
@@ -170,7 +170,7 @@ export async function assessEntity(
   const run = async (transaction: Transaction) => {
     const entity = await lockEntity(entityType, entityId, transaction);
     const { factors, automaticScore, score, category } = await scoreEntity(entityType, entityId, { transaction });
-    // What FINA last told us about a customer's account; absent when it has never been checked (spec §3: presence = available).
+    // What FINA last told us about a customer's account; absent when it has never been checked.
     const finaData =
       entityType === 'customer' && entity.last_fina_check
         ? {

@@ -5,7 +5,7 @@ import { computeScore, type ScoreResult } from './scoring.ts';
 import { SQL_BUSINESS_TODAY, sqlBusinessLocal } from '../utils/business-time.ts';
 
 /**
- * The risk scoring engine (DESIGN §7, issue 5): a documented, deterministic
+ * The risk scoring engine (docs/domain-model.md): a documented, deterministic
  * function of named factors. Each factor scores its entity 0–100 (100 = no
  * risk seen) from inputs computed in SQL over the book; the automatic score is
  * round(Σ weight × factor score). Every assessment stores, per factor,

@@ -21,7 +21,7 @@ function readListUrl(url: URL) {
   return { q, tab, page };
 }
 
-/** Spec §2 /documents: search, the five tabs with counts and the page live in the URL (?q=&tab=&page=). */
+/** /documents (docs/screens.md): search, the five tabs with counts and the page live in the URL (?q=&tab=&page=). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const url = new URL(request.url);

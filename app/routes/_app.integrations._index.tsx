@@ -12,7 +12,7 @@ const TABS = ['overview', 'croatian', 'general'] as const;
 type Tab = (typeof TABS)[number];
 const GROUP: Record<Tab, IntegrationGroup> = { overview: 'all', croatian: 'croatian', general: 'general' };
 
-/** Spec §2 /integrations: counters (active, error, inactive), tabs overview / Croatian / general in ?tab, one card per integration. */
+/** /integrations (docs/screens.md): counters (active, error, inactive), tabs overview / Croatian / general in ?tab, one card per integration. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const requested = new URL(request.url).searchParams.get('tab');

@@ -24,7 +24,7 @@ import { readFormData } from '~/utils/form-data.server.ts';
 import { isSingleLineText } from '~/utils/validation.ts';
 
 /**
- * Spec §2 /payments: the record-payment dialog, search, tabs pending
+ * /payments (docs/screens.md): the record-payment dialog, search, tabs pending
  * (default), confirmed, failed, refunded, all, the four summary cards; plus
  * the payouts tab (advances and reserve releases, pain.001 export) and the
  * bank statement tab (camt.053 import, unmatched entries). Everything lives

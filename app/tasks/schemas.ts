@@ -4,7 +4,7 @@ import { parseTimestamp, isCalendarDate, plainText, UUID_PATTERN } from '../util
 import { businessDay, businessOffsetMinutes } from '../utils/business-time.ts';
 
 /**
- * Task payloads (spec §3 Task, §4 task states; DESIGN §9 POST /api/tasks).
+ * Task payloads (docs/domain-model.md, docs/lifecycle.md#tasks; docs/api.md POST /api/tasks).
  * Shared by the /tasks forms (conform) and the API, so nothing server-only
  * is imported here. Messages are English; pages translate them through
  * TASK_MESSAGE_KEYS.
@@ -44,7 +44,7 @@ export const TASK_MESSAGE_KEYS: Record<string, string> = Object.fromEntries(
   Object.entries(TASK_MESSAGES).map(([key, message]) => [message, `tasks.validation.${key}`]),
 );
 
-/** The page's status tabs (spec §2): no 'cancelled' tab, 'all' includes them. */
+/** The page's status tabs (docs/screens.md): no 'cancelled' tab, 'all' includes them. */
 export const TASK_TABS = ['all', 'pending', 'in_progress', 'completed'] as const;
 export type TaskTab = (typeof TASK_TABS)[number];
 export const ASSIGNEE_FILTERS = ['all', 'me', 'unassigned'] as const;
@@ -134,7 +134,7 @@ export const taskCreateSchema = z
   });
 export type TaskCreateInput = z.input<typeof taskCreateSchema>;
 
-/** The fields that may be edited while a task is open (spec §2 edit). */
+/** The fields that may be edited while a task is open (docs/lifecycle.md#tasks). */
 export const TASK_EDIT_FIELDS = ['title', 'description', 'priority', 'assignedTo', 'dueDate', 'notes'] as const;
 export type TaskEditField = (typeof TASK_EDIT_FIELDS)[number];
 
@@ -148,9 +148,9 @@ const editShape = {
 };
 
 /**
- * PUT /api/tasks/{taskId} (spec §7): `status` (start, complete, cancel) and,
+ * PUT /api/tasks/{taskId} (docs/api.md): `status` (start, complete, cancel) and,
  * on completion, `completedAt` — accepted but ignored, the server sets it
- * (DESIGN §9) — and/or the edit fields.
+ * (docs/lifecycle.md#tasks) — and/or the edit fields.
  */
 export const taskUpdateSchema = z.object({
   status: z.enum(TASK_STATUSES, TASK_MESSAGES.invalidStatus).optional(),

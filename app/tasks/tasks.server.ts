@@ -29,7 +29,7 @@ import {
 import { isUuid } from '../utils/validation.ts';
 
 /**
- * Tasks (spec §3 Task, §4 task states; DESIGN §9): creating, working
+ * Tasks (docs/domain-model.md, docs/lifecycle.md#tasks): creating, working
  * (start → complete, or cancel), editing while open, assigning, the /tasks
  * list with its tab counts, and the signed-in user's open tasks for the
  * dashboard. Each write locks the row, writes the change and its activity
@@ -65,7 +65,7 @@ export interface TaskDto {
   /** How many steps the instance has, for 'step 4 of 6'. */
   workflowStepCount: number | null;
   workflowName: string | null;
-  /** Past its due date and still open (spec §4 late badge). */
+  /** Past its due date and still open (docs/screens.md late badge). */
   isLate: boolean;
   /**
    * The record whose decision closes this open task (verify or reject the
@@ -90,7 +90,7 @@ export interface TaskDetailDto extends TaskDto {
   history: { action: string; userName: string | null; details: Record<string, unknown>; createdAt: string }[];
 }
 
-/** Dashboard 'my tasks' (spec §3 Pending task). */
+/** Dashboard 'my tasks' (docs/domain-model.md Pending task). */
 export interface PendingTaskDto {
   id: string;
   title: string;
@@ -323,7 +323,7 @@ export async function createTask(
   return options.transaction ? run(options.transaction) : inTransaction(run);
 }
 
-/** Which status change is allowed from where (spec §4), and the refusal of each. */
+/** Which status change is allowed from where (docs/lifecycle.md#tasks), and the refusal of each. */
 const TRANSITIONS: Record<TaskStatus, { from: readonly TaskStatus[]; action: string; refusal: string }> = {
   in_progress: { from: ['pending'], action: 'task_started', refusal: TASK_MESSAGES.cannotStart },
   completed: { from: ['in_progress'], action: 'task_completed', refusal: TASK_MESSAGES.cannotComplete },
@@ -404,7 +404,7 @@ export async function updateTask({ actor, id, input, ip }: { actor: Actor; id: s
     if (target !== undefined) {
       sets.push('status = :status');
       replacements.status = target;
-      // DESIGN §9: the server's clock, whatever the caller sent as completedAt.
+      // docs/lifecycle.md#tasks: the server's clock, whatever the caller sent as completedAt.
       if (target === 'completed') sets.push('completed_at = now()');
     }
     if (sets.length > 0) await execute(`UPDATE tasks SET ${sets.join(', ')} WHERE id = :id`, replacements, { transaction });

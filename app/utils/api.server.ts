@@ -3,7 +3,7 @@ import { describeDatabaseError, isDatabaseUnavailable, isRefusedValue } from '..
 import { INPUT_MESSAGES, isMultiLineText, isSingleLineText, isUuid } from './validation.ts';
 
 /**
- * The API's one error shape (DESIGN §4): `{ message, errors? }` where
+ * The API's one error shape (docs/api.md): `{ message, errors? }` where
  * `errors` maps a field to its messages. Domain modules throw these Responses;
  * Remix sends a thrown Response from a resource route as is.
  */

@@ -118,7 +118,7 @@ export function emailSchema(message: string) {
 }
 
 /**
- * A non-empty trimmed string of at most `max` characters (DESIGN §9: names
+ * A non-empty trimmed string of at most `max` characters (docs/domain-model.md#validation: names
  * 255, notes 5,000) that refuses control characters and broken Unicode
  * (`isSingleLineText`; `multiline` lets line breaks and tabs through).
  */

@@ -12,7 +12,7 @@ import type { WorkflowStepDef } from './instances.server.ts';
 import { isUuid } from '../utils/validation.ts';
 
 /**
- * Workflow definitions (spec §3): editable name, type, description and
+ * Workflow definitions (docs/domain-model.md): editable name, type, description and
  * ordered steps; activate/deactivate; and a dry run. One active definition
  * per type: activating one deactivates the others of its type, so the
  * definition startWorkflowInstance uses is the one the page shows as active.

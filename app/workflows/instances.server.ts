@@ -15,7 +15,7 @@ import { ENTITY_TYPES_OF } from './schemas.ts';
 import { isUuid } from '../utils/validation.ts';
 
 /**
- * Workflow instances (spec §3 Workflow instance; DESIGN §7): starting one
+ * Workflow instances (docs/domain-model.md Workflow instance; docs/lifecycle.md#workflows): starting one
  * records it at step 0 with the definition's steps copied in, and the engine
  * schedules that step once the caller's transaction commits; the lists and
  * the step history the API and /workflows read.
@@ -233,7 +233,7 @@ export interface WorkflowInstanceListItem extends WorkflowInstanceDto {
   workflowName: string;
   entityName: string | null;
   totalSteps: number;
-  /** Spec §4: current step / number of steps, as a whole percent. */
+  /** docs/screens.md: current step / number of steps, as a whole percent. */
   progress: number;
   currentStepName: string | null;
   lastError: string | null;
