@@ -99,7 +99,7 @@ async function assertOibFree(config: PartyConfig, oib: string, exceptId: string 
 
 /** Runs `work` in the caller's transaction when given (the registration wizard), else in a new one. */
 export function withTransaction<T>(transaction: Transaction | undefined, work: (transaction: Transaction) => Promise<T>): Promise<T> {
-  return transaction ? work(transaction) : inTransaction(work);
+  return inTransaction(work, transaction);
 }
 
 /**

@@ -405,7 +405,7 @@ export async function createInvoice(
     lines,
   };
   const run = (transaction: Transaction) => insertInvoice({ actor, invoice, ip }, transaction);
-  return options.transaction ? run(options.transaction) : inTransaction(run);
+  return inTransaction(run, options.transaction);
 }
 
 // ---------------------------------------------------------------------------
@@ -459,7 +459,7 @@ async function transition(
     );
     return toInvoiceDto(updated);
   };
-  return options.transaction ? run(options.transaction) : inTransaction(run);
+  return inTransaction(run, options.transaction);
 }
 
 /**

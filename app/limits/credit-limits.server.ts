@@ -189,7 +189,7 @@ export async function requestCreditLimit(
     );
     return readRequest(id, transaction);
   };
-  return options.transaction ? work(options.transaction) : inTransaction(work);
+  return inTransaction(work, options.transaction);
 }
 
 interface LockedRequest {

@@ -217,7 +217,7 @@ export async function assessEntity(
     return id;
   };
 
-  const id = options.transaction ? await run(options.transaction) : await inTransaction(run);
+  const id = await inTransaction(run, options.transaction);
   return (await findAssessment(id, options.transaction)) as RiskAssessmentDto;
 }
 

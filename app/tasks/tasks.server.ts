@@ -320,7 +320,7 @@ export async function createTask(
     );
     return toTaskDto((await readTask(id, transaction)) as TaskRow);
   };
-  return options.transaction ? run(options.transaction) : inTransaction(run);
+  return inTransaction(run, options.transaction);
 }
 
 /** Which status change is allowed from where (docs/lifecycle.md#tasks), and the refusal of each. */
