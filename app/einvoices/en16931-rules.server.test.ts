@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { croatianIban, oibCheckDigit } from '../utils/validation.ts';
 import { RULES, validateEn16931 } from './en16931-rules.server.ts';
-import { parseUblInvoice } from './ubl-read.server.ts';
+import { parseUblInvoice } from './ubl-document.server.ts';
 import { writeUblInvoice, type UblWriteInvoice, type UblWriteLine } from './ubl-write.server.ts';
 
 /**

@@ -2,7 +2,8 @@ import { percentOfCents, sumCents } from '../utils/money.ts';
 import { isCalendarDate, isValidOib } from '../utils/validation.ts';
 import { decimalToFixed, parseDecimal, type Decimal } from './decimal.ts';
 import { isKpd2025Code } from './kpd.ts';
-import { all, first, HR_CIUS_CUSTOMIZATION_ID, OIB_SCHEME_ID, parseXmlSafely, textOf, UBL_INVOICE_NS, type XmlElement } from './ubl-read.server.ts';
+import { HR_CIUS_CUSTOMIZATION_ID, OIB_SCHEME_ID, UBL_INVOICE_NS } from './ubl-constants.ts';
+import { all, first, parseUblXml, textOf, type XmlElement } from './ubl-xml.server.ts';
 
 /**
  * Our own checks of the EN 16931 business rules (BR-*, BR-CO-* calculation
@@ -139,7 +140,7 @@ function partyOf(role: XmlElement | undefined): PartyView | null {
 export function readDocument(xml: string | Buffer): DocumentView | null {
   let root: XmlElement;
   try {
-    root = parseXmlSafely(xml);
+    root = parseUblXml(xml);
   } catch {
     return null;
   }

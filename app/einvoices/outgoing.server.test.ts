@@ -16,7 +16,7 @@ import { croatianIban, oibCheckDigit } from '../utils/validation.ts';
 import { validateEn16931 } from './en16931-rules.server.ts';
 import { DEFAULT_FACTOR_OIB } from './factor-party.server.ts';
 import { issueFeeEInvoice, issueFeeEInvoices, requeueStalledEInvoices, resendEInvoice, sendOutgoingEInvoice, SEND_QUEUE } from './outgoing.server.ts';
-import { parseUblInvoice } from './ubl-read.server.ts';
+import { parseUblInvoice } from './ubl-document.server.ts';
 
 /**
  * The fee e-invoice from financing to the intermediary, against a real
