@@ -183,7 +183,7 @@ const TERM_RULES: readonly Rule[] = [
   twoDecimals('BR-DEC-20', 'VAT category tax amount (BT-117)', (d) => d.subtotals.map((subtotal) => subtotal.tax)),
   twoDecimals('BR-DEC-23', 'Invoice line net amount (BT-131)', (d) => d.lines.map((line) => line.net)),
 
-  // --- The Croatian CIUS (Fiskalizacija 2.0, DESIGN §8)
+  // --- The Croatian CIUS (Fiskalizacija 2.0)
   {
     id: 'HR-BR-5',
     description: `The Specification identifier (BT-24) shall be ${HR_CIUS_CUSTOMIZATION_ID}`,

@@ -111,7 +111,7 @@ function readAddress(party: XmlElement | undefined): UblAddress {
 }
 
 /**
- * A party and its OIB (DESIGN §8): the EndpointID with schemeID 9934, or the
+ * A party and its OIB: the EndpointID with schemeID 9934, or the
  * VAT identifier HR + OIB. When both are given they must agree, and the OIB
  * must pass its MOD 11,10 check digit.
  */

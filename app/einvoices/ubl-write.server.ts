@@ -5,16 +5,18 @@ import { HR_CIUS_CUSTOMIZATION_ID, OIB_SCHEME_ID, UBL_INVOICE_NS } from './ubl-c
 
 /**
  * Writes a UBL 2.1 Invoice conforming to EN 16931 and the Croatian CIUS
- * (DESIGN §8). The writer computes every amount from the lines (line net =
- * quantity × price to the cent; per VAT category and rate: taxable = sum of
- * line nets, VAT = taxable × rate rounded once half-up; the document totals
- * from those), so the totals agree by construction; en16931-rules.server.ts
- * checks the written document independently.
+ * (docs/decisions/006-outgoing-einvoices.md). The writer computes every
+ * amount from the lines (line net = quantity × price to the cent; per VAT
+ * category and rate: taxable = sum of line nets, VAT = taxable × rate rounded
+ * once half-up; the document totals from those), so the totals agree by
+ * construction; en16931-rules.server.ts checks the written document
+ * independently before it is sent.
  *
- * The XML is built as an element tree and serialised in one place, so every
- * text and attribute value is escaped (and stripped of characters XML 1.0
- * cannot carry): no value is ever concatenated into markup. Elements are in
- * the order the UBL 2.1 schema requires.
+ * The XML is built as an element tree and serialised in one place
+ * (app/xml/writer.ts), so every text and attribute value is escaped (and
+ * stripped of characters XML 1.0 cannot carry): no value is ever
+ * concatenated into markup. Elements are in the order the UBL 2.1 schema
+ * requires.
  */
 
 const CAC_NS = 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2';
