@@ -19,7 +19,7 @@ export interface ShellData {
   renderedAt: string;
 }
 
-/** Spec §2 layout: sidebar groups, header (title, last updated, language, search, bell, Add Invoice), user menu. */
+/** Layout (docs/screens.md): sidebar groups, header (title, last updated, language, search, bell, Add Invoice), user menu. */
 export function AppShell({ shell, children }: { shell: ShellData; children: React.ReactNode }) {
   const { t } = useTranslation();
   const location = useLocation();
@@ -98,7 +98,7 @@ export function AppShell({ shell, children }: { shell: ShellData; children: Reac
   );
 }
 
-/** Spec §3: full name when both names are present, else 'unknown user'. */
+/** Full name when both names are present, else 'unknown user'. */
 function UserBlock({ user }: { user: ShellUser | null }) {
   const { t } = useTranslation();
   if (!user) {

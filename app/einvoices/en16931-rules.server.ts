@@ -11,8 +11,9 @@ import { parseUblXml, type XmlElement } from './ubl-xml.server.ts';
  * EN 16931 business rules (BR-*, BR-CO-* calculation rules, BR-S-* standard
  * rated, BR-DEC-* decimals) and of the Croatian CIUS (HR-BR-* where the
  * official rules have the same check, FinFlow's own 'HR-CIUS-…' ids for what
- * FinFlow promises about the documents it writes). They run over the
- * document read back from its XML (en16931-document.server.ts).
+ * FinFlow promises about the documents it writes; docs/croatian-formats.md).
+ * They run over the document read back from its XML
+ * (en16931-document.server.ts).
  *
  * One production caller per direction:
  * - intake (ubl-document.server.ts, `parseUblInvoice`): the CALCULATION rules,
@@ -183,7 +184,7 @@ const TERM_RULES: readonly Rule[] = [
   twoDecimals('BR-DEC-20', 'VAT category tax amount (BT-117)', (d) => d.subtotals.map((subtotal) => subtotal.tax)),
   twoDecimals('BR-DEC-23', 'Invoice line net amount (BT-131)', (d) => d.lines.map((line) => line.net)),
 
-  // --- The Croatian CIUS (Fiskalizacija 2.0)
+  // --- The Croatian CIUS (Fiskalizacija 2.0, docs/croatian-formats.md)
   {
     id: 'HR-BR-5',
     description: `The Specification identifier (BT-24) shall be ${HR_CIUS_CUSTOMIZATION_ID}`,

@@ -12,7 +12,7 @@ import { factorParty } from './factor-party.server.ts';
 import { writeUblInvoice } from './ubl-write.server.ts';
 
 /**
- * The factor's own e-invoices (docs/decisions/006-outgoing-einvoices.md): when an
+ * The factor's own e-invoices (docs/croatian-formats.md; docs/decisions/006-outgoing-einvoices.md): when an
  * invoice is financed, the fee (invoices.factor_fee, the net amount) is
  * invoiced to the client as a UBL 2.1 / HR CIUS e-invoice, in the financing
  * transaction, with its activity row. Its number comes from the year's

@@ -19,9 +19,9 @@ import { all, first, parseUblXml, textOf, type XmlElement } from './ubl-xml.serv
 
 /**
  * Intake of a client's e-invoice, the document alone: a UBL 2.1 Invoice
- * conforming to EN 16931 and the Croatian CIUS. `parseUblInvoice` reads it
- * safely (ubl-xml.server.ts), checks the UBL root and each business term as
- * it reads it (present, well-formed, the Croatian CIUS identifiers), and
+ * conforming to EN 16931 and the Croatian CIUS (docs/croatian-formats.md).
+ * `parseUblInvoice` reads it safely (ubl-xml.server.ts), checks the UBL root
+ * and each business term as it reads it (present, well-formed, the Croatian CIUS identifiers), and
  * runs the relations between the terms — the EN 16931 calculation rules —
  * through the one rules engine (en16931-rules.server.ts). Every refusal names
  * its rule ('BR-CO-15: …'); all problems found are listed in `errors.xml`.
@@ -111,7 +111,7 @@ function readAddress(party: XmlElement | undefined): UblAddress {
 }
 
 /**
- * A party and its OIB: the EndpointID with schemeID 9934, or the
+ * A party and its OIB (docs/croatian-formats.md): the EndpointID with schemeID 9934, or the
  * VAT identifier HR + OIB. When both are given they must agree, and the OIB
  * must pass its MOD 11,10 check digit.
  */

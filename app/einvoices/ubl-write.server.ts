@@ -5,7 +5,7 @@ import { HR_CIUS_CUSTOMIZATION_ID, OIB_SCHEME_ID, UBL_INVOICE_NS } from './ubl-c
 
 /**
  * Writes a UBL 2.1 Invoice conforming to EN 16931 and the Croatian CIUS
- * (docs/decisions/006-outgoing-einvoices.md). The writer computes every
+ * (docs/croatian-formats.md, docs/decisions/006-outgoing-einvoices.md). The writer computes every
  * amount from the lines (line net = quantity × price to the cent; per VAT
  * category and rate: taxable = sum of line nets, VAT = taxable × rate rounded
  * once half-up; the document totals from those), so the totals agree by
