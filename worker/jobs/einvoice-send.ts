@@ -1,11 +1,11 @@
 import type PgBoss from 'pg-boss';
 import { selectOne } from '../../app/db.server.ts';
-import { sendOutgoingEInvoice } from '../../app/einvoices/outgoing.server.ts';
+import { sendOutgoingEInvoice } from '../../app/einvoices/outgoing-send.server.ts';
 import { getQueueDefinition, type QueuePayload } from '../queues.ts';
 
 /**
- * Sends one fee e-invoice through the intermediary (app/einvoices/outgoing.server.ts
- * does the work, idempotently under the row's lock). A failure is re-thrown so
+ * Sends one fee e-invoice through the intermediary (app/einvoices/outgoing-send.server.ts
+ * checks it against the rules and does the work, idempotently under the row's lock). A failure to send is re-thrown so
  * pg-boss retries with backoff; the last delivery (retry_count at retry_limit)
  * marks the e-invoice failed.
  */
