@@ -10,6 +10,7 @@ import { formatEur } from '../utils/format.ts';
 import { centsToDecimalString, centsToNumber, percentOfCents, toCents } from '../utils/money.ts';
 import { factorParty } from './factor-party.server.ts';
 import { writeUblInvoice } from './ubl-write.server.ts';
+import { sqlBusinessLocal } from '../utils/business-time.ts';
 
 /**
  * The factor's own e-invoices (docs/croatian-formats.md; docs/decisions/006-outgoing-einvoices.md): when an
@@ -230,9 +231,9 @@ export async function issueFeeEInvoices(invoiceIds: string[], transaction: Trans
   if (invoiceIds.length === 0) return [];
   const sources = await selectRows<IssueSource>(
     `SELECT i.id, i.invoice_number, i.amount, i.status, i.factor_fee, i.financed_at, i.financed_by,
-            to_char(i.financed_at AT TIME ZONE 'Europe/Zagreb', 'YYYY-MM-DD') AS issue_date,
-            to_char(i.financed_at AT TIME ZONE 'Europe/Zagreb', 'HH24:MI:SS') AS issue_time,
-            to_char((i.financed_at AT TIME ZONE 'Europe/Zagreb')::date + CAST(:days AS integer), 'YYYY-MM-DD') AS due_date,
+            to_char(${sqlBusinessLocal('i.financed_at')}, 'YYYY-MM-DD') AS issue_date,
+            to_char(${sqlBusinessLocal('i.financed_at')}, 'HH24:MI:SS') AS issue_time,
+            to_char(${sqlBusinessLocal('i.financed_at')}::date + CAST(:days AS integer), 'YYYY-MM-DD') AS due_date,
             c.id AS client_id, c.company_name AS client_name, c.oib AS client_oib, c.address AS client_address,
             c.city AS client_city, c.postal_code AS client_postal_code, c.email AS client_email,
             cu.company_name AS customer_name,
