@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { sendJob } from '../../worker/boss.ts';
+import { sendJob } from '../jobs/boss.server.ts';
 import { logActivity } from '../activity-log.server.ts';
 import { inTransaction, selectOne } from '../db.server.ts';
 import { getEnv } from '../env.server.ts';
