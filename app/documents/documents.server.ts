@@ -26,7 +26,7 @@ import {
 import { claimUploads, resolveUploadReference } from './uploads.server.ts';
 
 export { deleteObjectIfUnreferenced } from './object-refs.server.ts';
-export { claimUploads, createUploadSlot, purgeUnclaimedUploads, receiveUpload, type ClaimedUpload } from './uploads.server.ts';
+export { claimUploads, createUploadSlot, purgeUnclaimedUploads, receiveUpload } from './uploads.server.ts';
 
 /**
  * Documents (spec §2 /documents, §3, §4 signatureStatus, §5; DESIGN §9): the

@@ -864,12 +864,3 @@ export async function matchUblParties(
     proposedCustomer: customer ? null : proposeCustomer(invoice.buyer),
   };
 }
-
-/** The checked document and its parties, for a preview or the import. */
-export async function readUblInvoice(
-  { xml, clientId }: { xml: Buffer | string; clientId: string },
-  options: { transaction?: Transaction } = {},
-): Promise<UblInvoice & UblPartyMatch> {
-  const invoice = parseUblInvoice(xml);
-  return { ...invoice, ...(await matchUblParties(invoice, clientId, options)) };
-}

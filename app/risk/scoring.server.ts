@@ -18,7 +18,7 @@ import { computeScore, type ScoreResult } from './scoring.ts';
  *   financed ones past their due date.
  * - "today" is the calendar day in Croatia (Europe/Zagreb).
  */
-export { computeScore, categoryOf, clampScore, type ScoreResult, type WeightedFactor } from './scoring.ts';
+export { computeScore, categoryOf, clampScore, type ScoreResult } from './scoring.ts';
 
 export type RiskEntityType = 'client' | 'customer';
 
