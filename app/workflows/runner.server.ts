@@ -7,12 +7,11 @@ import { getHandler } from './handlers/index.server.ts';
 import { describeError, isPermanent, PermanentStepError } from './step-errors.server.ts';
 import type { LockedInstance, StepJob, StepOutcome, WorkflowStepDef } from './types.ts';
 
-/**
- * The worker's side of an automated step (job `workflow-step`, see
- * engine.server.ts for the engine as a whole). It is the one place that runs
- * a step handler for real, so it alone of the engine imports the handler
- * registry; the rest of the engine stays importable by the domain modules
- * the handlers call.
+/*
+ * Runs automated steps (job `workflow-step`; engine.server.ts describes the
+ * engine as a whole). The only part of the engine that imports the handler
+ * registry, so the rest stays importable by the domain modules the handlers
+ * call.
  */
 
 type StepResult = 'completed' | 'skipped' | 'failed';
