@@ -3,8 +3,8 @@ import { USER_ROLES } from '../../db/models/enums.ts';
 import { plainText } from '../utils/validation.ts';
 
 /**
- * Payloads of the sign-in, profile and user-administration calls (spec §3,
- * §5, §7). Shared by the browser forms (conform) and the API, so this file
+ * Payloads of the sign-in, profile and user-administration calls (docs/domain-model.md,
+ * docs/domain-model.md#validation, docs/api.md). Shared by the browser forms (conform) and the API, so this file
  * must not import server-only code. Messages are the spec's texts; pages
  * translate them as keys.
  */
@@ -79,7 +79,7 @@ export const profileSchema = z.object({
 /** The rules of every new password: change, set-password link, reset link. */
 const newPasswordField = text(MESSAGES.newPasswordTooShort).pipe(password(MESSAGES.newPasswordTooShort, PASSWORD_MIN_LENGTH));
 
-/** A new password and its confirmation; the mismatch lands on confirmPassword (spec §5). */
+/** A new password and its confirmation; the mismatch lands on confirmPassword (docs/domain-model.md#validation). */
 const newPasswordFields = {
   newPassword: newPasswordField,
   confirmPassword: text(MESSAGES.confirmPasswordRequired).pipe(password(MESSAGES.confirmPasswordRequired)),
@@ -120,7 +120,7 @@ export const resetPasswordSchema = z.object({
 
 const roleField = z.enum(ROLES, MESSAGES.invalidRole);
 
-/** POST /api/admin/users (DESIGN §9); without a password the user gets a set-password link. */
+/** POST /api/admin/users (docs/api.md); without a password the user gets a set-password link. */
 export const createUserSchema = z.object({
   email: emailField(MESSAGES.invalidEmail),
   firstName: requiredText(MESSAGES.firstNameRequired),

@@ -17,10 +17,11 @@ import {
 } from './schemas.ts';
 import { endSessionsOfUser } from './session.server.ts';
 import { assertNotThrottled, recordFailure, resetThrottle } from './throttle.server.ts';
-import { findUserById, isUuid, toPublicUser, type PublicUser, type UserRow } from './user-record.server.ts';
+import { findUserById, toPublicUser, type PublicUser, type UserRow } from './user-record.server.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
- * Staff accounts: what admins do to users (DESIGN §6, §9; spec §6) and what a
+ * Staff accounts: what admins do to users (docs/domain-model.md#roles-and-permissions, docs/api.md) and what a
  * user does to their own account. Each write checks its rules, changes the
  * row and writes its activity-log row in one transaction; refusals throw API
  * error Responses (400/403/404/409).
@@ -114,7 +115,7 @@ export async function listUsers(options: { q?: string | null; limit?: number; of
 }
 
 /**
- * POST /api/admin/users (DESIGN §9). With `password` the user must change it
+ * POST /api/admin/users (docs/api.md). With `password` the user must change it
  * at first sign-in; without, a one-time set-password link (72 h) is returned
  * for the email, and only the token's hash is stored.
  * Throws 400 (invalid input), 403 (not admin; super_admin by a non-super_admin), 409 (email taken).
@@ -233,7 +234,7 @@ export async function setUserActive(actor: Actor, userId: string, isActive: bool
 }
 
 /**
- * PUT /api/admin/users/{userId}/otp. Allowed on one's own row (spec §6); an
+ * PUT /api/admin/users/{userId}/otp. Allowed on one's own row (docs/domain-model.md#roles-and-permissions); an
  * admin may not switch a super_admin's second factor off or on. Throws 403, 404.
  */
 export async function setUserOtp(actor: Actor, userId: string, otpEnabled: boolean, meta: WriteMeta = {}): Promise<PublicUser> {
@@ -302,7 +303,7 @@ export async function resetUserTotp(actor: Actor, userId: string, meta: WriteMet
   return toPublicUser(updated);
 }
 
-/** PUT /api/auth/profile. Throws 400 (spec §5 messages per field), 409 (email taken). Returns the user. */
+/** PUT /api/auth/profile. Throws 400 (docs/domain-model.md#validation messages per field), 409 (email taken). Returns the user. */
 export async function updateProfile(
   user: Actor,
   input: { firstName: string; lastName: string; email: string },
@@ -339,7 +340,7 @@ export async function updateProfile(
 
 /**
  * PUT /api/auth/change-password. A wrong current password is 400 with the
- * error on currentPassword (DESIGN §9) and counts towards the sign-in throttle
+ * error on currentPassword (docs/api.md) and counts towards the sign-in throttle
  * (a stolen session must not become a password oracle). Ends the user's other
  * sessions (pass the current one as `exceptSessionId`). Throws 400, 429.
  */

@@ -14,7 +14,7 @@ import type { BackupStatus } from '../../db/models/enums.ts';
 import { writeBackup } from './archive.server.ts';
 
 /**
- * Settings' 'Stvori sigurnosnu kopiju' (issue 9 item 6): an admin asks for a
+ * Settings' 'Stvori sigurnosnu kopiju': an admin asks for a
  * backup, the worker's 'backup' job writes it (archive.server.ts) into
  * DATA_DIR/backups, and the admin downloads it from the list once it is
  * complete. `npm run restore -- <file>` loads it into an empty database.

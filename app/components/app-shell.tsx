@@ -7,7 +7,7 @@ import { formatDateTime } from '~/utils/format.ts';
 import { LanguageSwitcher } from './language-switcher.tsx';
 import { NAVIGATION, titleKeyForPath } from './navigation.ts';
 
-/** Spec §2 layout: sidebar groups, header (title, last updated, language, search, bell, Add Invoice), user menu. */
+/** Layout (docs/screens.md): sidebar groups, header (title, last updated, language, search, bell, Add Invoice), user menu. */
 export function AppShell({ shell, children }: { shell: ShellData; children: React.ReactNode }) {
   const { t } = useTranslation();
   const location = useLocation();
@@ -86,7 +86,7 @@ export function AppShell({ shell, children }: { shell: ShellData; children: Reac
   );
 }
 
-/** Spec §3: full name when both names are present, else 'unknown user'. */
+/** Full name when both names are present, else 'unknown user'. */
 function UserBlock({ user }: { user: ShellData['user'] | null }) {
   const { t } = useTranslation();
   if (!user) {

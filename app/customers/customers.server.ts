@@ -17,7 +17,7 @@ import { apiError } from '../utils/api.server.ts';
 import { customerCreateSchema, customerUpdateSchema, type CustomerCreateInput, type CustomerUpdateInput } from './schemas.ts';
 
 /**
- * Customers: the debtors who pay the invoices (spec §3). Same party rules as
+ * Customers: the debtors who pay the invoices (docs/domain-model.md). Same party rules as
  * clients (party.server.ts); their own fields are the FINA blockage data,
  * which the FINA integration writes, not these forms.
  */

@@ -7,7 +7,7 @@ import { all, first, HR_CIUS_CUSTOMIZATION_ID, OIB_SCHEME_ID, parseXmlSafely, te
 /**
  * Our own checks of the EN 16931 business rules (BR-*, BR-CO-* calculation
  * rules, BR-S-* standard-rated rules, BR-DEC-* decimals) and of the Croatian
- * CIUS points of DESIGN §8 that FinFlow's e-invoices rely on. They run over a
+ * CIUS points of docs/croatian-formats.md that FinFlow's e-invoices rely on. They run over a
  * document read back from its XML (never over the writer's inputs), so they
  * validate what is actually sent.
  *
@@ -495,7 +495,7 @@ export const RULES: readonly Rule[] = [
   twoDecimals('BR-DEC-20', 'VAT category tax amount (BT-117)', (d) => d.subtotals.map((subtotal) => subtotal.tax)),
   twoDecimals('BR-DEC-23', 'Invoice line net amount (BT-131)', (d) => d.lines.map((line) => line.net)),
 
-  // --- The Croatian CIUS (Fiskalizacija 2.0, DESIGN §8)
+  // --- The Croatian CIUS (Fiskalizacija 2.0, docs/croatian-formats.md)
   {
     id: 'HR-CIUS-ID',
     description: `The Specification identifier (BT-24) shall be ${HR_CIUS_CUSTOMIZATION_ID}`,

@@ -16,7 +16,7 @@ import { factorParty } from './factor-party.server.ts';
 import { writeUblInvoice } from './ubl-write.server.ts';
 
 /**
- * The factor's own e-invoices (issue 9, DESIGN §8; decision 005): when an
+ * The factor's own e-invoices (docs/croatian-formats.md; decision 005): when an
  * invoice is financed, the fee (invoices.factor_fee, the net amount) is
  * invoiced to the client as a UBL 2.1 / HR CIUS e-invoice, in the financing
  * transaction, with its activity row. Its number comes from the year's

@@ -9,7 +9,7 @@ import { isKpd2025Code } from './kpd.ts';
 
 /**
  * Intake of a client's e-invoice: a UBL 2.1 Invoice conforming to EN 16931
- * and the Croatian CIUS (DESIGN §7, §8). Reading is two steps:
+ * and the Croatian CIUS (docs/croatian-formats.md). Reading is two steps:
  *
  * 1. `parseUblInvoice` — the document alone: safe XML parsing (no DOCTYPE,
  *    hence no external entities and no entity expansion; a size cap; UTF-8),
@@ -384,7 +384,7 @@ function readAddress(party: XmlElement | undefined): UblAddress {
 }
 
 /**
- * A party and its OIB (DESIGN §8): the EndpointID with schemeID 9934, or the
+ * A party and its OIB (docs/croatian-formats.md): the EndpointID with schemeID 9934, or the
  * VAT identifier HR + OIB. When both are given they must agree, and the OIB
  * must pass its MOD 11,10 check digit.
  */

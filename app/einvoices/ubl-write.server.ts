@@ -4,7 +4,7 @@ import { HR_CIUS_CUSTOMIZATION_ID, OIB_SCHEME_ID, UBL_INVOICE_NS } from './ubl-r
 
 /**
  * Writes a UBL 2.1 Invoice conforming to EN 16931 and the Croatian CIUS
- * (DESIGN §8). The writer computes every amount from the lines (line net =
+ * (docs/croatian-formats.md). The writer computes every amount from the lines (line net =
  * quantity × price to the cent; per VAT category and rate: taxable = sum of
  * line nets, VAT = taxable × rate rounded once half-up; the document totals
  * from those), so the totals agree by construction; en16931-rules.server.ts

@@ -11,7 +11,7 @@ import { resetMailer } from './mailer.server.ts';
 import { createTemplate } from './templates.server.ts';
 
 /**
- * Issue 8's done-when: a campaign to 200 active clients over a real SMTP
+ * A campaign survives a killed worker: a campaign to 200 active clients over a real SMTP
  * server, sent by the real worker process, which is SIGKILLed half-way and
  * started again: exactly 200 messages, each the rendered MJML with the
  * variables filled and escaped.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isTimestamp, plainText } from '../utils/validation.ts';
 
-/** Email templates and campaigns (spec §3, §5): shared by the page's forms (conform) and the API. No server imports. */
+/** Email templates and campaigns (docs/domain-model.md, docs/domain-model.md#validation): shared by the page's forms (conform) and the API. No server imports. */
 
 export const TEMPLATE_VARIABLES = ['client_name', 'company_name', 'invoice_number', 'amount'] as const;
 export type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
@@ -43,7 +43,7 @@ const templateFields = {
   ),
 };
 
-/** POST /api/email/templates: isActive defaults to true (spec §9). */
+/** POST /api/email/templates: isActive defaults to true. */
 export const templateCreateSchema = z.object({ ...templateFields, isActive: z.boolean().default(true) });
 export type TemplateCreateInput = z.output<typeof templateCreateSchema>;
 

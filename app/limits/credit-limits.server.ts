@@ -2,7 +2,6 @@ import type { Transaction } from 'sequelize';
 import type { z } from 'zod';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
-import { isUuid } from '../auth/user-record.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { utilisationPercent } from '../clients/clients.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
@@ -21,9 +20,11 @@ import {
   type CreditLimitRequestInput,
   type CreditLimitStatus,
 } from './schemas.ts';
+import { sqlFromBusinessLocal } from '../utils/business-time.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
- * Credit limits (spec §2 /limits, §3, §4, §5, §7; DESIGN §6, §9). A limit is
+ * Credit limits (docs/lifecycle.md#credit-limits, docs/domain-model.md, docs/api.md). A limit is
  * only ever set through a request that a manager other than its author
  * approves; the approval sets clients.credit_limit. Approved limits lapse
  * after validUntil (the daily 'credit-limit-expiry' job), and a renewal task
@@ -47,7 +48,7 @@ export interface CreditLimitRequestDto {
   requestedBy: string | null;
   requestedById: string | null;
   requestedAt: string;
-  /** A calendar day 'YYYY-MM-DD' (DESIGN §9). */
+  /** A calendar day 'YYYY-MM-DD' (docs/lifecycle.md#credit-limits). */
   validUntil: string | null;
   status: CreditLimitStatus;
   decidedBy: string | null;
@@ -127,7 +128,7 @@ async function readRequest(id: string, transaction?: Transaction): Promise<Credi
  * POST /api/credit-limits and the request dialog: a pending request.
  * previousLimit is the client's limit at this moment (read under a share
  * lock, so a decision committing meanwhile is either before or after it);
- * validUntil defaults to 365 days after today in Croatia (spec §9) and may not
+ * validUntil defaults to 365 days after today in Croatia (docs/lifecycle.md#credit-limits) and may not
  * lie in the past. With `options.transaction` the caller's transaction is
  * used. Throws 400 (invalid input, unknown client), 403.
  */
@@ -208,7 +209,7 @@ async function lockForDecision(actor: Actor, id: string, transaction: Transactio
       )
     : null;
   if (!row) throw apiError(404, LIMIT_MESSAGES.notFound);
-  // DESIGN §6 four eyes: checked before the state, since the author may never decide it.
+  // Four eyes (docs/domain-model.md#roles-and-permissions): checked before the state, since the author may never decide it.
   if (row.requested_by !== null && row.requested_by === actor.id) throw apiError(403, LIMIT_MESSAGES.ownRequest);
   return row;
 }
@@ -216,7 +217,7 @@ async function lockForDecision(actor: Actor, id: string, transaction: Transactio
 /**
  * PUT /api/credit-limits/{id}/approve: a manager other than the author
  * approves a pending request whose validity has not ended; approvedLimit
- * defaults to the requested limit (spec §4) and becomes the client's credit
+ * defaults to the requested limit (docs/lifecycle.md#credit-limits) and becomes the client's credit
  * limit. Throws 400, 403 (role; own request), 404, 409 (not pending; validity ended).
  */
 export async function approveCreditLimit({
@@ -273,7 +274,7 @@ export async function approveCreditLimit({
 /**
  * PUT /api/credit-limits/{id}/reject: a manager other than the author rejects
  * a pending request; the reason given is stored as rejectionReason (the
- * page always sends FIXED_REJECTION_REASON, DESIGN §9). The client's limit is
+ * page always sends FIXED_REJECTION_REASON, docs/lifecycle.md#credit-limits). The client's limit is
  * untouched. Throws 400, 403 (role; own request), 404, 409 (not pending).
  */
 export async function rejectCreditLimit({
@@ -574,7 +575,7 @@ export async function openRenewalTasks(today: string = zagrebToday()): Promise<{
       const { rows } = await execute<{ id: string }>(
         `INSERT INTO tasks (title, description, type, priority, status, due_date, entity_type, entity_id)
          VALUES (:title, :description, 'limit_approval', 'high', 'pending',
-                 CAST(:validUntil AS date)::timestamp AT TIME ZONE 'Europe/Zagreb', 'credit_limit_request', :requestId)
+                 ${sqlFromBusinessLocal('CAST(:validUntil AS date)::timestamp')}, 'credit_limit_request', :requestId)
          RETURNING id`,
         { title, description, validUntil: request.valid_until, requestId: request.id },
         { transaction },

@@ -2,6 +2,7 @@ import { selectOne, selectRows } from '../db.server.ts';
 import { queueDepths } from '../jobs/job-table.server.ts';
 import { queues } from '../jobs/queues.server.ts';
 import { integrationStatuses, type IntegrationStatusRow } from '../dashboard/dashboard.server.ts';
+import { sqlBusinessLocal, sqlFromBusinessLocal } from '../utils/business-time.ts';
 
 /** A worker that has not beaten for this long is reported as not running (as on Settings). */
 export const WORKER_STALE_AFTER_SECONDS = 120;
@@ -109,7 +110,7 @@ export async function monitoringStatus(): Promise<MonitoringStatus> {
         integrationStatuses(),
         selectOne<{ today: number }>(
           `SELECT count(*)::int AS today FROM activity_logs
-            WHERE created_at >= (date_trunc('day', now() AT TIME ZONE 'Europe/Zagreb') AT TIME ZONE 'Europe/Zagreb')`,
+            WHERE created_at >= ${sqlFromBusinessLocal(`date_trunc('day', ${sqlBusinessLocal('now()')})`)}`,
         ),
       ])
     : [[], { available: false, queues: [], failed: [] }, [], null];

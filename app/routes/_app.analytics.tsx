@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { analyticsFor } from '~/analytics/analytics.server.ts';
@@ -6,9 +6,7 @@ import { analyticsPeriodOf, analyticsTabOf } from '~/analytics/periods.ts';
 import { requirePermission } from '~/auth/permissions.server.ts';
 import { AnalyticsPage } from '~/components/analytics/analytics-page.tsx';
 
-export const meta: MetaFunction = () => [{ title: 'Analytics & Reports · FinFlow' }];
-
-/** Spec §2 /analytics on real figures: ?period= (7d, 30d default, 90d, 1y) and ?tab= live in the URL, so it works without JavaScript. */
+/** /analytics on real figures (docs/screens.md): ?period= (7d, 30d default, 90d, 1y) and ?tab= live in the URL, so it works without JavaScript. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePermission(request, 'read:all');
   const url = new URL(request.url);

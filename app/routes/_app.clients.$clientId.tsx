@@ -1,4 +1,5 @@
 import { Flex, Grid, Heading, Text } from '@radix-ui/themes';
+import { pageTitle } from '~/utils/meta.ts';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
@@ -16,7 +17,7 @@ import { handleKycDecision, type KycRefusalData } from '~/onboarding/kyc-page.se
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.client.companyName ?? 'Klijent'} · FinFlow` }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'clients.detail.metaTitle', data?.client.companyName);
 
 function notFound(): never {
   throw new Response('Not Found', { status: 404, statusText: 'Not Found' });

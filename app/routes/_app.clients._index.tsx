@@ -1,5 +1,5 @@
 import { Card, Flex, Heading, Text } from '@radix-ui/themes';
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,9 +14,7 @@ import { AddPartyButton, PartyListFrame } from '~/components/clients/party-list.
 import { formatEur } from '~/utils/format.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 
-export const meta: MetaFunction = () => [{ title: 'Upravljanje klijentima · FinFlow' }];
-
-/** Spec §2 /clients: newest first, 24 a page, ?q (name, OIB prefix, email), ?page, ?new=1 (the creation form without JavaScript). */
+/** /clients (docs/screens.md): newest first, 24 a page, ?q (name, OIB prefix, email), ?page, ?new=1 (the creation form without JavaScript). */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePermission(request, 'read:all');
   const { q, page, offset, limit, showNew } = listPageParams(request);
@@ -24,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ clients, total, q, page, pages: pageCount(total), showNew });
 }
 
-/** The creation dialog (spec §5) and its no-JavaScript panel. */
+/** The creation dialog (docs/domain-model.md#validation) and its no-JavaScript panel. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const actor = await requirePermission(request, 'create:client');
   const formData = await readFormData(request);
@@ -67,7 +65,7 @@ export default function ClientsPage() {
   );
 }
 
-/** Spec §2 card: name, OIB, city, status, limit and used credit (0 decimals), usage bar, risk x/100. */
+/** Card (docs/screens.md): name, OIB, city, status, limit and used credit (0 decimals), usage bar, risk x/100. */
 function ClientCard({ client }: { client: Pick<ClientDto, 'id' | 'companyName' | 'oib' | 'city' | 'status' | 'creditLimit' | 'usedCredit' | 'riskScore'> }) {
   const { t } = useTranslation();
   return (

@@ -1,4 +1,5 @@
 import { Flex, Grid, Heading } from '@radix-ui/themes';
+import { pageTitle } from '~/utils/meta.ts';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +15,7 @@ import { CUSTOMER_FIELDS, customerEditFormSchema } from '~/customers/schemas.ts'
 import { formatDateTime } from '~/utils/format.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.customer.companyName ?? 'Kupac'} · FinFlow` }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'customers.detail.metaTitle', data?.customer.companyName);
 
 /** A customer's data, FINA blockage status, invoices as debtor, documents, risk history and activity. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

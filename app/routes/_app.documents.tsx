@@ -1,5 +1,5 @@
 import { Button, Card, Flex, Grid, Heading, TabNav, Text, TextField } from '@radix-ui/themes';
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
@@ -11,8 +11,6 @@ import { parseUploadForm, signFromForm } from '~/documents/page-actions.server.t
 import { DOCUMENT_TABS, type DocumentTab } from '~/documents/schemas.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 
-export const meta: MetaFunction = () => [{ title: 'Upravljanje dokumentima · FinFlow' }];
-
 const PAGE_SIZE = 24;
 
 function readListUrl(url: URL) {
@@ -23,7 +21,7 @@ function readListUrl(url: URL) {
   return { q, tab, page };
 }
 
-/** Spec §2 /documents: search, the five tabs with counts and the page live in the URL (?q=&tab=&page=). */
+/** /documents (docs/screens.md): search, the five tabs with counts and the page live in the URL (?q=&tab=&page=). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const url = new URL(request.url);

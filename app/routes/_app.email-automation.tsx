@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { PlusIcon } from '@radix-ui/react-icons';
 import { Button, Card, Flex, Grid, Heading, TabNav, Text } from '@radix-ui/themes';
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,8 +23,6 @@ import type { ToastInput } from '~/utils/toast.ts';
 import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 
-export const meta: MetaFunction = () => [{ title: 'Email automatizacija · FinFlow' }];
-
 const TABS = ['templates', 'campaigns', 'logs'] as const;
 type Tab = (typeof TABS)[number];
 const PLACEHOLDERS: Record<Tab, number> = { templates: 4, campaigns: 3, logs: 5 };
@@ -38,7 +36,7 @@ const hrefOf = (tab: Tab, extra: Record<string, string> = {}) => {
 };
 
 /**
- * Spec §2 /email-automation: ?tab=templates|campaigns|logs, ?new=template|campaign (the forms without JavaScript),
+ * /email-automation (docs/screens.md): ?tab=templates|campaigns|logs, ?new=template|campaign (the forms without JavaScript),
  * ?edit=<template id> (the edit form) and ?preview=<template id> (rendered with sample data, server-side).
  */
 export async function loader({ request }: LoaderFunctionArgs) {

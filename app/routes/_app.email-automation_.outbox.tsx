@@ -1,5 +1,5 @@
 import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
-import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { json, type LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { requirePermission } from '~/auth/permissions.server.ts';
@@ -7,9 +7,7 @@ import { listOutbox, readOutboxHtml, readOutboxMessage } from '~/email/logs.serv
 import { getEnv } from '~/env.server.ts';
 import { formatBytes } from '~/utils/format.ts';
 
-export const meta: MetaFunction = () => [{ title: 'Outbox · FinFlow' }];
-
-/** The local outbox (DESIGN §3): without SMTP_URL, mail is written to DATA_DIR/outbox; ?message=<file> shows one. */
+/** The local outbox (README.md): without SMTP_URL, mail is written to DATA_DIR/outbox; ?message=<file> shows one. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePermission(request, 'read:all');
   const name = new URL(request.url).searchParams.get('message');

@@ -1,4 +1,5 @@
 import { Badge, Button, Callout, Card, DataList, Flex, Heading, Link as RadixLink, TabNav, Table, Text, TextField } from '@radix-ui/themes';
+import { pageTitle } from '~/utils/meta.ts';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
@@ -21,7 +22,7 @@ import { formatDateTime, formatEur } from '~/utils/format.ts';
 import { isValidOib } from '~/utils/validation.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.integration.name ?? 'Integracija'} · FinFlow` }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'nav.integrationsPage', data?.integration.name);
 
 const TABS = ['overview', 'configure', 'logs', 'setup'] as const;
 type Tab = (typeof TABS)[number];

@@ -1,5 +1,5 @@
 import { Callout, Card, Flex, Grid, Heading, TabNav, Text } from '@radix-ui/themes';
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
@@ -8,13 +8,11 @@ import { IntegrationCard } from '~/components/integrations/integration-card.tsx'
 import { integrationCounts, listIntegrations, type IntegrationGroup } from '~/integrations/integrations.server.ts';
 import { handleIntegrationIntent } from '~/integrations/page.server.ts';
 
-export const meta: MetaFunction = () => [{ title: 'Integracije · FinFlow' }];
-
 const TABS = ['overview', 'croatian', 'general'] as const;
 type Tab = (typeof TABS)[number];
 const GROUP: Record<Tab, IntegrationGroup> = { overview: 'all', croatian: 'croatian', general: 'general' };
 
-/** Spec §2 /integrations: counters (active, error, inactive), tabs overview / Croatian / general in ?tab, one card per integration. */
+/** /integrations (docs/screens.md): counters (active, error, inactive), tabs overview / Croatian / general in ?tab, one card per integration. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const requested = new URL(request.url).searchParams.get('tab');

@@ -1,4 +1,5 @@
 import { Flex, Grid, Heading, Text } from '@radix-ui/themes';
+import { pageTitle } from '~/utils/meta.ts';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useEffect } from 'react';
@@ -15,7 +16,7 @@ import { DECISIONS, financePreviews, handleDecision, type DecisionRefusal } from
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data?.invoice.invoiceNumber ?? 'Faktura'} · FinFlow` }];
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'invoices.detail.metaTitle', data?.invoice.invoiceNumber);
 
 /** An invoice with its parties, lines, documents, money movements and the history of every state change. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

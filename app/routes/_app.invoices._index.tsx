@@ -1,6 +1,6 @@
 import { PlusIcon } from '@radix-ui/react-icons';
 import { Button, Flex, Grid, Heading } from '@radix-ui/themes';
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -30,9 +30,7 @@ import {
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 
-export const meta: MetaFunction = () => [{ title: 'Obrada faktura · FinFlow' }];
-
-/** Spec §2 /invoices: newest first, ?q (number, description), ?tab (all or a status), ?page, ?new=1 (the add form without JavaScript). */
+/** /invoices (docs/screens.md): newest first, ?q (number, description), ?tab (all or a status), ?page, ?new=1 (the add form without JavaScript). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const { q, tab, page, offset, limit, showNew } = invoiceListParams(request);

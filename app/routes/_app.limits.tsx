@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { MagnifyingGlassIcon, PlusIcon } from '@radix-ui/react-icons';
 import { Button, Card, Flex, Grid, Heading, TabNav, Text, TextField } from '@radix-ui/themes';
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -31,8 +31,6 @@ import { readApiError } from '~/utils/api.server.ts';
 import { formatEur } from '~/utils/format.ts';
 import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
-
-export const meta: MetaFunction = () => [{ title: 'Kreditni limiti i odobrenja · FinFlow' }];
 
 const PAGE_SIZE = 20;
 const GRID_PAGE_SIZE = 12;
@@ -75,7 +73,7 @@ function listHref(params: ListParams, changes: Partial<ListParams> & { new?: boo
   return text ? `/limits?${text}` : '/limits';
 }
 
-/** Spec §2 /limits: the request form, the tabs with counts, the requests, the grid of current limits. */
+/** /limits (docs/screens.md): the request form, the tabs with counts, the requests, the grid of current limits. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const url = readUrl(new URL(request.url));
@@ -113,7 +111,7 @@ function backTo(request: Request): string {
 /**
  * intent=create ('create:credit_limit'): the request form; intent=approve|reject
  * ('decide:credit_limit'): the buttons on a pending request. Approve uses the
- * requested limit and reject sends the fixed reason (spec §4). Every outcome of
+ * requested limit and reject sends the fixed reason (docs/lifecycle.md#credit-limits). Every outcome of
  * a decision is a redirect with a toast, so it reads the same without JavaScript.
  */
 export async function action({ request, context }: ActionFunctionArgs) {

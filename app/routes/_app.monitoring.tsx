@@ -1,13 +1,11 @@
-import type { LoaderFunctionArgs, MetaFunction } from '@remix-run/node';
+import type { LoaderFunctionArgs } from '@remix-run/node';
 import { json } from '@remix-run/node';
 import { useLoaderData } from '@remix-run/react';
 import { requirePermission } from '~/auth/permissions.server.ts';
 import { MonitoringPage } from '~/components/monitoring/monitoring-page.tsx';
 import { loadMonitoring } from '~/monitoring/page.server.ts';
 
-export const meta: MetaFunction = () => [{ title: 'Monitoring & Supervision · FinFlow' }];
-
-/** Spec §2 /monitoring: real health (database, worker, queues, integrations) and the activity log, refreshed every 30 s. */
+/** /monitoring (docs/screens.md): real health (database, worker, queues, integrations) and the activity log, refreshed every 30 s. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePermission(request, 'read:all');
   return json(await loadMonitoring(new URL(request.url)), { headers: { 'Cache-Control': 'no-store' } });

@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { MagnifyingGlassIcon, PlusIcon } from '@radix-ui/react-icons';
 import { Button, Card, Flex, Grid, Heading, TabNav, Text, TextField } from '@radix-ui/themes';
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,10 +23,8 @@ import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { isSingleLineText } from '~/utils/validation.ts';
 
-export const meta: MetaFunction = () => [{ title: 'Uplate i naplata · FinFlow' }];
-
 /**
- * Spec §2 /payments: the record-payment dialog, search, tabs pending
+ * /payments (docs/screens.md): the record-payment dialog, search, tabs pending
  * (default), confirmed, failed, refunded, all, the four summary cards; plus
  * the payouts tab (advances and reserve releases, pain.001 export) and the
  * bank statement tab (camt.053 import, unmatched entries). Everything lives

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { Badge, Button, Callout, Card, DataList, Flex, Grid, Heading } from '@radix-ui/themes';
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,8 +17,6 @@ import { formatDateTime } from '~/utils/format.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 
-export const meta: MetaFunction = () => [{ title: 'Profil korisnika · FinFlow' }];
-
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   return json({ user });
@@ -29,7 +27,7 @@ type ActionData = { intent: Intent; result: SubmissionResult<string[]> };
 // Passwords are never sent back into the form.
 const PASSWORD_FIELDS = ['currentPassword', 'newPassword', 'confirmPassword'];
 
-/** Spec §2 profile: personal data and password change, each its own form; the rules live in users.server.ts. */
+/** Profile (docs/screens.md): personal data and password change, each its own form; the rules live in users.server.ts. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const formData = await readFormData(request);
@@ -93,7 +91,7 @@ export default function ProfilePage() {
   );
 }
 
-/** Spec §8: a failed save shows the destructive 'Greška' toast with the form's own failure text. */
+/** docs/screens.md: a failed save shows the destructive 'Greška' toast with the form's own failure text. */
 function useFailureToast(lastResult: SubmissionResult<string[]> | undefined, description: string) {
   const toast = useToast();
   useEffect(() => {
@@ -114,7 +112,7 @@ function ProfileForm({
   const [form, fields] = useForm({
     id: 'profile',
     lastResult,
-    // Prefilled from the current user until edited (spec §2).
+    // Prefilled from the current user until edited (docs/screens.md).
     defaultValue: { firstName: user.firstName, lastName: user.lastName, email: user.email },
     constraint: getZodConstraint(profileSchema),
     shouldValidate: 'onBlur',

@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { MagnifyingGlassIcon, PlusIcon } from '@radix-ui/react-icons';
 import { Button, Card, Flex, Grid, Heading, Text, TextField } from '@radix-ui/themes';
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
@@ -23,8 +23,6 @@ import { RISK_CATEGORIES, type RiskCategory } from '~/risk/scoring.ts';
 import { readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
-
-export const meta: MetaFunction = () => [{ title: 'Procjena rizika · FinFlow' }];
 
 const PAGE_SIZE = 20;
 type EntityType = (typeof ENTITY_TYPES)[number];
@@ -60,7 +58,7 @@ async function findOrNull(id: string | null): Promise<RiskAssessmentDto | null> 
   }
 }
 
-/** Spec §2 /risk: three summary cards, the newest assessments, 'Detalji', 'Uredi' (manager), 'Nova procjena'. */
+/** /risk (docs/screens.md): three summary cards, the newest assessments, 'Detalji', 'Uredi' (manager), 'Nova procjena'. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const url = readUrl(new URL(request.url));
@@ -299,7 +297,7 @@ export default function RiskPage() {
   );
 }
 
-/** Spec §2: assessments per category with their share of the total, to one decimal. */
+/** docs/screens.md: assessments per category with their share of the total, to one decimal. */
 function SummaryCard({ category, count, total }: { category: RiskCategory; count: number; total: number }) {
   const { t } = useTranslation();
   const colour = category === 'low' ? 'green' : category === 'medium' ? 'amber' : 'red';

@@ -1,12 +1,10 @@
 import { Badge, Card, Flex, Heading, Table, Text } from '@radix-ui/themes';
-import { json, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { json, type LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { requirePermission } from '~/auth/permissions.server.ts';
 import { searchEverything } from '~/search.server.ts';
 import { formatEur } from '~/utils/format.ts';
-
-export const meta: MetaFunction = () => [{ title: 'Search · FinFlow' }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePermission(request, 'read:all');

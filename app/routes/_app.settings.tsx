@@ -1,6 +1,6 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Badge, Card, DataList, Flex, Heading, Switch, Text } from '@radix-ui/themes';
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { useFetcher, useLoaderData, useLocation, useRouteLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -21,8 +21,6 @@ import { THEME_KEY } from '~/utils/theme.ts';
 import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import type { loader as rootLoader } from '~/root.tsx';
 import { readFormData } from '~/utils/form-data.server.ts';
-
-export const meta: MetaFunction = () => [{ title: 'Settings · FinFlow' }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -59,7 +57,7 @@ const TOASTS = {
 } as const;
 
 /**
- * Admin user management (spec §6): role, active flag, OTP flag, creating staff users (DESIGN §9)
+ * Admin user management (docs/domain-model.md#roles-and-permissions): role, active flag, OTP flag, creating staff users (docs/api.md)
  * and resetting a user's authenticator (intent reset-totp, confirmed on the page first);
  * and 'Stvori sigurnosnu kopiju' (intent backup), which queues a database backup.
  */
@@ -200,7 +198,7 @@ export default function SettingsPage() {
   );
 }
 
-/** Spec §2: dark mode persisted as light/dark in localStorage (and a cookie for the server render), with a toast. */
+/** docs/screens.md: dark mode persisted as light/dark in localStorage (and a cookie for the server render), with a toast. */
 function ThemeSwitch() {
   const { t } = useTranslation();
   const root = useRouteLoaderData<typeof rootLoader>('root');

@@ -1,6 +1,6 @@
 import { PlusIcon } from '@radix-ui/react-icons';
 import { Button, Callout, Flex, Grid, Heading, Text } from '@radix-ui/themes';
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,8 +20,6 @@ import { dueDay, TASK_MESSAGES } from '~/tasks/schemas.ts';
 import { assignableUsers, getTask, listTasks, taskTabCounts, type TaskDetailDto } from '~/tasks/tasks.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 
-export const meta: MetaFunction = () => [{ title: 'Task Management · FinFlow' }];
-
 /** A task named in the URL that does not exist (any more) just closes its panel. */
 async function taskOrNull(id: string | null): Promise<TaskDetailDto | null> {
   if (!id) return null;
@@ -33,7 +31,7 @@ async function taskOrNull(id: string | null): Promise<TaskDetailDto | null> {
   }
 }
 
-/** Spec §2 /tasks: newest first; ?q ?priority ?assignee (all|me|unassigned) ?tab ?page; ?new=1, ?task=<id> (details), ?edit=<id>. */
+/** /tasks (docs/screens.md): newest first; ?q ?priority ?assignee (all|me|unassigned) ?tab ?page; ?new=1, ?task=<id> (details), ?edit=<id>. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const params = taskListParams(request);

@@ -1,5 +1,5 @@
 import { Button, Card, Flex, Grid, Heading, TabNav, Text } from '@radix-ui/themes';
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
@@ -13,8 +13,6 @@ import { controlInstance } from '~/workflows/engine.server.ts';
 import { handlerNames } from '~/workflows/handlers/index.server.ts';
 import { getInstanceDetail, instanceStatusCounts, listInstances } from '~/workflows/instances.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
-
-export const meta: MetaFunction = () => [{ title: 'Workflow Engine · FinFlow' }];
 
 const PAGE_SIZE = 20;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -47,7 +45,7 @@ async function orNull<T>(promise: Promise<T>): Promise<T | null> {
 
 const emptyDraft = (): Draft => ({ id: null, name: '', type: 'client_onboarding', description: '', steps: [{ name: '', type: 'automated', handler: '', taskType: '' }] });
 
-/** Spec §2 /workflows: four counters, instances and definitions tabs, and every button wired. */
+/** /workflows (docs/screens.md): four counters, instances and definitions tabs, and every button wired. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const url = readUrl(new URL(request.url));

@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { pageTitle } from '~/utils/meta.ts';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { Button, Callout, Card, Flex, Heading, Link as RadixLink, Text } from '@radix-ui/themes';
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
@@ -12,7 +13,7 @@ import { LanguageSwitcher } from '~/components/language-switcher.tsx';
 import { readApiError } from '~/utils/api.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 
-export const meta: MetaFunction = () => [{ title: 'FinFlow' }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'recovery.forgot.title');
 
 /** `/forgot-password` (public): asks for a reset link; `?sent=1` is the answer, the same for every address. */
 export function loader({ request }: LoaderFunctionArgs) {

@@ -1,4 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react';
+import { pageTitle } from '~/utils/meta.ts';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { clientIp } from '~/auth/login.server.ts';
@@ -10,13 +11,13 @@ import { WizardFormErrors } from '~/components/onboarding/fields.tsx';
 import { loadWizard, wizardAction, type WizardActionData } from '~/onboarding/wizard.server.ts';
 
 /**
- * Spec §2 'Client registration wizard' at /onboarding: public (DESIGN §9), so
+ * The client registration wizard at /onboarding (docs/screens.md): public (docs/lifecycle.md#onboarding-and-kyc), so
  * it lives outside the signed-in `_app` layout; staff may use it too (e.g. to
  * register a client on the phone). Works without JavaScript: every step is a
  * form post and the draft is kept server-side (app/onboarding).
  */
 // No 'no-referrer' here: with it Chromium sends `Origin: null` on form posts, which the cross-site check refuses.
-export const meta: MetaFunction = () => [{ title: 'FinFlow' }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'onboarding.title');
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return json(await loadWizard(request), { headers: { 'Cache-Control': 'no-store' } });

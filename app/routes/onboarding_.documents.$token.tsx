@@ -1,4 +1,5 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
+import { pageTitle } from '~/utils/meta.ts';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { clientIp } from '~/auth/login.server.ts';
 import { DocumentRequestPage } from '~/components/onboarding/document-request.tsx';
@@ -14,7 +15,7 @@ import { readApiError } from '~/utils/api.server.ts';
  * app/onboarding/kyc-decision.server.ts. A used, replaced, expired or unknown
  * link answers its own page (410 / 404), never an error page.
  */
-export const meta: MetaFunction = () => [{ title: 'FinFlow' }];
+export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'kyc.upload.title');
 
 const statusOf = (request: DocumentRequestState) => (request.state === 'unknown' ? 404 : request.state === 'spent' || request.state === 'expired' ? 410 : 200);
 

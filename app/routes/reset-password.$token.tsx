@@ -1,4 +1,5 @@
 import { getFormProps, useForm } from '@conform-to/react';
+import { pageTitle } from '~/utils/meta.ts';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { Button, Callout, Card, Flex, Heading, Link as RadixLink, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
@@ -14,7 +15,7 @@ import { readFormData } from '~/utils/form-data.server.ts';
 
 // The token is in the URL: no Referer may carry it to another site. Not 'no-referrer': that makes the
 // browser send `Origin: null` with the form post, which Remix refuses as a cross-site action.
-export const meta: MetaFunction = () => [{ title: 'FinFlow' }, { name: 'referrer', content: 'same-origin' }];
+export const meta: MetaFunction = ({ matches }) => [...pageTitle(matches, 'recovery.reset.title'), { name: 'referrer', content: 'same-origin' }];
 
 /** The emailed one-time link of a forgotten password (app/auth/password-reset.server.ts). */
 export async function loader({ params }: LoaderFunctionArgs) {

@@ -1,4 +1,5 @@
 import { getFormProps, useForm } from '@conform-to/react';
+import { pageTitle } from '~/utils/meta.ts';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { Button, Callout, Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
@@ -14,9 +15,9 @@ import { readFormData } from '~/utils/form-data.server.ts';
 
 // same-origin keeps the token out of other sites' Referer; 'no-referrer' made a form post without
 // JavaScript carry `Origin: null`, which Remix refuses as a cross-site action (a 500).
-export const meta: MetaFunction = () => [{ title: 'FinFlow' }, { name: 'referrer', content: 'same-origin' }];
+export const meta: MetaFunction = ({ matches }) => [...pageTitle(matches, 'setPassword.title'), { name: 'referrer', content: 'same-origin' }];
 
-/** The one-time link a new staff user follows to choose their password (DESIGN §9). */
+/** The one-time link a new staff user follows to choose their password (docs/api.md). */
 export async function loader({ params }: LoaderFunctionArgs) {
   const owner = params.token ? await findSetPasswordToken(params.token) : null;
   return json({ email: owner?.email ?? null });

@@ -6,6 +6,7 @@ import { readApiError } from '../utils/api.server.ts';
 import { redirectWithToast, toastHeaders } from '../utils/toast.server.ts';
 import { ASSIGNEE_FILTERS, TASK_EDIT_FIELDS, TASK_PRIORITIES, TASK_TABS, taskCreateSchema, taskEditFormSchema, type AssigneeFilter, type TaskTab } from './schemas.ts';
 import { assignTask, createTask, updateTask } from './tasks.server.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
  * The page side of /tasks: the URL's list state and the route action's
@@ -15,7 +16,6 @@ import { assignTask, createTask, updateTask } from './tasks.server.ts';
  */
 export const PAGE_SIZE = 20;
 const MAX_PAGE = 100_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const pick = <T extends string>(value: string | null, allowed: readonly T[], fallback: T): T =>
   value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
@@ -31,7 +31,7 @@ export function taskListParams(request: Request) {
   const page = Number.isFinite(requested) ? Math.min(Math.max(requested, 1), MAX_PAGE) : 1;
   const id = (name: string) => {
     const value = params.get(name);
-    return value && UUID.test(value) ? value.toLowerCase() : null;
+    return value && isUuid(value) ? value.toLowerCase() : null;
   };
   const entityType = params.get('entityType');
   const entityId = id('entityId');

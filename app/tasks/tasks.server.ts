@@ -26,9 +26,10 @@ import {
   type TaskType,
   type TaskUpdateInput,
 } from './schemas.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
- * Tasks (spec §3 Task, §4 task states; DESIGN §9): creating, working
+ * Tasks (docs/domain-model.md, docs/lifecycle.md#tasks): creating, working
  * (start → complete, or cancel), editing while open, assigning, the /tasks
  * list with its tab counts, and the signed-in user's open tasks for the
  * dashboard. Each write locks the row, writes the change and its activity
@@ -64,7 +65,7 @@ export interface TaskDto {
   /** How many steps the instance has, for 'step 4 of 6'. */
   workflowStepCount: number | null;
   workflowName: string | null;
-  /** Past its due date and still open (spec §4 late badge). */
+  /** Past its due date and still open (docs/screens.md late badge). */
   isLate: boolean;
   /**
    * The record whose decision closes this open task (verify or reject the
@@ -89,7 +90,7 @@ export interface TaskDetailDto extends TaskDto {
   history: { action: string; userName: string | null; details: Record<string, unknown>; createdAt: string }[];
 }
 
-/** Dashboard 'my tasks' (spec §3 Pending task). */
+/** Dashboard 'my tasks' (docs/domain-model.md Pending task). */
 export interface PendingTaskDto {
   id: string;
   title: string;
@@ -322,7 +323,7 @@ export async function createTask(
   return options.transaction ? run(options.transaction) : inTransaction(run);
 }
 
-/** Which status change is allowed from where (spec §4), and the refusal of each. */
+/** Which status change is allowed from where (docs/lifecycle.md#tasks), and the refusal of each. */
 const TRANSITIONS: Record<TaskStatus, { from: readonly TaskStatus[]; action: string; refusal: string }> = {
   in_progress: { from: ['pending'], action: 'task_started', refusal: TASK_MESSAGES.cannotStart },
   completed: { from: ['in_progress'], action: 'task_completed', refusal: TASK_MESSAGES.cannotComplete },
@@ -366,7 +367,7 @@ export async function updateTask({ actor, id, input, ip }: { actor: Actor; id: s
   if (data.status === undefined && edits.length === 0) throw apiError(400, TASK_MESSAGES.nothingToUpdate, { status: [TASK_MESSAGES.nothingToUpdate] });
 
   // An id that is no UUID names no task (a form may post anything): 404, not a SQL error.
-  if (!UUID.test(id)) throw apiError(404, TASK_MESSAGES.notFound);
+  if (!isUuid(id)) throw apiError(404, TASK_MESSAGES.notFound);
   return inTransaction(async (transaction) => {
     const row = await selectOne<BareTaskRow>(
       `SELECT id, title, description, type, priority, status, assigned_to, due_date, notes, workflow_instance_id, workflow_step, entity_type, entity_id
@@ -403,7 +404,7 @@ export async function updateTask({ actor, id, input, ip }: { actor: Actor; id: s
     if (target !== undefined) {
       sets.push('status = :status');
       replacements.status = target;
-      // DESIGN §9: the server's clock, whatever the caller sent as completedAt.
+      // docs/lifecycle.md#tasks: the server's clock, whatever the caller sent as completedAt.
       if (target === 'completed') sets.push('completed_at = now()');
     }
     if (sets.length > 0) await execute(`UPDATE tasks SET ${sets.join(', ')} WHERE id = :id`, replacements, { transaction });
@@ -466,7 +467,6 @@ export interface TaskListOptions {
 
 export type TaskTabCounts = Record<TaskTab, number>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The WHERE conditions of every filter but the status (the tabs count across statuses). */
 function filterConditions(options: TaskListOptions, replacements: Record<string, unknown>): string[] {
@@ -489,7 +489,7 @@ function filterConditions(options: TaskListOptions, replacements: Record<string,
     where.push('t.assigned_to = :actorId');
   } else if (assignee === 'unassigned') {
     where.push('t.assigned_to IS NULL');
-  } else if (UUID.test(assignee)) {
+  } else if (isUuid(assignee)) {
     replacements.assignee = assignee.toLowerCase();
     where.push('t.assigned_to = :assignee');
   } else if (!(ASSIGNEE_FILTERS as readonly string[]).includes(assignee)) {
@@ -555,7 +555,7 @@ export async function pendingTasksOf(userId: string, options: { limit?: number; 
 
 /** GET /api/tasks/{taskId} and the details view: the task, its links and its history. Throws 404. */
 export async function getTask(id: string): Promise<TaskDetailDto> {
-  const row = UUID.test(id) ? await readTask(id) : null;
+  const row = isUuid(id) ? await readTask(id) : null;
   if (!row) throw apiError(404, TASK_MESSAGES.notFound);
   const [extra, history] = await Promise.all([
     selectOne<{ created_by_name: string | null; instance_status: string | null; workflow_type: string | null }>(

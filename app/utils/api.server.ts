@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { describeDatabaseError, isDatabaseUnavailable, isRefusedValue } from '../db.server.ts';
-import { INPUT_MESSAGES, isMultiLineText, isSingleLineText } from './validation.ts';
+import { INPUT_MESSAGES, isMultiLineText, isSingleLineText, isUuid } from './validation.ts';
 
 /**
- * The API's one error shape (DESIGN §4): `{ message, errors? }` where
+ * The API's one error shape (docs/api.md): `{ message, errors? }` where
  * `errors` maps a field to its messages. Domain modules throw these Responses;
  * Remix sends a thrown Response from a resource route as is.
  */
@@ -172,11 +172,10 @@ export function listParams(request: Request): { q: string | undefined; limit: nu
   return { q: parsed.q || undefined, limit: parsed.limit, offset: parsed.offset };
 }
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An id from the URL: anything that is not a UUID cannot exist, so it is a 404, not a SQL error. */
 export function requireUuidParam(value: string | undefined): string {
-  if (!value || !UUID_PATTERN.test(value)) throw apiError(404, 'Not Found');
+  if (!value || !isUuid(value)) throw apiError(404, 'Not Found');
   return value.toLowerCase();
 }
 

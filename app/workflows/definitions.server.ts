@@ -10,9 +10,10 @@ import { getHandler, handlerNames } from './handlers/index.server.ts';
 import { describeError } from './step-errors.server.ts';
 import type { StepOutcome, WorkflowStepDef } from './types.ts';
 import { definitionSchema, definitionUpdateSchema, ENTITY_TYPES_OF, WORKFLOW_MESSAGES, type WorkflowType } from './schemas.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
- * Workflow definitions (spec §3): editable name, type, description and
+ * Workflow definitions (docs/domain-model.md): editable name, type, description and
  * ordered steps; activate/deactivate; and a dry run. One active definition
  * per type: activating one deactivates the others of its type, so the
  * definition startWorkflowInstance uses is the one the page shows as active.
@@ -43,7 +44,6 @@ interface DefinitionRow {
   updated_at: Date;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function toDto(row: DefinitionRow): WorkflowDefinitionDto {
   return {
@@ -87,7 +87,7 @@ export async function listDefinitions(options: { limit?: number; offset?: number
 }
 
 export async function getDefinition(id: string, transaction?: Transaction): Promise<WorkflowDefinitionDto> {
-  const row = UUID.test(id) ? await selectOne<DefinitionRow>(`SELECT * FROM workflow_definitions WHERE id = :id`, { id }, { transaction }) : null;
+  const row = isUuid(id) ? await selectOne<DefinitionRow>(`SELECT * FROM workflow_definitions WHERE id = :id`, { id }, { transaction }) : null;
   if (!row) throw apiError(404, 'Workflow definition not found');
   return toDto(row);
 }
@@ -126,7 +126,7 @@ export async function updateDefinition({ actor, id, input, ip }: { actor: Actor;
   const value = validate(definitionUpdateSchema, input);
   if (value.steps) checkHandlers(value.steps);
   return inTransaction(async (transaction) => {
-    const current = UUID.test(id)
+    const current = isUuid(id)
       ? await selectOne<DefinitionRow>(`SELECT * FROM workflow_definitions WHERE id = :id FOR UPDATE`, { id }, { transaction })
       : null;
     if (!current) throw apiError(404, 'Workflow definition not found');
@@ -196,7 +196,7 @@ const ENTITY_TABLES: Record<string, { table: string; name: string }> = {
 export async function testDefinition({ actor, definitionId, entityId }: { actor: Actor; definitionId: string; entityId: string }): Promise<DryRunReport> {
   assertCan(actor, 'edit:workflow');
   const definition = await getDefinition(definitionId);
-  if (!UUID.test(entityId)) throw apiError(400, WORKFLOW_MESSAGES.entityIdInvalid, { entityId: [WORKFLOW_MESSAGES.entityIdInvalid] });
+  if (!isUuid(entityId)) throw apiError(400, WORKFLOW_MESSAGES.entityIdInvalid, { entityId: [WORKFLOW_MESSAGES.entityIdInvalid] });
   let entity: { type: string; name: string | null } | null = null;
   for (const type of ENTITY_TYPES_OF[definition.type]) {
     const { table, name } = ENTITY_TABLES[type];

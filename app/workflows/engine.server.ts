@@ -7,10 +7,10 @@ import { sendJob } from '../jobs/boss.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import type { WorkflowType } from './schemas.ts';
 import type { LockedInstance, StepJob, WorkflowStepDef } from './types.ts';
-import { isUuid } from '../auth/user-record.server.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
- * The workflow engine (DESIGN §7, issue 7). An instance walks its steps
+ * The workflow engine (docs/lifecycle.md#workflows). An instance walks its steps
  * snapshot one step at a time:
  * - an automated step is a pg-boss job `workflow-step` {instanceId, stepIndex,
  *   attempt}; the worker runs the handler INSIDE the transaction that locks
@@ -132,7 +132,7 @@ export async function insertStepTask(instance: LockedInstance, step: WorkflowSte
   const entityName = await entityNameOf(instance.entity_type, instance.entity_id, transaction);
   const description = `${instance.workflow_name}${entityName ? ` · ${entityName}` : ''} (${index + 1}/${instance.steps.length})${note ? `\n${note}` : ''}`;
   const { rows } = await execute<{ id: string }>(
-    // KYC review is promised within 1-3 business days (spec §9): the task is due in 3 days.
+    // KYC review is promised within 1-3 business days (docs/lifecycle.md#onboarding-and-kyc): the task is due in 3 days.
     `INSERT INTO tasks (title, description, type, priority, status, due_date, entity_type, entity_id, workflow_instance_id, workflow_step)
      VALUES (:title, :description, :type, 'high', 'pending', now() + interval '3 days', :entityType, :entityId, :instanceId, :index)
      RETURNING id`,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { plainText } from '../utils/validation.ts';
 
 /**
- * Payloads of the workflow area (spec §3 Workflow definition; DESIGN §7): the
+ * Payloads of the workflow area (docs/domain-model.md Workflow definition; docs/lifecycle.md#workflows): the
  * definition editor on /workflows and the API bodies share these. No server
  * imports here: the browser form uses them too.
  */

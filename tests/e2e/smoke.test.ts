@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { signInAsAdmin } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
 
 const baseUrl = inject('baseUrl');
@@ -23,7 +24,7 @@ describe('a started FinFlow', () => {
     const { page, errors, close } = await newStrictPage(browser);
     const response = await page.goto(baseUrl);
     expect(response?.status()).toBe(200);
-    await expect(page.title()).resolves.toBe('FinFlow');
+    await expect(page.title()).resolves.toBe('Sign in · FinFlow');
     await page.getByTestId('feature-bullets').waitFor();
     expect(await page.getByTestId('feature-bullets').locator('li').count()).toBe(4);
     await page.waitForLoadState('networkidle');
@@ -37,6 +38,25 @@ describe('a started FinFlow', () => {
     expect(response?.status()).toBe(404);
     await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
     await close();
+  });
+
+  it('a page whose loader refuses keeps the frame around its message; titles follow the language', async () => {
+    const admin = await signInAsAdmin();
+    const { page, close } = await newStrictPage(browser, { sessionCookie: admin.cookie });
+    try {
+      const response = await page.goto(`${baseUrl}/invoices/00000000-0000-4000-8000-000000000000`);
+      expect(response?.status()).toBe(404);
+      await page.getByTestId('page-error').getByRole('heading', { name: '404 Page Not Found' }).waitFor();
+      // The sidebar and the user menu are still there.
+      await page.getByRole('complementary', { name: 'Sidebar' }).waitFor();
+      await page.getByRole('button', { name: 'User menu' }).waitFor();
+      await expect(page.title()).resolves.toBe('Invoice Processing · FinFlow');
+      await page.context().addCookies([{ name: 'finflow-language', value: 'hr', url: baseUrl }]);
+      await page.goto(`${baseUrl}/clients`);
+      await expect(page.title()).resolves.toBe('Upravljanje klijentima · FinFlow');
+    } finally {
+      await close();
+    }
   });
 
   it('refuses a cross-site write before it reaches a route', async () => {

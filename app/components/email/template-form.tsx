@@ -10,7 +10,7 @@ import { ErrorText, useEmailErrorText } from './display.tsx';
 import { CreateDialog, CreatePanel } from '~/components/create-dialog.tsx';
 
 /**
- * The template dialog of spec §2 (JavaScript: a fetcher post, closes on
+ * The template dialog of docs/screens.md (JavaScript: a fetcher post, closes on
  * success) and the same form as a page panel for ?new=template (a plain post).
  */
 export type EmailFormResult = SubmissionResult<string[]>;

@@ -10,7 +10,7 @@ import { useLimitErrorText } from './display.tsx';
 import { CreateDialog } from '~/components/create-dialog.tsx';
 
 /**
- * The 'new credit limit request' form of spec §2/§5: client, requested limit,
+ * The 'new credit limit request' form (docs/screens.md, docs/domain-model.md#validation): client, requested limit,
  * reason and validUntil (one year ahead by default). The dialog posts through
  * a fetcher when JavaScript runs; the same fields render as a page panel at
  * `?new=1`, a plain form post, which is where the button leads without it.
