@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Transaction } from 'sequelize';
-import type { z } from 'zod';
 import { getEnv } from '../env.server.ts';
-import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { apiError, parseInput } from '../utils/api.server.ts';
 import { logActivity } from '../activity-log.server.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
 import { hashPassword, verifyPassword } from './password.server.ts';
@@ -40,11 +39,6 @@ const DUPLICATE_EMAIL = 'A user with this email already exists';
 const INVALID_LINK = 'This link is invalid or has expired';
 
 /** Domain functions validate again, so a caller that skipped the schema cannot write bad data. */
-function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw apiError(400, result.error.issues[0].message, zodFieldErrors(result.error));
-  return result.data;
-}
 
 function duplicateEmail(): Response {
   return apiError(409, DUPLICATE_EMAIL, { email: [DUPLICATE_EMAIL] });
@@ -126,7 +120,7 @@ export async function createStaffUser(
   meta: WriteMeta = {},
 ): Promise<{ user: PublicUser; setPasswordLink: string | null }> {
   assertCan(actor, 'manage:users');
-  const data = validate(createUserSchema, input);
+  const data = parseInput(createUserSchema, input);
   if (data.role === 'super_admin') assertCan(actor, 'grant:super_admin');
   const passwordHash = data.password ? await hashPassword(data.password) : null;
   try {
@@ -309,7 +303,7 @@ export async function updateProfile(
   input: { firstName: string; lastName: string; email: string },
   meta: WriteMeta = {},
 ): Promise<PublicUser> {
-  const data = validate(profileSchema, input);
+  const data = parseInput(profileSchema, input);
   try {
     const updated = await inTransaction(async (transaction) => {
       const current = await loadTarget(user.id, transaction);
@@ -349,7 +343,7 @@ export async function changePassword(
   input: { currentPassword: string; newPassword: string; confirmPassword: string },
   meta: WriteMeta & { exceptSessionId?: string } = {},
 ): Promise<{ success: true }> {
-  const data = validate(changePasswordSchema, input);
+  const data = parseInput(changePasswordSchema, input);
   const current = await findUserById(user.id);
   if (!current) throw apiError(401, 'Unauthorized');
   const throttleKey = { kind: 'email' as const, value: current.email };
@@ -403,7 +397,7 @@ export async function setPasswordWithToken(
   input: { newPassword: string; confirmPassword: string },
   meta: WriteMeta & { purpose?: UserTokenPurpose } = {},
 ): Promise<{ success: true; userId: string; email: string }> {
-  const data = validate(setPasswordSchema, input);
+  const data = parseInput(setPasswordSchema, input);
   const purpose = meta.purpose ?? 'set_password';
   const passwordHash = await hashPassword(data.newPassword);
   return inTransaction(async (transaction) => {

@@ -3,7 +3,7 @@ import { CLIENT_STATUSES, type ClientStatus, type OnboardingStatus } from '../..
 import type { Actor } from '../auth/users.server.ts';
 import { startKycReview } from '../onboarding/kyc-decision.server.ts';
 import { selectOne } from '../db.server.ts';
-import { apiError } from '../utils/api.server.ts';
+import { apiError, parseInput } from '../utils/api.server.ts';
 import { centsToNumber, toCents } from '../utils/money.ts';
 import {
   createParty,
@@ -13,7 +13,6 @@ import {
   money,
   partyRelations,
   updateParty,
-  validateParty,
   withTransaction,
   type PartyConfig,
   type PartyRelations,
@@ -156,7 +155,7 @@ export async function createClient(
   { actor, input, ip }: { actor: Actor | null; input: ClientCreateInput; ip?: string | null },
   options: { transaction?: Transaction } = {},
 ): Promise<ClientDto> {
-  const data = validateParty(clientCreateSchema, input);
+  const data = parseInput(clientCreateSchema, input);
   return withTransaction(options.transaction, async (transaction) => {
     const row = await createParty<ClientRow>(CLIENTS, {
       actor,
@@ -223,7 +222,7 @@ export async function updateClient({
   input: ClientUpdateInput;
   ip?: string | null;
 }): Promise<ClientDto> {
-  const data = validateParty(clientUpdateSchema, input);
+  const data = parseInput(clientUpdateSchema, input);
   if (data.status === 'active') {
     // Only the KYC approval makes a client active (app/onboarding/kyc-decision.server.ts); an edit cannot skip it.
     const current = isUuid(id) ? await selectOne<{ onboarding_status: string }>(`SELECT onboarding_status FROM clients WHERE id = :id`, { id }) : null;

@@ -8,7 +8,7 @@ import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { getEInvoicing, type ReceivedDocument } from '../integrations/einvoicing.server.ts';
 import { intakeUblInvoice } from '../invoices/ubl-import.server.ts';
 import { apiError, readApiError } from '../utils/api.server.ts';
-import { parseUblInvoice } from './ubl-read.server.ts';
+import { parseUblInvoice } from './ubl-document.server.ts';
 
 /**
  * E-invoices received through the intermediary: each document goes

@@ -1,5 +1,4 @@
 import type { Transaction } from 'sequelize';
-import type { z } from 'zod';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan, type Permission } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
@@ -10,7 +9,7 @@ import { issueFeeEInvoice } from '../einvoices/outgoing.server.ts';
 import { openForPaymentSql, payableSql } from '../payments/open-amount.server.ts';
 import { invoiceSearchCondition } from '../search.server.ts';
 import { invoiceStatusTotals } from './summaries.server.ts';
-import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { apiError, parseInput } from '../utils/api.server.ts';
 import { centsToDecimalString, centsToNumber, factoringFeeCents, feePeriods, percentOfCents, sumCents, toCents } from '../utils/money.ts';
 import {
   INVOICE_MESSAGES,
@@ -223,18 +222,12 @@ const SELECT_INVOICE = `
     JOIN clients c ON c.id = i.client_id
     JOIN customers cu ON cu.id = i.customer_id`;
 
-
 async function readInvoice(id: string, transaction?: Transaction): Promise<InvoiceListRow | null> {
   if (!isUuid(id)) return null;
   return selectOne<InvoiceListRow>(`${SELECT_INVOICE} WHERE i.id = :id`, { id }, { transaction });
 }
 
 /** Domain functions validate again, so a caller that skipped the schema cannot write bad data. */
-function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw apiError(400, result.error.issues[0]?.message ?? 'Invalid input', zodFieldErrors(result.error));
-  return result.data;
-}
 
 // ---------------------------------------------------------------------------
 // Creation (manual and from an e-invoice)
@@ -374,7 +367,7 @@ export async function createInvoice(
   options: { transaction?: Transaction } = {},
 ): Promise<InvoiceDto> {
   assertCan(actor, 'create:invoice');
-  const data = validate(invoiceCreateSchema, input);
+  const data = parseInput(invoiceCreateSchema, input);
   const lines: NewInvoiceLine[] = (data.lines ?? []).map((line) => ({
     description: line.description,
     quantity: line.quantity,
@@ -405,7 +398,7 @@ export async function createInvoice(
     lines,
   };
   const run = (transaction: Transaction) => insertInvoice({ actor, invoice, ip }, transaction);
-  return options.transaction ? run(options.transaction) : inTransaction(run);
+  return inTransaction(run, options.transaction);
 }
 
 // ---------------------------------------------------------------------------
@@ -459,7 +452,7 @@ async function transition(
     );
     return toInvoiceDto(updated);
   };
-  return options.transaction ? run(options.transaction) : inTransaction(run);
+  return inTransaction(run, options.transaction);
 }
 
 /**
@@ -720,7 +713,7 @@ export async function rejectInvoice(
   options: { transaction?: Transaction } = {},
 ) {
   assertCan(args.actor, 'reject:invoice');
-  const { reason } = validate(invoiceRejectSchema, args.input);
+  const { reason } = parseInput(invoiceRejectSchema, args.input);
   return transition(
     args,
     {

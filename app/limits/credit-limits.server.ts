@@ -1,12 +1,11 @@
 import type { Transaction } from 'sequelize';
-import type { z } from 'zod';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { utilisationPercent } from '../clients/clients.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { containsPattern } from '../search.server.ts';
-import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { apiError, parseInput } from '../utils/api.server.ts';
 import { formatDate, formatEur } from '../utils/format.ts';
 import { centsToDecimalString, centsToNumber, toCents } from '../utils/money.ts';
 import { addDays, zagrebToday } from './dates.ts';
@@ -112,11 +111,6 @@ function toDto(row: RequestRow): CreditLimitRequestDto {
 }
 
 /** Domain functions validate again, so a caller that skipped the schema cannot write bad data. */
-function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw apiError(400, result.error.issues[0].message, zodFieldErrors(result.error));
-  return result.data;
-}
 
 async function readRequest(id: string, transaction?: Transaction): Promise<CreditLimitRequestDto> {
   const row = await selectOne<RequestRow>(`${SELECT_REQUESTS} WHERE r.id = :id`, { id }, { transaction });
@@ -137,7 +131,7 @@ export async function requestCreditLimit(
   options: { transaction?: Transaction } = {},
 ): Promise<CreditLimitRequestDto> {
   assertCan(actor, 'create:credit_limit');
-  const data = validate(creditLimitRequestSchema, input);
+  const data = parseInput(creditLimitRequestSchema, input);
   const today = zagrebToday();
   const validUntil = data.validUntil ?? addDays(today, DEFAULT_VALIDITY_DAYS);
   if (validUntil < today) throw apiError(400, LIMIT_MESSAGES.validUntilPast, { validUntil: [LIMIT_MESSAGES.validUntilPast] });
@@ -183,7 +177,7 @@ export async function requestCreditLimit(
     );
     return readRequest(id, transaction);
   };
-  return options.transaction ? work(options.transaction) : inTransaction(work);
+  return inTransaction(work, options.transaction);
 }
 
 interface LockedRequest {
@@ -232,7 +226,7 @@ export async function approveCreditLimit({
   ip?: string | null;
 }): Promise<CreditLimitRequestDto> {
   assertCan(actor, 'decide:credit_limit');
-  const data = validate(approveCreditLimitSchema, { approvedLimit });
+  const data = parseInput(approveCreditLimitSchema, { approvedLimit });
   return inTransaction(async (transaction) => {
     const request = await lockForDecision(actor, id, transaction);
     if (request.status !== 'pending') throw apiError(409, LIMIT_MESSAGES.notPendingApprove);
@@ -289,7 +283,7 @@ export async function rejectCreditLimit({
   ip?: string | null;
 }): Promise<CreditLimitRequestDto> {
   assertCan(actor, 'decide:credit_limit');
-  const data = validate(rejectCreditLimitSchema, { reason });
+  const data = parseInput(rejectCreditLimitSchema, { reason });
   return inTransaction(async (transaction) => {
     const request = await lockForDecision(actor, id, transaction);
     if (request.status !== 'pending') throw apiError(409, LIMIT_MESSAGES.notPendingReject);

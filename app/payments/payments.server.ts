@@ -282,7 +282,7 @@ export async function recordPayment(
     await startWorkflowOnEvent({ event: 'payment_recorded', entityType: 'payment', entityId: id, actor, ip }, { transaction });
     return getPayment(id, transaction);
   };
-  return options.transaction ? run(options.transaction) : inTransaction(run);
+  return inTransaction(run, options.transaction);
 }
 
 // ---------------------------------------------------------------------------
@@ -379,7 +379,7 @@ export async function confirmPayment(args: Args, options: { transaction?: Transa
     await applyEntityDecision({ workflowType: 'payment_processing', entityId: payment.id, decision: 'approve', actor: args.actor, summary: 'payment confirmed' }, { transaction });
     return getPayment(payment.id, transaction);
   };
-  return options.transaction ? run(options.transaction) : inTransaction(run);
+  return inTransaction(run, options.transaction);
 }
 
 /** The invoice is covered: used credit falls by the advance, the reserve goes back to the client. */
@@ -460,7 +460,7 @@ export async function failPayment(args: Args, options: { transaction?: Transacti
     await applyEntityDecision({ workflowType: 'payment_processing', entityId: payment.id, decision: 'reject', actor: args.actor, summary: 'payment failed' }, { transaction });
     return getPayment(payment.id, transaction);
   };
-  return options.transaction ? run(options.transaction) : inTransaction(run);
+  return inTransaction(run, options.transaction);
 }
 
 /**
@@ -537,7 +537,7 @@ export async function refundPayment(args: Args, options: { transaction?: Transac
     await logPayment('payment_refunded', args, payment, invoice, details, transaction);
     return getPayment(payment.id, transaction);
   };
-  return options.transaction ? run(options.transaction) : inTransaction(run);
+  return inTransaction(run, options.transaction);
 }
 
 // ---------------------------------------------------------------------------

@@ -1,10 +1,9 @@
 import type { Transaction } from 'sequelize';
-import type { z } from 'zod';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
-import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { apiError, parseInput } from '../utils/api.server.ts';
 import { adjustAssessmentSchema, RISK_MESSAGES } from './schemas.ts';
 import { categoryOf, clampScore, RISK_FACTOR_NAMES, scoreEntity, type RiskEntityType, type StoredFactors } from './scoring.server.ts';
 import type { RiskCategory } from './scoring.ts';
@@ -115,12 +114,6 @@ export function toAssessmentDto(row: AssessmentRow): RiskAssessmentDto {
   };
 }
 
-function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw apiError(400, result.error.issues[0].message, zodFieldErrors(result.error));
-  return result.data;
-}
-
 /** Locks the entity row, so assessments and adjustments of one entity take turns and "latest" stays true. */
 async function lockEntity(entityType: RiskEntityType, entityId: string, transaction: Transaction) {
   const row = isUuid(entityId)
@@ -217,7 +210,7 @@ export async function assessEntity(
     return id;
   };
 
-  const id = options.transaction ? await run(options.transaction) : await inTransaction(run);
+  const id = await inTransaction(run, options.transaction);
   return (await findAssessment(id, options.transaction)) as RiskAssessmentDto;
 }
 
@@ -266,7 +259,7 @@ export async function adjustAssessment(input: {
   ip?: string | null;
 }): Promise<RiskAssessmentDto> {
   assertCan(input.actor, 'adjust:risk');
-  const data = validate(adjustAssessmentSchema, { manualAdjustment: input.manualAdjustment, notes: input.notes });
+  const data = parseInput(adjustAssessmentSchema, { manualAdjustment: input.manualAdjustment, notes: input.notes });
   if (!isUuid(input.id)) throw apiError(404, 'Risk assessment not found');
 
   await inTransaction(async (transaction) => {

@@ -1,10 +1,9 @@
 import type { Transaction } from 'sequelize';
-import type { z } from 'zod';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
-import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { apiError, parseInput } from '../utils/api.server.ts';
 import { isDecisionStep, onTaskCompleted } from '../workflows/engine.server.ts';
 import type { WorkflowStepDef } from '../workflows/types.ts';
 import type { WorkflowType } from '../workflows/schemas.ts';
@@ -232,12 +231,6 @@ function awaitedDecision(row: TaskRow): TaskDto['awaitsDecision'] {
   return row.entity_type as 'invoice' | 'payment';
 }
 
-function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw apiError(400, result.error.issues[0].message, zodFieldErrors(result.error));
-  return result.data;
-}
-
 async function readTask(id: string, transaction?: Transaction): Promise<TaskRow | null> {
   return selectOne<TaskRow>(`${TASK_SELECT} WHERE t.id = :id`, { id }, { transaction });
 }
@@ -280,7 +273,7 @@ export async function createTask(
   options: { transaction?: Transaction } = {},
 ): Promise<TaskDto> {
   if (actor) assertCan(actor, 'create:task');
-  const data = validate(taskCreateSchema, input);
+  const data = parseInput(taskCreateSchema, input);
   const run = async (transaction: Transaction) => {
     await assertAssignable(data.assignedTo, transaction);
     await assertEntityExists(data.entityType, data.entityId, transaction);
@@ -320,7 +313,7 @@ export async function createTask(
     );
     return toTaskDto((await readTask(id, transaction)) as TaskRow);
   };
-  return options.transaction ? run(options.transaction) : inTransaction(run);
+  return inTransaction(run, options.transaction);
 }
 
 /** Which status change is allowed from where (docs/lifecycle.md#tasks), and the refusal of each. */
@@ -362,7 +355,7 @@ function currentValue(row: BareTaskRow, field: TaskEditField): string | null {
  */
 export async function updateTask({ actor, id, input, ip }: { actor: Actor; id: string; input: TaskUpdateInput; ip?: string | null }): Promise<TaskDto> {
   assertCan(actor, 'work:task');
-  const data = validate(taskUpdateSchema, input);
+  const data = parseInput(taskUpdateSchema, input);
   const edits = TASK_EDIT_FIELDS.filter((field) => data[field] !== undefined);
   if (data.status === undefined && edits.length === 0) throw apiError(400, TASK_MESSAGES.nothingToUpdate, { status: [TASK_MESSAGES.nothingToUpdate] });
 
@@ -466,7 +459,6 @@ export interface TaskListOptions {
 }
 
 export type TaskTabCounts = Record<TaskTab, number>;
-
 
 /** The WHERE conditions of every filter but the status (the tabs count across statuses). */
 function filterConditions(options: TaskListOptions, replacements: Record<string, unknown>): string[] {

@@ -65,6 +65,18 @@ export function zodFieldErrors(error: z.ZodError): FieldErrors {
   return errors;
 }
 
+/**
+ * The one validation entry of the domain functions: they take `unknown` from
+ * pages, /api routes and the worker alike and parse it here once, so a caller
+ * that skipped the form's schema still cannot write bad data. 400 with every
+ * issue per field; the message is the first issue's text.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw apiError(400, result.error.issues[0]?.message ?? 'Invalid input', zodFieldErrors(result.error));
+  return result.data;
+}
+
 const DEFAULT_MAX_BYTES = 1024 * 1024;
 /** No payload of this API nests deeper; a deeper one is an attack on the parser, not data. */
 const MAX_JSON_DEPTH = 32;

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
-import type { z } from 'zod';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
-import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { apiError, parseInput } from '../utils/api.server.ts';
 import { getHandler, handlerNames } from './handlers/index.server.ts';
 import { describeError } from './step-errors.server.ts';
 import type { StepOutcome, WorkflowStepDef } from './types.ts';
@@ -44,7 +43,6 @@ interface DefinitionRow {
   updated_at: Date;
 }
 
-
 function toDto(row: DefinitionRow): WorkflowDefinitionDto {
   return {
     id: row.id,
@@ -57,12 +55,6 @@ function toDto(row: DefinitionRow): WorkflowDefinitionDto {
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };
-}
-
-function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw apiError(400, result.error.issues[0].message, zodFieldErrors(result.error));
-  return result.data;
 }
 
 /** A handler the registry does not know would fail every instance at that step: refuse it when saving. */
@@ -102,7 +94,7 @@ async function deactivateOthers(id: string, type: string, transaction: Transacti
 
 export async function createDefinition({ actor, input, ip }: { actor: Actor; input: unknown; ip?: string | null }): Promise<WorkflowDefinitionDto> {
   assertCan(actor, 'edit:workflow');
-  const value = validate(definitionSchema, input);
+  const value = parseInput(definitionSchema, input);
   checkHandlers(value.steps);
   return inTransaction(async (transaction) => {
     const { rows } = await execute<DefinitionRow>(
@@ -123,7 +115,7 @@ export async function createDefinition({ actor, input, ip }: { actor: Actor; inp
 /** PUT /api/workflows/{id}: any editable field and/or isActive. */
 export async function updateDefinition({ actor, id, input, ip }: { actor: Actor; id: string; input: unknown; ip?: string | null }): Promise<WorkflowDefinitionDto> {
   assertCan(actor, 'edit:workflow');
-  const value = validate(definitionUpdateSchema, input);
+  const value = parseInput(definitionUpdateSchema, input);
   if (value.steps) checkHandlers(value.steps);
   return inTransaction(async (transaction) => {
     const current = isUuid(id)

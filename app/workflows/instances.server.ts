@@ -71,7 +71,7 @@ export async function startWorkflowInstance(
     await assertEntityExists(entityType, entityId, transaction);
     return (await insertInstance(definition, { ...input, entityId: entityId.toLowerCase() }, transaction))!;
   };
-  return options.transaction ? run(options.transaction) : inTransaction(run);
+  return inTransaction(run, options.transaction);
 }
 
 /** Which workflow each business event starts (docs/reference-data.md); client onboarding is started by the wizard itself. */

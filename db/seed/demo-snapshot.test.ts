@@ -117,7 +117,7 @@ const RECORDED: Record<string, string> = {
   kyc_document_requests: '0 e3b0c44298fc1c14',
   login_throttle: '0 e3b0c44298fc1c14',
   outgoing_einvoice_counters: '1 f1f9ca9115eb8b74',
-  outgoing_einvoices: '320 71d2c2e56e159df0',
+  outgoing_einvoices: '320 2608fb9b21971920',
   payments: '563 b76f1291233c72b1',
   payouts: '909 2bd4b1db95f752d7',
   registration_draft_files: '0 e3b0c44298fc1c14',

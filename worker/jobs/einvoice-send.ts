@@ -1,12 +1,12 @@
 import type PgBoss from 'pg-boss';
-import { sendOutgoingEInvoice } from '../../app/einvoices/outgoing.server.ts';
+import { sendOutgoingEInvoice } from '../../app/einvoices/outgoing-send.server.ts';
 import type { QueuePayload } from '../../app/jobs/queues.server.ts';
 
 /**
- * Sends one fee e-invoice through the intermediary (app/einvoices/outgoing.server.ts
- * does the work, idempotently under the row's lock). A failure is re-thrown so
- * pg-boss retries with backoff; the last delivery (the job's retryCount at its
- * retryLimit) marks the e-invoice failed.
+ * Sends one fee e-invoice through the intermediary (app/einvoices/outgoing-send.server.ts
+ * checks it against the rules and does the work, idempotently under the row's lock). A failure to send is re-thrown so
+ * pg-boss retries with backoff; the last delivery (the job's retryCount at its retryLimit)
+ * marks the e-invoice failed.
  */
 export const queue = 'einvoice-send' as const;
 
