@@ -1,4 +1,4 @@
-import { sendJob } from '../../worker/boss.ts';
+import { sendJob } from '../jobs/boss.server.ts';
 import { logActivity } from '../activity-log.server.ts';
 import { inTransaction, selectOne } from '../db.server.ts';
 import { getEnv } from '../env.server.ts';

@@ -9,7 +9,7 @@ import type { PublicUser } from '../auth/user-record.server.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
 import { openSnapshot, type Snapshot } from '../exports/snapshot.server.ts';
 import { apiError } from '../utils/api.server.ts';
-import { sendJob } from '../../worker/boss.ts';
+import { sendJob } from '../jobs/boss.server.ts';
 import type { BackupStatus } from '../../db/models/enums.ts';
 import { writeBackup } from './archive.server.ts';
 

@@ -2,22 +2,10 @@ import { BellIcon, GearIcon, MagnifyingGlassIcon, PlusIcon } from '@radix-ui/rea
 import { Badge, Box, Button, DropdownMenu, Flex, IconButton, Heading, Text, TextField } from '@radix-ui/themes';
 import { Form, Link, NavLink, useFetcher, useLocation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import type { ShellData } from '~/shell.server.ts';
 import { formatDateTime } from '~/utils/format.ts';
 import { LanguageSwitcher } from './language-switcher.tsx';
 import { NAVIGATION, titleKeyForPath } from './navigation.ts';
-
-export interface ShellUser {
-  firstName: string;
-  lastName: string;
-  email: string;
-  role: string;
-}
-
-export interface ShellData {
-  user: ShellUser;
-  openTaskCount: number;
-  renderedAt: string;
-}
 
 /** Layout (docs/screens.md): sidebar groups, header (title, last updated, language, search, bell, Add Invoice), user menu. */
 export function AppShell({ shell, children }: { shell: ShellData; children: React.ReactNode }) {
@@ -99,7 +87,7 @@ export function AppShell({ shell, children }: { shell: ShellData; children: Reac
 }
 
 /** Full name when both names are present, else 'unknown user'. */
-function UserBlock({ user }: { user: ShellUser | null }) {
+function UserBlock({ user }: { user: ShellData['user'] | null }) {
   const { t } = useTranslation();
   if (!user) {
     return <Text size="2" color="gray">{t('userMenu.noData')}</Text>;

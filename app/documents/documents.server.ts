@@ -26,7 +26,7 @@ import {
 import { claimUploads, resolveUploadReference } from './uploads.server.ts';
 
 export { deleteObjectIfUnreferenced } from './object-refs.server.ts';
-export { claimUploads, createUploadSlot, purgeUnclaimedUploads, receiveUpload, type ClaimedUpload } from './uploads.server.ts';
+export { claimUploads, createUploadSlot, purgeUnclaimedUploads, receiveUpload } from './uploads.server.ts';
 
 /**
  * Documents (docs/domain-model.md, docs/lifecycle.md#other-records, docs/screens.md /documents, docs/api.md): the

@@ -90,7 +90,6 @@ export const uploadFormSchema = z
     signatureRequired: booleanish,
   })
   .superRefine(entityPair);
-export type UploadFormInput = z.output<typeof uploadFormSchema>;
 
 /** POST /api/documents/upload: the form's fields plus fileData (base64, optionally a data: URL). */
 export const uploadApiSchema = z

@@ -1,11 +1,12 @@
 import type { Transaction } from 'sequelize';
-import { sendJob } from '../../worker/boss.ts';
 import type { OutgoingEInvoiceStatus } from '../../db/models/enums.ts';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { getEInvoicing } from '../integrations/einvoicing.server.ts';
+import { sendJob } from '../jobs/boss.server.ts';
+import { noLiveJobCondition } from '../jobs/job-table.server.ts';
 import { createTask } from '../tasks/tasks.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { validateEn16931, type RuleViolation } from './en16931-rules.server.ts';
@@ -167,13 +168,13 @@ export async function resendEInvoice({ actor, id, ip }: { actor: Actor; id: stri
  * job waiting, retrying or running. Returns how many were queued.
  */
 export async function requeueStalledEInvoices(options: { minutes?: number; limit?: number } = {}): Promise<number> {
+  const noJob = noLiveJobCondition('o.id::text', { queue: SEND_QUEUE, dataKey: 'einvoiceId' });
   const rows = await selectRows<{ id: string }>(
     `SELECT o.id FROM outgoing_einvoices o
       WHERE o.status = 'pending' AND o.updated_at < now() - make_interval(mins => CAST(:minutes AS integer))
-        AND NOT EXISTS (SELECT 1 FROM pgboss.job j
-                         WHERE j.name = :queue AND j.data ->> 'einvoiceId' = o.id::text AND j.state IN ('created', 'retry', 'active'))
+        AND ${noJob.sql}
       ORDER BY o.created_at LIMIT :limit`,
-    { minutes: options.minutes ?? 10, limit: options.limit ?? 500, queue: SEND_QUEUE },
+    { minutes: options.minutes ?? 10, limit: options.limit ?? 500, ...noJob.replacements },
   );
   for (const { id } of rows) await sendJob(SEND_QUEUE, { einvoiceId: id });
   return rows.length;

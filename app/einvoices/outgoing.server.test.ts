@@ -96,7 +96,8 @@ const counter = async () => (await selectOne<{ last_number: number }>('SELECT la
 const roundRatio = (numerator: bigint, denominator: bigint) => Number((numerator * 2n + denominator) / (2n * denominator));
 
 async function queuedJob(einvoiceId: string) {
-  return selectOne<{ id: string; state: string }>(`SELECT id, state FROM pgboss.job WHERE name = :queue AND data ->> 'einvoiceId' = :einvoiceId ORDER BY created_on DESC LIMIT 1`, {
+  return selectOne<{ id: string; state: string; retry_count: number; retry_limit: number }>(
+    `SELECT id, state, retry_count, retry_limit FROM pgboss.job WHERE name = :queue AND data ->> 'einvoiceId' = :einvoiceId ORDER BY created_on DESC LIMIT 1`, {
     queue: SEND_QUEUE,
     einvoiceId,
   });
@@ -215,7 +216,8 @@ describe('sending', () => {
   };
   const runJob = async (einvoiceId: string) => {
     const job = (await queuedJob(einvoiceId))!;
-    return sendHandler([{ id: job.id, name: SEND_QUEUE, data: { einvoiceId } } as PgBoss.Job<unknown>]);
+    // As the worker hands it over: the data and the job's metadata (this delivery's retry count and limit).
+    return sendHandler([{ id: job.id, name: SEND_QUEUE, data: { einvoiceId }, retryCount: job.retry_count, retryLimit: job.retry_limit } as PgBoss.JobWithMetadata<unknown>]);
   };
 
   it('the job sends it into the sandbox mailbox once, and a second run does nothing', async () => {

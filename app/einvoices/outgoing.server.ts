@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Transaction } from 'sequelize';
-import { sendJob } from '../../worker/boss.ts';
 import { OUTGOING_EINVOICE_STATUSES, type OutgoingEInvoiceStatus } from '../../db/models/enums.ts';
 import { logActivity } from '../activity-log.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
+import { sendJob } from '../jobs/boss.server.ts';
 import { containsPattern } from '../search.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { formatEur } from '../utils/format.ts';

@@ -3,7 +3,6 @@ import { selectOne } from '../db.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { isValidEmail } from '../utils/validation.ts';
 import type { UblInvoice, UblParty } from './ubl-constants.ts';
-import { parseUblInvoice } from './ubl-document.server.ts';
 
 /**
  * The e-invoice against the book: the seller's OIB must be the chosen
@@ -79,13 +78,4 @@ export async function matchUblParties(
     customer: customer ? { id: customer.id, companyName: customer.company_name, oib: customer.oib, accountBlocked: customer.account_blocked } : null,
     proposedCustomer: customer ? null : proposeCustomer(invoice.buyer),
   };
-}
-
-/** The checked document and its parties, for a preview or the import. */
-export async function readUblInvoice(
-  { xml, clientId }: { xml: Buffer | string; clientId: string },
-  options: { transaction?: Transaction } = {},
-): Promise<UblInvoice & UblPartyMatch> {
-  const invoice = parseUblInvoice(xml);
-  return { ...invoice, ...(await matchUblParties(invoice, clientId, options)) };
 }

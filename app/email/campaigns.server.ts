@@ -1,4 +1,4 @@
-import { sendJob } from '../../worker/boss.ts';
+import { sendJob } from '../jobs/boss.server.ts';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';

@@ -12,8 +12,6 @@ export type EmailTrigger = (typeof EMAIL_TRIGGERS)[number];
 export const CAMPAIGN_RECIPIENTS = ['all_clients', 'active_clients', 'specific_clients'] as const;
 export type CampaignRecipients = (typeof CAMPAIGN_RECIPIENTS)[number];
 
-export const CAMPAIGN_STATUSES = ['draft', 'active', 'sending', 'completed', 'failed'] as const;
-export const LOG_STATUSES = ['queued', 'sent', 'delivered', 'opened', 'clicked', 'failed'] as const;
 
 export const EMAIL_MESSAGES = {
   nameRequired: 'Template name is required',
@@ -95,4 +93,3 @@ export const campaignCreateSchema = z.object(campaignFields).superRefine((value,
     context.addIssue({ code: 'custom', path: ['clientIds'], message: EMAIL_MESSAGES.clientsRequired });
   }
 });
-export type CampaignCreateInput = z.output<typeof campaignCreateSchema>;

@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { sendJob } from '../../worker/boss.ts';
+import { sendJob } from '../jobs/boss.server.ts';
 import { execute, inTransaction, selectOne } from '../db.server.ts';
 import { getEnv } from '../env.server.ts';
 import { sendMail } from './mailer.server.ts';

@@ -40,7 +40,6 @@ const STYLES = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 
 /** The number format code behind each numeric style, for readers and tests. */
 export const XLSX_NUMBER_FORMATS = { eur: '#,##0.00\\ "€"', integer: '#,##0', decimal: '0.0', percent: '0.0\\ "%"', date: 'dd.mm.yyyy.' } as const;
-export const XLSX_STYLE_INDEX = STYLE;
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** A1-style column letters of a 0-based index. */

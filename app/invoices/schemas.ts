@@ -74,7 +74,6 @@ export const invoiceLineSchema = z.object({
   ),
   kpdCode: z.preprocess(blankToUndefined, plainText(z.string().trim().max(20)).optional()),
 });
-export type InvoiceLineInput = z.input<typeof invoiceLineSchema>;
 
 /**
  * POST /api/invoices {clientId, customerId, invoiceNumber, issueDate, dueDate,
@@ -103,7 +102,6 @@ export const invoiceCreateSchema = z
   })
   .refine((value) => value.dueDate >= value.issueDate, { message: INVOICE_MESSAGES.dueBeforeIssue, path: ['dueDate'] });
 export type InvoiceCreateInput = z.input<typeof invoiceCreateSchema>;
-export type InvoiceCreateData = z.output<typeof invoiceCreateSchema>;
 
 /** PUT /api/invoices/{id}/reject {reason}. */
 export const invoiceRejectSchema = z.object({

@@ -118,12 +118,6 @@ async function readRequest(id: string, transaction?: Transaction): Promise<Credi
   return toDto(row);
 }
 
-/** GET of one request (the page's decisions read it back). Throws 404. */
-export async function getCreditLimitRequest(id: string): Promise<CreditLimitRequestDto> {
-  if (!isUuid(id)) throw apiError(404, LIMIT_MESSAGES.notFound);
-  return readRequest(id);
-}
-
 /**
  * POST /api/credit-limits and the request dialog: a pending request.
  * previousLimit is the client's limit at this moment (read under a share

@@ -19,7 +19,7 @@ import { SQL_BUSINESS_TODAY, sqlBusinessLocal } from '../utils/business-time.ts'
  *   financed ones past their due date.
  * - "today" is the calendar day in Croatia (Europe/Zagreb).
  */
-export { computeScore, categoryOf, clampScore, type ScoreResult, type WeightedFactor } from './scoring.ts';
+export { computeScore, categoryOf, clampScore, type ScoreResult } from './scoring.ts';
 
 export type RiskEntityType = 'client' | 'customer';
 

@@ -49,12 +49,6 @@ export const TASK_TABS = ['all', 'pending', 'in_progress', 'completed'] as const
 export type TaskTab = (typeof TASK_TABS)[number];
 export const ASSIGNEE_FILTERS = ['all', 'me', 'unassigned'] as const;
 export type AssigneeFilter = (typeof ASSIGNEE_FILTERS)[number];
-/** Entities a task can point at that have a detail page. */
-export const LINKABLE_ENTITIES: Partial<Record<TaskEntityType, string>> = {
-  client: '/clients',
-  customer: '/customers',
-  invoice: '/invoices',
-};
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -169,6 +163,3 @@ export type TaskUpdateInput = z.input<typeof taskUpdateSchema>;
 
 /** The edit form posts every field, so it validates with the title required. */
 export const taskEditFormSchema = z.object({ ...editShape, title: titleSchema, priority: prioritySchema });
-
-/** The assign form: a user, or '' for nobody. */
-export const taskAssignSchema = z.object({ assignedTo: editShape.assignedTo });

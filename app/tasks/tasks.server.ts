@@ -5,7 +5,7 @@ import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { apiError, parseInput } from '../utils/api.server.ts';
 import { isDecisionStep, onTaskCompleted } from '../workflows/engine.server.ts';
-import type { WorkflowStepDef } from '../workflows/instances.server.ts';
+import type { WorkflowStepDef } from '../workflows/types.ts';
 import type { WorkflowType } from '../workflows/schemas.ts';
 import {
   ASSIGNEE_FILTERS,

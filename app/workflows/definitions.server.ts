@@ -5,9 +5,10 @@ import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { apiError, parseInput } from '../utils/api.server.ts';
-import { describeError, getHandler, handlerNames, type StepOutcome } from './handlers/index.server.ts';
+import { getHandler, handlerNames } from './handlers/index.server.ts';
+import { describeError } from './step-errors.server.ts';
+import type { StepOutcome, WorkflowStepDef } from './types.ts';
 import { definitionSchema, definitionUpdateSchema, ENTITY_TYPES_OF, WORKFLOW_MESSAGES, type WorkflowType } from './schemas.ts';
-import type { WorkflowStepDef } from './instances.server.ts';
 import { isUuid } from '../utils/validation.ts';
 
 /**

@@ -12,6 +12,7 @@ import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { scheduleFirstStep } from './engine.server.ts';
 import { ENTITY_TYPES_OF } from './schemas.ts';
+import type { WorkflowStepDef } from './types.ts';
 import { isUuid } from '../utils/validation.ts';
 
 /**
@@ -20,13 +21,6 @@ import { isUuid } from '../utils/validation.ts';
  * schedules that step once the caller's transaction commits; the lists and
  * the step history the API and /workflows read.
  */
-export interface WorkflowStepDef {
-  name: string;
-  type: 'automated' | 'manual';
-  handler?: string;
-  taskType?: string;
-}
-
 export interface WorkflowInstanceDto {
   id: string;
   workflowId: string;
