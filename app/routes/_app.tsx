@@ -4,6 +4,7 @@ import { Button, Callout, Flex, Heading, Text } from '@radix-ui/themes';
 import { useTranslation } from 'react-i18next';
 import { getSignedInUser } from '~/auth/permissions.server.ts';
 import { AppShell } from '~/components/app-shell.tsx';
+import { NotFound } from '~/components/not-found.tsx';
 import { titleKeyForPath } from '~/components/navigation.ts';
 import { loadShell } from '~/shell.server.ts';
 import { pageTitle } from '~/utils/meta.ts';
@@ -42,12 +43,14 @@ export default function AppLayout() {
  * A page whose loader or action failed keeps the frame (sidebar, user menu,
  * search): the shell's data was loaded by this route's own loader, which
  * succeeded, so only the page's part shows the error. Without the shell's
- * data (this loader itself failed) the root's boundary takes over.
+ * data (this loader itself failed: no session store, no database) the page is
+ * the error alone, as the root's boundary shows it.
  */
 export function ErrorBoundary() {
   const error = useRouteError();
   const data = useRouteLoaderData<typeof loader>('routes/_app');
-  if (!data?.shell) throw error;
+  // Rethrowing here would log a second, generic error for the same failure.
+  if (!data?.shell) return <StandaloneError error={error} />;
   return (
     <AppShell shell={data.shell}>
       <PageError error={error} />
@@ -55,18 +58,36 @@ export function ErrorBoundary() {
   );
 }
 
-function PageError({ error }: { error: unknown }) {
-  const { t } = useTranslation();
-  const location = useLocation();
+function errorTexts(error: unknown): { notFound: boolean; title: string; description: string } {
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   const unavailable = isRouteErrorResponse(error) && error.status === 503;
-  // On the server, entry.server.tsx's handleError has logged it already.
-  if (!notFound && typeof document !== 'undefined') console.error(error);
   const [title, description] = notFound
     ? ['notFound.title', 'notFound.description']
     : unavailable
       ? ['error.unavailableTitle', 'error.unavailableDescription']
       : ['error.title', 'error.description'];
+  return { notFound, title, description };
+}
+
+function StandaloneError({ error }: { error: unknown }) {
+  const { t } = useTranslation();
+  const { notFound, title, description } = errorTexts(error);
+  if (notFound) return <NotFound />;
+  if (typeof document !== 'undefined') console.error(error);
+  return (
+    <main className="centered-page">
+      <h1>{t(title)}</h1>
+      <p>{t(description)}</p>
+    </main>
+  );
+}
+
+function PageError({ error }: { error: unknown }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const { notFound, title, description } = errorTexts(error);
+  // On the server, entry.server.tsx's handleError has logged it already.
+  if (!notFound && typeof document !== 'undefined') console.error(error);
   return (
     <Callout.Root color={notFound ? 'gray' : 'red'} role="alert" data-testid="page-error">
       <Flex direction="column" gap="3">

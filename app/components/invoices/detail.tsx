@@ -101,7 +101,7 @@ export function MoneyMovementsSection({ invoice }: { invoice: Detail }) {
           {invoice.payouts.length === 0 ? (
             <Empty text={t('invoices.detail.noPayouts')} />
           ) : (
-            <Table.Root size="1" data-testid="invoice-payouts">
+            <Table.Root size="1" className="fit-cells" data-testid="invoice-payouts">
               <Table.Body>
                 {invoice.payouts.map((payout) => (
                   <Table.Row key={payout.id}>
@@ -125,7 +125,7 @@ export function MoneyMovementsSection({ invoice }: { invoice: Detail }) {
           {invoice.payments.length === 0 ? (
             <Empty text={t('invoices.detail.noPayments')} />
           ) : (
-            <Table.Root size="1">
+            <Table.Root size="1" className="fit-cells">
               <Table.Body>
                 {invoice.payments.map((payment) => (
                   <Table.Row key={payment.id}>
