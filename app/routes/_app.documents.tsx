@@ -10,6 +10,7 @@ import { listDocuments } from '~/documents/documents.server.ts';
 import { parseUploadForm, signFromForm } from '~/documents/page-actions.server.ts';
 import { DOCUMENT_TABS, type DocumentTab } from '~/documents/schemas.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { Pager } from '~/components/kit/pager.tsx';
 
 const PAGE_SIZE = 24;
 
@@ -140,21 +141,7 @@ export default function DocumentsPage() {
         </Grid>
       )}
 
-      {data.pages > 1 ? (
-        <Flex justify="center" align="center" gap="3">
-          {data.page > 1 ? (
-            <Button asChild variant="soft" size="1">
-              <Link to={listHref({ ...data, page: data.page - 1 })}>{t('documents.pagination.previous')}</Link>
-            </Button>
-          ) : null}
-          <Text size="2">{t('documents.pagination.page', { page: data.page, pages: data.pages })}</Text>
-          {data.page < data.pages ? (
-            <Button asChild variant="soft" size="1">
-              <Link to={listHref({ ...data, page: data.page + 1 })}>{t('documents.pagination.next')}</Link>
-            </Button>
-          ) : null}
-        </Flex>
-      ) : null}
+      <Pager page={data.page} pages={data.pages} hrefFor={(page) => listHref({ ...data, page })} />
     </Flex>
   );
 }

@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { PlusIcon } from '@radix-ui/react-icons';
 import { Button, Card, Flex, Grid, Heading, TabNav, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react';
+import { Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
@@ -22,6 +22,7 @@ import { readApiError } from '~/utils/api.server.ts';
 import type { ToastInput } from '~/utils/toast.ts';
 import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { useListLoading } from '~/components/kit/list-loading.ts';
 
 const TABS = ['templates', 'campaigns', 'logs'] as const;
 type Tab = (typeof TABS)[number];
@@ -149,19 +150,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return json({ message: 'Unknown intent' }, { status: 400 });
 }
 
-/** True while a GET navigation to this page (another tab) is loading. */
-function useLoadingThisPage(): boolean {
-  const navigation = useNavigation();
-  const location = useLocation();
-  return navigation.state === 'loading' && navigation.location.pathname === location.pathname && (!navigation.formMethod || navigation.formMethod.toUpperCase() === 'GET');
-}
-
 export default function EmailAutomationPage() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<EmailActionData>();
   const { t } = useTranslation();
   const navigation = useNavigation();
-  const loadingPage = useLoadingThisPage();
+  const loadingPage = useListLoading();
   const [templateOpen, setTemplateOpen] = useState(false);
   const [campaignOpen, setCampaignOpen] = useState(false);
   const nextTab = loadingPage ? tabOf(new URLSearchParams(navigation.location?.search ?? '').get('tab')) : data.tab;

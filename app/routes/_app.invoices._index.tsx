@@ -9,7 +9,9 @@ import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { AddInvoiceDialog, AddInvoicePanel, type AddResult } from '~/components/invoices/add-invoice.tsx';
 import { InvoiceCard } from '~/components/invoices/display.tsx';
 import { invoiceMessage } from '~/components/invoices/messages.ts';
-import { EmptyState, InvoiceSearch, InvoiceTabs, invoicesHref, Pagination, PlaceholderCards, useListLoading } from '~/components/invoices/list.tsx';
+import { EmptyState, InvoiceSearch, InvoiceTabs, invoicesHref, PlaceholderCards } from '~/components/invoices/list.tsx';
+import { useListLoading } from '~/components/kit/list-loading.ts';
+import { Pager } from '~/components/kit/pager.tsx';
 import { useToast } from '~/components/toaster.tsx';
 import { invoiceTabCounts, listInvoices } from '~/invoices/invoices.server.ts';
 import {
@@ -142,7 +144,7 @@ export default function InvoicesPage() {
               />
             ))}
           </Grid>
-          <Pagination q={data.q} tab={data.tab} page={data.page} pages={data.pages} />
+          <Pager page={data.page} pages={data.pages} hrefFor={(page) => invoicesHref({ q: data.q, tab: data.tab, page })} />
         </>
       )}
       {data.canCreate ? <AddInvoiceDialog options={data.options} open={dialogOpen} onOpenChange={setDialogOpen} /> : null}

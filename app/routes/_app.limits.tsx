@@ -31,6 +31,7 @@ import { readApiError } from '~/utils/api.server.ts';
 import { formatEur } from '~/utils/format.ts';
 import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { Pager } from '~/components/kit/pager.tsx';
 
 const PAGE_SIZE = 20;
 const GRID_PAGE_SIZE = 12;
@@ -261,7 +262,7 @@ export default function LimitsPage() {
               ))}
             </Grid>
           )}
-          <Pager page={data.page} pages={data.pages} href={(page) => listHref({ ...params, page })} testId="requests-pages" />
+          <Pager page={data.page} pages={data.pages} hrefFor={(page) => listHref({ ...params, page })} label={t('limits.pagination.requests')} testId="requests-pages" />
         </section>
       </Flex>
 
@@ -281,36 +282,12 @@ export default function LimitsPage() {
               ))}
             </Grid>
           )}
-          <Pager page={data.cpage} pages={data.gridPages} href={(cpage) => listHref({ ...params, cpage })} testId="grid-pages" />
+          <Pager page={data.cpage} pages={data.gridPages} hrefFor={(cpage) => listHref({ ...params, cpage })} label={t('limits.pagination.grid')} testId="grid-pages" />
         </section>
       </Flex>
 
       {data.canRequest ? (
         <RequestLimitDialog open={dialogOpen} onOpenChange={setDialogOpen} clients={data.clients} defaultValidUntil={data.defaultValidUntil} today={data.today} />
-      ) : null}
-    </Flex>
-  );
-}
-
-function Pager({ page, pages, href, testId }: { page: number; pages: number; href: (page: number) => string; testId: string }) {
-  const { t } = useTranslation();
-  if (pages <= 1) return null;
-  return (
-    <Flex justify="center" align="center" gap="3" role="navigation" aria-label={t('limits.pagination.label')} data-testid={testId}>
-      {page > 1 ? (
-        <Button asChild variant="soft" size="1">
-          <Link to={href(page - 1)} rel="prev">
-            {t('limits.pagination.previous')}
-          </Link>
-        </Button>
-      ) : null}
-      <Text size="2">{t('limits.pagination.page', { page, pages })}</Text>
-      {page < pages ? (
-        <Button asChild variant="soft" size="1">
-          <Link to={href(page + 1)} rel="next">
-            {t('limits.pagination.next')}
-          </Link>
-        </Button>
       ) : null}
     </Flex>
   );

@@ -22,6 +22,7 @@ import type { ToastInput } from '~/utils/toast.ts';
 import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { isSingleLineText } from '~/utils/validation.ts';
+import { Pager } from '~/components/kit/pager.tsx';
 
 /**
  * Spec §2 /payments: the record-payment dialog, search, tabs pending
@@ -304,25 +305,7 @@ export default function PaymentsPage() {
           ) : (
             <PaymentsTable payments={data.payments} canDecide={data.canDecide} />
           )}
-          {data.pages > 1 ? (
-            <Flex justify="center" align="center" gap="3" role="navigation" aria-label={t('payments.pagination')}>
-              {data.page > 1 ? (
-                <Button asChild variant="soft">
-                  <Link to={pageHref(data.page - 1)} rel="prev">
-                    {t('payments.previous')}
-                  </Link>
-                </Button>
-              ) : null}
-              <Text size="2">{t('payments.page', { page: data.page, pages: data.pages })}</Text>
-              {data.page < data.pages ? (
-                <Button asChild variant="soft">
-                  <Link to={pageHref(data.page + 1)} rel="next">
-                    {t('payments.next')}
-                  </Link>
-                </Button>
-              ) : null}
-            </Flex>
-          ) : null}
+          <Pager page={data.page} pages={data.pages} hrefFor={pageHref} size="2" />
         </>
       ) : null}
       {data.tab === 'payouts' ? <PayoutsPanel payouts={data.payouts} status={data.payoutStatus} canExport={data.canExport} pendingTotal={data.payoutsPendingTotal} /> : null}

@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { MagnifyingGlassIcon, PlusIcon } from '@radix-ui/react-icons';
 import { Button, Card, Flex, Grid, Heading, Text, TextField } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
@@ -23,6 +23,8 @@ import { RISK_CATEGORIES, type RiskCategory } from '~/risk/scoring.ts';
 import { readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { Pager } from '~/components/kit/pager.tsx';
+import { useListLoading } from '~/components/kit/list-loading.ts';
 
 const PAGE_SIZE = 20;
 type EntityType = (typeof ENTITY_TYPES)[number];
@@ -153,22 +155,11 @@ function listHref(params: Params, extra: Record<string, string> = {}): string {
   return text ? `/risk?${text}` : '/risk';
 }
 
-/** True while a GET navigation to /risk (search, filter, page, a panel) is loading. */
-function useLoadingList(): boolean {
-  const navigation = useNavigation();
-  const location = useLocation();
-  return (
-    navigation.state === 'loading' &&
-    navigation.location.pathname === location.pathname &&
-    (!navigation.formMethod || navigation.formMethod.toUpperCase() === 'GET')
-  );
-}
-
 export default function RiskPage() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation();
-  const loading = useLoadingList();
+  const loading = useListLoading();
   const params: Params = { q: data.q, category: data.category, type: data.type, page: data.page };
   const closeHref = listHref(params);
   const adjustResult = actionData?.intent === 'adjust' ? actionData.result : undefined;
@@ -274,25 +265,7 @@ export default function RiskPage() {
         </Flex>
       )}
 
-      {data.pages > 1 ? (
-        <Flex justify="center" align="center" gap="3" role="navigation" aria-label={t('risk.pagination.label')}>
-          {data.page > 1 ? (
-            <Button asChild variant="soft" size="1">
-              <Link to={listHref({ ...params, page: data.page - 1 })} rel="prev">
-                {t('risk.pagination.previous')}
-              </Link>
-            </Button>
-          ) : null}
-          <Text size="2">{t('risk.pagination.page', { page: data.page, pages: data.pages })}</Text>
-          {data.page < data.pages ? (
-            <Button asChild variant="soft" size="1">
-              <Link to={listHref({ ...params, page: data.page + 1 })} rel="next">
-                {t('risk.pagination.next')}
-              </Link>
-            </Button>
-          ) : null}
-        </Flex>
-      ) : null}
+      <Pager page={data.page} pages={data.pages} hrefFor={(page) => listHref({ ...params, page })} label={t('risk.pagination.label')} />
     </Flex>
   );
 }

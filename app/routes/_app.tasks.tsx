@@ -7,7 +7,9 @@ import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { useTaskErrorText } from '~/components/tasks/display.tsx';
-import { EmptyState, Pagination, PlaceholderCards, TaskFilters, TaskTabs, tasksHref, useListLoading } from '~/components/tasks/list.tsx';
+import { useListLoading } from '~/components/kit/list-loading.ts';
+import { Pager } from '~/components/kit/pager.tsx';
+import { EmptyState, PlaceholderCards, TaskFilters, TaskTabs, tasksHref } from '~/components/tasks/list.tsx';
 import { TaskCard } from '~/components/tasks/task-card.tsx';
 import { TaskDetailPanel } from '~/components/tasks/task-detail.tsx';
 import { EditTaskPanel, NewTaskDialog, NewTaskPanel, type TaskFormData } from '~/components/tasks/task-forms.tsx';
@@ -176,7 +178,7 @@ export default function TasksPage() {
               <TaskCard key={task.id} task={task} state={data.state} users={data.users} refusal={refusal?.id === task.id ? refusal : null} />
             ))}
           </Grid>
-          <Pagination state={data.state} pages={data.pages} />
+          <Pager page={data.state.page} pages={data.pages} hrefFor={(page) => tasksHref({ ...data.state, page })} />
         </>
       )}
       <NewTaskDialog users={data.users} entity={data.entity} open={dialogOpen} onOpenChange={setDialogOpen} />

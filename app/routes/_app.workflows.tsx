@@ -13,6 +13,7 @@ import { controlInstance } from '~/workflows/engine.server.ts';
 import { handlerNames } from '~/workflows/handlers/index.server.ts';
 import { getInstanceDetail, instanceStatusCounts, listInstances } from '~/workflows/instances.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { Pager } from '~/components/kit/pager.tsx';
 
 const PAGE_SIZE = 20;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -273,25 +274,7 @@ export default function WorkflowsPage() {
         )
       ) : null}
 
-      {pages > 1 ? (
-        <Flex justify="center" align="center" gap="3" role="navigation" aria-label={t('workflows.pagination.label')}>
-          {data.page > 1 ? (
-            <Button asChild variant="soft" size="1">
-              <Link to={href({ page: data.page - 1 })} rel="prev">
-                {t('workflows.pagination.previous')}
-              </Link>
-            </Button>
-          ) : null}
-          <Text size="2">{t('workflows.pagination.page', { page: data.page, pages })}</Text>
-          {data.page < pages ? (
-            <Button asChild variant="soft" size="1">
-              <Link to={href({ page: data.page + 1 })} rel="next">
-                {t('workflows.pagination.next')}
-              </Link>
-            </Button>
-          ) : null}
-        </Flex>
-      ) : null}
+      <Pager page={data.page} pages={pages} hrefFor={(page) => href({ page })} />
     </Flex>
   );
 }
