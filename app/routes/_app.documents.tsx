@@ -11,23 +11,19 @@ import { parseUploadForm, signFromForm } from '~/documents/page-actions.server.t
 import { DOCUMENT_TABS, type DocumentTab } from '~/documents/schemas.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { Pager } from '~/components/kit/pager.tsx';
+import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
 
 const PAGE_SIZE = 24;
 
-function readListUrl(url: URL) {
-  const q = url.searchParams.get('q')?.trim().slice(0, 255) ?? '';
-  const tabParam = url.searchParams.get('tab');
-  const tab: DocumentTab = (DOCUMENT_TABS as readonly string[]).includes(tabParam ?? '') ? (tabParam as DocumentTab) : 'all';
-  const page = Math.max(1, Math.trunc(Number(url.searchParams.get('page'))) || 1);
-  return { q, tab, page };
-}
+const DOCUMENT_TAB = tabSchema(DOCUMENT_TABS, 'all');
 
 /** Spec §2 /documents: search, the five tabs with counts and the page live in the URL (?q=&tab=&page=). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const url = new URL(request.url);
-  const { q, tab, page } = readListUrl(url);
-  const { items, total, counts } = await listDocuments({ q, tab, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  const { q, page, read } = readListUrl(url);
+  const tab: DocumentTab = read(DOCUMENT_TAB);
+  const { items, total, counts } = await listDocuments({ q, tab, limit: PAGE_SIZE, offset: pageOffset(page, PAGE_SIZE) });
   return json({
     items,
     total,
@@ -35,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     q,
     tab,
     page,
-    pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+    pages: pageCount(total, PAGE_SIZE),
     canSign: can(user, 'sign:document'),
     canUpload: can(user, 'create:document'),
     showUpload: url.searchParams.get('upload') === '1',

@@ -23,12 +23,13 @@ import type { ToastInput } from '~/utils/toast.ts';
 import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { useListLoading } from '~/components/kit/list-loading.ts';
+import { readListUrl, tabSchema } from '~/utils/list-url.ts';
 
 const TABS = ['templates', 'campaigns', 'logs'] as const;
 type Tab = (typeof TABS)[number];
 const PLACEHOLDERS: Record<Tab, number> = { templates: 4, campaigns: 3, logs: 5 };
 
-const tabOf = (value: string | null): Tab => ((TABS as readonly string[]).includes(value ?? '') ? (value as Tab) : 'templates');
+const TAB = tabSchema(TABS, 'templates');
 const hrefOf = (tab: Tab, extra: Record<string, string> = {}) => {
   const params = new URLSearchParams(tab === 'templates' ? {} : { tab });
   for (const [key, value] of Object.entries(extra)) params.set(key, value);
@@ -42,8 +43,9 @@ const hrefOf = (tab: Tab, extra: Record<string, string> = {}) => {
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
-  const params = new URL(request.url).searchParams;
-  const tab = tabOf(params.get('tab'));
+  const list = readListUrl(request);
+  const params = list.params;
+  const tab = list.read(TAB);
   const newForm = params.get('new');
   const [summary, templates, campaigns, logs, activeTemplates, clients] = await Promise.all([
     emailSummary(),
@@ -158,7 +160,7 @@ export default function EmailAutomationPage() {
   const loadingPage = useListLoading();
   const [templateOpen, setTemplateOpen] = useState(false);
   const [campaignOpen, setCampaignOpen] = useState(false);
-  const nextTab = loadingPage ? tabOf(new URLSearchParams(navigation.location?.search ?? '').get('tab')) : data.tab;
+  const nextTab = loadingPage ? readListUrl(new URLSearchParams(navigation.location?.search ?? '')).read(TAB) : data.tab;
   const loading = loadingPage && nextTab !== data.tab;
 
   const addButton = (label: string, kind: 'template' | 'campaign', variant?: 'soft') => (

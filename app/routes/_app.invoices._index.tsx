@@ -12,6 +12,7 @@ import { invoiceMessage } from '~/components/invoices/messages.ts';
 import { EmptyState, InvoiceSearch, InvoiceTabs, invoicesHref, PlaceholderCards } from '~/components/invoices/list.tsx';
 import { useListLoading } from '~/components/kit/list-loading.ts';
 import { Pager } from '~/components/kit/pager.tsx';
+import { pageCount } from '~/utils/list-url.ts';
 import { useToast } from '~/components/toaster.tsx';
 import { invoiceTabCounts, listInvoices } from '~/invoices/invoices.server.ts';
 import {
@@ -50,7 +51,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     reject: can(user, 'reject:invoice'),
   };
   const previews = rights.finance ? await financePreviews(items) : {};
-  return json({ items, total, counts, q, tab, page, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)), showNew, canCreate, rights, previews, options });
+  return json({ items, total, counts, q, tab, page, pages: pageCount(total, PAGE_SIZE), showNew, canCreate, rights, previews, options });
 }
 
 /** Multipart posts add an invoice (intent create|import) or, with 'find', search the pickers; plain posts decide (verify|approve|finance|reject). */

@@ -32,11 +32,11 @@ import { formatEur } from '~/utils/format.ts';
 import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { Pager } from '~/components/kit/pager.tsx';
+import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
 
 const PAGE_SIZE = 20;
 const GRID_PAGE_SIZE = 12;
-const MAX_PAGE = 100_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const LIMIT_TAB = tabSchema(LIMIT_TABS, 'pending');
 
 interface ListParams {
   q: string;
@@ -47,17 +47,14 @@ interface ListParams {
 
 /** Everything lives in the URL: ?q (client name/OIB), ?tab (pending by default), ?page (requests), ?cpage (grid), ?new=1[&client=<id>] (the request form). */
 function readUrl(url: URL) {
-  const params = url.searchParams;
-  const pageOf = (name: string) => Math.min(Math.max(Math.trunc(Number(params.get(name))) || 1, 1), MAX_PAGE);
-  const tab = params.get('tab');
-  const client = params.get('client') ?? '';
+  const list = readListUrl(url);
   return {
-    q: params.get('q')?.trim().slice(0, 255) ?? '',
-    tab: (LIMIT_TABS as readonly string[]).includes(tab ?? '') ? (tab as LimitTab) : ('pending' as const),
-    page: pageOf('page'),
-    cpage: pageOf('cpage'),
-    showNew: params.get('new') === '1',
-    clientId: UUID.test(client) ? client.toLowerCase() : null,
+    q: list.q,
+    tab: list.read(LIMIT_TAB),
+    page: list.page,
+    cpage: list.pageOf('cpage'),
+    showNew: list.showNew,
+    clientId: list.id('client'),
   };
 }
 
@@ -80,17 +77,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = readUrl(new URL(request.url));
   const canRequest = can(user, 'create:credit_limit');
   const [list, grid, clients] = await Promise.all([
-    listCreditLimitRequests({ q: url.q, status: url.tab, limit: PAGE_SIZE, offset: (url.page - 1) * PAGE_SIZE }),
-    clientLimitsOverview({ q: url.q, limit: GRID_PAGE_SIZE, offset: (url.cpage - 1) * GRID_PAGE_SIZE }),
+    listCreditLimitRequests({ q: url.q, status: url.tab, limit: PAGE_SIZE, offset: pageOffset(url.page, PAGE_SIZE) }),
+    clientLimitsOverview({ q: url.q, limit: GRID_PAGE_SIZE, offset: pageOffset(url.cpage, GRID_PAGE_SIZE) }),
     canRequest ? clientChoices() : Promise.resolve([]),
   ]);
   const today = zagrebToday();
   return json({
     ...list,
-    pages: Math.max(1, Math.ceil(list.total / PAGE_SIZE)),
+    pages: pageCount(list.total, PAGE_SIZE),
     grid: grid.clients,
     gridTotal: grid.total,
-    gridPages: Math.max(1, Math.ceil(grid.total / GRID_PAGE_SIZE)),
+    gridPages: pageCount(grid.total, GRID_PAGE_SIZE),
     clients,
     ...url,
     today,

@@ -23,6 +23,7 @@ import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { isSingleLineText } from '~/utils/validation.ts';
 import { Pager } from '~/components/kit/pager.tsx';
+import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
 
 /**
  * Spec §2 /payments: the record-payment dialog, search, tabs pending
@@ -35,12 +36,15 @@ import { Pager } from '~/components/kit/pager.tsx';
 const PAGE_SIZE = 20;
 const EXTRA_TABS = ['payouts', 'bank'] as const;
 type Tab = PaymentTab | (typeof EXTRA_TABS)[number];
-const TABS: readonly Tab[] = [...PAYMENT_TABS, ...EXTRA_TABS];
+const TABS = [...PAYMENT_TABS, ...EXTRA_TABS] as const;
+const TAB = tabSchema(TABS, 'pending');
+const PAYOUT_STATUS = tabSchema(PAYOUT_FILTERS, 'pending');
 
 function readUrl(url: URL) {
-  const params = url.searchParams;
-  const tab = (TABS as readonly string[]).includes(params.get('tab') ?? '') ? (params.get('tab') as Tab) : 'pending';
-  const payoutStatus = (PAYOUT_FILTERS as readonly string[]).includes(params.get('payoutStatus') ?? '') ? (params.get('payoutStatus') as PayoutFilter) : 'pending';
+  const list = readListUrl(url);
+  const params = list.params;
+  const tab: Tab = list.read(TAB);
+  const payoutStatus: PayoutFilter = list.read(PAYOUT_STATUS, 'payoutStatus');
   const count = (name: string) => {
     const value = Number.parseInt(params.get(name) ?? '', 10);
     return Number.isFinite(value) && value >= 0 ? value : null;
@@ -50,10 +54,10 @@ function readUrl(url: URL) {
   const duplicates = count('duplicates');
   return {
     tab,
-    q: params.get('q')?.trim().slice(0, 255) ?? '',
-    page: Math.min(Math.max(1, Math.trunc(Number(params.get('page'))) || 1), 100_000),
+    q: list.q,
+    page: list.page,
     payoutStatus,
-    showNew: params.get('new') === '1',
+    showNew: list.showNew,
     imported: matched !== null && unmatched !== null && duplicates !== null ? { matched, unmatched, duplicates } : null,
   };
 }
@@ -61,7 +65,7 @@ function readUrl(url: URL) {
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const url = readUrl(new URL(request.url));
-  const offset = (url.page - 1) * PAGE_SIZE;
+  const offset = pageOffset(url.page, PAGE_SIZE);
   const isPaymentTab = (PAYMENT_TABS as readonly string[]).includes(url.tab);
   const [summary, counts, payments, payable, payouts, unmatched] = await Promise.all([
     paymentSummary(),
@@ -78,7 +82,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     counts,
     payments: payments?.items ?? [],
     total: payments?.total ?? 0,
-    pages: Math.max(1, Math.ceil((payments?.total ?? 0) / PAGE_SIZE)),
+    pages: pageCount(payments?.total ?? 0, PAGE_SIZE),
     payable: payable.items.map(({ id, invoiceNumber, customerName, clientName, openAmount }) => ({ id, invoiceNumber, customerName, clientName, openAmount })),
     payouts: payouts?.items ?? [],
     payoutsPendingTotal: payouts?.pendingTotal ?? 0,

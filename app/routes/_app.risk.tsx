@@ -24,29 +24,25 @@ import { readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { Pager } from '~/components/kit/pager.tsx';
+import { optionalChoiceSchema, pageCount, pageOffset, readListUrl } from '~/utils/list-url.ts';
 import { useListLoading } from '~/components/kit/list-loading.ts';
 
 const PAGE_SIZE = 20;
+const CATEGORY = optionalChoiceSchema(RISK_CATEGORIES);
+const ENTITY_TYPE = optionalChoiceSchema(ENTITY_TYPES);
 type EntityType = (typeof ENTITY_TYPES)[number];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Everything the list shows lives in the URL: ?q, ?category, ?type, ?page; panels: ?details=, ?edit=, ?new=1. */
 function readUrl(url: URL) {
-  const params = url.searchParams;
-  const category = params.get('category');
-  const type = params.get('type');
-  const id = (name: string) => {
-    const value = params.get(name) ?? '';
-    return UUID.test(value) ? value.toLowerCase() : null;
-  };
+  const list = readListUrl(url);
   return {
-    q: params.get('q')?.trim().slice(0, 255) ?? '',
-    category: (RISK_CATEGORIES as readonly string[]).includes(category ?? '') ? (category as RiskCategory) : null,
-    type: (ENTITY_TYPES as readonly string[]).includes(type ?? '') ? (type as EntityType) : null,
-    page: Math.max(1, Math.trunc(Number(params.get('page'))) || 1),
-    details: id('details'),
-    edit: id('edit'),
-    showNew: params.get('new') === '1',
+    q: list.q,
+    category: list.read(CATEGORY, 'category'),
+    type: list.read(ENTITY_TYPE, 'type'),
+    page: list.page,
+    details: list.id('details'),
+    edit: list.id('edit'),
+    showNew: list.showNew,
   };
 }
 
@@ -67,7 +63,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const canAdjust = can(user, 'adjust:risk');
   const canAssess = can(user, 'assess:risk');
   const [list, counts, details, edit, entities] = await Promise.all([
-    listAssessments({ q: url.q, category: url.category, entityType: url.type, limit: PAGE_SIZE, offset: (url.page - 1) * PAGE_SIZE }),
+    listAssessments({ q: url.q, category: url.category, entityType: url.type, limit: PAGE_SIZE, offset: pageOffset(url.page, PAGE_SIZE) }),
     categoryCounts(),
     findOrNull(url.details),
     canAdjust ? findOrNull(url.edit) : Promise.resolve(null),
@@ -80,7 +76,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     category: url.category,
     type: url.type,
     page: url.page,
-    pages: Math.max(1, Math.ceil(list.total / PAGE_SIZE)),
+    pages: pageCount(list.total, PAGE_SIZE),
     details,
     edit,
     entities,

@@ -9,6 +9,7 @@ import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { useTaskErrorText } from '~/components/tasks/display.tsx';
 import { useListLoading } from '~/components/kit/list-loading.ts';
 import { Pager } from '~/components/kit/pager.tsx';
+import { pageCount } from '~/utils/list-url.ts';
 import { EmptyState, PlaceholderCards, TaskFilters, TaskTabs, tasksHref } from '~/components/tasks/list.tsx';
 import { TaskCard } from '~/components/tasks/task-card.tsx';
 import { TaskDetailPanel } from '~/components/tasks/task-detail.tsx';
@@ -54,7 +55,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     tasks,
     total,
     counts,
-    pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+    pages: pageCount(total, PAGE_SIZE),
     users,
     showNew: params.showNew,
     entity: params.entity,
