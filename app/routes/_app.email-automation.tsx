@@ -1,9 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4';
-import { PlusIcon } from '@radix-ui/react-icons';
 import { Button, Card, Flex, Grid, Heading, TabNav, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
@@ -24,6 +22,7 @@ import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { useListLoading } from '~/components/kit/list-loading.ts';
 import { readListUrl, tabSchema } from '~/utils/list-url.ts';
+import { CreateButton, useCreateDialog } from '~/components/kit/create-form.tsx';
 
 const TABS = ['templates', 'campaigns', 'logs'] as const;
 type Tab = (typeof TABS)[number];
@@ -158,24 +157,18 @@ export default function EmailAutomationPage() {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const loadingPage = useListLoading();
-  const [templateOpen, setTemplateOpen] = useState(false);
-  const [campaignOpen, setCampaignOpen] = useState(false);
+  const templateDialog = useCreateDialog();
+  const campaignDialog = useCreateDialog();
   const nextTab = loadingPage ? readListUrl(new URLSearchParams(navigation.location?.search ?? '')).read(TAB) : data.tab;
   const loading = loadingPage && nextTab !== data.tab;
 
   const addButton = (label: string, kind: 'template' | 'campaign', variant?: 'soft') => (
-    <Button asChild variant={variant}>
-      <Link
-        to={hrefOf(kind === 'template' ? 'templates' : 'campaigns', { new: kind })}
-        onClick={(event) => {
-          event.preventDefault();
-          if (kind === 'template') setTemplateOpen(true);
-          else setCampaignOpen(true);
-        }}
-      >
-        <PlusIcon /> {label}
-      </Link>
-    </Button>
+    <CreateButton
+      to={hrefOf(kind === 'template' ? 'templates' : 'campaigns', { new: kind })}
+      onOpen={kind === 'template' ? templateDialog.show : campaignDialog.show}
+      label={label}
+      variant={variant}
+    />
   );
   const showTemplatePanel = data.showNew === 'template' || actionData?.intent === 'createTemplate';
   const showCampaignPanel = data.showNew === 'campaign' || actionData?.intent === 'createCampaign';
@@ -268,8 +261,8 @@ export default function EmailAutomationPage() {
           ) : null}
         </Flex>
       )}
-      {data.canEditTemplates ? <TemplateDialog open={templateOpen} onOpenChange={setTemplateOpen} /> : null}
-      {data.canEditCampaigns ? <CampaignDialog open={campaignOpen} onOpenChange={setCampaignOpen} choices={data.choices} /> : null}
+      {data.canEditTemplates ? <TemplateDialog open={templateDialog.open} onOpenChange={templateDialog.onOpenChange} /> : null}
+      {data.canEditCampaigns ? <CampaignDialog open={campaignDialog.open} onOpenChange={campaignDialog.onOpenChange} choices={data.choices} /> : null}
     </Flex>
   );
 }

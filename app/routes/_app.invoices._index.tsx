@@ -1,8 +1,7 @@
-import { PlusIcon } from '@radix-ui/react-icons';
-import { Button, Flex, Grid, Heading } from '@radix-ui/themes';
+import { Flex, Grid, Heading } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { Link, useActionData, useLoaderData } from '@remix-run/react';
-import { useEffect, useState } from 'react';
+import { useActionData, useLoaderData } from '@remix-run/react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
@@ -32,6 +31,7 @@ import {
 } from '~/invoices/page.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { CreateButton, useCreateDialog } from '~/components/kit/create-form.tsx';
 
 /** Spec §2 /invoices: newest first, ?q (number, description), ?tab (all or a status), ?page, ?new=1 (the add form without JavaScript). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -89,7 +89,7 @@ export default function InvoicesPage() {
   const { t } = useTranslation();
   const toast = useToast();
   const loading = useListLoading();
-  const [dialogOpen, setDialogOpen] = useState(false);
+  const dialog = useCreateDialog();
   const refusal = isRefusal(actionData) ? actionData : null;
   const addData = actionData && !isRefusal(actionData) ? actionData : null;
   // A refused add post (without JavaScript) comes back into the panel, with what the user entered.
@@ -103,19 +103,7 @@ export default function InvoicesPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [refusal]);
 
-  const addButton = (label: string, variant?: 'soft') => (
-    <Button asChild variant={variant}>
-      <Link
-        to={invoicesHref(data, { new: '1' })}
-        onClick={(event) => {
-          event.preventDefault();
-          setDialogOpen(true);
-        }}
-      >
-        <PlusIcon /> {label}
-      </Link>
-    </Button>
-  );
+  const addButton = (label: string, variant?: 'soft') => <CreateButton to={invoicesHref(data, { new: '1' })} onOpen={dialog.show} label={label} variant={variant} />;
 
   return (
     <Flex direction="column" gap="4">
@@ -148,7 +136,7 @@ export default function InvoicesPage() {
           <Pager page={data.page} pages={data.pages} hrefFor={(page) => invoicesHref({ q: data.q, tab: data.tab, page })} />
         </>
       )}
-      {data.canCreate ? <AddInvoiceDialog options={data.options} open={dialogOpen} onOpenChange={setDialogOpen} /> : null}
+      {data.canCreate ? <AddInvoiceDialog options={data.options} open={dialog.open} onOpenChange={dialog.onOpenChange} /> : null}
     </Flex>
   );
 }

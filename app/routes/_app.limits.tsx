@@ -1,9 +1,8 @@
 import { parseWithZod } from '@conform-to/zod/v4';
-import { MagnifyingGlassIcon, PlusIcon } from '@radix-ui/react-icons';
+import { MagnifyingGlassIcon } from '@radix-ui/react-icons';
 import { Button, Card, Flex, Grid, Heading, TabNav, Text, TextField } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
@@ -33,6 +32,7 @@ import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { Pager } from '~/components/kit/pager.tsx';
 import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
+import { CreateButton, useCreateDialog } from '~/components/kit/create-form.tsx';
 
 const PAGE_SIZE = 20;
 const GRID_PAGE_SIZE = 12;
@@ -173,7 +173,7 @@ export default function LimitsPage() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<LimitActionData>();
   const { t } = useTranslation();
-  const [dialogOpen, setDialogOpen] = useState(false);
+  const dialog = useCreateDialog();
   const params: ListParams = { q: data.q, tab: data.tab, page: data.page, cpage: data.cpage };
   // Without JavaScript the ?new=1 panel is the form; a refused post comes back into it.
   const showPanel = data.canRequest && (data.showNew || actionData?.intent === 'create');
@@ -190,17 +190,7 @@ export default function LimitsPage() {
           </Text>
         </div>
         {data.canRequest ? (
-          <Button asChild>
-            <Link
-              to={listHref(params, { new: true })}
-              onClick={(event) => {
-                event.preventDefault();
-                setDialogOpen(true);
-              }}
-            >
-              <PlusIcon /> {t('limits.add')}
-            </Link>
-          </Button>
+          <CreateButton to={listHref(params, { new: true })} onOpen={dialog.show} label={t('limits.add')} />
         ) : null}
       </Flex>
 
@@ -284,7 +274,7 @@ export default function LimitsPage() {
       </Flex>
 
       {data.canRequest ? (
-        <RequestLimitDialog open={dialogOpen} onOpenChange={setDialogOpen} clients={data.clients} defaultValidUntil={data.defaultValidUntil} today={data.today} />
+        <RequestLimitDialog open={dialog.open} onOpenChange={dialog.onOpenChange} clients={data.clients} defaultValidUntil={data.defaultValidUntil} today={data.today} />
       ) : null}
     </Flex>
   );

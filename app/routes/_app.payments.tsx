@@ -1,9 +1,8 @@
 import { parseWithZod } from '@conform-to/zod/v4';
-import { MagnifyingGlassIcon, PlusIcon } from '@radix-ui/react-icons';
+import { MagnifyingGlassIcon } from '@radix-ui/react-icons';
 import { Button, Card, Flex, Grid, Heading, TabNav, Text, TextField } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
@@ -24,6 +23,7 @@ import { readFormData } from '~/utils/form-data.server.ts';
 import { isSingleLineText } from '~/utils/validation.ts';
 import { Pager } from '~/components/kit/pager.tsx';
 import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
+import { CreateButton, useCreateDialog } from '~/components/kit/create-form.tsx';
 
 /**
  * Spec §2 /payments: the record-payment dialog, search, tabs pending
@@ -210,7 +210,7 @@ export default function PaymentsPage() {
   const actionData = useActionData<RecordActionData>();
   const { t } = useTranslation();
   const location = useLocation();
-  const [dialogOpen, setDialogOpen] = useState(false);
+  const dialog = useCreateDialog();
   const newParams = new URLSearchParams(location.search);
   newParams.set('new', '1');
   const cancelParams = new URLSearchParams(location.search);
@@ -238,17 +238,7 @@ export default function PaymentsPage() {
           {t('payments.title')}
         </Heading>
         {data.canRecord ? (
-          <Button asChild>
-            <Link
-              to={`?${newParams}`}
-              onClick={(event) => {
-                event.preventDefault();
-                setDialogOpen(true);
-              }}
-            >
-              <PlusIcon /> {t('payments.record')}
-            </Link>
-          </Button>
+          <CreateButton to={`?${newParams}`} onOpen={dialog.show} label={t('payments.record')} />
         ) : null}
       </Flex>
       {data.showNew && data.canRecord ? (
@@ -314,7 +304,7 @@ export default function PaymentsPage() {
       ) : null}
       {data.tab === 'payouts' ? <PayoutsPanel payouts={data.payouts} status={data.payoutStatus} canExport={data.canExport} pendingTotal={data.payoutsPendingTotal} /> : null}
       {data.tab === 'bank' ? <BankPanel entries={data.unmatched} invoices={data.payable} result={data.imported} /> : null}
-      {data.canRecord ? <RecordPaymentDialog open={dialogOpen} onOpenChange={setDialogOpen} invoices={data.payable} /> : null}
+      {data.canRecord ? <RecordPaymentDialog open={dialog.open} onOpenChange={dialog.onOpenChange} invoices={data.payable} /> : null}
     </Flex>
   );
 }

@@ -1,8 +1,7 @@
-import { PlusIcon } from '@radix-ui/react-icons';
-import { Button, Callout, Flex, Grid, Heading, Text } from '@radix-ui/themes';
+import { Callout, Flex, Grid, Heading, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { Link, useActionData, useLoaderData } from '@remix-run/react';
-import { useEffect, useState } from 'react';
+import { useActionData, useLoaderData } from '@remix-run/react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
@@ -22,6 +21,7 @@ import { KYC_MESSAGE_KEYS } from '~/onboarding/schemas.ts';
 import { dueDay, TASK_MESSAGES } from '~/tasks/schemas.ts';
 import { assignableUsers, getTask, listTasks, taskTabCounts, type TaskDetailDto } from '~/tasks/tasks.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { CreateButton, useCreateDialog } from '~/components/kit/create-form.tsx';
 
 /** A task named in the URL that does not exist (any more) just closes its panel. */
 async function taskOrNull(id: string | null): Promise<TaskDetailDto | null> {
@@ -84,7 +84,7 @@ export default function TasksPage() {
   const toast = useToast();
   const errorText = useTaskErrorText();
   const loading = useListLoading();
-  const [dialogOpen, setDialogOpen] = useState(false);
+  const dialog = useCreateDialog();
   const refusal = isRefusal(actionData) ? actionData : null;
   const kycRefusal = isKycRefusal(actionData) ? actionData : null;
   const formData = actionData && !isRefusal(actionData) && !isKycRefusal(actionData) ? actionData : null;
@@ -103,19 +103,7 @@ export default function TasksPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [kycRefusal]);
 
-  const addButton = (label: string, variant?: 'soft') => (
-    <Button asChild variant={variant}>
-      <Link
-        to={tasksHref(data.state, { new: '1' })}
-        onClick={(event) => {
-          event.preventDefault();
-          setDialogOpen(true);
-        }}
-      >
-        <PlusIcon /> {label}
-      </Link>
-    </Button>
-  );
+  const addButton = (label: string, variant?: 'soft') => <CreateButton to={tasksHref(data.state, { new: '1' })} onOpen={dialog.show} label={label} variant={variant} />;
   const detailRefusal = refusal && data.detail && refusal.id === data.detail.id ? refusal : null;
 
   return (
@@ -182,7 +170,7 @@ export default function TasksPage() {
           <Pager page={data.state.page} pages={data.pages} hrefFor={(page) => tasksHref({ ...data.state, page })} />
         </>
       )}
-      <NewTaskDialog users={data.users} entity={data.entity} open={dialogOpen} onOpenChange={setDialogOpen} />
+      <NewTaskDialog users={data.users} entity={data.entity} open={dialog.open} onOpenChange={dialog.onOpenChange} />
     </Flex>
   );
 }

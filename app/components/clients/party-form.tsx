@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { DEFAULT_COUNTRY, type PartyField, type PartySchema } from '~/clients/schemas.ts';
 import { ErrorList, Field } from '~/components/forms.tsx';
 import { useErrorText } from './display.tsx';
-import { CreateDialog } from '~/components/create-dialog.tsx';
+import { CreateDialog } from '~/components/kit/create-form.tsx';
 import { useToast } from '~/components/toaster.tsx';
 
 /**

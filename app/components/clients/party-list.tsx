@@ -1,7 +1,8 @@
-import { MagnifyingGlassIcon, PlusIcon } from '@radix-ui/react-icons';
+import { MagnifyingGlassIcon } from '@radix-ui/react-icons';
 import { Button, Card, Flex, Grid, Heading, Skeleton, Text, TextField } from '@radix-ui/themes';
 import { Form, Link, useLocation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import { CreateButton } from '~/components/kit/create-form.tsx';
 import { useListLoading } from '~/components/kit/list-loading.ts';
 import { Pager } from '~/components/kit/pager.tsx';
 import type { PartyArea } from './party-form.tsx';
@@ -19,19 +20,7 @@ export function AddPartyButton({ label, onOpen, variant }: { label: string; onOp
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   params.set('new', '1');
-  return (
-    <Button asChild variant={variant}>
-      <Link
-        to={`?${params}`}
-        onClick={(event) => {
-          event.preventDefault();
-          onOpen();
-        }}
-      >
-        <PlusIcon /> {label}
-      </Link>
-    </Button>
-  );
+  return <CreateButton to={`?${params}`} onOpen={onOpen} label={label} variant={variant} />;
 }
 
 export function PartyListFrame({

@@ -7,7 +7,7 @@ import { Field } from '~/components/forms.tsx';
 import { CAMPAIGN_RECIPIENTS, campaignCreateSchema } from '~/email/schemas.ts';
 import { ErrorText, useEmailErrorText } from './display.tsx';
 import type { EmailActionData, EmailFormResult } from './template-form.tsx';
-import { CreateDialog, CreatePanel } from '~/components/create-dialog.tsx';
+import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
 
 /** The campaign dialog of spec §2 (only active templates; recipients default active_clients; optional schedule) and its ?new=campaign panel. */
 export interface CampaignChoices {

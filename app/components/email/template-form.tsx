@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Field } from '~/components/forms.tsx';
 import { EMAIL_TRIGGERS, TEMPLATE_VARIABLES, templateFormSchema } from '~/email/schemas.ts';
 import { ErrorText, useEmailErrorText } from './display.tsx';
-import { CreateDialog, CreatePanel } from '~/components/create-dialog.tsx';
+import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
 
 /**
  * The template dialog of spec §2 (JavaScript: a fetcher post, closes on

@@ -7,7 +7,7 @@ import { ErrorList, Field, FormErrors } from '~/components/forms.tsx';
 import { creditLimitRequestSchema } from '~/limits/schemas.ts';
 import { formatEur } from '~/utils/format.ts';
 import { useLimitErrorText } from './display.tsx';
-import { CreateDialog } from '~/components/create-dialog.tsx';
+import { CreateDialog } from '~/components/kit/create-form.tsx';
 
 /**
  * The 'new credit limit request' form of spec §2/§5: client, requested limit,

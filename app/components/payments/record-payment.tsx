@@ -7,7 +7,7 @@ import { Field } from '~/components/forms.tsx';
 import { PAYMENT_METHODS, paymentCreateSchema } from '~/payments/schemas.ts';
 import { formatEur } from '~/utils/format.ts';
 import { usePaymentErrorText } from './display.tsx';
-import { CreateDialog, CreatePanel } from '~/components/create-dialog.tsx';
+import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
 
 /**
  * The record-payment dialog (spec §2, §5): payable invoice, amount to the

@@ -8,7 +8,7 @@ import { ErrorList, Field } from '~/components/forms.tsx';
 import { TASK_PRIORITIES, TASK_TYPES, taskCreateSchema, taskEditFormSchema } from '~/tasks/schemas.ts';
 import { useTaskErrorText } from './display.tsx';
 import type { UserOption } from './task-card.tsx';
-import { CreateDialog, CreatePanel } from '~/components/create-dialog.tsx';
+import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
 import { useToast } from '~/components/toaster.tsx';
 
 /**

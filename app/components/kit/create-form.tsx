@@ -1,9 +1,39 @@
 import { getFormProps, type FormMetadata } from '@conform-to/react';
+import { PlusIcon } from '@radix-ui/react-icons';
 import { Button, Card, Dialog, Flex, Heading, Text } from '@radix-ui/themes';
 import { Form, Link, useNavigation, type FetcherWithComponents } from '@remix-run/react';
-import { useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { useToast } from '~/components/toaster.tsx';
 import type { ToastInput } from '~/utils/toast.ts';
-import { useToast } from './toaster.tsx';
+
+/**
+ * The create-form pattern of every list page: an 'Add …' button that is a
+ * link to the page's `?new=1` panel (`CreatePanel`, a plain form post that
+ * works without JavaScript) and, when JavaScript runs, opens the same fields
+ * in `CreateDialog` instead. `useCreateDialog` holds the dialog's open state.
+ */
+export function useCreateDialog() {
+  const [open, setOpen] = useState(false);
+  const show = useCallback(() => setOpen(true), []);
+  return { open, onOpenChange: setOpen, show };
+}
+
+/** The 'Add …' button: `to` is the `?new=1` address of the panel; with JavaScript the click calls `onOpen` instead. */
+export function CreateButton({ to, onOpen, label, variant }: { to: string; onOpen: () => void; label: string; variant?: 'solid' | 'soft' }) {
+  return (
+    <Button asChild variant={variant}>
+      <Link
+        to={to}
+        onClick={(event) => {
+          event.preventDefault();
+          onOpen();
+        }}
+      >
+        <PlusIcon /> {label}
+      </Link>
+    </Button>
+  );
+}
 
 interface CreateResult {
   created?: boolean;
