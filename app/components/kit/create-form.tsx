@@ -3,6 +3,7 @@ import { PlusIcon } from '@radix-ui/react-icons';
 import { Button, Card, Dialog, Flex, Heading, Text } from '@radix-ui/themes';
 import { Form, Link, useNavigation, type FetcherWithComponents } from '@remix-run/react';
 import { useCallback, useEffect, useState } from 'react';
+import { SubmitRow } from '~/components/kit/fields.tsx';
 import { useToast } from '~/components/toaster.tsx';
 import type { ToastInput } from '~/utils/toast.ts';
 
@@ -95,16 +96,18 @@ export function CreateDialog<Data extends CreateResult>({
           <input type="hidden" name="via" value="dialog" />
           <Flex direction="column" gap="3">
             {children}
-            <Flex gap="3" justify="end">
-              <Dialog.Close>
-                <Button type="button" variant="soft" color="gray">
-                  {labels.cancel}
-                </Button>
-              </Dialog.Close>
-              <Button type="submit" disabled={saving}>
-                {saving ? labels.saving : labels.save}
-              </Button>
-            </Flex>
+            <SubmitRow
+              cancel={
+                <Dialog.Close>
+                  <Button type="button" variant="soft" color="gray">
+                    {labels.cancel}
+                  </Button>
+                </Dialog.Close>
+              }
+              submitLabel={labels.save}
+              busyLabel={labels.saving}
+              busy={saving}
+            />
           </Flex>
         </fetcher.Form>
       </Dialog.Content>
@@ -157,14 +160,7 @@ export function CreatePanel({
             </Text>
           ) : null}
           {children}
-          <Flex gap="3" justify="end">
-            <Button asChild variant="soft" color="gray">
-              <Link to={cancelTo}>{labels.cancel}</Link>
-            </Button>
-            <Button type="submit" disabled={saving}>
-              {saving ? labels.saving : labels.save}
-            </Button>
-          </Flex>
+          <SubmitRow cancel={{ to: cancelTo, label: labels.cancel }} submitLabel={labels.save} busyLabel={labels.saving} busy={saving} />
         </Flex>
       </Form>
     </Card>
