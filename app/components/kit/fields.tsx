@@ -37,11 +37,14 @@ export function SelectField({
   errors = meta.errors,
   selectProps,
   hint,
+  style,
   children,
 }: {
   label: string;
   meta: AnyFieldMetadata;
   errors?: Errors;
+  /** Of the whole field (label, select, errors). */
+  style?: React.CSSProperties;
   selectProps?: Omit<React.ComponentProps<'select'>, 'children'> & { 'data-testid'?: string };
   /** A line under the select (e.g. the chosen client's current limit). */
   hint?: React.ReactNode;
@@ -49,7 +52,7 @@ export function SelectField({
 }) {
   const errorId = errorIdOf(meta.id, errors);
   return (
-    <Flex direction="column" gap="1">
+    <Flex direction="column" gap="1" style={style}>
       <Label htmlFor={meta.id}>{label}</Label>
       <select {...getSelectProps(meta)} {...selectProps} className="native-select" aria-invalid={errorId ? true : undefined} aria-describedby={errorId}>
         {children}
@@ -66,19 +69,28 @@ export function TextAreaField({
   meta,
   errors = meta.errors,
   rows = 3,
+  hint,
   textAreaProps,
 }: {
   label: string;
   meta: AnyFieldMetadata;
   errors?: Errors;
   rows?: number;
+  /** A line under the text area that describes it while there is no error. */
+  hint?: React.ReactNode;
   textAreaProps?: Omit<React.ComponentProps<typeof TextArea>, 'children'> & { 'data-testid'?: string };
 }) {
   const errorId = errorIdOf(meta.id, errors);
+  const hintId = hint ? `${meta.id}-hint` : undefined;
   return (
     <Flex direction="column" gap="1">
       <Label htmlFor={meta.id}>{label}</Label>
-      <TextArea {...getTextareaProps(meta)} rows={rows} {...textAreaProps} aria-invalid={errorId ? true : undefined} aria-describedby={errorId} />
+      <TextArea {...getTextareaProps(meta)} rows={rows} {...textAreaProps} aria-invalid={errorId ? true : undefined} aria-describedby={errorId ?? hintId} />
+      {hint ? (
+        <Text id={hintId} size="1" color="gray">
+          {hint}
+        </Text>
+      ) : null}
       <ErrorList id={errorId} errors={errors} />
     </Flex>
   );
