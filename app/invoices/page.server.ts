@@ -11,7 +11,7 @@ import { pageOffset, readListUrl, tabSchema } from '../utils/list-url.ts';
 import { toCents } from '../utils/money.ts';
 import { redirectWithToast, toastHeaders } from '../utils/toast.server.ts';
 import { approveInvoice, createInvoice, financeInvoice, financingFigures, rejectInvoice, verifyInvoice, type InvoiceDto } from './invoices.server.ts';
-import { INVOICE_TABS, invoiceCreateSchema, type InvoiceTab } from './schemas.ts';
+import { type INVOICE_DECISIONS, INVOICE_TABS, invoiceCreateSchema, type InvoiceTab } from './schemas.ts';
 import { importUblInvoice } from './ubl-import.server.ts';
 
 /**
@@ -120,8 +120,7 @@ export async function financePreviews(invoices: Pick<InvoiceDto, 'id' | 'status'
 // ---------------------------------------------------------------------------
 // Decisions: verify, approve, finance, reject
 
-export const DECISIONS = ['verify', 'approve', 'finance', 'reject'] as const;
-export type Decision = (typeof DECISIONS)[number];
+export type Decision = (typeof INVOICE_DECISIONS)[number];
 
 /** A refused decision: the page shows the domain's message on the invoice's card (and toasts it with JavaScript). */
 export interface DecisionRefusal {

@@ -13,13 +13,14 @@ import { selectRows } from '~/db.server.ts';
 import { createCampaign, listCampaigns } from '~/email/campaigns.server.ts';
 import { emailSummary, listLogs } from '~/email/logs.server.ts';
 import { previewTemplate } from '~/email/render.server.ts';
-import { campaignCreateSchema, templateFormSchema } from '~/email/schemas.ts';
+import { campaignCreateSchema, emailPageIntentSchema, templateFormSchema } from '~/email/schemas.ts';
 import { createTemplate, listTemplates, updateTemplate, type SavedTemplateDto } from '~/email/templates.server.ts';
 import { getEnv } from '~/env.server.ts';
 import { readApiError } from '~/utils/api.server.ts';
 import type { ToastInput } from '~/utils/toast.ts';
 import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
 import { useListLoading } from '~/components/kit/list-loading.ts';
 import { readListUrl, tabSchema } from '~/utils/list-url.ts';
 import { CreateButton, useCreateDialog } from '~/components/kit/create-form.tsx';
@@ -94,7 +95,9 @@ function savedToast(saved: SavedTemplateDto, description: string): ToastInput {
 /** Intents: createTemplate, updateTemplate, toggleTemplate, createCampaign (manager and up; the domain refuses anyone else). */
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
-  const intent = String(formData.get('intent') ?? '');
+  const parsed = readIntent(formData, emailPageIntentSchema);
+  if (!parsed) return unknownIntent();
+  const { intent } = parsed;
   const ip = clientIp(context);
   const viaDialog = formData.get('via') === 'dialog';
 
@@ -148,7 +151,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (viaDialog) return json({ intent, result: submission.reply({ resetForm: true }), created: true }, { headers: await toastHeaders(toast) });
     return redirectWithToast(hrefOf(isTemplate ? 'templates' : 'campaigns'), toast);
   }
-  return json({ message: 'Unknown intent' }, { status: 400 });
+  return unknownIntent();
 }
 
 export default function EmailAutomationPage() {

@@ -16,7 +16,6 @@ import { useToast } from '~/components/toaster.tsx';
 import { invoiceTabCounts, listInvoices } from '~/invoices/invoices.server.ts';
 import {
   backTo,
-  DECISIONS,
   financePreviews,
   handleCreate,
   handleDecision,
@@ -31,6 +30,8 @@ import {
 } from '~/invoices/page.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
+import { invoiceDecisionIntentSchema } from '~/invoices/schemas.ts';
 import { CreateButton, useCreateDialog } from '~/components/kit/create-form.tsx';
 
 /** Spec §2 /invoices: newest first, ?q (number, description), ?tab (all or a status), ?page, ?new=1 (the add form without JavaScript). */
@@ -76,7 +77,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // Reading is enough to post: the domain refuses a decision the role may not make (403, shown on the card).
   const actor = await requirePermission(request, 'read:all');
   const formData = await readFormData(request);
-  if (!(DECISIONS as readonly string[]).includes(String(formData.get('intent')))) return json({ message: 'Unknown intent' }, { status: 400 });
+  if (!readIntent(formData, invoiceDecisionIntentSchema)) return unknownIntent();
   return handleDecision(formData, { actor, ip, back });
 }
 

@@ -14,12 +14,13 @@ import { RecordPaymentDialog, RecordPaymentPanel, type RecordActionData } from '
 import { BankPanel, PaymentsTable, PayoutsPanel } from '~/components/payments/tables.tsx';
 import { listPayableInvoices } from '~/invoices/invoices.server.ts';
 import { confirmPayment, failPayment, listPayments, paymentSummary, paymentTabCounts, recordPayment, refundPayment } from '~/payments/payments.server.ts';
-import { PAYMENT_TABS, PAYOUT_FILTERS, paymentCreateSchema, type PaymentTab, type PayoutFilter } from '~/payments/schemas.ts';
+import { PAYMENT_TABS, PAYOUT_FILTERS, paymentCreateSchema, paymentPageIntentSchema, type PaymentTab, type PayoutFilter } from '~/payments/schemas.ts';
 import { listPayouts, markPayoutsPaid } from '~/payouts/payouts.server.ts';
 import { readApiError } from '~/utils/api.server.ts';
 import type { ToastInput } from '~/utils/toast.ts';
 import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
 import { isSingleLineText } from '~/utils/validation.ts';
 import { Pager } from '~/components/kit/pager.tsx';
 import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
@@ -136,7 +137,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   const formData = await readFormData(request);
-  const intent = String(formData.get('intent') ?? '');
+  const parsed = readIntent(formData, paymentPageIntentSchema);
+  if (!parsed) return unknownIntent();
+  const { intent } = parsed;
   const back = safeReturn(formData.get('returnTo'));
   if (intent === 'create') return createPayment(request, formData, ip);
 
@@ -170,7 +173,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     return redirectWithToast(back, { title: 'payments.toast.successTitle', description: 'payments.toast.assigned' });
   }
-  return json({ message: 'Unknown intent' }, { status: 400 });
+  return unknownIntent();
 }
 
 /**

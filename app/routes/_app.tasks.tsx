@@ -16,11 +16,12 @@ import { EditTaskPanel, NewTaskDialog, NewTaskPanel, type TaskFormData } from '~
 import { useToast } from '~/components/toaster.tsx';
 import { getKycApplication } from '~/onboarding/kyc-decision.server.ts';
 import type { KycRefusalData } from '~/onboarding/kyc-page.server.ts';
-import { handleTaskIntent, PAGE_SIZE, TASK_INTENTS, taskListParams, type TaskRefusalData } from '~/tasks/page.server.ts';
+import { handleTaskIntent, PAGE_SIZE, taskListParams, type TaskRefusalData } from '~/tasks/page.server.ts';
 import { KYC_MESSAGE_KEYS } from '~/onboarding/schemas.ts';
-import { dueDay, TASK_MESSAGES } from '~/tasks/schemas.ts';
+import { dueDay, TASK_MESSAGES, taskPageIntentSchema } from '~/tasks/schemas.ts';
 import { assignableUsers, getTask, listTasks, taskTabCounts, type TaskDetailDto } from '~/tasks/tasks.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
 import { CreateButton, useCreateDialog } from '~/components/kit/create-form.tsx';
 
 /** A task named in the URL that does not exist (any more) just closes its panel. */
@@ -66,8 +67,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
-  const intent = String(formData.get('intent') ?? '');
-  if (!(TASK_INTENTS as readonly string[]).includes(intent)) return json({ message: 'Unknown intent' }, { status: 400 });
+  const parsed = readIntent(formData, taskPageIntentSchema);
+  if (!parsed) return unknownIntent();
+  const { intent } = parsed;
   const permission = intent === 'create' ? 'create:task' : intent === 'kyc' ? 'decide:kyc' : 'work:task';
   const actor = await requirePermission(request, permission);
   return handleTaskIntent(formData, { actor, ip: clientIp(context), request });

@@ -5,7 +5,7 @@ import { handleKycDecision } from '../onboarding/kyc-page.server.ts';
 import { readApiError } from '../utils/api.server.ts';
 import { pageOffset, readListUrl, tabSchema } from '../utils/list-url.ts';
 import { redirectWithToast, toastHeaders } from '../utils/toast.server.ts';
-import { ASSIGNEE_FILTERS, TASK_EDIT_FIELDS, TASK_PRIORITIES, TASK_TABS, taskCreateSchema, taskEditFormSchema, type AssigneeFilter, type TaskTab } from './schemas.ts';
+import { ASSIGNEE_FILTERS, TASK_EDIT_FIELDS, TASK_PRIORITIES, TASK_TABS, taskCreateSchema, taskEditFormSchema, type AssigneeFilter, type TaskPageIntent, type TaskTab } from './schemas.ts';
 import { assignTask, createTask, updateTask } from './tasks.server.ts';
 
 /**
@@ -53,8 +53,7 @@ export function backTo(request: Request, options: { keepDetail?: boolean } = {})
 const SUCCESS = { title: 'tasks.toast.successTitle', description: 'tasks.toast.updated' };
 
 /** 'kyc': a KYC task's decision on its client (app/onboarding/kyc-page.server.ts). */
-export type TaskIntent = 'create' | 'start' | 'complete' | 'cancel' | 'edit' | 'assign' | 'kyc';
-export const TASK_INTENTS: readonly TaskIntent[] = ['create', 'start', 'complete', 'cancel', 'edit', 'assign', 'kyc'];
+export type TaskIntent = TaskPageIntent;
 
 /** A refusal of a card's button (start, complete, cancel, assign): shown on that card, toasted when JavaScript runs. */
 export interface TaskRefusalData {

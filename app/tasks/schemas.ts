@@ -183,3 +183,12 @@ export const taskEditFormSchema = z.object({ ...editShape, title: titleSchema, p
 
 /** The assign form: a user, or '' for nobody. */
 export const taskAssignSchema = z.object({ assignedTo: editShape.assignedTo });
+
+/** The /tasks page's posts, told apart by their `intent` (each form's fields are parsed by its own schema). */
+export const taskPageIntentSchema = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('create') }),
+  z.object({ intent: z.literal('edit') }),
+  z.object({ intent: z.literal(['start', 'complete', 'cancel', 'assign']) }),
+  z.object({ intent: z.literal('kyc') }),
+]);
+export type TaskPageIntent = z.infer<typeof taskPageIntentSchema>['intent'];
