@@ -24,12 +24,14 @@ import {
   LIMIT_TABS,
   creditLimitRequestSchema,
   decisionFormSchema,
+  limitPageIntentSchema,
   type LimitTab,
 } from '~/limits/schemas.ts';
 import { readApiError } from '~/utils/api.server.ts';
 import { formatEur } from '~/utils/format.ts';
 import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { readIntent } from '~/utils/intent.server.ts';
 import { Pager } from '~/components/kit/pager.tsx';
 import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
 import { CreateButton, useCreateDialog } from '~/components/kit/create-form.tsx';
@@ -115,7 +117,8 @@ function backTo(request: Request): string {
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
   const ip = clientIp(context);
-  const intent = formData.get('intent');
+  // Anything but a decision is the request form, as the form posts it.
+  const intent = readIntent(formData, limitPageIntentSchema)?.intent ?? 'create';
 
   if (intent === 'approve' || intent === 'reject') {
     const actor = await requirePermission(request, 'decide:credit_limit');

@@ -18,11 +18,12 @@ import {
   requestAssessment,
   type RiskAssessmentDto,
 } from '~/risk/assessments.server.ts';
-import { adjustAssessmentFormSchema, ENTITY_TYPES, newAssessmentFormSchema } from '~/risk/schemas.ts';
+import { adjustAssessmentFormSchema, ENTITY_TYPES, newAssessmentFormSchema, riskPageIntentSchema } from '~/risk/schemas.ts';
 import { RISK_CATEGORIES, type RiskCategory } from '~/risk/scoring.ts';
 import { readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { readIntent } from '~/utils/intent.server.ts';
 import { Pager } from '~/components/kit/pager.tsx';
 import { optionalChoiceSchema, pageCount, pageOffset, readListUrl } from '~/utils/list-url.ts';
 import { useListLoading } from '~/components/kit/list-loading.ts';
@@ -97,7 +98,7 @@ function detailsUrl(request: Request, id: string): string {
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
   const ip = clientIp(context);
-  const intent = formData.get('intent') === 'adjust' ? 'adjust' : 'assess';
+  const intent = readIntent(formData, riskPageIntentSchema)?.intent ?? 'assess';
 
   if (intent === 'adjust') {
     const actor = await requirePermission(request, 'adjust:risk');
