@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { execute } from './db.server.ts';
 
-/** One row of the append-only activity log (DESIGN §4): every business write adds one in its own transaction. */
+/** One row of the append-only activity log (docs/domain-model.md): every business write adds one in its own transaction. */
 export interface ActivityEntry {
   action: string;
   userId: string | null;

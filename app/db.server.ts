@@ -43,8 +43,9 @@ export async function execute<T = Record<string, unknown>>(
   return { rows, count };
 }
 
-export function inTransaction<T>(run: (transaction: Transaction) => Promise<T>): Promise<T> {
-  return getSequelize().transaction(run);
+export function inTransaction<T>(run: (transaction: Transaction) => Promise<T>, existing?: Transaction | null): Promise<T> {
+  // Joining the caller's transaction lets one domain call be a step of a larger one (a step job, a page action).
+  return existing ? run(existing) : getSequelize().transaction(run);
 }
 
 /** PostgreSQL's unique_violation, however Sequelize wraps it. */

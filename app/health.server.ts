@@ -3,7 +3,7 @@ import { migrations } from '../db/migrations/index.ts';
 
 let migrationsApplied = false;
 
-/** DESIGN §3: healthy when the database answers and every migration is applied. */
+/** README.md: healthy when the database answers and every migration is applied. */
 export async function checkHealth(): Promise<{ ok: true } | { ok: false; reason: string }> {
   try {
     const sequelize = getSequelize();

@@ -44,7 +44,7 @@ import hrWorkflows from './locales/hr/workflows.json';
 export const supportedLanguages = ['en', 'hr'] as const;
 export type Language = (typeof supportedLanguages)[number];
 export const defaultLanguage: Language = 'en';
-/** Cookie (server render) and localStorage (spec §2 settings) key for the chosen language. */
+/** Cookie (server render) and localStorage (docs/screens.md settings) key for the chosen language. */
 export const LANGUAGE_KEY = 'finflow-language';
 
 export const resources = {
@@ -63,7 +63,7 @@ export const i18nConfig = {
   ns: ['common'],
   resources,
   interpolation: { escapeValue: false },
-  // Spec §5: a missing key logs a warning and shows the key itself.
+  // docs/screens.md: a missing key logs a warning and shows the key itself.
   saveMissing: true,
   missingKeyHandler: (languages: readonly string[], namespace: string, key: string) => {
     console.warn(`Missing translation: ${languages.join(',')}/${namespace}:${key}`);

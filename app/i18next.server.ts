@@ -5,7 +5,7 @@ import { readCookie } from './utils/cookies.ts';
 /**
  * The language comes from a plain cookie that the language switcher writes
  * (beside localStorage), so the server renders in the chosen language. The
- * product's default is English whatever the browser prefers (spec §1).
+ * product's default is English whatever the browser prefers (docs/screens.md).
  */
 export function languageFromRequest(request: Request) {
   const value = readCookie(request.headers.get('Cookie'), LANGUAGE_KEY);

@@ -1,7 +1,20 @@
 import { QueryTypes } from 'sequelize';
 import { getSequelize } from '../db/connection.ts';
 import type { PublicUser } from './auth/user-record.server.ts';
-import type { ShellData } from './components/app-shell.tsx';
+
+interface ShellUser {
+  firstName: string;
+  lastName: string;
+  email: string;
+  role: string;
+}
+
+/** The data of the app shell (app/components/app-shell.tsx), kept here so the loader does not import the UI. */
+export interface ShellData {
+  user: ShellUser;
+  openTaskCount: number;
+  renderedAt: string;
+}
 
 /** What the app shell shows around every signed-in page: the user and the bell's count of their open tasks. */
 export async function loadShell(user: PublicUser): Promise<ShellData> {

@@ -2,7 +2,7 @@ import { QueryTypes, type Sequelize } from 'sequelize';
 import { generatePassword, hashPassword } from '../app/auth/password.server.ts';
 
 /**
- * DESIGN §3: the first start creates a super_admin so somebody can sign in.
+ * README.md: the first start creates a super_admin so somebody can sign in.
  * Runs only while no super_admin exists; it never overwrites an existing
  * account. Returns the generated password (to print once) when none was given.
  */

@@ -6,7 +6,7 @@ import { ensureReferenceData } from './reference-data.ts';
 import { seedDemo } from './seed/demo.ts';
 
 /**
- * Everything that must happen once before web and worker start (DESIGN §3):
+ * Everything that must happen once before web and worker start (README.md):
  * migrate, create the first super_admin, install the reference data (once per
  * database: db/reference-data.ts), seed the demo book on an empty database.
  * `npm start` calls it; docker compose runs it as its `migrate` service.

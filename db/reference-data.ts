@@ -2,7 +2,7 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import type { EmailTrigger } from '../app/email/schemas.ts';
 import { getEnv } from '../app/env.server.ts';
 import { INTEGRATION_DEFAULTS, INTEGRATION_TYPES, type IntegrationMode, type IntegrationType } from '../app/integrations/types.ts';
-import type { WorkflowStepDef } from '../app/workflows/instances.server.ts';
+import type { WorkflowStepDef } from '../app/workflows/types.ts';
 import type { WorkflowType } from '../app/workflows/schemas.ts';
 
 /**

@@ -9,7 +9,7 @@ import { prepareDatabase } from '../db/prepare.ts';
 import { nodeFlagsFor } from './node-flags.ts';
 
 /**
- * `npm start` (DESIGN §3): validate the environment, build if there is no
+ * `npm start` (README.md): validate the environment, build if there is no
  * build, start the embedded PostgreSQL unless DATABASE_URL is set, migrate,
  * create the first admin, seed the demo book, then run the web server and the
  * worker as two child processes and stop everything cleanly on a signal.

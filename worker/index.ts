@@ -4,12 +4,12 @@ import { fileURLToPath } from 'node:url';
 import type PgBoss from 'pg-boss';
 import { EnvError, getEnv } from '../app/env.server.ts';
 import { closeSequelize } from '../db/connection.ts';
-import { createBoss, ensureQueues } from './boss.ts';
+import { createBoss, ensureQueues } from '../app/jobs/boss.server.ts';
 import type { JobContext, JobModule, WorkerIdentity } from './jobs/define.ts';
 import { removeHeartbeat, writeHeartbeat } from './jobs/heartbeat.ts';
 import { jobs } from './jobs/index.ts';
 import { consoleLogger, errorMessage, type Logger } from './log.ts';
-import { parsePayload, queues, type QueueDefinition } from './queues.ts';
+import { parsePayload, queues, type QueueDefinition } from '../app/jobs/queues.server.ts';
 
 /** How often the worker refreshes its heartbeat row between scheduled beats. */
 export const HEARTBEAT_INTERVAL_MS = 15_000;
@@ -93,7 +93,9 @@ export async function startWorker({
 
 async function register(boss: PgBoss, job: JobModule, context: JobContext) {
   const work = (queues as readonly QueueDefinition[]).find((definition) => definition.name === job.queue)?.work;
-  const options = { batchSize: work?.batchSize ?? 1, pollingIntervalSeconds: work?.pollingIntervalSeconds ?? 2 };
+  // includeMetadata: a handler that must know whether this delivery is the last one reads the job's
+  // retryCount/retryLimit from pg-boss's own job metadata instead of querying its tables.
+  const options = { batchSize: work?.batchSize ?? 1, pollingIntervalSeconds: work?.pollingIntervalSeconds ?? 2, includeMetadata: true as const };
   await boss.work(job.queue, options, async (batch) => {
     try {
       const checked = batch.map((item) => ({ ...item, data: parsePayload(job.queue, item.data) }));

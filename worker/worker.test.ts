@@ -2,11 +2,11 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { getSequelize } from '../db/connection.ts';
-import { createBoss, ensureQueues, sendJob, stopSender } from './boss.ts';
+import { createBoss, ensureQueues, sendJob, stopSender } from '../app/jobs/boss.server.ts';
 import { startWorker } from './index.ts';
 import { jobs } from './jobs/index.ts';
 import type { Logger } from './log.ts';
-import { parsePayload, queues } from './queues.ts';
+import { parsePayload, queues } from '../app/jobs/queues.server.ts';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 

@@ -1,9 +1,10 @@
 import { selectOne, selectRows } from '../db.server.ts';
 import { centsToNumber, toCents } from '../utils/money.ts';
 import { ANALYTICS_PERIODS, SERIES_BUCKET, type AnalyticsPeriod } from './periods.ts';
+import { BUSINESS_TIME_ZONE } from '../utils/business-time.ts';
 
 /**
- * /analytics and GET /api/analytics (spec §2, issue 9 item 6): the figures of
+ * /analytics and GET /api/analytics (docs/screens.md): the figures of
  * the factoring book for a period, every one a sum, count or average in SQL.
  *
  * The period is the last N Croatian calendar days (Europe/Zagreb), today
@@ -34,7 +35,7 @@ import { ANALYTICS_PERIODS, SERIES_BUCKET, type AnalyticsPeriod } from './period
  *   one decimal) and the Herfindahl–Hirschman index Σ shareᵢ² × 10 000 (0 to
  *   10 000, one decimal), for clients and for customers; null when nothing is open.
  */
-export const ANALYTICS_TIME_ZONE = 'Europe/Zagreb';
+export const ANALYTICS_TIME_ZONE = BUSINESS_TIME_ZONE;
 /** Days past due after which an open financed invoice counts as defaulted. */
 export const DEFAULT_DAYS_PAST_DUE = 90;
 export const TOP_LIMIT = 10;

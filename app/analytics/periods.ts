@@ -1,4 +1,4 @@
-/** Analytics periods shared by the server and the browser (spec §2 /analytics). No server imports here. */
+/** Analytics periods shared by the server and the browser (docs/screens.md). No server imports here. */
 
 /** The period selector, in the URL as ?period=: the last N Croatian calendar days, today included. */
 export const ANALYTICS_PERIODS = { '7d': 7, '30d': 30, '90d': 90, '1y': 365 } as const;

@@ -13,7 +13,7 @@ import { generateTotpSecret, matchTotpStep, totpQrCode } from './totp.server.ts'
 import { findUserByEmail, findUserById, type UserRow } from './user-record.server.ts';
 
 /**
- * Sign-in (DESIGN §6, spec §4): password, then the authenticator code, or
+ * Sign-in (docs/decisions/003-sessions-and-second-factor.md, docs/screens.md): password, then the authenticator code, or
  * first the authenticator setup. Each step is one function that a thin API
  * route or page action calls; each returns the response data and the headers
  * to send (Set-Cookie when the session changed) and throws an API error
@@ -333,7 +333,7 @@ export async function verifyOtp(
 /**
  * POST /api/auth/logout: deletes the session row and clears the cookie; logs
  * 'user_logout' when a user was signed in. Succeeds without a session too
- * (DESIGN §9). Returns `{ success: true }`.
+ * (docs/api.md). Returns `{ success: true }`.
  */
 export async function logout(request: Request, meta: RequestMeta = {}): Promise<AuthResult<{ success: true }>> {
   const session = await getSession(request);

@@ -1,9 +1,8 @@
-import type { z } from 'zod';
-import { sendJob } from '../../worker/boss.ts';
+import { sendJob } from '../jobs/boss.server.ts';
 import { logActivity } from '../activity-log.server.ts';
 import { inTransaction, selectOne } from '../db.server.ts';
 import { getEnv } from '../env.server.ts';
-import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { parseInput } from '../utils/api.server.ts';
 import { forgotPasswordSchema, resetPasswordSchema, setPasswordSchema } from './schemas.ts';
 import { assertNotThrottled, recordFailure, resetThrottle, type ThrottleKey } from './throttle.server.ts';
 import { sendPasswordResetLink } from './user-mail.server.ts';
@@ -23,12 +22,6 @@ export const RESET_QUEUE = 'password-reset' as const;
 export const RESET_REQUESTED = 'If an account with this email exists, we have sent it a link to set a new password.';
 export const TOO_MANY_RESET_ATTEMPTS = 'Too many password reset attempts. Try again later.';
 
-function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw apiError(400, result.error.issues[0].message, zodFieldErrors(result.error));
-  return result.data;
-}
-
 function ipKeys(ip: string | null | undefined): ThrottleKey[] {
   return ip ? [{ kind: 'resetIp', value: ip }] : [];
 }
@@ -40,7 +33,7 @@ function ipKeys(ip: string | null | undefined): ThrottleKey[] {
  * Throws 400 (invalid email, on `email`), 429.
  */
 export async function requestPasswordReset(input: { email?: unknown }, meta: WriteMeta = {}): Promise<{ message: string }> {
-  const { email } = validate(forgotPasswordSchema, input);
+  const { email } = parseInput(forgotPasswordSchema, input);
   const keys: ThrottleKey[] = [{ kind: 'resetEmail', value: email }, ...ipKeys(meta.ip)];
   await assertNotThrottled(keys, TOO_MANY_RESET_ATTEMPTS);
   await recordFailure(keys);
@@ -95,7 +88,7 @@ export async function completePasswordReset(
   input: { newPassword?: unknown; confirmPassword?: unknown },
   meta: WriteMeta = {},
 ): Promise<{ success: true }> {
-  const passwords = validate(setPasswordSchema, input);
+  const passwords = parseInput(setPasswordSchema, input);
   await assertNotThrottled(ipKeys(meta.ip), TOO_MANY_RESET_ATTEMPTS);
   let email: string;
   try {
@@ -111,6 +104,6 @@ export async function completePasswordReset(
 
 /** POST /api/auth/reset-password {token, password}: the same as the page, for an API client. Throws 400, 429. */
 export async function resetPasswordWithToken(input: { token?: unknown; password?: unknown }, meta: WriteMeta = {}): Promise<{ success: true }> {
-  const { token, password } = validate(resetPasswordSchema, input);
+  const { token, password } = parseInput(resetPasswordSchema, input);
   return completePasswordReset(token, { newPassword: password, confirmPassword: password }, meta);
 }

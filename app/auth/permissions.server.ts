@@ -7,7 +7,7 @@ import { destroySession, getSession, sessionIdOf } from './session.server.ts';
 import { findUserById, toPublicUser, type PublicUser, type UserRow } from './user-record.server.ts';
 
 /**
- * Roles and what each may do (DESIGN §6). Each role has everything of the
+ * Roles and what each may do (docs/domain-model.md#roles-and-permissions). Each role has everything of the
  * roles below it; the table lists only what a role adds. The server checks
  * these on every call; the UI merely hides what would be refused.
  */
@@ -123,7 +123,7 @@ export async function requireUser(request: Request, options: RequireOptions = {}
   const user = await getSignedInUser(request);
   if (user) return user;
   if (isApiRequest(request, options)) throw apiError(401, 'Unauthorized');
-  // A page visit shows the login page; a form sent from an expired session says why first (spec §8).
+  // A page visit shows the login page; a form sent from an expired session says why first (docs/screens.md).
   if (request.method === 'GET' || request.method === 'HEAD') throw redirect('/');
   // Straight to the login page at '/' (where /api/login leads): through /api/login the root loader
   // of the intermediate client-side navigation would consume the toast before the page shows it.

@@ -3,8 +3,8 @@ import { USER_ROLES } from '../../db/models/enums.ts';
 import { plainText } from '../utils/validation.ts';
 
 /**
- * Payloads of the sign-in, profile and user-administration calls (spec §3,
- * §5, §7). Shared by the browser forms (conform) and the API, so this file
+ * Payloads of the sign-in, profile and user-administration calls (docs/domain-model.md,
+ * docs/domain-model.md#validation, docs/api.md). Shared by the browser forms (conform) and the API, so this file
  * must not import server-only code. Messages are the spec's texts; pages
  * translate them as keys.
  */
@@ -52,7 +52,6 @@ export const loginSchema = z.object({
   email: text(MESSAGES.credentialsRequired).pipe(plainText(z.string().trim().toLowerCase().min(1, MESSAGES.credentialsRequired).max(255))),
   password: text(MESSAGES.credentialsRequired).pipe(password(MESSAGES.credentialsRequired)),
 });
-export type LoginInput = z.infer<typeof loginSchema>;
 
 const code = (wrongMessage: string) =>
   text(MESSAGES.codeRequired).pipe(
@@ -76,12 +75,11 @@ export const profileSchema = z.object({
   lastName: requiredText(MESSAGES.lastNameRequired),
   email: emailField(MESSAGES.invalidEmail),
 });
-export type ProfileInput = z.infer<typeof profileSchema>;
 
 /** The rules of every new password: change, set-password link, reset link. */
 const newPasswordField = text(MESSAGES.newPasswordTooShort).pipe(password(MESSAGES.newPasswordTooShort, PASSWORD_MIN_LENGTH));
 
-/** A new password and its confirmation; the mismatch lands on confirmPassword (spec §5). */
+/** A new password and its confirmation; the mismatch lands on confirmPassword (docs/domain-model.md#validation). */
 const newPasswordFields = {
   newPassword: newPasswordField,
   confirmPassword: text(MESSAGES.confirmPasswordRequired).pipe(password(MESSAGES.confirmPasswordRequired)),
@@ -99,17 +97,14 @@ export const changePasswordSchema = z
     ...newPasswordFields,
   })
   .superRefine(confirmationMatches);
-export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 
 /** The /set-password/{token} form: the same rules without a current password. */
 export const setPasswordSchema = z.object(newPasswordFields).superRefine(confirmationMatches);
-export type SetPasswordInput = z.infer<typeof setPasswordSchema>;
 
 // --- account recovery (public) -------------------------------------------
 
 /** POST /api/auth/forgot-password and the /forgot-password form. */
 export const forgotPasswordSchema = z.object({ email: emailField(MESSAGES.invalidEmailAddress) });
-export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;
 
 /**
  * POST /api/auth/reset-password: the emailed link's token and the new
@@ -120,13 +115,12 @@ export const resetPasswordSchema = z.object({
   token: text(MESSAGES.tokenRequired).pipe(plainText(z.string().trim().min(1, MESSAGES.tokenRequired).max(200, MESSAGES.tokenRequired))),
   password: newPasswordField,
 });
-export type ResetPasswordInput = z.infer<typeof resetPasswordSchema>;
 
 // --- user administration (admin, super_admin) ---------------------------
 
 const roleField = z.enum(ROLES, MESSAGES.invalidRole);
 
-/** POST /api/admin/users (DESIGN §9); without a password the user gets a set-password link. */
+/** POST /api/admin/users (docs/api.md); without a password the user gets a set-password link. */
 export const createUserSchema = z.object({
   email: emailField(MESSAGES.invalidEmail),
   firstName: requiredText(MESSAGES.firstNameRequired),
@@ -137,7 +131,6 @@ export const createUserSchema = z.object({
     password(MESSAGES.newPasswordTooShort, PASSWORD_MIN_LENGTH).optional(),
   ),
 });
-export type CreateUserInput = z.infer<typeof createUserSchema>;
 
 /** PUT /api/admin/users/{userId}/role */
 export const setRoleSchema = z.object({ role: roleField });

@@ -6,7 +6,7 @@ import { getSessionSecret } from './secret.server.ts';
 
 /**
  * Sessions live in the `sessions` table; the cookie holds only their signed
- * id (DESIGN §6). Logout, deactivation and role changes therefore act on the
+ * id (docs/decisions/003-sessions-and-second-factor.md). Logout, deactivation and role changes therefore act on the
  * next request, and any web replica can serve any user.
  */
 export interface SessionData {

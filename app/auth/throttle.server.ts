@@ -2,7 +2,7 @@ import { apiError } from '../utils/api.server.ts';
 import { execute, selectRows } from '../db.server.ts';
 
 /**
- * Slows down guessing (DESIGN §6): each key counts failures in a window;
+ * Slows down guessing (docs/decisions/003-sessions-and-second-factor.md): each key counts failures in a window;
  * reaching the limit locks the key, and a locked key is answered 429 before
  * any password or code is checked. Keys: 'email:<address>' and 'otp:<user id>'
  * (5 per 15 minutes) and 'ip:<address>' (more generous, because an office

@@ -1,7 +1,7 @@
 import { sendMail } from '../email/mailer.server.ts';
 import type { PublicUser } from './user-record.server.ts';
 
-/** The one-time link a new staff user follows to choose their password (DESIGN §9). */
+/** The one-time link a new staff user follows to choose their password (docs/api.md). */
 export async function sendSetPasswordLink(user: Pick<PublicUser, 'email' | 'firstName'>, link: string) {
   await sendMail({
     to: user.email,

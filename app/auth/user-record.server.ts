@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { Role } from './schemas.ts';
 import { selectOne } from '../db.server.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /** A users row as the auth modules read it (snake_case, straight from SQL). */
 export interface UserRow {
@@ -23,7 +24,7 @@ export interface UserRow {
 }
 
 /**
- * The user as the API and pages see it (spec §3 plus `id` per DESIGN §9):
+ * The user as the API and pages see it (docs/domain-model.md plus `id` per docs/api.md):
  * no hashes, no secrets. `otpEnabled` is a plain boolean: NULL in the
  * database means on.
  */
@@ -56,13 +57,6 @@ export function toPublicUser(row: UserRow): PublicUser {
     lastLoginAt: row.last_login_at,
     createdAt: row.created_at,
   };
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids from URLs are checked first so a malformed one is a 404, not a SQL error. */
-export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && UUID.test(value);
 }
 
 export async function findUserById(id: string, options: { transaction?: Transaction; forUpdate?: boolean } = {}): Promise<UserRow | null> {

@@ -92,7 +92,7 @@ describe('role, status and OTP changes', () => {
     const admin = await createTestUser({ role: 'admin' });
     expect(await apiFailure(setUserRole(asActor(admin), admin.id, 'user'))).toMatchObject({ status: 403 });
     expect(await apiFailure(setUserActive(asActor(admin), admin.id, false))).toMatchObject({ status: 403 });
-    // The OTP switch is allowed on one's own row (spec §6).
+    // The OTP switch is allowed on one's own row (docs/domain-model.md#roles-and-permissions).
     expect((await setUserOtp(asActor(admin), admin.id, false)).otpEnabled).toBe(false);
   });
 

@@ -1,8 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Transaction } from 'sequelize';
-import type { z } from 'zod';
 import { getEnv } from '../env.server.ts';
-import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { apiError, parseInput } from '../utils/api.server.ts';
 import { logActivity } from '../activity-log.server.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
 import { hashPassword, verifyPassword } from './password.server.ts';
@@ -17,10 +16,11 @@ import {
 } from './schemas.ts';
 import { endSessionsOfUser } from './session.server.ts';
 import { assertNotThrottled, recordFailure, resetThrottle } from './throttle.server.ts';
-import { findUserById, isUuid, toPublicUser, type PublicUser, type UserRow } from './user-record.server.ts';
+import { findUserById, toPublicUser, type PublicUser, type UserRow } from './user-record.server.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
- * Staff accounts: what admins do to users (DESIGN §6, §9; spec §6) and what a
+ * Staff accounts: what admins do to users (docs/domain-model.md#roles-and-permissions, docs/api.md) and what a
  * user does to their own account. Each write checks its rules, changes the
  * row and writes its activity-log row in one transaction; refusals throw API
  * error Responses (400/403/404/409).
@@ -39,11 +39,6 @@ const DUPLICATE_EMAIL = 'A user with this email already exists';
 const INVALID_LINK = 'This link is invalid or has expired';
 
 /** Domain functions validate again, so a caller that skipped the schema cannot write bad data. */
-function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw apiError(400, result.error.issues[0].message, zodFieldErrors(result.error));
-  return result.data;
-}
 
 function duplicateEmail(): Response {
   return apiError(409, DUPLICATE_EMAIL, { email: [DUPLICATE_EMAIL] });
@@ -114,7 +109,7 @@ export async function listUsers(options: { q?: string | null; limit?: number; of
 }
 
 /**
- * POST /api/admin/users (DESIGN §9). With `password` the user must change it
+ * POST /api/admin/users (docs/api.md). With `password` the user must change it
  * at first sign-in; without, a one-time set-password link (72 h) is returned
  * for the email, and only the token's hash is stored.
  * Throws 400 (invalid input), 403 (not admin; super_admin by a non-super_admin), 409 (email taken).
@@ -125,7 +120,7 @@ export async function createStaffUser(
   meta: WriteMeta = {},
 ): Promise<{ user: PublicUser; setPasswordLink: string | null }> {
   assertCan(actor, 'manage:users');
-  const data = validate(createUserSchema, input);
+  const data = parseInput(createUserSchema, input);
   if (data.role === 'super_admin') assertCan(actor, 'grant:super_admin');
   const passwordHash = data.password ? await hashPassword(data.password) : null;
   try {
@@ -233,7 +228,7 @@ export async function setUserActive(actor: Actor, userId: string, isActive: bool
 }
 
 /**
- * PUT /api/admin/users/{userId}/otp. Allowed on one's own row (spec §6); an
+ * PUT /api/admin/users/{userId}/otp. Allowed on one's own row (docs/domain-model.md#roles-and-permissions); an
  * admin may not switch a super_admin's second factor off or on. Throws 403, 404.
  */
 export async function setUserOtp(actor: Actor, userId: string, otpEnabled: boolean, meta: WriteMeta = {}): Promise<PublicUser> {
@@ -302,13 +297,13 @@ export async function resetUserTotp(actor: Actor, userId: string, meta: WriteMet
   return toPublicUser(updated);
 }
 
-/** PUT /api/auth/profile. Throws 400 (spec §5 messages per field), 409 (email taken). Returns the user. */
+/** PUT /api/auth/profile. Throws 400 (docs/domain-model.md#validation messages per field), 409 (email taken). Returns the user. */
 export async function updateProfile(
   user: Actor,
   input: { firstName: string; lastName: string; email: string },
   meta: WriteMeta = {},
 ): Promise<PublicUser> {
-  const data = validate(profileSchema, input);
+  const data = parseInput(profileSchema, input);
   try {
     const updated = await inTransaction(async (transaction) => {
       const current = await loadTarget(user.id, transaction);
@@ -339,7 +334,7 @@ export async function updateProfile(
 
 /**
  * PUT /api/auth/change-password. A wrong current password is 400 with the
- * error on currentPassword (DESIGN §9) and counts towards the sign-in throttle
+ * error on currentPassword (docs/api.md) and counts towards the sign-in throttle
  * (a stolen session must not become a password oracle). Ends the user's other
  * sessions (pass the current one as `exceptSessionId`). Throws 400, 429.
  */
@@ -348,7 +343,7 @@ export async function changePassword(
   input: { currentPassword: string; newPassword: string; confirmPassword: string },
   meta: WriteMeta & { exceptSessionId?: string } = {},
 ): Promise<{ success: true }> {
-  const data = validate(changePasswordSchema, input);
+  const data = parseInput(changePasswordSchema, input);
   const current = await findUserById(user.id);
   if (!current) throw apiError(401, 'Unauthorized');
   const throttleKey = { kind: 'email' as const, value: current.email };
@@ -402,7 +397,7 @@ export async function setPasswordWithToken(
   input: { newPassword: string; confirmPassword: string },
   meta: WriteMeta & { purpose?: UserTokenPurpose } = {},
 ): Promise<{ success: true; userId: string; email: string }> {
-  const data = validate(setPasswordSchema, input);
+  const data = parseInput(setPasswordSchema, input);
   const purpose = meta.purpose ?? 'set_password';
   const passwordHash = await hashPassword(data.newPassword);
   return inTransaction(async (transaction) => {

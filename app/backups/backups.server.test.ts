@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { getSequelize } from '../../db/connection.ts';
 import { seedDemo } from '../../db/seed/demo.ts';
-import { stopSender } from '../../worker/boss.ts';
+import { stopSender } from '../jobs/boss.server.ts';
 import { activityRows, apiFailure, createTestUser, getRequest, rejection, signedInCookie } from '../auth/test-helpers.server.ts';
 import { toPublicUser, type UserRow } from '../auth/user-record.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';

@@ -9,12 +9,12 @@ import type { PublicUser } from '../auth/user-record.server.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
 import { openSnapshot, type Snapshot } from '../exports/snapshot.server.ts';
 import { apiError } from '../utils/api.server.ts';
-import { sendJob } from '../../worker/boss.ts';
+import { sendJob } from '../jobs/boss.server.ts';
 import type { BackupStatus } from '../../db/models/enums.ts';
 import { writeBackup } from './archive.server.ts';
 
 /**
- * Settings' 'Stvori sigurnosnu kopiju' (issue 9 item 6): an admin asks for a
+ * Settings' 'Stvori sigurnosnu kopiju': an admin asks for a
  * backup, the worker's 'backup' job writes it (archive.server.ts) into
  * DATA_DIR/backups, and the admin downloads it from the list once it is
  * complete. `npm run restore -- <file>` loads it into an empty database.

@@ -1,3 +1,5 @@
+import { escapeXml } from '../xml/writer.ts';
+
 /**
  * Builds small camt.053.001.08 statements for tests and demos (the shape a
  * Croatian bank sends: one Stmt, booked entries with AcctSvcrRef, the payer
@@ -16,7 +18,7 @@ export interface FixtureEntry {
   creditorRef?: string;
 }
 
-const esc = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const esc = escapeXml;
 
 export function camt053Fixture({ iban, statementId, entries, date = '2026-11-20' }: { iban: string; statementId: string; entries: FixtureEntry[]; date?: string }): string {
   const ntry = entries

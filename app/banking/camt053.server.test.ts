@@ -134,7 +134,8 @@ describe('camt.053 cash application', () => {
       [statement({ ref: `D-${Date.now()}`, amount: '10.00' }, '2026-02-31'), /is not a valid date$/],
       // The fixture escapes &, so the reference goes in afterwards.
       [statement({ ref: `C-${Date.now()}`, amount: '10.00', ustrd: 'Uplata racuna' }).replace('Uplata racuna', 'Uplata &#1; racuna'), 'XML text contains a control character (&#1;)'],
-      [statement({ ref: `C-${Date.now()}`, amount: '10.00', debtorName: 'Kupac \u0000 d.d.' }), 'XML text contains a control character'],
+      // The fixture's escaping drops characters XML cannot carry, so the raw NUL goes in afterwards too.
+      [statement({ ref: `C-${Date.now()}`, amount: '10.00', debtorName: 'Kupac NUL d.d.' }).replace('Kupac NUL d.d.', 'Kupac \u0000 d.d.'), 'XML text contains a control character'],
       [statement({ ref: `C-${Date.now()}`, amount: '10.00', debtorName: 'K'.repeat(300) }), "Ntry[1]: the debtor's name is longer than 255 characters"],
       [`<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">${'<a>'.repeat(20_000)}${'</a>'.repeat(20_000)}</Document>`, /^Malformed XML/],
     ];

@@ -10,7 +10,8 @@ import { centsToDecimalString, centsToNumber, toCents } from '../utils/money.ts'
 import { isCalendarDate, parseTimestamp } from '../utils/validation.ts';
 import { factorAccount } from './factor-account.server.ts';
 import { isValidIban, normalizeAnyIban } from './iban.ts';
-import { child, children, parseBankXml, textAt, type XmlNode } from './xml.server.ts';
+import { child, children, textAt, type XmlElement } from '../xml/reader.server.ts';
+import { parseBankXml } from './xml.server.ts';
 
 /**
  * Cash application from ISO 20022 camt.053 (bank-to-customer statement,
@@ -78,13 +79,13 @@ function dayOf(value: string | null, where: string): string | null {
   throw bad(`${where}: ${JSON.stringify(value)} is not a valid date`);
 }
 
-function day(node: XmlNode | null, where: string): string | null {
+function day(node: XmlElement | null, where: string): string | null {
   const date = textAt(node, 'Dt');
   if (date !== null) return dayOf(date, `${where}/Dt`);
   return dayOf(textAt(node, 'DtTm'), `${where}/DtTm`);
 }
 
-function remittanceOf(nodes: Array<XmlNode | null>): string {
+function remittanceOf(nodes: Array<XmlElement | null>): string {
   const parts: string[] = [];
   for (const node of nodes) {
     const info = child(node, 'RmtInf');
@@ -100,7 +101,7 @@ function remittanceOf(nodes: Array<XmlNode | null>): string {
   return [...new Set(parts)].join(' ').replace(/\s+/g, ' ').trim().slice(0, 1000);
 }
 
-function amountOf(node: XmlNode | null, where: string): { cents: number; currency: string } | null {
+function amountOf(node: XmlElement | null, where: string): { cents: number; currency: string } | null {
   if (!node) return null;
   if (!AMOUNT.test(node.text)) throw bad(`${where}: amount ${JSON.stringify(node.text)} is not a decimal with at most 2 places`);
   const currency = (node.attrs.Ccy ?? 'EUR').toUpperCase();
@@ -111,7 +112,7 @@ function amountOf(node: XmlNode | null, where: string): { cents: number; currenc
 /** camt.053 XML → the account, the statement id and its credit items. 400 with the reason for anything unreadable. */
 export function parseCamt053(xml: Buffer | string): ParsedStatement {
   const doc = parseBankXml(xml);
-  if (doc.name !== 'Document' || !CAMT053_NS.test(doc.attrs.xmlns ?? '')) throw bad('Not an ISO 20022 camt.053 bank statement (Document in urn:iso:std:iso:20022:tech:xsd:camt.053.001.08)');
+  if (doc.name !== 'Document' || !CAMT053_NS.test(doc.ns)) throw bad('Not an ISO 20022 camt.053 bank statement (Document in urn:iso:std:iso:20022:tech:xsd:camt.053.001.08)');
   const root = child(doc, 'BkToCstmrStmt');
   const statements = children(root, 'Stmt');
   if (statements.length !== 1) throw bad('The file must hold exactly one statement (BkToCstmrStmt/Stmt)');
@@ -135,7 +136,7 @@ export function parseCamt053(xml: Buffer | string): ParsedStatement {
     const entryRef = textAt(entry, 'AcctSvcrRef') ?? textAt(entry, 'NtryRef') ?? `${statementRef}/${index + 1}`;
     const bookingDate = day(child(entry, 'BookgDt'), `${where}/BookgDt`) ?? day(child(entry, 'ValDt'), `${where}/ValDt`);
     const details = children(entry, 'NtryDtls').flatMap((d) => children(d, 'TxDtls'));
-    const party = (tx: XmlNode | null) => {
+    const party = (tx: XmlElement | null) => {
       const debtorName = textAt(tx, 'RltdPties/Dbtr/Pty/Nm') ?? textAt(tx, 'RltdPties/Dbtr/Nm');
       const debtorIban = textAt(tx, 'RltdPties/DbtrAcct/Id/IBAN');
       // ISO 20022 caps a name at 140 characters and an IBAN at 34.

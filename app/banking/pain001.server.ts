@@ -1,7 +1,9 @@
 import { centsToDecimalString, sumCents, toCents } from '../utils/money.ts';
 import { isValidBic, type FactorAccount } from './factor-account.server.ts';
 import { isValidIban } from './iban.ts';
-import { child, children, escapeXml, parseBankXml, textAt } from './xml.server.ts';
+import { child, children, textAt } from '../xml/reader.server.ts';
+import { escapeXml } from '../xml/writer.ts';
+import { parseBankXml } from './xml.server.ts';
 
 /**
  * ISO 20022 pain.001.001.09 (customer credit transfer initiation) as SEPA
@@ -141,7 +143,7 @@ function cents(value: string | null): number | null {
 export function validatePain001(xml: string): { errors: string[]; summary: Pain001Summary } {
   const errors: string[] = [];
   const doc = parseBankXml(xml);
-  if (doc.name !== 'Document' || doc.attrs.xmlns !== PAIN001_NS) errors.push(`Root must be Document in ${PAIN001_NS}`);
+  if (doc.name !== 'Document' || doc.ns !== PAIN001_NS) errors.push(`Root must be Document in ${PAIN001_NS}`);
   const initiation = child(doc, 'CstmrCdtTrfInitn');
   const header = child(initiation, 'GrpHdr');
   if (!header) errors.push('GrpHdr is required');

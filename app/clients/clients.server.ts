@@ -3,7 +3,7 @@ import { CLIENT_STATUSES, type ClientStatus, type OnboardingStatus } from '../..
 import type { Actor } from '../auth/users.server.ts';
 import { startKycReview } from '../onboarding/kyc-decision.server.ts';
 import { selectOne } from '../db.server.ts';
-import { apiError } from '../utils/api.server.ts';
+import { apiError, parseInput } from '../utils/api.server.ts';
 import { centsToNumber, toCents } from '../utils/money.ts';
 import {
   createParty,
@@ -13,16 +13,16 @@ import {
   money,
   partyRelations,
   updateParty,
-  validateParty,
   withTransaction,
   type PartyConfig,
   type PartyRelations,
   type PartyRow,
 } from './party.server.ts';
 import { PARTY_MESSAGES, clientCreateSchema, clientUpdateSchema, type ClientCreateInput, type ClientUpdateInput } from './schemas.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
- * Clients: the companies that sell their invoices (spec §3). Creation by
+ * Clients: the companies that sell their invoices (docs/domain-model.md). Creation by
  * staff (the dialog, POST /api/clients) and by the applicant of the
  * registration wizard (actor null, in the wizard's transaction), the list,
  * the detail view and edits. The shared rules live in party.server.ts.
@@ -66,7 +66,7 @@ interface ClientRow extends PartyRow {
   agreement_signed_on: string | null;
 }
 
-/** A client in the API's shape (spec §3 field names; money in EUR as numbers). */
+/** A client in the API's shape (docs/domain-model.md field names; money in EUR as numbers). */
 export interface ClientDto {
   id: string;
   companyName: string;
@@ -95,7 +95,7 @@ export interface ClientDetailDto extends ClientDto, PartyRelations {
   agreement: {
     agreementNumber: string | null;
     signedOn: string | null;
-    /** Percent of the invoice amount advanced at financing (DESIGN §7). */
+    /** Percent of the invoice amount advanced at financing (docs/money.md). */
     advanceRate: number;
     /** Discount fee in percent per started 30 days. */
     feeRate: number;
@@ -155,7 +155,7 @@ export async function createClient(
   { actor, input, ip }: { actor: Actor | null; input: ClientCreateInput; ip?: string | null },
   options: { transaction?: Transaction } = {},
 ): Promise<ClientDto> {
-  const data = validateParty(clientCreateSchema, input);
+  const data = parseInput(clientCreateSchema, input);
   return withTransaction(options.transaction, async (transaction) => {
     const row = await createParty<ClientRow>(CLIENTS, {
       actor,
@@ -208,7 +208,6 @@ export async function getClient(id: string): Promise<ClientDetailDto> {
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** PUT /api/clients/{id}: the given fields; logs client_updated with old→new. Throws 400, 403, 404, 409 (OIB taken; 'active' before the KYC approval). */
 
@@ -223,10 +222,10 @@ export async function updateClient({
   input: ClientUpdateInput;
   ip?: string | null;
 }): Promise<ClientDto> {
-  const data = validateParty(clientUpdateSchema, input);
+  const data = parseInput(clientUpdateSchema, input);
   if (data.status === 'active') {
     // Only the KYC approval makes a client active (app/onboarding/kyc-decision.server.ts); an edit cannot skip it.
-    const current = UUID.test(id) ? await selectOne<{ onboarding_status: string }>(`SELECT onboarding_status FROM clients WHERE id = :id`, { id }) : null;
+    const current = isUuid(id) ? await selectOne<{ onboarding_status: string }>(`SELECT onboarding_status FROM clients WHERE id = :id`, { id }) : null;
     if (current && current.onboarding_status !== 'completed') {
       throw apiError(409, PARTY_MESSAGES.kycNotApproved, { status: [PARTY_MESSAGES.kycNotApproved] });
     }

@@ -1,14 +1,13 @@
 import type { Transaction } from 'sequelize';
-import type { z } from 'zod';
 import { logActivity } from '../activity-log.server.ts';
 import { assessEntity } from '../risk/assessments.server.ts';
 import { assertCan, type Permission } from '../auth/permissions.server.ts';
-import { isUuid } from '../auth/user-record.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
 import { containsPattern } from '../search.server.ts';
-import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { apiError } from '../utils/api.server.ts';
 import { centsToNumber, toCents } from '../utils/money.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
  * What clients and customers have in common ("parties": companies with an
@@ -67,14 +66,7 @@ export interface PartyRow {
 
 export type PartyValues = Partial<Record<PartyColumnField, string | null>>;
 
-/** Domain functions validate again, so a caller that skipped the schema cannot write bad data. */
-export function validateParty<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw apiError(400, result.error.issues[0].message, zodFieldErrors(result.error));
-  return result.data;
-}
-
-/** EUR number with 2 decimals from a NUMERIC string (DESIGN §4). */
+/** EUR number with 2 decimals from a NUMERIC string (docs/money.md). */
 export function money(value: string | number | null): number | null {
   return value === null ? null : centsToNumber(toCents(value));
 }
@@ -99,7 +91,7 @@ async function assertOibFree(config: PartyConfig, oib: string, exceptId: string 
 
 /** Runs `work` in the caller's transaction when given (the registration wizard), else in a new one. */
 export function withTransaction<T>(transaction: Transaction | undefined, work: (transaction: Transaction) => Promise<T>): Promise<T> {
-  return transaction ? work(transaction) : inTransaction(work);
+  return inTransaction(work, transaction);
 }
 
 /**
@@ -147,7 +139,7 @@ export async function createParty<Row extends PartyRow>(
       },
       transaction,
     );
-    // Every new party gets its first risk assessment at once (issue 5); the score lands on the row.
+    // Every new party gets its first risk assessment at once; the score lands on the row.
     await assessEntity({ entityType: config.kind, entityId: row.id, actor: null, reason: 'created', ip: args.ip }, { transaction });
     const assessed = await selectOne<Row>(`SELECT * FROM ${config.table} WHERE id = :id`, { id: row.id }, { transaction });
     return assessed ?? row;
@@ -379,7 +371,7 @@ export async function partyRelations(kind: PartyKind, id: string): Promise<Party
       category: row.category,
       automaticScore: row.automatic_score,
       manualAdjustment: row.manual_adjustment,
-      // spec §3: 'system' for automatic assessments.
+      // docs/domain-model.md: 'system' for automatic assessments.
       assessedBy: row.assessor ?? 'system',
       notes: row.notes,
       createdAt: iso(row.created_at) as string,

@@ -4,7 +4,7 @@ import { centsToDecimalString } from '../utils/money.ts';
 import { amountCentsSchema, emailSchema, ibanSchema, oibSchema, postalCodeSchema, requiredString, textSchema } from '../utils/validation.ts';
 
 /**
- * The client/customer creation dialog (spec §5) and the edits of the detail
+ * The client/customer creation dialog (docs/domain-model.md#validation) and the edits of the detail
  * pages. Shared by the browser forms (conform) and the API, so nothing
  * server-only may be imported here. Messages are the spec's English texts;
  * pages translate them through PARTY_MESSAGE_KEYS.
@@ -75,7 +75,7 @@ export const clientCreateSchema = z.object({
   creditLimit: creationField(amountCentsSchema(PARTY_MESSAGES.creditLimitInvalid).transform(centsToDecimalString)),
 });
 
-/** POST /api/customers and the 'Dodaj novog kupca' dialog: the client's fields without contactPerson (spec §7). */
+/** POST /api/customers and the 'Dodaj novog kupca' dialog: the client's fields without contactPerson (docs/api.md). */
 export const customerCreateSchema = z.object(partyCreateShape);
 
 /** What createClient takes; the schema's output satisfies it. */
@@ -121,7 +121,7 @@ const partyUpdateShape = {
 /**
  * PUT /api/clients/{id}: any subset of the fields; a missing key is left as
  * it is, '' or null clears an optional field. The agreement and the credit
- * limit are not edited here (they have their own decisions, DESIGN §6, §9).
+ * limit are not edited here (they have their own decisions: docs/lifecycle.md).
  */
 export const clientUpdateSchema = z.object({
   ...partyUpdateShape,

@@ -2,24 +2,12 @@ import { BellIcon, GearIcon, MagnifyingGlassIcon, PlusIcon } from '@radix-ui/rea
 import { Badge, Box, Button, DropdownMenu, Flex, IconButton, Heading, Text, TextField } from '@radix-ui/themes';
 import { Form, Link, NavLink, useFetcher, useLocation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import type { ShellData } from '~/shell.server.ts';
 import { formatDateTime } from '~/utils/format.ts';
 import { LanguageSwitcher } from './language-switcher.tsx';
 import { NAVIGATION, titleKeyForPath } from './navigation.ts';
 
-export interface ShellUser {
-  firstName: string;
-  lastName: string;
-  email: string;
-  role: string;
-}
-
-export interface ShellData {
-  user: ShellUser;
-  openTaskCount: number;
-  renderedAt: string;
-}
-
-/** Spec §2 layout: sidebar groups, header (title, last updated, language, search, bell, Add Invoice), user menu. */
+/** Layout (docs/screens.md): sidebar groups, header (title, last updated, language, search, bell, Add Invoice), user menu. */
 export function AppShell({ shell, children }: { shell: ShellData; children: React.ReactNode }) {
   const { t } = useTranslation();
   const location = useLocation();
@@ -98,8 +86,8 @@ export function AppShell({ shell, children }: { shell: ShellData; children: Reac
   );
 }
 
-/** Spec §3: full name when both names are present, else 'unknown user'. */
-function UserBlock({ user }: { user: ShellUser | null }) {
+/** Full name when both names are present, else 'unknown user'. */
+function UserBlock({ user }: { user: ShellData['user'] | null }) {
   const { t } = useTranslation();
   if (!user) {
     return <Text size="2" color="gray">{t('userMenu.noData')}</Text>;

@@ -21,7 +21,7 @@ const STATUS_COLOR: Record<BackupStatus, 'gray' | 'blue' | 'green' | 'red'> = { 
 const POLL_MS = 2_000;
 
 /**
- * Settings' backup and export card (spec §2, issue 9 item 6), admin only:
+ * Settings' backup and export card (docs/screens.md), admin only:
  * 'Stvori sigurnosnu kopiju' posts to the page action (works without
  * JavaScript); 'Izvezi podatke' and each completed backup are plain download
  * links. While a backup is being made the list re-reads itself.

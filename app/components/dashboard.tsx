@@ -7,6 +7,7 @@ import { automaticAssessmentPercent, integrationDisplay, PERIODS, processingTime
 import { formatDateTime, formatEur } from '~/utils/format.ts';
 import { InvoiceChart } from './dashboard/invoice-chart.tsx';
 import { ActivityLabel, INTEGRATION_COLORS, PRIORITY_COLORS, STATUS_COLORS } from './dashboard/labels.tsx';
+import { BUSINESS_TIME_ZONE } from '~/utils/business-time.ts';
 
 export type DashboardData = Awaited<ReturnType<typeof loadDashboard>>;
 
@@ -28,7 +29,7 @@ function useClock(): string {
         year: 'numeric',
         hour: '2-digit',
         minute: '2-digit',
-        timeZone: 'Europe/Zagreb',
+        timeZone: BUSINESS_TIME_ZONE,
       }).format(now)
     : '';
 }
@@ -342,7 +343,7 @@ function TasksCard({ tasks }: { tasks: DashboardData['tasks'] }) {
   );
 }
 
-/** Spec §2 dashboard: header with the clock, four cards, then three rows of two. */
+/** Dashboard (docs/screens.md): header with the clock, four cards, then three rows of two. */
 export function Dashboard({ user, data }: { user: { firstName: string; lastName: string }; data: DashboardData }) {
   const { t } = useTranslation();
   const clock = useClock();

@@ -6,7 +6,7 @@ import { LANGUAGE_KEY, supportedLanguages, type Language } from '~/i18n.ts';
 /**
  * English / Hrvatski. A plain form post to /preferences (works without
  * JavaScript: the server sets the cookie and redirects back); with
- * JavaScript the choice is also kept in localStorage (spec §2 settings).
+ * JavaScript the choice is also kept in localStorage (docs/screens.md settings).
  */
 export function LanguageSwitcher() {
   const { t, i18n } = useTranslation();

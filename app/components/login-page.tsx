@@ -16,7 +16,7 @@ export type LoginActionData =
 const FEATURES = ['compliance', 'einvoice', 'automation', 'kyc'] as const;
 
 /**
- * Spec §2 login screen: credentials, authenticator code, authenticator setup
+ * Login screen (docs/screens.md): credentials, authenticator code, authenticator setup
  * (QR and manual key). Each step is a real form post; a language switcher on
  * every step; Back returns to the credentials and forgets code, QR and key.
  */
@@ -25,7 +25,7 @@ export function LoginPage({ actionData }: { actionData: LoginActionData | null }
   const toast = useToast();
   const step = actionData?.step ?? 'credentials';
 
-  // Spec §8: refusals show as a destructive 'Error' toast (the inline alert serves no-JS browsers).
+  // docs/screens.md: refusals show as a destructive 'Error' toast (the inline alert serves no-JS browsers).
   useEffect(() => {
     if (actionData?.error) {
       toast({ title: 'login.errors.title', description: translateMessage(t, actionData.error), variant: 'destructive' });
@@ -116,7 +116,7 @@ function CredentialsStep() {
 }
 
 /**
- * Spec §5: at most 6 characters, digits only, submit disabled until exactly 6.
+ * docs/domain-model.md#validation: at most 6 characters, digits only, submit disabled until exactly 6.
  * The button is disabled only once JavaScript runs, so a no-JS browser can still submit.
  */
 function useCodeInput({ name }: { name: string }) {

@@ -1,4 +1,4 @@
-/** The sidebar of spec §2: groups, their links and label keys, in the spec's order. */
+/** The sidebar (docs/screens.md): groups, their links and label keys, in order. */
 export interface NavItem {
   to: string;
   label: string;

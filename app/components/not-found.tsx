@@ -2,7 +2,7 @@ import { Button, Flex, Heading, Text } from '@radix-ui/themes';
 import { Link } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 
-/** Spec §2: any unknown path shows '404 Page Not Found'. */
+/** docs/screens.md: any unknown path shows '404 Page Not Found'. */
 export function NotFound() {
   const { t } = useTranslation();
   return (

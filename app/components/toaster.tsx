@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { createToast, type ToastInput, type ToastMessage } from '~/utils/toast.ts';
 
 /**
- * Spec §9: one toast at a time, auto-dismissed after 5000 ms, swipe right
+ * docs/screens.md: one toast at a time, auto-dismissed after 5000 ms, swipe right
  * (50 px) to dismiss, F8 focuses the viewport labelled 'Notifications ({hotkey})'.
  */
 const TOAST_DURATION_MS = 5_000;

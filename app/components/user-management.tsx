@@ -21,7 +21,7 @@ interface ManagedUser {
 }
 
 /**
- * Spec §6: each user's role, active flag and OTP flag. Role and active are
+ * docs/domain-model.md#roles-and-permissions: each user's role, active flag and OTP flag. Role and active are
  * disabled on one's own row; super_admin is offered only to a super_admin.
  * Resetting another user's authenticator asks for confirmation: a dialog with
  * JavaScript, the `?resetTotp=<id>` panel without.

@@ -7,17 +7,16 @@ import {
   listParties,
   partyRelations,
   updateParty,
-  validateParty,
   type PartyConfig,
   type PartyRelations,
   type PartyRow,
 } from '../clients/party.server.ts';
 import { PARTY_MESSAGES } from '../clients/schemas.ts';
-import { apiError } from '../utils/api.server.ts';
+import { apiError, parseInput } from '../utils/api.server.ts';
 import { customerCreateSchema, customerUpdateSchema, type CustomerCreateInput, type CustomerUpdateInput } from './schemas.ts';
 
 /**
- * Customers: the debtors who pay the invoices (spec §3). Same party rules as
+ * Customers: the debtors who pay the invoices (docs/domain-model.md). Same party rules as
  * clients (party.server.ts); their own fields are the FINA blockage data,
  * which the FINA integration writes, not these forms.
  */
@@ -89,7 +88,7 @@ export async function createCustomer(
   { actor, input, ip }: { actor: Actor | null; input: CustomerCreateInput; ip?: string | null },
   options: { transaction?: Transaction } = {},
 ): Promise<CustomerDto> {
-  const data = validateParty(customerCreateSchema, input);
+  const data = parseInput(customerCreateSchema, input);
   const row = await createParty<CustomerRow>(CUSTOMERS, { actor, ip, transaction: options.transaction, values: data });
   return toCustomerDto(row);
 }
@@ -130,7 +129,7 @@ export async function updateCustomer({
   input: CustomerUpdateInput;
   ip?: string | null;
 }): Promise<CustomerDto> {
-  const data = validateParty(customerUpdateSchema, input);
+  const data = parseInput(customerUpdateSchema, input);
   const row = await updateParty<CustomerRow>(CUSTOMERS, { actor, id, values: data, ip });
   return toCustomerDto(row);
 }

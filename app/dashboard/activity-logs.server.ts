@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { selectOne, selectRows } from '../db.server.ts';
 import { apiError, zodFieldErrors } from '../utils/api.server.ts';
 import { isCalendarDate, parseTimestamp, plainText } from '../utils/validation.ts';
+import { BUSINESS_TIME_ZONE } from '../utils/business-time.ts';
 
-/** GET /api/activity-logs (spec §3 Activity log), the dashboard's recent activities and the monitoring log tab. */
+/** GET /api/activity-logs (docs/domain-model.md Activity log), the dashboard's recent activities and the monitoring log tab. */
 export interface ActivityLogDto {
   id: string;
   action: string;
@@ -45,7 +46,7 @@ export function activityLogFilters(search: URLSearchParams): ActivityLogFilters 
 
 function whereOf(filters: ActivityLogFilters) {
   const clauses: string[] = [];
-  const replacements: Record<string, unknown> = { tz: 'Europe/Zagreb' };
+  const replacements: Record<string, unknown> = { tz: BUSINESS_TIME_ZONE };
   if (filters.userId) {
     clauses.push('l.user_id = :userId');
     replacements.userId = filters.userId;

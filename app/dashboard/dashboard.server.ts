@@ -50,7 +50,7 @@ export interface RecentActivity {
   status: ActivityStatus;
 }
 
-/** A dashboard section: its data, or that it failed (the page shows the section's error text, spec §8). */
+/** A dashboard section: its data, or that it failed (the page shows the section's error text, docs/screens.md). */
 export type Section<T> = { ok: true; data: T } | { ok: false };
 
 async function section<T>(load: () => Promise<T>): Promise<Section<T>> {

@@ -1,13 +1,14 @@
 import { selectOne } from '../db.server.ts';
 import { invoiceDayTotals, invoiceStatusTotals } from '../invoices/summaries.server.ts';
 import { centsToNumber, toCents } from '../utils/money.ts';
+import { BUSINESS_TIME_ZONE } from '../utils/business-time.ts';
 
 /**
- * GET /api/dashboard/metrics (spec §3 Dashboard metrics) and the dashboard's
- * four cards: every figure is a count or a sum in SQL (DESIGN §4). Months and
+ * GET /api/dashboard/metrics (docs/domain-model.md Dashboard metrics) and the dashboard's
+ * four cards: every figure is a count or a sum in SQL (docs/api.md). Months and
  * days are Croatian calendar months and days (Europe/Zagreb).
  */
-export const DASHBOARD_TIME_ZONE = 'Europe/Zagreb';
+export const DASHBOARD_TIME_ZONE = BUSINESS_TIME_ZONE;
 /** Days of invoice history the API returns; the chart shows the last 7, 30 or 90 of them. */
 export const HISTORY_DAYS = 90;
 
@@ -60,7 +61,7 @@ async function cardFigures(now: Date) {
     selectOne<{ available: string; available_before: string; active: number; new_active: number; low: number; medium: number; high: number }>(
       `WITH bounds AS (SELECT ${MONTH_STARTS}),
             month_changes AS (
-              -- Advances open at the start of this month = open now (usedCredit, the open advances, DESIGN §9)
+              -- Advances open at the start of this month = open now (usedCredit, the open advances, docs/money.md)
               -- − those financed this month and still open + those financed before it and paid this month;
               -- only this month's invoices are read (indexes on financed_at and paid_at).
               SELECT i.client_id, -i.factor_amount AS change

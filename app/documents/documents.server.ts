@@ -7,7 +7,7 @@ import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { getESignature, type ESignatureAdapter } from '../integrations/esignature.server.ts';
 import { getObjectStore, sha256Hex } from '../storage/object-store.server.ts';
 import { apiError, zodFieldErrors } from '../utils/api.server.ts';
-import { INPUT_MESSAGES, isSingleLineText } from '../utils/validation.ts';
+import { INPUT_MESSAGES, isSingleLineText, isUuid } from '../utils/validation.ts';
 import { checkUpload, safeFileName } from './file-types.server.ts';
 import { deleteObjectIfUnreferenced, ensureObjectPresent, lockExistingObject, withTransaction } from './object-refs.server.ts';
 import {
@@ -26,10 +26,10 @@ import {
 import { claimUploads, resolveUploadReference } from './uploads.server.ts';
 
 export { deleteObjectIfUnreferenced } from './object-refs.server.ts';
-export { claimUploads, createUploadSlot, purgeUnclaimedUploads, receiveUpload, type ClaimedUpload } from './uploads.server.ts';
+export { claimUploads, createUploadSlot, purgeUnclaimedUploads, receiveUpload } from './uploads.server.ts';
 
 /**
- * Documents (spec §2 /documents, §3, §4 signatureStatus, §5; DESIGN §9): the
+ * Documents (docs/domain-model.md, docs/lifecycle.md#other-records, docs/screens.md /documents, docs/api.md): the
  * bytes sit in the object store (content-addressed), the row keeps key,
  * checksum, size and the verified type. Every upload, download (and inline
  * view) and signature writes an activity row.
@@ -101,7 +101,6 @@ function toDto(row: DocumentRow): DocumentDto {
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ENTITY_TABLES: Record<DocumentEntityType, string> = { client: 'clients', customer: 'customers', invoice: 'invoices' };
 
 interface Meta {
@@ -125,7 +124,7 @@ function validateMeta(meta: Meta): Required<Meta> {
   const entityId = meta.entityId || null;
   if (entityType && !DOCUMENT_ENTITY_TYPES.includes(entityType)) errors.entityType = ['Invalid entity type'];
   if (Boolean(entityType) !== Boolean(entityId)) errors[entityType ? 'entityId' : 'entityType'] = [MESSAGES.required];
-  if (entityId && !UUID.test(entityId)) errors.entityId = [MESSAGES.entityNotFound];
+  if (entityId && !isUuid(entityId)) errors.entityId = [MESSAGES.entityNotFound];
   const [first] = Object.values(errors);
   if (first) throw apiError(400, first[0], errors);
   return { name, type: meta.type, kycType: meta.kycType ?? null, entityType, entityId: entityId?.toLowerCase() ?? null };
@@ -338,7 +337,7 @@ export async function listDocuments(options: {
 }
 
 export async function getDocument(id: string): Promise<DocumentDto> {
-  const row = UUID.test(id) ? await selectOne<DocumentRow>(`${SELECT_DOCUMENT} WHERE d.id = :id`, { id }) : null;
+  const row = isUuid(id) ? await selectOne<DocumentRow>(`${SELECT_DOCUMENT} WHERE d.id = :id`, { id }) : null;
   if (!row) throw apiError(404, MESSAGES.notFound);
   return toDto(row);
 }
@@ -355,7 +354,7 @@ export async function readDocumentFile(
   disposition: 'attachment' | 'inline' = 'attachment',
 ): Promise<{ bytes: Buffer; mimeType: string; fileName: string; document: DocumentDto }> {
   assertCan(actor, 'read:all');
-  const row = UUID.test(id) ? await selectOne<DocumentRow>(`${SELECT_DOCUMENT} WHERE d.id = :id`, { id }) : null;
+  const row = isUuid(id) ? await selectOne<DocumentRow>(`${SELECT_DOCUMENT} WHERE d.id = :id`, { id }) : null;
   if (!row) throw apiError(404, MESSAGES.notFound);
   let bytes: Buffer;
   try {
@@ -384,7 +383,7 @@ export async function readDocumentFile(
  */
 export async function signDocument({ actor, id, ip, adapter }: { actor: Actor; id: string; ip?: string | null; adapter?: ESignatureAdapter }): Promise<DocumentDto> {
   assertCan(actor, 'sign:document');
-  if (!UUID.test(id)) throw apiError(404, MESSAGES.notFound);
+  if (!isUuid(id)) throw apiError(404, MESSAGES.notFound);
   return inTransaction(async (transaction) => {
     // The row lock makes a double click sign once: the second waits, then sees 'signed'.
     const row = await selectOne<DocumentRow>(`SELECT * FROM documents WHERE id = :id FOR UPDATE`, { id }, { transaction });

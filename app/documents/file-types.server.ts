@@ -58,7 +58,7 @@ export function wrongFileType(): Response {
 }
 
 /**
- * Spec §5 upload rules: at most 10 MB (413), one of .pdf .jpg .jpeg .png and
+ * Upload rules (docs/domain-model.md#validation): at most 10 MB (413), one of .pdf .jpg .jpeg .png and
  * content that matches the extension (415). `allowed` narrows the extensions
  * (a KYC type that takes PDF only); `fileName` may be null when the sender
  * gave none (the quarantine PUT), then the bytes alone decide. `declaredMime`

@@ -50,5 +50,5 @@ export async function deleteObjectIfUnreferenced(key: string): Promise<boolean> 
 
 /** Runs `run` in the caller's transaction, or in an own one. */
 export function withTransaction<T>(transaction: Transaction | null | undefined, run: (transaction: Transaction) => Promise<T>): Promise<T> {
-  return transaction ? run(transaction) : inTransaction(run);
+  return inTransaction(run, transaction);
 }

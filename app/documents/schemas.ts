@@ -3,8 +3,8 @@ import { DOCUMENT_ENTITY_TYPES, DOCUMENT_TYPES, KYC_DOCUMENT_TYPES } from '../..
 import { plainText } from '../utils/validation.ts';
 
 /**
- * Payloads of the document calls and the /documents upload form (spec §3, §5,
- * §7; DESIGN §9). Shared by the browser and the server, so no server imports.
+ * Payloads of the document calls and the /documents upload form (docs/domain-model.md#validation,
+ * docs/api.md). Shared by the browser and the server, so no server imports.
  * Messages are the spec's texts; the page translates them.
  */
 export { DOCUMENT_ENTITY_TYPES, DOCUMENT_TYPES, KYC_DOCUMENT_TYPES };
@@ -12,17 +12,17 @@ export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 export type KycType = (typeof KYC_DOCUMENT_TYPES)[number];
 export type DocumentEntityType = (typeof DOCUMENT_ENTITY_TYPES)[number];
 
-/** Spec §5 / §9: 10 MB (10485760 bytes), four extensions. */
+/** docs/domain-model.md#validation: 10 MB (10485760 bytes), four extensions. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const ALLOWED_EXTENSIONS = ['pdf', 'jpg', 'jpeg', 'png'] as const;
 /** 'xml' only where a caller asks for it: the UBL e-invoice kept as an invoice's document. */
 export type AllowedExtension = (typeof ALLOWED_EXTENSIONS)[number] | 'xml';
-/** The file picker's accept attribute (spec §5). */
+/** The file picker's accept attribute (docs/domain-model.md#validation). */
 export const FILE_ACCEPT = '.pdf,.png,.jpg,.jpeg,application/pdf,image/png,image/jpeg';
 
 export const DOCUMENT_TABS = ['all', 'signatures', 'recent', 'invoice', 'contract'] as const;
 export type DocumentTab = (typeof DOCUMENT_TABS)[number];
-/** Spec §9: 'recent' means created within the last 7 days. */
+/** docs/screens.md: 'recent' means created within the last 7 days. */
 export const RECENT_DAYS = 7;
 
 export const MESSAGES = {
@@ -90,7 +90,6 @@ export const uploadFormSchema = z
     signatureRequired: booleanish,
   })
   .superRefine(entityPair);
-export type UploadFormInput = z.output<typeof uploadFormSchema>;
 
 /** POST /api/documents/upload: the form's fields plus fileData (base64, optionally a data: URL). */
 export const uploadApiSchema = z
@@ -105,7 +104,7 @@ export const uploadApiSchema = z
   .superRefine(entityPair);
 
 /**
- * POST /api/documents, the registration document record (spec §3): fileUrl is
+ * POST /api/documents, the registration document record (docs/domain-model.md): fileUrl is
  * the uploadURL (or object id) that POST /api/objects/upload handed out.
  * size and mimeType are the browser's claims; the stored object's own values win.
  */

@@ -4,13 +4,13 @@ import { TOO_MANY_ATTEMPTS } from '../auth/throttle.server.ts';
 import { execute, inTransaction, selectOne } from '../db.server.ts';
 import { getObjectStore } from '../storage/object-store.server.ts';
 import { apiError } from '../utils/api.server.ts';
-import { INPUT_MESSAGES, isSingleLineText } from '../utils/validation.ts';
 import { checkUpload, fileTooLarge } from './file-types.server.ts';
 import { deleteObjectIfUnreferenced, ensureObjectPresent, withTransaction } from './object-refs.server.ts';
 import { MAX_UPLOAD_BYTES, MESSAGES } from './schemas.ts';
+import { INPUT_MESSAGES, isSingleLineText, isUuid, UUID_PATTERN } from '../utils/validation.ts';
 
 /**
- * The quarantine behind POST /api/objects/upload (DESIGN §9), the one public
+ * The quarantine behind POST /api/objects/upload (docs/api.md), the one public
  * API write: a visitor gets a short-lived upload address, PUTs one file there,
  * and only a wizard submit (claimUploads) turns it into a document. Slots
  * nobody claims are purged with their files.
@@ -177,7 +177,7 @@ export async function receiveUpload(token: string, request: Request): Promise<{ 
 export async function resolveUploadReference(reference: string, options: { transaction?: Transaction; field?: string } = {}): Promise<string> {
   const field = options.field ?? 'fileUrl';
   const value = reference.trim();
-  if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) return value.toLowerCase();
+  if (UUID_PATTERN.test(value)) return value.toLowerCase();
   let pathname = value;
   try {
     pathname = new URL(value, 'http://localhost').pathname;
@@ -209,7 +209,7 @@ export async function claimUploads(objectIds: string[], options: { transaction?:
   const field = options.field ?? 'objectId';
   const ids = [...new Set(objectIds.map((id) => id.toLowerCase()))];
   if (ids.length === 0) return [];
-  if (!ids.every((id) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id))) throw invalidUpload(field);
+  if (!ids.every((id) => isUuid(id) && id === id.toLowerCase())) throw invalidUpload(field);
   return withTransaction(options.transaction, async (transaction) => {
     const { rows } = await execute<SlotRow>(
       `UPDATE upload_objects SET status = 'claimed', claimed_at = now()

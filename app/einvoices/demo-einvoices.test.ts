@@ -4,7 +4,7 @@ import { getSequelize } from '../../db/connection.ts';
 import { selectOne, selectRows } from '../db.server.ts';
 import { validateEn16931 } from './en16931-rules.server.ts';
 import { E_INVOICING_FROM } from './outgoing.server.ts';
-import { parseUblInvoice } from './ubl-read.server.ts';
+import { parseUblInvoice } from './ubl-document.server.ts';
 
 /**
  * The issue's acceptance: every outgoing e-invoice the demo book produces

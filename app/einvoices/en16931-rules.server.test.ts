@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { croatianIban, oibCheckDigit } from '../utils/validation.ts';
 import { RULES, validateEn16931 } from './en16931-rules.server.ts';
-import { parseUblInvoice } from './ubl-read.server.ts';
+import { parseUblInvoice } from './ubl-document.server.ts';
 import { writeUblInvoice, type UblWriteInvoice, type UblWriteLine } from './ubl-write.server.ts';
 
 /**
@@ -156,19 +156,21 @@ const CASES: Case[] = [
     'a breakdown whose VAT is not taxable × rate',
     () => {
       const x = XML_WITH_Z;
-      const zeroSubtotal = within(x, 'cac:TaxTotal', amount('0.00'), amount('0.01'));
+      // A zero rate: a tax of 0.50 or more is off (less rounds to 0).
+      const zeroSubtotal = within(x, 'cac:TaxTotal', amount('0.00'), amount('0.50'));
       return within(
-        within(within(zeroSubtotal, 'cac:TaxTotal', amount('46.88'), amount('46.89')), 'cac:LegalMonetaryTotal', `TaxInclusiveAmount ${amount('254.38')}`, `TaxInclusiveAmount ${amount('254.39')}`),
+        within(within(zeroSubtotal, 'cac:TaxTotal', amount('46.88'), amount('47.38')), 'cac:LegalMonetaryTotal', `TaxInclusiveAmount ${amount('254.38')}`, `TaxInclusiveAmount ${amount('254.88')}`),
         'cac:LegalMonetaryTotal',
         `PayableAmount ${amount('254.38')}`,
-        `PayableAmount ${amount('254.39')}`,
+        `PayableAmount ${amount('254.88')}`,
       );
     },
   ],
   // Zero-rated only: without S lines, a missing breakdown breaks BR-CO-18 alone (with them, BR-S-01 as well).
   ['BR-CO-18', 'no VAT breakdown', () => XML_ONLY_Z.replace(/\s*<cac:TaxSubtotal>[\s\S]*?<\/cac:TaxSubtotal>/, '')],
   ['BR-CO-25', 'an amount due without due date or payment terms', (x) => x.replace(/\s*<cbc:DueDate>[^<]*<\/cbc:DueDate>/, '').replace(/\s*<cac:PaymentTerms>[\s\S]*?<\/cac:PaymentTerms>/, '')],
-  ['BR-S-01', 'standard-rated lines without a standard-rated breakdown', (x) => within(x, 'cac:TaxSubtotal', '<cbc:ID>S</cbc:ID>', '<cbc:ID>Z</cbc:ID>')],
+  // The breakdown turned Z also has no Z lines to add up to it: BR-Z-08.
+  ['BR-S-01', 'standard-rated lines without a standard-rated breakdown', (x) => within(x, 'cac:TaxSubtotal', '<cbc:ID>S</cbc:ID>', '<cbc:ID>Z</cbc:ID>'), ['BR-S-01', 'BR-Z-08']],
   ['BR-S-02', 'standard-rated lines without the seller VAT identifier', (x) => drop(x, 'cac:AccountingSupplierParty', /<cac:PartyTaxScheme>[\s\S]*?<\/cac:PartyTaxScheme>/)],
   [
     'BR-S-05',
@@ -186,11 +188,11 @@ const CASES: Case[] = [
   ],
   // 187.51 × 25 % = 46.8775, which rounds to the same 46.88: only the taxable amount is wrong.
   ['BR-S-08', 'a taxable amount that is not the sum of the lines at that rate', (x) => within(x, 'cac:TaxSubtotal', amount('187.50'), amount('187.51'))],
-  // BR-S-09 restates BR-CO-17 for category S: a standard-rated breakdown with a wrong VAT breaks both.
+  // BR-S-09 restates BR-CO-17 for category S: a standard-rated breakdown with a wrong VAT breaks both (one euro off: less is allowed, as by the official rule).
   [
     'BR-S-09',
     'a standard-rated VAT that is not taxable × rate',
-    (x) => grossTo(within(within(x, 'cac:TaxSubtotal', amount('46.88'), amount('46.89')), 'cac:TaxTotal', amount('46.88'), amount('46.89')), '234.39'),
+    (x) => grossTo(within(within(x, 'cac:TaxSubtotal', amount('46.88'), amount('47.88')), 'cac:TaxTotal', amount('46.88'), amount('47.88')), '235.38'),
     ['BR-CO-17', 'BR-S-09'],
   ],
   ['BR-S-10', 'a standard-rated breakdown with an exemption reason', (x) => within(x, 'cac:TaxSubtotal', '<cbc:Percent>25.00</cbc:Percent>', '<cbc:Percent>25.00</cbc:Percent>\n          <cbc:TaxExemptionReason>Oslobođeno</cbc:TaxExemptionReason>')],
@@ -202,21 +204,21 @@ const CASES: Case[] = [
   ['BR-DEC-19', 'BT-116 with three decimals', (x) => within(x, 'cac:TaxSubtotal', amount('187.50'), amount('187.500'))],
   ['BR-DEC-20', 'BT-117 with three decimals', (x) => within(x, 'cac:TaxSubtotal', amount('46.88'), amount('46.880'))],
   ['BR-DEC-23', 'BT-131 with three decimals', (x) => within(x, 'cac:InvoiceLine', amount('187.50'), amount('187.500'))],
-  ['HR-CIUS-ID', 'the plain EN 16931 identifier', (x) => x.replace(/<cbc:CustomizationID>[^<]*</, '<cbc:CustomizationID>urn:cen.eu:en16931:2017<')],
-  ['HR-CIUS-PROFILE', 'a process P13', (x) => x.replace('<cbc:ProfileID>P1</cbc:ProfileID>', '<cbc:ProfileID>P13</cbc:ProfileID>')],
-  ['HR-CIUS-ISSUE-TIME', 'no issue time', (x) => x.replace(/\s*<cbc:IssueTime>[^<]*<\/cbc:IssueTime>/, '')],
-  ['HR-CIUS-ISSUE-TIME', 'an issue time without seconds', (x) => x.replace('<cbc:IssueTime>09:41:17</cbc:IssueTime>', '<cbc:IssueTime>9:41</cbc:IssueTime>')],
-  ['HR-CIUS-DUE-DATE', 'payment terms but no due date', (x) => x.replace(/\s*<cbc:DueDate>[^<]*<\/cbc:DueDate>/, '')],
-  ['HR-CIUS-DUE-DATE', 'a due date before the issue date', (x) => x.replace('<cbc:DueDate>2026-03-17</cbc:DueDate>', '<cbc:DueDate>2026-03-01</cbc:DueDate>')],
+  ['HR-BR-5', 'the plain EN 16931 identifier', (x) => x.replace(/<cbc:CustomizationID>[^<]*</, '<cbc:CustomizationID>urn:cen.eu:en16931:2017<')],
+  ['HR-BR-34', 'a process P13', (x) => x.replace('<cbc:ProfileID>P1</cbc:ProfileID>', '<cbc:ProfileID>P13</cbc:ProfileID>')],
+  ['HR-BR-2', 'no issue time', (x) => x.replace(/\s*<cbc:IssueTime>[^<]*<\/cbc:IssueTime>/, '')],
+  ['HR-BR-2', 'an issue time without seconds', (x) => x.replace('<cbc:IssueTime>09:41:17</cbc:IssueTime>', '<cbc:IssueTime>9:41</cbc:IssueTime>')],
+  ['HR-BR-4', 'payment terms but no due date', (x) => x.replace(/\s*<cbc:DueDate>[^<]*<\/cbc:DueDate>/, '')],
+  ['BT-9', 'a due date before the issue date', (x) => x.replace('<cbc:DueDate>2026-03-17</cbc:DueDate>', '<cbc:DueDate>2026-03-01</cbc:DueDate>')],
   ['HR-CIUS-SELLER-OIB', 'a seller address in another scheme', (x) => within(x, 'cac:AccountingSupplierParty', 'schemeID="9934"', 'schemeID="0088"')],
   ['HR-CIUS-SELLER-OIB', 'a seller address that is no valid OIB', (x) => within(x, 'cac:AccountingSupplierParty', `>${SELLER_OIB}</cbc:EndpointID>`, `>${SELLER_OIB.slice(0, 10)}${(Number(SELLER_OIB[10]) + 1) % 10}</cbc:EndpointID>`)],
   ['HR-CIUS-BUYER-OIB', 'a buyer address in another scheme', (x) => within(x, 'cac:AccountingCustomerParty', 'schemeID="9934"', 'schemeID="0088"')],
   ['HR-CIUS-VAT-ID', 'a buyer VAT identifier of another OIB', (x) => within(x, 'cac:AccountingCustomerParty', `HR${BUYER_OIB}`, `HR${OTHER_OIB}`)],
-  ['HR-CIUS-OPERATOR', 'no operator', (x) => drop(x, 'cac:AccountingSupplierParty', /<cac:SellerContact>[\s\S]*?<\/cac:SellerContact>/)],
-  ['HR-CIUS-OPERATOR', 'an operator without a valid OIB', (x) => within(x, 'cac:SellerContact', `<cbc:ID>${SELLER_OIB}</cbc:ID>`, '<cbc:ID>Ivana</cbc:ID>')],
-  ['HR-CIUS-KPD', 'a classification in another list', (x) => within(x, 'cac:CommodityClassification', 'listID="CG"', 'listID="STI"')],
-  ['HR-CIUS-KPD', 'a KPD code of four digits', (x) => within(x, 'cac:CommodityClassification', '>64.92.07<', '>64.92<')],
-  ['HR-CIUS-KPD', 'a KPD 2015 code the 2025 list no longer has', (x) => within(x, 'cac:CommodityClassification', '>64.92.07<', '>64.99.19<')],
+  ['HR-BR-37', 'no operator (nor its OIB)', (x) => drop(x, 'cac:AccountingSupplierParty', /<cac:SellerContact>[\s\S]*?<\/cac:SellerContact>/), ['HR-BR-37', 'HR-BR-9']],
+  ['HR-BR-9', 'an operator without a valid OIB', (x) => within(x, 'cac:SellerContact', `<cbc:ID>${SELLER_OIB}</cbc:ID>`, '<cbc:ID>Ivana</cbc:ID>')],
+  ['HR-BR-25', 'a classification in another list', (x) => within(x, 'cac:CommodityClassification', 'listID="CG"', 'listID="STI"')],
+  ['HR-BR-CL-2', 'a KPD code of four digits', (x) => within(x, 'cac:CommodityClassification', '>64.92.07<', '>64.92<')],
+  ['HR-BR-CL-2', 'a KPD 2015 code the 2025 list no longer has', (x) => within(x, 'cac:CommodityClassification', '>64.92.07<', '>64.99.19<')],
   ['HR-CIUS-TAX-NAME', 'a tax category without the HR name', (x) => within(x, 'cac:ClassifiedTaxCategory', 'HR:PDV25', 'PDV')],
   ['HR-CIUS-PAYMENT-ID', 'a payment reference without model', (x) => within(x, 'cac:PaymentMeans', '>HR00 2026-000001<', '>2026-000001<')],
 ];
@@ -241,7 +243,9 @@ describe('the conforming documents', () => {
 
 describe('each rule', () => {
   it('has at least one case below', () => {
-    expect([...new Set(CASES.map(([rule]) => rule))].sort()).toEqual(RULES.map((rule) => rule.id).sort());
+    // BR-x-01 and BR-x-08 are families: a case of any member (BR-S-08) covers it.
+    const family = (rule: string) => rule.replace(/^BR-[A-Z]+-(01|08)$/, 'BR-x-$1');
+    expect([...new Set(CASES.map(([rule]) => family(rule)))].sort()).toEqual(RULES.map((rule) => rule.id).sort());
   });
 
   it.each(CASES)('%s fails for %s', (rule, _what, mutate, expected = [rule]) => {

@@ -1,24 +1,35 @@
-import { percentOfCents, sumCents } from '../utils/money.ts';
+import { centsToDecimalString, percentOfCents, sumCents } from '../utils/money.ts';
 import { isCalendarDate, isValidOib } from '../utils/validation.ts';
-import { decimalToFixed, parseDecimal, type Decimal } from './decimal.ts';
+import { parseDecimal } from './decimal.ts';
+import { readDocument, type Amount, type DocumentView, type LineView } from './en16931-document.server.ts';
 import { isKpd2025Code } from './kpd.ts';
-import { all, first, HR_CIUS_CUSTOMIZATION_ID, OIB_SCHEME_ID, parseXmlSafely, textOf, UBL_INVOICE_NS, type XmlElement } from './ubl-read.server.ts';
+import { HR_CIUS_CUSTOMIZATION_ID, HR_PROFILE_ID, OIB_SCHEME_ID, UBL_INVOICE_NS } from './ubl-constants.ts';
+import { parseUblXml, type XmlElement } from './ubl-xml.server.ts';
 
 /**
- * Our own checks of the EN 16931 business rules (BR-*, BR-CO-* calculation
- * rules, BR-S-* standard-rated rules, BR-DEC-* decimals) and of the Croatian
- * CIUS points of DESIGN §8 that FinFlow's e-invoices rely on. They run over a
- * document read back from its XML (never over the writer's inputs), so they
- * validate what is actually sent.
+ * The one rules engine of FinFlow's e-invoices: our own checks of the
+ * EN 16931 business rules (BR-*, BR-CO-* calculation rules, BR-S-* standard
+ * rated, BR-DEC-* decimals) and of the Croatian CIUS (HR-BR-* where the
+ * official rules have the same check, FinFlow's own 'HR-CIUS-…' ids for what
+ * FinFlow promises about the documents it writes; docs/croatian-formats.md).
+ * They run over the document read back from its XML
+ * (en16931-document.server.ts).
  *
- * Each rule has its EN 16931 identifier (the CIUS points have FinFlow's own
- * 'HR-CIUS-…' ids) and reports every place that breaks it. A rule whose
- * inputs are missing stays silent: the rule that requires the input reports
- * it, so one defect gives one violation. Amounts are compared exactly in
- * cents; the VAT of a breakdown is rounded half-up to the cent.
+ * One production caller per direction:
+ * - intake (ubl-document.server.ts, `parseUblInvoice`): the CALCULATION rules,
+ *   the relations between the business terms. The intake reader checks each
+ *   term itself while reading it (it needs the value to store it), so the
+ *   TERM rules are not run twice there;
+ * - outgoing (outgoing.server.ts, before every send): every rule. A document
+ *   that breaks one is not sent.
+ *
+ * A rule whose inputs are missing stays silent: the rule that requires the
+ * input reports it, so one defect gives one violation. Amounts are compared
+ * exactly in cents; the VAT of a breakdown is rounded half-up to the cent and
+ * allowed less than one currency unit of difference, as the official rule.
  *
  * Not covered: code-list rules (BR-CL-*), allowances and charges beyond their
- * sums (BR-31…BR-48), and the categories FinFlow does not issue (BR-Z/E/AE/…).
+ * sums (BR-31…BR-48; the intake reader checks their reasons).
  */
 
 export interface RuleViolation {
@@ -30,198 +41,16 @@ export interface Rule {
   id: string;
   /** What the rule requires (EN 16931 wording, shortened). */
   description: string;
-  check(document: DocumentView): string[];
+  /** A text per place that breaks it; a family of rules (BR-x-08) names the member broken (BR-S-08) with each. */
+  check(document: DocumentView): Array<string | RuleViolation>;
 }
 
-// ---------------------------------------------------------------------------
-// The document as the rules see it
-
-interface Amount {
-  text: string;
-  /** Cents, rounded half-up when more than two decimals are written (BR-DEC reports those); null when not a number. */
-  cents: number | null;
-  decimals: number;
-}
-
-interface PartyView {
-  name: string | null;
-  endpointId: string | null;
-  endpointScheme: string | null;
-  vatIds: string[];
-  hasAddress: boolean;
-  countryCode: string | null;
-}
-
-interface LineView {
-  label: string;
-  id: string | null;
-  quantity: string | null;
-  unitCode: string | null;
-  net: Amount | null;
-  itemName: string | null;
-  price: Decimal | null;
-  priceText: string | null;
-  category: string | null;
-  rate: string | null;
-  taxName: string | null;
-  kpdCodes: string[];
-}
-
-interface SubtotalView {
-  taxable: Amount | null;
-  tax: Amount | null;
-  category: string | null;
-  rate: string | null;
-  exemption: string | null;
-}
-
-interface AllowanceChargeView {
-  isCharge: boolean;
-  amount: Amount | null;
-  category: string | null;
-  rate: string | null;
-}
-
-export interface DocumentView {
-  isInvoice: boolean;
-  customizationId: string | null;
-  profileId: string | null;
-  number: string | null;
-  issueDate: string | null;
-  issueTime: string | null;
-  dueDate: string | null;
-  typeCode: string | null;
-  currency: string | null;
-  paymentTermsNote: string | null;
-  seller: PartyView | null;
-  buyer: PartyView | null;
-  sellerContact: { id: string | null; name: string | null } | null;
-  lines: LineView[];
-  allowanceCharges: AllowanceChargeView[];
-  paymentMeans: Array<{ code: string | null; accountIds: string[]; paymentId: string | null }>;
-  taxAmount: Amount | null;
-  subtotals: SubtotalView[];
-  totals: Record<'lineExtension' | 'taxExclusive' | 'taxInclusive' | 'allowances' | 'charges' | 'prepaid' | 'rounding' | 'payable', Amount | null>;
-}
-
-function amountOf(element: XmlElement | undefined): Amount | null {
-  if (!element) return null;
-  const value = parseDecimal(element.text);
-  if (!value) return { text: element.text, cents: null, decimals: 0 };
-  const cents = Number(decimalToFixed(value, 2).replace('.', ''));
-  return { text: element.text, cents, decimals: value.scale };
-}
-
-/** '25', '25.0', '25.00' → '25.00'; null when absent or not a number. */
-function rateOf(text: string | null): string | null {
-  const value = text === null ? null : parseDecimal(text);
-  return value ? decimalToFixed(value, 2) : null;
-}
-
-function partyOf(role: XmlElement | undefined): PartyView | null {
-  const party = first(role, 'cac:Party');
-  if (!party) return null;
-  const endpoint = first(party, 'cbc:EndpointID');
-  return {
-    name: textOf(party, 'cac:PartyLegalEntity', 'cbc:RegistrationName'),
-    endpointId: endpoint?.text || null,
-    endpointScheme: endpoint?.attrs.schemeID ?? null,
-    vatIds: all(party, 'cac:PartyTaxScheme')
-      .filter((scheme) => textOf(scheme, 'cac:TaxScheme', 'cbc:ID') === 'VAT')
-      .map((scheme) => textOf(scheme, 'cbc:CompanyID'))
-      .filter((id): id is string => id !== null),
-    hasAddress: first(party, 'cac:PostalAddress') !== undefined,
-    countryCode: textOf(party, 'cac:PostalAddress', 'cac:Country', 'cbc:IdentificationCode'),
-  };
-}
-
-/** Reads the XML (safely: no DOCTYPE, size cap) into the view the rules check. Null when it is not well-formed XML. */
-export function readDocument(xml: string | Buffer): DocumentView | null {
-  let root: XmlElement;
-  try {
-    root = parseXmlSafely(xml);
-  } catch {
-    return null;
-  }
-  const totals = first(root, 'cac:LegalMonetaryTotal');
-  const taxTotals = all(root, 'cac:TaxTotal');
-  const currency = textOf(root, 'cbc:DocumentCurrencyCode');
-  // BT-110 is the TaxTotal in the document currency, the one with the breakdown; a second one (BT-111) has none.
-  const taxTotal = taxTotals.find((total) => first(total, 'cac:TaxSubtotal')) ?? taxTotals.find((total) => first(total, 'cbc:TaxAmount')?.attrs.currencyID === currency);
-  const contact = first(root, 'cac:AccountingSupplierParty', 'cac:SellerContact');
-  return {
-    isInvoice: root.name === 'Invoice' && root.ns === UBL_INVOICE_NS,
-    customizationId: textOf(root, 'cbc:CustomizationID'),
-    profileId: textOf(root, 'cbc:ProfileID'),
-    number: textOf(root, 'cbc:ID'),
-    issueDate: textOf(root, 'cbc:IssueDate'),
-    issueTime: textOf(root, 'cbc:IssueTime'),
-    dueDate: textOf(root, 'cbc:DueDate'),
-    typeCode: textOf(root, 'cbc:InvoiceTypeCode'),
-    currency,
-    paymentTermsNote: textOf(root, 'cac:PaymentTerms', 'cbc:Note'),
-    seller: partyOf(first(root, 'cac:AccountingSupplierParty')),
-    buyer: partyOf(first(root, 'cac:AccountingCustomerParty')),
-    sellerContact: contact ? { id: textOf(contact, 'cbc:ID'), name: textOf(contact, 'cbc:Name') } : null,
-    lines: all(root, 'cac:InvoiceLine').map((line, index) => {
-      const quantity = first(line, 'cbc:InvoicedQuantity');
-      const item = first(line, 'cac:Item');
-      const priceText = textOf(line, 'cac:Price', 'cbc:PriceAmount');
-      return {
-        label: `line ${textOf(line, 'cbc:ID') ?? index + 1}`,
-        id: textOf(line, 'cbc:ID'),
-        quantity: quantity?.text || null,
-        unitCode: quantity?.attrs.unitCode || null,
-        net: amountOf(first(line, 'cbc:LineExtensionAmount')),
-        itemName: textOf(item, 'cbc:Name'),
-        price: priceText === null ? null : parseDecimal(priceText),
-        priceText,
-        category: textOf(item, 'cac:ClassifiedTaxCategory', 'cbc:ID'),
-        rate: rateOf(textOf(item, 'cac:ClassifiedTaxCategory', 'cbc:Percent')),
-        taxName: textOf(item, 'cac:ClassifiedTaxCategory', 'cbc:Name'),
-        kpdCodes: all(item, 'cac:CommodityClassification', 'cbc:ItemClassificationCode')
-          .filter((code) => code.attrs.listID === 'CG')
-          .map((code) => code.text),
-      };
-    }),
-    allowanceCharges: all(root, 'cac:AllowanceCharge').map((entry) => ({
-      isCharge: textOf(entry, 'cbc:ChargeIndicator') === 'true',
-      amount: amountOf(first(entry, 'cbc:Amount')),
-      category: textOf(entry, 'cac:TaxCategory', 'cbc:ID'),
-      rate: rateOf(textOf(entry, 'cac:TaxCategory', 'cbc:Percent')),
-    })),
-    paymentMeans: all(root, 'cac:PaymentMeans').map((means) => ({
-      code: textOf(means, 'cbc:PaymentMeansCode'),
-      accountIds: all(means, 'cac:PayeeFinancialAccount', 'cbc:ID')
-        .map((id) => id.text)
-        .filter(Boolean),
-      paymentId: textOf(means, 'cbc:PaymentID'),
-    })),
-    taxAmount: amountOf(first(taxTotal, 'cbc:TaxAmount')),
-    subtotals: all(taxTotal, 'cac:TaxSubtotal').map((subtotal) => ({
-      taxable: amountOf(first(subtotal, 'cbc:TaxableAmount')),
-      tax: amountOf(first(subtotal, 'cbc:TaxAmount')),
-      category: textOf(subtotal, 'cac:TaxCategory', 'cbc:ID'),
-      rate: rateOf(textOf(subtotal, 'cac:TaxCategory', 'cbc:Percent')),
-      exemption: textOf(subtotal, 'cac:TaxCategory', 'cbc:TaxExemptionReason') ?? textOf(subtotal, 'cac:TaxCategory', 'cbc:TaxExemptionReasonCode'),
-    })),
-    totals: {
-      lineExtension: amountOf(first(totals, 'cbc:LineExtensionAmount')),
-      taxExclusive: amountOf(first(totals, 'cbc:TaxExclusiveAmount')),
-      taxInclusive: amountOf(first(totals, 'cbc:TaxInclusiveAmount')),
-      allowances: amountOf(first(totals, 'cbc:AllowanceTotalAmount')),
-      charges: amountOf(first(totals, 'cbc:ChargeTotalAmount')),
-      prepaid: amountOf(first(totals, 'cbc:PrepaidAmount')),
-      rounding: amountOf(first(totals, 'cbc:PayableRoundingAmount')),
-      payable: amountOf(first(totals, 'cbc:PayableAmount')),
-    },
-  };
-}
+export type RuleDirection = 'intake' | 'outgoing';
 
 // ---------------------------------------------------------------------------
 // Helpers
 
-const fmt = (cents: number) => `${cents < 0 ? '-' : ''}${Math.trunc(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
+const fmt = centsToDecimalString;
 const cents = (value: Amount | null) => value?.cents ?? null;
 /** An optional amount (BT-107, BT-108, BT-113, BT-114) counts as zero when absent. */
 const optional = (value: Amount | null) => (value === null ? 0 : value.cents);
@@ -237,28 +66,6 @@ const COUNTRY_CODES = new Set(
     'SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW EL'
   ).split(' '),
 );
-
-/**
- * Net amounts of the lines and allowances/charges per VAT category and rate
- * ('S 25.00'); null when one of them lacks its amount, category or rate
- * (BR-24, BR-CO-04, … report that, and the sums cannot be checked).
- */
-function taxableBasis(document: DocumentView): Map<string, number[]> | null {
-  const basis = new Map<string, number[]>();
-  const entries = [
-    ...document.lines.map((line) => ({ category: line.category, rate: line.rate, value: cents(line.net) })),
-    ...document.allowanceCharges.map((entry) => {
-      const value = cents(entry.amount);
-      return { category: entry.category, rate: entry.rate, value: value === null ? null : entry.isCharge ? value : -value };
-    }),
-  ];
-  for (const { category, rate, value } of entries) {
-    if (category === null || rate === null || value === null) return null;
-    const key = `${category} ${rate}`;
-    basis.set(key, [...(basis.get(key) ?? []), value]);
-  }
-  return basis;
-}
 
 const present = (id: string, description: string, read: (document: DocumentView) => unknown): Rule => ({
   id,
@@ -285,7 +92,8 @@ const twoDecimals = (id: string, term: string, read: (document: DocumentView) =>
 // ---------------------------------------------------------------------------
 // The rules
 
-export const RULES: readonly Rule[] = [
+/** The business terms one by one: run on what FinFlow sends (the intake reader checks them while reading). */
+const TERM_RULES: readonly Rule[] = [
   present('BR-01', 'An Invoice shall have a Specification identifier (BT-24)', (d) => d.customizationId),
   present('BR-02', 'An Invoice shall have an Invoice number (BT-1)', (d) => d.number),
   {
@@ -349,91 +157,6 @@ export const RULES: readonly Rule[] = [
         .map(([role, id]) => `${role} VAT identifier '${id}' does not start with an ISO 3166-1 alpha-2 country code`),
   },
   {
-    id: 'BR-CO-10',
-    description: 'Sum of Invoice line net amount (BT-106) = Σ Invoice line net amount (BT-131)',
-    check: (d) => {
-      const total = cents(d.totals.lineExtension);
-      const nets = d.lines.map((line) => cents(line.net));
-      if (total === null || d.lines.length === 0 || nets.includes(null)) return [];
-      const sum = sumCents(nets as number[]);
-      return sum === total ? [] : [`Sum of line net amounts ${fmt(sum)} ≠ BT-106 ${fmt(total)}`];
-    },
-  },
-  {
-    id: 'BR-CO-11',
-    description: 'Sum of allowances on document level (BT-107) = Σ Document level allowance amount (BT-92)',
-    check: (d) => {
-      const allowances = d.allowanceCharges.filter((entry) => !entry.isCharge).map((entry) => cents(entry.amount));
-      const total = optional(d.totals.allowances);
-      if (total === null || allowances.includes(null) || (d.totals.allowances === null && allowances.length === 0)) return [];
-      const sum = sumCents(allowances as number[]);
-      return sum === total ? [] : [`Sum of document level allowances ${fmt(sum)} ≠ BT-107 ${fmt(total)}`];
-    },
-  },
-  {
-    id: 'BR-CO-12',
-    description: 'Sum of charges on document level (BT-108) = Σ Document level charge amount (BT-99)',
-    check: (d) => {
-      const charges = d.allowanceCharges.filter((entry) => entry.isCharge).map((entry) => cents(entry.amount));
-      const total = optional(d.totals.charges);
-      if (total === null || charges.includes(null) || (d.totals.charges === null && charges.length === 0)) return [];
-      const sum = sumCents(charges as number[]);
-      return sum === total ? [] : [`Sum of document level charges ${fmt(sum)} ≠ BT-108 ${fmt(total)}`];
-    },
-  },
-  {
-    id: 'BR-CO-13',
-    description: 'Invoice total amount without VAT (BT-109) = Σ Invoice line net amount (BT-106) − Sum of allowances on document level (BT-107) + Sum of charges on document level (BT-108)',
-    check: (d) => {
-      const [lines, exclusive, allowances, charges] = [cents(d.totals.lineExtension), cents(d.totals.taxExclusive), optional(d.totals.allowances), optional(d.totals.charges)];
-      if (lines === null || exclusive === null || allowances === null || charges === null) return [];
-      const expected = lines - allowances + charges;
-      return expected === exclusive ? [] : [`BT-109 ${fmt(exclusive)} ≠ BT-106 ${fmt(lines)} − BT-107 ${fmt(allowances)} + BT-108 ${fmt(charges)} = ${fmt(expected)}`];
-    },
-  },
-  {
-    id: 'BR-CO-14',
-    description: 'Invoice total VAT amount (BT-110) = Σ VAT category tax amount (BT-117)',
-    check: (d) => {
-      const total = cents(d.taxAmount);
-      const taxes = d.subtotals.map((subtotal) => cents(subtotal.tax));
-      if (total === null || d.subtotals.length === 0 || taxes.includes(null)) return [];
-      const sum = sumCents(taxes as number[]);
-      return sum === total ? [] : [`BT-110 ${fmt(total)} ≠ sum of VAT category tax amounts ${fmt(sum)}`];
-    },
-  },
-  {
-    id: 'BR-CO-15',
-    description: 'Invoice total amount with VAT (BT-112) = Invoice total amount without VAT (BT-109) + Invoice total VAT amount (BT-110)',
-    check: (d) => {
-      const [exclusive, tax, inclusive] = [cents(d.totals.taxExclusive), cents(d.taxAmount), cents(d.totals.taxInclusive)];
-      if (exclusive === null || tax === null || inclusive === null) return [];
-      return exclusive + tax === inclusive ? [] : [`BT-112 ${fmt(inclusive)} ≠ BT-109 ${fmt(exclusive)} + BT-110 ${fmt(tax)} = ${fmt(exclusive + tax)}`];
-    },
-  },
-  {
-    id: 'BR-CO-16',
-    description: 'Amount due for payment (BT-115) = Invoice total amount with VAT (BT-112) − Paid amount (BT-113) + Rounding amount (BT-114)',
-    check: (d) => {
-      const [inclusive, prepaid, rounding, payable] = [cents(d.totals.taxInclusive), optional(d.totals.prepaid), optional(d.totals.rounding), cents(d.totals.payable)];
-      if (inclusive === null || prepaid === null || rounding === null || payable === null) return [];
-      const expected = inclusive - prepaid + rounding;
-      return expected === payable ? [] : [`BT-115 ${fmt(payable)} ≠ BT-112 ${fmt(inclusive)} − BT-113 ${fmt(prepaid)} + BT-114 ${fmt(rounding)} = ${fmt(expected)}`];
-    },
-  },
-  {
-    id: 'BR-CO-17',
-    description: 'VAT category tax amount (BT-117) = VAT category taxable amount (BT-116) × (VAT category rate (BT-119) / 100), rounded to two decimals',
-    check: (d) =>
-      d.subtotals.flatMap((subtotal) => {
-        const [taxable, tax] = [cents(subtotal.taxable), cents(subtotal.tax)];
-        if (taxable === null || tax === null || subtotal.rate === null) return [];
-        const expected = percentOfCents(taxable, subtotal.rate);
-        return expected === tax ? [] : [`VAT ${subtotal.category ?? '?'} ${subtotal.rate} %: tax ${fmt(tax)} ≠ ${fmt(taxable)} × ${subtotal.rate} % = ${fmt(expected)}`];
-      }),
-  },
-  present('BR-CO-18', 'An Invoice shall at least have one VAT breakdown group (BG-23)', (d) => (d.subtotals.length > 0 ? true : null)),
-  {
     id: 'BR-CO-25',
     description: 'In case the Amount due for payment (BT-115) is positive, either the Payment due date (BT-9) or the Payment terms (BT-20) shall be present',
     check: (d) => {
@@ -442,45 +165,11 @@ export const RULES: readonly Rule[] = [
     },
   },
   {
-    id: 'BR-S-01',
-    description: 'An Invoice with a line, allowance or charge of VAT category "Standard rated" shall have at least one VAT breakdown (BG-23) with the category code "Standard rated"',
-    check: (d) => {
-      const used = d.lines.some((line) => line.category === 'S') || d.allowanceCharges.some((entry) => entry.category === 'S');
-      return used && !d.subtotals.some((subtotal) => subtotal.category === 'S') ? ['Standard rated lines but no VAT breakdown of category S'] : [];
-    },
-  },
-  {
     id: 'BR-S-02',
     description: 'An Invoice with a "Standard rated" line shall contain the Seller VAT identifier (BT-31), the Seller tax registration identifier (BT-32) or the Seller tax representative VAT identifier (BT-63)',
     check: (d) => (d.lines.some((line) => line.category === 'S') && d.seller !== null && d.seller.vatIds.length === 0 ? ['Standard rated lines but no Seller VAT identifier (BT-31)'] : []),
   },
   perLine('BR-S-05', 'in a "Standard rated" Invoice line the Invoiced item VAT rate (BT-152) shall be greater than zero', (line) => line.category === 'S' && (line.rate === null || Number(line.rate) <= 0)),
-  {
-    id: 'BR-S-08',
-    description: 'For each different VAT rate (BT-119) of category "Standard rated", the VAT category taxable amount (BT-116) = Σ line net amounts − allowances + charges at that rate',
-    check: (d) => {
-      const basis = taxableBasis(d);
-      if (basis === null) return [];
-      return d.subtotals
-        .filter((subtotal) => subtotal.category === 'S' && subtotal.rate !== null && cents(subtotal.taxable) !== null)
-        .flatMap((subtotal) => {
-          const expected = sumCents(basis.get(`S ${subtotal.rate}`) ?? []);
-          const taxable = cents(subtotal.taxable)!;
-          return expected === taxable ? [] : [`VAT S ${subtotal.rate} %: taxable ${fmt(taxable)} ≠ lines − allowances + charges at that rate ${fmt(expected)}`];
-        });
-    },
-  },
-  {
-    id: 'BR-S-09',
-    description: 'The VAT category tax amount (BT-117) of category "Standard rated" = VAT category taxable amount (BT-116) × VAT category rate (BT-119), rounded to two decimals',
-    check: (d) =>
-      d.subtotals
-        .filter((subtotal) => subtotal.category === 'S' && subtotal.rate !== null && cents(subtotal.taxable) !== null && cents(subtotal.tax) !== null)
-        .flatMap((subtotal) => {
-          const expected = percentOfCents(cents(subtotal.taxable)!, subtotal.rate!);
-          return expected === cents(subtotal.tax) ? [] : [`VAT S ${subtotal.rate} %: tax ${fmt(cents(subtotal.tax)!)} ≠ ${fmt(expected)}`];
-        }),
-  },
   {
     id: 'BR-S-10',
     description: 'A VAT breakdown (BG-23) with category "Standard rated" shall not have a VAT exemption reason code (BT-121) or text (BT-120)',
@@ -495,29 +184,36 @@ export const RULES: readonly Rule[] = [
   twoDecimals('BR-DEC-20', 'VAT category tax amount (BT-117)', (d) => d.subtotals.map((subtotal) => subtotal.tax)),
   twoDecimals('BR-DEC-23', 'Invoice line net amount (BT-131)', (d) => d.lines.map((line) => line.net)),
 
-  // --- The Croatian CIUS (Fiskalizacija 2.0, DESIGN §8)
+  // --- The Croatian CIUS (Fiskalizacija 2.0, docs/croatian-formats.md)
   {
-    id: 'HR-CIUS-ID',
+    id: 'HR-BR-5',
     description: `The Specification identifier (BT-24) shall be ${HR_CIUS_CUSTOMIZATION_ID}`,
     check: (d) => (d.customizationId !== null && d.customizationId !== HR_CIUS_CUSTOMIZATION_ID ? [`CustomizationID '${d.customizationId}' is not the HR CIUS identifier`] : []),
   },
   {
-    id: 'HR-CIUS-PROFILE',
-    description: 'The Business process type (BT-23, ProfileID) shall be P1–P12 or P99',
-    check: (d) => (d.profileId === null ? ['ProfileID (BT-23) is missing'] : /^P([1-9]|1[0-2]|99)$/.test(d.profileId) ? [] : [`ProfileID '${d.profileId}' is not P1–P12 or P99`]),
+    id: 'HR-BR-34',
+    description: 'The Business process type (BT-23, ProfileID) shall be P1–P12, or P99 followed by the buyer\'s designation (P99:…)',
+    check: (d) => (d.profileId === null ? ['ProfileID (BT-23) is missing'] : HR_PROFILE_ID.test(d.profileId) ? [] : [`ProfileID '${d.profileId}' is not P1–P12 or P99:<designation>`]),
   },
   {
-    id: 'HR-CIUS-ISSUE-TIME',
+    id: 'HR-BR-2',
     description: 'An Invoice shall have its issue time (IssueTime, hh:mm:ss)',
-    check: (d) => (d.issueTime === null ? ['IssueTime is missing'] : /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/.test(d.issueTime) ? [] : [`IssueTime '${d.issueTime}' is not hh:mm:ss`]),
+    check: (d) => (d.issueTime === null ? ['IssueTime is missing'] : /^([01]\d|2[0-3]):[0-5]\d:[0-5]\d$/.test(d.issueTime) ? [] : [`IssueTime '${d.issueTime}' is not hh:mm:ss`]),
   },
   {
-    id: 'HR-CIUS-DUE-DATE',
-    description: 'An Invoice with an amount due shall have a Payment due date (BT-9, DueDate), not before the issue date',
+    id: 'HR-BR-4',
+    description: 'An Invoice with an amount due shall have a Payment due date (BT-9, DueDate)',
     check: (d) => {
       const payable = cents(d.totals.payable);
       // With neither a due date nor payment terms BR-CO-25 speaks; the CIUS wants the date even beside terms.
-      if (d.dueDate === null) return payable !== null && payable > 0 && d.paymentTermsNote !== null ? ['DueDate (BT-9) is missing'] : [];
+      return d.dueDate === null && payable !== null && payable > 0 && d.paymentTermsNote !== null ? ['DueDate (BT-9) is missing'] : [];
+    },
+  },
+  {
+    id: 'BT-9',
+    description: 'The Payment due date (BT-9) shall be a date, not before the issue date',
+    check: (d) => {
+      if (d.dueDate === null) return [];
       if (!isCalendarDate(d.dueDate)) return [`DueDate '${d.dueDate}' is not a YYYY-MM-DD date`];
       return d.issueDate !== null && isCalendarDate(d.issueDate) && d.dueDate < d.issueDate ? [`DueDate ${d.dueDate} is before the issue date ${d.issueDate}`] : [];
     },
@@ -549,18 +245,21 @@ export const RULES: readonly Rule[] = [
       }),
   },
   {
-    id: 'HR-CIUS-OPERATOR',
-    description: 'The operator who issued the invoice shall be given as SellerContact with its OIB (ID) and Name',
-    check: (d) => {
-      if (d.sellerContact === null) return ['SellerContact (the operator) is missing'];
-      const problems: string[] = [];
-      if (d.sellerContact.id === null || !isValidOib(d.sellerContact.id)) problems.push(`SellerContact ID '${d.sellerContact.id ?? ''}' is not a valid OIB`);
-      if (d.sellerContact.name === null) problems.push('SellerContact Name is missing');
-      return problems;
-    },
+    id: 'HR-BR-37',
+    description: 'The operator who issued the invoice shall be named (SellerContact Name)',
+    check: (d) => (d.sellerContact?.name ? [] : ['The operator (SellerContact Name) is missing']),
   },
-  // The official rules (HR-BR-25, code list HR-BR-CL-2) accept only the KPD 2025 list: app/einvoices/kpd.ts.
-  perLine('HR-CIUS-KPD', 'each Invoice line shall have a KPD 2025 classification of the official list (ItemClassificationCode listID="CG", dd.dd.dd)', (line) => !line.kpdCodes.some(isKpd2025Code)),
+  {
+    id: 'HR-BR-9',
+    description: 'The operator who issued the invoice shall be given by a valid OIB (SellerContact ID)',
+    check: (d) => (d.sellerContact?.id && isValidOib(d.sellerContact.id) ? [] : [`SellerContact ID '${d.sellerContact?.id ?? ''}' is not a valid OIB`]),
+  },
+    perLine('HR-BR-25', 'each Invoice line shall have a KPD classification (ItemClassificationCode listID="CG")', (line) => !line.kpdCodes.some((code) => code !== '')),
+  {
+    id: 'HR-BR-CL-2',
+    description: 'a KPD classification shall be a code of the KPD 2025 list (app/einvoices/kpd.ts)',
+    check: (d) => d.lines.flatMap((line) => line.kpdCodes.filter((code) => code !== '' && !isKpd2025Code(code)).map((code) => `${line.label}: KPD code ${code} is not in the KPD 2025 list`)),
+  },
   perLine('HR-CIUS-TAX-NAME', 'each "Standard rated" line shall name its tax category HR:PDV<rate> (e.g. HR:PDV25)', (line) => {
     if (line.category !== 'S' || line.rate === null) return false;
     const whole = line.rate.replace(/\.00$/, '').replace(/(\.\d)0$/, '$1');
@@ -577,10 +276,188 @@ export const RULES: readonly Rule[] = [
   },
 ];
 
-/** Every violation of every rule, in the order of RULES; [] for a conforming document. */
+// ---------------------------------------------------------------------------
+// The relations between the terms: run in both directions
+
+interface VatBasis {
+  category: string;
+  rate: string;
+  cents: number[];
+}
+
+/**
+ * Net amounts of the lines and document allowances (−) / charges (+) per VAT
+ * category and rate ('S 25.00%'); null when one of them lacks its amount,
+ * category or rate (BR-24, BR-CO-04, … report that, and the sums cannot be checked).
+ */
+function taxableBasis(document: DocumentView): Map<string, VatBasis> | null {
+  const basis = new Map<string, VatBasis>();
+  const entries = [
+    ...document.lines.map((line) => ({ category: line.category, rate: line.rate, value: cents(line.net) })),
+    ...document.allowanceCharges.map((entry) => {
+      const value = cents(entry.amount);
+      return { category: entry.category, rate: entry.rate, value: value === null ? null : entry.isCharge ? value : -value };
+    }),
+  ];
+  for (const { category, rate, value } of entries) {
+    if (category === null || rate === null || value === null) return null;
+    const key = `${category} ${rate}%`;
+    const entry = basis.get(key) ?? { category, rate, cents: [] };
+    entry.cents.push(value);
+    basis.set(key, entry);
+  }
+  return basis;
+}
+
+/** The VAT breakdowns whose category, rate, taxable and tax amounts are all given. */
+function completeSubtotals(d: DocumentView) {
+  return d.subtotals.flatMap((s) => {
+    const [taxable, tax] = [cents(s.taxable), cents(s.tax)];
+    return s.category !== null && s.rate !== null && taxable !== null && tax !== null ? [{ key: `${s.category} ${s.rate}%`, category: s.category, rate: s.rate, taxable, tax }] : [];
+  });
+}
+
+/** BR-CO-17 / BR-S-09: the official rule allows less than one currency unit of difference (a zero rate: a tax that rounds to 0). */
+function vatOff(subtotal: { rate: string; taxable: number; tax: number }): string | null {
+  const expected = percentOfCents(subtotal.taxable, subtotal.rate);
+  const off = Number(subtotal.rate) === 0 ? Math.abs(subtotal.tax) >= 50 : Math.abs(Math.abs(subtotal.tax) - Math.abs(expected)) >= 100;
+  return off ? `tax amount ${fmt(subtotal.tax)} ≠ taxable ${fmt(subtotal.taxable)} × ${subtotal.rate} % = ${fmt(expected)}` : null;
+}
+
+const CALCULATION_RULES: readonly Rule[] = [
+  {
+    id: 'BR-CO-10',
+    description: 'Sum of Invoice line net amount (BT-106) = Σ Invoice line net amount (BT-131)',
+    check: (d) => {
+      const total = cents(d.totals.lineExtension);
+      const nets = d.lines.map((line) => cents(line.net));
+      if (total === null || d.lines.length === 0 || nets.includes(null)) return [];
+      const sum = sumCents(nets as number[]);
+      return sum === total ? [] : [`Sum of line net amounts ${fmt(sum)} ≠ LineExtensionAmount (BT-106) ${fmt(total)}`];
+    },
+  },
+  ...([false, true] as const).map(
+    (isCharge): Rule => ({
+      id: isCharge ? 'BR-CO-12' : 'BR-CO-11',
+      description: isCharge
+        ? 'Sum of charges on document level (BT-108) = Σ Document level charge amount (BT-99)'
+        : 'Sum of allowances on document level (BT-107) = Σ Document level allowance amount (BT-92)',
+      check: (d) => {
+        const amounts = d.allowanceCharges.filter((entry) => entry.isCharge === isCharge).map((entry) => cents(entry.amount));
+        const given = isCharge ? d.totals.charges : d.totals.allowances;
+        const total = optional(given);
+        if (total === null || (given === null && amounts.length === 0)) return [];
+        const sum = sumCents(amounts.filter((value): value is number => value !== null));
+        const [what, term] = isCharge ? ['charges', 'ChargeTotalAmount (BT-108)'] : ['allowances', 'AllowanceTotalAmount (BT-107)'];
+        return sum === total ? [] : [`Sum of document level ${what} ${fmt(sum)} ≠ ${term} ${fmt(total)}`];
+      },
+    }),
+  ),
+  {
+    id: 'BR-CO-13',
+    description: 'Invoice total amount without VAT (BT-109) = Σ Invoice line net amount (BT-106) − Sum of allowances on document level (BT-107) + Sum of charges on document level (BT-108)',
+    check: (d) => {
+      const [lines, exclusive, allowances, charges] = [cents(d.totals.lineExtension), cents(d.totals.taxExclusive), optional(d.totals.allowances), optional(d.totals.charges)];
+      if (lines === null || exclusive === null || allowances === null || charges === null) return [];
+      const expected = lines - allowances + charges;
+      return expected === exclusive
+        ? []
+        : [`TaxExclusiveAmount (BT-109) ${fmt(exclusive)} ≠ LineExtensionAmount ${fmt(lines)} − allowances ${fmt(allowances)} + charges ${fmt(charges)} = ${fmt(expected)}`];
+    },
+  },
+  {
+    id: 'BR-CO-14',
+    description: 'Invoice total VAT amount (BT-110) = Σ VAT category tax amount (BT-117)',
+    check: (d) => {
+      const total = cents(d.taxAmount);
+      const subtotals = completeSubtotals(d);
+      if (total === null || subtotals.length === 0) return [];
+      const sum = sumCents(subtotals.map((subtotal) => subtotal.tax));
+      return sum === total ? [] : [`Invoice total VAT amount (BT-110) ${fmt(total)} ≠ sum of VAT category tax amounts ${fmt(sum)}`];
+    },
+  },
+  {
+    id: 'BR-CO-15',
+    description: 'Invoice total amount with VAT (BT-112) = Invoice total amount without VAT (BT-109) + Invoice total VAT amount (BT-110)',
+    check: (d) => {
+      const [exclusive, tax, inclusive] = [cents(d.totals.taxExclusive), cents(d.taxAmount), cents(d.totals.taxInclusive)];
+      if (exclusive === null || tax === null || inclusive === null) return [];
+      return exclusive + tax === inclusive ? [] : [`TaxInclusiveAmount (BT-112) ${fmt(inclusive)} ≠ TaxExclusiveAmount ${fmt(exclusive)} + TaxAmount ${fmt(tax)} = ${fmt(exclusive + tax)}`];
+    },
+  },
+  {
+    id: 'BR-CO-16',
+    description: 'Amount due for payment (BT-115) = Invoice total amount with VAT (BT-112) − Paid amount (BT-113) + Rounding amount (BT-114)',
+    check: (d) => {
+      const [inclusive, prepaid, rounding, payable] = [cents(d.totals.taxInclusive), optional(d.totals.prepaid), optional(d.totals.rounding), cents(d.totals.payable)];
+      if (inclusive === null || prepaid === null || rounding === null || payable === null) return [];
+      const expected = inclusive - prepaid + rounding;
+      return expected === payable
+        ? []
+        : [`PayableAmount (BT-115) ${fmt(payable)} ≠ TaxInclusiveAmount ${fmt(inclusive)} − PrepaidAmount ${fmt(prepaid)} + RoundingAmount ${fmt(rounding)} = ${fmt(expected)}`];
+    },
+  },
+  {
+    id: 'BR-CO-17',
+    description: 'VAT category tax amount (BT-117) = VAT category taxable amount (BT-116) × (VAT category rate (BT-119) / 100), rounded to two decimals',
+    check: (d) => completeSubtotals(d).flatMap((subtotal) => (vatOff(subtotal) ? [`VAT ${subtotal.key}: ${vatOff(subtotal)}`] : [])),
+  },
+  present('BR-CO-18', 'An Invoice shall at least have one VAT breakdown group (BG-23)', (d) => (d.subtotals.length > 0 ? true : null)),
+  {
+    // BR-S-01, BR-Z-01, BR-E-01, …: a category used by a line, allowance or charge has its VAT breakdown.
+    id: 'BR-x-01',
+    description: 'An Invoice with a line, allowance or charge of a VAT category shall have a VAT breakdown (BG-23) of that category and rate',
+    check: (d) => {
+      const basis = taxableBasis(d);
+      if (d.subtotals.length === 0 || basis === null) return [];
+      const keys = new Set(completeSubtotals(d).map((subtotal) => subtotal.key));
+      return [...basis].filter(([key]) => !keys.has(key)).map(([key, basis]) => ({ rule: `BR-${basis.category}-01`, message: `VAT ${key} is used by lines or allowances/charges but has no VAT breakdown` }));
+    },
+  },
+  {
+    // BR-S-08, BR-Z-08, BR-E-08, …
+    id: 'BR-x-08',
+    description: 'For each VAT category and rate, the VAT category taxable amount (BT-116) = Σ line net amounts − allowances + charges of that category and rate',
+    check: (d) => {
+      const basis = taxableBasis(d);
+      if (basis === null) return [];
+      return completeSubtotals(d).flatMap((subtotal) => {
+        const expected = sumCents(basis.get(subtotal.key)?.cents ?? []);
+        return expected === subtotal.taxable ? [] : [{ rule: `BR-${subtotal.category}-08`, message: `VAT ${subtotal.key}: taxable amount ${fmt(subtotal.taxable)} ≠ lines − allowances + charges of that category ${fmt(expected)}` }];
+      });
+    },
+  },
+  {
+    id: 'BR-S-09',
+    description: 'The VAT category tax amount (BT-117) of category "Standard rated" = VAT category taxable amount (BT-116) × VAT category rate (BT-119), rounded to two decimals',
+    check: (d) =>
+      completeSubtotals(d)
+        .filter((subtotal) => subtotal.category === 'S')
+        .flatMap((subtotal) => (vatOff(subtotal) ? [`VAT ${subtotal.key}: ${vatOff(subtotal)}`] : [])),
+  },
+];
+
+/** Every rule, in the order they report: the terms, then their relations. */
+export const RULES: readonly Rule[] = [...TERM_RULES, ...CALCULATION_RULES];
+
+/**
+ * The violations of a parsed document: on intake the relations between the
+ * terms, outgoing every rule.
+ */
+export function checkEInvoiceRules(root: XmlElement, direction: RuleDirection): RuleViolation[] {
+  if (root.name !== 'Invoice' || root.ns !== UBL_INVOICE_NS) return [{ rule: 'UBL', message: `The root element is not a UBL 2.1 Invoice (${UBL_INVOICE_NS})` }];
+  const document = readDocument(root);
+  const rules = direction === 'intake' ? CALCULATION_RULES : RULES;
+  return rules.flatMap((rule) => rule.check(document).map((finding) => (typeof finding === 'string' ? { rule: rule.id, message: finding } : finding)));
+}
+
+/** Every violation of every rule in the XML FinFlow is about to send; [] for a conforming document. */
 export function validateEn16931(xml: string | Buffer): RuleViolation[] {
-  const document = readDocument(xml);
-  if (document === null) return [{ rule: 'XML', message: 'The document is not well-formed XML (or has a DOCTYPE, or is not UTF-8)' }];
-  if (!document.isInvoice) return [{ rule: 'UBL', message: `The root element is not a UBL 2.1 Invoice (${UBL_INVOICE_NS})` }];
-  return RULES.flatMap((rule) => rule.check(document).map((message) => ({ rule: rule.id, message })));
+  let root: XmlElement;
+  try {
+    root = parseUblXml(xml);
+  } catch {
+    return [{ rule: 'XML', message: 'The document is not well-formed XML (or has a DOCTYPE, or is not UTF-8)' }];
+  }
+  return checkEInvoiceRules(root, 'outgoing');
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createBoss } from '../../worker/boss.ts';
+import { createBoss } from '../jobs/boss.server.ts';
 import { handler as syncHandler } from '../../worker/jobs/einvoice-sync.ts';
 import { activityRows, apiFailure, createTestUser, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, selectOne } from '../db.server.ts';

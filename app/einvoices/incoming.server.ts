@@ -8,10 +8,10 @@ import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { getEInvoicing, type ReceivedDocument } from '../integrations/einvoicing.server.ts';
 import { intakeUblInvoice } from '../invoices/ubl-import.server.ts';
 import { apiError, readApiError } from '../utils/api.server.ts';
-import { parseUblInvoice } from './ubl-read.server.ts';
+import { parseUblInvoice } from './ubl-document.server.ts';
 
 /**
- * E-invoices received through the intermediary (issue 9): each document goes
+ * E-invoices received through the intermediary: each document goes
  * through the same intake as POST /api/invoices/import, for the client whose
  * OIB is the seller's, creating the buyer as a customer when it is new (no
  * one is there to confirm, and the invoice still waits, pending, for

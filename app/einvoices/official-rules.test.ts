@@ -9,7 +9,7 @@ import { approveKyc } from '../onboarding/test-fixtures.server.ts';
 import { approveInvoice, createInvoice, financeInvoice, verifyInvoice } from '../invoices/invoices.server.ts';
 import { croatianIban, oibCheckDigit } from '../utils/validation.ts';
 import { DEFAULT_FACTOR_KPD_CODE } from './kpd.ts';
-import { parseUblInvoice } from './ubl-read.server.ts';
+import { parseUblInvoice } from './ubl-document.server.ts';
 
 /**
  * The official rules (vendor/einvoice-rules: UBL 2.1 XSD, EN 16931 and the
@@ -20,7 +20,7 @@ import { parseUblInvoice } from './ubl-read.server.ts';
  *   assertion, only the warnings every Croatian invoice draws;
  * - the intake: examples laid out as the tax administration's own (valid
  *   ones, and ones broken in one place) get the same verdict from our intake
- *   (app/einvoices/ubl-read.server.ts) as from the official rules, and a
+ *   (app/einvoices/ubl-document.server.ts) as from the official rules, and a
  *   refusal names the official rule ids that fail.
  *
  * All documents go through ONE run of the official rules (one JVM).

@@ -15,8 +15,9 @@ import { loader as ublLoader } from '../routes/api.einvoices.$id.ubl.ts';
 import { croatianIban, oibCheckDigit } from '../utils/validation.ts';
 import { validateEn16931 } from './en16931-rules.server.ts';
 import { DEFAULT_FACTOR_OIB } from './factor-party.server.ts';
-import { issueFeeEInvoice, issueFeeEInvoices, requeueStalledEInvoices, resendEInvoice, sendOutgoingEInvoice, SEND_QUEUE } from './outgoing.server.ts';
-import { parseUblInvoice } from './ubl-read.server.ts';
+import { requeueStalledEInvoices, resendEInvoice, sendOutgoingEInvoice } from './outgoing-send.server.ts';
+import { issueFeeEInvoice, issueFeeEInvoices, SEND_QUEUE } from './outgoing.server.ts';
+import { parseUblInvoice } from './ubl-document.server.ts';
 
 /**
  * The fee e-invoice from financing to the intermediary, against a real
@@ -95,7 +96,8 @@ const counter = async () => (await selectOne<{ last_number: number }>('SELECT la
 const roundRatio = (numerator: bigint, denominator: bigint) => Number((numerator * 2n + denominator) / (2n * denominator));
 
 async function queuedJob(einvoiceId: string) {
-  return selectOne<{ id: string; state: string }>(`SELECT id, state FROM pgboss.job WHERE name = :queue AND data ->> 'einvoiceId' = :einvoiceId ORDER BY created_on DESC LIMIT 1`, {
+  return selectOne<{ id: string; state: string; retry_count: number; retry_limit: number }>(
+    `SELECT id, state, retry_count, retry_limit FROM pgboss.job WHERE name = :queue AND data ->> 'einvoiceId' = :einvoiceId ORDER BY created_on DESC LIMIT 1`, {
     queue: SEND_QUEUE,
     einvoiceId,
   });
@@ -214,7 +216,8 @@ describe('sending', () => {
   };
   const runJob = async (einvoiceId: string) => {
     const job = (await queuedJob(einvoiceId))!;
-    return sendHandler([{ id: job.id, name: SEND_QUEUE, data: { einvoiceId } } as PgBoss.Job<unknown>]);
+    // As the worker hands it over: the data and the job's metadata (this delivery's retry count and limit).
+    return sendHandler([{ id: job.id, name: SEND_QUEUE, data: { einvoiceId }, retryCount: job.retry_count, retryLimit: job.retry_limit } as PgBoss.JobWithMetadata<unknown>]);
   };
 
   it('the job sends it into the sandbox mailbox once, and a second run does nothing', async () => {
@@ -238,6 +241,48 @@ describe('sending', () => {
     expect(await activityRows('einvoice_sent', row.id)).toEqual([
       expect.objectContaining({ user_id: null, details: expect.objectContaining({ number: row.number, status: 'delivered', attempt: 1 }) }),
     ]);
+  });
+
+  it('a document that breaks a rule is not sent: failed with the rule ids, an activity row, a task on the invoice; a resend checks again', async () => {
+    await setEnabled(true);
+    const row = await financedEInvoice();
+    const invoiceId = (await selectOne<{ invoice_id: string }>('SELECT invoice_id FROM outgoing_einvoices WHERE id = :id', { id: row.id }))!.invoice_id;
+    // A total with VAT tampered after issuing: BT-112 no longer adds up (BR-CO-15), nor does the amount due (BR-CO-16).
+    const tampered = row.ubl_xml.replace(/(<cbc:TaxInclusiveAmount currencyID="EUR">)[^<]*</, '$11.00<');
+    expect(tampered).not.toBe(row.ubl_xml);
+    await execute('UPDATE outgoing_einvoices SET ubl_xml = :xml WHERE id = :id', { id: row.id, xml: tampered });
+    const sendCalls = async () =>
+      (await selectOne<{ n: number }>(`SELECT count(*)::int AS n FROM integration_logs l JOIN integrations i ON i.id = l.integration_id WHERE i.type = 'einvoicing' AND l.operation = 'sendDocument'`))!.n;
+    const callsBefore = await sendCalls();
+
+    await runJob(row.id);
+    const failed = await selectOne<{ status: string; rule_failures: string[]; error: string; attempts: number; document_id: string | null }>(
+      'SELECT status, rule_failures, error, attempts, document_id FROM outgoing_einvoices WHERE id = :id',
+      { id: row.id },
+    );
+    expect(failed).toMatchObject({ status: 'failed', rule_failures: ['BR-CO-15', 'BR-CO-16'], attempts: 0, document_id: null });
+    expect(failed!.error).toMatch(/^BR-CO-15: TaxInclusiveAmount \(BT-112\) 1\.00 ≠ /);
+    // Not sent: no call of the intermediary, nothing in its mailbox.
+    expect(await sendCalls()).toBe(callsBefore);
+    expect(fs.existsSync(path.join(mailboxDir('sent'), `${documentIdOf(tampered)}.xml`))).toBe(false);
+    expect(await activityRows('einvoice_rules_failed', row.id)).toEqual([
+      expect.objectContaining({ user_id: null, details: expect.objectContaining({ number: row.number, rules: ['BR-CO-15', 'BR-CO-16'] }) }),
+    ]);
+    const tasks = await selectRows<{ type: string; status: string; priority: string; title: string; entity_type: string }>(
+      `SELECT type, status, priority, title, entity_type FROM tasks WHERE entity_id = :invoiceId AND type = 'manual_review' AND title LIKE :title`,
+      { invoiceId, title: `E-račun ${row.number}%` },
+    );
+    expect(tasks).toEqual([{ type: 'manual_review', status: 'pending', priority: 'high', title: `E-račun ${row.number} nije poslan: krši pravila BR-CO-15, BR-CO-16`, entity_type: 'invoice' }]);
+    // The list (page and API) carries the ids.
+    const listed = await listLoader({ request: getRequest(`/api/einvoices?q=${row.number}`, await signedInCookie((await staff('user')).id)), params: {}, context: {} });
+    expect(await listed.json()).toEqual([expect.objectContaining({ number: row.number, status: 'failed', ruleFailures: ['BR-CO-15', 'BR-CO-16'] })]);
+
+    // Sent again by a manager: pending without the ids, and the check refuses it once more.
+    const resent = await resendEInvoice({ actor: await staff('manager'), id: row.id });
+    expect(resent).toMatchObject({ status: 'pending', error: null, ruleFailures: null });
+    await runJob(row.id);
+    expect(await selectOne('SELECT status, rule_failures FROM outgoing_einvoices WHERE id = :id', { id: row.id })).toEqual({ status: 'failed', rule_failures: ['BR-CO-15', 'BR-CO-16'] });
+    expect(await sendCalls()).toBe(callsBefore);
   });
 
   it('a failure is kept and retried; the last one marks it failed; a manager sends it again', async () => {

@@ -1,28 +1,27 @@
 import { createHash } from 'node:crypto';
 import type { Transaction } from 'sequelize';
-import { sendJob } from '../../worker/boss.ts';
 import { OUTGOING_EINVOICE_STATUSES, type OutgoingEInvoiceStatus } from '../../db/models/enums.ts';
 import { logActivity } from '../activity-log.server.ts';
-import { assertCan } from '../auth/permissions.server.ts';
-import type { Actor } from '../auth/users.server.ts';
-import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
-import { getEInvoicing } from '../integrations/einvoicing.server.ts';
+import { execute, selectOne, selectRows } from '../db.server.ts';
+import { sendJob } from '../jobs/boss.server.ts';
 import { containsPattern } from '../search.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { formatEur } from '../utils/format.ts';
 import { centsToDecimalString, centsToNumber, percentOfCents, toCents } from '../utils/money.ts';
 import { factorParty } from './factor-party.server.ts';
 import { writeUblInvoice } from './ubl-write.server.ts';
+import { sqlBusinessLocal } from '../utils/business-time.ts';
 
 /**
- * The factor's own e-invoices (issue 9, DESIGN §8; decision 005): when an
+ * The factor's own e-invoices (docs/croatian-formats.md; docs/decisions/006-outgoing-einvoices.md): when an
  * invoice is financed, the fee (invoices.factor_fee, the net amount) is
  * invoiced to the client as a UBL 2.1 / HR CIUS e-invoice, in the financing
  * transaction, with its activity row. Its number comes from the year's
  * counter row, locked until commit, so numbers have no gaps. After commit
- * the 'einvoice-send' job sends it through the e-invoicing intermediary;
- * the job is idempotent (a sent row is never sent again) and retried with
- * backoff; the last failure marks it failed, and a manager can send it again.
+ * the 'einvoice-send' job sends it through the e-invoicing intermediary
+ * (outgoing-send.server.ts), after checking it against the rules; the job is
+ * idempotent (a sent row is never sent again) and retried with backoff; the
+ * last failure marks it failed, and a manager can send it again.
  */
 
 /**
@@ -75,6 +74,8 @@ export interface OutgoingEInvoiceDto {
   documentId: string | null;
   sentAt: string | null;
   error: string | null;
+  /** The rule ids the document broke when checked before sending (status failed), else null. */
+  ruleFailures: string[] | null;
   attempts: number;
   createdAt: string;
 }
@@ -100,6 +101,7 @@ interface OutgoingRow {
   document_id: string | null;
   sent_at: Date | null;
   error: string | null;
+  rule_failures: string[] | null;
   attempts: number;
   created_at: Date;
 }
@@ -107,7 +109,7 @@ interface OutgoingRow {
 const SELECT_OUTGOING = `
   SELECT o.id, o.number, o.invoice_id, i.invoice_number, o.client_id, c.company_name AS client_name, cu.company_name AS customer_name,
          o.issued_at, o.issue_date, o.due_date, o.currency, o.net_amount, o.vat_rate, o.vat_amount, o.gross_amount,
-         o.payment_reference, o.status, o.document_id, o.sent_at, o.error, o.attempts, o.created_at
+         o.payment_reference, o.status, o.document_id, o.sent_at, o.error, o.rule_failures, o.attempts, o.created_at
     FROM outgoing_einvoices o
     JOIN invoices i ON i.id = o.invoice_id
     JOIN clients c ON c.id = o.client_id
@@ -138,6 +140,7 @@ function toDto(row: OutgoingRow): OutgoingEInvoiceDto {
     documentId: row.document_id,
     sentAt: iso(row.sent_at),
     error: row.error,
+    ruleFailures: row.rule_failures,
     attempts: row.attempts,
     createdAt: iso(row.created_at)!,
   };
@@ -228,9 +231,9 @@ export async function issueFeeEInvoices(invoiceIds: string[], transaction: Trans
   if (invoiceIds.length === 0) return [];
   const sources = await selectRows<IssueSource>(
     `SELECT i.id, i.invoice_number, i.amount, i.status, i.factor_fee, i.financed_at, i.financed_by,
-            to_char(i.financed_at AT TIME ZONE 'Europe/Zagreb', 'YYYY-MM-DD') AS issue_date,
-            to_char(i.financed_at AT TIME ZONE 'Europe/Zagreb', 'HH24:MI:SS') AS issue_time,
-            to_char((i.financed_at AT TIME ZONE 'Europe/Zagreb')::date + CAST(:days AS integer), 'YYYY-MM-DD') AS due_date,
+            to_char(${sqlBusinessLocal('i.financed_at')}, 'YYYY-MM-DD') AS issue_date,
+            to_char(${sqlBusinessLocal('i.financed_at')}, 'HH24:MI:SS') AS issue_time,
+            to_char(${sqlBusinessLocal('i.financed_at')}::date + CAST(:days AS integer), 'YYYY-MM-DD') AS due_date,
             c.id AS client_id, c.company_name AS client_name, c.oib AS client_oib, c.address AS client_address,
             c.city AS client_city, c.postal_code AS client_postal_code, c.email AS client_email,
             cu.company_name AS customer_name,
@@ -407,7 +410,7 @@ function writeFeeUbl(draft: Draft, factor: ReturnType<typeof factorParty>): stri
 }
 
 /** Queues the sending once `transaction` commits; a failed enqueue is logged and left to the sync job's sweep. */
-function enqueueAfterCommit(transaction: Transaction, einvoiceId: string): void {
+export function enqueueAfterCommit(transaction: Transaction, einvoiceId: string): void {
   transaction.afterCommit(async () => {
     try {
       await sendJob(SEND_QUEUE, { einvoiceId });
@@ -415,112 +418,6 @@ function enqueueAfterCommit(transaction: Transaction, einvoiceId: string): void 
       console.error(`einvoices: could not enqueue sending of ${einvoiceId}`, error);
     }
   });
-}
-
-// ---------------------------------------------------------------------------
-// Sending
-
-export type SendOutcome = 'sent' | 'skipped' | 'failed' | 'retry';
-
-/**
- * The worker's side of one e-invoice: under the row's lock, sends a pending
- * one through the intermediary and records the answer (sent, or delivered
- * when the intermediary says so, with its document id). Anything not pending
- * is skipped, so a repeated job never sends twice. A failure is recorded
- * (attempts, error, activity) and rethrown for pg-boss to retry, except the
- * last (`retryCount` at `retryLimit`), which marks it failed.
- */
-export async function sendOutgoingEInvoice(
-  einvoiceId: string,
-  delivery: { retryCount: number; retryLimit: number } = { retryCount: 0, retryLimit: 0 },
-): Promise<SendOutcome> {
-  let failure: unknown;
-  const outcome = await inTransaction(async (transaction): Promise<SendOutcome> => {
-    const row = await selectOne<{ id: string; number: string; status: OutgoingEInvoiceStatus; ubl_xml: string; attempts: number }>(
-      'SELECT id, number, status, ubl_xml, attempts FROM outgoing_einvoices WHERE id = :id FOR UPDATE',
-      { id: einvoiceId },
-      { transaction },
-    );
-    if (!row || row.status !== 'pending') return 'skipped';
-    const attempt = row.attempts + 1;
-    try {
-      const sent = await getEInvoicing().sendDocument(row.ubl_xml);
-      const status: OutgoingEInvoiceStatus = sent.status === 'delivered' ? 'delivered' : 'sent';
-      await execute(
-        `UPDATE outgoing_einvoices SET status = :status, document_id = :documentId, sent_at = now(), attempts = :attempt, error = NULL WHERE id = :id`,
-        { id: row.id, status, documentId: sent.documentId.slice(0, 255), attempt },
-        { transaction },
-      );
-      await logActivity(
-        { action: 'einvoice_sent', userId: null, entityType: 'outgoing_einvoice', entityId: row.id, details: { number: row.number, status, documentId: sent.documentId, attempt } },
-        transaction,
-      );
-      return 'sent';
-    } catch (error) {
-      failure = error;
-      const final = delivery.retryCount >= delivery.retryLimit;
-      const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000) || 'Sending failed';
-      await execute(
-        `UPDATE outgoing_einvoices SET attempts = :attempt, error = :message, status = CASE WHEN :final THEN 'failed' ELSE status END WHERE id = :id`,
-        { id: row.id, attempt, message, final },
-        { transaction },
-      );
-      await logActivity(
-        { action: 'einvoice_send_failed', userId: null, entityType: 'outgoing_einvoice', entityId: row.id, details: { number: row.number, attempt, final, error: message } },
-        transaction,
-      );
-      return final ? 'failed' : 'retry';
-    }
-  });
-  if (outcome === 'retry') throw failure;
-  return outcome;
-}
-
-/**
- * POST /api/einvoices/{id}/send and the page's 'Pošalji ponovno' (manager):
- * a failed e-invoice goes back to pending and its job is queued after
- * commit. 409 when it is sent or already waiting; 404 unknown.
- */
-export async function resendEInvoice({ actor, id, ip }: { actor: Actor; id: string; ip?: string | null }): Promise<OutgoingEInvoiceDto> {
-  assertCan(actor, 'send:einvoice');
-  return inTransaction(async (transaction) => {
-    const row = /^[0-9a-f-]{36}$/i.test(id)
-      ? await selectOne<{ id: string; number: string; status: OutgoingEInvoiceStatus; error: string | null }>(
-          'SELECT id, number, status, error FROM outgoing_einvoices WHERE id = :id FOR UPDATE',
-          { id },
-          { transaction },
-        )
-      : null;
-    if (!row) throw apiError(404, EINVOICE_MESSAGES.notFound);
-    if (row.status === 'sent' || row.status === 'delivered') throw apiError(409, `${EINVOICE_MESSAGES.alreadySent} (${row.number})`);
-    if (row.status === 'pending') throw apiError(409, `${EINVOICE_MESSAGES.alreadyQueued} (${row.number})`);
-    // The last error stays in the activity log (einvoice_send_failed); the row shows the next attempt's.
-    await execute(`UPDATE outgoing_einvoices SET status = 'pending', error = NULL WHERE id = :id`, { id: row.id }, { transaction });
-    await logActivity(
-      { action: 'einvoice_resend_requested', userId: actor.id, entityType: 'outgoing_einvoice', entityId: row.id, ipAddress: ip, details: { number: row.number, previousError: row.error } },
-      transaction,
-    );
-    enqueueAfterCommit(transaction, row.id);
-    return toDto((await selectOne<OutgoingRow>(`${SELECT_OUTGOING} WHERE o.id = :id`, { id: row.id }, { transaction }))!);
-  });
-}
-
-/**
- * Pending e-invoices whose job was lost (an enqueue that failed after commit,
- * a queue purged): re-queued by the sync job. Older than `minutes`, with no
- * job waiting, retrying or running. Returns how many were queued.
- */
-export async function requeueStalledEInvoices(options: { minutes?: number; limit?: number } = {}): Promise<number> {
-  const rows = await selectRows<{ id: string }>(
-    `SELECT o.id FROM outgoing_einvoices o
-      WHERE o.status = 'pending' AND o.updated_at < now() - make_interval(mins => CAST(:minutes AS integer))
-        AND NOT EXISTS (SELECT 1 FROM pgboss.job j
-                         WHERE j.name = :queue AND j.data ->> 'einvoiceId' = o.id::text AND j.state IN ('created', 'retry', 'active'))
-      ORDER BY o.created_at LIMIT :limit`,
-    { minutes: options.minutes ?? 10, limit: options.limit ?? 500, queue: SEND_QUEUE },
-  );
-  for (const { id } of rows) await sendJob(SEND_QUEUE, { einvoiceId: id });
-  return rows.length;
 }
 
 // ---------------------------------------------------------------------------
@@ -555,6 +452,12 @@ export async function listOutgoingEInvoices(
     ),
   ]);
   return { items: rows.map(toDto), total: count?.total ?? 0 };
+}
+
+/** One e-invoice in its API shape (in `transaction` when given); null when unknown. */
+export async function readOutgoingEInvoice(id: string, transaction?: Transaction): Promise<OutgoingEInvoiceDto | null> {
+  const row = await selectOne<OutgoingRow>(`${SELECT_OUTGOING} WHERE o.id = :id`, { id }, { transaction });
+  return row ? toDto(row) : null;
 }
 
 /** GET /api/einvoices/{id}/ubl: the stored XML exactly as issued (and sent). Throws 404. */

@@ -3,7 +3,8 @@ import { requirePermission } from '../auth/permissions.server.ts';
 import { readApiError } from '../utils/api.server.ts';
 import { redirectWithToast } from '../utils/toast.server.ts';
 import { listIncomingEInvoices, retryIncomingEInvoice } from './incoming.server.ts';
-import { listOutgoingEInvoices, resendEInvoice } from './outgoing.server.ts';
+import { resendEInvoice } from './outgoing-send.server.ts';
+import { listOutgoingEInvoices } from './outgoing.server.ts';
 import { readFormData } from '../utils/form-data.server.ts';
 import { safeRedirect } from '../utils/safe-redirect.ts';
 

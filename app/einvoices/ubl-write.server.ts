@@ -1,19 +1,22 @@
 import { centsToDecimalString, percentOfCents, sumCents } from '../utils/money.ts';
 import { decimalToFixed, lineAmountCents, parseDecimal } from './decimal.ts';
-import { HR_CIUS_CUSTOMIZATION_ID, OIB_SCHEME_ID, UBL_INVOICE_NS } from './ubl-read.server.ts';
+import { el, serialiseXml, type XmlNode } from '../xml/writer.ts';
+import { HR_CIUS_CUSTOMIZATION_ID, OIB_SCHEME_ID, UBL_INVOICE_NS } from './ubl-constants.ts';
 
 /**
  * Writes a UBL 2.1 Invoice conforming to EN 16931 and the Croatian CIUS
- * (DESIGN §8). The writer computes every amount from the lines (line net =
- * quantity × price to the cent; per VAT category and rate: taxable = sum of
- * line nets, VAT = taxable × rate rounded once half-up; the document totals
- * from those), so the totals agree by construction; en16931-rules.server.ts
- * checks the written document independently.
+ * (docs/croatian-formats.md, docs/decisions/006-outgoing-einvoices.md). The writer computes every
+ * amount from the lines (line net = quantity × price to the cent; per VAT
+ * category and rate: taxable = sum of line nets, VAT = taxable × rate rounded
+ * once half-up; the document totals from those), so the totals agree by
+ * construction; en16931-rules.server.ts checks the written document
+ * independently before it is sent.
  *
- * The XML is built as an element tree and serialised in one place, so every
- * text and attribute value is escaped (and stripped of characters XML 1.0
- * cannot carry): no value is ever concatenated into markup. Elements are in
- * the order the UBL 2.1 schema requires.
+ * The XML is built as an element tree and serialised in one place
+ * (app/xml/writer.ts), so every text and attribute value is escaped (and
+ * stripped of characters XML 1.0 cannot carry): no value is ever
+ * concatenated into markup. Elements are in the order the UBL 2.1 schema
+ * requires.
  */
 
 const CAC_NS = 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2';
@@ -94,50 +97,6 @@ export interface UblWrittenTotals {
   taxInclusive: number;
   payable: number;
   vat: UblVatGroup[];
-}
-
-// ---------------------------------------------------------------------------
-// A tiny element tree and its serialisation: the only place markup is produced.
-
-interface XmlNode {
-  tag: string;
-  attrs: Record<string, string>;
-  text: string | null;
-  children: XmlNode[];
-}
-
-type Content = string | Array<XmlNode | null> | null | undefined;
-
-/** An element; null (left out) when its content is null, undefined, '' or has no children. */
-function el(tag: string, content: Content, attrs: Record<string, string> = {}): XmlNode | null {
-  if (content === null || content === undefined) return null;
-  if (typeof content === 'string') return content === '' ? null : { tag, attrs, text: content, children: [] };
-  const children = content.filter((child): child is XmlNode => child !== null);
-  return children.length ? { tag, attrs, text: null, children } : null;
-}
-
-// XML 1.0 allows tab, LF, CR and the characters from U+0020 on (without lone surrogates, U+FFFE, U+FFFF).
-// eslint-disable-next-line no-control-regex
-const NOT_XML_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-export function xmlEscape(value: string): string {
-  return value
-    .replace(NOT_XML_CHAR, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;');
-}
-
-function serialise(node: XmlNode, depth: number): string {
-  const indent = '  '.repeat(depth);
-  const attrs = Object.entries(node.attrs)
-    .map(([name, value]) => ` ${name}="${xmlEscape(value)}"`)
-    .join('');
-  if (node.text !== null) return `${indent}<${node.tag}${attrs}>${xmlEscape(node.text)}</${node.tag}>`;
-  const inner = node.children.map((child) => serialise(child, depth + 1)).join('\n');
-  return `${indent}<${node.tag}${attrs}>\n${inner}\n${indent}</${node.tag}>`;
 }
 
 // ---------------------------------------------------------------------------
@@ -262,5 +221,5 @@ export function writeUblInvoice(input: UblWriteInvoice): { xml: string; totals: 
     ],
     { xmlns: UBL_INVOICE_NS, 'xmlns:cac': CAC_NS, 'xmlns:cbc': CBC_NS },
   )!;
-  return { xml: `<?xml version="1.0" encoding="UTF-8"?>\n${serialise(root, 0)}\n`, totals };
+  return { xml: `<?xml version="1.0" encoding="UTF-8"?>\n${serialiseXml(root)}\n`, totals };
 }

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSmtp, mailParts, type TestSmtp } from '../../tests/support/smtp.ts';
 import { failJobsOfDeadWorker, killStartedWorkers, startWorkerProcess, waitFor } from '../../tests/support/worker-process.ts';
-import { stopSender } from '../../worker/boss.ts';
+import { stopSender } from '../jobs/boss.server.ts';
 import { createTestUser } from '../auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
 import { resetEnvCache } from '../env.server.ts';
@@ -11,7 +11,7 @@ import { resetMailer } from './mailer.server.ts';
 import { createTemplate } from './templates.server.ts';
 
 /**
- * Issue 8's done-when: a campaign to 200 active clients over a real SMTP
+ * A campaign survives a killed worker: a campaign to 200 active clients over a real SMTP
  * server, sent by the real worker process, which is SIGKILLed half-way and
  * started again: exactly 200 messages, each the rendered MJML with the
  * variables filled and escaped.
@@ -75,7 +75,7 @@ describe('a campaign sent by the worker process', () => {
 
     smtp.acceptLimit = HALF;
     const workerEnv = { SMTP_URL: smtp.url, APP_URL };
-    const first = startWorkerProcess(workerEnv);
+    const first = startWorkerProcess({ env: workerEnv });
     const campaign = await createCampaign({ actor, input: { name: 'Studeni', templateId: template.id } });
 
     // Half accepted and recorded, the next message waiting for the server's answer: kill.
@@ -88,7 +88,7 @@ describe('a campaign sent by the worker process', () => {
     // Restart: the dead worker's jobs are retried (as on their expiry), the rest were waiting in the queue.
     smtp.acceptLimit = Infinity;
     await failJobsOfDeadWorker('email-send', active.map((job) => job.id));
-    const second = startWorkerProcess(workerEnv);
+    const second = startWorkerProcess({ env: workerEnv });
     await waitFor(async () => (await getCampaign(campaign.id))!.status === 'completed', 100_000, () => `completion (stderr: ${second.output.stderr})`);
 
     expect(smtp.received).toHaveLength(RECIPIENTS);

@@ -1,4 +1,4 @@
-import { sendJob } from '../../worker/boss.ts';
+import { sendJob } from '../jobs/boss.server.ts';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
@@ -7,9 +7,10 @@ import { renderEmail } from './render.server.ts';
 import { campaignCreateSchema, EMAIL_MESSAGES, type CampaignRecipients } from './schemas.ts';
 import { clientVariables, completeCampaignIfDone, enqueueAfterCommit } from './send.server.ts';
 import type { Actor } from './templates.server.ts';
+import { sqlFromBusinessLocal } from '../utils/business-time.ts';
 
 /**
- * Campaigns (spec §3, §4; DESIGN §7). Created as a draft whose fan-out job
+ * Campaigns (docs/domain-model.md, docs/lifecycle.md#other-records). Created as a draft whose fan-out job
  * runs now, or 'active' (scheduled) with the job starting at scheduledAt. The
  * fan-out writes one queued log per recipient in one transaction (unique per
  * campaign and recipient, ON CONFLICT DO NOTHING) and then one 'email-send'
@@ -113,7 +114,7 @@ export async function createCampaign({ actor, input, ip }: { actor: Actor; input
     const scheduled = data.scheduledAt ?? null;
     const { rows } = await execute<{ id: string; scheduled_at: Date | null; future: boolean }>(
       `WITH s AS (SELECT CASE WHEN CAST(:scheduled AS text) IS NULL THEN NULL
-                              WHEN :local THEN CAST(:scheduled AS timestamp) AT TIME ZONE 'Europe/Zagreb'
+                              WHEN :local THEN ${sqlFromBusinessLocal('CAST(:scheduled AS timestamp)')}
                               ELSE CAST(:scheduled AS timestamptz) END AS at)
        INSERT INTO email_campaigns (name, template_id, recipients, specific_client_ids, status, scheduled_at, created_by)
        SELECT :name, :templateId, :recipients, CAST(:clientIds AS uuid[]), CASE WHEN s.at > now() THEN 'active' ELSE 'draft' END, s.at, :actorId FROM s

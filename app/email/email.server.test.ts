@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeQuotedPrintable, mailParts, startTestSmtp, type ReceivedMail, type TestSmtp } from '../../tests/support/smtp.ts';
-import { stopSender } from '../../worker/boss.ts';
+import { stopSender } from '../jobs/boss.server.ts';
 import { apiFailure, createTestUser, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { sendWelcomeEmail } from '../workflows/handlers/parties.server.ts';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { selectOne, selectRows } from '../db.server.ts';
 import { outboxDir } from './mailer.server.ts';
 
-/** The delivery log (spec §3 Email log), the page's five summary cards, and the local outbox (DESIGN §3). */
+/** The delivery log (docs/domain-model.md Email log), the page's five summary cards, and the local outbox (README.md). */
 
 export interface EmailLogDto {
   id: string;
@@ -77,7 +77,7 @@ export interface EmailSummary {
   campaignsInProgress: number;
 }
 
-/** Spec §2: total = log entries; opened/clicked with their share of the total to one decimal (0 when there is none). */
+/** docs/screens.md: total = log entries; opened/clicked with their share of the total to one decimal (0 when there is none). */
 export async function emailSummary(): Promise<EmailSummary> {
   const row = (await selectOne<{ total: number; opened: number; clicked: number; active_templates: number; sending: number; opened_pct: string; clicked_pct: string }>(
     `SELECT l.total, l.opened, l.clicked,

@@ -6,7 +6,7 @@ import { getEnv } from '../env.server.ts';
 /**
  * Outgoing mail: SMTP when SMTP_URL is set; otherwise each message is written
  * as an .eml file to DATA_DIR/outbox, so a newcomer sees real mail without a
- * mail server (DESIGN §3).
+ * mail server (README.md).
  */
 export interface OutgoingMail {
   to: string;

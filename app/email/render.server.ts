@@ -7,7 +7,7 @@ import { formatEur } from '../utils/format.ts';
 import { TEMPLATE_VARIABLES, type TemplateVariable } from './schemas.ts';
 
 /**
- * Staff templates (DESIGN §7, §9): subject and body are plain text with the
+ * Staff templates (docs/domain-model.md, docs/api.md): subject and body are plain text with the
  * four `{{variables}}` and nothing else of Handlebars. The body is escaped as
  * a whole (HTML typed into the template or carried by a value renders as
  * text), line breaks become <br>, bare http(s) URLs become links, and the

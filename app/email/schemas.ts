@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isTimestamp, plainText } from '../utils/validation.ts';
 
-/** Email templates and campaigns (spec §3, §5): shared by the page's forms (conform) and the API. No server imports. */
+/** Email templates and campaigns (docs/domain-model.md, docs/domain-model.md#validation): shared by the page's forms (conform) and the API. No server imports. */
 
 export const TEMPLATE_VARIABLES = ['client_name', 'company_name', 'invoice_number', 'amount'] as const;
 export type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
@@ -12,8 +12,6 @@ export type EmailTrigger = (typeof EMAIL_TRIGGERS)[number];
 export const CAMPAIGN_RECIPIENTS = ['all_clients', 'active_clients', 'specific_clients'] as const;
 export type CampaignRecipients = (typeof CAMPAIGN_RECIPIENTS)[number];
 
-export const CAMPAIGN_STATUSES = ['draft', 'active', 'sending', 'completed', 'failed'] as const;
-export const LOG_STATUSES = ['queued', 'sent', 'delivered', 'opened', 'clicked', 'failed'] as const;
 
 export const EMAIL_MESSAGES = {
   nameRequired: 'Template name is required',
@@ -45,7 +43,7 @@ const templateFields = {
   ),
 };
 
-/** POST /api/email/templates: isActive defaults to true (spec §9). */
+/** POST /api/email/templates: isActive defaults to true. */
 export const templateCreateSchema = z.object({ ...templateFields, isActive: z.boolean().default(true) });
 export type TemplateCreateInput = z.output<typeof templateCreateSchema>;
 
@@ -95,8 +93,6 @@ export const campaignCreateSchema = z.object(campaignFields).superRefine((value,
     context.addIssue({ code: 'custom', path: ['clientIds'], message: EMAIL_MESSAGES.clientsRequired });
   }
 });
-export type CampaignCreateInput = z.output<typeof campaignCreateSchema>;
-
 /** The /email-automation page's posts, told apart by their `intent` (each form's fields are parsed by its own schema). */
 export const emailPageIntentSchema = z.discriminatedUnion('intent', [
   z.object({ intent: z.literal('toggleTemplate') }),

@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { sendJob } from '../../worker/boss.ts';
+import { sendJob } from '../jobs/boss.server.ts';
 import { execute, inTransaction, selectOne } from '../db.server.ts';
 import { getEnv } from '../env.server.ts';
 import { sendMail } from './mailer.server.ts';
@@ -8,7 +8,7 @@ import type { EmailTrigger, TemplateVariable } from './schemas.ts';
 import { activeTemplateFor } from './templates.server.ts';
 
 /**
- * Sending (DESIGN §7): a log row (status 'queued') is written inside the
+ * Sending (docs/domain-model.md): a log row (status 'queued') is written inside the
  * business transaction and the 'email-send' job is sent after it commits; the
  * worker renders, sends (SMTP or the outbox), and marks the row sent under a
  * row lock, so a repeated job never sends the same row twice. A failure is

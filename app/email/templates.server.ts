@@ -1,7 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
-import { isUuid } from '../auth/user-record.server.ts';
 import type { Role } from '../auth/schemas.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
 import { apiError, zodFieldErrors, type FieldErrors } from '../utils/api.server.ts';
@@ -14,9 +13,10 @@ import {
   type TemplateCreateInput,
   type TemplateUpdateInput,
 } from './schemas.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
- * Email templates (spec §3, §5; DESIGN §7, §9): staff-edited, validated on
+ * Email templates (docs/domain-model.md, docs/domain-model.md#validation; docs/api.md): staff-edited, validated on
  * save, one active template per event trigger (the unique index
  * email_templates_active_trigger_key). The 'Aktivan' switch can be turned on
  * at any time: activating a template for an event trigger, or creating one

@@ -3,9 +3,10 @@ import { logActivity } from '../activity-log.server.ts';
 import { inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { centsToDecimalString, toCents } from '../utils/money.ts';
 import { sendTriggeredEmail, type TriggerOutcome } from './send.server.ts';
+import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
 
 /**
- * The event triggers (spec §3): each sends the active template of its trigger
+ * The event triggers (docs/domain-model.md): each sends the active template of its trigger
  * to the client, or nothing (no log) without one or without an address.
  *  - invoice_verified: verifyInvoice, in its transaction (the job after commit);
  *  - client_onboarding: the onboarding workflow's welcome step (which the wizard's submit starts);
@@ -38,7 +39,7 @@ export async function sendInvoiceVerifiedTemplate(invoiceId: string, transaction
  * is recorded in the activity log, which is also what marks it done.
  */
 export async function sendPaymentReminders(): Promise<{ due: number; overdue: number }> {
-  const today = `(now() AT TIME ZONE 'Europe/Zagreb')::date`;
+  const today = SQL_BUSINESS_TODAY;
   const pick = (action: string, window: string) =>
     selectRows<{ id: string; invoice_number: string }>(
       `SELECT i.id, i.invoice_number FROM invoices i

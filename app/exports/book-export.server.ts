@@ -6,9 +6,10 @@ import { assertCan } from '../auth/permissions.server.ts';
 import { inTransaction } from '../db.server.ts';
 import { CSV_BOM, csvRecord } from './csv.ts';
 import { openSnapshot, publicTables, quoteIdent, type CatalogColumn, type Snapshot } from './snapshot.server.ts';
+import { sqlBusinessLocal } from '../utils/business-time.ts';
 
 /**
- * Settings' 'Izvezi podatke' (issue 9 item 6): the book as a zip of one CSV
+ * Settings' 'Izvezi podatke': the book as a zip of one CSV
  * per business entity, for an auditor, an accountant or a move to another
  * system.
  *
@@ -166,7 +167,7 @@ export async function exportBook({
   try {
     plan = await planExport(snapshot);
     [at] = await snapshot.query<{ day: string; instant: string }>(
-      `SELECT to_char(now() AT TIME ZONE 'Europe/Zagreb', 'YYYY-MM-DD') AS day, to_char(now(), 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS instant`,
+      `SELECT to_char(${sqlBusinessLocal('now()')}, 'YYYY-MM-DD') AS day, to_char(now(), 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS instant`,
     );
     files = Object.fromEntries(plan.map((entry) => [entry.file, entry.rows]));
     // Its own short transaction: the snapshot is read only, and the export happened whether or not the download completes.

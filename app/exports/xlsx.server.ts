@@ -1,5 +1,6 @@
 import { strToU8, zipSync } from 'fflate';
 import { spreadsheetText } from './cell-text.ts';
+import { escapeXml } from '../xml/writer.ts';
 
 /**
  * A minimal Office Open XML workbook writer (ECMA-376): just the parts Excel,
@@ -39,22 +40,7 @@ const STYLES = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 
 /** The number format code behind each numeric style, for readers and tests. */
 export const XLSX_NUMBER_FORMATS = { eur: '#,##0.00\\ "€"', integer: '#,##0', decimal: '0.0', percent: '0.0\\ "%"', date: 'dd.mm.yyyy.' } as const;
-export const XLSX_STYLE_INDEX = STYLE;
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
-// XML 1.0 refuses most control characters even escaped; they are dropped.
-// eslint-disable-next-line no-control-regex
-const INVALID_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
-
-export function xmlEscape(value: string): string {
-  return value
-    .replace(INVALID_XML, '')
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&apos;');
-}
 
 /** A1-style column letters of a 0-based index. */
 export function columnName(index: number): string {
@@ -78,7 +64,7 @@ function cellXml(cell: XlsxCell, ref: string): string {
     const style = typeof cell === 'string' ? '' : ` s="${STYLE.header}"`;
     // xml:space keeps leading and trailing blanks, which Excel would otherwise trim. An inline string is
     // never evaluated, but copied into another sheet or saved as CSV it would be: neutralised as in the CSVs.
-    return `<c r="${ref}" t="inlineStr"${style}><is><t xml:space="preserve">${xmlEscape(spreadsheetText(text))}</t></is></c>`;
+    return `<c r="${ref}" t="inlineStr"${style}><is><t xml:space="preserve">${escapeXml(spreadsheetText(text))}</t></is></c>`;
   }
   if ('date' in cell) return `<c r="${ref}" s="${STYLE.date}"><v>${excelDate(cell.date)}</v></c>`;
   if (!Number.isFinite(cell.number)) throw new Error(`cell ${ref}: not a finite number`);
@@ -119,7 +105,7 @@ export function buildXlsx(sheets: XlsxSheet[]): Uint8Array<ArrayBuffer> {
 <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>`),
     'xl/workbook.xml': strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets>${numbered
-      .map(({ sheet, n }) => `<sheet name="${xmlEscape(sheet.name)}" sheetId="${n}" r:id="rId${n}"/>`)
+      .map(({ sheet, n }) => `<sheet name="${escapeXml(sheet.name)}" sheetId="${n}" r:id="rId${n}"/>`)
       .join('')}</sheets></workbook>`),
     'xl/_rels/workbook.xml.rels': strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>
 <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${numbered

@@ -6,9 +6,10 @@ import { getFina, type FinaAdapter } from '../integrations/fina.server.ts';
 import { assessEntity } from '../risk/assessments.server.ts';
 import { createTask } from '../tasks/tasks.server.ts';
 import { apiError } from '../utils/api.server.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
- * FINA account checks (issue 9 item 2): the customer card's 'FINA provjera'
+ * FINA account checks: the customer card's 'FINA provjera'
  * and the daily 'fina-checks' job ask the FINA adapter whether a customer's
  * account is blocked. In one transaction the customer gets accountBlocked,
  * blockageReason and lastFinaCheck; a NEW blockage (not blocked before)
@@ -44,7 +45,6 @@ interface CustomerRow {
   risk_score: number | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function checkCustomerAccount({
   actor,
@@ -58,7 +58,7 @@ export async function checkCustomerAccount({
   fina?: FinaAdapter;
 }): Promise<FinaCheckResult> {
   if (actor) assertCan(actor, 'update:customer');
-  const before = UUID.test(customerId)
+  const before = isUuid(customerId)
     ? await selectOne<CustomerRow>(`SELECT id, company_name, oib, account_blocked, blockage_reason, risk_score FROM customers WHERE id = :customerId`, { customerId })
     : null;
   if (!before) throw apiError(404, FINA_MESSAGES.customerNotFound);

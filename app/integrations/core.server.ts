@@ -4,7 +4,7 @@ import { getEnv } from '../env.server.ts';
 import { INTEGRATION_DEFAULTS, type IntegrationMode, type IntegrationType } from './types.ts';
 
 /**
- * What every adapter shares (DESIGN §7): its configuration (the integrations
+ * What every adapter shares (docs/domain-model.md): its configuration (the integrations
  * row: mode, enabled, endpoint, credentials decrypted on demand), the
  * recording of each call (an integration_logs row and the row's health:
  * last_check / last_sync, error_count reset on success and +1 on failure,

@@ -7,7 +7,7 @@ import type { IntegrationAdapter, TestOutcome } from './types.ts';
 
 /**
  * E-invoicing through an information intermediary (Fiskalizacija 2.0,
- * DESIGN §8): send a UBL 2.1 Invoice/CreditNote, receive the ones addressed
+ * docs/croatian-formats.md): send a UBL 2.1 Invoice/CreditNote, receive the ones addressed
  * to us. The sandbox is a mailbox in DATA_DIR/einvoicing-sandbox: `sent/`
  * holds what we sent, `inbox/` what waits to be received (drop a UBL file
  * there to simulate an incoming e-invoice), `received/` what was taken.

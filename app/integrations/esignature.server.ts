@@ -3,7 +3,7 @@ import type { IntegrationAdapter } from './types.ts';
 import { assertEnabled, IntegrationError, liveJson, loadConfig, recorded, type IntegrationConfig } from './core.server.ts';
 
 /**
- * The e-signature integration (DESIGN §7): one small interface, a sandbox
+ * The e-signature integration (docs/domain-model.md): one small interface, a sandbox
  * implementation that answers deterministically without a network (the
  * default, so the product works offline), and 'live' which calls the configured endpoint. Every call is written to integration_logs of the
  * 'docusign' integration row, when that row exists.

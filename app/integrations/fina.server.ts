@@ -8,7 +8,7 @@ export { sandboxAccountBlocked };
 
 /**
  * FINA (the national financial agency): company data by OIB and whether the
- * company's accounts are blocked (DESIGN §8).
+ * company's accounts are blocked (docs/croatian-formats.md).
  *
  * Sandbox rule (deterministic, no network), so tests can pick OIBs:
  *   weighted = Σ digit[i] × (i + 1) over all 11 digits of the OIB (i from 0);

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { selectOne } from '../db.server.ts';
 import { assertEnabled, IntegrationError, liveJson, loadConfig, recorded, type IntegrationConfig } from './core.server.ts';
 import type { IntegrationAdapter, TestOutcome } from './types.ts';
+import { sqlFromBusinessLocal } from '../utils/business-time.ts';
 
 /**
- * HANFA (the national securities regulator, DESIGN §8): a factoring company
+ * HANFA (the national securities regulator, docs/croatian-formats.md): a factoring company
  * reports its book every quarter. The figures are computed in SQL from the
  * invoices; the sandbox answers a receipt id derived from the period and the
  * figures (same book, same receipt), live POSTs them to {endpoint}/reports.
@@ -63,8 +64,8 @@ export async function quarterlyFigures(period: string): Promise<QuarterlyFigures
   const { from, to } = quarterBounds(period);
   const row = await selectOne<Record<string, string | number | null>>(
     `WITH bounds AS (
-       SELECT (CAST(:from AS date)::timestamp AT TIME ZONE 'Europe/Zagreb') AS t0,
-              (CAST(:to AS date)::timestamp AT TIME ZONE 'Europe/Zagreb') AS t1
+       SELECT ${sqlFromBusinessLocal('CAST(:from AS date)::timestamp')} AS t0,
+              ${sqlFromBusinessLocal('CAST(:to AS date)::timestamp')} AS t1
      ),
      open_at_end AS (
        SELECT i.* FROM invoices i, bounds b

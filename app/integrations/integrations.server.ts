@@ -24,7 +24,7 @@ import {
 } from './types.ts';
 
 /**
- * The registry of integrations (DESIGN §7, spec §2 /integrations, §7): one
+ * The registry of integrations (docs/domain-model.md, docs/screens.md /integrations, docs/api.md): one
  * adapter per type, the list with its counters, test, configure (admin) and
  * the call log.
  */
@@ -120,7 +120,7 @@ export async function listIntegrations(options: { group?: IntegrationGroup } = {
   return rows.map(toDto);
 }
 
-/** Spec §2 counters: active, error, and inactive (every other status). Computed in SQL. */
+/** Counters (docs/screens.md): active, error, and inactive (every other status). Computed in SQL. */
 export async function integrationCounts(): Promise<{ active: number; error: number; inactive: number; total: number }> {
   const row = await selectOne<{ active: string; error: string; inactive: string; total: string }>(
     `SELECT count(*) FILTER (WHERE status = 'active') AS active, count(*) FILTER (WHERE status = 'error') AS error,

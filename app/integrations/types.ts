@@ -1,11 +1,11 @@
 /**
- * The integrations FinFlow talks to (DESIGN §7, spec §3 Integration). No
+ * The integrations FinFlow talks to (docs/domain-model.md). No
  * server imports here: the pages' forms use these lists too.
  */
 export const INTEGRATION_TYPES = ['hanfa', 'fina', 'einvoicing', 'sendgrid', 'docusign'] as const;
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 
-/** Spec §2 /integrations tabs: Croatian integrations and general ones. */
+/** /integrations tabs (docs/screens.md): Croatian integrations and general ones. */
 export const CROATIAN_TYPES: readonly IntegrationType[] = ['hanfa', 'fina', 'einvoicing'];
 export const GENERAL_TYPES: readonly IntegrationType[] = ['sendgrid', 'docusign'];
 
@@ -25,7 +25,7 @@ export interface TestOutcome {
   message: string;
 }
 
-/** The one interface every adapter has (DESIGN §7): `test()`, plus the calls each serves. */
+/** The one interface every adapter has (docs/domain-model.md): `test()`, plus the calls each serves. */
 export interface IntegrationAdapter {
   test(): Promise<TestOutcome>;
 }

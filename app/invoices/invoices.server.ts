@@ -1,5 +1,4 @@
 import type { Transaction } from 'sequelize';
-import type { z } from 'zod';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan, type Permission } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
@@ -10,7 +9,7 @@ import { issueFeeEInvoice } from '../einvoices/outgoing.server.ts';
 import { openForPaymentSql, payableSql } from '../payments/open-amount.server.ts';
 import { invoiceSearchCondition } from '../search.server.ts';
 import { invoiceStatusTotals } from './summaries.server.ts';
-import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { apiError, parseInput } from '../utils/api.server.ts';
 import { centsToDecimalString, centsToNumber, factoringFeeCents, feePeriods, percentOfCents, sumCents, toCents } from '../utils/money.ts';
 import {
   INVOICE_MESSAGES,
@@ -25,9 +24,11 @@ import {
 } from './schemas.ts';
 import { applyEntityDecision } from '../workflows/decisions.server.ts';
 import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
+import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
- * Invoices from submission to financing (spec §3, §4; DESIGN §7, §9).
+ * Invoices from submission to financing (docs/lifecycle.md#invoices, docs/domain-model.md).
  *
  * Lifecycle: pending → verified → approved → financed (→ paid, by payments),
  * or rejected from pending, verified or approved. Each operation runs in one
@@ -37,7 +38,7 @@ import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
  * invoice_rejected, with fromStatus/toStatus and the figures). A refusal
  * throws before anything is written, so it changes nothing.
  *
- * Status codes (DESIGN §9): a transition the state does not allow, financing
+ * Status codes (docs/api.md#errors): a transition the state does not allow, financing
  * past the limit or for a blocked customer, a duplicate → 409; four eyes → 403.
  *
  * Lock order, everywhere: the invoice row, then the client row. Financing
@@ -85,7 +86,7 @@ interface InvoiceListRow extends InvoiceRow {
   customer_name: string;
 }
 
-/** An invoice in the API's shape: spec §3 Invoice fields, plus the parties (DESIGN §9) and paidAmount. */
+/** An invoice in the API's shape: docs/domain-model.md Invoice fields, plus the parties (docs/api.md) and paidAmount. */
 export interface InvoiceDto {
   id: string;
   invoiceNumber: string;
@@ -168,7 +169,7 @@ export interface InvoiceDetailDto extends InvoiceDto {
   history: InvoiceHistoryEntry[];
 }
 
-/** spec §3 Payable invoice (id, invoiceNumber, customerName, amount, currency) and what the payment form also shows. */
+/** docs/domain-model.md Payable invoice (id, invoiceNumber, customerName, amount, currency) and what the payment form also shows. */
 export interface PayableInvoiceDto {
   id: string;
   invoiceNumber: string;
@@ -221,19 +222,12 @@ const SELECT_INVOICE = `
     JOIN clients c ON c.id = i.client_id
     JOIN customers cu ON cu.id = i.customer_id`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 async function readInvoice(id: string, transaction?: Transaction): Promise<InvoiceListRow | null> {
-  if (!UUID.test(id)) return null;
+  if (!isUuid(id)) return null;
   return selectOne<InvoiceListRow>(`${SELECT_INVOICE} WHERE i.id = :id`, { id }, { transaction });
 }
 
 /** Domain functions validate again, so a caller that skipped the schema cannot write bad data. */
-function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw apiError(400, result.error.issues[0]?.message ?? 'Invalid input', zodFieldErrors(result.error));
-  return result.data;
-}
 
 // ---------------------------------------------------------------------------
 // Creation (manual and from an e-invoice)
@@ -373,7 +367,7 @@ export async function createInvoice(
   options: { transaction?: Transaction } = {},
 ): Promise<InvoiceDto> {
   assertCan(actor, 'create:invoice');
-  const data = validate(invoiceCreateSchema, input);
+  const data = parseInput(invoiceCreateSchema, input);
   const lines: NewInvoiceLine[] = (data.lines ?? []).map((line) => ({
     description: line.description,
     quantity: line.quantity,
@@ -404,7 +398,7 @@ export async function createInvoice(
     lines,
   };
   const run = (transaction: Transaction) => insertInvoice({ actor, invoice, ip }, transaction);
-  return options.transaction ? run(options.transaction) : inTransaction(run);
+  return inTransaction(run, options.transaction);
 }
 
 // ---------------------------------------------------------------------------
@@ -429,7 +423,7 @@ async function transition(
 ): Promise<InvoiceDto> {
   assertCan(actor, spec.permission);
   const run = async (transaction: Transaction) => {
-    const row = UUID.test(id)
+    const row = isUuid(id)
       ? await selectOne<InvoiceRow>('SELECT * FROM invoices WHERE id = :id FOR UPDATE', { id }, { transaction })
       : null;
     if (!row) throw apiError(404, INVOICE_MESSAGES.notFound);
@@ -458,7 +452,7 @@ async function transition(
     );
     return toInvoiceDto(updated);
   };
-  return options.transaction ? run(options.transaction) : inTransaction(run);
+  return inTransaction(run, options.transaction);
 }
 
 /**
@@ -577,7 +571,7 @@ export async function approveInvoice(args: { actor: Actor; id: string; ip?: stri
 }
 
 /**
- * The financing figures (DESIGN §7, §9), the same rule the demo seed uses:
+ * The financing figures (docs/money.md), the same rule the demo seed uses:
  *  - factorAmount (the advance) = amount × the client's advance_rate %, rounded half-up to the cent;
  *  - factorFee = amount × fee_rate % × periods, rounded once half-up, where
  *    periods = every started 30 days from the financing date to the due date,
@@ -637,8 +631,8 @@ export async function financeInvoice(args: { actor: Actor; id: string; ip?: stri
         if (client.credit_limit === null) throw apiError(409, `Client ${client.company_name} has no credit limit; financing is not possible`);
 
         const { today, days } = (await selectOne<{ today: string; days: number }>(
-          `SELECT to_char((now() AT TIME ZONE 'Europe/Zagreb')::date, 'YYYY-MM-DD') AS today,
-                  (CAST(:dueDate AS date) - (now() AT TIME ZONE 'Europe/Zagreb')::date) AS days`,
+          `SELECT to_char(${SQL_BUSINESS_TODAY}, 'YYYY-MM-DD') AS today,
+                  (CAST(:dueDate AS date) - ${SQL_BUSINESS_TODAY}) AS days`,
           { dueDate: row.due_date },
           { transaction },
         ))!;
@@ -719,7 +713,7 @@ export async function rejectInvoice(
   options: { transaction?: Transaction } = {},
 ) {
   assertCan(args.actor, 'reject:invoice');
-  const { reason } = validate(invoiceRejectSchema, args.input);
+  const { reason } = parseInput(invoiceRejectSchema, args.input);
   return transition(
     args,
     {
@@ -790,7 +784,7 @@ async function pageWithTotal<Row extends InvoiceListRow = InvoiceListRow>(
 
 function uuidFilter(name: 'clientId' | 'customerId', value: string | null | undefined): string | null {
   if (!value) return null;
-  if (!UUID.test(value)) throw apiError(400, `Invalid ${name}`, { [name]: [`Invalid ${name}`] });
+  if (!isUuid(value)) throw apiError(400, `Invalid ${name}`, { [name]: [`Invalid ${name}`] });
   return value.toLowerCase();
 }
 

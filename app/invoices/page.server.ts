@@ -13,6 +13,8 @@ import { redirectWithToast, toastHeaders } from '../utils/toast.server.ts';
 import { approveInvoice, createInvoice, financeInvoice, financingFigures, rejectInvoice, verifyInvoice, type InvoiceDto } from './invoices.server.ts';
 import { type INVOICE_DECISIONS, INVOICE_TABS, invoiceCreateSchema, type InvoiceTab } from './schemas.ts';
 import { importUblInvoice } from './ubl-import.server.ts';
+import { businessDay } from '../utils/business-time.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
  * The page side of /invoices and /invoices/{id}: URL parameters, the form
@@ -38,7 +40,6 @@ export function backTo(request: Request): string {
   return `${url.pathname}${url.search}`;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface PartyOption {
   id: string;
@@ -68,7 +69,7 @@ async function pickerOptions(table: 'clients' | 'customers', term: string, chose
   const found = await selectRows<PartyOption>(`SELECT ${columns} FROM ${table} ${where} ORDER BY lower(company_name), id LIMIT :cap`, replacements);
   const rows = found.slice(0, OPTION_CAP);
   const count = rows.length;
-  if (UUID.test(chosenId) && !rows.some((row) => row.id === chosenId.toLowerCase())) {
+  if (isUuid(chosenId) && !rows.some((row) => row.id === chosenId.toLowerCase())) {
     const chosen = await selectOne<PartyOption>(`SELECT ${columns} FROM ${table} WHERE id = :id`, { id: chosenId });
     if (chosen) rows.unshift(chosen);
   }
@@ -88,9 +89,7 @@ export async function partyOptions(search: { clientQ?: string; customerQ?: strin
   };
 }
 
-function zagrebToday(): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-}
+const zagrebToday = () => businessDay();
 
 /**
  * What financing an approved invoice would book today (the domain's own

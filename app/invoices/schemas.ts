@@ -3,7 +3,7 @@ import { INVOICE_STATUSES, VAT_CATEGORIES, type InvoiceStatus } from '../../db/m
 import { amountCentsSchema, calendarDateSchema, plainText, requiredString } from '../utils/validation.ts';
 
 /**
- * Invoice forms and payloads (spec §3, §5; DESIGN §9): POST /api/invoices,
+ * Invoice forms and payloads (docs/domain-model.md, docs/domain-model.md#validation; docs/api.md): POST /api/invoices,
  * the add-invoice form, PUT …/reject. Shared by the browser (conform) and the
  * server, so nothing server-only is imported here. Messages are English API
  * texts; pages translate them through INVOICE_MESSAGE_KEYS.
@@ -41,7 +41,7 @@ export const INVOICE_MESSAGE_KEYS: Record<string, string> = Object.fromEntries(
   Object.entries(INVOICE_MESSAGES).map(([key, message]) => [message, `invoices.validation.${key}`]),
 );
 
-/** The spec's five tabs of /invoices (§2): all and four statuses. */
+/** The five tabs of /invoices (docs/screens.md): all and four statuses. */
 export const INVOICE_TABS = ['all', 'pending', 'verified', 'approved', 'rejected'] as const;
 export type InvoiceTab = (typeof INVOICE_TABS)[number];
 export { INVOICE_STATUSES, type InvoiceStatus };
@@ -74,7 +74,6 @@ export const invoiceLineSchema = z.object({
   ),
   kpdCode: z.preprocess(blankToUndefined, plainText(z.string().trim().max(20)).optional()),
 });
-export type InvoiceLineInput = z.input<typeof invoiceLineSchema>;
 
 /**
  * POST /api/invoices {clientId, customerId, invoiceNumber, issueDate, dueDate,
@@ -103,7 +102,6 @@ export const invoiceCreateSchema = z
   })
   .refine((value) => value.dueDate >= value.issueDate, { message: INVOICE_MESSAGES.dueBeforeIssue, path: ['dueDate'] });
 export type InvoiceCreateInput = z.input<typeof invoiceCreateSchema>;
-export type InvoiceCreateData = z.output<typeof invoiceCreateSchema>;
 
 /** PUT /api/invoices/{id}/reject {reason}. */
 export const invoiceRejectSchema = z.object({

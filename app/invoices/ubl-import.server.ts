@@ -4,14 +4,16 @@ import type { Actor } from '../auth/users.server.ts';
 import { createCustomer } from '../customers/customers.server.ts';
 import { deleteObjectIfUnreferenced, storeDocument } from '../documents/documents.server.ts';
 import { execute, inTransaction } from '../db.server.ts';
-import { matchUblParties, parseUblInvoice, type ProposedCustomer, type UblInvoice } from '../einvoices/ubl-read.server.ts';
+import type { UblInvoice } from '../einvoices/ubl-constants.ts';
+import { parseUblInvoice } from '../einvoices/ubl-document.server.ts';
+import { matchUblParties, type ProposedCustomer } from '../einvoices/ubl-parties.server.ts';
 import { objectKeyFor, sha256Hex } from '../storage/object-store.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { insertInvoice, type InvoiceDto } from './invoices.server.ts';
 
 /**
  * POST /api/invoices/import: a client's UBL e-invoice becomes an invoice.
- * The XML is parsed and checked first (ubl-read.server.ts; nothing is
+ * The XML is parsed and checked first (ubl-document.server.ts; nothing is
  * written when it is refused), then in one transaction: the parties are
  * matched (seller = the client, buyer = a customer), the customer is created
  * when proposed and allowed, the invoice and its lines are inserted

@@ -1,13 +1,11 @@
 import type { Transaction } from 'sequelize';
-import type { z } from 'zod';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
-import { isUuid } from '../auth/user-record.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { utilisationPercent } from '../clients/clients.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { containsPattern } from '../search.server.ts';
-import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { apiError, parseInput } from '../utils/api.server.ts';
 import { formatDate, formatEur } from '../utils/format.ts';
 import { centsToDecimalString, centsToNumber, toCents } from '../utils/money.ts';
 import { addDays, zagrebToday } from './dates.ts';
@@ -21,9 +19,11 @@ import {
   type CreditLimitRequestInput,
   type CreditLimitStatus,
 } from './schemas.ts';
+import { sqlFromBusinessLocal } from '../utils/business-time.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
- * Credit limits (spec §2 /limits, §3, §4, §5, §7; DESIGN §6, §9). A limit is
+ * Credit limits (docs/lifecycle.md#credit-limits, docs/domain-model.md, docs/api.md). A limit is
  * only ever set through a request that a manager other than its author
  * approves; the approval sets clients.credit_limit. Approved limits lapse
  * after validUntil (the daily 'credit-limit-expiry' job), and a renewal task
@@ -47,7 +47,7 @@ export interface CreditLimitRequestDto {
   requestedBy: string | null;
   requestedById: string | null;
   requestedAt: string;
-  /** A calendar day 'YYYY-MM-DD' (DESIGN §9). */
+  /** A calendar day 'YYYY-MM-DD' (docs/lifecycle.md#credit-limits). */
   validUntil: string | null;
   status: CreditLimitStatus;
   decidedBy: string | null;
@@ -111,11 +111,6 @@ function toDto(row: RequestRow): CreditLimitRequestDto {
 }
 
 /** Domain functions validate again, so a caller that skipped the schema cannot write bad data. */
-function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw apiError(400, result.error.issues[0].message, zodFieldErrors(result.error));
-  return result.data;
-}
 
 async function readRequest(id: string, transaction?: Transaction): Promise<CreditLimitRequestDto> {
   const row = await selectOne<RequestRow>(`${SELECT_REQUESTS} WHERE r.id = :id`, { id }, { transaction });
@@ -123,17 +118,11 @@ async function readRequest(id: string, transaction?: Transaction): Promise<Credi
   return toDto(row);
 }
 
-/** GET of one request (the page's decisions read it back). Throws 404. */
-export async function getCreditLimitRequest(id: string): Promise<CreditLimitRequestDto> {
-  if (!isUuid(id)) throw apiError(404, LIMIT_MESSAGES.notFound);
-  return readRequest(id);
-}
-
 /**
  * POST /api/credit-limits and the request dialog: a pending request.
  * previousLimit is the client's limit at this moment (read under a share
  * lock, so a decision committing meanwhile is either before or after it);
- * validUntil defaults to 365 days after today in Croatia (spec §9) and may not
+ * validUntil defaults to 365 days after today in Croatia (docs/lifecycle.md#credit-limits) and may not
  * lie in the past. With `options.transaction` the caller's transaction is
  * used. Throws 400 (invalid input, unknown client), 403.
  */
@@ -142,7 +131,7 @@ export async function requestCreditLimit(
   options: { transaction?: Transaction } = {},
 ): Promise<CreditLimitRequestDto> {
   assertCan(actor, 'create:credit_limit');
-  const data = validate(creditLimitRequestSchema, input);
+  const data = parseInput(creditLimitRequestSchema, input);
   const today = zagrebToday();
   const validUntil = data.validUntil ?? addDays(today, DEFAULT_VALIDITY_DAYS);
   if (validUntil < today) throw apiError(400, LIMIT_MESSAGES.validUntilPast, { validUntil: [LIMIT_MESSAGES.validUntilPast] });
@@ -188,7 +177,7 @@ export async function requestCreditLimit(
     );
     return readRequest(id, transaction);
   };
-  return options.transaction ? work(options.transaction) : inTransaction(work);
+  return inTransaction(work, options.transaction);
 }
 
 interface LockedRequest {
@@ -214,7 +203,7 @@ async function lockForDecision(actor: Actor, id: string, transaction: Transactio
       )
     : null;
   if (!row) throw apiError(404, LIMIT_MESSAGES.notFound);
-  // DESIGN §6 four eyes: checked before the state, since the author may never decide it.
+  // Four eyes (docs/domain-model.md#roles-and-permissions): checked before the state, since the author may never decide it.
   if (row.requested_by !== null && row.requested_by === actor.id) throw apiError(403, LIMIT_MESSAGES.ownRequest);
   return row;
 }
@@ -222,7 +211,7 @@ async function lockForDecision(actor: Actor, id: string, transaction: Transactio
 /**
  * PUT /api/credit-limits/{id}/approve: a manager other than the author
  * approves a pending request whose validity has not ended; approvedLimit
- * defaults to the requested limit (spec §4) and becomes the client's credit
+ * defaults to the requested limit (docs/lifecycle.md#credit-limits) and becomes the client's credit
  * limit. Throws 400, 403 (role; own request), 404, 409 (not pending; validity ended).
  */
 export async function approveCreditLimit({
@@ -237,7 +226,7 @@ export async function approveCreditLimit({
   ip?: string | null;
 }): Promise<CreditLimitRequestDto> {
   assertCan(actor, 'decide:credit_limit');
-  const data = validate(approveCreditLimitSchema, { approvedLimit });
+  const data = parseInput(approveCreditLimitSchema, { approvedLimit });
   return inTransaction(async (transaction) => {
     const request = await lockForDecision(actor, id, transaction);
     if (request.status !== 'pending') throw apiError(409, LIMIT_MESSAGES.notPendingApprove);
@@ -279,7 +268,7 @@ export async function approveCreditLimit({
 /**
  * PUT /api/credit-limits/{id}/reject: a manager other than the author rejects
  * a pending request; the reason given is stored as rejectionReason (the
- * page always sends FIXED_REJECTION_REASON, DESIGN §9). The client's limit is
+ * page always sends FIXED_REJECTION_REASON, docs/lifecycle.md#credit-limits). The client's limit is
  * untouched. Throws 400, 403 (role; own request), 404, 409 (not pending).
  */
 export async function rejectCreditLimit({
@@ -294,7 +283,7 @@ export async function rejectCreditLimit({
   ip?: string | null;
 }): Promise<CreditLimitRequestDto> {
   assertCan(actor, 'decide:credit_limit');
-  const data = validate(rejectCreditLimitSchema, { reason });
+  const data = parseInput(rejectCreditLimitSchema, { reason });
   return inTransaction(async (transaction) => {
     const request = await lockForDecision(actor, id, transaction);
     if (request.status !== 'pending') throw apiError(409, LIMIT_MESSAGES.notPendingReject);
@@ -580,7 +569,7 @@ export async function openRenewalTasks(today: string = zagrebToday()): Promise<{
       const { rows } = await execute<{ id: string }>(
         `INSERT INTO tasks (title, description, type, priority, status, due_date, entity_type, entity_id)
          VALUES (:title, :description, 'limit_approval', 'high', 'pending',
-                 CAST(:validUntil AS date)::timestamp AT TIME ZONE 'Europe/Zagreb', 'credit_limit_request', :requestId)
+                 ${sqlFromBusinessLocal('CAST(:validUntil AS date)::timestamp')}, 'credit_limit_request', :requestId)
          RETURNING id`,
         { title, description, validUntil: request.valid_until, requestId: request.id },
         { transaction },

@@ -3,7 +3,7 @@ import { centsToDecimalString } from '../utils/money.ts';
 import { amountCentsSchema, isCalendarDate, requiredString } from '../utils/validation.ts';
 
 /**
- * Credit limit requests (spec §3, §5, §7; DESIGN §9): POST /api/credit-limits,
+ * Credit limit requests (docs/domain-model.md, docs/domain-model.md#validation, docs/api.md; docs/lifecycle.md#credit-limits): POST /api/credit-limits,
  * PUT …/approve, PUT …/reject and the /limits forms. Shared by the browser
  * (conform) and the server, so nothing server-only is imported here. Messages
  * are the spec's English texts; pages translate them through LIMIT_MESSAGE_KEYS.
@@ -31,16 +31,16 @@ export const LIMIT_MESSAGE_KEYS: Record<string, string> = Object.fromEntries(
   Object.entries(LIMIT_MESSAGES).map(([key, message]) => [message, `limits.validation.${key}`]),
 );
 
-/** DESIGN §9: what the spec's UI always sends when rejecting (a fixed text, stored as rejectionReason). */
+/** docs/lifecycle.md#credit-limits: what the page always sends when rejecting (a fixed text, stored as rejectionReason). */
 export const FIXED_REJECTION_REASON = 'Odbijeno od strane administratora';
 
-/** Spec §9: default validity of a limit. */
+/** docs/lifecycle.md#credit-limits: default validity of a limit. */
 export const DEFAULT_VALIDITY_DAYS = 365;
 
 export const CREDIT_LIMIT_STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const;
 export type CreditLimitStatus = (typeof CREDIT_LIMIT_STATUSES)[number];
 
-/** Spec §2 /limits tabs, pending first (the default). Expired requests appear under 'all'. */
+/** The /limits tabs (docs/screens.md), pending first (the default). Expired requests appear under 'all'. */
 export const LIMIT_TABS = ['pending', 'approved', 'rejected', 'all'] as const;
 export type LimitTab = (typeof LIMIT_TABS)[number];
 
@@ -74,7 +74,7 @@ export const creditLimitRequestSchema = z.object({
 });
 export type CreditLimitRequestInput = z.input<typeof creditLimitRequestSchema>;
 
-/** PUT /api/credit-limits/{id}/approve {approvedLimit?}: without it the requested limit is approved (spec §4). */
+/** PUT /api/credit-limits/{id}/approve {approvedLimit?}: without it the requested limit is approved (docs/lifecycle.md#credit-limits). */
 export const approveCreditLimitSchema = z.object({
   approvedLimit: z.preprocess(
     blankToUndefined,

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../db/seed/demo.ts';
 import { getSequelize } from '../../db/connection.ts';
-import { queues } from '../../worker/queues.ts';
+import { queues } from '../jobs/queues.server.ts';
 import { createTestUser, getRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
 import { loader as monitoringApi } from '../routes/api.monitoring.ts';

@@ -1,6 +1,8 @@
 import { selectOne, selectRows } from '../db.server.ts';
-import { queues } from '../../worker/queues.ts';
+import { queueDepths } from '../jobs/job-table.server.ts';
+import { queues } from '../jobs/queues.server.ts';
 import { integrationStatuses, type IntegrationStatusRow } from '../dashboard/dashboard.server.ts';
+import { sqlBusinessLocal, sqlFromBusinessLocal } from '../utils/business-time.ts';
 
 /** A worker that has not beaten for this long is reported as not running (as on Settings). */
 export const WORKER_STALE_AFTER_SECONDS = 120;
@@ -76,33 +78,14 @@ async function workerStatuses(): Promise<WorkerStatus[]> {
   }));
 }
 
-/** Queue depths and failures from pg-boss's own job table, for every queue declared in worker/queues.ts. */
+/** Queue depths and failures from pg-boss's own job table (app/jobs/job-table.server.ts), for every queue declared in app/jobs/queues.server.ts. */
 async function queueStatuses(): Promise<{ available: boolean; queues: QueueStatus[]; failed: FailedJob[] }> {
   const names = queues.map((queue) => queue.name);
-  const present = await selectOne<{ present: boolean }>(`SELECT to_regclass('pgboss.job') IS NOT NULL AS present`);
-  if (!present?.present) {
+  const state = await queueDepths(names);
+  if (!state) {
     return { available: false, queues: names.map((name) => ({ name, created: 0, retry: 0, active: 0, failed24h: 0 })), failed: [] };
   }
-  const [rows, failed] = await Promise.all([
-    selectRows<QueueStatus>(
-      `SELECT q.name,
-              count(j.id) FILTER (WHERE j.state = 'created')::int AS created,
-              count(j.id) FILTER (WHERE j.state = 'retry')::int AS retry,
-              count(j.id) FILTER (WHERE j.state = 'active')::int AS active,
-              count(j.id) FILTER (WHERE j.state = 'failed' AND j.completed_on > now() - interval '24 hours')::int AS "failed24h"
-         FROM unnest(CAST(ARRAY[:names] AS text[])) AS q(name)
-         LEFT JOIN pgboss.job j ON j.name = q.name
-        GROUP BY q.name`,
-      { names },
-    ),
-    selectRows<{ id: string; name: string; completed_on: Date; retry_count: number; error: string | null }>(
-      `SELECT id, name, completed_on, retry_count,
-              left(coalesce(output ->> 'message', CAST(output AS text)), 500) AS error
-         FROM pgboss.job
-        WHERE state = 'failed' AND completed_on > now() - interval '24 hours'
-        ORDER BY completed_on DESC LIMIT 20`,
-    ),
-  ]);
+  const { depths: rows, failed } = state;
   const byName = new Map(rows.map((row) => [row.name, row]));
   return {
     available: true,
@@ -127,7 +110,7 @@ export async function monitoringStatus(): Promise<MonitoringStatus> {
         integrationStatuses(),
         selectOne<{ today: number }>(
           `SELECT count(*)::int AS today FROM activity_logs
-            WHERE created_at >= (date_trunc('day', now() AT TIME ZONE 'Europe/Zagreb') AT TIME ZONE 'Europe/Zagreb')`,
+            WHERE created_at >= ${sqlFromBusinessLocal(`date_trunc('day', ${sqlBusinessLocal('now()')})`)}`,
         ),
       ])
     : [[], { available: false, queues: [], failed: [] }, [], null];

@@ -2,7 +2,7 @@ import { activityLogChoices, activityLogFilterSchema, listActivityLogs, type Act
 import { pageCount, pageOffset, readListUrl, tabSchema } from '../utils/list-url.ts';
 import { monitoringStatus } from './monitoring.server.ts';
 
-/** The /monitoring page's tabs and the log tab's page size (spec §2). */
+/** The /monitoring page's tabs and the log tab's page size (docs/screens.md). */
 export const MONITORING_TABS = ['system', 'integrations', 'logs'] as const;
 export type MonitoringTab = (typeof MONITORING_TABS)[number];
 export const LOG_PAGE_SIZE = 25;

@@ -7,7 +7,7 @@ import type { KycDocumentType } from './kyc.ts';
 import { DRAFT_UPLOAD_CAP_BYTES } from './limits.ts';
 
 /**
- * The wizard's server-side draft (DESIGN §6: the wizard works without
+ * The wizard's server-side draft (docs/lifecycle.md#onboarding-and-kyc: the wizard works without
  * JavaScript, so what the visitor entered must survive between form posts).
  * The visitor holds a random token in an HttpOnly cookie; only its SHA-256 is
  * stored, so a database reader cannot take over a draft.
@@ -150,7 +150,7 @@ export async function listDraftFiles(draftId: string, options: { transaction?: T
 
 /**
  * Attaches a checked, stored file to the draft for its KYC type, replacing an
- * earlier one of that type (spec §5). The per-draft byte budget is taken in
+ * earlier one of that type (docs/domain-model.md#validation). The per-draft byte budget is taken in
  * the same statement that checks it, so parallel uploads cannot overshoot:
  * past it the answer is 413.
  */

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeQuotedPrintable } from '../../tests/support/smtp.ts';
-import { stopSender } from '../../worker/boss.ts';
+import { stopSender } from '../jobs/boss.server.ts';
 import { activityRows, apiFailure, createTestUser, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { createClient, updateClient } from '../clients/clients.server.ts';
@@ -15,7 +15,8 @@ import { action as decisionRoute } from '../routes/api.clients.$clientId.kyc-dec
 import { getObjectStore } from '../storage/object-store.server.ts';
 import { updateTask } from '../tasks/tasks.server.ts';
 import { croatianIban } from '../utils/validation.ts';
-import { runWorkflowStep, type StepJob } from '../workflows/engine.server.ts';
+import { runWorkflowStep } from '../workflows/runner.server.ts';
+import type { StepJob } from '../workflows/types.ts';
 import { attachDraftFile, createDraft } from './drafts.server.ts';
 import { decideKyc, documentRequestState, submitRequestedDocuments } from './kyc-decision.server.ts';
 import type { KycDocumentType } from './kyc.ts';

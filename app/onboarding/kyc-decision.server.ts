@@ -16,6 +16,7 @@ import { DOCUMENT_TYPE_OF_KYC, KYC_DOCUMENT_TYPES, KYC_EXTENSIONS, KYC_MAX_FILE_
 import { sendDocumentRequestMail, sendRejectionMail } from './kyc-mail.server.ts';
 import { KYC_MESSAGES, KYC_REQUEST_TTL_DAYS, kycDecisionSchema, type KycDecision, type KycDecisionInput } from './schemas.ts';
 import type { FilePart, UploadErrors } from './uploads.server.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
  * The applicant's KYC decision, taken by a manager ('decide:kyc' in
@@ -37,7 +38,6 @@ import type { FilePart, UploadErrors } from './uploads.server.ts';
  * client active by an edit (app/clients/clients.server.ts) need the approval.
  */
 const UNDECIDED: readonly OnboardingStatus[] = ['pending', 'in_progress'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Tokens are 32 random bytes in base64url: 43 characters. */
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
@@ -75,7 +75,7 @@ export async function decideKyc({ actor, clientId, input, ip }: { actor: Actor; 
   const parsed = kycDecisionSchema.safeParse(input);
   if (!parsed.success) throw apiError(400, parsed.error.issues[0].message, zodFieldErrors(parsed.error));
   const { decision, reason, message } = parsed.data;
-  if (!UUID.test(clientId)) throw apiError(404, KYC_MESSAGES.clientNotFound);
+  if (!isUuid(clientId)) throw apiError(404, KYC_MESSAGES.clientNotFound);
   const token = decision === 'request_documents' ? randomBytes(32).toString('base64url') : null;
 
   const outcome = await inTransaction(async (transaction) => {
@@ -297,7 +297,7 @@ export interface KycApplication {
 
 /** The KYC state of a client (null when it does not exist). */
 export async function getKycApplication(clientId: string): Promise<KycApplication | null> {
-  if (!UUID.test(clientId)) return null;
+  if (!isUuid(clientId)) return null;
   const client = await selectOne<ClientRow>(`SELECT id, company_name, contact_person, email, status, onboarding_status FROM clients WHERE id = :clientId`, { clientId });
   if (!client) return null;
   const [request, decision, documents] = await Promise.all([

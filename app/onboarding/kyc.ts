@@ -1,22 +1,22 @@
 import { KYC_DOCUMENT_TYPES, type DocumentType, type KycDocumentType } from '../../db/models/enums.ts';
 
 /**
- * The KYC documents an applicant uploads (spec §3 'Required KYC document
- * types', §5 'KYC upload', §9). Shared by the browser (hints, accept list,
+ * The KYC documents an applicant uploads: their types and upload rules
+ * (docs/domain-model.md#validation). Shared by the browser (hints, accept list,
  * early checks) and the server (the authority). No server imports here.
  */
 export { KYC_DOCUMENT_TYPES, type KycDocumentType };
 
-export const KYC_MAX_FILE_BYTES = 10 * 1024 * 1024; // 10485760, spec §5
+export const KYC_MAX_FILE_BYTES = 10 * 1024 * 1024; // 10485760, docs/domain-model.md#validation
 export const KYC_MAX_FILE_MB = KYC_MAX_FILE_BYTES / (1024 * 1024);
 export const KYC_EXTENSIONS = ['pdf', 'jpg', 'jpeg', 'png'] as const;
 export const KYC_MIME_TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as const;
 /** For `<input accept>`: extensions and types, so every browser's picker filters. */
 export const KYC_ACCEPT = [...KYC_EXTENSIONS.map((ext) => `.${ext}`), ...KYC_MIME_TYPES].join(',');
-/** Shown with a wrong-type error (spec §5: "plus the allowed types"). */
+/** Shown with a wrong-type error (docs/domain-model.md#validation). */
 export const KYC_ALLOWED_LABEL = KYC_EXTENSIONS.map((ext) => ext.toUpperCase()).join(', ');
 
-/** DESIGN §9: the nearest Document `type` of each KYC type; the KYC type itself is kept in `kycType`. */
+/** docs/domain-model.md: the nearest Document `type` of each KYC type; the KYC type itself is kept in `kycType`. */
 export const DOCUMENT_TYPE_OF_KYC: Record<KycDocumentType, DocumentType> = {
   company_registration: 'kyc_document',
   tax_certificate: 'kyc_document',

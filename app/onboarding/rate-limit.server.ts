@@ -3,7 +3,7 @@ import { apiError } from '../utils/api.server.ts';
 
 /**
  * The wizard and its upload URL are the product's only public writes
- * (DESIGN §9), so each client address gets a budget of requests per window;
+ * (docs/api.md#routes), so each client address gets a budget of requests per window;
  * past it the answer is 429 with Retry-After. Counted in PostgreSQL so every
  * web replica shares one count. Generous enough for an office behind one
  * address filling in a few registrations.

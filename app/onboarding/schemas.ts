@@ -12,9 +12,9 @@ import { KYC_DOCUMENT_TYPES } from './kyc.ts';
 
 /**
  * One schema per wizard step, used by the conform forms in the browser and by
- * the route action on the server (spec §5 'Client registration'). Messages are
- * i18n keys (spec §5: "Messages are translated keys"); the English values are
- * the spec's texts.
+ * the route action on the server (docs/domain-model.md#validation 'Client registration'). Messages are
+ * i18n keys (docs/domain-model.md#validation); the English values are
+ * the product's original texts.
  */
 export const MESSAGES = {
   companyNameRequired: 'onboarding.errors.companyNameRequired',
@@ -38,7 +38,7 @@ export const MESSAGES = {
 export const COUNTRIES = ['Croatia', 'Slovenia', 'Bosnia and Herzegovina', 'Serbia'] as const;
 export type Country = (typeof COUNTRIES)[number];
 export const DEFAULT_COUNTRY: Country = 'Croatia';
-/** Spec §9: the desired-limit field's placeholder, in EUR. */
+/** docs/screens.md: the desired-limit field's placeholder, in EUR. */
 export const CREDIT_LIMIT_PLACEHOLDER = 50000;
 export const WIZARD_STEPS = 4;
 

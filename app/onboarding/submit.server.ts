@@ -11,7 +11,7 @@ import { DOCUMENT_TYPE_OF_KYC } from './kyc.ts';
 import { bankingStepSchema, companyStepSchema, STEP_FIELDS } from './schemas.ts';
 
 /**
- * The wizard's final submit (spec §4 'Registration wizard': client, then its
+ * The wizard's final submit (docs/lifecycle.md#onboarding-and-kyc: client, then its
  * documents, then the onboarding workflow, then step 4). One transaction: a
  * failure anywhere leaves no client, document, limit request or instance, and
  * the draft stays as it was so the applicant can correct and resend.
@@ -22,7 +22,7 @@ export const SUBMIT_ERRORS = {
   kycRequired: 'onboarding.errors.kycRequired',
   expired: 'onboarding.errors.draftExpired',
 } as const;
-/** DESIGN §9: the wizard's desired limit becomes a pending request with this reason. */
+/** docs/lifecycle.md#onboarding-and-kyc: the wizard's desired limit becomes a pending request with this reason. */
 export const REGISTRATION_LIMIT_REASON = 'Zahtjev iz registracije';
 
 export type SubmitResult =
@@ -92,7 +92,7 @@ export async function submitRegistration(input: { token: string; ip?: string | n
   }
 }
 
-/** A pending request for the applicant's desired limit: asked by nobody on staff, valid one year (DESIGN §9). */
+/** A pending request for the applicant's desired limit: asked by nobody on staff, valid one year (docs/lifecycle.md#onboarding-and-kyc). */
 async function requestLimit(clientId: string, cents: number, ip: string | null, transaction: Transaction) {
   const { rows } = await execute<{ id: string }>(
     `INSERT INTO credit_limit_requests (client_id, previous_limit, requested_limit, reason, requested_by, valid_until, status)

@@ -11,7 +11,7 @@ import { attachDraftFile, UPLOAD_CAP_EXCEEDED, type DraftFile } from './drafts.s
 import { isKycType, KYC_DOCUMENT_TYPES, KYC_MAX_FILE_BYTES, KYC_MIME_TYPES, type KycDocumentType } from './kyc.ts';
 
 /**
- * Step 3's files, by both routes (spec §5 'KYC upload'): without JavaScript
+ * Step 3's files, by both routes (docs/domain-model.md#validation 'KYC upload'): without JavaScript
  * they arrive in the step's multipart post (field `file_<kycType>`); with
  * JavaScript they were PUT into the upload quarantine and the post names the
  * object (`object_<kycType>`), which is claimed here. Either way the file is

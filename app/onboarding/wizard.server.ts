@@ -23,7 +23,7 @@ import { attachPostedFiles, claimPostedUploads, readWizardForm, type UploadError
 
 /**
  * The /onboarding page's loader and action, kept out of the route module so
- * the route stays a thin page. Every step is a plain form post (DESIGN §6);
+ * the route stays a thin page. Every step is a plain form post (docs/lifecycle.md#onboarding-and-kyc);
  * success answers with a redirect (post/redirect/get), a refusal re-renders
  * the step with the visitor's values and the errors.
  */

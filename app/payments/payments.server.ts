@@ -17,10 +17,12 @@ import {
 } from './schemas.ts';
 import { applyEntityDecision } from '../workflows/decisions.server.ts';
 import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
+import { SQL_BUSINESS_TODAY, sqlBusinessLocal, sqlFromBusinessLocal } from '../utils/business-time.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
- * Collections from the factored invoices' customers (spec §3 Payment, §4, §5;
- * DESIGN §7, §9).
+ * Collections from the factored invoices' customers (docs/lifecycle.md#payments,
+ * docs/domain-model.md, docs/money.md).
  *
  * States: pending → confirmed | failed; confirmed → refunded. Recording is
  * the daily queue ('create:payment'); confirming, failing and refunding are
@@ -65,7 +67,7 @@ export interface PaymentDto {
   source: 'manual' | 'bank_statement';
   createdAt: string;
   processedAt: string | null;
-  /** Pending and the invoice past its due date (spec §4 overdue badge). */
+  /** Pending and the invoice past its due date (docs/screens.md overdue badge). */
   overdue: boolean;
   /** The invoice's amount and confirmed collections so far, so part-payments show as "paid / amount". */
   invoiceAmount: number;
@@ -98,10 +100,9 @@ interface PaymentRow {
 
 const money = (value: string) => centsToNumber(toCents(value));
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Today in Croatia: due dates are Croatian calendar days. */
-const TODAY = `(now() AT TIME ZONE 'Europe/Zagreb')::date`;
+const TODAY = SQL_BUSINESS_TODAY;
 
 const SELECT_PAYMENT = `
   SELECT p.id, p.invoice_id, p.amount, p.currency, p.payment_method, p.status, p.reference, p.notes, p.source,
@@ -140,7 +141,7 @@ export function toPaymentDto(row: PaymentRow): PaymentDto {
   };
 }
 
-/** The API's answer (spec §3 Payment fields first). */
+/** The API's answer (docs/domain-model.md Payment fields first). */
 export function paymentJson(payment: PaymentDto) {
   return {
     id: payment.id,
@@ -165,7 +166,7 @@ export function paymentJson(payment: PaymentDto) {
 }
 
 export async function getPayment(id: string, transaction?: Transaction): Promise<PaymentDto> {
-  const row = UUID.test(id) ? await selectOne<PaymentRow>(`${SELECT_PAYMENT} WHERE p.id = :id`, { id }, { transaction }) : null;
+  const row = isUuid(id) ? await selectOne<PaymentRow>(`${SELECT_PAYMENT} WHERE p.id = :id`, { id }, { transaction }) : null;
   if (!row) throw apiError(404, PAYMENT_MESSAGES.notFound);
   return toPaymentDto(row);
 }
@@ -281,7 +282,7 @@ export async function recordPayment(
     await startWorkflowOnEvent({ event: 'payment_recorded', entityType: 'payment', entityId: id, actor, ip }, { transaction });
     return getPayment(id, transaction);
   };
-  return options.transaction ? run(options.transaction) : inTransaction(run);
+  return inTransaction(run, options.transaction);
 }
 
 // ---------------------------------------------------------------------------
@@ -295,7 +296,7 @@ interface LockedPayment {
 }
 
 async function lockPayment(id: string, transaction: Transaction): Promise<LockedPayment> {
-  const row = UUID.test(id)
+  const row = isUuid(id)
     ? await selectOne<LockedPayment>('SELECT id, invoice_id, amount, status FROM payments WHERE id = :id FOR UPDATE', { id }, { transaction })
     : null;
   if (!row) throw apiError(404, PAYMENT_MESSAGES.notFound);
@@ -378,7 +379,7 @@ export async function confirmPayment(args: Args, options: { transaction?: Transa
     await applyEntityDecision({ workflowType: 'payment_processing', entityId: payment.id, decision: 'approve', actor: args.actor, summary: 'payment confirmed' }, { transaction });
     return getPayment(payment.id, transaction);
   };
-  return options.transaction ? run(options.transaction) : inTransaction(run);
+  return inTransaction(run, options.transaction);
 }
 
 /** The invoice is covered: used credit falls by the advance, the reserve goes back to the client. */
@@ -459,7 +460,7 @@ export async function failPayment(args: Args, options: { transaction?: Transacti
     await applyEntityDecision({ workflowType: 'payment_processing', entityId: payment.id, decision: 'reject', actor: args.actor, summary: 'payment failed' }, { transaction });
     return getPayment(payment.id, transaction);
   };
-  return options.transaction ? run(options.transaction) : inTransaction(run);
+  return inTransaction(run, options.transaction);
 }
 
 /**
@@ -536,7 +537,7 @@ export async function refundPayment(args: Args, options: { transaction?: Transac
     await logPayment('payment_refunded', args, payment, invoice, details, transaction);
     return getPayment(payment.id, transaction);
   };
-  return options.transaction ? run(options.transaction) : inTransaction(run);
+  return inTransaction(run, options.transaction);
 }
 
 // ---------------------------------------------------------------------------
@@ -616,7 +617,7 @@ export interface PaymentSummary {
 
 export async function paymentSummary(): Promise<PaymentSummary> {
   const row = (await selectOne<Record<string, string | number>>(
-    `WITH month AS (SELECT date_trunc('month', now() AT TIME ZONE 'Europe/Zagreb') AT TIME ZONE 'Europe/Zagreb' AS start)
+    `WITH month AS (SELECT ${sqlFromBusinessLocal(`date_trunc('month', ${sqlBusinessLocal('now()')})`)} AS start)
      SELECT
        (SELECT coalesce(sum(amount), 0)::numeric(15,2)::text FROM payments WHERE status = 'pending') AS pending_amount,
        (SELECT count(*)::int FROM payments WHERE status = 'pending') AS pending_count,

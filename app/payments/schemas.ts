@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { PAYMENT_METHODS, PAYMENT_STATUSES, PAYOUT_STATUSES } from '../../db/models/enums.ts';
-import { amountCentsSchema, plainText } from '../utils/validation.ts';
+import { amountCentsSchema, plainText, UUID_PATTERN } from '../utils/validation.ts';
 
 /**
- * The record-payment dialog (spec §5 Payment) and the other payment, payout
+ * The record-payment dialog (docs/domain-model.md#validation) and the other payment, payout
  * and bank-statement payloads. Shared by the browser forms (conform) and the
  * API, so nothing server-only may be imported here. Messages are the spec's
  * English texts; pages translate them through PAYMENT_MESSAGE_KEYS.
@@ -42,7 +42,6 @@ export { PAYMENT_METHODS, PAYMENT_STATUSES, PAYOUT_STATUSES };
 export const PAYOUT_FILTERS = ['pending', 'exported', 'paid', 'cancelled', 'all'] as const;
 export type PayoutFilter = (typeof PAYOUT_FILTERS)[number];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const blank = (value: unknown) => value === null || (typeof value === 'string' && value.trim() === '');
 const blankToUndefined = (value: unknown) => (blank(value) ? undefined : value);
 
@@ -51,7 +50,7 @@ const invoiceIdSchema = z.preprocess(
   z
     .string(PAYMENT_MESSAGES.invoiceRequired)
     .trim()
-    .regex(UUID, PAYMENT_MESSAGES.invoiceNotFound)
+    .regex(UUID_PATTERN, PAYMENT_MESSAGES.invoiceNotFound)
     .transform((value) => value.toLowerCase()),
 );
 
@@ -70,7 +69,7 @@ export type PaymentCreateInput = z.input<typeof paymentCreateSchema>;
 /** POST /api/payouts/export {ids}. */
 export const payoutExportSchema = z.object({
   ids: z
-    .array(z.string().trim().regex(UUID, PAYMENT_MESSAGES.payoutNotFound), PAYMENT_MESSAGES.payoutsRequired)
+    .array(z.string().trim().regex(UUID_PATTERN, PAYMENT_MESSAGES.payoutNotFound), PAYMENT_MESSAGES.payoutsRequired)
     .min(1, PAYMENT_MESSAGES.payoutsRequired)
     .max(1000),
 });

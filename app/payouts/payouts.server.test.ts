@@ -3,7 +3,8 @@ import { activityRows, apiFailure, jsonRequest, signedInCookie } from '../auth/t
 import { factorAccount } from '../banking/factor-account.server.ts';
 import { isValidIban } from '../banking/iban.ts';
 import { validatePain001 } from '../banking/pain001.server.ts';
-import { child, children, parseBankXml, textAt, type XmlNode } from '../banking/xml.server.ts';
+import { parseBankXml } from '../banking/xml.server.ts';
+import { child, children, textAt, type XmlElement } from '../xml/reader.server.ts';
 import { selectRows } from '../db.server.ts';
 import { book, financedInvoice, insertClient, insertCustomer } from '../payments/test-factories.server.ts';
 import { action as exportAction } from '../routes/api.payouts.export.ts';
@@ -29,7 +30,7 @@ describe('payouts: pain.001 export', () => {
 
     // Read back independently of the validator.
     const doc = parseBankXml(file.xml);
-    expect(doc.attrs.xmlns).toBe('urn:iso:std:iso:20022:tech:xsd:pain.001.001.09');
+    expect(doc.ns).toBe('urn:iso:std:iso:20022:tech:xsd:pain.001.001.09');
     const header = child(doc, 'CstmrCdtTrfInitn/GrpHdr');
     const block = child(doc, 'CstmrCdtTrfInitn/PmtInf');
     const txs = children(block, 'CdtTrfTxInf');
@@ -42,7 +43,7 @@ describe('payouts: pain.001 export', () => {
     expect(textAt(block, 'DbtrAcct/Id/IBAN')).toBe(factorAccount().iban);
     expect(textAt(block, 'DbtrAgt/FinInstnId/BICFI')).toBe(factorAccount().bic);
     expect(textAt(block, 'ReqdExctnDt/Dt')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    const byIban: Record<string, XmlNode> = Object.fromEntries(txs.map((tx) => [textAt(tx, 'CdtrAcct/Id/IBAN'), tx]));
+    const byIban: Record<string, XmlElement> = Object.fromEntries(txs.map((tx) => [textAt(tx, 'CdtrAcct/Id/IBAN'), tx]));
     expect(Object.keys(byIban).sort()).toEqual([c1.iban, c2.iban].sort());
     for (const [iban, tx] of Object.entries(byIban)) {
       expect(isValidIban(iban)).toBe(true);

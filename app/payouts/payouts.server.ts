@@ -10,10 +10,11 @@ import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { PAYMENT_MESSAGES, PAYOUT_STATUSES } from '../payments/schemas.ts';
 import { apiError } from '../utils/api.server.ts';
 import { centsToNumber, sumCents, toCents } from '../utils/money.ts';
-import { isUuid } from '../auth/user-record.server.ts';
+import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
- * Money the factor pays to its clients (DESIGN §7): the advance at financing
+ * Money the factor pays to its clients (docs/money.md): the advance at financing
  * (written by app/invoices) and the reserve release when the customer's
  * payment settles the invoice (app/payments). Payouts are paid through the
  * bank with an ISO 20022 pain.001 file: exporting marks them 'exported' with
@@ -107,7 +108,7 @@ export async function listPayouts(
 async function executionDate(transaction: Transaction): Promise<string> {
   const row = await selectOne<{ day: string }>(
     `SELECT to_char(d + CASE extract(isodow FROM d) WHEN 6 THEN 2 WHEN 7 THEN 1 ELSE 0 END, 'YYYY-MM-DD') AS day
-       FROM (SELECT (now() AT TIME ZONE 'Europe/Zagreb')::date AS d) t`,
+       FROM (SELECT ${SQL_BUSINESS_TODAY} AS d) t`,
     {},
     { transaction },
   );

@@ -1,17 +1,17 @@
 import type { Transaction } from 'sequelize';
-import type { z } from 'zod';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
-import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { apiError, parseInput } from '../utils/api.server.ts';
 import { adjustAssessmentSchema, RISK_MESSAGES } from './schemas.ts';
 import { categoryOf, clampScore, RISK_FACTOR_NAMES, scoreEntity, type RiskEntityType, type StoredFactors } from './scoring.server.ts';
 import type { RiskCategory } from './scoring.ts';
 import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
- * Risk assessments (spec §3, issue 5): made by the system when a client or
+ * Risk assessments (docs/domain-model.md): made by the system when a client or
  * customer is created, when one of its invoices becomes overdue and when a
  * blockage is found, and on demand ('Nova procjena'); adjusted by a manager
  * ('Uredi'). A client's and customer's risk_score / risk_category always
@@ -28,7 +28,7 @@ export interface RiskAssessmentDto {
   score: number;
   automaticScore: number;
   manualAdjustment: number;
-  /** 'system' for automatic assessments, otherwise the user's name (spec §3). */
+  /** 'system' for automatic assessments, otherwise the user's name (docs/domain-model.md). */
   assessedBy: string;
   adjustedBy: string | null;
   adjustedAt: string | null;
@@ -61,7 +61,6 @@ interface AssessmentRow {
   updated_at: Date;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TABLE: Record<RiskEntityType, string> = { client: 'clients', customer: 'customers' };
 const NOT_FOUND: Record<RiskEntityType, string> = { client: 'Client not found', customer: 'Customer not found' };
 const REASONS: readonly AssessmentReason[] = ['created', 'overdue', 'blockage', 'on_demand'];
@@ -115,15 +114,9 @@ export function toAssessmentDto(row: AssessmentRow): RiskAssessmentDto {
   };
 }
 
-function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw apiError(400, result.error.issues[0].message, zodFieldErrors(result.error));
-  return result.data;
-}
-
 /** Locks the entity row, so assessments and adjustments of one entity take turns and "latest" stays true. */
 async function lockEntity(entityType: RiskEntityType, entityId: string, transaction: Transaction) {
-  const row = UUID.test(entityId)
+  const row = isUuid(entityId)
     ? await selectOne<{ id: string; account_blocked?: boolean; blockage_reason?: string | null; last_fina_check?: Date | null }>(
         `SELECT * FROM ${TABLE[entityType]} WHERE id = :entityId FOR UPDATE`,
         { entityId },
@@ -170,7 +163,7 @@ export async function assessEntity(
   const run = async (transaction: Transaction) => {
     const entity = await lockEntity(entityType, entityId, transaction);
     const { factors, automaticScore, score, category } = await scoreEntity(entityType, entityId, { transaction });
-    // What FINA last told us about a customer's account; absent when it has never been checked (spec §3: presence = available).
+    // What FINA last told us about a customer's account; absent when it has never been checked.
     const finaData =
       entityType === 'customer' && entity.last_fina_check
         ? {
@@ -217,7 +210,7 @@ export async function assessEntity(
     return id;
   };
 
-  const id = options.transaction ? await run(options.transaction) : await inTransaction(run);
+  const id = await inTransaction(run, options.transaction);
   return (await findAssessment(id, options.transaction)) as RiskAssessmentDto;
 }
 
@@ -266,8 +259,8 @@ export async function adjustAssessment(input: {
   ip?: string | null;
 }): Promise<RiskAssessmentDto> {
   assertCan(input.actor, 'adjust:risk');
-  const data = validate(adjustAssessmentSchema, { manualAdjustment: input.manualAdjustment, notes: input.notes });
-  if (!UUID.test(input.id)) throw apiError(404, 'Risk assessment not found');
+  const data = parseInput(adjustAssessmentSchema, { manualAdjustment: input.manualAdjustment, notes: input.notes });
+  if (!isUuid(input.id)) throw apiError(404, 'Risk assessment not found');
 
   await inTransaction(async (transaction) => {
     const found = await selectOne<{ entity_type: RiskEntityType; entity_id: string }>(
@@ -329,7 +322,7 @@ async function findAssessment(id: string, transaction?: Transaction): Promise<Ri
 
 /** GET /api/risk-assessments/{id}; 404 when unknown. */
 export async function getAssessment(id: string): Promise<RiskAssessmentDto> {
-  const found = UUID.test(id) ? await findAssessment(id) : null;
+  const found = isUuid(id) ? await findAssessment(id) : null;
   if (!found) throw apiError(404, 'Risk assessment not found');
   return found;
 }

@@ -2,6 +2,7 @@ import { logActivity } from '../activity-log.server.ts';
 import { execute, inTransaction, selectRows } from '../db.server.ts';
 import { assessEntity } from './assessments.server.ts';
 import type { RiskEntityType } from './scoring.server.ts';
+import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
 
 /**
  * The daily overdue reassessment (worker job 'overdue-risk'): every financed
@@ -20,7 +21,7 @@ export async function reassessOverdue(options: { asOf?: string } = {}): Promise<
       `SELECT i.id, i.invoice_number, i.client_id, i.customer_id, i.due_date::text AS due_date
          FROM invoices i
         WHERE i.status = 'financed'
-          AND i.due_date < coalesce(CAST(:asOf AS date), (now() AT TIME ZONE 'Europe/Zagreb')::date)
+          AND i.due_date < coalesce(CAST(:asOf AS date), ${SQL_BUSINESS_TODAY})
           AND NOT EXISTS (
             SELECT 1 FROM activity_logs a WHERE a.action = :action AND a.entity_type = 'invoice' AND a.entity_id = i.id)
         ORDER BY i.due_date, i.id

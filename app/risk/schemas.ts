@@ -31,7 +31,6 @@ export const newAssessmentSchema = z.object({
   entityId: z.uuid(RISK_MESSAGES.entityIdInvalid),
   notes: optionalNotes,
 });
-export type NewAssessmentInput = z.input<typeof newAssessmentSchema>;
 
 /** The 'Nova procjena' form: one select whose values read 'client:<uuid>' or 'customer:<uuid>'. */
 export const newAssessmentFormSchema = z.object({
@@ -49,7 +48,6 @@ const adjustment = z
 
 /** PUT /api/risk-assessments/{id} {manualAdjustment, notes}. */
 export const adjustAssessmentSchema = z.object({ manualAdjustment: adjustment, notes: requiredNotes });
-export type AdjustAssessmentInput = z.input<typeof adjustAssessmentSchema>;
 
 /** The 'Uredi' form: the same rules, the number read from a text field. */
 export const adjustAssessmentFormSchema = z.object({

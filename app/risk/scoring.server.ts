@@ -2,9 +2,10 @@ import type { Transaction } from 'sequelize';
 import { selectOne } from '../db.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { computeScore, type ScoreResult } from './scoring.ts';
+import { SQL_BUSINESS_TODAY, sqlBusinessLocal } from '../utils/business-time.ts';
 
 /**
- * The risk scoring engine (DESIGN §7, issue 5): a documented, deterministic
+ * The risk scoring engine (docs/domain-model.md): a documented, deterministic
  * function of named factors. Each factor scores its entity 0–100 (100 = no
  * risk seen) from inputs computed in SQL over the book; the automatic score is
  * round(Σ weight × factor score). Every assessment stores, per factor,
@@ -18,7 +19,7 @@ import { computeScore, type ScoreResult } from './scoring.ts';
  *   financed ones past their due date.
  * - "today" is the calendar day in Croatia (Europe/Zagreb).
  */
-export { computeScore, categoryOf, clampScore, type ScoreResult, type WeightedFactor } from './scoring.ts';
+export { computeScore, categoryOf, clampScore, type ScoreResult } from './scoring.ts';
 
 export type RiskEntityType = 'client' | 'customer';
 
@@ -221,7 +222,7 @@ const num = (value: string | number | null | undefined): number | null =>
   value === null || value === undefined ? null : Number(value);
 
 /** SQL for "today in Croatia", unless the caller pins the day (tests, reruns). */
-const TODAY = `coalesce(CAST(:asOf AS date), (now() AT TIME ZONE 'Europe/Zagreb')::date)`;
+const TODAY = `coalesce(CAST(:asOf AS date), ${SQL_BUSINESS_TODAY})`;
 
 /**
  * Every input of one entity, computed in SQL (sums and shares in NUMERIC, so
@@ -256,7 +257,7 @@ export async function gatherInputs(
           ),
           totals AS (
             SELECT count(*) FILTER (WHERE status = 'paid' OR due_date < ${TODAY})::int AS due_invoices,
-                   count(*) FILTER (WHERE status = 'paid' AND (paid_at AT TIME ZONE 'Europe/Zagreb')::date <= due_date)::int AS paid_on_time,
+                   count(*) FILTER (WHERE status = 'paid' AND ${sqlBusinessLocal('paid_at')}::date <= due_date)::int AS paid_on_time,
                    coalesce(sum(open_amount) FILTER (WHERE status = 'financed'), 0) AS open_amount,
                    sum(open_amount * greatest(0, ${TODAY} - due_date)) FILTER (WHERE status = 'financed') AS open_amount_days,
                    coalesce(sum(open_amount) FILTER (WHERE status = 'financed' AND account_blocked), 0) AS blocked_amount

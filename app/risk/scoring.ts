@@ -1,5 +1,5 @@
 /**
- * The arithmetic of a risk score (DESIGN §7), shared by the server and the
+ * The arithmetic of a risk score (docs/domain-model.md), shared by the server and the
  * browser (the detail view shows the same sum). Pure and exact: weights are
  * turned into whole basis points and factor scores are whole numbers, so
  * Σ weight × score is integer arithmetic and rounds the same way everywhere —
@@ -9,7 +9,7 @@
 export const RISK_CATEGORIES = ['low', 'medium', 'high'] as const;
 export type RiskCategory = (typeof RISK_CATEGORIES)[number];
 
-/** Spec §9 thresholds: 80 or more low risk (green), 60–79 medium (amber), below 60 high (red). */
+/** Thresholds (docs/screens.md): 80 or more low risk (green), 60–79 medium (amber), below 60 high (red). */
 export const LOW_RISK_FROM = 80;
 export const MEDIUM_RISK_FROM = 60;
 
@@ -19,7 +19,7 @@ export function categoryOf(score: number): RiskCategory {
   return 'high';
 }
 
-/** Radix colour of a score (spec §4 risk score colour). */
+/** Radix colour of a score (docs/screens.md risk score colour). */
 export function scoreColour(score: number): 'green' | 'amber' | 'red' {
   const category = categoryOf(score);
   return category === 'low' ? 'green' : category === 'medium' ? 'amber' : 'red';

@@ -1,6 +1,6 @@
 import { NotFound } from '~/components/not-found.tsx';
 
-/** Every path no other route claims (spec §2: '404 Page Not Found'). */
+/** Every path no other route claims (docs/screens.md: '404 Page Not Found'). */
 export async function loader() {
   throw new Response('Not Found', { status: 404 });
 }

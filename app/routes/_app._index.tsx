@@ -10,11 +10,11 @@ import { readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 
-/** `/`: the login page for a visitor, the dashboard for signed-in staff (spec §2). */
+/** `/`: the login page for a visitor, the dashboard for signed-in staff (docs/screens.md). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getSignedInUser(request);
   if (!user) return json({ user: null, dashboard: null });
-  // Staff see the dashboard (spec §2); each of its sections loads, and fails, on its own.
+  // Staff see the dashboard (docs/screens.md); each of its sections loads, and fails, on its own.
   const period = periodOf(new URL(request.url).searchParams.get('period'));
   const dashboard = await loadDashboard({ userId: user.id, period });
   return json({ user: { firstName: user.firstName, lastName: user.lastName }, dashboard });

@@ -6,7 +6,7 @@ import { analyticsPeriodOf, analyticsTabOf } from '~/analytics/periods.ts';
 import { requirePermission } from '~/auth/permissions.server.ts';
 import { AnalyticsPage } from '~/components/analytics/analytics-page.tsx';
 
-/** Spec §2 /analytics on real figures: ?period= (7d, 30d default, 90d, 1y) and ?tab= live in the URL, so it works without JavaScript. */
+/** /analytics on real figures (docs/screens.md): ?period= (7d, 30d default, 90d, 1y) and ?tab= live in the URL, so it works without JavaScript. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePermission(request, 'read:all');
   const url = new URL(request.url);

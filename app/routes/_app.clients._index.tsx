@@ -14,7 +14,7 @@ import { formatEur } from '~/utils/format.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { useCreateDialog } from '~/components/kit/create-form.tsx';
 
-/** Spec §2 /clients: newest first, 24 a page, ?q (name, OIB prefix, email), ?page, ?new=1 (the creation form without JavaScript). */
+/** /clients (docs/screens.md): newest first, 24 a page, ?q (name, OIB prefix, email), ?page, ?new=1 (the creation form without JavaScript). */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePermission(request, 'read:all');
   const { q, page, offset, limit, showNew } = listPageParams(request);
@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ clients, total, q, page, pages: pageCount(total), showNew });
 }
 
-/** The creation dialog (spec §5) and its no-JavaScript panel. */
+/** The creation dialog (docs/domain-model.md#validation) and its no-JavaScript panel. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const actor = await requirePermission(request, 'create:client');
   const formData = await readFormData(request);
@@ -65,7 +65,7 @@ export default function ClientsPage() {
   );
 }
 
-/** Spec §2 card: name, OIB, city, status, limit and used credit (0 decimals), usage bar, risk x/100. */
+/** Card (docs/screens.md): name, OIB, city, status, limit and used credit (0 decimals), usage bar, risk x/100. */
 function ClientCard({ client }: { client: Pick<ClientDto, 'id' | 'companyName' | 'oib' | 'city' | 'status' | 'creditLimit' | 'usedCredit' | 'riskScore'> }) {
   const { t } = useTranslation();
   return (

@@ -14,7 +14,7 @@ import { CUSTOMER_FIELDS, customerCreateSchema } from '~/customers/schemas.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { useCreateDialog } from '~/components/kit/create-form.tsx';
 
-/** Spec §2 /customers: newest first, 24 a page, ?q (name, OIB prefix, email), ?page, ?new=1 (the creation form without JavaScript). */
+/** /customers (docs/screens.md): newest first, 24 a page, ?q (name, OIB prefix, email), ?page, ?new=1 (the creation form without JavaScript). */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePermission(request, 'read:all');
   const { q, page, offset, limit, showNew } = listPageParams(request);
@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ customers, total, q, page, pages: pageCount(total), showNew });
 }
 
-/** The creation dialog (spec §5) and its no-JavaScript panel. */
+/** The creation dialog (docs/domain-model.md#validation) and its no-JavaScript panel. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const actor = await requirePermission(request, 'create:customer');
   const formData = await readFormData(request);
@@ -66,7 +66,7 @@ export default function CustomersPage() {
 }
 
 /**
- * Spec §2 card: 'Blokiran'/'Aktivan', risk x/100 and 'FINA provjera', which
+ * Card (docs/screens.md): 'Blokiran'/'Aktivan', risk x/100 and 'FINA provjera', which
  * runs the FINA account check (app/fina/checks.server.ts) and comes back here
  * with a toast.
  */

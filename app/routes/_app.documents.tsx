@@ -17,7 +17,7 @@ const PAGE_SIZE = 24;
 
 const DOCUMENT_TAB = tabSchema(DOCUMENT_TABS, 'all');
 
-/** Spec §2 /documents: search, the five tabs with counts and the page live in the URL (?q=&tab=&page=). */
+/** /documents (docs/screens.md): search, the five tabs with counts and the page live in the URL (?q=&tab=&page=). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const url = new URL(request.url);

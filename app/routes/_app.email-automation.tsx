@@ -38,7 +38,7 @@ const hrefOf = (tab: Tab, extra: Record<string, string> = {}) => {
 };
 
 /**
- * Spec §2 /email-automation: ?tab=templates|campaigns|logs, ?new=template|campaign (the forms without JavaScript),
+ * /email-automation (docs/screens.md): ?tab=templates|campaigns|logs, ?new=template|campaign (the forms without JavaScript),
  * ?edit=<template id> (the edit form) and ?preview=<template id> (rendered with sample data, server-side).
  */
 export async function loader({ request }: LoaderFunctionArgs) {

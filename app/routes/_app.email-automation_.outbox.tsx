@@ -7,7 +7,7 @@ import { listOutbox, readOutboxHtml, readOutboxMessage } from '~/email/logs.serv
 import { getEnv } from '~/env.server.ts';
 import { formatBytes } from '~/utils/format.ts';
 
-/** The local outbox (DESIGN §3): without SMTP_URL, mail is written to DATA_DIR/outbox; ?message=<file> shows one. */
+/** The local outbox (README.md): without SMTP_URL, mail is written to DATA_DIR/outbox; ?message=<file> shows one. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePermission(request, 'read:all');
   const name = new URL(request.url).searchParams.get('message');

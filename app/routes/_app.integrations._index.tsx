@@ -14,7 +14,7 @@ type Tab = (typeof TABS)[number];
 const TAB = tabSchema(TABS, 'overview');
 const GROUP: Record<Tab, IntegrationGroup> = { overview: 'all', croatian: 'croatian', general: 'general' };
 
-/** Spec §2 /integrations: counters (active, error, inactive), tabs overview / Croatian / general in ?tab, one card per integration. */
+/** /integrations (docs/screens.md): counters (active, error, inactive), tabs overview / Croatian / general in ?tab, one card per integration. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const tab: Tab = readListUrl(request).read(TAB);

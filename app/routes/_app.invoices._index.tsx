@@ -34,7 +34,7 @@ import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
 import { invoiceDecisionIntentSchema } from '~/invoices/schemas.ts';
 import { CreateButton, useCreateDialog } from '~/components/kit/create-form.tsx';
 
-/** Spec §2 /invoices: newest first, ?q (number, description), ?tab (all or a status), ?page, ?new=1 (the add form without JavaScript). */
+/** /invoices (docs/screens.md): newest first, ?q (number, description), ?tab (all or a status), ?page, ?new=1 (the add form without JavaScript). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const { q, tab, page, offset, limit, showNew } = invoiceListParams(request);

@@ -73,7 +73,7 @@ function listHref(params: ListParams, changes: Partial<ListParams> & { new?: boo
   return text ? `/limits?${text}` : '/limits';
 }
 
-/** Spec §2 /limits: the request form, the tabs with counts, the requests, the grid of current limits. */
+/** /limits (docs/screens.md): the request form, the tabs with counts, the requests, the grid of current limits. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const url = readUrl(new URL(request.url));
@@ -111,7 +111,7 @@ function backTo(request: Request): string {
 /**
  * intent=create ('create:credit_limit'): the request form; intent=approve|reject
  * ('decide:credit_limit'): the buttons on a pending request. Approve uses the
- * requested limit and reject sends the fixed reason (spec §4). Every outcome of
+ * requested limit and reject sends the fixed reason (docs/lifecycle.md#credit-limits). Every outcome of
  * a decision is a redirect with a toast, so it reads the same without JavaScript.
  */
 export async function action({ request, context }: ActionFunctionArgs) {

@@ -5,7 +5,7 @@ import { requirePermission } from '~/auth/permissions.server.ts';
 import { MonitoringPage } from '~/components/monitoring/monitoring-page.tsx';
 import { loadMonitoring } from '~/monitoring/page.server.ts';
 
-/** Spec §2 /monitoring: real health (database, worker, queues, integrations) and the activity log, refreshed every 30 s. */
+/** /monitoring (docs/screens.md): real health (database, worker, queues, integrations) and the activity log, refreshed every 30 s. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePermission(request, 'read:all');
   return json(await loadMonitoring(new URL(request.url)), { headers: { 'Cache-Control': 'no-store' } });

@@ -27,7 +27,7 @@ import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.
 import { CreateButton, useCreateDialog } from '~/components/kit/create-form.tsx';
 
 /**
- * Spec §2 /payments: the record-payment dialog, search, tabs pending
+ * /payments (docs/screens.md): the record-payment dialog, search, tabs pending
  * (default), confirmed, failed, refunded, all, the four summary cards; plus
  * the payouts tab (advances and reserve releases, pain.001 export) and the
  * bank statement tab (camt.053 import, unmatched entries). Everything lives

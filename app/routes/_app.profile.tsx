@@ -27,7 +27,7 @@ type ActionData = { intent: Intent; result: SubmissionResult<string[]> };
 // Passwords are never sent back into the form.
 const PASSWORD_FIELDS = ['currentPassword', 'newPassword', 'confirmPassword'];
 
-/** Spec §2 profile: personal data and password change, each its own form; the rules live in users.server.ts. */
+/** Profile (docs/screens.md): personal data and password change, each its own form; the rules live in users.server.ts. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const user = await requireUser(request);
   const formData = await readFormData(request);
@@ -91,7 +91,7 @@ export default function ProfilePage() {
   );
 }
 
-/** Spec §8: a failed save shows the destructive 'Greška' toast with the form's own failure text. */
+/** docs/screens.md: a failed save shows the destructive 'Greška' toast with the form's own failure text. */
 function useFailureToast(lastResult: SubmissionResult<string[]> | undefined, description: string) {
   const toast = useToast();
   useEffect(() => {
@@ -112,7 +112,7 @@ function ProfileForm({
   const [form, fields] = useForm({
     id: 'profile',
     lastResult,
-    // Prefilled from the current user until edited (spec §2).
+    // Prefilled from the current user until edited (docs/screens.md).
     defaultValue: { firstName: user.firstName, lastName: user.lastName, email: user.email },
     constraint: getZodConstraint(profileSchema),
     shouldValidate: 'onBlur',

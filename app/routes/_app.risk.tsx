@@ -57,7 +57,7 @@ async function findOrNull(id: string | null): Promise<RiskAssessmentDto | null> 
   }
 }
 
-/** Spec §2 /risk: three summary cards, the newest assessments, 'Detalji', 'Uredi' (manager), 'Nova procjena'. */
+/** /risk (docs/screens.md): three summary cards, the newest assessments, 'Detalji', 'Uredi' (manager), 'Nova procjena'. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const url = readUrl(new URL(request.url));
@@ -267,7 +267,7 @@ export default function RiskPage() {
   );
 }
 
-/** Spec §2: assessments per category with their share of the total, to one decimal. */
+/** docs/screens.md: assessments per category with their share of the total, to one decimal. */
 function SummaryCard({ category, count, total }: { category: RiskCategory; count: number; total: number }) {
   const { t } = useTranslation();
   const colour = category === 'low' ? 'green' : category === 'medium' ? 'amber' : 'red';

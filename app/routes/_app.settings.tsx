@@ -57,7 +57,7 @@ const TOASTS = {
 } as const;
 
 /**
- * Admin user management (spec §6): role, active flag, OTP flag, creating staff users (DESIGN §9)
+ * Admin user management (docs/domain-model.md#roles-and-permissions): role, active flag, OTP flag, creating staff users (docs/api.md)
  * and resetting a user's authenticator (intent reset-totp, confirmed on the page first);
  * and 'Stvori sigurnosnu kopiju' (intent backup), which queues a database backup.
  */
@@ -198,7 +198,7 @@ export default function SettingsPage() {
   );
 }
 
-/** Spec §2: dark mode persisted as light/dark in localStorage (and a cookie for the server render), with a toast. */
+/** docs/screens.md: dark mode persisted as light/dark in localStorage (and a cookie for the server render), with a toast. */
 function ThemeSwitch() {
   const { t } = useTranslation();
   const root = useRouteLoaderData<typeof rootLoader>('root');

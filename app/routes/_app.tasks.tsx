@@ -35,7 +35,7 @@ async function taskOrNull(id: string | null): Promise<TaskDetailDto | null> {
   }
 }
 
-/** Spec §2 /tasks: newest first; ?q ?priority ?assignee (all|me|unassigned) ?tab ?page; ?new=1, ?task=<id> (details), ?edit=<id>. */
+/** /tasks (docs/screens.md): newest first; ?q ?priority ?assignee (all|me|unassigned) ?tab ?page; ?new=1, ?task=<id> (details), ?edit=<id>. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const params = taskListParams(request);

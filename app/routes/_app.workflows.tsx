@@ -45,7 +45,7 @@ async function orNull<T>(promise: Promise<T>): Promise<T | null> {
 
 const emptyDraft = (): Draft => ({ id: null, name: '', type: 'client_onboarding', description: '', steps: [{ name: '', type: 'automated', handler: '', taskType: '' }] });
 
-/** Spec §2 /workflows: four counters, instances and definitions tabs, and every button wired. */
+/** /workflows (docs/screens.md): four counters, instances and definitions tabs, and every button wired. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const url = readUrl(new URL(request.url));

@@ -13,7 +13,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return apiJson(users, { headers: { 'X-Total-Count': String(total) } });
 }
 
-/** POST /api/admin/users {email, firstName, lastName, role, password?} → 201 with the user (DESIGN §9). */
+/** POST /api/admin/users {email, firstName, lastName, role, password?} → 201 with the user (docs/api.md). */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
   const actor = await requirePermission(request, 'manage:users', { api: true });

@@ -7,7 +7,7 @@ import { apiJson, methodNotAllowed, parseJsonBody, requireUuidParam } from '~/ut
 
 /**
  * PUT /api/credit-limits/{id}/approve {approvedLimit?} → 200 with the request.
- * Manager; 403 for the request's own author, 409 unless pending (DESIGN §6, §9).
+ * Manager; 403 for the request's own author, 409 unless pending (docs/domain-model.md#roles-and-permissions, docs/lifecycle.md#credit-limits).
  */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   if (request.method !== 'PUT') return methodNotAllowed(['PUT']);

@@ -4,7 +4,7 @@ import { dashboardMetrics } from '~/dashboard/metrics.server.ts';
 import { apiJson, methodNotAllowed } from '~/utils/api.server.ts';
 
 /**
- * GET /api/dashboard/metrics (spec §7): availableForFinancing, activeClients, invoicesInProcess,
+ * GET /api/dashboard/metrics (docs/api.md): availableForFinancing, activeClients, invoicesInProcess,
  * automationSuccess, invoiceStats, historicalData (90 days), riskStats, and the cards' computed `notes`.
  */
 export async function loader({ request }: LoaderFunctionArgs) {

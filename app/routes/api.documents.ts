@@ -15,9 +15,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /**
- * POST /api/documents, the registration document record (spec §3) {name,
+ * POST /api/documents, the registration document record (docs/domain-model.md) {name,
  * type, kycType?, entityId, entityType, fileUrl, size, mimeType}: staff only
- * (DESIGN §9); fileUrl names an upload from POST /api/objects/upload, which is
+ * (docs/api.md); fileUrl names an upload from POST /api/objects/upload, which is
  * claimed and recorded. 201 with the document.
  */
 export async function action({ request, context }: ActionFunctionArgs) {

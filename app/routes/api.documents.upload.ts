@@ -10,7 +10,7 @@ import { apiError, apiJson, methodNotAllowed, parseJsonBody } from '~/utils/api.
 // Base64 of 10 MB plus room for the other fields and a data: URL prefix.
 const MAX_BODY_BYTES = Math.ceil(MAX_UPLOAD_BYTES / 3) * 4 + 64 * 1024;
 
-/** 'data:application/pdf;base64,JVBE…' or bare base64 (DESIGN §9) → bytes; 400 when it is not base64. */
+/** 'data:application/pdf;base64,JVBE…' or bare base64 (docs/api.md) → bytes; 400 when it is not base64. */
 function decodeFileData(fileData: string): { bytes: Buffer; declaredMime: string | null } {
   const match = /^data:([^;,]*)(?:;[^,]*)?,/.exec(fileData);
   const payload = (match ? fileData.slice(match[0].length) : fileData).replace(/\s+/g, '');

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { clientIp } from '~/auth/login.server.ts';
 import { requirePermission } from '~/auth/permissions.server.ts';
-import { resendEInvoice } from '~/einvoices/outgoing.server.ts';
+import { resendEInvoice } from '~/einvoices/outgoing-send.server.ts';
 import { apiJson, methodNotAllowed, requireUuidParam } from '~/utils/api.server.ts';
 
 /** POST /api/einvoices/{id}/send (manager): a failed e-invoice is queued for sending again → 200 with it; 409 sent or already queued. */

@@ -4,7 +4,7 @@ import { previewTemplate, validateTemplate } from '~/email/render.server.ts';
 import { templatePreviewSchema } from '~/email/schemas.ts';
 import { apiError, apiJson, methodNotAllowed, parseJsonBody, type FieldErrors } from '~/utils/api.server.ts';
 
-/** POST /api/email/templates/preview {subject, body} → {subject, html, text} with sample data (DESIGN §9); 400 with the line of a problem. */
+/** POST /api/email/templates/preview {subject, body} → {subject, html, text} with sample data (docs/api.md); 400 with the line of a problem. */
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
   await requirePermission(request, 'edit:email_template', { api: true });

@@ -3,7 +3,7 @@ import { requirePermission } from '~/auth/permissions.server.ts';
 import { listIntegrations } from '~/integrations/integrations.server.ts';
 import { apiJson, methodNotAllowed } from '~/utils/api.server.ts';
 
-/** GET /api/integrations (spec §7): every integration with status, lastCheck, lastSync, errorCount, lastError; X-Total-Count. */
+/** GET /api/integrations (docs/api.md): every integration with status, lastCheck, lastSync, errorCount, lastError; X-Total-Count. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePermission(request, 'read:all', { api: true });
   const integrations = await listIntegrations();

@@ -1,7 +1,7 @@
 import { transitionAction } from '~/invoices/transition-route.server.ts';
 import { methodNotAllowed } from '~/utils/api.server.ts';
 
-/** PUT /api/invoices/{id}/approve → 200 with the invoice (DESIGN §7, §9). */
+/** PUT /api/invoices/{id}/approve → 200 with the invoice (docs/lifecycle.md#invoices, docs/api.md). */
 export const action = transitionAction('approve');
 
 export const loader = () => methodNotAllowed(['PUT']);

@@ -3,7 +3,7 @@ import { requirePermission } from '~/auth/permissions.server.ts';
 import { listPayableInvoices } from '~/invoices/invoices.server.ts';
 import { apiJson, listParams, methodNotAllowed } from '~/utils/api.server.ts';
 
-/** GET /api/invoices/payable: financed invoices not yet fully paid (spec §3 Payable invoice), newest first; X-Total-Count. */
+/** GET /api/invoices/payable: financed invoices not yet fully paid (docs/domain-model.md Payable invoice), newest first; X-Total-Count. */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePermission(request, 'read:all', { api: true });
   const { items, total } = await listPayableInvoices(listParams(request));

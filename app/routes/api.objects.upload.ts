@@ -4,7 +4,7 @@ import { createUploadSlot } from '~/documents/uploads.server.ts';
 import { apiJson, methodNotAllowed } from '~/utils/api.server.ts';
 
 /**
- * POST /api/objects/upload (public, no body; DESIGN §9): a short-lived upload
+ * POST /api/objects/upload (public, no body; docs/api.md): a short-lived upload
  * address for the registration wizard, `{ uploadURL, objectId, expiresAt }`.
  * 429 past 30 addresses per client address in 10 minutes.
  */

@@ -3,7 +3,7 @@ import { requirePermission } from '~/auth/permissions.server.ts';
 import { pendingTasksOf } from '~/tasks/tasks.server.ts';
 import { apiJson, listParams, methodNotAllowed } from '~/utils/api.server.ts';
 
-/** GET /api/pending-tasks: the signed-in user's open tasks for the dashboard (spec §3 Pending task: id, title, description, priority). */
+/** GET /api/pending-tasks: the signed-in user's open tasks for the dashboard (docs/domain-model.md Pending task: id, title, description, priority). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all', { api: true });
   const { limit, offset } = listParams(request);

@@ -19,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return apiJson(tasks, { headers: { 'X-Total-Count': String(total) } });
 }
 
-/** POST /api/tasks {title, description, type, priority, assignedTo, dueDate, entityType, entityId, notes} → 201 (DESIGN §9). */
+/** POST /api/tasks {title, description, type, priority, assignedTo, dueDate, entityType, entityId, notes} → 201 (docs/api.md). */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
   const actor = await requirePermission(request, 'create:task', { api: true });

@@ -11,7 +11,7 @@ import { WizardFormErrors } from '~/components/onboarding/fields.tsx';
 import { loadWizard, wizardAction, type WizardActionData } from '~/onboarding/wizard.server.ts';
 
 /**
- * Spec §2 'Client registration wizard' at /onboarding: public (DESIGN §9), so
+ * The client registration wizard at /onboarding (docs/screens.md): public (docs/lifecycle.md#onboarding-and-kyc), so
  * it lives outside the signed-in `_app` layout; staff may use it too (e.g. to
  * register a client on the phone). Works without JavaScript: every step is a
  * form post and the draft is kept server-side (app/onboarding).

@@ -25,7 +25,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (isLanguage(language)) headers.append('Set-Cookie', preferenceCookie(LANGUAGE_KEY, language));
   if (isTheme(theme)) {
     headers.append('Set-Cookie', preferenceCookie(THEME_KEY, theme));
-    // Spec §2 settings: switching the theme shows a confirmation toast.
+    // Settings (docs/screens.md): switching the theme shows a confirmation toast.
     return redirectWithToast(redirectTo, { title: theme === 'dark' ? 'settings.darkModeOn' : 'settings.darkModeOff' }, { headers });
   }
   return redirect(redirectTo, { headers });

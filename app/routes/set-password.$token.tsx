@@ -17,7 +17,7 @@ import { readFormData } from '~/utils/form-data.server.ts';
 // JavaScript carry `Origin: null`, which Remix refuses as a cross-site action (a 500).
 export const meta: MetaFunction = ({ matches }) => [...pageTitle(matches, 'setPassword.title'), { name: 'referrer', content: 'same-origin' }];
 
-/** The one-time link a new staff user follows to choose their password (DESIGN §9). */
+/** The one-time link a new staff user follows to choose their password (docs/api.md). */
 export async function loader({ params }: LoaderFunctionArgs) {
   const owner = params.token ? await findSetPasswordToken(params.token) : null;
   return json({ email: owner?.email ?? null });

@@ -5,7 +5,7 @@ import path from 'node:path';
 /**
  * Where document bytes live. The database keeps only the key, checksum and
  * size; the bytes sit in an object store so web and worker replicas share them
- * (DESIGN §3). The disk store below is the default; an S3-style store can
+ * (README.md). The disk store below is the default; an S3-style store can
  * implement the same interface.
  */
 export interface StoredObject {

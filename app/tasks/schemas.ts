@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { TASK_ENTITY_TYPES, TASK_PRIORITIES, TASK_STATUSES, TASK_TYPES, type TaskEntityType, type TaskPriority, type TaskStatus, type TaskType } from '../../db/models/enums.ts';
-import { isCalendarDate, parseTimestamp, plainText } from '../utils/validation.ts';
+import { parseTimestamp, isCalendarDate, plainText, UUID_PATTERN } from '../utils/validation.ts';
+import { businessDay, businessOffsetMinutes } from '../utils/business-time.ts';
 
 /**
- * Task payloads (spec §3 Task, §4 task states; DESIGN §9 POST /api/tasks).
+ * Task payloads (docs/domain-model.md, docs/lifecycle.md#tasks; docs/api.md POST /api/tasks).
  * Shared by the /tasks forms (conform) and the API, so nothing server-only
  * is imported here. Messages are English; pages translate them through
  * TASK_MESSAGE_KEYS.
@@ -43,19 +44,12 @@ export const TASK_MESSAGE_KEYS: Record<string, string> = Object.fromEntries(
   Object.entries(TASK_MESSAGES).map(([key, message]) => [message, `tasks.validation.${key}`]),
 );
 
-/** The page's status tabs (spec §2): no 'cancelled' tab, 'all' includes them. */
+/** The page's status tabs (docs/screens.md): no 'cancelled' tab, 'all' includes them. */
 export const TASK_TABS = ['all', 'pending', 'in_progress', 'completed'] as const;
 export type TaskTab = (typeof TASK_TABS)[number];
 export const ASSIGNEE_FILTERS = ['all', 'me', 'unassigned'] as const;
 export type AssigneeFilter = (typeof ASSIGNEE_FILTERS)[number];
-/** Entities a task can point at that have a detail page. */
-export const LINKABLE_ENTITIES: Partial<Record<TaskEntityType, string>> = {
-  client: '/clients',
-  customer: '/customers',
-  invoice: '/invoices',
-};
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 const blankToUndefined = (value: unknown) =>
@@ -65,17 +59,6 @@ const blankToNull = (value: unknown) => (typeof value === 'string' && value.trim
 
 /** Descriptions and notes: several lines allowed, control characters and broken Unicode not. */
 const text = (max: number, message: string) => plainText(z.string(message).trim().max(max, message), { multiline: true });
-
-/** The offset of Europe/Zagreb at `instant`, in minutes (60 in winter, 120 in summer). */
-function zagrebOffsetMinutes(instant: number): number {
-  const name = new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Zagreb', timeZoneName: 'shortOffset' })
-    .formatToParts(instant)
-    .find((part) => part.type === 'timeZoneName')?.value;
-  const match = /GMT([+-])(\d{1,2})(?::(\d{2}))?/.exec(name ?? '');
-  if (!match) return 0;
-  const minutes = Number(match[2]) * 60 + Number(match[3] ?? 0);
-  return match[1] === '-' ? -minutes : minutes;
-}
 
 /**
  * A due date as the forms send it (YYYY-MM-DD) means "by the end of that day
@@ -88,19 +71,19 @@ export function dueDateToIso(value: string): string | null {
     // 30 February is refused, not rolled into March.
     if (!isCalendarDate(trimmed) || trimmed < '1000-01-01') return null;
     const guess = Date.parse(`${trimmed}T23:59:59.999Z`);
-    return new Date(guess - zagrebOffsetMinutes(guess) * 60_000).toISOString();
+    return new Date(guess - businessOffsetMinutes(guess) * 60_000).toISOString();
   }
   const parsed = parseTimestamp(trimmed);
   if (!parsed) return null;
   // Without a zone the time is Zagreb's, like the day form above.
-  const instant = parsed.local ? parsed.date.getTime() - zagrebOffsetMinutes(parsed.date.getTime()) * 60_000 : parsed.date.getTime();
+  const instant = parsed.local ? parsed.date.getTime() - businessOffsetMinutes(parsed.date.getTime()) * 60_000 : parsed.date.getTime();
   return new Date(instant).toISOString();
 }
 
 /** The Zagreb calendar day of a stored due date, for the edit form's date input. */
 export function dueDay(iso: string | null): string {
   if (!iso) return '';
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+  return businessDay(iso);
 }
 
 const dueDateSchema = z.string(TASK_MESSAGES.invalidDate).transform((value, ctx) => {
@@ -115,7 +98,7 @@ const uuidSchema = (message: string) =>
   z
     .string(message)
     .trim()
-    .regex(UUID, message)
+    .regex(UUID_PATTERN, message)
     .transform((value) => value.toLowerCase());
 
 const titleSchema = plainText(z.string(TASK_MESSAGES.titleRequired).trim().min(1, TASK_MESSAGES.titleRequired).max(255, TASK_MESSAGES.tooLong255));
@@ -145,7 +128,7 @@ export const taskCreateSchema = z
   });
 export type TaskCreateInput = z.input<typeof taskCreateSchema>;
 
-/** The fields that may be edited while a task is open (spec §2 edit). */
+/** The fields that may be edited while a task is open (docs/lifecycle.md#tasks). */
 export const TASK_EDIT_FIELDS = ['title', 'description', 'priority', 'assignedTo', 'dueDate', 'notes'] as const;
 export type TaskEditField = (typeof TASK_EDIT_FIELDS)[number];
 
@@ -159,9 +142,9 @@ const editShape = {
 };
 
 /**
- * PUT /api/tasks/{taskId} (spec §7): `status` (start, complete, cancel) and,
+ * PUT /api/tasks/{taskId} (docs/api.md): `status` (start, complete, cancel) and,
  * on completion, `completedAt` — accepted but ignored, the server sets it
- * (DESIGN §9) — and/or the edit fields.
+ * (docs/lifecycle.md#tasks) — and/or the edit fields.
  */
 export const taskUpdateSchema = z.object({
   status: z.enum(TASK_STATUSES, TASK_MESSAGES.invalidStatus).optional(),
@@ -180,9 +163,6 @@ export type TaskUpdateInput = z.input<typeof taskUpdateSchema>;
 
 /** The edit form posts every field, so it validates with the title required. */
 export const taskEditFormSchema = z.object({ ...editShape, title: titleSchema, priority: prioritySchema });
-
-/** The assign form: a user, or '' for nobody. */
-export const taskAssignSchema = z.object({ assignedTo: editShape.assignedTo });
 
 /** The /tasks page's posts, told apart by their `intent` (each form's fields are parsed by its own schema). */
 export const taskPageIntentSchema = z.discriminatedUnion('intent', [

@@ -1,12 +1,11 @@
 import type { Transaction } from 'sequelize';
-import type { z } from 'zod';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
-import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { apiError, parseInput } from '../utils/api.server.ts';
 import { isDecisionStep, onTaskCompleted } from '../workflows/engine.server.ts';
-import type { WorkflowStepDef } from '../workflows/instances.server.ts';
+import type { WorkflowStepDef } from '../workflows/types.ts';
 import type { WorkflowType } from '../workflows/schemas.ts';
 import {
   ASSIGNEE_FILTERS,
@@ -26,9 +25,10 @@ import {
   type TaskType,
   type TaskUpdateInput,
 } from './schemas.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
- * Tasks (spec §3 Task, §4 task states; DESIGN §9): creating, working
+ * Tasks (docs/domain-model.md, docs/lifecycle.md#tasks): creating, working
  * (start → complete, or cancel), editing while open, assigning, the /tasks
  * list with its tab counts, and the signed-in user's open tasks for the
  * dashboard. Each write locks the row, writes the change and its activity
@@ -64,7 +64,7 @@ export interface TaskDto {
   /** How many steps the instance has, for 'step 4 of 6'. */
   workflowStepCount: number | null;
   workflowName: string | null;
-  /** Past its due date and still open (spec §4 late badge). */
+  /** Past its due date and still open (docs/screens.md late badge). */
   isLate: boolean;
   /**
    * The record whose decision closes this open task (verify or reject the
@@ -89,7 +89,7 @@ export interface TaskDetailDto extends TaskDto {
   history: { action: string; userName: string | null; details: Record<string, unknown>; createdAt: string }[];
 }
 
-/** Dashboard 'my tasks' (spec §3 Pending task). */
+/** Dashboard 'my tasks' (docs/domain-model.md Pending task). */
 export interface PendingTaskDto {
   id: string;
   title: string;
@@ -231,12 +231,6 @@ function awaitedDecision(row: TaskRow): TaskDto['awaitsDecision'] {
   return row.entity_type as 'invoice' | 'payment';
 }
 
-function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw apiError(400, result.error.issues[0].message, zodFieldErrors(result.error));
-  return result.data;
-}
-
 async function readTask(id: string, transaction?: Transaction): Promise<TaskRow | null> {
   return selectOne<TaskRow>(`${TASK_SELECT} WHERE t.id = :id`, { id }, { transaction });
 }
@@ -279,7 +273,7 @@ export async function createTask(
   options: { transaction?: Transaction } = {},
 ): Promise<TaskDto> {
   if (actor) assertCan(actor, 'create:task');
-  const data = validate(taskCreateSchema, input);
+  const data = parseInput(taskCreateSchema, input);
   const run = async (transaction: Transaction) => {
     await assertAssignable(data.assignedTo, transaction);
     await assertEntityExists(data.entityType, data.entityId, transaction);
@@ -319,10 +313,10 @@ export async function createTask(
     );
     return toTaskDto((await readTask(id, transaction)) as TaskRow);
   };
-  return options.transaction ? run(options.transaction) : inTransaction(run);
+  return inTransaction(run, options.transaction);
 }
 
-/** Which status change is allowed from where (spec §4), and the refusal of each. */
+/** Which status change is allowed from where (docs/lifecycle.md#tasks), and the refusal of each. */
 const TRANSITIONS: Record<TaskStatus, { from: readonly TaskStatus[]; action: string; refusal: string }> = {
   in_progress: { from: ['pending'], action: 'task_started', refusal: TASK_MESSAGES.cannotStart },
   completed: { from: ['in_progress'], action: 'task_completed', refusal: TASK_MESSAGES.cannotComplete },
@@ -361,12 +355,12 @@ function currentValue(row: BareTaskRow, field: TaskEditField): string | null {
  */
 export async function updateTask({ actor, id, input, ip }: { actor: Actor; id: string; input: TaskUpdateInput; ip?: string | null }): Promise<TaskDto> {
   assertCan(actor, 'work:task');
-  const data = validate(taskUpdateSchema, input);
+  const data = parseInput(taskUpdateSchema, input);
   const edits = TASK_EDIT_FIELDS.filter((field) => data[field] !== undefined);
   if (data.status === undefined && edits.length === 0) throw apiError(400, TASK_MESSAGES.nothingToUpdate, { status: [TASK_MESSAGES.nothingToUpdate] });
 
   // An id that is no UUID names no task (a form may post anything): 404, not a SQL error.
-  if (!UUID.test(id)) throw apiError(404, TASK_MESSAGES.notFound);
+  if (!isUuid(id)) throw apiError(404, TASK_MESSAGES.notFound);
   return inTransaction(async (transaction) => {
     const row = await selectOne<BareTaskRow>(
       `SELECT id, title, description, type, priority, status, assigned_to, due_date, notes, workflow_instance_id, workflow_step, entity_type, entity_id
@@ -403,7 +397,7 @@ export async function updateTask({ actor, id, input, ip }: { actor: Actor; id: s
     if (target !== undefined) {
       sets.push('status = :status');
       replacements.status = target;
-      // DESIGN §9: the server's clock, whatever the caller sent as completedAt.
+      // docs/lifecycle.md#tasks: the server's clock, whatever the caller sent as completedAt.
       if (target === 'completed') sets.push('completed_at = now()');
     }
     if (sets.length > 0) await execute(`UPDATE tasks SET ${sets.join(', ')} WHERE id = :id`, replacements, { transaction });
@@ -466,8 +460,6 @@ export interface TaskListOptions {
 
 export type TaskTabCounts = Record<TaskTab, number>;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** The WHERE conditions of every filter but the status (the tabs count across statuses). */
 function filterConditions(options: TaskListOptions, replacements: Record<string, unknown>): string[] {
   const where: string[] = [];
@@ -489,7 +481,7 @@ function filterConditions(options: TaskListOptions, replacements: Record<string,
     where.push('t.assigned_to = :actorId');
   } else if (assignee === 'unassigned') {
     where.push('t.assigned_to IS NULL');
-  } else if (UUID.test(assignee)) {
+  } else if (isUuid(assignee)) {
     replacements.assignee = assignee.toLowerCase();
     where.push('t.assigned_to = :assignee');
   } else if (!(ASSIGNEE_FILTERS as readonly string[]).includes(assignee)) {
@@ -555,7 +547,7 @@ export async function pendingTasksOf(userId: string, options: { limit?: number; 
 
 /** GET /api/tasks/{taskId} and the details view: the task, its links and its history. Throws 404. */
 export async function getTask(id: string): Promise<TaskDetailDto> {
-  const row = UUID.test(id) ? await readTask(id) : null;
+  const row = isUuid(id) ? await readTask(id) : null;
   if (!row) throw apiError(404, TASK_MESSAGES.notFound);
   const [extra, history] = await Promise.all([
     selectOne<{ created_by_name: string | null; instance_status: string | null; workflow_type: string | null }>(

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { describeDatabaseError, isDatabaseUnavailable, isRefusedValue } from '../db.server.ts';
-import { INPUT_MESSAGES, isMultiLineText, isSingleLineText } from './validation.ts';
+import { INPUT_MESSAGES, isMultiLineText, isSingleLineText, isUuid } from './validation.ts';
 
 /**
- * The API's one error shape (DESIGN §4): `{ message, errors? }` where
+ * The API's one error shape (docs/api.md): `{ message, errors? }` where
  * `errors` maps a field to its messages. Domain modules throw these Responses;
  * Remix sends a thrown Response from a resource route as is.
  */
@@ -63,6 +63,18 @@ export function zodFieldErrors(error: z.ZodError): FieldErrors {
     (errors[key] ??= []).push(issue.message);
   }
   return errors;
+}
+
+/**
+ * The one validation entry of the domain functions: they take `unknown` from
+ * pages, /api routes and the worker alike and parse it here once, so a caller
+ * that skipped the form's schema still cannot write bad data. 400 with every
+ * issue per field; the message is the first issue's text.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw apiError(400, result.error.issues[0]?.message ?? 'Invalid input', zodFieldErrors(result.error));
+  return result.data;
 }
 
 const DEFAULT_MAX_BYTES = 1024 * 1024;
@@ -172,11 +184,10 @@ export function listParams(request: Request): { q: string | undefined; limit: nu
   return { q: parsed.q || undefined, limit: parsed.limit, offset: parsed.offset };
 }
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** An id from the URL: anything that is not a UUID cannot exist, so it is a 404, not a SQL error. */
 export function requireUuidParam(value: string | undefined): string {
-  if (!value || !UUID_PATTERN.test(value)) throw apiError(404, 'Not Found');
+  if (!value || !isUuid(value)) throw apiError(404, 'Not Found');
   return value.toLowerCase();
 }
 

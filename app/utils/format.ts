@@ -1,5 +1,6 @@
+import { BUSINESS_TIME_ZONE } from './business-time.ts';
 /**
- * Croatian (hr-HR) display formats (spec §9). Shared by server render and
+ * Croatian (hr-HR) display formats (docs/croatian-formats.md). Shared by server render and
  * browser: every formatter names its time zone, so both print the same text
  * and hydration does not flicker. The output is whatever Intl gives for hr-HR
  * (e.g. '1.234,50 €' with a no-break space, '05. 03. 2025.'); tests pin it.
@@ -7,7 +8,7 @@
 
 const LOCALE = 'hr-HR';
 /** Staff work in Croatia; timestamps are shown in its time. */
-export const DISPLAY_TIME_ZONE = 'Europe/Zagreb';
+export const DISPLAY_TIME_ZONE = BUSINESS_TIME_ZONE;
 
 const eurFormatters = {
   0: new Intl.NumberFormat(LOCALE, {
@@ -86,7 +87,7 @@ export function formatDateTime(value: string | Date | number | null | undefined)
 const BYTE_UNITS = ['B', 'KB', 'MB', 'GB'] as const;
 const byteNumber = new Intl.NumberFormat(LOCALE, { maximumFractionDigits: 2 });
 
-/** 0 B, 512 B, 1,5 KB, 10 MB (1024-based; spec §9 units B, KB, MB, GB; GB is the largest). */
+/** 0 B, 512 B, 1,5 KB, 10 MB (1024-based; docs/screens.md units B, KB, MB, GB; GB is the largest). */
 export function formatBytes(bytes: number | null | undefined): string {
   if (bytes === null || bytes === undefined || !Number.isFinite(bytes) || bytes < 0) return '';
   let unit = 0;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isUuid } from './validation.ts';
 
 /**
  * The one reader of a list page's URL state: the search (`?q`), the tab
@@ -33,12 +34,6 @@ export const pageSchema = z
   .unknown()
   .transform((value) => Math.min(Math.max(Math.trunc(Number(value ?? 1)) || 1, 1), MAX_PAGE));
 
-// Any 8-4-4-4-12 hex id, as the records' ids are (the demo book's too); lower case like PostgreSQL prints them.
-const idSchema = z
-  .guid()
-  .transform((value) => value.toLowerCase())
-  .nullable()
-  .catch(null);
 
 export interface ListUrl {
   params: URLSearchParams;
@@ -65,7 +60,11 @@ export function readListUrl(source: Source): ListUrl {
     showNew: params.get('new') === '1',
     read: <T>(schema: z.ZodType<T>, name = 'tab') => schema.parse(params.get(name) ?? undefined),
     pageOf,
-    id: (name: string) => idSchema.parse(params.get(name)),
+    // The one id check of app/utils/validation.ts; lower case like PostgreSQL prints ids.
+    id: (name: string) => {
+      const value = params.get(name);
+      return isUuid(value) ? value.toLowerCase() : null;
+    },
   };
 }
 

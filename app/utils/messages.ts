@@ -1,6 +1,6 @@
 /**
  * Server messages are the spec's texts (English where the spec gives
- * English, DESIGN §9); pages show them in the chosen language through this
+ * English, docs/api.md#errors); pages show them in the chosen language through this
  * map. A message without an entry is shown as it came.
  */
 const MESSAGE_KEYS: Record<string, string> = {

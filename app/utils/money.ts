@@ -1,5 +1,5 @@
 /**
- * Money as integer cents (DESIGN §1: never float arithmetic). Every NUMERIC(15,2)
+ * Money as integer cents (docs/money.md: never float arithmetic). Every NUMERIC(15,2)
  * value (|x| < 10^13 EUR, so < 10^15 cents) is an exact JS integer, far below
  * 2^53. Decimal strings from PostgreSQL are parsed digit by digit; products and
  * percentages go through BigInt so no intermediate result is ever rounded.
@@ -125,7 +125,7 @@ export function feePeriods(days: number): number {
 }
 
 /**
- * The factoring fee (DESIGN §7: a discount fee rate per 30 days, charged on the
+ * The factoring fee (docs/money.md: a discount fee rate per 30 days, charged on the
  * invoice amount) for `days` from financing to the due date, each started
  * 30 days counting in full, rounded once half-up.
  */

@@ -12,7 +12,7 @@ function run(method: string, headers: Record<string, string>) {
   return passed ? 'passed' : status;
 }
 
-describe('the cross-site write check (DESIGN §4)', () => {
+describe('the cross-site write check (docs/api.md)', () => {
   it('lets reads through whatever their origin', () => {
     expect(run('GET', { origin: 'https://evil.example' })).toBe('passed');
   });

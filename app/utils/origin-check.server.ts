@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * DESIGN §4: a cookie-authenticated write must come from our own pages.
+ * docs/api.md: a cookie-authenticated write must come from our own pages.
  * Browsers send Origin (and Sec-Fetch-Site) on every cross-site POST/PUT/DELETE;
  * a write whose Origin is another site is refused before it reaches a route.
  * Requests without Origin (curl, server-to-server) carry no ambient cookies

@@ -1,4 +1,4 @@
-/** Light or dark; stored in localStorage (spec §2) and a cookie so the server renders it without a flash. */
+/** Light or dark; stored in localStorage (docs/screens.md) and a cookie so the server renders it without a flash. */
 export type Theme = 'light' | 'dark';
 export const THEME_KEY = 'finflow-theme';
 export function isTheme(value: unknown): value is Theme {

@@ -118,7 +118,7 @@ export function emailSchema(message: string) {
 }
 
 /**
- * A non-empty trimmed string of at most `max` characters (DESIGN §9: names
+ * A non-empty trimmed string of at most `max` characters (docs/domain-model.md#validation: names
  * 255, notes 5,000) that refuses control characters and broken Unicode
  * (`isSingleLineText`; `multiline` lets line breaks and tabs through).
  */
@@ -276,4 +276,15 @@ export function amountCentsSchema(message: string, options: { max?: number; allo
     }
     return cents;
   });
+}
+
+/**
+ * A row id as PostgreSQL writes it (gen_random_uuid), any version, either
+ * case: the one pattern every id check uses. Anything else names no row, so a
+ * lookup answers 404 (or a field 400) instead of reaching SQL with it.
+ */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID_PATTERN.test(value);
 }

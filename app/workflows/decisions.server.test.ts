@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureReferenceData } from '../../db/reference-data.ts';
 import { getSequelize } from '../../db/connection.ts';
-import { stopSender } from '../../worker/boss.ts';
+import { stopSender } from '../jobs/boss.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
 import { createInvoice, rejectInvoice, verifyInvoice } from '../invoices/invoices.server.ts';
 import { confirmPayment, failPayment, recordPayment } from '../payments/payments.server.ts';
 import { book, financedInvoice, insertClient, insertCustomer, type Book } from '../payments/test-factories.server.ts';
 import { getTask, updateTask } from '../tasks/tasks.server.ts';
-import { runWorkflowStep } from './engine.server.ts';
+import { runWorkflowStep } from './runner.server.ts';
 
 /**
  * The manager's decision on an invoice (verify, reject) or a payment

@@ -2,8 +2,7 @@ import type { Transaction } from 'sequelize';
 import { logActivity } from '../activity-log.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
-import type { StepOutcome } from './handlers/index.server.ts';
-import type { WorkflowStepDef } from './instances.server.ts';
+import type { LockedInstance, StepOutcome, WorkflowStepDef } from './types.ts';
 import {
   advance,
   completeManualRun,
@@ -11,7 +10,6 @@ import {
   isDecisionStep,
   lockInstance,
   nextRunAttempt,
-  type LockedInstance,
 } from './engine.server.ts';
 
 /**

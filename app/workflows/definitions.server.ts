@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
-import type { z } from 'zod';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
-import { apiError, zodFieldErrors } from '../utils/api.server.ts';
-import { describeError, getHandler, handlerNames, type StepOutcome } from './handlers/index.server.ts';
+import { apiError, parseInput } from '../utils/api.server.ts';
+import { getHandler, handlerNames } from './handlers/index.server.ts';
+import { describeError } from './step-errors.server.ts';
+import type { StepOutcome, WorkflowStepDef } from './types.ts';
 import { definitionSchema, definitionUpdateSchema, ENTITY_TYPES_OF, WORKFLOW_MESSAGES, type WorkflowType } from './schemas.ts';
-import type { WorkflowStepDef } from './instances.server.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
- * Workflow definitions (spec §3): editable name, type, description and
+ * Workflow definitions (docs/domain-model.md): editable name, type, description and
  * ordered steps; activate/deactivate; and a dry run. One active definition
  * per type: activating one deactivates the others of its type, so the
  * definition startWorkflowInstance uses is the one the page shows as active.
@@ -42,8 +43,6 @@ interface DefinitionRow {
   updated_at: Date;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function toDto(row: DefinitionRow): WorkflowDefinitionDto {
   return {
     id: row.id,
@@ -56,12 +55,6 @@ function toDto(row: DefinitionRow): WorkflowDefinitionDto {
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };
-}
-
-function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const result = schema.safeParse(input);
-  if (!result.success) throw apiError(400, result.error.issues[0].message, zodFieldErrors(result.error));
-  return result.data;
 }
 
 /** A handler the registry does not know would fail every instance at that step: refuse it when saving. */
@@ -86,7 +79,7 @@ export async function listDefinitions(options: { limit?: number; offset?: number
 }
 
 export async function getDefinition(id: string, transaction?: Transaction): Promise<WorkflowDefinitionDto> {
-  const row = UUID.test(id) ? await selectOne<DefinitionRow>(`SELECT * FROM workflow_definitions WHERE id = :id`, { id }, { transaction }) : null;
+  const row = isUuid(id) ? await selectOne<DefinitionRow>(`SELECT * FROM workflow_definitions WHERE id = :id`, { id }, { transaction }) : null;
   if (!row) throw apiError(404, 'Workflow definition not found');
   return toDto(row);
 }
@@ -101,7 +94,7 @@ async function deactivateOthers(id: string, type: string, transaction: Transacti
 
 export async function createDefinition({ actor, input, ip }: { actor: Actor; input: unknown; ip?: string | null }): Promise<WorkflowDefinitionDto> {
   assertCan(actor, 'edit:workflow');
-  const value = validate(definitionSchema, input);
+  const value = parseInput(definitionSchema, input);
   checkHandlers(value.steps);
   return inTransaction(async (transaction) => {
     const { rows } = await execute<DefinitionRow>(
@@ -122,10 +115,10 @@ export async function createDefinition({ actor, input, ip }: { actor: Actor; inp
 /** PUT /api/workflows/{id}: any editable field and/or isActive. */
 export async function updateDefinition({ actor, id, input, ip }: { actor: Actor; id: string; input: unknown; ip?: string | null }): Promise<WorkflowDefinitionDto> {
   assertCan(actor, 'edit:workflow');
-  const value = validate(definitionUpdateSchema, input);
+  const value = parseInput(definitionUpdateSchema, input);
   if (value.steps) checkHandlers(value.steps);
   return inTransaction(async (transaction) => {
-    const current = UUID.test(id)
+    const current = isUuid(id)
       ? await selectOne<DefinitionRow>(`SELECT * FROM workflow_definitions WHERE id = :id FOR UPDATE`, { id }, { transaction })
       : null;
     if (!current) throw apiError(404, 'Workflow definition not found');
@@ -195,7 +188,7 @@ const ENTITY_TABLES: Record<string, { table: string; name: string }> = {
 export async function testDefinition({ actor, definitionId, entityId }: { actor: Actor; definitionId: string; entityId: string }): Promise<DryRunReport> {
   assertCan(actor, 'edit:workflow');
   const definition = await getDefinition(definitionId);
-  if (!UUID.test(entityId)) throw apiError(400, WORKFLOW_MESSAGES.entityIdInvalid, { entityId: [WORKFLOW_MESSAGES.entityIdInvalid] });
+  if (!isUuid(entityId)) throw apiError(400, WORKFLOW_MESSAGES.entityIdInvalid, { entityId: [WORKFLOW_MESSAGES.entityIdInvalid] });
   let entity: { type: string; name: string | null } | null = null;
   for (const type of ENTITY_TYPES_OF[definition.type]) {
     const { table, name } = ENTITY_TABLES[type];

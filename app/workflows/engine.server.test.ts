@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stopSender } from '../../worker/boss.ts';
+import { stopSender } from '../jobs/boss.server.ts';
 import { activityRows, apiFailure, createTestUser } from '../auth/test-helpers.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { createDefinition, testDefinition, updateDefinition } from './definitions.server.ts';
-import { controlInstance, onTaskCompleted, runWorkflowStep } from './engine.server.ts';
+import { controlInstance, onTaskCompleted } from './engine.server.ts';
 import { getInstanceDetail, startWorkflowInstance } from './instances.server.ts';
 import { workflowMetrics } from './metrics.server.ts';
+import { runWorkflowStep } from './runner.server.ts';
 
-process.env.FINFLOW_TEST_HANDLERS = '1';
+// The test-only step handlers (testEffect, testFlaky), registered in this process by importing the module.
+import '../../tests/support/workflow-test-handlers.ts';
 
 let manager: Actor;
 beforeAll(async () => {

@@ -1,18 +1,16 @@
 import type { Transaction } from 'sequelize';
-import { sendJob } from '../../worker/boss.ts';
-import { getQueueDefinition } from '../../worker/queues.ts';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne } from '../db.server.ts';
+import { sendJob } from '../jobs/boss.server.ts';
 import { apiError } from '../utils/api.server.ts';
-import { describeError, getHandler, isPermanent, PermanentStepError, type StepOutcome } from './handlers/index.server.ts';
-import type { WorkflowStepDef } from './instances.server.ts';
 import type { WorkflowType } from './schemas.ts';
-import { isUuid } from '../auth/user-record.server.ts';
+import type { LockedInstance, StepJob, WorkflowStepDef } from './types.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
- * The workflow engine (DESIGN §7, issue 7). An instance walks its steps
+ * The workflow engine (docs/lifecycle.md#workflows). An instance walks its steps
  * snapshot one step at a time:
  * - an automated step is a pg-boss job `workflow-step` {instanceId, stepIndex,
  *   attempt}; the worker runs the handler INSIDE the transaction that locks
@@ -20,6 +18,10 @@ import { isUuid } from '../auth/user-record.server.ts';
  *   'completed' mark commit together: a worker killed mid-step leaves
  *   nothing, and the redelivered job applies the effect exactly once;
  * - a manual step opens a task and waits for onTaskCompleted.
+ * The job itself is run by runner.server.ts, the only module that needs the
+ * step handlers: this one schedules and moves instances on and imports no
+ * handler, so the domain modules a handler calls may start workflows here
+ * without a cycle (docs/decisions/009-layers-and-imports.md).
  * Jobs are sent after commit, so no job refers to rows that were rolled back.
  * A job is a no-op unless the instance is running at exactly that step and
  * run attempt (`context.attempt`, bumped by resume and restart), so a job
@@ -29,26 +31,8 @@ import { isUuid } from '../auth/user-record.server.ts';
 
 export const STEP_QUEUE = 'workflow-step';
 
-export interface StepJob {
-  instanceId: string;
-  stepIndex: number;
-  attempt: number;
-}
-
-export interface LockedInstance {
-  id: string;
-  workflow_id: string;
-  workflow_type: WorkflowType;
-  workflow_name: string;
-  status: 'running' | 'completed' | 'failed' | 'paused';
-  entity_type: string;
-  entity_id: string;
-  current_step: number;
-  steps: WorkflowStepDef[];
-  context: Record<string, unknown>;
-}
-
-const attemptOf = (instance: Pick<LockedInstance, 'context'>) => Number(instance.context?.attempt ?? 1) || 1;
+/** The instance's run attempt (bumped by resume and restart); a step job of another attempt does nothing. */
+export const attemptOf = (instance: Pick<LockedInstance, 'context'>) => Number(instance.context?.attempt ?? 1) || 1;
 
 export async function lockInstance(id: string, transaction: Transaction): Promise<LockedInstance | null> {
   // FOR UPDATE OF i: only the instance row; the definition is just read for its name and type.
@@ -148,7 +132,7 @@ export async function insertStepTask(instance: LockedInstance, step: WorkflowSte
   const entityName = await entityNameOf(instance.entity_type, instance.entity_id, transaction);
   const description = `${instance.workflow_name}${entityName ? ` · ${entityName}` : ''} (${index + 1}/${instance.steps.length})${note ? `\n${note}` : ''}`;
   const { rows } = await execute<{ id: string }>(
-    // KYC review is promised within 1-3 business days (spec §9): the task is due in 3 days.
+    // KYC review is promised within 1-3 business days (docs/lifecycle.md#onboarding-and-kyc): the task is due in 3 days.
     `INSERT INTO tasks (title, description, type, priority, status, due_date, entity_type, entity_id, workflow_instance_id, workflow_step)
      VALUES (:title, :description, :type, 'high', 'pending', now() + interval '3 days', :entityType, :entityId, :instanceId, :index)
      RETURNING id`,
@@ -292,141 +276,6 @@ export async function scheduleFirstStep(instanceId: string, transaction: Transac
   if (instance) await enterStep(instance, transaction);
 }
 
-export type StepResult = 'completed' | 'skipped' | 'failed';
-
-/**
- * The worker's side of an automated step. `delivery.retryCount` is pg-boss's
- * count of earlier deliveries of this job; at `retryLimit` this is the last
- * attempt, and a failure marks the instance failed. Throws the handler's error
- * (after recording it) so pg-boss retries with backoff; a PermanentStepError
- * (retrying cannot help) fails the instance at once and is not re-thrown.
- */
-export async function runWorkflowStep(job: StepJob, delivery: { retryCount: number; retryLimit?: number } = { retryCount: 0 }): Promise<StepResult> {
-  const retryLimit = delivery.retryLimit ?? getQueueDefinition(STEP_QUEUE).options.retryLimit;
-  const startedAt = new Date();
-  let failure: unknown;
-  try {
-    return await inTransaction(async (transaction) => {
-      const instance = await lockInstance(job.instanceId, transaction);
-      if (!instance || instance.status !== 'running' || instance.current_step !== job.stepIndex || attemptOf(instance) !== job.attempt) {
-        return 'skipped' as const;
-      }
-      const step = instance.steps[job.stepIndex];
-      if (!step || step.type !== 'automated') return 'skipped' as const;
-
-      // Only reachable if a completion ever committed without the advance; then just move on.
-      const done = await selectOne(
-        `SELECT 1 FROM workflow_step_runs WHERE instance_id = :id AND step_index = :index AND status = 'completed' LIMIT 1`,
-        { id: instance.id, index: job.stepIndex },
-        { transaction },
-      );
-      if (done) {
-        await advance(instance, transaction);
-        return 'completed' as const;
-      }
-
-      const handler = getHandler(step.handler ?? '');
-      if (!handler) throw new PermanentStepError(`Unknown step handler "${step.handler ?? ''}"`);
-      const outcome = await handler({
-        instance: {
-          id: instance.id,
-          workflowType: instance.workflow_type,
-          entityType: instance.entity_type,
-          entityId: instance.entity_id,
-          context: instance.context ?? {},
-        },
-        step,
-        stepIndex: job.stepIndex,
-        transaction,
-        dryRun: false,
-      });
-      await recordCompletedRun(instance, job.stepIndex, step, outcome, startedAt, transaction);
-      await advance(instance, transaction);
-      return 'completed' as const;
-    });
-  } catch (error) {
-    failure = error;
-  }
-
-  const permanent = isPermanent(failure);
-  const message = await describeError(failure);
-  try {
-    await recordStepFailure(job, message.slice(0, 5000), startedAt, permanent || delivery.retryCount >= retryLimit);
-  } catch (error) {
-    console.error(`workflow: could not record the failure of step ${job.stepIndex} of ${job.instanceId}`, error);
-  }
-  if (permanent) return 'failed';
-  throw failure;
-}
-
-async function recordCompletedRun(
-  instance: LockedInstance,
-  index: number,
-  step: WorkflowStepDef,
-  outcome: StepOutcome,
-  startedAt: Date,
-  transaction: Transaction,
-) {
-  await execute(
-    `INSERT INTO workflow_step_runs (instance_id, step_index, step_name, step_type, status, attempt, outcome, started_at, finished_at)
-     VALUES (:id, :index, :name, :type, 'completed', :attempt, CAST(:outcome AS jsonb), :startedAt, clock_timestamp())`,
-    {
-      id: instance.id,
-      index,
-      name: step.name,
-      type: step.type,
-      attempt: await nextRunAttempt(instance.id, index, transaction),
-      outcome: JSON.stringify(outcome),
-      startedAt,
-    },
-    { transaction },
-  );
-  await logActivity(
-    {
-      action: 'workflow_step_completed',
-      userId: null,
-      entityType: 'workflow_instance',
-      entityId: instance.id,
-      details: { stepIndex: index, stepName: step.name, summary: outcome.summary },
-    },
-    transaction,
-  );
-}
-
-/** In its own transaction, after the step's transaction rolled back: the failed attempt, and on the last one the instance fails. */
-async function recordStepFailure(job: StepJob, message: string, startedAt: Date, last: boolean): Promise<void> {
-  await inTransaction(async (transaction) => {
-    const instance = await lockInstance(job.instanceId, transaction);
-    if (!instance || instance.status !== 'running' || instance.current_step !== job.stepIndex || attemptOf(instance) !== job.attempt) return;
-    const step = instance.steps[job.stepIndex];
-    await execute(
-      `INSERT INTO workflow_step_runs (instance_id, step_index, step_name, step_type, status, attempt, error, started_at, finished_at)
-       VALUES (:id, :index, :name, :type, 'failed', :attempt, :error, :startedAt, clock_timestamp())`,
-      {
-        id: instance.id,
-        index: job.stepIndex,
-        name: step?.name ?? `#${job.stepIndex + 1}`,
-        type: step?.type ?? 'automated',
-        attempt: await nextRunAttempt(instance.id, job.stepIndex, transaction),
-        error: message,
-        startedAt,
-      },
-      { transaction },
-    );
-    await execute(
-      `UPDATE workflow_instances SET last_error = :message, status = CASE WHEN :last THEN 'failed' ELSE status END, updated_at = now()
-        WHERE id = :id`,
-      { id: instance.id, message, last },
-      { transaction },
-    );
-    const details = { stepIndex: job.stepIndex, stepName: step?.name ?? null, error: message };
-    await logActivity({ action: 'workflow_step_failed', userId: null, entityType: 'workflow_instance', entityId: instance.id, details }, transaction);
-    if (last) {
-      await logActivity({ action: 'workflow_failed', userId: null, entityType: 'workflow_instance', entityId: instance.id, details }, transaction);
-    }
-  });
-}
-
 /**
  * Called by the tasks domain inside its completeTask transaction. When the
  * task belongs to the current manual step of a running (or paused) instance,
@@ -507,7 +356,3 @@ export async function controlInstance(input: { actor: Actor; id: string; control
     return { id: instance.id, status };
   });
 }
-
-export const pauseInstance = (input: { actor: Actor; id: string; ip?: string | null }) => controlInstance({ ...input, control: 'pause' });
-export const resumeInstance = (input: { actor: Actor; id: string; ip?: string | null }) => controlInstance({ ...input, control: 'resume' });
-export const restartInstance = (input: { actor: Actor; id: string; ip?: string | null }) => controlInstance({ ...input, control: 'restart' });

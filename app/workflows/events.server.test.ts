@@ -2,14 +2,14 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureReferenceData } from '../../db/reference-data.ts';
 import { getSequelize } from '../../db/connection.ts';
-import { stopSender } from '../../worker/boss.ts';
+import { stopSender } from '../jobs/boss.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { createInvoice, verifyInvoice } from '../invoices/invoices.server.ts';
 import { importUblInvoice } from '../invoices/ubl-import.server.ts';
 import { book, financedInvoice, insertClient, insertCustomer, staff, type Book } from '../payments/test-factories.server.ts';
 import { recordPayment } from '../payments/payments.server.ts';
 import { requestAssessment } from '../risk/assessments.server.ts';
-import { runWorkflowStep } from './engine.server.ts';
+import { runWorkflowStep } from './runner.server.ts';
 import { sendInvoiceVerifiedEmail } from './handlers/invoices.server.ts';
 import { startWorkflowOnEvent } from './instances.server.ts';
 

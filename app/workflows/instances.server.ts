@@ -12,20 +12,15 @@ import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { scheduleFirstStep } from './engine.server.ts';
 import { ENTITY_TYPES_OF } from './schemas.ts';
+import type { WorkflowStepDef } from './types.ts';
+import { isUuid } from '../utils/validation.ts';
 
 /**
- * Workflow instances (spec §3 Workflow instance; DESIGN §7): starting one
+ * Workflow instances (docs/domain-model.md Workflow instance; docs/lifecycle.md#workflows): starting one
  * records it at step 0 with the definition's steps copied in, and the engine
  * schedules that step once the caller's transaction commits; the lists and
  * the step history the API and /workflows read.
  */
-export interface WorkflowStepDef {
-  name: string;
-  type: 'automated' | 'manual';
-  handler?: string;
-  taskType?: string;
-}
-
 export interface WorkflowInstanceDto {
   id: string;
   workflowId: string;
@@ -56,7 +51,6 @@ interface InstanceRow {
   start_event: WorkflowStartEvent | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function startWorkflowInstance(
   input: { type: WorkflowType; entityType: WorkflowEntityType; entityId: string; actor: Actor | null; ip?: string | null },
@@ -67,7 +61,7 @@ export async function startWorkflowInstance(
   const errors: Record<string, string[]> = {};
   if (!(WORKFLOW_TYPES as readonly string[]).includes(type)) errors.workflowType = ['Unknown workflow type'];
   if (!(WORKFLOW_ENTITY_TYPES as readonly string[]).includes(entityType)) errors.entityType = ['Unknown entity type'];
-  if (typeof entityId !== 'string' || !UUID.test(entityId)) errors.entityId = ['Invalid entity id'];
+  if (typeof entityId !== 'string' || !isUuid(entityId)) errors.entityId = ['Invalid entity id'];
   if (Object.keys(errors).length > 0) throw apiError(400, Object.values(errors)[0][0], errors);
 
   assertEntityTypeFits(type, entityType);
@@ -77,7 +71,7 @@ export async function startWorkflowInstance(
     await assertEntityExists(entityType, entityId, transaction);
     return (await insertInstance(definition, { ...input, entityId: entityId.toLowerCase() }, transaction))!;
   };
-  return options.transaction ? run(options.transaction) : inTransaction(run);
+  return inTransaction(run, options.transaction);
 }
 
 /** Which workflow each business event starts (docs/reference-data.md); client onboarding is started by the wizard itself. */
@@ -233,7 +227,7 @@ export interface WorkflowInstanceListItem extends WorkflowInstanceDto {
   workflowName: string;
   entityName: string | null;
   totalSteps: number;
-  /** Spec §4: current step / number of steps, as a whole percent. */
+  /** docs/screens.md: current step / number of steps, as a whole percent. */
   progress: number;
   currentStepName: string | null;
   lastError: string | null;
@@ -321,7 +315,7 @@ export async function instanceStatusCounts(): Promise<Record<'running' | 'comple
 
 /** 'details': the instance with every step run (start, end, outcome, error, attempt) and its tasks. 404 unknown. */
 export async function getInstanceDetail(id: string): Promise<WorkflowInstanceDetail> {
-  const row = UUID.test(id) ? await selectOne<ListRow>(`${LIST_SELECT} WHERE i.id = :id`, { id }) : null;
+  const row = isUuid(id) ? await selectOne<ListRow>(`${LIST_SELECT} WHERE i.id = :id`, { id }) : null;
   if (!row) throw apiError(404, 'Workflow instance not found');
   const [runs, tasks] = await Promise.all([
     selectRows<{

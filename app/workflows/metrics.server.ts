@@ -1,6 +1,6 @@
 import { selectOne } from '../db.server.ts';
 
-/** GET /api/workflow-metrics (spec §3 Workflow metrics), computed in SQL. */
+/** GET /api/workflow-metrics (docs/domain-model.md Workflow metrics), computed in SQL. */
 export interface WorkflowMetrics {
   totalWorkflows: number;
   /** Instances running now (paused ones wait for a person, so they are not counted as active). */

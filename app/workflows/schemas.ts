@@ -2,14 +2,13 @@ import { z } from 'zod';
 import { plainText } from '../utils/validation.ts';
 
 /**
- * Payloads of the workflow area (spec §3 Workflow definition; DESIGN §7): the
+ * Payloads of the workflow area (docs/domain-model.md Workflow definition; docs/lifecycle.md#workflows): the
  * definition editor on /workflows and the API bodies share these. No server
  * imports here: the browser form uses them too.
  */
 export const WORKFLOW_TYPES = ['client_onboarding', 'invoice_verification', 'risk_assessment', 'payment_processing'] as const;
 export type WorkflowType = (typeof WORKFLOW_TYPES)[number];
 export const WORKFLOW_STATUSES = ['running', 'completed', 'failed', 'paused'] as const;
-export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];
 export const STEP_TYPES = ['automated', 'manual'] as const;
 export const TASK_TYPES = ['kyc_verification', 'risk_assessment', 'manual_review', 'document_review', 'customer_contact', 'limit_approval'] as const;
 export const ENTITY_TYPES = ['client', 'customer', 'invoice', 'payment', 'credit_limit_request'] as const;
@@ -72,7 +71,6 @@ export const stepSchema = z
     }
     return { name: step.name, type: step.type, taskType: step.taskType ?? '' };
   });
-export type StepInput = z.output<typeof stepSchema>;
 
 const definitionFields = {
   name: plainText(z.string(WORKFLOW_MESSAGES.nameRequired).trim().min(1, WORKFLOW_MESSAGES.nameRequired).max(255, WORKFLOW_MESSAGES.nameTooLong)),
@@ -85,7 +83,6 @@ const definitionFields = {
 
 /** POST /api/workflows and the editor's save. */
 export const definitionSchema = z.object(definitionFields);
-export type DefinitionInput = z.input<typeof definitionSchema>;
 
 /** PUT /api/workflows/{id}: any of the editable fields, and/or isActive (activate/deactivate). */
 export const definitionUpdateSchema = z

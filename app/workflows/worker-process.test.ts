@@ -4,7 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { failJobsOfDeadWorker, killStartedWorkers, startWorkerProcess, waitFor } from '../../tests/support/worker-process.ts';
-import { stopSender } from '../../worker/boss.ts';
+import { stopSender } from '../jobs/boss.server.ts';
 import { activityRows, createTestUser } from '../auth/test-helpers.server.ts';
 import { execute, inTransaction, selectOne } from '../db.server.ts';
 import { outboxDir } from '../email/mailer.server.ts';
@@ -22,7 +22,7 @@ afterAll(async () => {
   await stopSender();
 });
 
-const startWorker = () => startWorkerProcess({ FINFLOW_TEST_HANDLERS: '1' });
+const startWorker = () => startWorkerProcess({ testHandlers: true });
 
 const instanceStatus = async (id: string) =>
   (await selectOne<{ status: string; current_step: number }>(`SELECT status, current_step FROM workflow_instances WHERE id = :id`, { id }))!;

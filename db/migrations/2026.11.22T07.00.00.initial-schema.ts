@@ -1,7 +1,7 @@
 import type { Migration } from '../migrate.ts';
 
 /**
- * The whole schema of FinFlow's entities (spec section 3, DESIGN §6–§7).
+ * The whole schema of FinFlow's entities (docs/domain-model.md, docs/lifecycle.md, docs/money.md).
  * The database enforces what it can on its own: enums as CHECK constraints,
  * money as NUMERIC(15,2), unique OIBs, one invoice number per client, and the
  * activity log as append-only. Column names are snake_case; models map them.
@@ -88,7 +88,7 @@ export const up: Migration = async ({ context: db }) => {
       used_credit numeric(15, 2) NOT NULL DEFAULT 0 CHECK (used_credit >= 0),
       onboarding_status text NOT NULL DEFAULT 'pending'
         CHECK (onboarding_status IN ('pending', 'in_progress', 'completed', 'rejected')),
-      -- The factoring agreement (DESIGN §7).
+      -- The factoring agreement (docs/money.md).
       advance_rate numeric(5, 2) NOT NULL DEFAULT 80.00 CHECK (advance_rate > 0 AND advance_rate <= 100),
       fee_rate numeric(6, 3) NOT NULL DEFAULT 1.500 CHECK (fee_rate >= 0 AND fee_rate <= 100),
       recourse boolean NOT NULL DEFAULT true,

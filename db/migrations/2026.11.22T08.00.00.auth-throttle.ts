@@ -3,7 +3,7 @@ import type { Migration } from '../migrate.ts';
 /**
  * Failed sign-in attempts per key ('email:…', 'ip:…', 'otp:<user id>'), so
  * guessing passwords or authenticator codes is slowed down and then refused
- * (DESIGN §6). Keyed by text rather than by user so that unknown emails are
+ * (docs/decisions/003-sessions-and-second-factor.md). Keyed by text rather than by user so that unknown emails are
  * throttled exactly like known ones and reveal nothing.
  */
 export const up: Migration = async ({ context: db }) => {

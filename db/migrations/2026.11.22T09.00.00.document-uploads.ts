@@ -1,7 +1,7 @@
 import type { Migration } from '../migrate.ts';
 
 /**
- * The quarantine of the registration wizard's JavaScript uploads (DESIGN §9):
+ * The quarantine of the registration wizard's JavaScript uploads (docs/api.md):
  * POST /api/objects/upload hands out a short-lived upload address (only the
  * token's SHA-256 is kept), the browser PUTs the file there, and a wizard
  * submit claims it. Unclaimed slots are purged after they expire.

@@ -1,7 +1,7 @@
 import type { Migration } from '../migrate.ts';
 
 /**
- * The public registration wizard's server-side drafts (DESIGN §6: it works
+ * The public registration wizard's server-side drafts (docs/lifecycle.md#onboarding-and-kyc: it works
  * without JavaScript, so what a visitor entered lives here between form
  * posts), the KYC files attached to them, and the per-IP request counter that
  * limits abuse of the only public write in the product.
@@ -43,7 +43,7 @@ export const up: Migration = async ({ context: db }) => {
       mime_type text NOT NULL CHECK (mime_type ~ '^(application/pdf|image/jpeg|image/png)$'),
       file_name text NOT NULL CHECK (length(btrim(file_name)) > 0 AND length(file_name) <= 255),
       created_at timestamptz NOT NULL DEFAULT now(),
-      -- One file per KYC type (spec §5): a new upload replaces the old one.
+      -- One file per KYC type (docs/domain-model.md#validation): a new upload replaces the old one.
       UNIQUE (draft_id, kyc_type)
     );
 

@@ -1,7 +1,7 @@
 import type { Migration } from '../migrate.ts';
 
 /**
- * Cash application (issue 6): imported ISO 20022 camt.053 bank statements and
+ * Cash application: imported ISO 20022 camt.053 bank statements and
  * their credit entries. A matched entry points at the pending payment it
  * created; an unmatched one waits for a person to assign it to an invoice.
  * Both the statement's own identification and each entry's bank reference

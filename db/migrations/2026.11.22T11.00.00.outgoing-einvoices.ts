@@ -1,7 +1,7 @@
 import type { Migration } from '../migrate.ts';
 
 /**
- * E-invoices (issue 9, DESIGN §8).
+ * E-invoices (docs/croatian-formats.md).
  *
  * outgoing_einvoices: the factor's own invoice to its client for the fee of a
  * financed invoice, one per financed invoice, written as UBL 2.1 (HR CIUS)

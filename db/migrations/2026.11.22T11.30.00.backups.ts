@@ -1,7 +1,7 @@
 import type { Migration } from '../migrate.ts';
 
 /**
- * Database backups made from Settings (issue 9 item 6): one row per backup
+ * Database backups made from Settings: one row per backup
  * file the worker writes into DATA_DIR/backups. The row says how far the job
  * got; a completed one carries the file's name, size and SHA-256, which the
  * download checks before it sends the file. At most one backup is pending or

@@ -2,7 +2,7 @@ import type { Migration } from '../migrate.ts';
 
 /**
  * What keeps the invoice lists and the dashboard fast on a large book
- * (issue 10): exact counts without counting a million rows, indexes for this
+ * (docs/benchmarks.md): exact counts without counting a million rows, indexes for this
  * month's financings and payments, and for number search. Statement
  * triggers on `invoices` append what each statement changed to two insert-only
  * delta tables: invoices per status (and how many of them were ever

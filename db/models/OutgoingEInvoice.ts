@@ -41,6 +41,8 @@ export class OutgoingEInvoice extends Model<InferAttributes<OutgoingEInvoice>, I
   declare documentId: string | null;
   declare sentAt: Date | null;
   declare error: string | null;
+  /** The rule ids the document broke when checked before sending (then status failed). */
+  declare ruleFailures: string[] | null;
   declare attempts: CreationOptional<number>;
   declare createdBy: string | null;
   declare createdAt: CreationOptional<Date>;
@@ -73,6 +75,7 @@ export class OutgoingEInvoice extends Model<InferAttributes<OutgoingEInvoice>, I
         documentId: DataTypes.TEXT,
         sentAt: DataTypes.DATE,
         error: DataTypes.TEXT,
+        ruleFailures: DataTypes.ARRAY(DataTypes.TEXT),
         attempts: DataTypes.INTEGER,
         createdBy: DataTypes.UUID,
         createdAt: DataTypes.DATE,

@@ -166,7 +166,6 @@ export type IncomingEInvoiceStatus = (typeof INCOMING_EINVOICE_STATUSES)[number]
 
 /** Why a link asking the applicant for more documents no longer works (app/onboarding/kyc-decision.server.ts). */
 export const KYC_REQUEST_SPENT_REASONS = ['submitted', 'superseded', 'decided'] as const;
-export type KycRequestSpentReason = (typeof KYC_REQUEST_SPENT_REASONS)[number];
 
 /** Every enum column of the schema with its allowed values (used by the schema test). */
 export const ENUM_COLUMNS: ReadonlyArray<readonly [table: string, column: string, values: readonly string[]]> = [

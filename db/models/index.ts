@@ -73,7 +73,6 @@ export {
   IntegrationLog, Invoice, InvoiceLine, Payment, Payout, RiskAssessment, Session, Task, User, UserToken,
   WorkerHeartbeat, WorkflowDefinition, WorkflowInstance, WorkflowStepRun, OutgoingEInvoice, IncomingEInvoice,
 };
-export type { WorkflowStep } from './WorkflowDefinition.ts';
 export * from './enums.ts';
 
 export type Models = typeof models;

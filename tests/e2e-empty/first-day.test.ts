@@ -192,6 +192,8 @@ describe('a fresh install without the demo book', () => {
   it('starts the invoice verification and the risk review on their events, visible on /workflows', async () => {
     const client = await admin.post('/api/clients', { companyName: `Klijent Prvog Dana ${Date.now()} d.o.o.`, oib: freshOib(), email: 'klijent@example.hr' });
     expect(client.status).toBe(201);
+    // A client entered by staff is financed only once its KYC is approved; the verification's first check asks the same.
+    expect((await admin.post(`/api/clients/${client.json.id}/kyc-decision`, { decision: 'approve' })).status).toBe(200);
     const customer = await admin.post('/api/customers', { companyName: `Kupac Prvog Dana ${Date.now()} d.d.`, oib: freshOib() });
     expect(customer.status).toBe(201);
     const invoiceNumber = `PD-${Date.now()}`;
@@ -217,7 +219,8 @@ describe('a fresh install without the demo book', () => {
     const { page, errors, close } = await newStrictPage(browser, { sessionCookie: admin.cookie });
     await page.goto(`${baseUrl}/workflows`);
     const card = page.locator(`[data-testid="instance-card"][data-instance-id="${verification.id}"]`);
-    await card.getByText(invoiceNumber).waitFor();
+    await card.getByText(`· ${invoiceNumber}`).waitFor();
+    expect(await card.getByText('Last error').count()).toBe(0);
     await card.getByText("by the invoice's submission").waitFor();
     await page.locator(`[data-testid="instance-card"][data-instance-id="${review.id}"]`).getByText('by a risk assessment request').waitFor();
     expect(errors).toEqual([]);

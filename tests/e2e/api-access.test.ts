@@ -96,7 +96,7 @@ describe('sign-in over the API', () => {
 
     expect((await client.post('/api/auth/logout')).status).toBe(200);
     expect((await client.get('/api/auth/user')).status).toBe(401);
-    // Logging out without a session is fine too (DESIGN §9).
+    // Logging out without a session is fine too (docs/api.md).
     expect((await new ApiClient().post('/api/auth/logout')).status).toBe(200);
   });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
@@ -9,8 +10,9 @@ import { launchBrowser, newStrictPage } from '../support/browser.ts';
  * The fee e-invoice end to end, in the app as `npm start` runs it: an invoice
  * financed over the API gets its UBL e-invoice, which the worker sends
  * through the (sandbox) intermediary; /integrations/einvoicing lists it with
- * its status, downloads its UBL (HR CIUS identifier, totals to the cent), and
- * sends a failed one again without JavaScript.
+ * its status, downloads its UBL (HR CIUS identifier, totals to the cent),
+ * sends a failed one again without JavaScript, and shows the rule ids of one
+ * the rules kept from being sent.
  */
 const baseUrl = inject('baseUrl');
 const HR_CIUS = 'urn:cen.eu:en16931:2017#compliant#urn:mfin.gov.hr:cius-2025:1.0#conformant#urn:mfin.gov.hr:ext-2025:1.0';
@@ -147,6 +149,64 @@ describe('outgoing e-invoices', () => {
     await page.reload();
     expect(squash(await row(page, failed[0].number).getByTestId('einvoice-status').textContent())).toBe('Delivered');
     expect(await row(page, failed[0].number).getByRole('button', { name: 'Send again' }).count()).toBe(0);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('a fee e-invoice that breaks a rule is not sent again: the worker marks it failed and the page names the rules', async () => {
+    const clients = (await admin.get('/api/clients?limit=1000')).json as Array<{ id: string; iban: string | null; creditLimit: number | null; usedCredit: number; status: string }>;
+    const client = clients.find((c) => c.status === 'active' && c.iban && c.creditLimit !== null && c.creditLimit - c.usedCredit > 50_000)!;
+    const customer = ((await admin.get('/api/customers?limit=1000')).json as Array<{ id: string; accountBlocked: boolean }>).find((c) => !c.accountBlocked)!;
+    const invoiceNumber = `E2E-EINV-RULES-${Date.now()}`;
+    const created = await admin.post('/api/invoices', {
+      clientId: client.id,
+      customerId: customer.id,
+      invoiceNumber,
+      issueDate: zagrebDay(0),
+      dueDate: zagrebDay(45),
+      amount: 2345.67,
+      currency: 'EUR',
+      description: 'E2E e-račun s neispravnim zbrojem',
+    });
+    expect(created.status).toBe(201);
+    const id = String(created.json.id);
+    expect((await admin.put(`/api/invoices/${id}/verify`)).status).toBe(200);
+    const b = await manager();
+    expect((await b.put(`/api/invoices/${id}/approve`)).status).toBe(200);
+    expect((await b.put(`/api/invoices/${id}/finance`)).status).toBe(200);
+    await expect.poll(async () => (await einvoiceOf(invoiceNumber))?.status, { timeout: 30_000, interval: 500 }).toBe('delivered');
+    const issued = (await einvoiceOf(invoiceNumber))!;
+
+    // Its stored UBL tampered (a total with VAT that does not add up) and its sending marked failed, as after an outage.
+    const database = new pg.Client(inject('appDatabaseUrl'));
+    await database.connect();
+    try {
+      const { rowCount } = await database.query(
+        `UPDATE outgoing_einvoices SET status = 'failed', sent_at = NULL, document_id = NULL, error = 'HTTP 503',
+                ubl_xml = regexp_replace(ubl_xml, '(<cbc:TaxInclusiveAmount currencyID="EUR">)[^<]*<', '\\11.00<')
+          WHERE id = $1`,
+        [issued.id],
+      );
+      expect(rowCount).toBe(1);
+    } finally {
+      await database.end();
+    }
+
+    const { page, errors, close } = await newStrictPage(browser, { sessionCookie: admin.cookie, javaScriptEnabled: false });
+    await page.goto(`${baseUrl}/integrations/einvoicing`);
+    await row(page, issued.number).getByRole('button', { name: 'Send again' }).click();
+    await page.waitForURL(`${baseUrl}/integrations/einvoicing`);
+    await expect
+      .poll(async () => ((await admin.get(`/api/einvoices?q=${issued.number}`)).json as unknown as Array<EInvoice & { ruleFailures: string[] | null }>)[0], { timeout: 30_000, interval: 500 })
+      .toMatchObject({ status: 'failed', ruleFailures: ['BR-CO-15', 'BR-CO-16'] });
+    await page.reload();
+    const mine = row(page, issued.number);
+    expect(squash(await mine.getByTestId('einvoice-status').textContent())).toBe('Failed');
+    expect(squash(await mine.getByTestId('einvoice-rule-failures').textContent())).toBe('Not sent, rules broken: BR-CO-15, BR-CO-16');
+    expect(squash(await mine.getByTestId('einvoice-error').textContent())).toMatch(/^BR-CO-15: TaxInclusiveAmount \(BT-112\) 1\.00 ≠ /);
+    // Staff have a task on the invoice.
+    const tasks = (await admin.get(`/api/tasks?q=${encodeURIComponent(issued.number)}&limit=10`)).json as unknown as Array<{ type: string; title: string }>;
+    expect(tasks).toEqual([expect.objectContaining({ type: 'manual_review', title: `E-račun ${issued.number} nije poslan: krši pravila BR-CO-15, BR-CO-16` })]);
     expect(errors).toEqual([]);
     await close();
   });

@@ -8,7 +8,7 @@ import { signInAsAdmin, type ApiClient } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
 
 /**
- * Issue 9 item 6 as staff use it: Settings' 'Izvezi podatke' and 'Stvori
+ * Backups and exports as staff use them: Settings' 'Izvezi podatke' and 'Stvori
  * sigurnosnu kopiju' (made by the worker, downloaded from the list), and the
  * XLSX export of /analytics.
  */

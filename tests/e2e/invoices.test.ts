@@ -7,7 +7,7 @@ import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
 
 /**
- * /invoices in Chromium (spec §2): add through the form, the tabs and their
+ * /invoices in Chromium (docs/screens.md): add through the form, the tabs and their
  * counts, verify → four eyes → approve → finance by two managers, reject with
  * a reason, search, the add form without JavaScript, and a UBL e-invoice
  * imported through the page with its new buyer confirmed.

@@ -25,7 +25,7 @@ process.env.NODE_ENV = 'test';
 
 afterAll(async () => {
   // A job sent after a commit (a financing's e-invoice, a verified invoice's email) starts pg-boss's sender: close it before the database goes.
-  const { stopSender } = await import('../../worker/boss.ts');
+  const { stopSender } = await import('../../app/jobs/boss.server.ts');
   await stopSender();
   const { closeSequelize } = await import('../../db/connection.ts');
   await closeSequelize();

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createBoss } from '../../worker/boss.ts';
+import { createBoss } from '../../app/jobs/boss.server.ts';
 
 /**
  * The real worker process (`node --import tsx worker/index.ts`) against the
@@ -17,8 +17,12 @@ export interface WorkerProcess {
 
 const started: ChildProcess[] = [];
 
-export function startWorkerProcess(extraEnv: Record<string, string> = {}): WorkerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'worker/index.ts'], {
+/** The worker with the engine tests' step handlers (workflow-test-handlers.ts) loaded before it starts. */
+const TEST_HANDLERS_MODULE = './tests/support/workflow-test-handlers.ts';
+
+export function startWorkerProcess({ testHandlers = false, env: extraEnv = {} }: { testHandlers?: boolean; env?: Record<string, string> } = {}): WorkerProcess {
+  const preload = testHandlers ? ['--import', TEST_HANDLERS_MODULE] : [];
+  const child = spawn(process.execPath, ['--import', 'tsx', ...preload, 'worker/index.ts'], {
     cwd: repoRoot,
     env: {
       PATH: process.env.PATH,

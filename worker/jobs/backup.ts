@@ -1,7 +1,7 @@
 import type PgBoss from 'pg-boss';
 import { runBackup } from '../../app/backups/backups.server.ts';
 import type { JobContext } from './define.ts';
-import type { QueuePayload } from '../queues.ts';
+import type { QueuePayload } from '../../app/jobs/queues.server.ts';
 
 /** A database backup asked for in Settings: writes the file and completes (or fails) its row (app/backups/backups.server.ts). */
 export const queue = 'backup' as const;

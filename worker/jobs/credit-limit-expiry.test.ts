@@ -4,7 +4,7 @@ import { createTestUser } from '../../app/auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../../app/db.server.ts';
 import { approveCreditLimit, requestCreditLimit } from '../../app/limits/credit-limits.server.ts';
 import { addDays, zagrebToday } from '../../app/limits/dates.ts';
-import { queues } from '../queues.ts';
+import { queues } from '../../app/jobs/queues.server.ts';
 import { jobs } from './index.ts';
 import { handler, queue } from './credit-limit-expiry.ts';
 

@@ -1,5 +1,5 @@
 import { receiveIncomingEInvoices } from '../../app/einvoices/incoming.server.ts';
-import { requeueStalledEInvoices } from '../../app/einvoices/outgoing.server.ts';
+import { requeueStalledEInvoices } from '../../app/einvoices/outgoing-send.server.ts';
 import { loadConfig } from '../../app/integrations/core.server.ts';
 import type { JobHandler } from './define.ts';
 

@@ -1,6 +1,6 @@
 import type PgBoss from 'pg-boss';
 import { fanOutCampaign } from '../../app/email/campaigns.server.ts';
-import type { QueuePayload } from '../queues.ts';
+import type { QueuePayload } from '../../app/jobs/queues.server.ts';
 
 /** A campaign's fan-out, now or at its scheduled time (app/email/campaigns.server.ts); safe to run again. */
 export const queue = 'email-campaign' as const;

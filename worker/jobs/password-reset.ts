@@ -1,6 +1,6 @@
 import type PgBoss from 'pg-boss';
 import { sendPasswordReset } from '../../app/auth/password-reset.server.ts';
-import type { QueuePayload } from '../queues.ts';
+import type { QueuePayload } from '../../app/jobs/queues.server.ts';
 
 /**
  * A forgotten-password request queued by the web (app/auth/password-reset.server.ts):

@@ -228,7 +228,7 @@ function FinancialCard({ data }: { data: Analytics }) {
   );
 }
 
-/** Spec §2 /analytics on real figures: period selector, export, KPI cards and the four tabs; every control is a link. */
+/** /analytics on real figures (docs/screens.md): period selector, export, KPI cards and the four tabs; every control is a link. */
 export function AnalyticsPage({ data: { analytics: data, tab } }: { data: AnalyticsPageData }) {
   const { t } = useTranslation();
   return (

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { PARTY_MESSAGE_KEYS } from '~/clients/schemas.ts';
 import { translateMessage } from '~/utils/messages.ts';
 
-/** Spec §4/§9 colours and badges of the client and customer screens. */
+/** Colours and badges (docs/screens.md) of the client and customer screens. */
 
 export type ClientStatus = 'active' | 'pending' | 'inactive';
 const STATUS_COLOURS = { active: 'green', pending: 'amber', inactive: 'gray' } as const;
@@ -63,7 +63,7 @@ export function usagePercent(used: number, limit: number | null): number {
   return (used / limit) * 100;
 }
 
-/** The credit-usage bar, capped at 100 % (spec §9). */
+/** The credit-usage bar, capped at 100 % (docs/screens.md). */
 export function CreditUsageBar({ used, limit }: { used: number; limit: number | null }) {
   const { t } = useTranslation();
   const percent = usagePercent(used, limit);

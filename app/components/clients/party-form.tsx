@@ -12,7 +12,7 @@ import { SelectField, SubmitRow } from '~/components/kit/fields.tsx';
 import { useToast } from '~/components/toaster.tsx';
 
 /**
- * The creation dialog of spec §2/§5 and the detail pages' edit form. One zod
+ * The creation dialog (docs/screens.md, docs/domain-model.md#validation) and the detail pages' edit form. One zod
  * schema validates in the browser (conform) and again on the server. The
  * dialog posts through a fetcher (JavaScript); the same form renders as a
  * panel for `?new=1`, which is where the 'Dodaj klijenta' link leads without

@@ -8,7 +8,7 @@ import { Pager } from '~/components/kit/pager.tsx';
 import type { PartyArea } from './party-form.tsx';
 
 /**
- * The frame of /clients and /customers (spec §2): header, 'Dodaj …' button,
+ * The frame of /clients and /customers (docs/screens.md): header, 'Dodaj …' button,
  * search and pagination in the URL (plain GET links and forms, so they work
  * without JavaScript), 6 placeholder cards while the next page loads, and
  * the empty state.

@@ -21,7 +21,7 @@ const PAD = { left: 36, right: 12, top: 12, bottom: 28 };
 const dayLabel = (date: string) => `${date.slice(8, 10)}.${date.slice(5, 7)}.`;
 
 /**
- * Spec §2 invoice processing flow: three series per day. Plain SVG rendered on
+ * Invoice processing flow (docs/screens.md): three series per day. Plain SVG rendered on
  * the server, so the chart is there without JavaScript and hydrates identically.
  */
 export function InvoiceChart({ data }: { data: ChartPoint[] }) {

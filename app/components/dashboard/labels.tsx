@@ -3,7 +3,7 @@ import type { ActivityStatus, IntegrationDisplay } from '~/dashboard/display.ts'
 
 type Color = 'green' | 'blue' | 'red' | 'gray' | 'amber' | 'indigo';
 
-/** Spec §4: active green, in development accent, error red, the rest muted. */
+/** docs/screens.md: active green, in development accent, error red, the rest muted. */
 export const INTEGRATION_COLORS: Record<IntegrationDisplay, Color> = {
   active: 'green',
   in_development: 'indigo',
@@ -11,7 +11,7 @@ export const INTEGRATION_COLORS: Record<IntegrationDisplay, Color> = {
   inactive: 'gray',
 };
 
-/** Spec §4: urgent and high destructive, medium accent, normal secondary, low primary. */
+/** docs/screens.md: urgent and high destructive, medium accent, normal secondary, low primary. */
 export const PRIORITY_COLORS: Record<string, Color> = {
   urgent: 'red',
   high: 'red',

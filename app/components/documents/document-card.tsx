@@ -8,9 +8,9 @@ const SIGNATURE_COLORS = { signed: 'green', pending: 'amber', rejected: 'red' } 
 const VIEWABLE = new Set(['application/pdf', 'image/png', 'image/jpeg']);
 
 /**
- * One document (spec §2): name, type badge, size, upload date, uploader,
+ * One document (docs/screens.md): name, type badge, size, upload date, uploader,
  * signature status, and download, view and sign. Sign shows only when a
- * signature is required, the status is pending, and the role may sign (§4).
+ * signature is required, the status is pending, and the role may sign (docs/screens.md).
  */
 export function DocumentCard({ document, canSign }: { document: DocumentDto; canSign: boolean }) {
   const { t } = useTranslation();

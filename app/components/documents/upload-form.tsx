@@ -32,7 +32,7 @@ function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
 }
 
 /**
- * The upload form (spec §5): name, type, file (pdf/png/jpg/jpeg), entity type
+ * The upload form (docs/domain-model.md#validation): name, type, file (pdf/png/jpg/jpeg), entity type
  * then entity id, signature required. A real multipart post to the page
  * action, so it works without JavaScript; with JavaScript confirm stays
  * disabled until name, type and file are set, and the file name fills an empty name.

@@ -121,6 +121,11 @@ export function OutgoingEInvoices({
           <Table.Cell>
             <Flex direction="column" gap="1">
               <OutgoingStatusBadge status={einvoice.status} />
+              {einvoice.ruleFailures ? (
+                <Text size="1" color="red" weight="medium" data-testid="einvoice-rule-failures">
+                  {t('einvoices.outgoing.ruleFailures', { rules: einvoice.ruleFailures.join(', ') })}
+                </Text>
+              ) : null}
               {einvoice.error ? (
                 <Text size="1" color="red" data-testid="einvoice-error">
                   {einvoice.error}

@@ -10,7 +10,7 @@ import { useEmailErrorText } from './display.tsx';
 import type { EmailActionData, EmailFormResult } from './template-form.tsx';
 import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
 
-/** The campaign dialog of spec §2 (only active templates; recipients default active_clients; optional schedule) and its ?new=campaign panel. */
+/** The campaign dialog of docs/screens.md (only active templates; recipients default active_clients; optional schedule) and its ?new=campaign panel. */
 export interface CampaignChoices {
   templates: { id: string; name: string }[];
   clients: { id: string; companyName: string }[];

@@ -2,7 +2,7 @@ import { Badge, Card, Flex, Grid, Skeleton } from '@radix-ui/themes';
 import { useTranslation } from 'react-i18next';
 import { EMAIL_MESSAGES } from '~/email/schemas.ts';
 
-/** Badges, skeletons and the error texts of /email-automation (spec §2, §4). */
+/** Badges, skeletons and the error texts of /email-automation (docs/screens.md). */
 
 const CAMPAIGN_COLORS: Record<string, 'gray' | 'blue' | 'amber' | 'green' | 'red'> = {
   draft: 'gray',
@@ -20,7 +20,7 @@ const LOG_COLORS: Record<string, 'gray' | 'blue' | 'green' | 'violet' | 'red' | 
   failed: 'red',
 };
 
-/** Unknown statuses display raw with a neutral badge (spec §4). */
+/** Unknown statuses display raw with a neutral badge (docs/screens.md). */
 export function CampaignStatusBadge({ status }: { status: string }) {
   const { t } = useTranslation();
   const known = Object.hasOwn(CAMPAIGN_COLORS, status);

@@ -7,7 +7,7 @@ import type { TemplateDto } from '~/email/templates.server.ts';
 import { formatDate, formatDateTime } from '~/utils/format.ts';
 import { CampaignStatusBadge, LogStatusBadge } from './display.tsx';
 
-/** The summary cards, template/campaign cards and log rows of /email-automation (spec §2, §9). */
+/** The summary cards, template/campaign cards and log rows of /email-automation (docs/screens.md). */
 
 export const TEMPLATE_PREVIEW_CHARS = 150;
 export const LOG_LIMIT = 50;

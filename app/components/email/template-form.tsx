@@ -11,7 +11,7 @@ import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
 import { SelectField, TextAreaField } from '~/components/kit/fields.tsx';
 
 /**
- * The template dialog of spec §2 (JavaScript: a fetcher post, closes on
+ * The template dialog of docs/screens.md (JavaScript: a fetcher post, closes on
  * success) and the same form as a page panel for ?new=template (a plain post).
  */
 export type EmailFormResult = SubmissionResult<string[]>;

@@ -2,7 +2,7 @@ import { Badge } from '@radix-ui/themes';
 import { useTranslation } from 'react-i18next';
 import type { IntegrationStatus } from '~/integrations/types.ts';
 
-/** Spec §4 integration display: active 'Aktivno' (green), in_development 'U razvoju', error 'Greška' (red), other 'Neaktivno' (muted). */
+/** Integration display (docs/screens.md): active 'Aktivno' (green), in_development 'U razvoju', error 'Greška' (red), other 'Neaktivno' (muted). */
 const COLORS: Partial<Record<IntegrationStatus, 'green' | 'amber' | 'red' | 'gray' | 'blue'>> = {
   active: 'green',
   in_development: 'amber',

@@ -3,7 +3,7 @@ import { Form } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 
 /**
- * 'FINA provjera' (spec §2 customer card): POSTs the check to
+ * 'FINA provjera' (docs/screens.md customer card): POSTs the check to
  * /api/customers/{id}/fina-check, which answers a form post with a redirect
  * back here and a toast, so it works without JavaScript.
  */

@@ -8,7 +8,7 @@ import { IntegrationStatusBadge } from './display.tsx';
 type CardIntegration = Pick<IntegrationDto, 'type' | 'name' | 'description' | 'status' | 'mode' | 'isEnabled' | 'lastCheck' | 'lastSync' | 'errorCount' | 'lastError'>;
 
 /**
- * One integration (spec §2): status, mode, last check, errors, and the
+ * One integration (docs/screens.md): status, mode, last check, errors, and the
  * buttons test (a POST to the page action; admins), configure, logs and
  * set-up (the integration's own page, on that tab).
  */

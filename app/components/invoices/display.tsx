@@ -7,7 +7,7 @@ import type { DecisionRefusal } from '~/invoices/page.server.ts';
 import { formatDate, formatDateTime } from '~/utils/format.ts';
 import { invoiceMessage } from './messages.ts';
 
-/** Spec §2 /invoices card, its badges and its decision buttons (spec §4 lifecycle, DESIGN §7). */
+/** The /invoices card (docs/screens.md), its badges and its decision buttons (docs/lifecycle.md#invoices). */
 
 export type InvoiceStatus = InvoiceDto['status'];
 const STATUS_COLOURS = { pending: 'gray', verified: 'blue', approved: 'indigo', financed: 'amber', paid: 'green', rejected: 'red' } as const;
@@ -19,7 +19,7 @@ export interface DecisionRights {
   reject: boolean;
 }
 
-/** Money of an invoice: hr-HR with 2 decimals in the invoice's own currency (spec §9). */
+/** Money of an invoice: hr-HR with 2 decimals in the invoice's own currency (docs/screens.md). */
 export function formatMoney(amount: number | null | undefined, currency = 'EUR'): string {
   if (amount === null || amount === undefined) return '';
   return moneyFormatter(currency).format(amount);

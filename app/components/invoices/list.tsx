@@ -4,7 +4,7 @@ import { Form, Link } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { INVOICE_TABS, type InvoiceTab } from '~/invoices/schemas.ts';
 
-/** The list frame of /invoices (spec §2): search, the five tabs with counts, placeholders, empty state, pages — all in the URL. */
+/** The list frame of /invoices (docs/screens.md): search, the five tabs with counts, placeholders, empty state, pages — all in the URL. */
 export const PLACEHOLDER_CARDS = 5;
 
 export function invoicesHref(params: { q: string; tab: InvoiceTab; page?: number }, extra: Record<string, string> = {}) {

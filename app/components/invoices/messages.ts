@@ -2,7 +2,7 @@ import { INVOICE_MESSAGE_KEYS } from '~/invoices/schemas.ts';
 import { translateMessage } from '~/utils/messages.ts';
 
 /**
- * The invoice domain answers refusals in English (DESIGN §9: API texts);
+ * The invoice domain answers refusals in English (docs/api.md#errors: API texts);
  * the page shows them in the chosen language. Fixed texts map one to one;
  * the ones that carry figures or names are matched by their shape. A message
  * of another shape (e.g. an e-invoice rule 'BR-CO-16: …') is shown as it came.

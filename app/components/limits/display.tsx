@@ -7,7 +7,7 @@ import { LIMIT_MESSAGE_KEYS, type CreditLimitStatus } from '~/limits/schemas.ts'
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 import { translateMessage } from '~/utils/messages.ts';
 
-/** Spec §4/§9 displays of /limits: status badges, request cards with the decisions, the grid's usage bars. */
+/** The displays of /limits (docs/screens.md): status badges, request cards with the decisions, the grid's usage bars. */
 
 const STATUS_COLOURS = { pending: 'amber', approved: 'green', rejected: 'red', expired: 'gray' } as const;
 
@@ -27,7 +27,7 @@ export function useLimitErrorText() {
     errors?.map((error) => (LIMIT_MESSAGE_KEYS[error] ? t(LIMIT_MESSAGE_KEYS[error]) : translateMessage(t, error)));
 }
 
-/** Limits show whole euros (spec §9). */
+/** Limits show whole euros (docs/screens.md). */
 const eur0 = (amount: number | null) => formatEur(amount, { decimals: 0 });
 
 /**
@@ -121,7 +121,7 @@ export function RequestCard({ request, canDecide, isOwn }: { request: CreditLimi
 
 const PERCENT = new Intl.NumberFormat('hr-HR', { maximumFractionDigits: 1 });
 
-/** The utilisation bar: capped at 100 %, red over 90 %, amber over 70 %, else green (spec §9). */
+/** The utilisation bar: capped at 100 %, red over 90 %, amber over 70 %, else green (docs/screens.md). */
 export function UtilisationBar({ percent }: { percent: number | null }) {
   const { t } = useTranslation();
   const value = percent ?? 0;

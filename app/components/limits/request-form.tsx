@@ -11,7 +11,7 @@ import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
 import { SelectField, TextAreaField } from '~/components/kit/fields.tsx';
 
 /**
- * The 'new credit limit request' form of spec §2/§5: client, requested limit,
+ * The 'new credit limit request' form (docs/screens.md, docs/domain-model.md#validation): client, requested limit,
  * reason and validUntil (one year ahead by default). The dialog posts through
  * a fetcher when JavaScript runs; the same fields render as a page panel at
  * `?new=1`, a plain form post, which is where the button leads without it.

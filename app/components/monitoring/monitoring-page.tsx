@@ -24,7 +24,7 @@ function monitoringHref(data: MonitoringData, changes: Record<string, string | n
   return text ? `/monitoring?${text}` : '/monitoring';
 }
 
-/** Re-reads the page every 30 s while it is visible (spec §9), and on the refresh button. */
+/** Re-reads the page every 30 s while it is visible (docs/screens.md), and on the refresh button. */
 function useAutoRefresh() {
   const revalidator = useRevalidator();
   useEffect(() => {
@@ -299,7 +299,7 @@ function LogsTab({ data }: { data: MonitoringData }) {
   );
 }
 
-/** Spec §2 /monitoring: health badge, refresh, four counters, tabs system status / integrations / activity logs. */
+/** /monitoring (docs/screens.md): health badge, refresh, four counters, tabs system status / integrations / activity logs. */
 export function MonitoringPage({ data }: { data: MonitoringData }) {
   const { t } = useTranslation();
   const location = useLocation();

@@ -30,7 +30,7 @@ function useHydrated() {
 }
 
 /**
- * Spec §2 step 3 and §5 'KYC upload'. Without JavaScript the file inputs are
+ * The wizard's step 3 (docs/screens.md) and its upload rules (docs/domain-model.md#validation). Without JavaScript the file inputs are
  * part of the multipart form post. With JavaScript a chosen file is sent at
  * once: POST /api/objects/upload for a signed address, PUT the bytes there,
  * then the objectId is posted to this step, which claims it into the draft.

@@ -6,7 +6,7 @@ import { DRAFT_UPLOAD_CAP_MB } from '~/onboarding/limits.ts';
 import { translateMessage } from '~/utils/messages.ts';
 
 /**
- * The wizard's form pieces. Its messages are i18n keys (spec §5) and the
+ * The wizard's form pieces. Its messages are i18n keys (docs/domain-model.md#validation) and the
  * upload texts carry their limits, so they are translated here rather than by
  * the shared ErrorList, which knows only the API's English texts.
  */

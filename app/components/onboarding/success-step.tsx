@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 
 const NEXT_STEPS = ['kyc', 'documents', 'limit', 'access'] as const;
 
-/** Step 4 (spec §2): submitted, review within 1-3 business days, the next steps. */
+/** Step 4 (docs/screens.md): submitted, review within 1-3 business days, the next steps. */
 export function SuccessStep() {
   const { t } = useTranslation();
   return (

@@ -6,7 +6,7 @@ import { LanguageSwitcher } from '~/components/language-switcher.tsx';
 import { WIZARD_STEPS } from '~/onboarding/schemas.ts';
 
 /**
- * The public page around the wizard (spec §2): back link to the main menu,
+ * The public page around the wizard (docs/screens.md): back link to the main menu,
  * language switcher, progress bar at 25/50/75/100 % and 'Step {step} of 4'.
  */
 export function WizardFrame({ step, children }: { step: number; children: React.ReactNode }) {

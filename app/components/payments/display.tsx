@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { PAYMENT_MESSAGE_KEYS } from '~/payments/schemas.ts';
 import { formatEur } from '~/utils/format.ts';
 
-/** Badges, summary cards and message translation of /payments (spec §4, §9: 2 decimals on payments). */
+/** Badges, summary cards and message translation of /payments (docs/screens.md: 2 decimals on payments). */
 
 const PAYMENT_COLOURS = { pending: 'amber', confirmed: 'green', failed: 'red', refunded: 'gray' } as const;
 const PAYOUT_COLOURS = { pending: 'amber', exported: 'blue', paid: 'green', cancelled: 'gray' } as const;

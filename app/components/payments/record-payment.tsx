@@ -11,7 +11,7 @@ import { usePaymentErrorText } from './display.tsx';
 import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
 
 /**
- * The record-payment dialog (spec §2, §5): payable invoice, amount to the
+ * The record-payment dialog (docs/screens.md, docs/domain-model.md#validation): payable invoice, amount to the
  * cent, method, reference, notes. One zod schema validates in the browser
  * and on the server. With JavaScript it is a dialog posting through a
  * fetcher; `?new=1` renders the same form as a panel for a plain post.

@@ -5,9 +5,9 @@ import type { RiskAssessmentDto } from '~/risk/assessments.server.ts';
 import { formatDateTime } from '~/utils/format.ts';
 import { CategoryBadge, factorLabel, ScoreText, signed } from './risk-display.tsx';
 
-/** Spec §2: the list shows only the first 4 factors of each assessment. */
+/** docs/screens.md: the list shows only the first 4 factors of each assessment. */
 export const FACTORS_SHOWN = 4;
-/** Spec §9: 5 placeholders while assessments load. */
+/** docs/screens.md: 5 placeholders while assessments load. */
 export const PLACEHOLDER_CARDS = 5;
 
 function entityHref(assessment: Pick<RiskAssessmentDto, 'entityType' | 'entityId'>) {

@@ -9,7 +9,7 @@ import { translateMessage } from '~/utils/messages.ts';
 
 const CATEGORY_COLOUR: Record<RiskCategory, 'green' | 'amber' | 'red'> = { low: 'green', medium: 'amber', high: 'red' };
 
-/** Spec §4: 80 or more green, 60–79 amber, below 60 red; shown as x/100. */
+/** docs/screens.md: 80 or more green, 60–79 amber, below 60 red; shown as x/100. */
 export function ScoreText({ score, size = '3' }: { score: number; size?: '2' | '3' | '5' }) {
   return (
     <Text size={size} weight="bold" color={scoreColour(score)} data-testid="assessment-score">

@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { TASK_MESSAGE_KEYS, type TaskPriority, type TaskStatus } from '~/tasks/schemas.ts';
 import { translateMessage } from '~/utils/messages.ts';
 
-/** Badges and message texts of /tasks (spec §4: priority colours, statuses, the late badge). */
+/** Badges and message texts of /tasks (docs/screens.md: priority colours, statuses, the late badge). */
 
-// Spec §4: urgent and high destructive, medium accent, normal secondary, low primary.
+// docs/screens.md: urgent and high destructive, medium accent, normal secondary, low primary.
 const PRIORITY_COLOURS = { urgent: 'red', high: 'red', medium: 'iris', normal: 'gray', low: 'blue' } as const;
 const PRIORITY_VARIANTS = { urgent: 'solid', high: 'soft', medium: 'soft', normal: 'soft', low: 'outline' } as const;
 const STATUS_COLOURS = { pending: 'amber', in_progress: 'blue', completed: 'green', cancelled: 'gray' } as const;

@@ -4,7 +4,7 @@ import { Form, Link, useSubmit } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { ASSIGNEE_FILTERS, TASK_PRIORITIES, TASK_TABS, type AssigneeFilter, type TaskTab } from '~/tasks/schemas.ts';
 
-/** The list frame of /tasks (spec §2): search, priority and assignee filters, status tabs with counts, pages — all in the URL. */
+/** The list frame of /tasks (docs/screens.md): search, priority and assignee filters, status tabs with counts, pages — all in the URL. */
 export interface TaskListState {
   q: string;
   priority: string;

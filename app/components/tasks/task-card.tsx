@@ -6,7 +6,7 @@ import { formatDate } from '~/utils/format.ts';
 import { LateBadge, PriorityBadge, TaskStatusBadge, useTaskErrorText } from './display.tsx';
 import { tasksHref, type TaskListState } from './list.tsx';
 
-/** A task's card (spec §2): title, description, type, priority, status, assignee, due date, late badge, links and the buttons. */
+/** A task's card (docs/screens.md): title, description, type, priority, status, assignee, due date, late badge, links and the buttons. */
 export type TaskView = TaskDto;
 export interface TaskRefusal {
   intent: string;

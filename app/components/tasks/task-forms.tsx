@@ -146,7 +146,7 @@ export function NewTaskPanel({ users, entity, lastResult, cancelTo }: { users: U
   );
 }
 
-/** The edit form of an open task (spec §2 edit: title, description, priority, assignee, due date, notes). */
+/** The edit form of an open task (docs/lifecycle.md#tasks: title, description, priority, assignee, due date, notes). */
 export function EditTaskPanel({
   task,
   users,

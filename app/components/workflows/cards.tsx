@@ -5,7 +5,7 @@ import { formatDateTime } from '~/utils/format.ts';
 import type { WorkflowDefinitionDto } from '~/workflows/definitions.server.ts';
 import type { WorkflowInstanceListItem } from '~/workflows/instances.server.ts';
 
-/** Spec §9: a definition card shows the first 4 steps and a count of the rest. */
+/** docs/screens.md: a definition card shows the first 4 steps and a count of the rest. */
 export const STEPS_SHOWN = 4;
 
 const STATUS_COLOUR = { running: 'blue', completed: 'green', failed: 'red', paused: 'amber' } as const;

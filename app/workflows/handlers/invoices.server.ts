@@ -1,7 +1,8 @@
 import { selectOne, selectRows } from '../../db.server.ts';
 import { activeTemplateFor } from '../../email/templates.server.ts';
 import { centsToDecimalString, toCents } from '../../utils/money.ts';
-import { PermanentStepError, type StepContext, type StepOutcome } from './index.server.ts';
+import { PermanentStepError } from '../step-errors.server.ts';
+import type { StepContext, StepOutcome } from '../types.ts';
 import { partyOf, sendOrDescribe } from './parties.server.ts';
 
 /** Handlers of invoice_verification: the invoice's data, duplicates, and the client's notice. */

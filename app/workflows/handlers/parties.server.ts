@@ -5,7 +5,8 @@ import { activeTemplateFor } from '../../email/templates.server.ts';
 import { getEnv } from '../../env.server.ts';
 import { getFina } from '../../integrations/fina.server.ts';
 import { assessEntity } from '../../risk/assessments.server.ts';
-import { PermanentStepError, type StepContext, type StepOutcome } from './index.server.ts';
+import { PermanentStepError } from '../step-errors.server.ts';
+import type { StepContext, StepOutcome } from '../types.ts';
 
 /** Handlers about the client or customer of an instance (onboarding, periodic risk assessment). */
 

@@ -1,6 +1,7 @@
 import { selectOne } from '../../db.server.ts';
 import { centsToDecimalString, toCents } from '../../utils/money.ts';
-import { PermanentStepError, type StepContext, type StepOutcome } from './index.server.ts';
+import { PermanentStepError } from '../step-errors.server.ts';
+import type { StepContext, StepOutcome } from '../types.ts';
 import { partyOf, sendOrDescribe } from './parties.server.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { ProtectedRoute } from '../protected-routes.ts';
 
 const SOME_ID = '00000000-0000-4000-8000-000000000001';
 
-// POST/PUT /api/objects/upload are public on purpose (DESIGN §9) and so are not listed.
+// POST/PUT /api/objects/upload are public on purpose (docs/api.md) and so are not listed.
 export const routes: ProtectedRoute[] = [
   { method: 'GET', path: '/api/documents', role: 'user' },
   {

@@ -4,9 +4,9 @@ import { z } from 'zod';
 /**
  * Every pg-boss queue FinFlow uses, with its options and its recurring
  * schedule. This is the only place queue options live: the worker creates and
- * updates queues from this list at start (boss.ts `ensureQueues`), the web
- * process only ever sends to names declared here, and each queue gets exactly
- * one job module in jobs/index.ts.
+ * updates queues from this list at start (boss.server.ts `ensureQueues`), the
+ * web process only ever sends to names declared here, and each queue gets
+ * exactly one job module in worker/jobs/index.ts.
  */
 
 export type QueueOptions = {
@@ -178,7 +178,7 @@ const byName = new Map<string, QueueDefinition>(queues.map((queue) => [queue.nam
 
 export function getQueueDefinition(name: string): QueueDefinition {
   const definition = byName.get(name);
-  if (!definition) throw new Error(`Unknown queue "${name}": declare it in worker/queues.ts`);
+  if (!definition) throw new Error(`Unknown queue "${name}": declare it in app/jobs/queues.server.ts`);
   return definition;
 }
 

@@ -1,18 +1,25 @@
 import PgBoss from 'pg-boss';
-import { getEnv } from '../app/env.server.ts';
-import { consoleLogger, type Logger } from './log.ts';
-import { parsePayload, queues, type QueueDefinition, type QueueInput, type QueueName } from './queues.ts';
+import { getEnv } from '../env.server.ts';
+import { parsePayload, queues, type QueueDefinition, type QueueInput, type QueueName } from './queues.server.ts';
 
 /**
+ * Job sending and the queues' setup, shared by the web process, scripts and the
+ * worker (worker/ imports this; app/ never imports worker/, see
+ * docs/decisions/009-layers-and-imports.md).
+ *
  * `worker` runs jobs, pg-boss maintenance and the cron clock; `web` only sends.
  * Keeping maintenance and cron out of the web keeps every web replica from
- * polling the job tables (STYLE.md point 11).
+ * polling the job tables.
  */
-export type BossRole = 'worker' | 'web';
+type BossRole = 'worker' | 'web';
+
+/** Where pg-boss's own errors go: the worker passes its logger, the web writes to stderr. */
+type BossLog = { error(message: string): void };
+const stderrLog: BossLog = { error: (message) => console.error(message) };
 
 const roles = new WeakMap<PgBoss, BossRole>();
 
-export function createBoss(databaseUrl: string, { role, log = consoleLogger }: { role: BossRole; log?: Logger }): PgBoss {
+export function createBoss(databaseUrl: string, { role, log = stderrLog }: { role: BossRole; log?: BossLog }): PgBoss {
   const boss = new PgBoss({
     connectionString: databaseUrl,
     application_name: `finflow-${role}`,
@@ -26,7 +33,7 @@ export function createBoss(databaseUrl: string, { role, log = consoleLogger }: {
 }
 
 /**
- * Creates every queue declared in queues.ts (send() to a missing queue silently
+ * Creates every queue declared in queues.server.ts (send() to a missing queue silently
  * returns null). The worker also brings existing queues' options up to date and
  * owns the schedules: it upserts the declared ones and removes any that are no
  * longer declared. Safe to run from several processes at once.

@@ -1,10 +1,14 @@
-import { logActivity } from '../../activity-log.server.ts';
-import { execute, selectOne } from '../../db.server.ts';
-import type { StepContext, StepHandler, StepOutcome } from './index.server.ts';
+import { logActivity } from '../../app/activity-log.server.ts';
+import { execute, selectOne } from '../../app/db.server.ts';
+import { registerStepHandlers } from '../../app/workflows/handlers/index.server.ts';
+import type { StepContext, StepOutcome } from '../../app/workflows/types.ts';
 
 /**
- * Test-only handlers (registered when NODE_ENV=test and FINFLOW_TEST_HANDLERS=1),
- * steered by the instance's context:
+ * Step handlers that exist only for the engine's own tests, never in the
+ * production registry. Importing this module registers them in this
+ * process: a test file imports it, and the real worker process of
+ * tests/support/worker-process.ts loads it with `--import` (option
+ * `testHandlers`). Steered by the instance's context:
  * - testEffect writes one 'workflow_test_effect' activity row (the effect a
  *   test counts) and then, with context.blockOnLock, waits for that advisory
  *   lock, so a test can hold a worker in the middle of the step and kill it;
@@ -29,4 +33,4 @@ async function testFlaky({ instance, stepIndex, transaction }: StepContext): Pro
   return { summary: 'flaky step succeeded' };
 }
 
-export const TEST_HANDLERS: Record<string, StepHandler> = { testEffect, testFlaky };
+registerStepHandlers({ testEffect, testFlaky });

@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { apiFailure } from '../auth/test-helpers.server.ts';
 import { execute } from '../db.server.ts';
-import { MAX_UBL_BYTES, matchUblParties, parseUblInvoice } from './ubl-read.server.ts';
+import { MAX_UBL_BYTES } from './ubl-constants.ts';
+import { parseUblInvoice } from './ubl-document.server.ts';
+import { matchUblParties } from './ubl-parties.server.ts';
 
 const VALID = fs.readFileSync(new URL('./fixtures/valid-invoice.xml', import.meta.url), 'utf8');
 const ALLOWANCES = fs.readFileSync(new URL('./fixtures/invoice-allowances-charges.xml', import.meta.url), 'utf8');

@@ -1,0 +1,136 @@
+import type * as nodeCrypto from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { QueryTypes } from 'sequelize';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { getSequelize } from '../connection.ts';
+import { seedDemo } from './demo.ts';
+
+/**
+ * The demo book, row for row: a digest of every table after seeding a fresh
+ * database for a fixed day, against the digests recorded from the book as it
+ * is. It guards refactors of db/seed/demo (the book must stay byte-identical);
+ * a change to the book or the schema made on purpose records the new digests
+ * (the failure prints them).
+ *
+ * The seed draws every value from its own PRNG and a clock (db/seed/demo/plumbing.ts);
+ * what is random by nature is made comparable here:
+ * - the UUIDs the seed makes (`randomUUID`) come from a counter while it runs;
+ * - the UUIDs the database makes (`DEFAULT gen_random_uuid()`: the reference
+ *   data, the fee e-invoices, the activity rows the domain code writes) are
+ *   replaced by the row's natural key, or left out where nothing refers to them;
+ * - the columns PostgreSQL fills with the transaction's time or random bytes
+ *   (RANDOM_COLUMNS) are left out.
+ */
+const uuids = vi.hoisted(() => ({ next: null as number | null }));
+vi.mock('node:crypto', async (importOriginal) => {
+  const original = await importOriginal<typeof nodeCrypto>();
+  const randomUUID = (() => {
+    if (uuids.next === null) return original.randomUUID();
+    uuids.next += 1;
+    return `00000000-0000-4000-8000-${uuids.next.toString(16).padStart(12, '0')}`;
+  }) as typeof original.randomUUID;
+  return { ...original, default: { ...original, randomUUID }, randomUUID };
+});
+
+const sequelize = getSequelize();
+const select = <T extends object>(sql: string) => sequelize.query<T>(sql, { type: QueryTypes.SELECT });
+
+const DAY_OF_THE_BOOK = new Date('2026-11-20T10:30:00Z');
+
+/** Filled by the database with now() or random bytes when the seed runs. */
+const RANDOM_COLUMNS: Record<string, string[]> = {
+  users: ['updated_at'],
+  outgoing_einvoices: ['updated_at'],
+  email_logs: ['tracking_token'],
+};
+
+/** Rows whose id the database draws, named by what identifies them. */
+const NATURAL_KEYS: Record<string, string> = {
+  integrations: 'type',
+  workflow_definitions: `type || '/' || name`,
+  email_templates: `trigger || '/' || name`,
+  outgoing_einvoices: 'number',
+};
+
+const SEEDED_UUID = /^00000000-0000-4000-8000-[0-9a-f]{12}$/;
+const ANY_UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+async function tableDigests(): Promise<Record<string, string>> {
+  const names = new Map<string, string>();
+  for (const [table, key] of Object.entries(NATURAL_KEYS)) {
+    const rows = await select<{ id: string; key: string }>(`SELECT id::text, ${key} AS key FROM ${table}`);
+    for (const row of rows) names.set(row.id, `${table}:${row.key}`);
+  }
+  const tables = await select<{ tablename: string }>(
+    `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations' ORDER BY tablename`,
+  );
+  const digests: Record<string, string> = {};
+  for (const { tablename } of tables) {
+    const dropped = (RANDOM_COLUMNS[tablename] ?? []).map((column) => ` - '${column}'`).join('');
+    const rows = await select<{ line: string }>(`SELECT (to_jsonb(t)${dropped})::text AS line FROM ${tablename} t`);
+    const lines = rows
+      .map(({ line }) =>
+        line.replace(ANY_UUID, (uuid) => (SEEDED_UUID.test(uuid) ? uuid : (names.get(uuid) ?? 'database-drawn-id'))),
+      )
+      .sort();
+    digests[tablename] = `${lines.length} ${createHash('sha256').update(lines.join('\n')).digest('hex').slice(0, 16)}`;
+  }
+  return digests;
+}
+
+beforeAll(async () => {
+  uuids.next = 0;
+  try {
+    expect(await seedDemo(sequelize, { now: DAY_OF_THE_BOOK })).toEqual({ seeded: true });
+  } finally {
+    uuids.next = null;
+  }
+});
+
+describe('the demo book', () => {
+  it('is row for row the recorded one', async () => {
+    expect(await tableDigests()).toEqual(RECORDED);
+  });
+});
+
+// Row count and digest of each table, recorded from the book before db/seed/demo.ts was split.
+const RECORDED: Record<string, string> = {
+  activity_logs: '621 4a7fb6a27ea7fb8e',
+  backups: '0 e3b0c44298fc1c14',
+  bank_statement_entries: '0 e3b0c44298fc1c14',
+  bank_statements: '0 e3b0c44298fc1c14',
+  clients: '40 7847dabbc3191ab6',
+  credit_limit_requests: '81 22ca7961d89787f0',
+  customers: '120 ed787e3d02caef41',
+  documents: '103 f27b1e8a407f1857',
+  email_campaigns: '5 b3d411d28a752327',
+  email_logs: '106 3eb2ef7b1044a891',
+  email_templates: '7 4e19161d78f16eba',
+  incoming_einvoices: '0 e3b0c44298fc1c14',
+  install_steps: '1 2ab3098ff2ed510f',
+  integration_logs: '60 0f056e516e2dbc75',
+  integrations: '5 ec665ba67140013d',
+  invoice_day_deltas: '500 96cb75cc17c44d87',
+  invoice_lines: '355 2ed95e321e74c00a',
+  invoice_status_deltas: '6 99ea48475df77d7a',
+  invoices: '574 991190d27c834c2b',
+  kyc_document_requests: '0 e3b0c44298fc1c14',
+  login_throttle: '0 e3b0c44298fc1c14',
+  outgoing_einvoice_counters: '1 f1f9ca9115eb8b74',
+  outgoing_einvoices: '320 2608fb9b21971920',
+  payments: '563 b76f1291233c72b1',
+  payouts: '909 2bd4b1db95f752d7',
+  registration_draft_files: '0 e3b0c44298fc1c14',
+  registration_drafts: '0 e3b0c44298fc1c14',
+  registration_rate_limits: '0 e3b0c44298fc1c14',
+  risk_assessments: '250 3189b9d9dbbd85f9',
+  sessions: '0 e3b0c44298fc1c14',
+  tasks: '88 d07438d53fe75cf3',
+  upload_objects: '0 e3b0c44298fc1c14',
+  user_tokens: '0 e3b0c44298fc1c14',
+  users: '6 a19dbdf2cc491813',
+  worker_heartbeats: '0 e3b0c44298fc1c14',
+  workflow_definitions: '4 dc97cd556085e5d7',
+  workflow_instances: '40 f98ee719cb77d704',
+  workflow_step_runs: '161 b56dd5e4c77ed452',
+};

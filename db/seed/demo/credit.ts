@@ -1,0 +1,166 @@
+import { randomUUID } from 'node:crypto';
+import { centsToNumber, sumCents, toCents } from '../../../app/utils/money.ts';
+import { DAY, type Row, date, money } from './plumbing.ts';
+import type { Staff } from './staff.ts';
+import type { ClientInfo, Context, InvoiceInfo } from './context.ts';
+
+// ---- Credit limits ----------------------------------------------------------------
+
+export interface Credit {
+  rows: Row[];
+  /** Open requests, for the limit-approval tasks. */
+  pending: Array<{ id: string; client: ClientInfo }>;
+}
+
+export function buildCredit(ctx: Context, clients: ClientInfo[], invoices: InvoiceInfo[]): Credit {
+  const { random, clock } = ctx;
+  const credit: Credit = { rows: [], pending: [] };
+  const request = (
+    fields: Row,
+    requester: Staff | null,
+    requestedAt: number,
+    clientName: string,
+    requested: number,
+  ) => {
+    const id = randomUUID();
+    credit.rows.push({
+      id,
+      requested_by: requester?.id ?? null,
+      requested_at: date(requestedAt),
+      valid_until: clock.day(requestedAt + 365 * DAY),
+      requested_limit: money(requested),
+      created_at: date(requestedAt),
+      updated_at: date(requestedAt),
+      ...fields,
+    });
+    if (requester) {
+      ctx.event(requestedAt, 'credit_limit_requested', 'credit_limit_request', id, requester.id, {
+        clientName,
+        requestedLimit: centsToNumber(requested),
+      });
+    }
+    return id;
+  };
+
+  for (const client of clients) {
+    // docs/money.md: used credit is the sum of open advances.
+    const used = sumCents(
+      invoices.filter((i) => i.client === client && i.status === 'financed').map((i) => i.factorAmount!),
+    );
+    client.row.used_credit = money(used);
+    if (client.status === 'pending') {
+      client.row.credit_limit = null;
+      continue;
+    }
+    // A limit that leaves 5–80 % headroom, in steps of 10,000 EUR, so usage bars show green, amber and red.
+    const utilisation = random.weighted([random.int(20, 60), 6], [random.int(61, 89), 3], [random.int(90, 95), 1]);
+    const floor = [20_000, 50_000, 100_000][client.size] * 100;
+    const limit =
+      client.status === 'inactive'
+        ? null
+        : Math.max(floor, Math.ceil((used * 100) / utilisation / 1_000_000) * 1_000_000);
+    client.row.credit_limit = limit === null ? null : money(limit);
+
+    // The history: approved at onboarding, renewed yearly; all but the current one have expired.
+    const approvals: number[] = [];
+    for (let at = client.createdAt + random.int(2, 6) * DAY; at < clock.now; at += random.int(350, 364) * DAY)
+      approvals.push(at);
+    let previous: number | null = null;
+    approvals.forEach((approvedAt, index) => {
+      const current = index === approvals.length - 1;
+      const granted =
+        current && limit !== null ? limit : Math.max(floor, (limit ?? floor) - random.int(1, 5) * 2_500_000);
+      const requester = ctx.anyone();
+      const approver = ctx.decider(requester);
+      const requestedAt = clock.past(Math.max(client.createdAt, approvedAt - random.int(1, 3) * DAY));
+      const decidedAt = clock.past(approvedAt);
+      const id = request(
+        {
+          client_id: client.id,
+          previous_limit: previous === null ? null : money(previous),
+          approved_limit: money(granted),
+          reason:
+            index === 0
+              ? 'Početni limit po sklapanju ugovora o faktoringu.'
+              : 'Godišnja obnova limita na temelju financijskih izvještaja.',
+          valid_until: clock.day(approvedAt + 365 * DAY),
+          status: current && client.status === 'active' ? 'approved' : 'expired',
+          decided_by: approver.id,
+          decided_at: date(decidedAt),
+          updated_at: date(decidedAt),
+        },
+        requester,
+        requestedAt,
+        client.companyName,
+        granted,
+      );
+      ctx.event(decidedAt, 'credit_limit_approved', 'credit_limit_request', id, approver.id, {
+        clientName: client.companyName,
+        approvedLimit: centsToNumber(granted),
+      });
+      previous = granted;
+    });
+  }
+
+  // Requests for an increase: eight open, six refused (four eyes: the decider never asked).
+  const active = clients.filter((client) => client.status === 'active');
+  for (const [index, client] of random.shuffle(active).slice(0, 14).entries()) {
+    const current = client.row.credit_limit === null ? 0 : toCents(client.row.credit_limit as string);
+    const requested = current + random.int(2, 20) * 2_500_000;
+    const requester = ctx.anyone();
+    const requestedAt = clock.at(index < 8 ? random.int(0, 12) : random.int(20, 200), random);
+    const rejected = index >= 8;
+    const decider = rejected ? ctx.decider(requester) : undefined;
+    const decidedAt = rejected ? clock.past(requestedAt + random.int(1, 4) * DAY) : undefined;
+    const reason = random.pick([
+      'Povećanje prometa s postojećim kupcima.',
+      'Novi ugovor s velikim kupcem, očekivani rast fakturiranja.',
+      'Sezonski porast prodaje.',
+      'Proširenje suradnje na nove kupce u regiji.',
+    ]);
+    const id = request(
+      {
+        client_id: client.id,
+        previous_limit: money(current),
+        approved_limit: null,
+        reason,
+        status: rejected ? 'rejected' : 'pending',
+        decided_by: decider?.id ?? null,
+        decided_at: decidedAt === undefined ? null : date(decidedAt),
+        // docs/lifecycle.md#credit-limits: the fixed reason of a rejection.
+        rejection_reason: rejected ? 'Odbijeno od strane administratora' : null,
+        updated_at: date(decidedAt ?? requestedAt),
+      },
+      requester,
+      requestedAt,
+      client.companyName,
+      requested,
+    );
+    if (rejected) {
+      ctx.event(decidedAt!, 'credit_limit_rejected', 'credit_limit_request', id, decider!.id, {
+        clientName: client.companyName,
+        reason: 'Odbijeno od strane administratora',
+      });
+    } else credit.pending.push({ id, client });
+  }
+
+  // Applicants asked for a limit in the wizard: a pending request without a requesting user.
+  for (const client of clients.filter((c) => c.status === 'pending').slice(0, 3)) {
+    const requested = random.pick([50_000, 75_000, 100_000, 150_000]) * 100;
+    const id = request(
+      {
+        client_id: client.id,
+        previous_limit: null,
+        approved_limit: null,
+        reason: 'Željeni kreditni limit iz registracije klijenta.',
+        status: 'pending',
+      },
+      null,
+      client.createdAt,
+      client.companyName,
+      requested,
+    );
+    credit.pending.push({ id, client });
+  }
+  return credit;
+}
