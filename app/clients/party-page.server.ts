@@ -2,6 +2,7 @@ import type { Submission } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { json } from '@remix-run/node';
 import { readApiError } from '../utils/api.server.ts';
+import { pageCount as pagesOf, pageOffset, readListUrl } from '../utils/list-url.ts';
 import { redirectWithToast, toastHeaders } from '../utils/toast.server.ts';
 import type { PartyField, PartySchema } from './schemas.ts';
 
@@ -10,19 +11,15 @@ import type { PartyField, PartySchema } from './schemas.ts';
  * both areas' route modules so those stay thin.
  */
 export const PAGE_SIZE = 24;
-const MAX_PAGE = 100_000;
 
 /** ?q=&page=&new=1 of a list page; page is 1-based and forgiving. */
 export function listPageParams(request: Request) {
-  const params = new URL(request.url).searchParams;
-  const q = (params.get('q') ?? '').trim().slice(0, 255);
-  const requested = Number.parseInt(params.get('page') ?? '1', 10);
-  const page = Number.isFinite(requested) ? Math.min(Math.max(requested, 1), MAX_PAGE) : 1;
-  return { q, page, offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE, showNew: params.get('new') === '1' };
+  const { q, page, showNew } = readListUrl(request);
+  return { q, page, offset: pageOffset(page, PAGE_SIZE), limit: PAGE_SIZE, showNew };
 }
 
 export function pageCount(total: number): number {
-  return Math.max(1, Math.ceil(total / PAGE_SIZE));
+  return pagesOf(total, PAGE_SIZE);
 }
 
 type Toast = { title: string; description?: string };

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { AlertDialog, Badge, Button, Card, Dialog, Flex, Heading, Select, Switch, Table, Text } from '@radix-ui/themes';
 import { Form, Link, useFetcher, useNavigation, useSearchParams } from '@remix-run/react';
@@ -6,7 +6,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createUserSchema, ROLES, type Role } from '~/auth/schemas.ts';
 import { formatDateTime } from '~/utils/format.ts';
-import { ErrorList, Field, FormErrors, PasswordField } from './forms.tsx';
+import { Field, FormErrors, PasswordField } from './forms.tsx';
+import { SelectField, SubmitRow } from '~/components/kit/fields.tsx';
 
 interface ManagedUser {
   id: string;
@@ -259,34 +260,30 @@ function NewUserDialog({ canGrantSuperAdmin }: { canGrantSuperAdmin: boolean }) 
             <Field label={t('settings.firstName')} inputProps={getInputProps(fields.firstName, { type: 'text' })} errors={fields.firstName.errors} />
             <Field label={t('settings.lastName')} inputProps={getInputProps(fields.lastName, { type: 'text' })} errors={fields.lastName.errors} />
             <Field label={t('settings.email')} inputProps={getInputProps(fields.email, { type: 'email' })} errors={fields.email.errors} />
-            <Flex direction="column" gap="1">
-              <Text as="label" htmlFor={fields.role.id} size="2" weight="medium">
-                {t('settings.role')}
-              </Text>
-              <select {...getSelectProps(fields.role)} className="native-select">
-                {roles.map((r) => (
-                  <option key={r} value={r}>
-                    {t(`roles.${r}`)}
-                  </option>
-                ))}
-              </select>
-              <ErrorList errors={fields.role.errors} />
-            </Flex>
+            <SelectField label={t('settings.role')} meta={fields.role}>
+              {roles.map((r) => (
+                <option key={r} value={r}>
+                  {t(`roles.${r}`)}
+                </option>
+              ))}
+            </SelectField>
             <PasswordField label={t('settings.temporaryPassword')} meta={fields.password} autoComplete="new-password" />
             <Text size="1" color="gray">
               {t('settings.temporaryPasswordHint')}
             </Text>
             <FormErrors errors={form.errors} />
-            <Flex gap="3" justify="end">
-              <Dialog.Close>
-                <Button type="button" variant="soft" color="gray">
-                  {t('settings.cancel')}
-                </Button>
-              </Dialog.Close>
-              <Button type="submit" disabled={creating}>
-                {creating ? t('settings.creating') : t('settings.create')}
-              </Button>
-            </Flex>
+            <SubmitRow
+              cancel={
+                <Dialog.Close>
+                  <Button type="button" variant="soft" color="gray">
+                    {t('settings.cancel')}
+                  </Button>
+                </Dialog.Close>
+              }
+              submitLabel={t('settings.create')}
+              busyLabel={t('settings.creating')}
+              busy={creating}
+            />
           </Flex>
         </fetcher.Form>
       </Dialog.Content>

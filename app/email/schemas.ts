@@ -93,3 +93,9 @@ export const campaignCreateSchema = z.object(campaignFields).superRefine((value,
     context.addIssue({ code: 'custom', path: ['clientIds'], message: EMAIL_MESSAGES.clientsRequired });
   }
 });
+/** The /email-automation page's posts, told apart by their `intent` (each form's fields are parsed by its own schema). */
+export const emailPageIntentSchema = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('toggleTemplate') }),
+  z.object({ intent: z.literal('updateTemplate') }),
+  z.object({ intent: z.literal(['createTemplate', 'createCampaign']) }),
+]);

@@ -7,10 +7,11 @@ import { storeDocument } from '../documents/documents.server.ts';
 import { MAX_UPLOAD_BYTES } from '../documents/schemas.ts';
 import { readApiError } from '../utils/api.server.ts';
 import { readMultipartFormData } from '../utils/form-data.server.ts';
+import { pageOffset, readListUrl, tabSchema } from '../utils/list-url.ts';
 import { toCents } from '../utils/money.ts';
 import { redirectWithToast, toastHeaders } from '../utils/toast.server.ts';
 import { approveInvoice, createInvoice, financeInvoice, financingFigures, rejectInvoice, verifyInvoice, type InvoiceDto } from './invoices.server.ts';
-import { INVOICE_TABS, invoiceCreateSchema, type InvoiceTab } from './schemas.ts';
+import { type INVOICE_DECISIONS, INVOICE_TABS, invoiceCreateSchema, type InvoiceTab } from './schemas.ts';
 import { importUblInvoice } from './ubl-import.server.ts';
 import { businessDay } from '../utils/business-time.ts';
 import { isUuid } from '../utils/validation.ts';
@@ -22,15 +23,13 @@ import { isUuid } from '../utils/validation.ts';
  */
 export const PAGE_SIZE = 20;
 const OPTION_CAP = 500;
+const INVOICE_TAB = tabSchema(INVOICE_TABS, 'all');
 
 /** ?q=&tab=&page=&new=1; forgiving: an unknown tab is 'all', a bad page is 1. */
 export function invoiceListParams(request: Request) {
-  const params = new URL(request.url).searchParams;
-  const q = (params.get('q') ?? '').trim().slice(0, 255);
-  const tabParam = params.get('tab') ?? '';
-  const tab: InvoiceTab = (INVOICE_TABS as readonly string[]).includes(tabParam) ? (tabParam as InvoiceTab) : 'all';
-  const page = Math.min(Math.max(Math.trunc(Number(params.get('page'))) || 1, 1), 100_000);
-  return { q, tab, page, offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE, showNew: params.get('new') === '1' };
+  const url = readListUrl(request);
+  const tab: InvoiceTab = url.read(INVOICE_TAB);
+  return { q: url.q, tab, page: url.page, offset: pageOffset(url.page, PAGE_SIZE), limit: PAGE_SIZE, showNew: url.showNew };
 }
 
 /** Where a post returns to: the page it came from, without Remix's ?index and the ?new panel. */
@@ -120,8 +119,7 @@ export async function financePreviews(invoices: Pick<InvoiceDto, 'id' | 'status'
 // ---------------------------------------------------------------------------
 // Decisions: verify, approve, finance, reject
 
-export const DECISIONS = ['verify', 'approve', 'finance', 'reject'] as const;
-export type Decision = (typeof DECISIONS)[number];
+export type Decision = (typeof INVOICE_DECISIONS)[number];
 
 /** A refused decision: the page shows the domain's message on the invoice's card (and toasts it with JavaScript). */
 export interface DecisionRefusal {

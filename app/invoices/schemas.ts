@@ -108,3 +108,10 @@ export const invoiceRejectSchema = z.object({
   reason: requiredString(INVOICE_MESSAGES.reasonRequired, { max: 5000, maxMessage: INVOICE_MESSAGES.reasonTooLong, multiline: true }),
 });
 export type InvoiceRejectInput = z.input<typeof invoiceRejectSchema>;
+
+/** The decisions posted by the invoice cards and the detail page (the reason of a rejection is read by invoiceRejectSchema). */
+export const INVOICE_DECISIONS = ['verify', 'approve', 'finance', 'reject'] as const;
+export const invoiceDecisionIntentSchema = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal(['verify', 'approve', 'finance']) }),
+  z.object({ intent: z.literal('reject') }),
+]);

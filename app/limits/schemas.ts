@@ -96,3 +96,6 @@ export const decisionFormSchema = z.object({
   intent: z.enum(['approve', 'reject']),
   id: z.uuid(),
 });
+
+/** The /limits page's posts by `intent`: a decision on a request, or the request form (what the page reads when the intent is neither). */
+export const limitPageIntentSchema = z.discriminatedUnion('intent', [z.object({ intent: z.literal(['approve', 'reject']) }), z.object({ intent: z.literal('create') })]);

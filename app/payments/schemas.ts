@@ -76,3 +76,11 @@ export const payoutExportSchema = z.object({
 
 /** POST /api/bank-statements/unmatched/{id}/assign {invoiceId}. */
 export const entryAssignSchema = z.object({ invoiceId: invoiceIdSchema });
+
+/** The /payments page's plain posts, told apart by their `intent` (each form's fields are parsed by its own schema). */
+export const paymentPageIntentSchema = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('create') }),
+  z.object({ intent: z.literal(['confirm', 'fail', 'refund']) }),
+  z.object({ intent: z.literal('markPaid') }),
+  z.object({ intent: z.literal('assign') }),
+]);

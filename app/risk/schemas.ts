@@ -55,3 +55,6 @@ export const adjustAssessmentFormSchema = z.object({
   manualAdjustment: z.coerce.number(RISK_MESSAGES.adjustmentRequired).pipe(adjustment),
   notes: requiredNotes,
 });
+
+/** The /risk page's posts by `intent`: the manual adjustment or a new assessment (what the page reads when the intent is neither). */
+export const riskPageIntentSchema = z.discriminatedUnion('intent', [z.object({ intent: z.literal('adjust') }), z.object({ intent: z.literal('assess') })]);

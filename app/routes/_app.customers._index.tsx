@@ -1,7 +1,6 @@
 import { Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { requirePermission } from '~/auth/permissions.server.ts';
@@ -13,6 +12,7 @@ import { FinaCheckButton } from '~/components/integrations/fina-check-button.tsx
 import { createCustomer, listCustomers, type CustomerDto } from '~/customers/customers.server.ts';
 import { CUSTOMER_FIELDS, customerCreateSchema } from '~/customers/schemas.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { useCreateDialog } from '~/components/kit/create-form.tsx';
 
 /** /customers (docs/screens.md): newest first, 24 a page, ?q (name, OIB prefix, email), ?page, ?new=1 (the creation form without JavaScript). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -38,8 +38,8 @@ export default function CustomersPage() {
   const { customers, total, q, page, pages, showNew } = useLoaderData<typeof loader>();
   const actionData = useActionData<PartyActionData>();
   const { t } = useTranslation();
-  const [dialogOpen, setDialogOpen] = useState(false);
-  const open = () => setDialogOpen(true);
+  const dialog = useCreateDialog();
+  const open = dialog.show;
   return (
     <>
       <PartyListFrame
@@ -60,7 +60,7 @@ export default function CustomersPage() {
           <CustomerCard key={customer.id} customer={customer} />
         ))}
       </PartyListFrame>
-      <CreatePartyDialog area="customers" schema={customerCreateSchema} names={CUSTOMER_FIELDS} open={dialogOpen} onOpenChange={setDialogOpen} />
+      <CreatePartyDialog area="customers" schema={customerCreateSchema} names={CUSTOMER_FIELDS} open={dialog.open} onOpenChange={dialog.onOpenChange} />
     </>
   );
 }

@@ -10,23 +10,20 @@ import { listDocuments } from '~/documents/documents.server.ts';
 import { parseUploadForm, signFromForm } from '~/documents/page-actions.server.ts';
 import { DOCUMENT_TABS, type DocumentTab } from '~/documents/schemas.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { Pager } from '~/components/kit/pager.tsx';
+import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
 
 const PAGE_SIZE = 24;
 
-function readListUrl(url: URL) {
-  const q = url.searchParams.get('q')?.trim().slice(0, 255) ?? '';
-  const tabParam = url.searchParams.get('tab');
-  const tab: DocumentTab = (DOCUMENT_TABS as readonly string[]).includes(tabParam ?? '') ? (tabParam as DocumentTab) : 'all';
-  const page = Math.max(1, Math.trunc(Number(url.searchParams.get('page'))) || 1);
-  return { q, tab, page };
-}
+const DOCUMENT_TAB = tabSchema(DOCUMENT_TABS, 'all');
 
 /** /documents (docs/screens.md): search, the five tabs with counts and the page live in the URL (?q=&tab=&page=). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const url = new URL(request.url);
-  const { q, tab, page } = readListUrl(url);
-  const { items, total, counts } = await listDocuments({ q, tab, limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+  const { q, page, read } = readListUrl(url);
+  const tab: DocumentTab = read(DOCUMENT_TAB);
+  const { items, total, counts } = await listDocuments({ q, tab, limit: PAGE_SIZE, offset: pageOffset(page, PAGE_SIZE) });
   return json({
     items,
     total,
@@ -34,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     q,
     tab,
     page,
-    pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+    pages: pageCount(total, PAGE_SIZE),
     canSign: can(user, 'sign:document'),
     canUpload: can(user, 'create:document'),
     showUpload: url.searchParams.get('upload') === '1',
@@ -140,21 +137,7 @@ export default function DocumentsPage() {
         </Grid>
       )}
 
-      {data.pages > 1 ? (
-        <Flex justify="center" align="center" gap="3">
-          {data.page > 1 ? (
-            <Button asChild variant="soft" size="1">
-              <Link to={listHref({ ...data, page: data.page - 1 })}>{t('documents.pagination.previous')}</Link>
-            </Button>
-          ) : null}
-          <Text size="2">{t('documents.pagination.page', { page: data.page, pages: data.pages })}</Text>
-          {data.page < data.pages ? (
-            <Button asChild variant="soft" size="1">
-              <Link to={listHref({ ...data, page: data.page + 1 })}>{t('documents.pagination.next')}</Link>
-            </Button>
-          ) : null}
-        </Flex>
-      ) : null}
+      <Pager page={data.page} pages={data.pages} hrefFor={(page) => listHref({ ...data, page })} />
     </Flex>
   );
 }

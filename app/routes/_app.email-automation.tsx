@@ -1,9 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4';
-import { PlusIcon } from '@radix-ui/react-icons';
 import { Button, Card, Flex, Grid, Heading, TabNav, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react';
-import { useState } from 'react';
+import { Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
@@ -15,19 +13,23 @@ import { selectRows } from '~/db.server.ts';
 import { createCampaign, listCampaigns } from '~/email/campaigns.server.ts';
 import { emailSummary, listLogs } from '~/email/logs.server.ts';
 import { previewTemplate } from '~/email/render.server.ts';
-import { campaignCreateSchema, templateFormSchema } from '~/email/schemas.ts';
+import { campaignCreateSchema, emailPageIntentSchema, templateFormSchema } from '~/email/schemas.ts';
 import { createTemplate, listTemplates, updateTemplate, type SavedTemplateDto } from '~/email/templates.server.ts';
 import { getEnv } from '~/env.server.ts';
 import { readApiError } from '~/utils/api.server.ts';
 import type { ToastInput } from '~/utils/toast.ts';
 import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
+import { useListLoading } from '~/components/kit/list-loading.ts';
+import { readListUrl, tabSchema } from '~/utils/list-url.ts';
+import { CreateButton, useCreateDialog } from '~/components/kit/create-form.tsx';
 
 const TABS = ['templates', 'campaigns', 'logs'] as const;
 type Tab = (typeof TABS)[number];
 const PLACEHOLDERS: Record<Tab, number> = { templates: 4, campaigns: 3, logs: 5 };
 
-const tabOf = (value: string | null): Tab => ((TABS as readonly string[]).includes(value ?? '') ? (value as Tab) : 'templates');
+const TAB = tabSchema(TABS, 'templates');
 const hrefOf = (tab: Tab, extra: Record<string, string> = {}) => {
   const params = new URLSearchParams(tab === 'templates' ? {} : { tab });
   for (const [key, value] of Object.entries(extra)) params.set(key, value);
@@ -41,8 +43,9 @@ const hrefOf = (tab: Tab, extra: Record<string, string> = {}) => {
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
-  const params = new URL(request.url).searchParams;
-  const tab = tabOf(params.get('tab'));
+  const list = readListUrl(request);
+  const params = list.params;
+  const tab = list.read(TAB);
   const newForm = params.get('new');
   const [summary, templates, campaigns, logs, activeTemplates, clients] = await Promise.all([
     emailSummary(),
@@ -92,7 +95,9 @@ function savedToast(saved: SavedTemplateDto, description: string): ToastInput {
 /** Intents: createTemplate, updateTemplate, toggleTemplate, createCampaign (manager and up; the domain refuses anyone else). */
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
-  const intent = String(formData.get('intent') ?? '');
+  const parsed = readIntent(formData, emailPageIntentSchema);
+  if (!parsed) return unknownIntent();
+  const { intent } = parsed;
   const ip = clientIp(context);
   const viaDialog = formData.get('via') === 'dialog';
 
@@ -146,14 +151,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (viaDialog) return json({ intent, result: submission.reply({ resetForm: true }), created: true }, { headers: await toastHeaders(toast) });
     return redirectWithToast(hrefOf(isTemplate ? 'templates' : 'campaigns'), toast);
   }
-  return json({ message: 'Unknown intent' }, { status: 400 });
-}
-
-/** True while a GET navigation to this page (another tab) is loading. */
-function useLoadingThisPage(): boolean {
-  const navigation = useNavigation();
-  const location = useLocation();
-  return navigation.state === 'loading' && navigation.location.pathname === location.pathname && (!navigation.formMethod || navigation.formMethod.toUpperCase() === 'GET');
+  return unknownIntent();
 }
 
 export default function EmailAutomationPage() {
@@ -161,25 +159,19 @@ export default function EmailAutomationPage() {
   const actionData = useActionData<EmailActionData>();
   const { t } = useTranslation();
   const navigation = useNavigation();
-  const loadingPage = useLoadingThisPage();
-  const [templateOpen, setTemplateOpen] = useState(false);
-  const [campaignOpen, setCampaignOpen] = useState(false);
-  const nextTab = loadingPage ? tabOf(new URLSearchParams(navigation.location?.search ?? '').get('tab')) : data.tab;
+  const loadingPage = useListLoading();
+  const templateDialog = useCreateDialog();
+  const campaignDialog = useCreateDialog();
+  const nextTab = loadingPage ? readListUrl(new URLSearchParams(navigation.location?.search ?? '')).read(TAB) : data.tab;
   const loading = loadingPage && nextTab !== data.tab;
 
   const addButton = (label: string, kind: 'template' | 'campaign', variant?: 'soft') => (
-    <Button asChild variant={variant}>
-      <Link
-        to={hrefOf(kind === 'template' ? 'templates' : 'campaigns', { new: kind })}
-        onClick={(event) => {
-          event.preventDefault();
-          if (kind === 'template') setTemplateOpen(true);
-          else setCampaignOpen(true);
-        }}
-      >
-        <PlusIcon /> {label}
-      </Link>
-    </Button>
+    <CreateButton
+      to={hrefOf(kind === 'template' ? 'templates' : 'campaigns', { new: kind })}
+      onOpen={kind === 'template' ? templateDialog.show : campaignDialog.show}
+      label={label}
+      variant={variant}
+    />
   );
   const showTemplatePanel = data.showNew === 'template' || actionData?.intent === 'createTemplate';
   const showCampaignPanel = data.showNew === 'campaign' || actionData?.intent === 'createCampaign';
@@ -272,8 +264,8 @@ export default function EmailAutomationPage() {
           ) : null}
         </Flex>
       )}
-      {data.canEditTemplates ? <TemplateDialog open={templateOpen} onOpenChange={setTemplateOpen} /> : null}
-      {data.canEditCampaigns ? <CampaignDialog open={campaignOpen} onOpenChange={setCampaignOpen} choices={data.choices} /> : null}
+      {data.canEditTemplates ? <TemplateDialog open={templateDialog.open} onOpenChange={templateDialog.onOpenChange} /> : null}
+      {data.canEditCampaigns ? <CampaignDialog open={campaignDialog.open} onOpenChange={campaignDialog.onOpenChange} choices={data.choices} /> : null}
     </Flex>
   );
 }

@@ -21,11 +21,13 @@ import { isIntegrationType, type IntegrationType } from '~/integrations/types.ts
 import { formatDateTime, formatEur } from '~/utils/format.ts';
 import { isValidOib } from '~/utils/validation.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'nav.integrationsPage', data?.integration.name);
 
 const TABS = ['overview', 'configure', 'logs', 'setup'] as const;
 type Tab = (typeof TABS)[number];
+const TAB = tabSchema(TABS, 'overview');
 const LOGS_PER_PAGE = 20;
 
 async function finaLookup(oib: string | null) {
@@ -51,14 +53,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   if (!isIntegrationType(params.type)) throw new Response('Not Found', { status: 404, statusText: 'Not Found' });
   const type: IntegrationType = params.type;
-  const search = new URL(request.url).searchParams;
+  const list = readListUrl(request);
+  const search = list.params;
   const canManage = can(user, 'manage:integrations');
-  const requested = search.get('tab') ?? 'overview';
-  let tab: Tab = (TABS as readonly string[]).includes(requested) ? (requested as Tab) : 'overview';
+  let tab: Tab = list.read(TAB);
   if (tab === 'configure' && !canManage) tab = 'overview';
-  const page = Math.max(1, Number.parseInt(search.get('page') ?? '1', 10) || 1);
+  const page = list.page;
   const integration = await getIntegration(type);
-  const logs = tab === 'logs' ? await listIntegrationLogs(type, { limit: LOGS_PER_PAGE, offset: (page - 1) * LOGS_PER_PAGE }) : null;
+  const logs = tab === 'logs' ? await listIntegrationLogs(type, { limit: LOGS_PER_PAGE, offset: pageOffset(page, LOGS_PER_PAGE) }) : null;
   const periodParam = search.get('period') ?? '';
   const period = PERIOD_PATTERN.test(periodParam) ? periodParam : previousQuarter();
   const overview = tab === 'overview';
@@ -68,7 +70,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     page,
     canManage,
     integration,
-    logs: logs ? { items: logs.logs, pages: Math.max(1, Math.ceil(logs.total / LOGS_PER_PAGE)) } : null,
+    logs: logs ? { items: logs.logs, pages: pageCount(logs.total, LOGS_PER_PAGE) } : null,
     finaChecks: overview && type === 'fina' ? await recentFinaChecks(20) : null,
     lookup: overview && type === 'fina' ? await finaLookup(search.get('oib')?.trim() || null) : null,
     hanfa: overview && type === 'hanfa' ? await quarterlyFigures(period) : null,

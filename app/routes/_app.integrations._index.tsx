@@ -7,16 +7,17 @@ import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { IntegrationCard } from '~/components/integrations/integration-card.tsx';
 import { integrationCounts, listIntegrations, type IntegrationGroup } from '~/integrations/integrations.server.ts';
 import { handleIntegrationIntent } from '~/integrations/page.server.ts';
+import { readListUrl, tabSchema } from '~/utils/list-url.ts';
 
 const TABS = ['overview', 'croatian', 'general'] as const;
 type Tab = (typeof TABS)[number];
+const TAB = tabSchema(TABS, 'overview');
 const GROUP: Record<Tab, IntegrationGroup> = { overview: 'all', croatian: 'croatian', general: 'general' };
 
 /** /integrations (docs/screens.md): counters (active, error, inactive), tabs overview / Croatian / general in ?tab, one card per integration. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
-  const requested = new URL(request.url).searchParams.get('tab');
-  const tab: Tab = (TABS as readonly string[]).includes(requested ?? '') ? (requested as Tab) : 'overview';
+  const tab: Tab = readListUrl(request).read(TAB);
   const integrations = await listIntegrations({ group: GROUP[tab] });
   const counts = await integrationCounts();
   return json({ tab, integrations, counts, canManage: can(user, 'manage:integrations') });

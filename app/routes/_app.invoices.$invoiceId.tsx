@@ -12,9 +12,11 @@ import { DocumentsSection, HistorySection, LinesSection, MoneyMovementsSection }
 import { invoiceMessage } from '~/components/invoices/messages.ts';
 import { useToast } from '~/components/toaster.tsx';
 import { getInvoiceDetail } from '~/invoices/invoices.server.ts';
-import { DECISIONS, financePreviews, handleDecision, type DecisionRefusal } from '~/invoices/page.server.ts';
+import { financePreviews, handleDecision, type DecisionRefusal } from '~/invoices/page.server.ts';
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
+import { invoiceDecisionIntentSchema } from '~/invoices/schemas.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'invoices.detail.metaTitle', data?.invoice.invoiceNumber);
 
@@ -39,7 +41,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const actor = await requirePermission(request, 'read:all');
   const formData = await readFormData(request);
-  if (!(DECISIONS as readonly string[]).includes(String(formData.get('intent')))) return json({ message: 'Unknown intent' }, { status: 400 });
+  if (!readIntent(formData, invoiceDecisionIntentSchema)) return unknownIntent();
   // The id in the URL decides which invoice, whatever the form says.
   formData.set('id', params.invoiceId ?? '');
   return handleDecision(formData, { actor, ip: clientIp(context), back: `/invoices/${params.invoiceId}` });

@@ -1,20 +1,21 @@
-import { PlusIcon } from '@radix-ui/react-icons';
-import { Button, Flex, Grid, Heading } from '@radix-ui/themes';
+import { Flex, Grid, Heading } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { Link, useActionData, useLoaderData } from '@remix-run/react';
-import { useEffect, useState } from 'react';
+import { useActionData, useLoaderData } from '@remix-run/react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { AddInvoiceDialog, AddInvoicePanel, type AddResult } from '~/components/invoices/add-invoice.tsx';
 import { InvoiceCard } from '~/components/invoices/display.tsx';
 import { invoiceMessage } from '~/components/invoices/messages.ts';
-import { EmptyState, InvoiceSearch, InvoiceTabs, invoicesHref, Pagination, PlaceholderCards, useListLoading } from '~/components/invoices/list.tsx';
+import { EmptyState, InvoiceSearch, InvoiceTabs, invoicesHref, PlaceholderCards } from '~/components/invoices/list.tsx';
+import { useListLoading } from '~/components/kit/list-loading.ts';
+import { Pager } from '~/components/kit/pager.tsx';
+import { pageCount } from '~/utils/list-url.ts';
 import { useToast } from '~/components/toaster.tsx';
 import { invoiceTabCounts, listInvoices } from '~/invoices/invoices.server.ts';
 import {
   backTo,
-  DECISIONS,
   financePreviews,
   handleCreate,
   handleDecision,
@@ -29,6 +30,9 @@ import {
 } from '~/invoices/page.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
+import { invoiceDecisionIntentSchema } from '~/invoices/schemas.ts';
+import { CreateButton, useCreateDialog } from '~/components/kit/create-form.tsx';
 
 /** /invoices (docs/screens.md): newest first, ?q (number, description), ?tab (all or a status), ?page, ?new=1 (the add form without JavaScript). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -48,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     reject: can(user, 'reject:invoice'),
   };
   const previews = rights.finance ? await financePreviews(items) : {};
-  return json({ items, total, counts, q, tab, page, pages: Math.max(1, Math.ceil(total / PAGE_SIZE)), showNew, canCreate, rights, previews, options });
+  return json({ items, total, counts, q, tab, page, pages: pageCount(total, PAGE_SIZE), showNew, canCreate, rights, previews, options });
 }
 
 /** Multipart posts add an invoice (intent create|import) or, with 'find', search the pickers; plain posts decide (verify|approve|finance|reject). */
@@ -73,7 +77,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // Reading is enough to post: the domain refuses a decision the role may not make (403, shown on the card).
   const actor = await requirePermission(request, 'read:all');
   const formData = await readFormData(request);
-  if (!(DECISIONS as readonly string[]).includes(String(formData.get('intent')))) return json({ message: 'Unknown intent' }, { status: 400 });
+  if (!readIntent(formData, invoiceDecisionIntentSchema)) return unknownIntent();
   return handleDecision(formData, { actor, ip, back });
 }
 
@@ -86,7 +90,7 @@ export default function InvoicesPage() {
   const { t } = useTranslation();
   const toast = useToast();
   const loading = useListLoading();
-  const [dialogOpen, setDialogOpen] = useState(false);
+  const dialog = useCreateDialog();
   const refusal = isRefusal(actionData) ? actionData : null;
   const addData = actionData && !isRefusal(actionData) ? actionData : null;
   // A refused add post (without JavaScript) comes back into the panel, with what the user entered.
@@ -100,19 +104,7 @@ export default function InvoicesPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [refusal]);
 
-  const addButton = (label: string, variant?: 'soft') => (
-    <Button asChild variant={variant}>
-      <Link
-        to={invoicesHref(data, { new: '1' })}
-        onClick={(event) => {
-          event.preventDefault();
-          setDialogOpen(true);
-        }}
-      >
-        <PlusIcon /> {label}
-      </Link>
-    </Button>
-  );
+  const addButton = (label: string, variant?: 'soft') => <CreateButton to={invoicesHref(data, { new: '1' })} onOpen={dialog.show} label={label} variant={variant} />;
 
   return (
     <Flex direction="column" gap="4">
@@ -142,10 +134,10 @@ export default function InvoicesPage() {
               />
             ))}
           </Grid>
-          <Pagination q={data.q} tab={data.tab} page={data.page} pages={data.pages} />
+          <Pager page={data.page} pages={data.pages} hrefFor={(page) => invoicesHref({ q: data.q, tab: data.tab, page })} />
         </>
       )}
-      {data.canCreate ? <AddInvoiceDialog options={data.options} open={dialogOpen} onOpenChange={setDialogOpen} /> : null}
+      {data.canCreate ? <AddInvoiceDialog options={data.options} open={dialog.open} onOpenChange={dialog.onOpenChange} /> : null}
     </Flex>
   );
 }

@@ -1,9 +1,8 @@
 import { parseWithZod } from '@conform-to/zod/v4';
-import { MagnifyingGlassIcon, PlusIcon } from '@radix-ui/react-icons';
+import { MagnifyingGlassIcon } from '@radix-ui/react-icons';
 import { Button, Card, Flex, Grid, Heading, TabNav, Text, TextField } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
@@ -25,17 +24,21 @@ import {
   LIMIT_TABS,
   creditLimitRequestSchema,
   decisionFormSchema,
+  limitPageIntentSchema,
   type LimitTab,
 } from '~/limits/schemas.ts';
 import { readApiError } from '~/utils/api.server.ts';
 import { formatEur } from '~/utils/format.ts';
 import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { readIntent } from '~/utils/intent.server.ts';
+import { Pager } from '~/components/kit/pager.tsx';
+import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
+import { CreateButton, useCreateDialog } from '~/components/kit/create-form.tsx';
 
 const PAGE_SIZE = 20;
 const GRID_PAGE_SIZE = 12;
-const MAX_PAGE = 100_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const LIMIT_TAB = tabSchema(LIMIT_TABS, 'pending');
 
 interface ListParams {
   q: string;
@@ -46,17 +49,14 @@ interface ListParams {
 
 /** Everything lives in the URL: ?q (client name/OIB), ?tab (pending by default), ?page (requests), ?cpage (grid), ?new=1[&client=<id>] (the request form). */
 function readUrl(url: URL) {
-  const params = url.searchParams;
-  const pageOf = (name: string) => Math.min(Math.max(Math.trunc(Number(params.get(name))) || 1, 1), MAX_PAGE);
-  const tab = params.get('tab');
-  const client = params.get('client') ?? '';
+  const list = readListUrl(url);
   return {
-    q: params.get('q')?.trim().slice(0, 255) ?? '',
-    tab: (LIMIT_TABS as readonly string[]).includes(tab ?? '') ? (tab as LimitTab) : ('pending' as const),
-    page: pageOf('page'),
-    cpage: pageOf('cpage'),
-    showNew: params.get('new') === '1',
-    clientId: UUID.test(client) ? client.toLowerCase() : null,
+    q: list.q,
+    tab: list.read(LIMIT_TAB),
+    page: list.page,
+    cpage: list.pageOf('cpage'),
+    showNew: list.showNew,
+    clientId: list.id('client'),
   };
 }
 
@@ -79,17 +79,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = readUrl(new URL(request.url));
   const canRequest = can(user, 'create:credit_limit');
   const [list, grid, clients] = await Promise.all([
-    listCreditLimitRequests({ q: url.q, status: url.tab, limit: PAGE_SIZE, offset: (url.page - 1) * PAGE_SIZE }),
-    clientLimitsOverview({ q: url.q, limit: GRID_PAGE_SIZE, offset: (url.cpage - 1) * GRID_PAGE_SIZE }),
+    listCreditLimitRequests({ q: url.q, status: url.tab, limit: PAGE_SIZE, offset: pageOffset(url.page, PAGE_SIZE) }),
+    clientLimitsOverview({ q: url.q, limit: GRID_PAGE_SIZE, offset: pageOffset(url.cpage, GRID_PAGE_SIZE) }),
     canRequest ? clientChoices() : Promise.resolve([]),
   ]);
   const today = zagrebToday();
   return json({
     ...list,
-    pages: Math.max(1, Math.ceil(list.total / PAGE_SIZE)),
+    pages: pageCount(list.total, PAGE_SIZE),
     grid: grid.clients,
     gridTotal: grid.total,
-    gridPages: Math.max(1, Math.ceil(grid.total / GRID_PAGE_SIZE)),
+    gridPages: pageCount(grid.total, GRID_PAGE_SIZE),
     clients,
     ...url,
     today,
@@ -117,7 +117,8 @@ function backTo(request: Request): string {
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
   const ip = clientIp(context);
-  const intent = formData.get('intent');
+  // Anything but a decision is the request form, as the form posts it.
+  const intent = readIntent(formData, limitPageIntentSchema)?.intent ?? 'create';
 
   if (intent === 'approve' || intent === 'reject') {
     const actor = await requirePermission(request, 'decide:credit_limit');
@@ -175,7 +176,7 @@ export default function LimitsPage() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<LimitActionData>();
   const { t } = useTranslation();
-  const [dialogOpen, setDialogOpen] = useState(false);
+  const dialog = useCreateDialog();
   const params: ListParams = { q: data.q, tab: data.tab, page: data.page, cpage: data.cpage };
   // Without JavaScript the ?new=1 panel is the form; a refused post comes back into it.
   const showPanel = data.canRequest && (data.showNew || actionData?.intent === 'create');
@@ -192,17 +193,7 @@ export default function LimitsPage() {
           </Text>
         </div>
         {data.canRequest ? (
-          <Button asChild>
-            <Link
-              to={listHref(params, { new: true })}
-              onClick={(event) => {
-                event.preventDefault();
-                setDialogOpen(true);
-              }}
-            >
-              <PlusIcon /> {t('limits.add')}
-            </Link>
-          </Button>
+          <CreateButton to={listHref(params, { new: true })} onOpen={dialog.show} label={t('limits.add')} />
         ) : null}
       </Flex>
 
@@ -261,7 +252,7 @@ export default function LimitsPage() {
               ))}
             </Grid>
           )}
-          <Pager page={data.page} pages={data.pages} href={(page) => listHref({ ...params, page })} testId="requests-pages" />
+          <Pager page={data.page} pages={data.pages} hrefFor={(page) => listHref({ ...params, page })} label={t('limits.pagination.requests')} testId="requests-pages" />
         </section>
       </Flex>
 
@@ -281,36 +272,12 @@ export default function LimitsPage() {
               ))}
             </Grid>
           )}
-          <Pager page={data.cpage} pages={data.gridPages} href={(cpage) => listHref({ ...params, cpage })} testId="grid-pages" />
+          <Pager page={data.cpage} pages={data.gridPages} hrefFor={(cpage) => listHref({ ...params, cpage })} label={t('limits.pagination.grid')} testId="grid-pages" />
         </section>
       </Flex>
 
       {data.canRequest ? (
-        <RequestLimitDialog open={dialogOpen} onOpenChange={setDialogOpen} clients={data.clients} defaultValidUntil={data.defaultValidUntil} today={data.today} />
-      ) : null}
-    </Flex>
-  );
-}
-
-function Pager({ page, pages, href, testId }: { page: number; pages: number; href: (page: number) => string; testId: string }) {
-  const { t } = useTranslation();
-  if (pages <= 1) return null;
-  return (
-    <Flex justify="center" align="center" gap="3" role="navigation" aria-label={t('limits.pagination.label')} data-testid={testId}>
-      {page > 1 ? (
-        <Button asChild variant="soft" size="1">
-          <Link to={href(page - 1)} rel="prev">
-            {t('limits.pagination.previous')}
-          </Link>
-        </Button>
-      ) : null}
-      <Text size="2">{t('limits.pagination.page', { page, pages })}</Text>
-      {page < pages ? (
-        <Button asChild variant="soft" size="1">
-          <Link to={href(page + 1)} rel="next">
-            {t('limits.pagination.next')}
-          </Link>
-        </Button>
+        <RequestLimitDialog open={dialog.open} onOpenChange={dialog.onOpenChange} clients={data.clients} defaultValidUntil={data.defaultValidUntil} today={data.today} />
       ) : null}
     </Flex>
   );

@@ -1,9 +1,8 @@
 import { parseWithZod } from '@conform-to/zod/v4';
-import { MagnifyingGlassIcon, PlusIcon } from '@radix-ui/react-icons';
+import { MagnifyingGlassIcon } from '@radix-ui/react-icons';
 import { Button, Card, Flex, Grid, Heading, TabNav, Text, TextField } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
@@ -15,13 +14,17 @@ import { RecordPaymentDialog, RecordPaymentPanel, type RecordActionData } from '
 import { BankPanel, PaymentsTable, PayoutsPanel } from '~/components/payments/tables.tsx';
 import { listPayableInvoices } from '~/invoices/invoices.server.ts';
 import { confirmPayment, failPayment, listPayments, paymentSummary, paymentTabCounts, recordPayment, refundPayment } from '~/payments/payments.server.ts';
-import { PAYMENT_TABS, PAYOUT_FILTERS, paymentCreateSchema, type PaymentTab, type PayoutFilter } from '~/payments/schemas.ts';
+import { PAYMENT_TABS, PAYOUT_FILTERS, paymentCreateSchema, paymentPageIntentSchema, type PaymentTab, type PayoutFilter } from '~/payments/schemas.ts';
 import { listPayouts, markPayoutsPaid } from '~/payouts/payouts.server.ts';
 import { readApiError } from '~/utils/api.server.ts';
 import type { ToastInput } from '~/utils/toast.ts';
 import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
 import { isSingleLineText } from '~/utils/validation.ts';
+import { Pager } from '~/components/kit/pager.tsx';
+import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
+import { CreateButton, useCreateDialog } from '~/components/kit/create-form.tsx';
 
 /**
  * /payments (docs/screens.md): the record-payment dialog, search, tabs pending
@@ -34,12 +37,15 @@ import { isSingleLineText } from '~/utils/validation.ts';
 const PAGE_SIZE = 20;
 const EXTRA_TABS = ['payouts', 'bank'] as const;
 type Tab = PaymentTab | (typeof EXTRA_TABS)[number];
-const TABS: readonly Tab[] = [...PAYMENT_TABS, ...EXTRA_TABS];
+const TABS = [...PAYMENT_TABS, ...EXTRA_TABS] as const;
+const TAB = tabSchema(TABS, 'pending');
+const PAYOUT_STATUS = tabSchema(PAYOUT_FILTERS, 'pending');
 
 function readUrl(url: URL) {
-  const params = url.searchParams;
-  const tab = (TABS as readonly string[]).includes(params.get('tab') ?? '') ? (params.get('tab') as Tab) : 'pending';
-  const payoutStatus = (PAYOUT_FILTERS as readonly string[]).includes(params.get('payoutStatus') ?? '') ? (params.get('payoutStatus') as PayoutFilter) : 'pending';
+  const list = readListUrl(url);
+  const params = list.params;
+  const tab: Tab = list.read(TAB);
+  const payoutStatus: PayoutFilter = list.read(PAYOUT_STATUS, 'payoutStatus');
   const count = (name: string) => {
     const value = Number.parseInt(params.get(name) ?? '', 10);
     return Number.isFinite(value) && value >= 0 ? value : null;
@@ -49,10 +55,10 @@ function readUrl(url: URL) {
   const duplicates = count('duplicates');
   return {
     tab,
-    q: params.get('q')?.trim().slice(0, 255) ?? '',
-    page: Math.min(Math.max(1, Math.trunc(Number(params.get('page'))) || 1), 100_000),
+    q: list.q,
+    page: list.page,
     payoutStatus,
-    showNew: params.get('new') === '1',
+    showNew: list.showNew,
     imported: matched !== null && unmatched !== null && duplicates !== null ? { matched, unmatched, duplicates } : null,
   };
 }
@@ -60,7 +66,7 @@ function readUrl(url: URL) {
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const url = readUrl(new URL(request.url));
-  const offset = (url.page - 1) * PAGE_SIZE;
+  const offset = pageOffset(url.page, PAGE_SIZE);
   const isPaymentTab = (PAYMENT_TABS as readonly string[]).includes(url.tab);
   const [summary, counts, payments, payable, payouts, unmatched] = await Promise.all([
     paymentSummary(),
@@ -77,7 +83,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     counts,
     payments: payments?.items ?? [],
     total: payments?.total ?? 0,
-    pages: Math.max(1, Math.ceil((payments?.total ?? 0) / PAGE_SIZE)),
+    pages: pageCount(payments?.total ?? 0, PAGE_SIZE),
     payable: payable.items.map(({ id, invoiceNumber, customerName, clientName, openAmount }) => ({ id, invoiceNumber, customerName, clientName, openAmount })),
     payouts: payouts?.items ?? [],
     payoutsPendingTotal: payouts?.pendingTotal ?? 0,
@@ -131,7 +137,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   const formData = await readFormData(request);
-  const intent = String(formData.get('intent') ?? '');
+  const parsed = readIntent(formData, paymentPageIntentSchema);
+  if (!parsed) return unknownIntent();
+  const { intent } = parsed;
   const back = safeReturn(formData.get('returnTo'));
   if (intent === 'create') return createPayment(request, formData, ip);
 
@@ -165,7 +173,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
     return redirectWithToast(back, { title: 'payments.toast.successTitle', description: 'payments.toast.assigned' });
   }
-  return json({ message: 'Unknown intent' }, { status: 400 });
+  return unknownIntent();
 }
 
 /**
@@ -205,7 +213,7 @@ export default function PaymentsPage() {
   const actionData = useActionData<RecordActionData>();
   const { t } = useTranslation();
   const location = useLocation();
-  const [dialogOpen, setDialogOpen] = useState(false);
+  const dialog = useCreateDialog();
   const newParams = new URLSearchParams(location.search);
   newParams.set('new', '1');
   const cancelParams = new URLSearchParams(location.search);
@@ -233,17 +241,7 @@ export default function PaymentsPage() {
           {t('payments.title')}
         </Heading>
         {data.canRecord ? (
-          <Button asChild>
-            <Link
-              to={`?${newParams}`}
-              onClick={(event) => {
-                event.preventDefault();
-                setDialogOpen(true);
-              }}
-            >
-              <PlusIcon /> {t('payments.record')}
-            </Link>
-          </Button>
+          <CreateButton to={`?${newParams}`} onOpen={dialog.show} label={t('payments.record')} />
         ) : null}
       </Flex>
       {data.showNew && data.canRecord ? (
@@ -304,30 +302,12 @@ export default function PaymentsPage() {
           ) : (
             <PaymentsTable payments={data.payments} canDecide={data.canDecide} />
           )}
-          {data.pages > 1 ? (
-            <Flex justify="center" align="center" gap="3" role="navigation" aria-label={t('payments.pagination')}>
-              {data.page > 1 ? (
-                <Button asChild variant="soft">
-                  <Link to={pageHref(data.page - 1)} rel="prev">
-                    {t('payments.previous')}
-                  </Link>
-                </Button>
-              ) : null}
-              <Text size="2">{t('payments.page', { page: data.page, pages: data.pages })}</Text>
-              {data.page < data.pages ? (
-                <Button asChild variant="soft">
-                  <Link to={pageHref(data.page + 1)} rel="next">
-                    {t('payments.next')}
-                  </Link>
-                </Button>
-              ) : null}
-            </Flex>
-          ) : null}
+          <Pager page={data.page} pages={data.pages} hrefFor={pageHref} size="2" />
         </>
       ) : null}
       {data.tab === 'payouts' ? <PayoutsPanel payouts={data.payouts} status={data.payoutStatus} canExport={data.canExport} pendingTotal={data.payoutsPendingTotal} /> : null}
       {data.tab === 'bank' ? <BankPanel entries={data.unmatched} invoices={data.payable} result={data.imported} /> : null}
-      {data.canRecord ? <RecordPaymentDialog open={dialogOpen} onOpenChange={setDialogOpen} invoices={data.payable} /> : null}
+      {data.canRecord ? <RecordPaymentDialog open={dialog.open} onOpenChange={dialog.onOpenChange} invoices={data.payable} /> : null}
     </Flex>
   );
 }

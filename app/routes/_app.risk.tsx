@@ -2,7 +2,7 @@ import { parseWithZod } from '@conform-to/zod/v4';
 import { MagnifyingGlassIcon, PlusIcon } from '@radix-ui/react-icons';
 import { Button, Card, Flex, Grid, Heading, Text, TextField } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useLocation, useNavigation } from '@remix-run/react';
+import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
@@ -18,33 +18,32 @@ import {
   requestAssessment,
   type RiskAssessmentDto,
 } from '~/risk/assessments.server.ts';
-import { adjustAssessmentFormSchema, ENTITY_TYPES, newAssessmentFormSchema } from '~/risk/schemas.ts';
+import { adjustAssessmentFormSchema, ENTITY_TYPES, newAssessmentFormSchema, riskPageIntentSchema } from '~/risk/schemas.ts';
 import { RISK_CATEGORIES, type RiskCategory } from '~/risk/scoring.ts';
 import { readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { readIntent } from '~/utils/intent.server.ts';
+import { Pager } from '~/components/kit/pager.tsx';
+import { optionalChoiceSchema, pageCount, pageOffset, readListUrl } from '~/utils/list-url.ts';
+import { useListLoading } from '~/components/kit/list-loading.ts';
 
 const PAGE_SIZE = 20;
+const CATEGORY = optionalChoiceSchema(RISK_CATEGORIES);
+const ENTITY_TYPE = optionalChoiceSchema(ENTITY_TYPES);
 type EntityType = (typeof ENTITY_TYPES)[number];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Everything the list shows lives in the URL: ?q, ?category, ?type, ?page; panels: ?details=, ?edit=, ?new=1. */
 function readUrl(url: URL) {
-  const params = url.searchParams;
-  const category = params.get('category');
-  const type = params.get('type');
-  const id = (name: string) => {
-    const value = params.get(name) ?? '';
-    return UUID.test(value) ? value.toLowerCase() : null;
-  };
+  const list = readListUrl(url);
   return {
-    q: params.get('q')?.trim().slice(0, 255) ?? '',
-    category: (RISK_CATEGORIES as readonly string[]).includes(category ?? '') ? (category as RiskCategory) : null,
-    type: (ENTITY_TYPES as readonly string[]).includes(type ?? '') ? (type as EntityType) : null,
-    page: Math.max(1, Math.trunc(Number(params.get('page'))) || 1),
-    details: id('details'),
-    edit: id('edit'),
-    showNew: params.get('new') === '1',
+    q: list.q,
+    category: list.read(CATEGORY, 'category'),
+    type: list.read(ENTITY_TYPE, 'type'),
+    page: list.page,
+    details: list.id('details'),
+    edit: list.id('edit'),
+    showNew: list.showNew,
   };
 }
 
@@ -65,7 +64,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const canAdjust = can(user, 'adjust:risk');
   const canAssess = can(user, 'assess:risk');
   const [list, counts, details, edit, entities] = await Promise.all([
-    listAssessments({ q: url.q, category: url.category, entityType: url.type, limit: PAGE_SIZE, offset: (url.page - 1) * PAGE_SIZE }),
+    listAssessments({ q: url.q, category: url.category, entityType: url.type, limit: PAGE_SIZE, offset: pageOffset(url.page, PAGE_SIZE) }),
     categoryCounts(),
     findOrNull(url.details),
     canAdjust ? findOrNull(url.edit) : Promise.resolve(null),
@@ -78,7 +77,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     category: url.category,
     type: url.type,
     page: url.page,
-    pages: Math.max(1, Math.ceil(list.total / PAGE_SIZE)),
+    pages: pageCount(list.total, PAGE_SIZE),
     details,
     edit,
     entities,
@@ -99,7 +98,7 @@ function detailsUrl(request: Request, id: string): string {
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
   const ip = clientIp(context);
-  const intent = formData.get('intent') === 'adjust' ? 'adjust' : 'assess';
+  const intent = readIntent(formData, riskPageIntentSchema)?.intent ?? 'assess';
 
   if (intent === 'adjust') {
     const actor = await requirePermission(request, 'adjust:risk');
@@ -153,22 +152,11 @@ function listHref(params: Params, extra: Record<string, string> = {}): string {
   return text ? `/risk?${text}` : '/risk';
 }
 
-/** True while a GET navigation to /risk (search, filter, page, a panel) is loading. */
-function useLoadingList(): boolean {
-  const navigation = useNavigation();
-  const location = useLocation();
-  return (
-    navigation.state === 'loading' &&
-    navigation.location.pathname === location.pathname &&
-    (!navigation.formMethod || navigation.formMethod.toUpperCase() === 'GET')
-  );
-}
-
 export default function RiskPage() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation();
-  const loading = useLoadingList();
+  const loading = useListLoading();
   const params: Params = { q: data.q, category: data.category, type: data.type, page: data.page };
   const closeHref = listHref(params);
   const adjustResult = actionData?.intent === 'adjust' ? actionData.result : undefined;
@@ -274,25 +262,7 @@ export default function RiskPage() {
         </Flex>
       )}
 
-      {data.pages > 1 ? (
-        <Flex justify="center" align="center" gap="3" role="navigation" aria-label={t('risk.pagination.label')}>
-          {data.page > 1 ? (
-            <Button asChild variant="soft" size="1">
-              <Link to={listHref({ ...params, page: data.page - 1 })} rel="prev">
-                {t('risk.pagination.previous')}
-              </Link>
-            </Button>
-          ) : null}
-          <Text size="2">{t('risk.pagination.page', { page: data.page, pages: data.pages })}</Text>
-          {data.page < data.pages ? (
-            <Button asChild variant="soft" size="1">
-              <Link to={listHref({ ...params, page: data.page + 1 })} rel="next">
-                {t('risk.pagination.next')}
-              </Link>
-            </Button>
-          ) : null}
-        </Flex>
-      ) : null}
+      <Pager page={data.page} pages={data.pages} hrefFor={(page) => listHref({ ...params, page })} label={t('risk.pagination.label')} />
     </Flex>
   );
 }

@@ -1,24 +1,28 @@
-import { PlusIcon } from '@radix-ui/react-icons';
-import { Button, Callout, Flex, Grid, Heading, Text } from '@radix-ui/themes';
+import { Callout, Flex, Grid, Heading, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { Link, useActionData, useLoaderData } from '@remix-run/react';
-import { useEffect, useState } from 'react';
+import { useActionData, useLoaderData } from '@remix-run/react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { useTaskErrorText } from '~/components/tasks/display.tsx';
-import { EmptyState, Pagination, PlaceholderCards, TaskFilters, TaskTabs, tasksHref, useListLoading } from '~/components/tasks/list.tsx';
+import { useListLoading } from '~/components/kit/list-loading.ts';
+import { Pager } from '~/components/kit/pager.tsx';
+import { pageCount } from '~/utils/list-url.ts';
+import { EmptyState, PlaceholderCards, TaskFilters, TaskTabs, tasksHref } from '~/components/tasks/list.tsx';
 import { TaskCard } from '~/components/tasks/task-card.tsx';
 import { TaskDetailPanel } from '~/components/tasks/task-detail.tsx';
 import { EditTaskPanel, NewTaskDialog, NewTaskPanel, type TaskFormData } from '~/components/tasks/task-forms.tsx';
 import { useToast } from '~/components/toaster.tsx';
 import { getKycApplication } from '~/onboarding/kyc-decision.server.ts';
 import type { KycRefusalData } from '~/onboarding/kyc-page.server.ts';
-import { handleTaskIntent, PAGE_SIZE, TASK_INTENTS, taskListParams, type TaskRefusalData } from '~/tasks/page.server.ts';
+import { handleTaskIntent, PAGE_SIZE, taskListParams, type TaskRefusalData } from '~/tasks/page.server.ts';
 import { KYC_MESSAGE_KEYS } from '~/onboarding/schemas.ts';
-import { dueDay, TASK_MESSAGES } from '~/tasks/schemas.ts';
+import { dueDay, TASK_MESSAGES, taskPageIntentSchema } from '~/tasks/schemas.ts';
 import { assignableUsers, getTask, listTasks, taskTabCounts, type TaskDetailDto } from '~/tasks/tasks.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
+import { CreateButton, useCreateDialog } from '~/components/kit/create-form.tsx';
 
 /** A task named in the URL that does not exist (any more) just closes its panel. */
 async function taskOrNull(id: string | null): Promise<TaskDetailDto | null> {
@@ -52,7 +56,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     tasks,
     total,
     counts,
-    pages: Math.max(1, Math.ceil(total / PAGE_SIZE)),
+    pages: pageCount(total, PAGE_SIZE),
     users,
     showNew: params.showNew,
     entity: params.entity,
@@ -63,8 +67,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
-  const intent = String(formData.get('intent') ?? '');
-  if (!(TASK_INTENTS as readonly string[]).includes(intent)) return json({ message: 'Unknown intent' }, { status: 400 });
+  const parsed = readIntent(formData, taskPageIntentSchema);
+  if (!parsed) return unknownIntent();
+  const { intent } = parsed;
   const permission = intent === 'create' ? 'create:task' : intent === 'kyc' ? 'decide:kyc' : 'work:task';
   const actor = await requirePermission(request, permission);
   return handleTaskIntent(formData, { actor, ip: clientIp(context), request });
@@ -81,7 +86,7 @@ export default function TasksPage() {
   const toast = useToast();
   const errorText = useTaskErrorText();
   const loading = useListLoading();
-  const [dialogOpen, setDialogOpen] = useState(false);
+  const dialog = useCreateDialog();
   const refusal = isRefusal(actionData) ? actionData : null;
   const kycRefusal = isKycRefusal(actionData) ? actionData : null;
   const formData = actionData && !isRefusal(actionData) && !isKycRefusal(actionData) ? actionData : null;
@@ -100,19 +105,7 @@ export default function TasksPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [kycRefusal]);
 
-  const addButton = (label: string, variant?: 'soft') => (
-    <Button asChild variant={variant}>
-      <Link
-        to={tasksHref(data.state, { new: '1' })}
-        onClick={(event) => {
-          event.preventDefault();
-          setDialogOpen(true);
-        }}
-      >
-        <PlusIcon /> {label}
-      </Link>
-    </Button>
-  );
+  const addButton = (label: string, variant?: 'soft') => <CreateButton to={tasksHref(data.state, { new: '1' })} onOpen={dialog.show} label={label} variant={variant} />;
   const detailRefusal = refusal && data.detail && refusal.id === data.detail.id ? refusal : null;
 
   return (
@@ -176,10 +169,10 @@ export default function TasksPage() {
               <TaskCard key={task.id} task={task} state={data.state} users={data.users} refusal={refusal?.id === task.id ? refusal : null} />
             ))}
           </Grid>
-          <Pagination state={data.state} pages={data.pages} />
+          <Pager page={data.state.page} pages={data.pages} hrefFor={(page) => tasksHref({ ...data.state, page })} />
         </>
       )}
-      <NewTaskDialog users={data.users} entity={data.entity} open={dialogOpen} onOpenChange={setDialogOpen} />
+      <NewTaskDialog users={data.users} entity={data.entity} open={dialog.open} onOpenChange={dialog.onOpenChange} />
     </Flex>
   );
 }

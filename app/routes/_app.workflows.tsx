@@ -13,24 +13,24 @@ import { controlInstance } from '~/workflows/engine.server.ts';
 import { handlerNames } from '~/workflows/handlers/index.server.ts';
 import { getInstanceDetail, instanceStatusCounts, listInstances } from '~/workflows/instances.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { Pager } from '~/components/kit/pager.tsx';
+import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
 
 const PAGE_SIZE = 20;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-type Tab = 'instances' | 'definitions';
+const TABS = ['instances', 'definitions'] as const;
+type Tab = (typeof TABS)[number];
+const TAB = tabSchema(TABS, 'instances');
 
 /** Everything lives in the URL: ?tab, ?page; panels ?details= (instance), ?edit= (definition id or 'new'), ?test= (definition). */
 function readUrl(url: URL) {
-  const params = url.searchParams;
-  const id = (name: string) => {
-    const value = params.get(name) ?? '';
-    return UUID.test(value) ? value.toLowerCase() : null;
-  };
+  const list = readListUrl(url);
   return {
-    tab: (params.get('tab') === 'definitions' ? 'definitions' : 'instances') as Tab,
-    page: Math.max(1, Math.trunc(Number(params.get('page'))) || 1),
-    details: id('details'),
-    edit: params.get('edit') === 'new' ? 'new' : id('edit'),
-    test: id('test'),
+    tab: list.read(TAB),
+    page: list.page,
+    details: list.id('details'),
+    edit: list.params.get('edit') === 'new' ? 'new' : list.id('edit'),
+    test: list.id('test'),
   };
 }
 
@@ -53,7 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const canEdit = can(user, 'edit:workflow');
   const [counts, instances, definitions, details, editing, testing] = await Promise.all([
     instanceStatusCounts(),
-    url.tab === 'instances' ? listInstances({ limit: PAGE_SIZE, offset: (url.page - 1) * PAGE_SIZE }) : Promise.resolve(null),
+    url.tab === 'instances' ? listInstances({ limit: PAGE_SIZE, offset: pageOffset(url.page, PAGE_SIZE) }) : Promise.resolve(null),
     url.tab === 'definitions' ? listDefinitions({ limit: 1000 }) : Promise.resolve(null),
     url.details ? orNull(getInstanceDetail(url.details)) : Promise.resolve(null),
     canEdit && url.edit && url.edit !== 'new' ? orNull(getDefinition(url.edit)) : Promise.resolve(null),
@@ -194,7 +194,7 @@ export default function WorkflowsPage() {
   const editorData = actionData && 'draft' in actionData ? actionData : null;
   const draft = editorData?.draft ?? data.draft;
   const testData = actionData && 'report' in actionData ? actionData : null;
-  const pages = data.instances ? Math.max(1, Math.ceil(data.instances.total / PAGE_SIZE)) : 1;
+  const pages = data.instances ? pageCount(data.instances.total, PAGE_SIZE) : 1;
 
   return (
     <Flex direction="column" gap="4">
@@ -273,25 +273,7 @@ export default function WorkflowsPage() {
         )
       ) : null}
 
-      {pages > 1 ? (
-        <Flex justify="center" align="center" gap="3" role="navigation" aria-label={t('workflows.pagination.label')}>
-          {data.page > 1 ? (
-            <Button asChild variant="soft" size="1">
-              <Link to={href({ page: data.page - 1 })} rel="prev">
-                {t('workflows.pagination.previous')}
-              </Link>
-            </Button>
-          ) : null}
-          <Text size="2">{t('workflows.pagination.page', { page: data.page, pages })}</Text>
-          {data.page < pages ? (
-            <Button asChild variant="soft" size="1">
-              <Link to={href({ page: data.page + 1 })} rel="next">
-                {t('workflows.pagination.next')}
-              </Link>
-            </Button>
-          ) : null}
-        </Flex>
-      ) : null}
+      <Pager page={data.page} pages={pages} hrefFor={(page) => href({ page })} />
     </Flex>
   );
 }

@@ -3,10 +3,10 @@ import { json } from '@remix-run/node';
 import type { Actor } from '../auth/users.server.ts';
 import { handleKycDecision } from '../onboarding/kyc-page.server.ts';
 import { readApiError } from '../utils/api.server.ts';
+import { pageOffset, readListUrl, tabSchema } from '../utils/list-url.ts';
 import { redirectWithToast, toastHeaders } from '../utils/toast.server.ts';
-import { ASSIGNEE_FILTERS, TASK_EDIT_FIELDS, TASK_PRIORITIES, TASK_TABS, taskCreateSchema, taskEditFormSchema, type AssigneeFilter, type TaskTab } from './schemas.ts';
+import { ASSIGNEE_FILTERS, TASK_EDIT_FIELDS, TASK_PRIORITIES, TASK_TABS, taskCreateSchema, taskEditFormSchema, type AssigneeFilter, type TaskPageIntent, type TaskTab } from './schemas.ts';
 import { assignTask, createTask, updateTask } from './tasks.server.ts';
-import { isUuid } from '../utils/validation.ts';
 
 /**
  * The page side of /tasks: the URL's list state and the route action's
@@ -15,37 +15,29 @@ import { isUuid } from '../utils/validation.ts';
  * the refusal to show on the card or in the form.
  */
 export const PAGE_SIZE = 20;
-const MAX_PAGE = 100_000;
-
-const pick = <T extends string>(value: string | null, allowed: readonly T[], fallback: T): T =>
-  value !== null && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
+const TAB = tabSchema(TASK_TABS, 'all');
+const PRIORITY = tabSchema(['all', ...TASK_PRIORITIES], 'all');
+const ASSIGNEE = tabSchema(ASSIGNEE_FILTERS, 'all');
 
 /** ?q ?priority ?assignee ?tab ?page ?new=1 ?task=<id> ?edit=<id>; unknown values fall back to the defaults. */
 export function taskListParams(request: Request) {
-  const params = new URL(request.url).searchParams;
-  const q = (params.get('q') ?? '').trim().slice(0, 255);
-  const priority = pick<string>(params.get('priority'), ['all', ...TASK_PRIORITIES], 'all');
-  const assignee: AssigneeFilter = pick(params.get('assignee'), ASSIGNEE_FILTERS, 'all');
-  const tab: TaskTab = pick(params.get('tab'), TASK_TABS, 'all');
-  const requested = Number.parseInt(params.get('page') ?? '1', 10);
-  const page = Number.isFinite(requested) ? Math.min(Math.max(requested, 1), MAX_PAGE) : 1;
-  const id = (name: string) => {
-    const value = params.get(name);
-    return value && isUuid(value) ? value.toLowerCase() : null;
-  };
-  const entityType = params.get('entityType');
-  const entityId = id('entityId');
+  const url = readListUrl(request);
+  const priority: string = url.read(PRIORITY, 'priority');
+  const assignee: AssigneeFilter = url.read(ASSIGNEE, 'assignee');
+  const tab: TaskTab = url.read(TAB);
+  const entityType = url.params.get('entityType');
+  const entityId = url.id('entityId');
   return {
-    q,
+    q: url.q,
     priority,
     assignee,
     tab,
-    page,
-    offset: (page - 1) * PAGE_SIZE,
+    page: url.page,
+    offset: pageOffset(url.page, PAGE_SIZE),
     limit: PAGE_SIZE,
-    showNew: params.get('new') === '1',
-    detailId: id('task'),
-    editId: id('edit'),
+    showNew: url.showNew,
+    detailId: url.id('task'),
+    editId: url.id('edit'),
     entity: entityType && entityId ? { type: entityType, id: entityId } : null,
   };
 }
@@ -61,8 +53,7 @@ export function backTo(request: Request, options: { keepDetail?: boolean } = {})
 const SUCCESS = { title: 'tasks.toast.successTitle', description: 'tasks.toast.updated' };
 
 /** 'kyc': a KYC task's decision on its client (app/onboarding/kyc-page.server.ts). */
-export type TaskIntent = 'create' | 'start' | 'complete' | 'cancel' | 'edit' | 'assign' | 'kyc';
-export const TASK_INTENTS: readonly TaskIntent[] = ['create', 'start', 'complete', 'cancel', 'edit', 'assign', 'kyc'];
+export type TaskIntent = TaskPageIntent;
 
 /** A refusal of a card's button (start, complete, cancel, assign): shown on that card, toasted when JavaScript runs. */
 export interface TaskRefusalData {

@@ -163,3 +163,12 @@ export type TaskUpdateInput = z.input<typeof taskUpdateSchema>;
 
 /** The edit form posts every field, so it validates with the title required. */
 export const taskEditFormSchema = z.object({ ...editShape, title: titleSchema, priority: prioritySchema });
+
+/** The /tasks page's posts, told apart by their `intent` (each form's fields are parsed by its own schema). */
+export const taskPageIntentSchema = z.discriminatedUnion('intent', [
+  z.object({ intent: z.literal('create') }),
+  z.object({ intent: z.literal('edit') }),
+  z.object({ intent: z.literal(['start', 'complete', 'cancel', 'assign']) }),
+  z.object({ intent: z.literal('kyc') }),
+]);
+export type TaskPageIntent = z.infer<typeof taskPageIntentSchema>['intent'];

@@ -1,13 +1,14 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata, type Submission, type SubmissionResult } from '@conform-to/react';
+import { getFormProps, getInputProps, useForm, type FieldMetadata, type Submission, type SubmissionResult } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Button, Callout, Card, Flex, Grid, Heading, Text } from '@radix-ui/themes';
-import { Form, Link, useFetcher, useNavigation } from '@remix-run/react';
+import { Callout, Flex, Grid } from '@radix-ui/themes';
+import { Form, useFetcher, useNavigation } from '@remix-run/react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_COUNTRY, type PartyField, type PartySchema } from '~/clients/schemas.ts';
-import { ErrorList, Field } from '~/components/forms.tsx';
+import { Field } from '~/components/forms.tsx';
 import { useErrorText } from './display.tsx';
-import { CreateDialog } from '~/components/create-dialog.tsx';
+import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
+import { SelectField, SubmitRow } from '~/components/kit/fields.tsx';
 import { useToast } from '~/components/toaster.tsx';
 
 /**
@@ -120,33 +121,19 @@ export function CreatePartyPanel({
   cancelTo: string;
 }) {
   const { t } = useTranslation();
-  const navigation = useNavigation();
-  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'create';
   const [form, fields] = usePartyForm(`new-${area}-panel`, schema, lastResult);
   return (
-    <Card size="3" data-testid="create-panel">
-      <Form method="post" {...getFormProps(form)}>
-        <input type="hidden" name="intent" value="create" />
-        <Flex direction="column" gap="3">
-          <Heading as="h2" size="4">
-            {t(`${area}.dialogTitle`)}
-          </Heading>
-          <Text size="2" color="gray">
-            {t('clients.dialogDescription')}
-          </Text>
-          <PartyFields fields={fields as never} names={names} />
-          <FormErrors errors={form.errors} />
-          <Flex gap="3" justify="end">
-            <Button asChild variant="soft" color="gray">
-              <Link to={cancelTo}>{t('clients.cancel')}</Link>
-            </Button>
-            <Button type="submit" disabled={saving}>
-              {saving ? t('clients.saving') : t('clients.save')}
-            </Button>
-          </Flex>
-        </Flex>
-      </Form>
-    </Card>
+    <CreatePanel
+      form={form}
+      testId="create-panel"
+      title={t(`${area}.dialogTitle`)}
+      description={t('clients.dialogDescription')}
+      cancelTo={cancelTo}
+      labels={{ cancel: t('clients.cancel'), save: t('clients.save'), saving: t('clients.saving') }}
+    >
+      <PartyFields fields={fields as never} names={names} />
+      <FormErrors errors={form.errors} />
+    </CreatePanel>
   );
 }
 
@@ -180,26 +167,16 @@ export function EditPartyForm({
       <Flex direction="column" gap="3">
         <PartyFields fields={fields as never} names={names} />
         {withStatus ? (
-          <Flex direction="column" gap="1">
-            <Text as="label" htmlFor={fields.status.id} size="2" weight="medium">
-              {t('clients.fields.status')}
-            </Text>
-            <select {...getSelectProps(fields.status)} className="native-select">
-              {(['active', 'pending', 'inactive'] as const).map((status) => (
-                <option key={status} value={status}>
-                  {t(`clients.status.${status}`)}
-                </option>
-              ))}
-            </select>
-            <ErrorList errors={fields.status.errors} />
-          </Flex>
+          <SelectField label={t('clients.fields.status')} meta={fields.status}>
+            {(['active', 'pending', 'inactive'] as const).map((status) => (
+              <option key={status} value={status}>
+                {t(`clients.status.${status}`)}
+              </option>
+            ))}
+          </SelectField>
         ) : null}
         <FormErrors errors={form.errors} />
-        <Flex justify="end">
-          <Button type="submit" disabled={saving}>
-            {saving ? t('clients.saving') : t('clients.save')}
-          </Button>
-        </Flex>
+        <SubmitRow submitLabel={t('clients.save')} busyLabel={t('clients.saving')} busy={saving} />
       </Flex>
     </Form>
   );

@@ -1,7 +1,10 @@
-import { MagnifyingGlassIcon, PlusIcon } from '@radix-ui/react-icons';
+import { MagnifyingGlassIcon } from '@radix-ui/react-icons';
 import { Button, Card, Flex, Grid, Heading, Skeleton, Text, TextField } from '@radix-ui/themes';
-import { Form, Link, useLocation, useNavigation } from '@remix-run/react';
+import { Form, Link, useLocation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import { CreateButton } from '~/components/kit/create-form.tsx';
+import { useListLoading } from '~/components/kit/list-loading.ts';
+import { Pager } from '~/components/kit/pager.tsx';
 import type { PartyArea } from './party-form.tsx';
 
 /**
@@ -17,30 +20,7 @@ export function AddPartyButton({ label, onOpen, variant }: { label: string; onOp
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   params.set('new', '1');
-  return (
-    <Button asChild variant={variant}>
-      <Link
-        to={`?${params}`}
-        onClick={(event) => {
-          event.preventDefault();
-          onOpen();
-        }}
-      >
-        <PlusIcon /> {label}
-      </Link>
-    </Button>
-  );
-}
-
-/** True while a GET navigation to this same page (search, next page) is loading. */
-function useLoadingThisPage(): boolean {
-  const navigation = useNavigation();
-  const location = useLocation();
-  return (
-    navigation.state === 'loading' &&
-    navigation.location.pathname === location.pathname &&
-    (!navigation.formMethod || navigation.formMethod.toUpperCase() === 'GET')
-  );
+  return <CreateButton to={`?${params}`} onOpen={onOpen} label={label} variant={variant} />;
 }
 
 export function PartyListFrame({
@@ -65,7 +45,7 @@ export function PartyListFrame({
   children: React.ReactNode;
 }) {
   const { t } = useTranslation();
-  const loading = useLoadingThisPage();
+  const loading = useListLoading();
   const { pathname } = useLocation();
   return (
     <Flex direction="column" gap="4">
@@ -124,41 +104,18 @@ export function PartyListFrame({
           <Grid columns={{ initial: '1', sm: '2', lg: '3' }} gap="4" data-testid="party-grid">
             {children}
           </Grid>
-          <Pagination q={q} page={page} pages={pages} />
+          <Pager page={page} pages={pages} hrefFor={(target) => pageHref(pathname, q, target)} size="2" />
         </>
       )}
     </Flex>
   );
 }
 
-function Pagination({ q, page, pages }: { q: string; page: number; pages: number }) {
-  const { t } = useTranslation();
-  const { pathname } = useLocation();
-  if (pages <= 1) return null;
-  const href = (target: number) => {
-    const params = new URLSearchParams();
-    if (q) params.set('q', q);
-    if (target > 1) params.set('page', String(target));
-    const search = params.toString();
-    return search ? `${pathname}?${search}` : pathname;
-  };
-  return (
-    <Flex as="div" justify="center" align="center" gap="3" role="navigation" aria-label={t('clients.pagination')}>
-      {page > 1 ? (
-        <Button asChild variant="soft">
-          <Link to={href(page - 1)} rel="prev">
-            {t('clients.previous')}
-          </Link>
-        </Button>
-      ) : null}
-      <Text size="2">{t('clients.page', { page, pages })}</Text>
-      {page < pages ? (
-        <Button asChild variant="soft">
-          <Link to={href(page + 1)} rel="next">
-            {t('clients.next')}
-          </Link>
-        </Button>
-      ) : null}
-    </Flex>
-  );
+/** ?q and ?page of this list page; page 1 and an empty search stay out of the URL. */
+function pageHref(pathname: string, q: string, target: number): string {
+  const params = new URLSearchParams();
+  if (q) params.set('q', q);
+  if (target > 1) params.set('page', String(target));
+  const search = params.toString();
+  return search ? `${pathname}?${search}` : pathname;
 }

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { IncomingEInvoiceDto } from '~/einvoices/incoming.server.ts';
 import type { OutgoingEInvoiceDto } from '~/einvoices/outgoing.server.ts';
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
+import { Pager } from '~/components/kit/pager.tsx';
 
 interface Paged<T> {
   items: T[];
@@ -22,27 +23,6 @@ export function OutgoingStatusBadge({ status }: { status: OutgoingEInvoiceDto['s
     <Badge color={OUTGOING_COLORS[status]} variant="soft" data-testid="einvoice-status" data-status={status}>
       {t(`einvoices.outgoing.statuses.${status}`)}
     </Badge>
-  );
-}
-
-/** Previous / next as links: the page lives in the URL, so paging works without JavaScript. */
-function Pager({ page, pages, hrefFor }: { page: number; pages: number; hrefFor: (page: number) => string }) {
-  const { t } = useTranslation();
-  if (pages <= 1) return null;
-  return (
-    <Flex gap="2" align="center" justify="center">
-      {page > 1 ? (
-        <Button asChild variant="soft" size="1">
-          <Link to={hrefFor(page - 1)}>{t('einvoices.pagination.previous')}</Link>
-        </Button>
-      ) : null}
-      <Text size="2">{t('einvoices.pagination.page', { page, pages })}</Text>
-      {page < pages ? (
-        <Button asChild variant="soft" size="1">
-          <Link to={hrefFor(page + 1)}>{t('einvoices.pagination.next')}</Link>
-        </Button>
-      ) : null}
-    </Flex>
   );
 }
 
@@ -88,7 +68,7 @@ function EInvoiceListCard({
             <Table.Body>{children}</Table.Body>
           </Table.Root>
         )}
-        <Pager page={list.page} pages={list.pages} hrefFor={hrefFor} />
+        <Pager page={list.page} pages={list.pages} hrefFor={hrefFor} label={t(`einvoices.${kind}.title`)} />
       </Flex>
     </Card>
   );

@@ -1,13 +1,14 @@
-import { getInputProps, getSelectProps, useForm, type Submission } from '@conform-to/react';
+import { getInputProps, useForm, type Submission } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Callout, Flex, Text } from '@radix-ui/themes';
+import { Callout, Flex } from '@radix-ui/themes';
 import { useFetcher } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { Field } from '~/components/forms.tsx';
+import { SelectField } from '~/components/kit/fields.tsx';
 import { CAMPAIGN_RECIPIENTS, campaignCreateSchema } from '~/email/schemas.ts';
-import { ErrorText, useEmailErrorText } from './display.tsx';
+import { useEmailErrorText } from './display.tsx';
 import type { EmailActionData, EmailFormResult } from './template-form.tsx';
-import { CreateDialog, CreatePanel } from '~/components/create-dialog.tsx';
+import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
 
 /** The campaign dialog of docs/screens.md (only active templates; recipients default active_clients; optional schedule) and its ?new=campaign panel. */
 export interface CampaignChoices {
@@ -36,47 +37,35 @@ function CampaignFields({ fields, formErrors, choices }: { fields: ReturnType<ty
   return (
     <Flex direction="column" gap="3">
       <Field label={t('email.campaignForm.name')} inputProps={getInputProps(fields.name, { type: 'text' })} errors={errorText(fields.name.errors)} />
-      <Flex direction="column" gap="1">
-        <Text as="label" htmlFor={fields.templateId.id} size="2" weight="medium">
-          {t('email.campaignForm.template')}
-        </Text>
-        <select {...getSelectProps(fields.templateId)} className="native-select" data-testid="campaign-template">
+      <SelectField label={t('email.campaignForm.template')} meta={fields.templateId} errors={errorText(fields.templateId.errors)} selectProps={{ 'data-testid': 'campaign-template' }}>
           <option value="">{choices.templates.length ? t('email.campaignForm.templatePlaceholder') : t('email.campaignForm.noActiveTemplates')}</option>
           {choices.templates.map((template) => (
             <option key={template.id} value={template.id}>
               {template.name}
             </option>
           ))}
-        </select>
-        <ErrorText errors={fields.templateId.errors} />
-      </Flex>
-      <Flex direction="column" gap="1">
-        <Text as="label" htmlFor={fields.recipients.id} size="2" weight="medium">
-          {t('email.campaignForm.recipients')}
-        </Text>
-        <select {...getSelectProps(fields.recipients)} className="native-select">
+      </SelectField>
+      <SelectField label={t('email.campaignForm.recipients')} meta={fields.recipients} errors={errorText(fields.recipients.errors)}>
           {CAMPAIGN_RECIPIENTS.map((value) => (
             <option key={value} value={value}>
               {t(`email.recipients.${value}`)}
             </option>
           ))}
-        </select>
-        <ErrorText errors={fields.recipients.errors} />
-      </Flex>
+      </SelectField>
       {/* Dimmed while another choice of recipients applies, yet still readable (AA contrast). */}
-      <Flex direction="column" gap="1" style={recipients === 'specific_clients' ? undefined : { opacity: 0.75 }}>
-        <Text as="label" htmlFor={fields.clientIds.id} size="2" weight="medium">
-          {t('email.campaignForm.clients')}
-        </Text>
-        <select {...getSelectProps(fields.clientIds)} multiple size={6} className="native-select">
+      <SelectField
+        label={t('email.campaignForm.clients')}
+        meta={fields.clientIds}
+        errors={errorText(fields.clientIds.errors)}
+        selectProps={{ multiple: true, size: 6 }}
+        style={recipients === 'specific_clients' ? undefined : { opacity: 0.75 }}
+      >
           {choices.clients.map((client) => (
             <option key={client.id} value={client.id}>
               {client.companyName}
             </option>
           ))}
-        </select>
-        <ErrorText errors={fields.clientIds.errors} />
-      </Flex>
+      </SelectField>
       <Field label={t('email.campaignForm.scheduledAt')} inputProps={getInputProps(fields.scheduledAt, { type: 'datetime-local' })} errors={errorText(fields.scheduledAt.errors)} />
       {formErrors?.length ? (
         <Callout.Root color="red" role="alert">

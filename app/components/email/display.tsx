@@ -1,4 +1,4 @@
-import { Badge, Card, Flex, Grid, Skeleton, Text } from '@radix-ui/themes';
+import { Badge, Card, Flex, Grid, Skeleton } from '@radix-ui/themes';
 import { useTranslation } from 'react-i18next';
 import { EMAIL_MESSAGES } from '~/email/schemas.ts';
 
@@ -59,23 +59,4 @@ export function useEmailErrorText() {
   const { t, i18n } = useTranslation();
   return (errors?: string[] | null) =>
     errors?.map((error) => (ERROR_KEYS[error] && i18n.exists(ERROR_KEYS[error]) ? t(ERROR_KEYS[error]) : error));
-}
-
-export function ErrorText({ id, errors }: { id?: string; errors?: string[] | null }) {
-  const errorText = useEmailErrorText();
-  if (!errors?.length) return null;
-  return (
-    // The alert role sits on a wrapper: on the <ul> itself it would replace the list role of its items.
-    <div id={id} role="alert">
-      <ul className="error-list">
-        {errorText(errors)?.map((error) => (
-          <li key={error}>
-            <Text size="1" color="red">
-              {error}
-            </Text>
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
 }

@@ -1,13 +1,14 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
+import { getFormProps, getInputProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Button, Callout, Card, Flex, Heading, Text, TextArea } from '@radix-ui/themes';
+import { Button, Callout, Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { Form, Link, useFetcher, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field } from '~/components/forms.tsx';
 import { EMAIL_TRIGGERS, TEMPLATE_VARIABLES, templateFormSchema } from '~/email/schemas.ts';
-import { ErrorText, useEmailErrorText } from './display.tsx';
-import { CreateDialog, CreatePanel } from '~/components/create-dialog.tsx';
+import { useEmailErrorText } from './display.tsx';
+import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
+import { SelectField, TextAreaField } from '~/components/kit/fields.tsx';
 
 /**
  * The template dialog of docs/screens.md (JavaScript: a fetcher post, closes on
@@ -39,34 +40,24 @@ function useTemplateForm(id: string, lastResult?: EmailFormResult, defaultValue:
 function TemplateFields({ fields, formErrors }: { fields: ReturnType<typeof useTemplateForm>[1]; formErrors?: string[] }) {
   const { t } = useTranslation();
   const errorText = useEmailErrorText();
-  const bodyErrorId = fields.body.errors?.length ? `${fields.body.id}-error` : undefined;
   return (
     <Flex direction="column" gap="3">
       <Field label={t('email.templateForm.name')} inputProps={getInputProps(fields.name, { type: 'text' })} errors={errorText(fields.name.errors)} />
-      <Flex direction="column" gap="1">
-        <Text as="label" htmlFor={fields.trigger.id} size="2" weight="medium">
-          {t('email.templateForm.trigger')}
-        </Text>
-        <select {...getSelectProps(fields.trigger)} className="native-select">
+      <SelectField label={t('email.templateForm.trigger')} meta={fields.trigger} errors={errorText(fields.trigger.errors)}>
           {EMAIL_TRIGGERS.map((trigger) => (
             <option key={trigger} value={trigger}>
               {t(`email.triggers.${trigger}`)}
             </option>
           ))}
-        </select>
-        <ErrorText errors={fields.trigger.errors} />
-      </Flex>
+      </SelectField>
       <Field label={t('email.templateForm.subject')} inputProps={getInputProps(fields.subject, { type: 'text' })} errors={errorText(fields.subject.errors)} />
-      <Flex direction="column" gap="1">
-        <Text as="label" htmlFor={fields.body.id} size="2" weight="medium">
-          {t('email.templateForm.body')}
-        </Text>
-        <TextArea {...getTextareaProps(fields.body)} rows={8} aria-invalid={bodyErrorId ? true : undefined} aria-describedby={bodyErrorId ?? `${fields.body.id}-hint`} />
-        <Text id={`${fields.body.id}-hint`} size="1" color="gray">
-          {t('email.templateForm.bodyHint')} {TEMPLATE_VARIABLES.map((name) => `{{${name}}}`).join(', ')}
-        </Text>
-        <ErrorText id={bodyErrorId} errors={fields.body.errors} />
-      </Flex>
+      <TextAreaField
+        label={t('email.templateForm.body')}
+        meta={fields.body}
+        errors={errorText(fields.body.errors)}
+        rows={8}
+        hint={`${t('email.templateForm.bodyHint')} ${TEMPLATE_VARIABLES.map((name) => `{{${name}}}`).join(', ')}`}
+      />
       <Text as="label" size="2">
         <Flex gap="2" align="center">
           <input {...getInputProps(fields.isActive, { type: 'checkbox' })} role="switch" className="native-switch" />

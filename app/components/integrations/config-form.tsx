@@ -3,6 +3,7 @@ import { Form, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { IntegrationDto } from '~/integrations/integrations.server.ts';
 import { INTEGRATION_MODES } from '~/integrations/types.ts';
+import { CheckboxField } from '~/components/kit/fields.tsx';
 
 export interface ConfigFormErrors {
   message?: string;
@@ -55,12 +56,7 @@ export function IntegrationConfigForm({ integration, errors }: { integration: In
               ))}
             </select>
           </label>
-          <label>
-            <Flex gap="2" align="center">
-              <input type="checkbox" name="isEnabled" defaultChecked={integration.isEnabled} />
-              <Text size="2">{t('integrations.configure.enabled')}</Text>
-            </Flex>
-          </label>
+          <CheckboxField label={t('integrations.configure.enabled')} name="isEnabled" defaultChecked={integration.isEnabled} errors={errors?.errors?.isEnabled} />
           <div>
             <Text as="div" size="2" weight="medium">
               {t('integrations.configure.storedCredentials')}
@@ -95,12 +91,7 @@ export function IntegrationConfigForm({ integration, errors }: { integration: In
               </Text>
             ) : null}
           </label>
-          <label>
-            <Flex gap="2" align="center">
-              <input type="checkbox" name="clearCredentials" />
-              <Text size="2">{t('integrations.configure.clearCredentials')}</Text>
-            </Flex>
-          </label>
+          <CheckboxField label={t('integrations.configure.clearCredentials')} name="clearCredentials" errors={errors?.errors?.clearCredentials} />
           <Flex>
             <Button type="submit" disabled={saving}>
               {saving ? t('integrations.configure.saving') : t('integrations.configure.save')}

@@ -1,9 +1,9 @@
-import { Button, Flex, Table, Text } from '@radix-ui/themes';
-import { Link } from '@remix-run/react';
+import { Flex, Table, Text } from '@radix-ui/themes';
 import { useTranslation } from 'react-i18next';
 import type { IntegrationLogDto } from '~/integrations/integrations.server.ts';
 import { formatDateTime } from '~/utils/format.ts';
 import { OutcomeBadge } from './display.tsx';
+import { Pager } from '~/components/kit/pager.tsx';
 
 /** Every call of one integration: time, operation, duration, outcome, message; paginated in the URL. */
 export function IntegrationLogsTable({ logs, page, pages, hrefFor }: { logs: IntegrationLogDto[]; page: number; pages: number; hrefFor: (page: number) => string }) {
@@ -37,21 +37,7 @@ export function IntegrationLogsTable({ logs, page, pages, hrefFor }: { logs: Int
           ))}
         </Table.Body>
       </Table.Root>
-      {pages > 1 ? (
-        <Flex gap="2" align="center" justify="center">
-          {page > 1 ? (
-            <Button asChild variant="soft" size="1">
-              <Link to={hrefFor(page - 1)}>{t('integrations.logs.previous')}</Link>
-            </Button>
-          ) : null}
-          <Text size="2">{t('integrations.logs.page', { page, pages })}</Text>
-          {page < pages ? (
-            <Button asChild variant="soft" size="1">
-              <Link to={hrefFor(page + 1)}>{t('integrations.logs.next')}</Link>
-            </Button>
-          ) : null}
-        </Flex>
-      ) : null}
+      <Pager page={page} pages={pages} hrefFor={hrefFor} />
     </Flex>
   );
 }

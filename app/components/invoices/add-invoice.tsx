@@ -1,6 +1,6 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
+import { getFormProps, getInputProps, getSelectProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Box, Button, Callout, Card, DataList, Dialog, Flex, Grid, Heading, Separator, Tabs, Text, TextArea } from '@radix-ui/themes';
+import { Box, Button, Callout, Card, DataList, Dialog, Flex, Grid, Heading, Separator, Tabs, Text } from '@radix-ui/themes';
 import { Form, Link, useFetcher, useNavigation, type FetcherWithComponents } from '@remix-run/react';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { useToast } from '~/components/toaster.tsx';
 import type { FindResult, ImportResult } from '~/invoices/page.server.ts';
 import { invoiceCreateSchema } from '~/invoices/schemas.ts';
 import { invoiceMessage } from './messages.ts';
+import { SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 
 /**
  * 'Dodaj fakturu': the manual form (client, customer, number, dates, amount,
@@ -251,23 +252,13 @@ export function ManualInvoiceForm({
           <Field label={t('invoices.form.currency')} inputProps={{ ...getInputProps(fields.currency, { type: 'text' }), maxLength: 3 }} errors={tr(fields.currency.errors)} />
           <FileInput name="file" label={t('invoices.form.pdf')} accept=".pdf,application/pdf" errors={tr(fields.file?.errors)} />
         </Grid>
-        <Flex direction="column" gap="1">
-          <Text as="label" htmlFor={fields.description.id} size="2" weight="medium">
-            {t('invoices.form.description')}
-          </Text>
-          <TextArea {...getTextareaProps(fields.description)} rows={3} />
-          <ErrorList errors={tr(fields.description.errors)} />
-        </Flex>
+        <TextAreaField label={t('invoices.form.description')} meta={fields.description} errors={tr(fields.description.errors)} />
         {form.errors?.length ? (
           <Callout.Root color="red" role="alert" size="1">
             <Callout.Text>{form.errors.map((error) => invoiceMessage(t, error)).join(' ')}</Callout.Text>
           </Callout.Root>
         ) : null}
-        <Flex justify="end">
-          <Button type="submit" disabled={saving}>
-            {saving ? t('invoices.form.saving') : t('invoices.form.save')}
-          </Button>
-        </Flex>
+        <SubmitRow submitLabel={t('invoices.form.save')} busyLabel={t('invoices.form.saving')} busy={saving} />
       </Flex>
     </PostForm>
   );

@@ -1,5 +1,5 @@
 import { MagnifyingGlassIcon } from '@radix-ui/react-icons';
-import { Button, Card, Flex, Grid, Heading, Skeleton, TabNav, Text, TextField } from '@radix-ui/themes';
+import { Button, Card, Flex, Grid, Heading, Skeleton, TabNav, TextField } from '@radix-ui/themes';
 import { Form, Link } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { INVOICE_TABS, type InvoiceTab } from '~/invoices/schemas.ts';
@@ -88,29 +88,3 @@ export function EmptyState({ q, action }: { q: string; action: React.ReactNode }
     </Card>
   );
 }
-
-export function Pagination({ q, tab, page, pages }: { q: string; tab: InvoiceTab; page: number; pages: number }) {
-  const { t } = useTranslation();
-  if (pages <= 1) return null;
-  return (
-    <Flex justify="center" align="center" gap="3" role="navigation" aria-label={t('invoices.pagination')}>
-      {page > 1 ? (
-        <Button asChild variant="soft" size="1">
-          <Link to={invoicesHref({ q, tab, page: page - 1 })} rel="prev">
-            {t('invoices.previous')}
-          </Link>
-        </Button>
-      ) : null}
-      <Text size="2">{t('invoices.page', { page, pages })}</Text>
-      {page < pages ? (
-        <Button asChild variant="soft" size="1">
-          <Link to={invoicesHref({ q, tab, page: page + 1 })} rel="next">
-            {t('invoices.next')}
-          </Link>
-        </Button>
-      ) : null}
-    </Flex>
-  );
-}
-
-export { useListLoading } from '../list-loading.ts';

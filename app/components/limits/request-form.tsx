@@ -1,13 +1,14 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
+import { getInputProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Button, Card, Flex, Heading, Text, TextArea } from '@radix-ui/themes';
-import { Form, Link, useFetcher, useNavigation } from '@remix-run/react';
+import { Flex, Text } from '@radix-ui/themes';
+import { useFetcher } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
-import { ErrorList, Field, FormErrors } from '~/components/forms.tsx';
+import { Field, FormErrors } from '~/components/forms.tsx';
 import { creditLimitRequestSchema } from '~/limits/schemas.ts';
 import { formatEur } from '~/utils/format.ts';
 import { useLimitErrorText } from './display.tsx';
-import { CreateDialog } from '~/components/create-dialog.tsx';
+import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
+import { SelectField, TextAreaField } from '~/components/kit/fields.tsx';
 
 /**
  * The 'new credit limit request' form (docs/screens.md, docs/domain-model.md#validation): client, requested limit,
@@ -54,41 +55,34 @@ function RequestFields({
   const { t } = useTranslation();
   const errorText = useLimitErrorText();
   const selected = clients.find((client) => client.id === fields.clientId.value);
-  const clientErrorId = fields.clientId.errors?.length ? `${fields.clientId.id}-error` : undefined;
-  const reasonErrorId = fields.reason.errors?.length ? `${fields.reason.id}-error` : undefined;
   return (
     <Flex direction="column" gap="3">
-      <Flex direction="column" gap="1">
-        <Text as="label" htmlFor={fields.clientId.id} size="2" weight="medium">
-          {t('limits.fields.clientId')}
-        </Text>
-        <select {...getSelectProps(fields.clientId)} className="native-select" aria-describedby={clientErrorId} required>
-          <option value="">{t('limits.fields.chooseClient')}</option>
-          {clients.map((client) => (
-            <option key={client.id} value={client.id}>
-              {client.companyName}
-            </option>
-          ))}
-        </select>
-        {selected ? (
-          <Text size="1" color="gray" data-testid="current-limit">
-            {t('limits.currentLimit', { limit: selected.creditLimit === null ? t('limits.noLimit') : formatEur(selected.creditLimit, { decimals: 0 }) })}
-          </Text>
-        ) : null}
-        <ErrorList id={clientErrorId} errors={errorText(fields.clientId.errors)} />
-      </Flex>
+      <SelectField
+        label={t('limits.fields.clientId')}
+        meta={fields.clientId}
+        errors={errorText(fields.clientId.errors)}
+        selectProps={{ required: true }}
+        hint={
+          selected ? (
+            <Text size="1" color="gray" data-testid="current-limit">
+              {t('limits.currentLimit', { limit: selected.creditLimit === null ? t('limits.noLimit') : formatEur(selected.creditLimit, { decimals: 0 }) })}
+            </Text>
+          ) : null
+        }
+      >
+        <option value="">{t('limits.fields.chooseClient')}</option>
+        {clients.map((client) => (
+          <option key={client.id} value={client.id}>
+            {client.companyName}
+          </option>
+        ))}
+      </SelectField>
       <Field
         label={t('limits.fields.creditLimit')}
         inputProps={{ ...getInputProps(fields.creditLimit, { type: 'number' }), step: '0.01', min: '0.01', inputMode: 'decimal', placeholder: '50000', required: true }}
         errors={errorText(fields.creditLimit.errors)}
       />
-      <Flex direction="column" gap="1">
-        <Text as="label" htmlFor={fields.reason.id} size="2" weight="medium">
-          {t('limits.fields.reason')}
-        </Text>
-        <TextArea {...getTextareaProps(fields.reason)} rows={3} maxLength={5000} required aria-describedby={reasonErrorId} />
-        <ErrorList id={reasonErrorId} errors={errorText(fields.reason.errors)} />
-      </Flex>
+      <TextAreaField label={t('limits.fields.reason')} meta={fields.reason} errors={errorText(fields.reason.errors)} textAreaProps={{ maxLength: 5000, required: true }} />
       <Field
         label={t('limits.fields.validUntil')}
         inputProps={{ ...getInputProps(fields.validUntil, { type: 'date' }), min: today }}
@@ -150,31 +144,17 @@ export function RequestLimitPanel({
   cancelTo: string;
 }) {
   const { t } = useTranslation();
-  const navigation = useNavigation();
-  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'create';
   const [form, fields] = useRequestForm('new-limit-request-panel', lastResult, { validUntil: defaultValidUntil, clientId: clientId ?? undefined });
   return (
-    <Card size="3" data-testid="create-panel">
-      <Form method="post" {...getFormProps(form)}>
-        <input type="hidden" name="intent" value="create" />
-        <Flex direction="column" gap="3">
-          <Heading as="h2" size="4">
-            {t('limits.dialogTitle')}
-          </Heading>
-          <Text size="2" color="gray">
-            {t('limits.dialogDescription')}
-          </Text>
-          <RequestFields form={form} fields={fields} clients={clients} today={today} />
-          <Flex gap="3" justify="end">
-            <Button asChild variant="soft" color="gray">
-              <Link to={cancelTo}>{t('limits.cancel')}</Link>
-            </Button>
-            <Button type="submit" disabled={saving}>
-              {saving ? t('limits.saving') : t('limits.save')}
-            </Button>
-          </Flex>
-        </Flex>
-      </Form>
-    </Card>
+    <CreatePanel
+      form={form}
+      testId="create-panel"
+      title={t('limits.dialogTitle')}
+      description={t('limits.dialogDescription')}
+      cancelTo={cancelTo}
+      labels={{ cancel: t('limits.cancel'), save: t('limits.save'), saving: t('limits.saving') }}
+    >
+      <RequestFields form={form} fields={fields} clients={clients} today={today} />
+    </CreatePanel>
   );
 }

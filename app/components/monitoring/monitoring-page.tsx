@@ -8,6 +8,7 @@ import type { loadMonitoring, MonitoringTab } from '~/monitoring/page.server.ts'
 import { formatDateTime } from '~/utils/format.ts';
 import { ActivityLabel, INTEGRATION_COLORS, STATUS_COLORS } from '../dashboard/labels.tsx';
 import { activityStatus } from '~/dashboard/display.ts';
+import { Pager } from '~/components/kit/pager.tsx';
 
 export type MonitoringData = Awaited<ReturnType<typeof loadMonitoring>>;
 type Status = MonitoringData['status'];
@@ -291,25 +292,7 @@ function LogsTab({ data }: { data: MonitoringData }) {
           ) : (
             <Text color="gray">{t('dashboard.monitoring.logs.empty')}</Text>
           )}
-          {data.pages > 1 ? (
-            <Flex justify="center" align="center" gap="3" role="navigation">
-              {data.page > 1 ? (
-                <Button asChild variant="soft" size="1">
-                  <Link to={monitoringHref(data, { page: data.page - 1 })} rel="prev">
-                    {t('dashboard.monitoring.logs.previous')}
-                  </Link>
-                </Button>
-              ) : null}
-              <Text size="2">{t('dashboard.monitoring.logs.page', { page: data.page, pages: data.pages })}</Text>
-              {data.page < data.pages ? (
-                <Button asChild variant="soft" size="1">
-                  <Link to={monitoringHref(data, { page: data.page + 1 })} rel="next">
-                    {t('dashboard.monitoring.logs.next')}
-                  </Link>
-                </Button>
-              ) : null}
-            </Flex>
-          ) : null}
+          <Pager page={data.page} pages={data.pages} hrefFor={(page) => monitoringHref(data, { page })} />
         </>
       ) : null}
     </Flex>

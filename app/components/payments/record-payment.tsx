@@ -1,13 +1,14 @@
-import { getInputProps, getSelectProps, getTextareaProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
+import { getInputProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Callout, Flex, Text } from '@radix-ui/themes';
+import { Callout, Flex } from '@radix-ui/themes';
 import { useFetcher } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { Field } from '~/components/forms.tsx';
+import { SelectField, TextAreaField } from '~/components/kit/fields.tsx';
 import { PAYMENT_METHODS, paymentCreateSchema } from '~/payments/schemas.ts';
 import { formatEur } from '~/utils/format.ts';
 import { usePaymentErrorText } from './display.tsx';
-import { CreateDialog, CreatePanel } from '~/components/create-dialog.tsx';
+import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
 
 /**
  * The record-payment dialog (docs/screens.md, docs/domain-model.md#validation): payable invoice, amount to the
@@ -48,61 +49,34 @@ function Fields({ form, fields, invoices }: { form: ReturnType<typeof useRecordF
   const errorText = usePaymentErrorText();
   return (
     <Flex direction="column" gap="3">
-      <Flex direction="column" gap="1">
-        <Text as="label" htmlFor={fields.invoiceId.id} size="2" weight="medium">
-          {t('payments.fields.invoice')}
-        </Text>
-        <select {...getSelectProps(fields.invoiceId)} className="native-select" aria-invalid={fields.invoiceId.errors ? true : undefined}>
+      <SelectField label={t('payments.fields.invoice')} meta={fields.invoiceId} errors={errorText(fields.invoiceId.errors)}>
           <option value="">{t('payments.fields.chooseInvoice')}</option>
           {invoices.map((invoice) => (
             <option key={invoice.id} value={invoice.id}>
               {t('payments.fields.invoiceOption', { number: invoice.invoiceNumber, customer: invoice.customerName, open: formatEur(invoice.openAmount) })}
             </option>
           ))}
-        </select>
-        <ErrorText errors={errorText(fields.invoiceId.errors)} />
-      </Flex>
+      </SelectField>
       <Field
         label={t('payments.fields.amount')}
         inputProps={{ ...getInputProps(fields.amount, { type: 'text' }), inputMode: 'decimal', placeholder: '0.00' }}
         errors={errorText(fields.amount.errors)}
       />
-      <Flex direction="column" gap="1">
-        <Text as="label" htmlFor={fields.paymentMethod.id} size="2" weight="medium">
-          {t('payments.fields.paymentMethod')}
-        </Text>
-        <select {...getSelectProps(fields.paymentMethod)} className="native-select">
+      <SelectField label={t('payments.fields.paymentMethod')} meta={fields.paymentMethod} errors={errorText(fields.paymentMethod.errors)}>
           {PAYMENT_METHODS.map((method) => (
             <option key={method} value={method}>
               {t(`payments.method.${method}`)}
             </option>
           ))}
-        </select>
-        <ErrorText errors={errorText(fields.paymentMethod.errors)} />
-      </Flex>
+      </SelectField>
       <Field label={t('payments.fields.reference')} inputProps={getInputProps(fields.reference, { type: 'text' })} errors={errorText(fields.reference.errors)} />
-      <Flex direction="column" gap="1">
-        <Text as="label" htmlFor={fields.notes.id} size="2" weight="medium">
-          {t('payments.fields.notes')}
-        </Text>
-        <textarea {...getTextareaProps(fields.notes)} className="native-select" rows={3} />
-        <ErrorText errors={errorText(fields.notes.errors)} />
-      </Flex>
+      <TextAreaField label={t('payments.fields.notes')} meta={fields.notes} errors={errorText(fields.notes.errors)} />
       {form.errors?.length ? (
         <Callout.Root color="red" role="alert">
           <Callout.Text>{errorText(form.errors)?.join(' ')}</Callout.Text>
         </Callout.Root>
       ) : null}
     </Flex>
-  );
-}
-
-function ErrorText({ errors }: { errors?: string[] }) {
-  if (!errors?.length) return null;
-  return (
-    <Text size="1" color="red" role="alert">
-      {errors.join(' ')}
-    </Text>
   );
 }
 

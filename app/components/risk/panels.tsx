@@ -1,17 +1,19 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Badge, Button, Card, DataList, Flex, Heading, Table, Text, TextArea, TextField } from '@radix-ui/themes';
+import { Badge, Button, Card, DataList, Flex, Heading, Table, Text } from '@radix-ui/themes';
 import { Form, Link, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { EntityOption, RiskAssessmentDto } from '~/risk/assessments.server.ts';
 import { adjustAssessmentFormSchema, newAssessmentFormSchema } from '~/risk/schemas.ts';
+import { Field } from '~/components/forms.tsx';
+import { SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 import { formatDateTime } from '~/utils/format.ts';
 import {
   CategoryBadge,
   factorLabel,
   formatDecimal,
   formatFactorValue,
-  RiskFieldErrors,
+  riskMessage,
   RiskFormErrors,
   ScoreText,
   signed,
@@ -167,6 +169,7 @@ export function AdjustPanel({
   const { t } = useTranslation();
   const navigation = useNavigation();
   const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'adjust';
+  const errorText = (errors?: string[]) => errors?.map((error) => riskMessage(t, error));
   const [form, fields] = useForm({
     id: `adjust-${assessment.id}`,
     lastResult,
@@ -181,8 +184,6 @@ export function AdjustPanel({
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: adjustAssessmentFormSchema }),
   });
-  const adjustmentError = fields.manualAdjustment.errors?.length ? `${fields.manualAdjustment.id}-error` : undefined;
-  const notesError = fields.notes.errors?.length ? `${fields.notes.id}-error` : undefined;
   return (
     <Card size="3" data-testid="assessment-edit">
       <PanelHeader title={t('risk.edit.title')} closeHref={closeHref} />
@@ -205,34 +206,14 @@ export function AdjustPanel({
               ? t('risk.edit.adjustedBy', { name: assessment.adjustedBy, date: formatDateTime(assessment.adjustedAt) })
               : t('risk.edit.notAdjusted')}
           </Text>
-          <Flex direction="column" gap="1">
-            <Text as="label" htmlFor={fields.manualAdjustment.id} size="2" weight="medium">
-              {t('risk.edit.manualAdjustment')}
-            </Text>
-            <TextField.Root
-              {...getInputProps(fields.manualAdjustment, { type: 'number' })}
-              step={1}
-              aria-invalid={adjustmentError ? true : undefined}
-              aria-describedby={adjustmentError}
-            />
-            <RiskFieldErrors id={adjustmentError} errors={fields.manualAdjustment.errors} />
-          </Flex>
-          <Flex direction="column" gap="1">
-            <Text as="label" htmlFor={fields.notes.id} size="2" weight="medium">
-              {t('risk.edit.notes')}
-            </Text>
-            <TextArea {...getTextareaProps(fields.notes)} rows={3} aria-invalid={notesError ? true : undefined} aria-describedby={notesError} />
-            <RiskFieldErrors id={notesError} errors={fields.notes.errors} />
-          </Flex>
+          <Field
+            label={t('risk.edit.manualAdjustment')}
+            inputProps={{ ...getInputProps(fields.manualAdjustment, { type: 'number' }), step: 1 }}
+            errors={errorText(fields.manualAdjustment.errors)}
+          />
+          <TextAreaField label={t('risk.edit.notes')} meta={fields.notes} errors={errorText(fields.notes.errors)} />
           <RiskFormErrors errors={form.errors} />
-          <Flex gap="2" justify="end">
-            <Button asChild variant="soft" color="gray">
-              <Link to={closeHref}>{t('risk.actions.cancel')}</Link>
-            </Button>
-            <Button type="submit" disabled={saving}>
-              {saving ? t('risk.edit.saving') : t('risk.edit.save')}
-            </Button>
-          </Flex>
+          <SubmitRow cancel={{ to: closeHref, label: t('risk.actions.cancel') }} submitLabel={t('risk.edit.save')} busyLabel={t('risk.edit.saving')} busy={saving} gap="2" />
         </Flex>
       </Form>
     </Card>
@@ -254,6 +235,7 @@ export function NewAssessmentPanel({
   const { t } = useTranslation();
   const navigation = useNavigation();
   const submitting = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'assess';
+  const errorText = (errors?: string[]) => errors?.map((error) => riskMessage(t, error));
   const [form, fields] = useForm({
     id: 'new-assessment',
     lastResult,
@@ -263,23 +245,13 @@ export function NewAssessmentPanel({
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: newAssessmentFormSchema }),
   });
-  const entityError = fields.entity.errors?.length ? `${fields.entity.id}-error` : undefined;
   return (
     <Card size="3" data-testid="new-assessment">
       <PanelHeader title={t('risk.new.title')} closeHref={closeHref} />
       <Form method="post" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="assess" />
         <Flex direction="column" gap="3">
-          <Flex direction="column" gap="1">
-            <Text as="label" htmlFor={fields.entity.id} size="2" weight="medium">
-              {t('risk.new.entity')}
-            </Text>
-            <select
-              {...getSelectProps(fields.entity)}
-              className="native-select"
-              aria-invalid={entityError ? true : undefined}
-              aria-describedby={entityError}
-            >
+          <SelectField label={t('risk.new.entity')} meta={fields.entity} errors={errorText(fields.entity.errors)}>
               <option value="">{t('risk.new.choose')}</option>
               <optgroup label={t('risk.new.clients')}>
                 {entities.clients.map((entity) => (
@@ -295,25 +267,10 @@ export function NewAssessmentPanel({
                   </option>
                 ))}
               </optgroup>
-            </select>
-            <RiskFieldErrors id={entityError} errors={fields.entity.errors} />
-          </Flex>
-          <Flex direction="column" gap="1">
-            <Text as="label" htmlFor={fields.notes.id} size="2" weight="medium">
-              {t('risk.new.notes')}
-            </Text>
-            <TextArea {...getTextareaProps(fields.notes)} rows={2} />
-            <RiskFieldErrors errors={fields.notes.errors} />
-          </Flex>
+          </SelectField>
+          <TextAreaField label={t('risk.new.notes')} meta={fields.notes} errors={errorText(fields.notes.errors)} rows={2} />
           <RiskFormErrors errors={form.errors} />
-          <Flex gap="2" justify="end">
-            <Button asChild variant="soft" color="gray">
-              <Link to={closeHref}>{t('risk.actions.cancel')}</Link>
-            </Button>
-            <Button type="submit" disabled={submitting}>
-              {submitting ? t('risk.new.submitting') : t('risk.new.submit')}
-            </Button>
-          </Flex>
+          <SubmitRow cancel={{ to: closeHref, label: t('risk.actions.cancel') }} submitLabel={t('risk.new.submit')} busyLabel={t('risk.new.submitting')} busy={submitting} gap="2" />
         </Flex>
       </Form>
     </Card>

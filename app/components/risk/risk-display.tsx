@@ -70,25 +70,6 @@ export function riskMessage(t: TFunction, message: string): string {
   return key ? t(key) : translateMessage(t, message);
 }
 
-export function RiskFieldErrors({ id, errors }: { id?: string; errors?: string[] | null }) {
-  const { t } = useTranslation();
-  if (!errors?.length) return null;
-  return (
-    // The alert role sits on a wrapper: on the <ul> itself it would replace the list role of its items.
-    <div id={id} role="alert">
-      <ul className="error-list">
-        {errors.map((error) => (
-          <li key={error}>
-            <Text size="1" color="red">
-              {riskMessage(t, error)}
-            </Text>
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
-}
-
 export function RiskFormErrors({ errors }: { errors?: string[] | null }) {
   const { t } = useTranslation();
   if (!errors?.length) return null;

@@ -1,5 +1,5 @@
 import { MagnifyingGlassIcon } from '@radix-ui/react-icons';
-import { Button, Card, Flex, Grid, Heading, Skeleton, TabNav, Text, TextField } from '@radix-ui/themes';
+import { Button, Card, Flex, Grid, Heading, Skeleton, TabNav, TextField } from '@radix-ui/themes';
 import { Form, Link, useSubmit } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { ASSIGNEE_FILTERS, TASK_PRIORITIES, TASK_TABS, type AssigneeFilter, type TaskTab } from '~/tasks/schemas.ts';
@@ -114,29 +114,3 @@ export function EmptyState({ filtered, action }: { filtered: boolean; action: Re
     </Card>
   );
 }
-
-export function Pagination({ state, pages }: { state: TaskListState & { page: number }; pages: number }) {
-  const { t } = useTranslation();
-  if (pages <= 1) return null;
-  return (
-    <Flex justify="center" align="center" gap="3" role="navigation" aria-label={t('tasks.pagination')}>
-      {state.page > 1 ? (
-        <Button asChild variant="soft" size="1">
-          <Link to={tasksHref({ ...state, page: state.page - 1 })} rel="prev">
-            {t('tasks.previous')}
-          </Link>
-        </Button>
-      ) : null}
-      <Text size="2">{t('tasks.page', { page: state.page, pages })}</Text>
-      {state.page < pages ? (
-        <Button asChild variant="soft" size="1">
-          <Link to={tasksHref({ ...state, page: state.page + 1 })} rel="next">
-            {t('tasks.next')}
-          </Link>
-        </Button>
-      ) : null}
-    </Flex>
-  );
-}
-
-export { useListLoading } from '../list-loading.ts';

@@ -1,14 +1,15 @@
-import { getFormProps, getInputProps, getSelectProps, getTextareaProps, useForm, type FieldMetadata, type Submission, type SubmissionResult } from '@conform-to/react';
+import { getFormProps, getInputProps, useForm, type FieldMetadata, type Submission, type SubmissionResult } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Button, Callout, Card, Flex, Grid, Heading, Text, TextArea } from '@radix-ui/themes';
-import { Form, Link, useFetcher, useNavigation } from '@remix-run/react';
+import { Callout, Card, Flex, Grid, Heading } from '@radix-ui/themes';
+import { Form, useFetcher, useNavigation } from '@remix-run/react';
 import { useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ErrorList, Field } from '~/components/forms.tsx';
+import { Field } from '~/components/forms.tsx';
+import { SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 import { TASK_PRIORITIES, TASK_TYPES, taskCreateSchema, taskEditFormSchema } from '~/tasks/schemas.ts';
 import { useTaskErrorText } from './display.tsx';
 import type { UserOption } from './task-card.tsx';
-import { CreateDialog, CreatePanel } from '~/components/create-dialog.tsx';
+import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
 import { useToast } from '~/components/toaster.tsx';
 
 /**
@@ -29,34 +30,6 @@ type Values = Record<string, string | undefined>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyField = FieldMetadata<any, any, string[]>;
 
-function SelectField({ label, meta, children }: { label: string; meta: AnyField; children: React.ReactNode }) {
-  const errorText = useTaskErrorText();
-  return (
-    <Flex direction="column" gap="1">
-      <Text as="label" htmlFor={meta.id} size="2" weight="medium">
-        {label}
-      </Text>
-      <select {...getSelectProps(meta)} className="native-select">
-        {children}
-      </select>
-      <ErrorList errors={errorText(meta.errors)} />
-    </Flex>
-  );
-}
-
-function TextAreaField({ label, meta }: { label: string; meta: AnyField }) {
-  const errorText = useTaskErrorText();
-  return (
-    <Flex direction="column" gap="1">
-      <Text as="label" htmlFor={meta.id} size="2" weight="medium">
-        {label}
-      </Text>
-      <TextArea {...getTextareaProps(meta)} rows={3} />
-      <ErrorList errors={errorText(meta.errors)} />
-    </Flex>
-  );
-}
-
 function FormErrors({ errors }: { errors?: string[] }) {
   const errorText = useTaskErrorText();
   if (!errors?.length) return null;
@@ -74,10 +47,10 @@ function TaskFields({ fields, users, withType }: { fields: Record<string, AnyFie
   return (
     <Flex direction="column" gap="3">
       <Field label={t('tasks.fields.title')} inputProps={getInputProps(fields.title, { type: 'text' })} errors={errorText(fields.title.errors)} />
-      <TextAreaField label={t('tasks.fields.description')} meta={fields.description} />
+      <TextAreaField label={t('tasks.fields.description')} meta={fields.description} errors={errorText(fields.description.errors)} />
       <Grid columns={{ initial: '1', sm: '2' }} gap="3">
         {withType ? (
-          <SelectField label={t('tasks.fields.type')} meta={fields.type}>
+          <SelectField label={t('tasks.fields.type')} meta={fields.type} errors={errorText(fields.type.errors)}>
             <option value="">{t('tasks.fields.chooseType')}</option>
             {TASK_TYPES.map((type) => (
               <option key={type} value={type}>
@@ -86,14 +59,14 @@ function TaskFields({ fields, users, withType }: { fields: Record<string, AnyFie
             ))}
           </SelectField>
         ) : null}
-        <SelectField label={t('tasks.fields.priority')} meta={fields.priority}>
+        <SelectField label={t('tasks.fields.priority')} meta={fields.priority} errors={errorText(fields.priority.errors)}>
           {TASK_PRIORITIES.map((priority) => (
             <option key={priority} value={priority}>
               {t(`tasks.priority.${priority}`)}
             </option>
           ))}
         </SelectField>
-        <SelectField label={t('tasks.fields.assignedTo')} meta={fields.assignedTo}>
+        <SelectField label={t('tasks.fields.assignedTo')} meta={fields.assignedTo} errors={errorText(fields.assignedTo.errors)}>
           <option value="">{t('tasks.card.unassigned')}</option>
           {users.map((user) => (
             <option key={user.id} value={user.id}>
@@ -103,7 +76,7 @@ function TaskFields({ fields, users, withType }: { fields: Record<string, AnyFie
         </SelectField>
         <Field label={t('tasks.fields.dueDate')} inputProps={getInputProps(fields.dueDate, { type: 'date' })} errors={errorText(fields.dueDate.errors)} />
       </Grid>
-      <TextAreaField label={t('tasks.fields.notes')} meta={fields.notes} />
+      <TextAreaField label={t('tasks.fields.notes')} meta={fields.notes} errors={errorText(fields.notes.errors)} />
     </Flex>
   );
 }
@@ -220,14 +193,7 @@ export function EditTaskPanel({
           </Heading>
           <TaskFields fields={fields as never} users={users} withType={false} />
           <FormErrors errors={form.errors} />
-          <Flex gap="3" justify="end">
-            <Button asChild variant="soft" color="gray">
-              <Link to={cancelTo}>{t('tasks.cancel')}</Link>
-            </Button>
-            <Button type="submit" disabled={saving}>
-              {saving ? t('tasks.saving') : t('tasks.save')}
-            </Button>
-          </Flex>
+          <SubmitRow cancel={{ to: cancelTo, label: t('tasks.cancel') }} submitLabel={t('tasks.save')} busyLabel={t('tasks.saving')} busy={saving} />
         </Flex>
       </Form>
     </Card>

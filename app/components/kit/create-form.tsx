@@ -1,9 +1,40 @@
 import { getFormProps, type FormMetadata } from '@conform-to/react';
+import { PlusIcon } from '@radix-ui/react-icons';
 import { Button, Card, Dialog, Flex, Heading, Text } from '@radix-ui/themes';
 import { Form, Link, useNavigation, type FetcherWithComponents } from '@remix-run/react';
-import { useEffect } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { SubmitRow } from '~/components/kit/fields.tsx';
+import { useToast } from '~/components/toaster.tsx';
 import type { ToastInput } from '~/utils/toast.ts';
-import { useToast } from './toaster.tsx';
+
+/**
+ * The create-form pattern of every list page: an 'Add …' button that is a
+ * link to the page's `?new=1` panel (`CreatePanel`, a plain form post that
+ * works without JavaScript) and, when JavaScript runs, opens the same fields
+ * in `CreateDialog` instead. `useCreateDialog` holds the dialog's open state.
+ */
+export function useCreateDialog() {
+  const [open, setOpen] = useState(false);
+  const show = useCallback(() => setOpen(true), []);
+  return { open, onOpenChange: setOpen, show };
+}
+
+/** The 'Add …' button: `to` is the `?new=1` address of the panel; with JavaScript the click calls `onOpen` instead. */
+export function CreateButton({ to, onOpen, label, variant }: { to: string; onOpen: () => void; label: string; variant?: 'solid' | 'soft' }) {
+  return (
+    <Button asChild variant={variant}>
+      <Link
+        to={to}
+        onClick={(event) => {
+          event.preventDefault();
+          onOpen();
+        }}
+      >
+        <PlusIcon /> {label}
+      </Link>
+    </Button>
+  );
+}
 
 interface CreateResult {
   created?: boolean;
@@ -65,16 +96,18 @@ export function CreateDialog<Data extends CreateResult>({
           <input type="hidden" name="via" value="dialog" />
           <Flex direction="column" gap="3">
             {children}
-            <Flex gap="3" justify="end">
-              <Dialog.Close>
-                <Button type="button" variant="soft" color="gray">
-                  {labels.cancel}
-                </Button>
-              </Dialog.Close>
-              <Button type="submit" disabled={saving}>
-                {saving ? labels.saving : labels.save}
-              </Button>
-            </Flex>
+            <SubmitRow
+              cancel={
+                <Dialog.Close>
+                  <Button type="button" variant="soft" color="gray">
+                    {labels.cancel}
+                  </Button>
+                </Dialog.Close>
+              }
+              submitLabel={labels.save}
+              busyLabel={labels.saving}
+              busy={saving}
+            />
           </Flex>
         </fetcher.Form>
       </Dialog.Content>
@@ -127,14 +160,7 @@ export function CreatePanel({
             </Text>
           ) : null}
           {children}
-          <Flex gap="3" justify="end">
-            <Button asChild variant="soft" color="gray">
-              <Link to={cancelTo}>{labels.cancel}</Link>
-            </Button>
-            <Button type="submit" disabled={saving}>
-              {saving ? labels.saving : labels.save}
-            </Button>
-          </Flex>
+          <SubmitRow cancel={{ to: cancelTo, label: labels.cancel }} submitLabel={labels.save} busyLabel={labels.saving} busy={saving} />
         </Flex>
       </Form>
     </Card>
