@@ -6,7 +6,6 @@ import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { apiError, parseInput } from '../utils/api.server.ts';
 import { isDecisionStep, onTaskCompleted } from '../workflows/engine.server.ts';
 import type { WorkflowStepDef } from '../workflows/types.ts';
-import type { WorkflowType } from '../workflows/schemas.ts';
 import {
   ASSIGNEE_FILTERS,
   TASK_EDIT_FIELDS,
@@ -26,6 +25,9 @@ import {
   type TaskUpdateInput,
 } from './schemas.ts';
 import { isUuid } from '../utils/validation.ts';
+import { iso } from '../utils/api-values.ts';
+import type { ActivityLog, Task, User, WorkflowDefinition, WorkflowInstance } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * Tasks (docs/domain-model.md, docs/lifecycle.md#tasks): creating, working
@@ -97,36 +99,19 @@ export interface PendingTaskDto {
   priority: TaskPriority;
 }
 
-interface TaskRow {
-  id: string;
-  title: string;
-  description: string | null;
-  type: TaskType;
-  priority: TaskPriority;
-  status: TaskStatus;
-  assigned_to: string | null;
+type TaskRow = RowOf<typeof Task> & {
   assigned_to_name: string | null;
-  due_date: Date | null;
-  created_at: Date;
-  completed_at: Date | null;
-  updated_at: Date;
-  entity_type: TaskEntityType | null;
-  entity_id: string | null;
   entity_label: string | null;
   entity_link_id: string | null;
-  notes: string | null;
-  created_by: string | null;
-  workflow_instance_id: string | null;
-  workflow_step: number | null;
   workflow_step_name: string | null;
   workflow_step_count: number | null;
-  workflow_name: string | null;
-  workflow_type: WorkflowType | null;
+  workflow_name: RowOf<typeof WorkflowDefinition>['name'] | null;
+  workflow_type: RowOf<typeof WorkflowDefinition>['type'] | null;
   workflow_step_def: WorkflowStepDef | null;
   /** For an invoice or payment task: whether that record is still pending. */
   entity_pending: boolean | null;
   is_late: boolean;
-}
+};
 
 type BareTaskRow = Pick<
   TaskRow,
@@ -168,8 +153,6 @@ const TASK_SELECT = `
     LEFT JOIN workflow_instances wi ON wi.id = t.workflow_instance_id
     LEFT JOIN workflow_definitions wd ON wd.id = wi.workflow_id`;
 
-const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
-
 function entityHref(row: TaskRow): string | null {
   if (!row.entity_type || !row.entity_link_id || row.entity_label === null) return null;
   switch (row.entity_type) {
@@ -199,9 +182,9 @@ export function toTaskDto(row: TaskRow): TaskDto {
     assignedTo: row.assigned_to,
     assignedToName: row.assigned_to_name,
     dueDate: iso(row.due_date),
-    createdAt: iso(row.created_at) as string,
+    createdAt: iso(row.created_at),
     completedAt: iso(row.completed_at),
-    updatedAt: iso(row.updated_at) as string,
+    updatedAt: iso(row.updated_at),
     entityType: row.entity_type,
     entityId: row.entity_id,
     entityLabel: row.entity_label,
@@ -238,7 +221,7 @@ async function readTask(id: string, transaction?: Transaction): Promise<TaskRow 
 /** Only an active staff user can be given a task. */
 async function assertAssignable(userId: string | null | undefined, transaction: Transaction): Promise<void> {
   if (!userId) return;
-  const user = await selectOne<{ id: string }>('SELECT id FROM users WHERE id = :userId AND is_active', { userId }, { transaction });
+  const user = await selectOne<RowOf<typeof User, 'id'>>('SELECT id FROM users WHERE id = :userId AND is_active', { userId }, { transaction });
   if (!user) throw apiError(400, TASK_MESSAGES.unknownAssignee, { assignedTo: [TASK_MESSAGES.unknownAssignee] });
 }
 
@@ -550,7 +533,11 @@ export async function getTask(id: string): Promise<TaskDetailDto> {
   const row = isUuid(id) ? await readTask(id) : null;
   if (!row) throw apiError(404, TASK_MESSAGES.notFound);
   const [extra, history] = await Promise.all([
-    selectOne<{ created_by_name: string | null; instance_status: string | null; workflow_type: string | null }>(
+    selectOne<{
+      created_by_name: string | null;
+      instance_status: RowOf<typeof WorkflowInstance>['status'] | null;
+      workflow_type: RowOf<typeof WorkflowDefinition>['type'] | null;
+    }>(
       `SELECT NULLIF(btrim(concat_ws(' ', cu.first_name, cu.last_name)), '') AS created_by_name,
               wi.status AS instance_status, wd.type AS workflow_type
          FROM tasks t
@@ -560,7 +547,7 @@ export async function getTask(id: string): Promise<TaskDetailDto> {
         WHERE t.id = :id`,
       { id },
     ),
-    selectRows<{ action: string; user_name: string | null; details: Record<string, unknown>; created_at: Date }>(
+    selectRows<RowOf<typeof ActivityLog, 'action' | 'details' | 'created_at'> & { user_name: string | null }>(
       `SELECT a.action, NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), '') AS user_name, a.details, a.created_at
          FROM activity_logs a LEFT JOIN users u ON u.id = a.user_id
         WHERE a.entity_type = 'task' AND a.entity_id = :id
@@ -585,7 +572,7 @@ export async function getTask(id: string): Promise<TaskDetailDto> {
             href: '/workflows?tab=instances',
           }
         : null,
-    history: history.map((entry) => ({ action: entry.action, userName: entry.user_name, details: entry.details, createdAt: iso(entry.created_at) as string })),
+    history: history.map((entry) => ({ action: entry.action, userName: entry.user_name, details: entry.details, createdAt: iso(entry.created_at) })),
   };
 }
 
