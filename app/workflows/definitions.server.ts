@@ -10,6 +10,8 @@ import { describeError } from './step-errors.server.ts';
 import type { StepOutcome, WorkflowStepDef } from './types.ts';
 import { definitionSchema, definitionUpdateSchema, ENTITY_TYPES_OF, WORKFLOW_MESSAGES, type WorkflowType } from './schemas.ts';
 import { isUuid } from '../utils/validation.ts';
+import type { WorkflowDefinition } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * Workflow definitions (docs/domain-model.md): editable name, type, description and
@@ -31,17 +33,7 @@ export interface WorkflowDefinitionDto {
   updatedAt: string;
 }
 
-interface DefinitionRow {
-  id: string;
-  name: string;
-  description: string | null;
-  type: WorkflowType;
-  steps: WorkflowStepDef[];
-  is_active: boolean;
-  created_by: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+type DefinitionRow = RowOf<typeof WorkflowDefinition>;
 
 function toDto(row: DefinitionRow): WorkflowDefinitionDto {
   return {
