@@ -7,6 +7,8 @@ import { assessEntity } from '../risk/assessments.server.ts';
 import { createTask } from '../tasks/tasks.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { isUuid } from '../utils/validation.ts';
+import type { Customer } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * FINA account checks: the customer card's 'FINA provjera'
@@ -36,14 +38,7 @@ export interface FinaCheckResult {
   taskId: string | null;
 }
 
-interface CustomerRow {
-  id: string;
-  company_name: string;
-  oib: string;
-  account_blocked: boolean;
-  blockage_reason: string | null;
-  risk_score: number | null;
-}
+type CustomerRow = RowOf<typeof Customer, 'id' | 'company_name' | 'oib' | 'account_blocked' | 'blockage_reason' | 'risk_score'>;
 
 
 export async function checkCustomerAccount({

@@ -17,6 +17,8 @@ import { sendDocumentRequestMail, sendRejectionMail } from './kyc-mail.server.ts
 import { KYC_MESSAGES, KYC_REQUEST_TTL_DAYS, kycDecisionSchema, type KycDecision, type KycDecisionInput } from './schemas.ts';
 import type { FilePart, UploadErrors } from './uploads.server.ts';
 import { isUuid } from '../utils/validation.ts';
+import type { Client } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * The applicant's KYC decision, taken by a manager ('decide:kyc' in
@@ -43,14 +45,7 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-interface ClientRow {
-  id: string;
-  company_name: string;
-  contact_person: string | null;
-  email: string | null;
-  status: ClientStatus;
-  onboarding_status: OnboardingStatus;
-}
+type ClientRow = RowOf<typeof Client, 'id' | 'company_name' | 'contact_person' | 'email' | 'status' | 'onboarding_status'>;
 
 export interface KycDecisionResult {
   clientId: string;
