@@ -17,7 +17,7 @@ import { sendDocumentRequestMail, sendRejectionMail } from './kyc-mail.server.ts
 import { KYC_MESSAGES, KYC_REQUEST_TTL_DAYS, kycDecisionSchema, type KycDecision, type KycDecisionInput } from './schemas.ts';
 import type { FilePart, UploadErrors } from './uploads.server.ts';
 import { isUuid } from '../utils/validation.ts';
-import type { Client } from '../../db/models/index.ts';
+import type { ActivityLog, Client, CreditLimitRequest, Document, Task } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 
 /**
@@ -183,7 +183,7 @@ export async function decideKyc({ actor, clientId, input, ip }: { actor: Actor; 
 
 /** The client's open KYC tasks are done: the decision was their work. Returns their ids. */
 async function closeKycTasks(clientId: string, decision: KycDecision, actor: Actor, ip: string | null, transaction: Transaction): Promise<string[]> {
-  const { rows } = await execute<{ id: string; title: string; status: string }>(
+  const { rows } = await execute<RowOf<typeof Task, 'id' | 'title' | 'status'>>(
     `UPDATE tasks t SET status = 'completed', completed_at = now(), assigned_to = coalesce(t.assigned_to, :actorId)
        FROM (SELECT id, status FROM tasks WHERE type = 'kyc_verification' AND entity_type = 'client' AND entity_id = :clientId
                AND status IN ('pending', 'in_progress') FOR UPDATE) old
@@ -210,7 +210,7 @@ async function closeKycTasks(clientId: string, decision: KycDecision, actor: Act
  */
 async function rejectPendingLimits(client: ClientRow, reason: string | null, actor: Actor, ip: string | null, transaction: Transaction): Promise<string[]> {
   const why = `${KYC_LIMIT_REJECTION}${reason ? `: ${reason}` : ''}`.slice(0, 5000);
-  const { rows } = await execute<{ id: string; requested_limit: string }>(
+  const { rows } = await execute<RowOf<typeof CreditLimitRequest, 'id' | 'requested_limit'>>(
     `UPDATE credit_limit_requests
         SET status = 'rejected', rejection_reason = :why, decided_at = now(), updated_at = now(),
             decided_by = CASE WHEN requested_by = :actorId THEN NULL ELSE CAST(:actorId AS uuid) END
@@ -301,7 +301,7 @@ export async function getKycApplication(clientId: string): Promise<KycApplicatio
         WHERE client_id = :clientId AND spent_at IS NULL AND expires_at > now() ORDER BY created_at DESC LIMIT 1`,
       { clientId },
     ),
-    selectOne<{ action: string; details: Record<string, unknown>; created_at: Date; user_name: string | null }>(
+    selectOne<RowOf<typeof ActivityLog, 'action' | 'details' | 'created_at'> & { user_name: string | null }>(
       `SELECT a.action, a.details, a.created_at, NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), '') AS user_name
          FROM activity_logs a LEFT JOIN users u ON u.id = a.user_id
         WHERE a.entity_type = 'client' AND a.entity_id = :clientId
@@ -309,7 +309,7 @@ export async function getKycApplication(clientId: string): Promise<KycApplicatio
         ORDER BY a.created_at DESC, a.id DESC LIMIT 1`,
       { clientId },
     ),
-    selectRows<{ id: string; name: string; kyc_type: KycDocumentType | null; size: string; created_at: Date }>(
+    selectRows<RowOf<typeof Document, 'id' | 'name' | 'kyc_type' | 'size' | 'created_at'>>(
       `SELECT id, name, kyc_type, size, created_at FROM documents WHERE entity_type = 'client' AND entity_id = :clientId
         ORDER BY created_at DESC, id DESC LIMIT 50`,
       { clientId },
