@@ -10,17 +10,10 @@ import { loader as detailLoader } from '../routes/api.invoices.$invoiceId.ts';
 import { action as verifyAction } from '../routes/api.invoices.$invoiceId.verify.ts';
 import { action as rejectAction } from '../routes/api.invoices.$invoiceId.reject.ts';
 import { croatianIban, oibCheckDigit } from '../utils/validation.ts';
-import {
-  approveInvoice,
-  createInvoice,
-  financeInvoice,
-  getInvoiceDetail,
-  invoiceTabCounts,
-  listInvoices,
-  listPayableInvoices,
-  rejectInvoice,
-  verifyInvoice,
-} from './invoices.server.ts';
+import { approveInvoice, rejectInvoice, verifyInvoice } from './invoice-decisions.server.ts';
+import { createInvoice } from './invoice-create.server.ts';
+import { financeInvoice } from './financing.server.ts';
+import { getInvoiceDetail, invoiceTabCounts, listInvoices, listPayableInvoices } from './invoice-queries.server.ts';
 import { importUblInvoice } from './ubl-import.server.ts';
 
 const FIXTURE = fs.readFileSync(new URL('../einvoices/fixtures/valid-invoice.xml', import.meta.url), 'utf8');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { apiFailure, getRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
-import { listPayableInvoices } from '../invoices/invoices.server.ts';
+import { listPayableInvoices } from '../invoices/invoice-queries.server.ts';
 import { loader as payableLoader } from '../routes/api.invoices.payable.ts';
 import { confirmPayment, failPayment, recordPayment, refundPayment } from './payments.server.ts';
 import { book, financedInvoice, insertClient, insertCustomer } from './test-factories.server.ts';

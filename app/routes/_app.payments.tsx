@@ -12,7 +12,7 @@ import { readStatementUpload } from '~/banking/upload.server.ts';
 import { SummaryCard } from '~/components/payments/display.tsx';
 import { RecordPaymentDialog, RecordPaymentPanel, type RecordActionData } from '~/components/payments/record-payment.tsx';
 import { BankPanel, PaymentsTable, PayoutsPanel } from '~/components/payments/tables.tsx';
-import { listPayableInvoices } from '~/invoices/invoices.server.ts';
+import { listPayableInvoices } from '~/invoices/invoice-queries.server.ts';
 import { confirmPayment, failPayment, listPayments, paymentSummary, paymentTabCounts, recordPayment, refundPayment } from '~/payments/payments.server.ts';
 import { PAYMENT_TABS, PAYOUT_FILTERS, paymentCreateSchema, paymentPageIntentSchema, type PaymentTab, type PayoutFilter } from '~/payments/schemas.ts';
 import { listPayouts, markPayoutsPaid } from '~/payouts/payouts.server.ts';

@@ -7,7 +7,7 @@ import { issueUserToken } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { createUploadSlot, receiveUpload } from '../documents/uploads.server.ts';
 import { createTemplate } from '../email/templates.server.ts';
-import { createInvoice } from '../invoices/invoices.server.ts';
+import { createInvoice } from '../invoices/invoice-create.server.ts';
 import { requestCreditLimit } from '../limits/credit-limits.server.ts';
 import { insertClient, insertCustomer } from '../payments/test-factories.server.ts';
 import { assessEntity } from '../risk/assessments.server.ts';
