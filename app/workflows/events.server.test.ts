@@ -8,7 +8,7 @@ import { createInvoice } from '../invoices/invoice-create.server.ts';
 import { verifyInvoice } from '../invoices/invoice-decisions.server.ts';
 import { importUblInvoice } from '../invoices/ubl-import.server.ts';
 import { book, financedInvoice, insertClient, insertCustomer, staff, type Book } from '../payments/test-factories.server.ts';
-import { recordPayment } from '../payments/payments.server.ts';
+import { recordPayment } from '../payments/payment-recording.server.ts';
 import { requestAssessment } from '../risk/assessments.server.ts';
 import { runWorkflowStep } from './runner.server.ts';
 import { sendInvoiceVerifiedEmail } from './handlers/invoices.server.ts';
