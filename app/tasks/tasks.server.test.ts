@@ -17,7 +17,7 @@ async function newActor(role: Role = 'user') {
 }
 
 async function newTask(actor: { id: string; role: Role }, input: Record<string, unknown> = {}) {
-  return createTask({ actor, input: { title: `Zadatak ${randomUUID().slice(0, 6)}`, type: 'manual_review', ...input } as never, ip: '10.1.1.1' });
+  return createTask({ actor, input: { title: `Zadatak ${randomUUID().slice(0, 6)}`, type: 'manual_review', ...input }, ip: '10.1.1.1' });
 }
 
 /** The whole stored row and its activity, to prove a refusal changed nothing. */

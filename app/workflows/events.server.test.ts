@@ -72,7 +72,7 @@ describe('an invoice submitted', () => {
   it('through createInvoice starts its verification, started by whoever submitted it', async () => {
     const client = await insertClient();
     const customer = await insertCustomer();
-    const invoice = await createInvoice({ actor: b.user, input: invoiceInput(client.id, customer.id) as never });
+    const invoice = await createInvoice({ actor: b.user, input: invoiceInput(client.id, customer.id) });
     const instances = await instancesOf(invoice.id);
     expect(instances).toEqual([
       expect.objectContaining({ type: 'invoice_verification', status: 'running', start_event: 'invoice_submitted', started_by: b.user.id }),
@@ -99,7 +99,7 @@ describe('an invoice submitted', () => {
     const input = invoiceInput(client.id, customer.id);
     await expect(
       inTransaction(async (transaction) => {
-        await createInvoice({ actor: b.user, input: input as never }, { transaction });
+        await createInvoice({ actor: b.user, input }, { transaction });
         throw new Error('a later part of the request failed');
       }),
     ).rejects.toThrow('a later part');
@@ -112,7 +112,7 @@ describe('an invoice submitted', () => {
     try {
       const client = await insertClient();
       const customer = await insertCustomer();
-      const invoice = await createInvoice({ actor: b.user, input: invoiceInput(client.id, customer.id) as never });
+      const invoice = await createInvoice({ actor: b.user, input: invoiceInput(client.id, customer.id) });
       expect(invoice.status).toBe('pending');
       expect(await instancesOf(invoice.id)).toEqual([]);
     } finally {
@@ -126,7 +126,7 @@ describe('a payment recorded', () => {
     const client = await insertClient();
     const customer = await insertCustomer();
     const invoice = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '2000.00' });
-    const payment = await recordPayment({ actor: b.user, input: { invoiceId: invoice.id, amount: '500.00', paymentMethod: 'bank_transfer' } as never });
+    const payment = await recordPayment({ actor: b.user, input: { invoiceId: invoice.id, amount: '500.00', paymentMethod: 'bank_transfer' } });
     expect(await instancesOf(payment.id)).toEqual([
       expect.objectContaining({ type: 'payment_processing', status: 'running', start_event: 'payment_recorded', started_by: b.user.id }),
     ]);
@@ -219,7 +219,7 @@ describe('the invoice verification notice', () => {
       const client = await insertClient();
       await execute(`UPDATE clients SET email = 'klijent@example.hr' WHERE id = :id`, { id: client.id });
       const customer = await insertCustomer();
-      const invoice = await createInvoice({ actor: b.user, input: invoiceInput(client.id, customer.id) as never });
+      const invoice = await createInvoice({ actor: b.user, input: invoiceInput(client.id, customer.id) });
       const [instance] = await instancesOf(invoice.id);
       const notice = (invoiceStatus: string) =>
         inTransaction(async (transaction) =>
