@@ -9,6 +9,15 @@ import type { RowOf } from '../../db/models/rows.ts';
 export type UserRow = RowOf<typeof User>;
 
 /**
+ * A user's display name in SQL, for the user joined as `alias`: first and last
+ * name, NULL when both are blank (or no user is joined), so the caller chooses
+ * the fallback (the email, 'system').
+ */
+export function sqlUserName(alias: string): string {
+  return `nullif(btrim(concat_ws(' ', ${alias}.first_name, ${alias}.last_name)), '')`;
+}
+
+/**
  * The user as the API and pages see it (docs/domain-model.md plus `id` per docs/api.md):
  * no hashes, no secrets. `otpEnabled` is a plain boolean: NULL in the
  * database means on.

@@ -5,7 +5,6 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
-import type { PublicUser } from '../auth/user-record.server.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
 import { openSnapshot, type Snapshot } from '../exports/snapshot.server.ts';
 import { apiError } from '../utils/api.server.ts';
@@ -15,6 +14,7 @@ import { writeBackup } from './archive.server.ts';
 import { iso } from '../utils/api-values.ts';
 import type { Backup } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
+import { sqlUserName, type PublicUser } from '../auth/user-record.server.ts';
 
 /**
  * Settings' 'Stvori sigurnosnu kopiju': an admin asks for a
@@ -57,7 +57,7 @@ type BackupRow = RowOf<
 
 const SELECT_BACKUP = `
   SELECT b.id, b.status, b.file_name, b.size, b.sha256, b.table_count, b.row_count, b.error, b.requested_by,
-         nullif(btrim(concat_ws(' ', u.first_name, u.last_name)), '') AS requester_name,
+         ${sqlUserName('u')} AS requester_name,
          b.created_at, b.started_at, b.completed_at
     FROM backups b LEFT JOIN users u ON u.id = b.requested_by`;
 

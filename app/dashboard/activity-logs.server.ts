@@ -3,6 +3,7 @@ import { selectOne, selectRows } from '../db.server.ts';
 import { apiError, zodFieldErrors } from '../utils/api.server.ts';
 import { isCalendarDate, parseTimestamp, plainText } from '../utils/validation.ts';
 import { BUSINESS_TIME_ZONE } from '../utils/business-time.ts';
+import { sqlUserName } from '../auth/user-record.server.ts';
 
 /** GET /api/activity-logs (docs/domain-model.md Activity log), the dashboard's recent activities and the monitoring log tab. */
 export interface ActivityLogDto {
@@ -105,7 +106,7 @@ export async function listActivityLogs(
   const [rows, count] = await Promise.all([
     selectRows<Row>(
       `SELECT l.id, l.action, l.entity_type, l.entity_id, l.user_id, l.ip_address, l.details, l.created_at,
-              NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), '') AS user_name
+              ${sqlUserName('u')} AS user_name
          FROM activity_logs l LEFT JOIN users u ON u.id = l.user_id
          ${where}
         ORDER BY l.created_at DESC, l.id DESC LIMIT :limit OFFSET :offset`,
@@ -133,7 +134,7 @@ export async function listActivityLogs(
 export async function activityLogChoices(): Promise<{ users: { id: string; name: string }[]; actions: string[]; entityTypes: string[] }> {
   const [users, actions, entityTypes] = await Promise.all([
     selectRows<{ id: string; name: string }>(
-      `SELECT u.id, coalesce(NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), ''), u.email) AS name
+      `SELECT u.id, coalesce(${sqlUserName('u')}, u.email) AS name
          FROM users u WHERE EXISTS (SELECT 1 FROM activity_logs l WHERE l.user_id = u.id) ORDER BY name`,
     ),
     selectRows<{ action: string }>('SELECT DISTINCT action FROM activity_logs ORDER BY action'),

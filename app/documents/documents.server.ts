@@ -27,6 +27,7 @@ import { claimUploads, resolveUploadReference } from './uploads.server.ts';
 import { iso } from '../utils/api-values.ts';
 import type { Document } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
+import { sqlUserName } from '../auth/user-record.server.ts';
 
 export { deleteObjectIfUnreferenced } from './object-refs.server.ts';
 export { claimUploads, createUploadSlot, purgeUnclaimedUploads, receiveUpload } from './uploads.server.ts';
@@ -60,8 +61,8 @@ export interface DocumentDto {
 type DocumentRow = RowOf<typeof Document> & { uploader_name: string | null; signer_name: string | null };
 
 const SELECT_DOCUMENT = `
-  SELECT d.*, nullif(btrim(concat_ws(' ', u.first_name, u.last_name)), '') AS uploader_name,
-         nullif(btrim(concat_ws(' ', s.first_name, s.last_name)), '') AS signer_name
+  SELECT d.*, ${sqlUserName('u')} AS uploader_name,
+         ${sqlUserName('s')} AS signer_name
     FROM documents d
     LEFT JOIN users u ON u.id = d.uploaded_by
     LEFT JOIN users s ON s.id = d.signed_by`;

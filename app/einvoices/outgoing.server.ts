@@ -14,6 +14,7 @@ import { sqlBusinessLocal } from '../utils/business-time.ts';
 import { iso, money } from '../utils/api-values.ts';
 import type { Client, Customer, Invoice, OutgoingEInvoice } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
+import { sqlUserName } from '../auth/user-record.server.ts';
 
 /**
  * The factor's own e-invoices (docs/croatian-formats.md; docs/decisions/006-outgoing-einvoices.md): when an
@@ -232,7 +233,7 @@ export async function issueFeeEInvoices(invoiceIds: string[], transaction: Trans
             c.id AS client_id, c.company_name AS client_name, c.oib AS client_oib, c.address AS client_address,
             c.city AS client_city, c.postal_code AS client_postal_code, c.email AS client_email,
             cu.company_name AS customer_name,
-            coalesce(nullif(btrim(concat_ws(' ', u.first_name, u.last_name)), ''), u.email) AS operator_name,
+            coalesce(${sqlUserName('u')}, u.email) AS operator_name,
             o.id AS existing_id, o.number AS existing_number, o.gross_amount AS existing_gross
        FROM invoices i
        JOIN clients c ON c.id = i.client_id

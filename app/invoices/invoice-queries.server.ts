@@ -9,6 +9,7 @@ import { readInvoice, SELECT_INVOICE, toInvoiceDto, type InvoiceDto, type Invoic
 import { iso, money } from '../utils/api-values.ts';
 import type { ActivityLog, Client, Customer, Document, InvoiceLine, Payment, Payout, User } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
+import { sqlUserName } from '../auth/user-record.server.ts';
 
 /** Reading invoices: the list and its tab counts, one invoice's detail, and the payable list of the payment form. */
 
@@ -226,7 +227,7 @@ export async function getInvoiceDetail(id: string): Promise<InvoiceDetailDto> {
       }
     >(
       `SELECT a.id, a.action, a.user_id, a.ip_address, a.details, a.created_at, u.email AS user_email,
-              nullif(btrim(concat_ws(' ', u.first_name, u.last_name)), '') AS user_name
+              ${sqlUserName('u')} AS user_name
          FROM activity_logs a LEFT JOIN users u ON u.id = a.user_id
         WHERE a.entity_type = 'invoice' AND a.entity_id = :id
         ORDER BY a.created_at, a.id`,

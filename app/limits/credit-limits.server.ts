@@ -24,6 +24,7 @@ import { isUuid } from '../utils/validation.ts';
 import { iso, money } from '../utils/api-values.ts';
 import type { Client, CreditLimitRequest } from '../../db/models/index.ts';
 import type { NonNullColumns, RowOf } from '../../db/models/rows.ts';
+import { sqlUserName } from '../auth/user-record.server.ts';
 
 /**
  * Credit limits (docs/lifecycle.md#credit-limits, docs/domain-model.md, docs/api.md). A limit is
@@ -68,9 +69,9 @@ type ClientRow = RowOf<typeof Client>;
 
 const SELECT_REQUESTS = `
   SELECT r.id, r.client_id, c.company_name AS client_name, r.previous_limit, r.requested_limit, r.approved_limit, r.reason,
-         r.requested_by, nullif(btrim(concat_ws(' ', ru.first_name, ru.last_name)), '') AS requested_by_name, r.requested_at,
+         r.requested_by, ${sqlUserName('ru')} AS requested_by_name, r.requested_at,
          to_char(r.valid_until, 'YYYY-MM-DD') AS valid_until, r.status,
-         r.decided_by, nullif(btrim(concat_ws(' ', du.first_name, du.last_name)), '') AS decided_by_name, r.decided_at, r.rejection_reason
+         r.decided_by, ${sqlUserName('du')} AS decided_by_name, r.decided_at, r.rejection_reason
     FROM credit_limit_requests r
     JOIN clients c ON c.id = r.client_id
     LEFT JOIN users ru ON ru.id = r.requested_by

@@ -19,6 +19,7 @@ import type { FilePart, UploadErrors } from './uploads.server.ts';
 import { isUuid } from '../utils/validation.ts';
 import type { ActivityLog, Client, CreditLimitRequest, Document, Task } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
+import { sqlUserName } from '../auth/user-record.server.ts';
 
 /**
  * The applicant's KYC decision, taken by a manager ('decide:kyc' in
@@ -302,7 +303,7 @@ export async function getKycApplication(clientId: string): Promise<KycApplicatio
       { clientId },
     ),
     selectOne<RowOf<typeof ActivityLog, 'action' | 'details' | 'created_at'> & { user_name: string | null }>(
-      `SELECT a.action, a.details, a.created_at, NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), '') AS user_name
+      `SELECT a.action, a.details, a.created_at, ${sqlUserName('u')} AS user_name
          FROM activity_logs a LEFT JOIN users u ON u.id = a.user_id
         WHERE a.entity_type = 'client' AND a.entity_id = :clientId
           AND a.action IN ('client_kyc_approved', 'client_kyc_rejected', 'client_kyc_documents_requested', 'client_kyc_documents_received')

@@ -10,6 +10,7 @@ import type { RiskCategory } from './scoring.ts';
 import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
 import { isUuid } from '../utils/validation.ts';
 import { iso } from '../utils/api-values.ts';
+import { sqlUserName } from '../auth/user-record.server.ts';
 import type { RiskAssessment } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 
@@ -55,15 +56,12 @@ const TABLE: Record<RiskEntityType, string> = { client: 'clients', customer: 'cu
 const NOT_FOUND: Record<RiskEntityType, string> = { client: 'Client not found', customer: 'Customer not found' };
 const REASONS: readonly AssessmentReason[] = ['created', 'overdue', 'blockage', 'on_demand'];
 
-const userName = (alias: string) =>
-  `CASE WHEN ${alias}.id IS NULL THEN NULL ELSE nullif(btrim(${alias}.first_name || ' ' || ${alias}.last_name), '') END`;
-
 const SELECT = `
   SELECT r.id, r.entity_type, r.entity_id, r.category, r.score, r.automatic_score, r.manual_adjustment,
          r.assessed_by, r.adjusted_at, r.factors, r.notes, r.hanfa_data, r.fina_data, r.created_at, r.updated_at,
          coalesce(cl.company_name, cu.company_name) AS entity_name,
-         coalesce(${userName('a')}, a.email) AS assessor,
-         coalesce(${userName('j')}, j.email) AS adjuster
+         coalesce(${sqlUserName('a')}, a.email) AS assessor,
+         coalesce(${sqlUserName('j')}, j.email) AS adjuster
     FROM risk_assessments r
     LEFT JOIN clients cl ON r.entity_type = 'client' AND cl.id = r.entity_id
     LEFT JOIN customers cu ON r.entity_type = 'customer' AND cu.id = r.entity_id

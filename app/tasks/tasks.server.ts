@@ -28,6 +28,7 @@ import { isUuid } from '../utils/validation.ts';
 import { iso } from '../utils/api-values.ts';
 import type { ActivityLog, Task, User, WorkflowDefinition, WorkflowInstance } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
+import { sqlUserName } from '../auth/user-record.server.ts';
 
 /**
  * Tasks (docs/domain-model.md, docs/lifecycle.md#tasks): creating, working
@@ -123,7 +124,7 @@ const OPEN_STATUSES: readonly TaskStatus[] = ['pending', 'in_progress'];
 /** The row with the names and links the cards show, computed in SQL. */
 const TASK_SELECT = `
   SELECT t.id, t.title, t.description, t.type, t.priority, t.status, t.assigned_to,
-         NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), '') AS assigned_to_name,
+         ${sqlUserName('u')} AS assigned_to_name,
          t.due_date, t.created_at, t.completed_at, t.updated_at, t.entity_type, t.entity_id, t.notes, t.created_by,
          t.workflow_instance_id, t.workflow_step,
          wi.steps -> t.workflow_step ->> 'name' AS workflow_step_name,
@@ -538,7 +539,7 @@ export async function getTask(id: string): Promise<TaskDetailDto> {
       instance_status: RowOf<typeof WorkflowInstance>['status'] | null;
       workflow_type: RowOf<typeof WorkflowDefinition>['type'] | null;
     }>(
-      `SELECT NULLIF(btrim(concat_ws(' ', cu.first_name, cu.last_name)), '') AS created_by_name,
+      `SELECT ${sqlUserName('cu')} AS created_by_name,
               wi.status AS instance_status, wd.type AS workflow_type
          FROM tasks t
          LEFT JOIN users cu ON cu.id = t.created_by
@@ -548,7 +549,7 @@ export async function getTask(id: string): Promise<TaskDetailDto> {
       { id },
     ),
     selectRows<RowOf<typeof ActivityLog, 'action' | 'details' | 'created_at'> & { user_name: string | null }>(
-      `SELECT a.action, NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), '') AS user_name, a.details, a.created_at
+      `SELECT a.action, ${sqlUserName('u')} AS user_name, a.details, a.created_at
          FROM activity_logs a LEFT JOIN users u ON u.id = a.user_id
         WHERE a.entity_type = 'task' AND a.entity_id = :id
         ORDER BY a.created_at DESC, a.id DESC LIMIT 50`,
