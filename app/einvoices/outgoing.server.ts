@@ -13,6 +13,7 @@ import { writeUblInvoice } from './ubl-write.server.ts';
 import { sqlBusinessLocal } from '../utils/business-time.ts';
 import { iso, money } from '../utils/api-values.ts';
 import type { Client, Customer, Invoice, OutgoingEInvoice } from '../../db/models/index.ts';
+import type { InvoicePartyNames } from '../invoices/invoice-dto.server.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 import { sqlUserName } from '../auth/user-record.server.ts';
 
@@ -107,7 +108,8 @@ type OutgoingRow = RowOf<
   | 'attempts'
   | 'created_at'
 > &
-  RowOf<typeof Invoice, 'invoice_number'> & { client_name: RowOf<typeof Client>['company_name']; customer_name: RowOf<typeof Customer>['company_name'] };
+  RowOf<typeof Invoice, 'invoice_number'> &
+  InvoicePartyNames;
 
 const SELECT_OUTGOING = `
   SELECT o.id, o.number, o.invoice_id, i.invoice_number, o.client_id, c.company_name AS client_name, cu.company_name AS customer_name,

@@ -14,8 +14,10 @@ import type { RowOf } from '../../db/models/rows.ts';
  */
 
 export type InvoiceRow = RowOf<typeof Invoice>;
+/** The names of an invoice's parties, as the invoice queries join them (`company_name AS client_name`, `… AS customer_name`). */
+export type InvoicePartyNames = { client_name: RowOf<typeof Client>['company_name']; customer_name: RowOf<typeof Customer>['company_name'] };
 /** The invoice with its parties' names (SELECT_INVOICE). */
-export type InvoiceListRow = InvoiceRow & { client_name: RowOf<typeof Client>['company_name']; customer_name: RowOf<typeof Customer>['company_name'] };
+export type InvoiceListRow = InvoiceRow & InvoicePartyNames;
 
 /** An invoice in the API's shape: docs/domain-model.md Invoice fields, plus the parties (docs/api.md) and paidAmount. */
 export interface InvoiceDto {

@@ -6,7 +6,8 @@ import { iso, money } from '../utils/api-values.ts';
 import { PAYMENT_MESSAGES, PAYMENT_STATUSES, PAYMENT_TABS, type PaymentTab } from './schemas.ts';
 import { SQL_BUSINESS_TODAY, sqlBusinessLocal, sqlFromBusinessLocal } from '../utils/business-time.ts';
 import { isUuid } from '../utils/validation.ts';
-import type { Client, Customer, Invoice, Payment } from '../../db/models/index.ts';
+import type { Invoice, Payment } from '../../db/models/index.ts';
+import type { InvoicePartyNames } from '../invoices/invoice-dto.server.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 
 /**
@@ -49,10 +50,8 @@ type PaymentRow = RowOf<
     invoice_amount: RowOf<typeof Invoice>['amount'];
     invoice_paid_amount: RowOf<typeof Invoice>['paid_amount'];
     invoice_status: RowOf<typeof Invoice>['status'];
-    client_name: RowOf<typeof Client>['company_name'];
-    customer_name: RowOf<typeof Customer>['company_name'];
     overdue: boolean;
-  };
+  } & InvoicePartyNames;
 
 /** Today in Croatia: due dates are Croatian calendar days. */
 const TODAY = SQL_BUSINESS_TODAY;
