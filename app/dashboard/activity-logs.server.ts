@@ -4,6 +4,9 @@ import { apiError, zodFieldErrors } from '../utils/api.server.ts';
 import { isCalendarDate, parseTimestamp, plainText } from '../utils/validation.ts';
 import { BUSINESS_TIME_ZONE } from '../utils/business-time.ts';
 import { sqlUserName } from '../auth/user-record.server.ts';
+import { iso } from '../utils/api-values.ts';
+import type { ActivityLog } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /** GET /api/activity-logs (docs/domain-model.md Activity log), the dashboard's recent activities and the monitoring log tab. */
 export interface ActivityLogDto {
@@ -77,17 +80,7 @@ function whereOf(filters: ActivityLogFilters) {
   return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', replacements };
 }
 
-interface Row {
-  id: string;
-  action: string;
-  entity_type: string | null;
-  entity_id: string | null;
-  user_id: string | null;
-  user_name: string | null;
-  ip_address: string | null;
-  details: Record<string, unknown> | null;
-  created_at: Date;
-}
+type Row = RowOf<typeof ActivityLog, 'id' | 'action' | 'entity_type' | 'entity_id' | 'user_id' | 'ip_address' | 'details' | 'created_at'> & { user_name: string | null };
 
 /** Newest first, with the acting user's name; `total` counts the same filter (null with `count: false`, for a glance at the newest). */
 export async function listActivityLogs(
@@ -124,7 +117,7 @@ export async function listActivityLogs(
       userName: row.user_name,
       ipAddress: row.ip_address,
       details: row.details ?? {},
-      createdAt: new Date(row.created_at).toISOString(),
+      createdAt: iso(row.created_at),
     })),
     total: withCount ? (count?.total ?? 0) : null,
   };

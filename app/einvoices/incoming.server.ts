@@ -11,6 +11,7 @@ import { apiError, readApiError } from '../utils/api.server.ts';
 import { parseUblInvoice } from './ubl-document.server.ts';
 import type { Client, IncomingEInvoice } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
+import { iso } from '../utils/api-values.ts';
 
 /**
  * E-invoices received through the intermediary: each document goes
@@ -231,7 +232,7 @@ export async function listIncomingEInvoices(options: { limit?: number; offset?: 
     items: rows.map((row) => ({
       id: row.id,
       documentId: row.document_id,
-      receivedAt: new Date(row.received_at).toISOString(),
+      receivedAt: iso(row.received_at),
       status: row.status,
       invoiceNumber: row.invoice_number,
       sellerOib: row.seller_oib,
@@ -239,7 +240,7 @@ export async function listIncomingEInvoices(options: { limit?: number; offset?: 
       clientName: row.client_name,
       error: row.error,
       attempts: row.attempts,
-      createdAt: new Date(row.created_at).toISOString(),
+      createdAt: iso(row.created_at),
     })),
     total: count?.total ?? 0,
   };

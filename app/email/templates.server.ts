@@ -16,6 +16,7 @@ import {
 import { isUuid } from '../utils/validation.ts';
 import type { EmailTemplate } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
+import { iso } from '../utils/api-values.ts';
 
 /**
  * Email templates (docs/domain-model.md, docs/domain-model.md#validation; docs/api.md): staff-edited, validated on
@@ -51,7 +52,7 @@ export function toTemplateDto(row: TemplateRow): TemplateDto {
     body: row.body,
     isActive: row.is_active,
     usageCount: Number(row.usage_count),
-    updatedAt: new Date(row.updated_at).toISOString(),
+    updatedAt: iso(row.updated_at),
   };
 }
 

@@ -9,6 +9,7 @@ import { apiError } from '../utils/api.server.ts';
 import { isUuid } from '../utils/validation.ts';
 import type { Customer } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
+import { iso } from '../utils/api-values.ts';
 
 /**
  * FINA account checks: the customer card's 'FINA provjera'
@@ -190,6 +191,6 @@ export async function recentFinaChecks(limit = 20): Promise<RecentFinaCheck[]> {
     oib: row.oib,
     accountBlocked: Boolean(row.details.accountBlocked),
     blockageReason: row.details.blockageReason ?? null,
-    checkedAt: new Date(row.created_at).toISOString(),
+    checkedAt: iso(row.created_at),
   }));
 }

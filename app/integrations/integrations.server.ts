@@ -258,7 +258,7 @@ export async function listIntegrationLogs(type: IntegrationType, options: { limi
       success: row.success,
       durationMs: row.duration_ms,
       message: row.message,
-      createdAt: new Date(row.created_at).toISOString(),
+      createdAt: iso(row.created_at),
     })),
     total: Number(count?.total ?? 0),
   };

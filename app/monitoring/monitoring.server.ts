@@ -5,6 +5,7 @@ import { integrationStatuses, type IntegrationStatusRow } from '../dashboard/das
 import { sqlBusinessLocal, sqlFromBusinessLocal } from '../utils/business-time.ts';
 import type { WorkerHeartbeat } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
+import { iso } from '../utils/api-values.ts';
 
 /** A worker that has not beaten for this long is reported as not running (as on Settings). */
 export const WORKER_STALE_AFTER_SECONDS = 120;
@@ -74,8 +75,8 @@ async function workerStatuses(): Promise<WorkerStatus[]> {
     workerId: row.worker_id,
     hostname: row.hostname,
     pid: row.pid,
-    startedAt: new Date(row.started_at).toISOString(),
-    lastBeatAt: new Date(row.last_beat_at).toISOString(),
+    startedAt: iso(row.started_at),
+    lastBeatAt: iso(row.last_beat_at),
     running: row.fresh,
   }));
 }
@@ -95,7 +96,7 @@ async function queueStatuses(): Promise<{ available: boolean; queues: QueueStatu
     failed: failed.map((row) => ({
       id: row.id,
       name: row.name,
-      failedAt: new Date(row.completed_on).toISOString(),
+      failedAt: iso(row.completed_on),
       retryCount: row.retry_count,
       error: row.error,
     })),

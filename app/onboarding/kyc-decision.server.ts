@@ -20,6 +20,7 @@ import { isUuid } from '../utils/validation.ts';
 import type { ActivityLog, Client, CreditLimitRequest, Document, Task } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 import { sqlUserName } from '../auth/user-record.server.ts';
+import { iso } from '../utils/api-values.ts';
 
 /**
  * The applicant's KYC decision, taken by a manager ('decide:kyc' in
@@ -136,7 +137,7 @@ export async function decideKyc({ actor, clientId, input, ip }: { actor: Actor; 
           status: { old: client.status, new: next.status },
           onboardingStatus: { old: client.onboarding_status, new: next.onboarding },
           ...(reason && decision === 'reject' ? { reason } : {}),
-          ...(request ? { message, requestId: request.id, expiresAt: new Date(request.expires_at).toISOString(), to: email } : {}),
+          ...(request ? { message, requestId: request.id, expiresAt: iso(request.expires_at), to: email } : {}),
           ...(decision === 'reject' ? { to: email } : {}),
           workflow,
           closedTaskIds,
@@ -178,7 +179,7 @@ export async function decideKyc({ actor, clientId, input, ip }: { actor: Actor; 
     closedTaskIds: outcome.closedTaskIds,
     email: outcome.email,
     emailSent,
-    documentRequest: outcome.request ? { id: outcome.request.id, expiresAt: new Date(outcome.request.expires_at).toISOString() } : null,
+    documentRequest: outcome.request ? { id: outcome.request.id, expiresAt: iso(outcome.request.expires_at) } : null,
   };
 }
 
@@ -325,18 +326,18 @@ export async function getKycApplication(clientId: string): Promise<KycApplicatio
     onboardingStatus: client.onboarding_status,
     pending: UNDECIDED.includes(client.onboarding_status),
     openRequest: request
-      ? { message: request.message, createdAt: new Date(request.created_at).toISOString(), expiresAt: new Date(request.expires_at).toISOString() }
+      ? { message: request.message, createdAt: iso(request.created_at), expiresAt: iso(request.expires_at) }
       : null,
     lastDecision: decision
       ? {
           action: decision.action,
           reason: text(decision.details.reason),
           message: text(decision.details.message),
-          at: new Date(decision.created_at).toISOString(),
+          at: iso(decision.created_at),
           by: decision.user_name,
         }
       : null,
-    documents: documents.map((row) => ({ id: row.id, name: row.name, kycType: row.kyc_type, size: Number(row.size), createdAt: new Date(row.created_at).toISOString() })),
+    documents: documents.map((row) => ({ id: row.id, name: row.name, kycType: row.kyc_type, size: Number(row.size), createdAt: iso(row.created_at) })),
   };
 }
 
@@ -378,7 +379,7 @@ function stateOf(row: RequestRow | null): DocumentRequestState {
   if (row.spent_reason === 'submitted') return { state: 'submitted', documents: row.documents_received };
   if (row.spent_at) return { state: 'spent' };
   if (row.expired) return { state: 'expired' };
-  return { state: 'open', companyName: row.company_name, message: row.message, expiresAt: new Date(row.expires_at).toISOString() };
+  return { state: 'open', companyName: row.company_name, message: row.message, expiresAt: iso(row.expires_at) };
 }
 
 /** What the link's page shows. */

@@ -12,6 +12,7 @@ import { definitionSchema, definitionUpdateSchema, ENTITY_TYPES_OF, WORKFLOW_MES
 import { isUuid } from '../utils/validation.ts';
 import type { WorkflowDefinition } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
+import { iso } from '../utils/api-values.ts';
 
 /**
  * Workflow definitions (docs/domain-model.md): editable name, type, description and
@@ -44,8 +45,8 @@ function toDto(row: DefinitionRow): WorkflowDefinitionDto {
     steps: row.steps,
     isActive: row.is_active,
     createdBy: row.created_by,
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
   };
 }
 

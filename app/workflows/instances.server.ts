@@ -17,6 +17,7 @@ import type { WorkflowStepDef } from './types.ts';
 import { isUuid } from '../utils/validation.ts';
 import type { Task, WorkflowDefinition, WorkflowInstance, WorkflowStepRun } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
+import { iso } from '../utils/api-values.ts';
 
 /**
  * Workflow instances (docs/domain-model.md Workflow instance; docs/lifecycle.md#workflows): starting one
@@ -210,8 +211,8 @@ function toDto(row: InstanceRow, workflowType: WorkflowType): WorkflowInstanceDt
     currentStep: row.current_step,
     steps: row.steps,
     startedBy: row.started_by,
-    startedAt: new Date(row.started_at).toISOString(),
-    completedAt: row.completed_at ? new Date(row.completed_at).toISOString() : null,
+    startedAt: iso(row.started_at),
+    completedAt: iso(row.completed_at),
     startEvent: row.start_event ?? null,
   };
 }
@@ -276,7 +277,7 @@ function toListItem(row: ListRow): WorkflowInstanceListItem {
     progress: total === 0 ? 0 : Math.round((Math.min(row.current_step, total) / total) * 100),
     currentStepName: row.steps?.[row.current_step]?.name ?? null,
     lastError: row.last_error,
-    updatedAt: new Date(row.updated_at).toISOString(),
+    updatedAt: iso(row.updated_at),
   };
 }
 
@@ -328,8 +329,8 @@ export async function getInstanceDetail(id: string): Promise<WorkflowInstanceDet
       attempt: run.attempt,
       outcome: run.outcome,
       error: run.error,
-      startedAt: new Date(run.started_at).toISOString(),
-      finishedAt: run.finished_at ? new Date(run.finished_at).toISOString() : null,
+      startedAt: iso(run.started_at),
+      finishedAt: iso(run.finished_at),
     })),
     tasks: tasks.map((task) => ({ id: task.id, title: task.title, type: task.type, status: task.status, workflowStep: task.workflow_step })),
   };
