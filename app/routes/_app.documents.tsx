@@ -1,5 +1,5 @@
 import { Button, Card, Flex, Grid, Heading, TabNav, Text, TextField } from '@radix-ui/themes';
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
@@ -8,8 +8,9 @@ import { DocumentCard } from '~/components/documents/document-card.tsx';
 import { InlineUploadForm, UploadDialog, type UploadResult } from '~/components/documents/upload-form.tsx';
 import { listDocuments } from '~/documents/documents.server.ts';
 import { parseUploadForm, signFromForm } from '~/documents/page-actions.server.ts';
-import { DOCUMENT_TABS, type DocumentTab } from '~/documents/schemas.ts';
+import { DOCUMENT_TABS, documentPageIntentSchema, type DocumentTab } from '~/documents/schemas.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
 import { Pager } from '~/components/kit/pager.tsx';
 import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
 
@@ -51,8 +52,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const actor = await requirePermission(request, 'sign:document');
   const formData = await readFormData(request);
-  if (formData.get('intent') !== 'sign') throw redirect(backTo);
-  return signFromForm({ actor, id: String(formData.get('id') ?? ''), ip, backTo });
+  const posted = readIntent(formData, documentPageIntentSchema);
+  if (!posted) return unknownIntent();
+  return signFromForm({ actor, id: posted.id, ip, backTo });
 }
 
 function listHref(params: { q: string; tab: DocumentTab; page?: number }, extra: Record<string, string> = {}) {
