@@ -1,7 +1,8 @@
-import { Button, Card, Flex, Grid, Heading, TabNav, Text, TextField } from '@radix-ui/themes';
+import { Button, Card, Flex, Grid, Heading, Text, TextField } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import { TabBar } from '~/components/kit/tab-bar.tsx';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { DocumentCard } from '~/components/documents/document-card.tsx';
@@ -117,15 +118,7 @@ export default function DocumentsPage() {
         </Flex>
       </Form>
 
-      <TabNav.Root aria-label={t('documents.title')}>
-        {DOCUMENT_TABS.map((tab) => (
-          <TabNav.Link key={tab} asChild active={data.tab === tab}>
-            <Link to={listHref({ q: data.q, tab })} data-testid={`tab-${tab}`}>
-              {t(`documents.tabs.${tab}`)} ({data.counts[tab]})
-            </Link>
-          </TabNav.Link>
-        ))}
-      </TabNav.Root>
+      <TabBar label={t('documents.title')} tabs={DOCUMENT_TABS} active={data.tab} hrefFor={(tab) => listHref({ q: data.q, tab })} labelFor={(tab) => t(`documents.tabs.${tab}`)} countFor={(tab) => data.counts[tab]} />
 
       {data.items.length === 0 ? (
         <Card>

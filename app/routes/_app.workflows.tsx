@@ -1,7 +1,8 @@
-import { Button, Card, Flex, Grid, Heading, TabNav, Text } from '@radix-ui/themes';
+import { Button, Card, Flex, Grid, Heading, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import { TabBar } from '~/components/kit/tab-bar.tsx';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { Counter, DefinitionCard, InstanceCard } from '~/components/workflows/cards.tsx';
@@ -247,13 +248,7 @@ export default function WorkflowsPage() {
         <TestPanel definition={data.testing} report={testData?.report ?? null} error={testData?.error ?? null} closeHref={href({}, 'definitions')} />
       ) : null}
 
-      <TabNav.Root aria-label={t('workflows.tabs.label')}>
-        {(['instances', 'definitions'] as const).map((tab) => (
-          <TabNav.Link key={tab} asChild active={data.tab === tab}>
-            <Link to={`/workflows?tab=${tab}`}>{t(`workflows.tabs.${tab}`)}</Link>
-          </TabNav.Link>
-        ))}
-      </TabNav.Root>
+      <TabBar label={t('workflows.tabs.label')} tabs={TABS} active={data.tab} hrefFor={(tab) => `/workflows?tab=${tab}`} labelFor={(tab) => t(`workflows.tabs.${tab}`)} />
 
       {data.instances ? (
         data.instances.items.length === 0 ? (
