@@ -1,9 +1,10 @@
 import { MagnifyingGlassIcon } from '@radix-ui/react-icons';
-import { Button, Card, Flex, Grid, Heading, Skeleton, Text, TextField } from '@radix-ui/themes';
+import { Button, Flex, Grid, Heading, Text, TextField } from '@radix-ui/themes';
 import { Form, Link, useLocation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { CreateButton } from '~/components/kit/create-form.tsx';
 import { useListLoading } from '~/components/kit/list-loading.ts';
+import { EmptyState, PlaceholderCards } from '~/components/kit/list-states.tsx';
 import { Pager } from '~/components/kit/pager.tsx';
 import type { PartyArea } from './party-form.tsx';
 
@@ -77,28 +78,9 @@ export function PartyListFrame({
         </Flex>
       </Form>
       {loading ? (
-        <Grid columns={{ initial: '1', sm: '2', lg: '3' }} gap="4" aria-busy="true" aria-label={t(`${area}.loading`)}>
-          {Array.from({ length: PLACEHOLDER_CARDS }, (_, index) => (
-            <Card key={index} size="2" data-testid="placeholder-card">
-              <Flex direction="column" gap="3">
-                <Skeleton height="20px" width="70%" />
-                <Skeleton height="14px" width="40%" />
-                <Skeleton height="14px" width="90%" />
-                <Skeleton height="8px" />
-                <Skeleton height="14px" width="30%" />
-              </Flex>
-            </Card>
-          ))}
-        </Grid>
+        <PlaceholderCards count={PLACEHOLDER_CARDS} label={t(`${area}.loading`)} lines={['70%', '40%', '90%', '30%']} columns={3} />
       ) : total === 0 ? (
-        <Card size="3">
-          <Flex direction="column" align="center" gap="3" py="6">
-            <Heading as="h3" size="4">
-              {q ? t(`${area}.noMatches`, { q }) : t(`${area}.emptyTitle`)}
-            </Heading>
-            {q ? null : emptyAction}
-          </Flex>
-        </Card>
+        <EmptyState title={q ? t(`${area}.noMatches`, { q }) : t(`${area}.emptyTitle`)} action={q ? null : emptyAction} />
       ) : (
         <>
           <Grid columns={{ initial: '1', sm: '2', lg: '3' }} gap="4" data-testid="party-grid">
