@@ -1,6 +1,7 @@
 import { Badge, Button, Card, Flex, Heading, Table, Text, TextField } from '@radix-ui/themes';
-import { Form, Link } from '@remix-run/react';
+import { Form } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import { PanelHeader } from '~/components/kit/panel-header.tsx';
 import { ErrorList, Field } from '~/components/forms.tsx';
 import { SelectField, TextAreaField } from '~/components/kit/fields.tsx';
 import { formatDateTime } from '~/utils/format.ts';
@@ -16,27 +17,11 @@ import { IntentButton, StatusBadge } from './cards.tsx';
  * the dry run.
  */
 
-function PanelHeader({ title, closeHref }: { title: string; closeHref: string }) {
-  const { t } = useTranslation();
-  return (
-    <Flex justify="between" align="center" gap="3" mb="3">
-      <Heading as="h3" size="4">
-        {title}
-      </Heading>
-      <Button asChild variant="ghost" color="gray" size="1">
-        <Link to={closeHref} preventScrollReset>
-          {t('workflows.actions.close')}
-        </Link>
-      </Button>
-    </Flex>
-  );
-}
-
 export function DetailsPanel({ instance, closeHref, canRun }: { instance: WorkflowInstanceDetail; closeHref: string; canRun: boolean }) {
   const { t } = useTranslation();
   return (
     <Card size="3" data-testid="instance-details">
-      <PanelHeader title={`${t('workflows.details.title')} · ${instance.workflowName}`} closeHref={closeHref} />
+      <PanelHeader title={`${t('workflows.details.title')} · ${instance.workflowName}`} closeHref={closeHref} closeLabel={t('workflows.actions.close')} />
       <Flex direction="column" gap="3">
         <Flex gap="3" align="center" wrap="wrap">
           <StatusBadge status={instance.status} />
@@ -129,7 +114,7 @@ export function EditorPanel({
   const last = draft.steps.length - 1;
   return (
     <Card size="3" data-testid="definition-editor">
-      <PanelHeader title={draft.id ? t('workflows.editor.editTitle') : t('workflows.editor.newTitle')} closeHref={closeHref} />
+      <PanelHeader title={draft.id ? t('workflows.editor.editTitle') : t('workflows.editor.newTitle')} closeHref={closeHref} closeLabel={t('workflows.actions.close')} />
       <Form method="post" preventScrollReset>
         <input type="hidden" name="definitionId" value={draft.id ?? ''} />
         {/* Enter submits with the form's first submit button: make that a (visually hidden) save, not a step button. */}
@@ -258,7 +243,7 @@ export function TestPanel({
   const types = ENTITY_TYPES_OF[definition.type].map((type) => t(`workflows.entityTypes.${type}`)).join(' / ');
   return (
     <Card size="3" data-testid="definition-test">
-      <PanelHeader title={`${t('workflows.test.title')} · ${definition.name}`} closeHref={closeHref} />
+      <PanelHeader title={`${t('workflows.test.title')} · ${definition.name}`} closeHref={closeHref} closeLabel={t('workflows.actions.close')} />
       <Form method="post" preventScrollReset>
         <input type="hidden" name="id" value={definition.id} />
         <Flex gap="2" align="end" wrap="wrap">
