@@ -1,12 +1,14 @@
 import { MagnifyingGlassIcon } from '@radix-ui/react-icons';
 import { Button, Flex, Grid, Heading, Text, TextField } from '@radix-ui/themes';
-import { Form, Link, useLocation } from '@remix-run/react';
+import { Form, Link, useActionData, useLocation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { CreateButton } from '~/components/kit/create-form.tsx';
 import { useListLoading } from '~/components/kit/list-loading.ts';
 import { EmptyState, PlaceholderCards } from '~/components/kit/list-states.tsx';
 import { Pager } from '~/components/kit/pager.tsx';
-import type { PartyArea } from './party-form.tsx';
+import type { PartyField, PartySchema } from '~/clients/schemas.ts';
+import { useCreateDialog } from '~/components/kit/create-form.tsx';
+import { CreatePartyDialog, CreatePartyPanel, type PartyActionData, type PartyArea } from './party-form.tsx';
 
 /**
  * The frame of /clients and /customers (docs/screens.md): header, 'Dodaj …' button,
@@ -17,14 +19,14 @@ import type { PartyArea } from './party-form.tsx';
 export const PLACEHOLDER_CARDS = 6;
 
 /** The 'Dodaj …' buttons: a link to `?new=1` (no JavaScript), opening the dialog when JavaScript runs. */
-export function AddPartyButton({ label, onOpen, variant }: { label: string; onOpen: () => void; variant?: 'solid' | 'soft' }) {
+function AddPartyButton({ label, onOpen, variant }: { label: string; onOpen: () => void; variant?: 'solid' | 'soft' }) {
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   params.set('new', '1');
   return <CreateButton to={`?${params}`} onOpen={onOpen} label={label} variant={variant} />;
 }
 
-export function PartyListFrame({
+function PartyListFrame({
   area,
   q,
   page,
@@ -100,4 +102,44 @@ function pageHref(pathname: string, q: string, target: number): string {
   if (target > 1) params.set('page', String(target));
   const search = params.toString();
   return search ? `${pathname}?${search}` : pathname;
+}
+
+/**
+ * The whole list page of /clients and /customers: the frame, its 'Dodaj …'
+ * buttons, the `?new=1` panel and the dialog; the page gives its loader's
+ * list figures and its cards.
+ */
+export function PartyListPage({
+  area,
+  schema,
+  names,
+  list,
+  children,
+}: {
+  area: PartyArea;
+  schema: PartySchema;
+  names: readonly PartyField[];
+  list: { q: string; page: number; pages: number; total: number; showNew: boolean };
+  children: React.ReactNode;
+}) {
+  const actionData = useActionData<PartyActionData>();
+  const { t } = useTranslation();
+  const dialog = useCreateDialog();
+  return (
+    <>
+      <PartyListFrame
+        area={area}
+        q={list.q}
+        page={list.page}
+        pages={list.pages}
+        total={list.total}
+        addButton={<AddPartyButton label={t(`${area}.add`)} onOpen={dialog.show} />}
+        emptyAction={<AddPartyButton label={t(`${area}.emptyAction`)} onOpen={dialog.show} variant="soft" />}
+        panel={list.showNew ? <CreatePartyPanel area={area} schema={schema} names={names} lastResult={actionData?.result} cancelTo={`/${area}`} /> : null}
+      >
+        {children}
+      </PartyListFrame>
+      <CreatePartyDialog area={area} schema={schema} names={names} open={dialog.open} onOpenChange={dialog.onOpenChange} />
+    </>
+  );
 }
