@@ -3,13 +3,14 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createBoss } from '../jobs/boss.server.ts';
 import { handler as syncHandler } from '../../worker/jobs/einvoice-sync.ts';
-import { activityRows, apiFailure, createTestUser, signedInCookie } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, selectOne } from '../db.server.ts';
 import { ensureIntegrations } from '../integrations/core.server.ts';
 import { documentIdOf, mailboxDir } from '../integrations/einvoicing.server.ts';
 import { action as integrationAction, loader as integrationLoader } from '../routes/_app.integrations.$type.tsx';
 import { oibCheckDigit } from '../utils/validation.ts';
 import { receiveIncomingEInvoices, retryIncomingEInvoice } from './incoming.server.ts';
+import { createTestUser } from '../../tests/factories.ts';
 
 /**
  * E-invoices received through the intermediary (the sandbox mailbox): each

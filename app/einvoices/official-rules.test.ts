@@ -3,15 +3,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getSequelize } from '../../db/connection.ts';
 import { seedDemo } from '../../db/seed/demo.ts';
 import { describeFailures, EXPECTED_WARNINGS, MISSING_TOOLS, validateOfficially, type OfficialVerdict } from '../../tests/support/official-einvoice-rules.ts';
-import { createTestUser } from '../auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
-import { approveKyc } from '../onboarding/test-fixtures.server.ts';
 import { approveInvoice, verifyInvoice } from '../invoices/invoice-decisions.server.ts';
 import { createInvoice } from '../invoices/invoice-create.server.ts';
 import { financeInvoice } from '../invoices/financing.server.ts';
 import { croatianIban, oibCheckDigit } from '../utils/validation.ts';
 import { DEFAULT_FACTOR_KPD_CODE } from './kpd.ts';
 import { parseUblInvoice } from './ubl-document.server.ts';
+import { approveKyc, createTestUser } from '../../tests/factories.ts';
 
 /**
  * The official rules (vendor/einvoice-rules: UBL 2.1 XSD, EN 16931 and the

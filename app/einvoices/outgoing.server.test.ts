@@ -3,14 +3,13 @@ import path from 'node:path';
 import type PgBoss from 'pg-boss';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { handler as sendHandler } from '../../worker/jobs/einvoice-send.ts';
-import { activityRows, apiFailure, createTestUser, getRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure, getRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { ensureIntegrations } from '../integrations/core.server.ts';
 import { documentIdOf, mailboxDir } from '../integrations/einvoicing.server.ts';
 import { approveInvoice, verifyInvoice } from '../invoices/invoice-decisions.server.ts';
 import { createInvoice } from '../invoices/invoice-create.server.ts';
 import { financeInvoice } from '../invoices/financing.server.ts';
-import { approveKyc } from '../onboarding/test-fixtures.server.ts';
 import { loader as listLoader } from '../routes/api.einvoices.ts';
 import { action as sendAction } from '../routes/api.einvoices.$id.send.ts';
 import { loader as ublLoader } from '../routes/api.einvoices.$id.ubl.ts';
@@ -20,6 +19,7 @@ import { DEFAULT_FACTOR_OIB } from './factor-party.server.ts';
 import { requeueStalledEInvoices, resendEInvoice, sendOutgoingEInvoice } from './outgoing-send.server.ts';
 import { issueFeeEInvoice, issueFeeEInvoices, SEND_QUEUE } from './outgoing.server.ts';
 import { parseUblInvoice } from './ubl-document.server.ts';
+import { approveKyc, createTestUser } from '../../tests/factories.ts';
 
 /**
  * The fee e-invoice from financing to the intermediary, against a real

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeQuotedPrintable, mailParts, startTestSmtp, type ReceivedMail, type TestSmtp } from '../../tests/support/smtp.ts';
 import { stopSender } from '../jobs/boss.server.ts';
-import { apiFailure, createTestUser, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { apiFailure, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { sendWelcomeEmail } from '../workflows/handlers/parties.server.ts';
 import { resetEnvCache } from '../env.server.ts';
@@ -20,6 +20,7 @@ import { renderEmail, validateTemplate } from './render.server.ts';
 import { processEmailJob } from './send.server.ts';
 import { sendPaymentReminders } from './triggers.server.ts';
 import { createTemplate } from './templates.server.ts';
+import { createTestUser } from '../../tests/factories.ts';
 
 let smtp: TestSmtp;
 let received: ReceivedMail[];

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { activityRows, apiFailure, createTestUser, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
 import { action as approveAction } from '../routes/api.credit-limits.$id.approve.ts';
 import { action as rejectAction } from '../routes/api.credit-limits.$id.reject.ts';
@@ -16,6 +16,7 @@ import {
 } from './credit-limits.server.ts';
 import { addDays, zagrebToday } from './dates.ts';
 import { FIXED_REJECTION_REASON } from './schemas.ts';
+import { createTestUser } from '../../tests/factories.ts';
 
 type Role = 'user' | 'manager' | 'admin' | 'super_admin';
 const actorOf = (row: { id: string; role: Role }) => ({ id: row.id, role: row.role });

@@ -5,7 +5,8 @@ import { getObjectStore } from '../storage/object-store.server.ts';
 import { attachDraftFile, createDraft, loadDraftByToken, type DraftFile } from './drafts.server.ts';
 import { KYC_DOCUMENT_TYPES } from './kyc.ts';
 import { REGISTRATION_LIMIT_REASON, submitRegistration, SUBMIT_ERRORS } from './submit.server.ts';
-import { seedOnboardingDefinition, TINY_PDF, TINY_PNG, wizardValues } from './test-fixtures.server.ts';
+import { seedOnboardingDefinition, TINY_PDF, TINY_PNG } from './test-fixtures.server.ts';
+import { wizardValues } from '../../tests/factories.ts';
 
 beforeAll(seedOnboardingDefinition);
 

@@ -7,9 +7,9 @@ import { createInvoice } from '../invoices/invoice-create.server.ts';
 import { rejectInvoice, verifyInvoice } from '../invoices/invoice-decisions.server.ts';
 import { confirmPayment, failPayment } from '../payments/payment-transitions.server.ts';
 import { recordPayment } from '../payments/payment-recording.server.ts';
-import { book, financedInvoice, insertClient, insertCustomer, type Book } from '../payments/test-factories.server.ts';
 import { getTask, updateTask } from '../tasks/tasks.server.ts';
 import { runWorkflowStep } from './runner.server.ts';
+import { book, type Book, financedInvoice, financeableClient, insertCustomer } from '../../tests/factories.ts';
 
 /**
  * The manager's decision on an invoice (verify, reject) or a payment
@@ -58,7 +58,7 @@ async function runSteps(instanceId: string, steps: number[]) {
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 let serial = 0;
 async function submittedInvoice() {
-  const client = await insertClient();
+  const client = await financeableClient();
   const customer = await insertCustomer();
   return createInvoice({
     actor: b.user,
@@ -183,7 +183,7 @@ describe('an invoice verification', () => {
 const PAYMENT_REVIEW = 1;
 
 async function recordedPayment() {
-  const client = await insertClient();
+  const client = await financeableClient();
   const customer = await insertCustomer();
   const invoice = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '1500.00' });
   return recordPayment({ actor: b.user, input: { invoiceId: invoice.id, amount: '1500.00', paymentMethod: 'bank_transfer' } as never });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopSender } from '../jobs/boss.server.ts';
-import { activityRows, apiFailure, createTestUser } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure } from '../auth/test-helpers.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { createDefinition, testDefinition, updateDefinition } from './definitions.server.ts';
@@ -12,6 +12,7 @@ import { runWorkflowStep } from './runner.server.ts';
 
 // The test-only step handlers (testEffect, testFlaky), registered in this process by importing the module.
 import '../../tests/support/workflow-test-handlers.ts';
+import { createTestUser } from '../../tests/factories.ts';
 
 let manager: Actor;
 beforeAll(async () => {

@@ -7,12 +7,12 @@ import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { createInvoice } from '../invoices/invoice-create.server.ts';
 import { verifyInvoice } from '../invoices/invoice-decisions.server.ts';
 import { importUblInvoice } from '../invoices/ubl-import.server.ts';
-import { book, financedInvoice, insertClient, insertCustomer, staff, type Book } from '../payments/test-factories.server.ts';
 import { recordPayment } from '../payments/payment-recording.server.ts';
 import { requestAssessment } from '../risk/assessments.server.ts';
 import { runWorkflowStep } from './runner.server.ts';
 import { sendInvoiceVerifiedEmail } from './handlers/invoices.server.ts';
 import { startWorkflowOnEvent } from './instances.server.ts';
+import { book, type Book, financedInvoice, financeableClient, insertCustomer, staff } from '../../tests/factories.ts';
 
 /**
  * Each reference definition starts on its own event (docs/reference-data.md):
@@ -70,7 +70,7 @@ async function setActive(type: string, isActive: boolean) {
 
 describe('an invoice submitted', () => {
   it('through createInvoice starts its verification, started by whoever submitted it', async () => {
-    const client = await insertClient();
+    const client = await financeableClient();
     const customer = await insertCustomer();
     const invoice = await createInvoice({ actor: b.user, input: invoiceInput(client.id, customer.id) as never });
     const instances = await instancesOf(invoice.id);
@@ -94,7 +94,7 @@ describe('an invoice submitted', () => {
   });
 
   it('starts nothing when its transaction rolls back', async () => {
-    const client = await insertClient();
+    const client = await financeableClient();
     const customer = await insertCustomer();
     const input = invoiceInput(client.id, customer.id);
     await expect(
@@ -110,7 +110,7 @@ describe('an invoice submitted', () => {
   it('proceeds without a workflow while staff have the definition switched off', async () => {
     await setActive('invoice_verification', false);
     try {
-      const client = await insertClient();
+      const client = await financeableClient();
       const customer = await insertCustomer();
       const invoice = await createInvoice({ actor: b.user, input: invoiceInput(client.id, customer.id) as never });
       expect(invoice.status).toBe('pending');
@@ -123,7 +123,7 @@ describe('an invoice submitted', () => {
 
 describe('a payment recorded', () => {
   it('starts its processing, by hand or as the bank statement would (both through recordPayment)', async () => {
-    const client = await insertClient();
+    const client = await financeableClient();
     const customer = await insertCustomer();
     const invoice = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '2000.00' });
     const payment = await recordPayment({ actor: b.user, input: { invoiceId: invoice.id, amount: '500.00', paymentMethod: 'bank_transfer' } as never });
@@ -142,7 +142,7 @@ describe('a risk assessment requested', () => {
   });
 
   it('starts the risk review with the assessment, and a second request while it is open starts none', async () => {
-    const client = await insertClient();
+    const client = await financeableClient();
     const first = await requestAssessment({ entityType: 'client', entityId: client.id, actor: manager });
     const instances = await instancesOf(client.id);
     expect(instances).toEqual([
@@ -193,7 +193,7 @@ describe('a risk assessment requested', () => {
   });
 
   it('reports the requested assessment in its scoring step instead of making a second one', async () => {
-    const client = await insertClient();
+    const client = await financeableClient();
     const assessment = await requestAssessment({ entityType: 'client', entityId: client.id, actor: manager });
     const [instance] = await instancesOf(client.id);
     const count = async () =>
@@ -216,7 +216,7 @@ describe('the invoice verification notice', () => {
   it('goes out only for an invoice that was verified', async () => {
     await execute(`UPDATE email_templates SET is_active = false WHERE trigger = 'invoice_verified'`);
     try {
-      const client = await insertClient();
+      const client = await financeableClient();
       await execute(`UPDATE clients SET email = 'klijent@example.hr' WHERE id = :id`, { id: client.id });
       const customer = await insertCustomer();
       const invoice = await createInvoice({ actor: b.user, input: invoiceInput(client.id, customer.id) as never });

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopSender } from '../jobs/boss.server.ts';
-import { activityRows, apiFailure, createTestUser, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, inTransaction, selectRows } from '../db.server.ts';
 import { action as startAction } from '../routes/api.workflows.start.ts';
 import { startWorkflowInstance } from './instances.server.ts';
+import { createTestUser } from '../../tests/factories.ts';
 
 const STEPS = [
   { name: 'Provjera dokumentacije', type: 'automated', handler: 'checkDocuments' },

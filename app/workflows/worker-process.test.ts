@@ -5,12 +5,13 @@ import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { failJobsOfDeadWorker, killStartedWorkers, startWorkerProcess, waitFor } from '../../tests/support/worker-process.ts';
 import { stopSender } from '../jobs/boss.server.ts';
-import { activityRows, createTestUser } from '../auth/test-helpers.server.ts';
+import { activityRows } from '../auth/test-helpers.server.ts';
 import { execute, inTransaction, selectOne } from '../db.server.ts';
 import { outboxDir } from '../email/mailer.server.ts';
 import { decideKyc } from '../onboarding/kyc-decision.server.ts';
 import { onTaskCompleted } from './engine.server.ts';
 import { startWorkflowInstance } from './instances.server.ts';
+import { createTestUser } from '../../tests/factories.ts';
 
 /**
  * The engine with the real worker process (`node --import tsx worker/index.ts`)
