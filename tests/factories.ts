@@ -110,7 +110,10 @@ export interface ClientValues {
   oib?: string;
   iban?: string | null;
   email?: string | null;
+  /** Street, city and postal code, which an e-invoice to the client needs (app/einvoices/outgoing.server.ts). */
+  address?: { address: string; city: string; postalCode: string } | null;
   status?: 'active' | 'inactive' | 'pending';
+  onboardingStatus?: 'pending' | 'in_progress' | 'completed' | 'rejected';
   creditLimit?: string | null;
   usedCredit?: string;
   advanceRate?: string;
@@ -124,15 +127,19 @@ export interface ClientValues {
 export async function insertClient(values: ClientValues = {}): Promise<Party> {
   const n = next();
   const { rows } = await execute<Party>(
-    `INSERT INTO clients (company_name, oib, iban, email, status, credit_limit, used_credit, advance_rate, fee_rate, founded_on)
-     VALUES (:name, :oib, :iban, :email, :status, :creditLimit, :usedCredit, :advanceRate, :feeRate, :foundedOn)
+    `INSERT INTO clients (company_name, oib, iban, email, address, city, postal_code, status, onboarding_status, credit_limit, used_credit, advance_rate, fee_rate, founded_on)
+     VALUES (:name, :oib, :iban, :email, :street, :city, :postalCode, :status, :onboardingStatus, :creditLimit, :usedCredit, :advanceRate, :feeRate, :foundedOn)
      RETURNING id, company_name AS name, oib, iban`,
     {
       name: values.name ?? `Klijent ${n} d.o.o.`,
       oib: values.oib ?? newOib(),
       iban: values.iban === undefined ? newIban() : values.iban,
       email: values.email ?? null,
+      street: values.address?.address ?? null,
+      city: values.address?.city ?? null,
+      postalCode: values.address?.postalCode ?? null,
       status: values.status ?? 'active',
+      onboardingStatus: values.onboardingStatus ?? 'pending',
       creditLimit: values.creditLimit ?? null,
       usedCredit: values.usedCredit ?? '0',
       advanceRate: values.advanceRate ?? '80.00',
