@@ -6,7 +6,7 @@ import { stopSender } from '../jobs/boss.server.ts';
 import { activityRows, apiFailure, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { createClient, updateClient } from '../clients/clients.server.ts';
-import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
+import { execute, selectOne, selectRows } from '../db.server.ts';
 import { outboxDir } from '../email/mailer.server.ts';
 import { processEmailJob } from '../email/send.server.ts';
 import { createTemplate } from '../email/templates.server.ts';
@@ -14,16 +14,15 @@ import { approveInvoice, verifyInvoice } from '../invoices/invoice-decisions.ser
 import { createInvoice } from '../invoices/invoice-create.server.ts';
 import { financeInvoice } from '../invoices/financing.server.ts';
 import { action as decisionRoute } from '../routes/api.clients.$clientId.kyc-decision.ts';
-import { getObjectStore } from '../storage/object-store.server.ts';
 import { updateTask } from '../tasks/tasks.server.ts';
 import { croatianIban } from '../utils/validation.ts';
 import { runWorkflowStep } from '../workflows/runner.server.ts';
 import type { StepJob } from '../workflows/types.ts';
-import { attachDraftFile, createDraft } from './drafts.server.ts';
+import { createDraft } from './drafts.server.ts';
 import { decideKyc, documentRequestState, submitRequestedDocuments } from './kyc-decision.server.ts';
 import type { KycDocumentType } from './kyc.ts';
 import { submitRegistration } from './submit.server.ts';
-import { TINY_PDF, TINY_PNG } from './test-fixtures.server.ts';
+import { attachKycFiles, TINY_PDF, TINY_PNG } from './test-fixtures.server.ts';
 import type { FilePart } from './uploads.server.ts';
 import { createTestUser, newOib, wizardValues } from '../../tests/factories.ts';
 
@@ -62,17 +61,7 @@ async function applicant(values: Record<string, string> = {}) {
   const filled = wizardValues({ email: `prijava-${newOib()}@primjer.hr`, ...values });
   const { token } = await createDraft({ values: filled, step: 3 });
   const draft = (await selectOne<{ id: string }>(`SELECT id FROM registration_drafts ORDER BY created_at DESC LIMIT 1`))!;
-  for (const kycType of ['company_registration', 'director_id'] as const) {
-    const png = kycType === 'director_id';
-    const stored = await getObjectStore().put(png ? TINY_PNG : Buffer.concat([TINY_PDF, Buffer.from(kycType)]));
-    await inTransaction((transaction) =>
-      attachDraftFile(
-        draft.id,
-        { kycType, storageKey: stored.key, checksum: stored.checksum, size: stored.size, mimeType: png ? 'image/png' : 'application/pdf', fileName: `${kycType}.${png ? 'png' : 'pdf'}` },
-        { transaction },
-      ),
-    );
-  }
+  await attachKycFiles(draft.id, ['company_registration', 'director_id']);
   const result = await submitRegistration({ token, ip: '198.51.100.7' });
   if (!result.ok) throw new Error(`registration failed: ${result.message}`);
   const instance = (await selectOne<{ id: string }>(`SELECT id FROM workflow_instances WHERE entity_id = :id`, { id: result.clientId }))!;

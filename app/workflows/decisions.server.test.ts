@@ -1,7 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureReferenceData } from '../../db/reference-data.ts';
-import { getSequelize } from '../../db/connection.ts';
-import { stopSender } from '../jobs/boss.server.ts';
+import { describe, expect, it } from 'vitest';
 import { execute, selectOne, selectRows } from '../db.server.ts';
 import { createInvoice } from '../invoices/invoice-create.server.ts';
 import { rejectInvoice, verifyInvoice } from '../invoices/invoice-decisions.server.ts';
@@ -9,7 +6,8 @@ import { confirmPayment, failPayment } from '../payments/payment-transitions.ser
 import { recordPayment } from '../payments/payment-recording.server.ts';
 import { getTask, updateTask } from '../tasks/tasks.server.ts';
 import { runWorkflowStep } from './runner.server.ts';
-import { book, type Book, financedInvoice, financeableClient, insertCustomer } from '../../tests/factories.ts';
+import { financedInvoice, financeableClient, insertCustomer, zagrebDay } from '../../tests/factories.ts';
+import { referenceWorkflowBook } from '../../tests/support/workflow-book.ts';
 
 /**
  * The manager's decision on an invoice (verify, reject) or a payment
@@ -18,14 +16,7 @@ import { book, type Book, financedInvoice, financeableClient, insertCustomer } f
  * goes on or ends, whether the decision came at that step or before it.
  */
 
-let b: Book;
-beforeAll(async () => {
-  await ensureReferenceData(getSequelize());
-  b = await book();
-});
-afterAll(async () => {
-  await stopSender();
-});
+const b = referenceWorkflowBook();
 
 interface Instance {
   id: string;
@@ -55,7 +46,6 @@ async function runSteps(instanceId: string, steps: number[]) {
   for (const stepIndex of steps) expect(await runWorkflowStep({ instanceId, stepIndex, attempt: 1 })).toBe('completed');
 }
 
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 let serial = 0;
 async function submittedInvoice() {
   const client = await financeableClient();
@@ -66,8 +56,8 @@ async function submittedInvoice() {
       clientId: client.id,
       customerId: customer.id,
       invoiceNumber: `R-DEC-${Date.now()}-${serial++}`,
-      issueDate: day(-2),
-      dueDate: day(40),
+      issueDate: zagrebDay(-2),
+      dueDate: zagrebDay(40),
       amount: '980.00',
       currency: 'EUR',
       description: 'Usluga',

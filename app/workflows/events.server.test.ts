@@ -1,8 +1,5 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureReferenceData } from '../../db/reference-data.ts';
-import { getSequelize } from '../../db/connection.ts';
-import { stopSender } from '../jobs/boss.server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { createInvoice } from '../invoices/invoice-create.server.ts';
 import { verifyInvoice } from '../invoices/invoice-decisions.server.ts';
@@ -12,7 +9,8 @@ import { requestAssessment } from '../risk/assessments.server.ts';
 import { runWorkflowStep } from './runner.server.ts';
 import { sendInvoiceVerifiedEmail } from './handlers/invoices.server.ts';
 import { startWorkflowOnEvent } from './instances.server.ts';
-import { book, type Book, financedInvoice, financeableClient, insertCustomer, staff } from '../../tests/factories.ts';
+import { financedInvoice, financeableClient, insertCustomer, staff, zagrebDay } from '../../tests/factories.ts';
+import { referenceWorkflowBook } from '../../tests/support/workflow-book.ts';
 
 /**
  * Each reference definition starts on its own event (docs/reference-data.md):
@@ -23,15 +21,7 @@ import { book, type Book, financedInvoice, financeableClient, insertCustomer, st
 const FIXTURE = fs.readFileSync(new URL('../einvoices/fixtures/valid-invoice.xml', import.meta.url), 'utf8');
 const FIXTURE_SELLER_OIB = '47120589305';
 
-let b: Book;
-beforeAll(async () => {
-  await ensureReferenceData(getSequelize());
-  b = await book();
-});
-// Starting an instance sends its first step's job after commit.
-afterAll(async () => {
-  await stopSender();
-});
+const b = referenceWorkflowBook();
 
 interface InstanceRow {
   id: string;
@@ -51,14 +41,13 @@ const instancesOf = (entityId: string) =>
     { entityId },
   );
 
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 let serial = 0;
 const invoiceInput = (clientId: string, customerId: string) => ({
   clientId,
   customerId,
   invoiceNumber: `R-EV-${Date.now()}-${serial++}`,
-  issueDate: day(-3),
-  dueDate: day(45),
+  issueDate: zagrebDay(-3),
+  dueDate: zagrebDay(45),
   amount: '1250.00',
   currency: 'EUR',
   description: 'Isporuka',
