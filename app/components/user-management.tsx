@@ -8,6 +8,7 @@ import { createUserSchema, ROLES, type Role } from '~/auth/schemas.ts';
 import { formatDateTime } from '~/utils/format.ts';
 import { Field, FormErrors, PasswordField } from './forms.tsx';
 import { SelectField, SubmitRow } from '~/components/kit/fields.tsx';
+import { TableHead } from '~/components/kit/table-head.tsx';
 
 interface ManagedUser {
   id: string;
@@ -67,17 +68,12 @@ export function UserManagement({
         <NewUserDialog canGrantSuperAdmin={canGrantSuperAdmin} />
       </Flex>
       <Table.Root variant="surface" data-testid="user-table">
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeaderCell>{t('settings.name')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('settings.email')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('settings.role')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('settings.active')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('settings.otp')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('recovery.totp.column')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('settings.lastLogin')}</Table.ColumnHeaderCell>
-          </Table.Row>
-        </Table.Header>
+        <TableHead
+          columns={[
+            t('settings.name'), t('settings.email'), t('settings.role'), t('settings.active'), t('settings.otp'), t('recovery.totp.column'),
+            t('settings.lastLogin'),
+          ]}
+        />
         <Table.Body>
           {users.map((user) => (
             <UserRow key={user.id} user={user} self={user.id === me.id} canGrantSuperAdmin={canGrantSuperAdmin} />

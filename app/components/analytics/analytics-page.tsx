@@ -6,6 +6,7 @@ import type { Analytics, Concentration, ExposureRow } from '~/analytics/analytic
 import { ANALYTICS_PERIODS, ANALYTICS_TABS, SERIES_BUCKET, type AnalyticsPeriod, type AnalyticsTab } from '~/analytics/periods.ts';
 import { formatEur } from '~/utils/format.ts';
 import { VolumeChart } from './volume-chart.tsx';
+import { TableHead } from '~/components/kit/table-head.tsx';
 
 /** The page data: the figures (JSON-serialised) and the tab in the URL. */
 export interface AnalyticsPageData {
@@ -74,13 +75,12 @@ function RiskCard({ data }: { data: Analytics }) {
         {t('analytics.risk.title')}
       </Heading>
       <Table.Root size="1">
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeaderCell>{t('analytics.risk.category')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell justify="end">{t('analytics.risk.clients')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell justify="end">{t('analytics.risk.exposure')}</Table.ColumnHeaderCell>
-          </Table.Row>
-        </Table.Header>
+        <TableHead
+          columns={[
+            t('analytics.risk.category'), { label: t('analytics.risk.clients'), justify: 'end' },
+            { label: t('analytics.risk.exposure'), justify: 'end' },
+          ]}
+        />
         <Table.Body>
           {data.riskDistribution.map((row) => (
             <Table.Row key={row.category} data-testid={`risk-${row.category}`}>
@@ -109,13 +109,11 @@ function ConcentrationCard({ data }: { data: Analytics }) {
         {t('analytics.concentration.title')}
       </Heading>
       <Table.Root size="1">
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeaderCell />
-            <Table.ColumnHeaderCell justify="end">{t('analytics.concentration.clients')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell justify="end">{t('analytics.concentration.customers')}</Table.ColumnHeaderCell>
-          </Table.Row>
-        </Table.Header>
+        <TableHead
+          columns={[
+            '', { label: t('analytics.concentration.clients'), justify: 'end' }, { label: t('analytics.concentration.customers'), justify: 'end' },
+          ]}
+        />
         <Table.Body>
           {rows.map(([key, show]) => (
             <Table.Row key={key}>
@@ -141,14 +139,12 @@ function TopList({ title, rows, link, testId }: { title: string; rows: ExposureR
         <Text color="gray">{t('analytics.top.empty')}</Text>
       ) : (
         <Table.Root size="1">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeaderCell>{t('analytics.top.name')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('analytics.top.invoices')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('analytics.top.exposure')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('analytics.top.share')}</Table.ColumnHeaderCell>
-            </Table.Row>
-          </Table.Header>
+          <TableHead
+            columns={[
+              t('analytics.top.name'), { label: t('analytics.top.invoices'), justify: 'end' }, { label: t('analytics.top.exposure'), justify: 'end' },
+              { label: t('analytics.top.share'), justify: 'end' },
+            ]}
+          />
           <Table.Body>
             {rows.map((row) => (
               <Table.Row key={row.id}>
@@ -175,13 +171,12 @@ function SeriesTable({ data }: { data: Analytics }) {
         {t('analytics.performance.title')}
       </Heading>
       <Table.Root size="1">
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeaderCell>{t('analytics.performance.start')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell justify="end">{t('analytics.performance.count')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell justify="end">{t('analytics.performance.volume')}</Table.ColumnHeaderCell>
-          </Table.Row>
-        </Table.Header>
+        <TableHead
+          columns={[
+            t('analytics.performance.start'), { label: t('analytics.performance.count'), justify: 'end' },
+            { label: t('analytics.performance.volume'), justify: 'end' },
+          ]}
+        />
         <Table.Body>
           {data.series.map((point) => (
             <Table.Row key={point.start}>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ActivityDto, PartyDocumentDto, PartyInvoiceDto, RiskHistoryDto } from '~/clients/party.server.ts';
 import { formatBytes, formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 import { riskColour } from './display.tsx';
+import { TableHead } from '~/components/kit/table-head.tsx';
 
 /** The related sections of a client's or customer's detail page. */
 
@@ -63,20 +64,15 @@ export function InvoicesSection({ invoices, count, counterparty }: { invoices: P
         <Text color="gray">{t('clients.detail.noInvoices')}</Text>
       ) : (
         <Table.Root size="1">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeaderCell>{t('clients.detail.invoiceNumber')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>
-                {counterparty === 'customer' ? t('clients.detail.counterpartyCustomer') : t('clients.detail.counterpartyClient')}
-              </Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('clients.detail.invoiceStatus')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('clients.detail.amount')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('clients.detail.advance')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('clients.detail.fee')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('clients.detail.issueDate')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('clients.detail.dueDate')}</Table.ColumnHeaderCell>
-            </Table.Row>
-          </Table.Header>
+          <TableHead
+            columns={[
+              t('clients.detail.invoiceNumber'),
+              counterparty === 'customer' ? t('clients.detail.counterpartyCustomer') : t('clients.detail.counterpartyClient'),
+              t('clients.detail.invoiceStatus'), { label: t('clients.detail.amount'), justify: 'end' },
+              { label: t('clients.detail.advance'), justify: 'end' }, { label: t('clients.detail.fee'), justify: 'end' },
+              t('clients.detail.issueDate'), t('clients.detail.dueDate'),
+            ]}
+          />
           <Table.Body>
             {invoices.map((invoice) => (
               <Table.Row key={invoice.id}>
@@ -110,15 +106,11 @@ export function DocumentsSection({ documents }: { documents: PartyDocumentDto[] 
         <Text color="gray">{t('clients.detail.noDocuments')}</Text>
       ) : (
         <Table.Root size="1">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeaderCell>{t('clients.detail.documentName')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('clients.detail.documentType')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('clients.detail.size')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('clients.detail.uploaded')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell />
-            </Table.Row>
-          </Table.Header>
+          <TableHead
+            columns={[
+              t('clients.detail.documentName'), t('clients.detail.documentType'), t('clients.detail.size'), t('clients.detail.uploaded'), '',
+            ]}
+          />
           <Table.Body>
             {documents.map((document) => (
               <Table.Row key={document.id}>
@@ -150,14 +142,7 @@ export function RiskHistorySection({ history }: { history: RiskHistoryDto[] }) {
         <Text color="gray">{t('clients.detail.noRisk')}</Text>
       ) : (
         <Table.Root size="1">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeaderCell>{t('clients.detail.date')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('clients.detail.score')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('clients.detail.category')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('clients.detail.assessedBy')}</Table.ColumnHeaderCell>
-            </Table.Row>
-          </Table.Header>
+          <TableHead columns={[t('clients.detail.date'), t('clients.detail.score'), t('clients.detail.category'), t('clients.detail.assessedBy')]} />
           <Table.Body>
             {history.map((row) => (
               <Table.Row key={row.id}>

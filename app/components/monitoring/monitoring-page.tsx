@@ -10,6 +10,7 @@ import { formatDateTime } from '~/utils/format.ts';
 import { ActivityLabel, INTEGRATION_COLORS, STATUS_COLORS } from '../dashboard/labels.tsx';
 import { activityStatus } from '~/dashboard/display.ts';
 import { Pager } from '~/components/kit/pager.tsx';
+import { TableHead } from '~/components/kit/table-head.tsx';
 
 export type MonitoringData = Awaited<ReturnType<typeof loadMonitoring>>;
 type Status = MonitoringData['status'];
@@ -65,15 +66,13 @@ function IntegrationTable({ status }: { status: Status }) {
   if (!status.integrations.length) return <Text color="gray">{t('dashboard.integrations.empty')}</Text>;
   return (
     <Table.Root size="1" data-testid="integration-health">
-      <Table.Header>
-        <Table.Row>
-          <Table.ColumnHeaderCell>{t('dashboard.monitoring.integrations.name')}</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>{t('dashboard.monitoring.integrations.status')}</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>{t('dashboard.monitoring.integrations.lastCheck')}</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell justify="end">{t('dashboard.monitoring.integrations.errorCount')}</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>{t('dashboard.monitoring.integrations.lastError')}</Table.ColumnHeaderCell>
-        </Table.Row>
-      </Table.Header>
+      <TableHead
+        columns={[
+          t('dashboard.monitoring.integrations.name'), t('dashboard.monitoring.integrations.status'),
+          t('dashboard.monitoring.integrations.lastCheck'), { label: t('dashboard.monitoring.integrations.errorCount'), justify: 'end' },
+          t('dashboard.monitoring.integrations.lastError'),
+        ]}
+      />
       <Table.Body>
         {status.integrations.map((integration) => (
           <Table.Row key={integration.id} data-integration-type={integration.type}>
@@ -144,15 +143,13 @@ function SystemTab({ status }: { status: Status }) {
           </Text>
         )}
         <Table.Root size="1" data-testid="queue-table">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeaderCell>{t('dashboard.monitoring.queues.name')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('dashboard.monitoring.queues.created')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('dashboard.monitoring.queues.retry')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('dashboard.monitoring.queues.active')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('dashboard.monitoring.queues.failed')}</Table.ColumnHeaderCell>
-            </Table.Row>
-          </Table.Header>
+          <TableHead
+            columns={[
+              t('dashboard.monitoring.queues.name'), { label: t('dashboard.monitoring.queues.created'), justify: 'end' },
+              { label: t('dashboard.monitoring.queues.retry'), justify: 'end' }, { label: t('dashboard.monitoring.queues.active'), justify: 'end' },
+              { label: t('dashboard.monitoring.queues.failed'), justify: 'end' },
+            ]}
+          />
           <Table.Body>
             {status.queues.map((queue) => (
               <Table.Row key={queue.name} data-queue={queue.name}>
@@ -264,15 +261,12 @@ function LogsTab({ data }: { data: MonitoringData }) {
           </Text>
           {data.logs.logs.length ? (
             <Table.Root size="1" data-testid="log-table">
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeaderCell>{t('dashboard.monitoring.logs.time')}</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>{t('dashboard.monitoring.logs.user')}</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>{t('dashboard.monitoring.logs.action')}</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>{t('dashboard.monitoring.logs.entity')}</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>{t('dashboard.monitoring.logs.ip')}</Table.ColumnHeaderCell>
-                </Table.Row>
-              </Table.Header>
+              <TableHead
+                columns={[
+                  t('dashboard.monitoring.logs.time'), t('dashboard.monitoring.logs.user'), t('dashboard.monitoring.logs.action'),
+                  t('dashboard.monitoring.logs.entity'), t('dashboard.monitoring.logs.ip'),
+                ]}
+              />
               <Table.Body>
                 {data.logs.logs.map((log) => (
                   <Table.Row key={log.id} data-log-id={log.id}>
