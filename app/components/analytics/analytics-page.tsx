@@ -7,6 +7,7 @@ import { ANALYTICS_PERIODS, ANALYTICS_TABS, SERIES_BUCKET, type AnalyticsPeriod,
 import { formatEur } from '~/utils/format.ts';
 import { VolumeChart } from './volume-chart.tsx';
 import { TableHead } from '~/components/kit/table-head.tsx';
+import { SectionCard } from '~/components/kit/section-card.tsx';
 
 /** The page data: the figures (JSON-serialised) and the tab in the URL. */
 export interface AnalyticsPageData {
@@ -58,22 +59,16 @@ function ChartCard({ data }: { data: Analytics }) {
   const { t } = useTranslation();
   const unit = SERIES_BUCKET[data.period];
   return (
-    <Card size="2">
-      <Heading as="h2" size="3" mb="2">
-        {t('analytics.chart.title')} ({t(`analytics.chart.${unit}`)})
-      </Heading>
+    <SectionCard title={<>{t('analytics.chart.title')} ({t(`analytics.chart.${unit}`)})</>}>
       <VolumeChart data={data.series} unit={unit} />
-    </Card>
+    </SectionCard>
   );
 }
 
 function RiskCard({ data }: { data: Analytics }) {
   const { t } = useTranslation();
   return (
-    <Card size="2" data-testid="analytics-risk">
-      <Heading as="h2" size="3" mb="2">
-        {t('analytics.risk.title')}
-      </Heading>
+    <SectionCard title={t('analytics.risk.title')} testId="analytics-risk">
       <Table.Root size="1">
         <TableHead
           columns={[
@@ -91,7 +86,7 @@ function RiskCard({ data }: { data: Analytics }) {
           ))}
         </Table.Body>
       </Table.Root>
-    </Card>
+    </SectionCard>
   );
 }
 
@@ -104,10 +99,7 @@ function ConcentrationCard({ data }: { data: Analytics }) {
     ['hhi', (value) => (value.hhi === null ? none : decimal.format(value.hhi))],
   ];
   return (
-    <Card size="2" data-testid="analytics-concentration">
-      <Heading as="h2" size="3" mb="2">
-        {t('analytics.concentration.title')}
-      </Heading>
+    <SectionCard title={t('analytics.concentration.title')} testId="analytics-concentration">
       <Table.Root size="1">
         <TableHead
           columns={[
@@ -124,17 +116,14 @@ function ConcentrationCard({ data }: { data: Analytics }) {
           ))}
         </Table.Body>
       </Table.Root>
-    </Card>
+    </SectionCard>
   );
 }
 
 function TopList({ title, rows, link, testId }: { title: string; rows: ExposureRow[]; link: string; testId: string }) {
   const { t } = useTranslation();
   return (
-    <Card size="2" data-testid={testId}>
-      <Heading as="h2" size="3" mb="2">
-        {title}
-      </Heading>
+    <SectionCard title={title} testId={testId}>
       {rows.length === 0 ? (
         <Text color="gray">{t('analytics.top.empty')}</Text>
       ) : (
@@ -159,17 +148,14 @@ function TopList({ title, rows, link, testId }: { title: string; rows: ExposureR
           </Table.Body>
         </Table.Root>
       )}
-    </Card>
+    </SectionCard>
   );
 }
 
 function SeriesTable({ data }: { data: Analytics }) {
   const { t } = useTranslation();
   return (
-    <Card size="2" data-testid="analytics-series">
-      <Heading as="h2" size="3" mb="2">
-        {t('analytics.performance.title')}
-      </Heading>
+    <SectionCard title={t('analytics.performance.title')} testId="analytics-series">
       <Table.Root size="1">
         <TableHead
           columns={[
@@ -187,7 +173,7 @@ function SeriesTable({ data }: { data: Analytics }) {
           ))}
         </Table.Body>
       </Table.Root>
-    </Card>
+    </SectionCard>
   );
 }
 
@@ -206,10 +192,7 @@ function FinancialCard({ data }: { data: Analytics }) {
     [t('analytics.financial.defaultAmount'), formatEur(data.defaultAmount)],
   ];
   return (
-    <Card size="2" data-testid="analytics-financial">
-      <Heading as="h2" size="3" mb="2">
-        {t('analytics.financial.title')}
-      </Heading>
+    <SectionCard title={t('analytics.financial.title')} testId="analytics-financial">
       <Table.Root size="1">
         <Table.Body>
           {rows.map(([label, value]) => (
@@ -220,7 +203,7 @@ function FinancialCard({ data }: { data: Analytics }) {
           ))}
         </Table.Body>
       </Table.Root>
-    </Card>
+    </SectionCard>
   );
 }
 
