@@ -1,5 +1,4 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react';
 import { AlertDialog, Badge, Button, Card, Dialog, Flex, Heading, Select, Switch, Table, Text } from '@radix-ui/themes';
 import { Form, Link, useFetcher, useNavigation, useSearchParams } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
@@ -9,6 +8,7 @@ import { formatDateTime } from '~/utils/format.ts';
 import { Field, FormErrors, PasswordField } from './forms.tsx';
 import { SelectField, SubmitRow } from '~/components/kit/fields.tsx';
 import { TableHead } from '~/components/kit/table-head.tsx';
+import { useZodForm } from '~/components/kit/zod-form.ts';
 
 interface ManagedUser {
   id: string;
@@ -228,15 +228,7 @@ function NewUserDialog({ canGrantSuperAdmin }: { canGrantSuperAdmin: boolean }) 
   const { t } = useTranslation();
   const fetcher = useFetcher<{ intent: 'create'; result: SubmissionResult<string[]>; created?: boolean }>();
   const [open, setOpen] = useState(false);
-  const [form, fields] = useForm({
-    id: 'new-user',
-    lastResult: fetcher.data?.result,
-    defaultValue: { role: 'user' },
-    constraint: getZodConstraint(createUserSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: createUserSchema }),
-  });
+  const [form, fields] = useZodForm(createUserSchema, { id: 'new-user', lastResult: fetcher.data?.result, defaultValue: { role: 'user' } });
   const creating = fetcher.state !== 'idle';
   useEffect(() => {
     if (fetcher.state === 'idle' && fetcher.data?.created) setOpen(false);

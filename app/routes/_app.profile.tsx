@@ -1,5 +1,5 @@
-import { getFormProps, getInputProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import { getFormProps, getInputProps, type Submission, type SubmissionResult } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
 import { Badge, Button, Callout, Card, DataList, Flex, Grid, Heading } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
@@ -16,6 +16,7 @@ import { readApiError } from '~/utils/api.server.ts';
 import { formatDateTime } from '~/utils/format.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { useZodForm } from '~/components/kit/zod-form.ts';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -109,16 +110,8 @@ function ProfileForm({
   const { t } = useTranslation();
   const navigation = useNavigation();
   const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'profile';
-  const [form, fields] = useForm({
-    id: 'profile',
-    lastResult,
-    // Prefilled from the current user until edited (docs/screens.md).
-    defaultValue: { firstName: user.firstName, lastName: user.lastName, email: user.email },
-    constraint: getZodConstraint(profileSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
-  });
+  // Prefilled from the current user until edited (docs/screens.md).
+  const [form, fields] = useZodForm(profileSchema, { id: 'profile', lastResult, defaultValue: { firstName: user.firstName, lastName: user.lastName, email: user.email } });
   useFailureToast(lastResult, 'profile.updateFailed');
   return (
     <Card size="3">
@@ -143,14 +136,7 @@ function PasswordForm({ lastResult }: { lastResult?: SubmissionResult<string[]> 
   const { t } = useTranslation();
   const navigation = useNavigation();
   const changing = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'password';
-  const [form, fields] = useForm({
-    id: 'password',
-    lastResult,
-    constraint: getZodConstraint(changePasswordSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: changePasswordSchema }),
-  });
+  const [form, fields] = useZodForm(changePasswordSchema, { id: 'password', lastResult });
   useFailureToast(lastResult, 'profile.passwordFailed');
   return (
     <Card size="3">

@@ -1,5 +1,4 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react';
 import { Button, Flex } from '@radix-ui/themes';
 import { Form, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { bankingStepSchema, companyStepSchema, COUNTRIES, CREDIT_LIMIT_PLACEHOLDER, DEFAULT_COUNTRY } from '~/onboarding/schemas.ts';
 import { SelectField } from '~/components/kit/fields.tsx';
 import { useWizardMessage, WizardField, WizardFormErrors } from './fields.tsx';
+import { useZodForm } from '~/components/kit/zod-form.ts';
 
 /**
  * Steps 1 and 2: real form posts validated by the shared step schemas.
@@ -40,15 +40,7 @@ function StepButtons({ step }: { step: 1 | 2 }) {
 
 export function CompanyStep({ values, lastResult }: StepProps) {
   const { t } = useTranslation();
-  const [form, fields] = useForm({
-    id: 'onboarding-step-1',
-    lastResult,
-    defaultValue: values,
-    constraint: getZodConstraint(companyStepSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: companyStepSchema }),
-  });
+  const [form, fields] = useZodForm(companyStepSchema, { id: 'onboarding-step-1', lastResult, defaultValue: values });
   const text = (name: keyof typeof fields, type: 'text' | 'email' | 'tel' = 'text') => ({
     label: t(`onboarding.fields.${name}`),
     inputProps: getInputProps(fields[name], { type }),
@@ -74,15 +66,7 @@ export function CompanyStep({ values, lastResult }: StepProps) {
 export function BankingStep({ values, lastResult }: StepProps) {
   const { t } = useTranslation();
   const message = useWizardMessage();
-  const [form, fields] = useForm({
-    id: 'onboarding-step-2',
-    lastResult,
-    defaultValue: { country: DEFAULT_COUNTRY, ...values },
-    constraint: getZodConstraint(bankingStepSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: bankingStepSchema }),
-  });
+  const [form, fields] = useZodForm(bankingStepSchema, { id: 'onboarding-step-2', lastResult, defaultValue: { country: DEFAULT_COUNTRY, ...values } });
   const text = (name: 'address' | 'city' | 'postalCode' | 'iban') => ({
     label: t(`onboarding.fields.${name}`),
     inputProps: getInputProps(fields[name], { type: 'text' }),
