@@ -153,7 +153,7 @@ function RiskCard({ metrics }: { metrics: DashboardData['metrics'] }) {
     );
   };
   return (
-    <SectionCard level="h3" title={t('dashboard.risk.title')} testId="risk-card">
+    <SectionCard level="h3" size="4" title={t('dashboard.risk.title')} testId="risk-card">
       {content()}
     </SectionCard>
   );
@@ -191,7 +191,7 @@ function IntegrationsCard({ integrations }: { integrations: DashboardData['integ
     );
   };
   return (
-    <SectionCard level="h3" title={t('dashboard.integrations.title')} testId="integration-card">
+    <SectionCard level="h3" size="4" title={t('dashboard.integrations.title')} testId="integration-card">
       {content()}
     </SectionCard>
   );
@@ -244,7 +244,7 @@ function WorkflowsCard({ workflows }: { workflows: DashboardData['workflows'] })
     );
   };
   return (
-    <SectionCard level="h3" title={t('dashboard.workflows.title')} testId="workflow-card">
+    <SectionCard level="h3" size="4" title={t('dashboard.workflows.title')} testId="workflow-card">
       {content()}
     </SectionCard>
   );
@@ -272,7 +272,7 @@ function ActivityRow({ activity }: { activity: RecentActivity }) {
 function ActivitiesCard({ activities }: { activities: DashboardData['activities'] }) {
   const { t } = useTranslation();
   return (
-    <SectionCard level="h3" title={t('dashboard.activities.title')} testId="activities-card">
+    <SectionCard level="h3" size="4" title={t('dashboard.activities.title')} testId="activities-card">
       {!activities.ok ? (
         <SectionError text={t('dashboard.dataError')} />
       ) : activities.data.length ? (

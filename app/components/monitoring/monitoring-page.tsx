@@ -11,6 +11,7 @@ import { ActivityLabel, INTEGRATION_COLORS, STATUS_COLORS } from '../dashboard/l
 import { activityStatus } from '~/dashboard/display.ts';
 import { Pager } from '~/components/kit/pager.tsx';
 import { TableHead } from '~/components/kit/table-head.tsx';
+import { SectionCard } from '~/components/kit/section-card.tsx';
 
 export type MonitoringData = Awaited<ReturnType<typeof loadMonitoring>>;
 type Status = MonitoringData['status'];
@@ -133,10 +134,7 @@ function SystemTab({ status }: { status: Status }) {
           )}
         </Card>
       </Grid>
-      <Card size="2">
-        <Heading as="h3" size="3" mb="2">
-          {t('dashboard.monitoring.queues.title')}
-        </Heading>
+      <SectionCard level="h3" title={t('dashboard.monitoring.queues.title')}>
         {status.queuesAvailable ? null : (
           <Text as="p" size="2" color="gray" mb="2">
             {t('dashboard.monitoring.queues.unavailable')}
@@ -164,11 +162,8 @@ function SystemTab({ status }: { status: Status }) {
             ))}
           </Table.Body>
         </Table.Root>
-      </Card>
-      <Card size="2" data-testid="failed-jobs">
-        <Heading as="h3" size="3" mb="2">
-          {t('dashboard.monitoring.failedJobs.title')}
-        </Heading>
+      </SectionCard>
+      <SectionCard level="h3" title={t('dashboard.monitoring.failedJobs.title')} testId="failed-jobs">
         {status.recentFailedJobs.length ? (
           <Flex direction="column" gap="1">
             {status.recentFailedJobs.map((job) => (
@@ -185,11 +180,8 @@ function SystemTab({ status }: { status: Status }) {
             {t('dashboard.monitoring.failedJobs.empty')}
           </Text>
         )}
-      </Card>
-      <Card size="2">
-        <Heading as="h3" size="3" mb="2">
-          {t('dashboard.monitoring.integrations.title')}
-        </Heading>
+      </SectionCard>
+      <SectionCard level="h3" title={t('dashboard.monitoring.integrations.title')}>
         <Flex direction="column" gap="2">
           {status.integrations.length ? (
             status.integrations.map((integration) => (
@@ -202,7 +194,7 @@ function SystemTab({ status }: { status: Status }) {
             <Text color="gray">{t('dashboard.integrations.empty')}</Text>
           )}
         </Flex>
-      </Card>
+      </SectionCard>
     </Flex>
   );
 }
