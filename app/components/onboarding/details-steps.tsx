@@ -1,6 +1,7 @@
-import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react';
+import { getFormProps, getInputProps, type FormMetadata, type SubmissionResult } from '@conform-to/react';
 import { Button, Flex } from '@radix-ui/themes';
 import { Form, useNavigation } from '@remix-run/react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { bankingStepSchema, companyStepSchema, COUNTRIES, CREDIT_LIMIT_PLACEHOLDER, DEFAULT_COUNTRY } from '~/onboarding/schemas.ts';
@@ -19,22 +20,30 @@ interface StepProps {
   lastResult?: SubmissionResult<string[]> | null;
 }
 
-function StepButtons({ step }: { step: 1 | 2 }) {
+/** A step's form: its number for the action, the form-level errors above the fields, Previous (from step 2) and Next below. */
+function StepForm<Schema extends Record<string, unknown>>({ step, form, children }: { step: 1 | 2; form: FormMetadata<Schema>; children: ReactNode }) {
   const { t } = useTranslation();
   const busy = useNavigation().state === 'submitting';
   return (
-    <Flex justify="between" mt="4">
-      {step > 1 ? (
-        <Button type="submit" name="intent" value="previous" variant="soft" formNoValidate disabled={busy}>
-          {t('onboarding.actions.previous')}
+    <Form method="post" action={`/onboarding?step=${step}`} {...getFormProps(form)} noValidate>
+      <input type="hidden" name="step" value={step} />
+      <Flex direction="column" gap="3">
+        <WizardFormErrors errors={form.errors} />
+        {children}
+      </Flex>
+      <Flex justify="between" mt="4">
+        {step > 1 ? (
+          <Button type="submit" name="intent" value="previous" variant="soft" formNoValidate disabled={busy}>
+            {t('onboarding.actions.previous')}
+          </Button>
+        ) : (
+          <span />
+        )}
+        <Button type="submit" name="intent" value="next" disabled={busy}>
+          {t('onboarding.actions.next')}
         </Button>
-      ) : (
-        <span />
-      )}
-      <Button type="submit" name="intent" value="next" disabled={busy}>
-        {t('onboarding.actions.next')}
-      </Button>
-    </Flex>
+      </Flex>
+    </Form>
   );
 }
 
@@ -47,19 +56,14 @@ export function CompanyStep({ values, lastResult }: StepProps) {
     errors: fields[name].errors,
   });
   return (
-    <Form method="post" action="/onboarding?step=1" {...getFormProps(form)} noValidate>
-      <input type="hidden" name="step" value="1" />
-      <Flex direction="column" gap="3">
-        <WizardFormErrors errors={form.errors} />
-        <WizardField {...text('companyName')} />
-        <WizardField {...text('oib')} inputProps={{ ...getInputProps(fields.oib, { type: 'text' }), inputMode: 'numeric', maxLength: 11 }} />
-        <WizardField {...text('registrationNumber')} />
-        <WizardField {...text('contactPerson')} />
-        <WizardField {...text('email', 'email')} />
-        <WizardField {...text('phone', 'tel')} />
-      </Flex>
-      <StepButtons step={1} />
-    </Form>
+    <StepForm step={1} form={form}>
+      <WizardField {...text('companyName')} />
+      <WizardField {...text('oib')} inputProps={{ ...getInputProps(fields.oib, { type: 'text' }), inputMode: 'numeric', maxLength: 11 }} />
+      <WizardField {...text('registrationNumber')} />
+      <WizardField {...text('contactPerson')} />
+      <WizardField {...text('email', 'email')} />
+      <WizardField {...text('phone', 'tel')} />
+    </StepForm>
   );
 }
 
@@ -73,29 +77,24 @@ export function BankingStep({ values, lastResult }: StepProps) {
     errors: fields[name].errors,
   });
   return (
-    <Form method="post" action="/onboarding?step=2" {...getFormProps(form)} noValidate>
-      <input type="hidden" name="step" value="2" />
-      <Flex direction="column" gap="3">
-        <WizardFormErrors errors={form.errors} />
-        <WizardField {...text('address')} />
-        <WizardField {...text('city')} />
-        <WizardField {...text('postalCode')} inputProps={{ ...getInputProps(fields.postalCode, { type: 'text' }), inputMode: 'numeric', maxLength: 5 }} />
-        <SelectField label={t('onboarding.fields.country')} meta={fields.country} errors={fields.country.errors?.map(message)}>
-          {COUNTRIES.map((country) => (
-            <option key={country} value={country}>
-              {t(`onboarding.countries.${country}`)}
-            </option>
-          ))}
-        </SelectField>
-        <WizardField {...text('iban')} inputProps={{ ...getInputProps(fields.iban, { type: 'text' }), autoComplete: 'off' }} />
-        <WizardField
-          label={t('onboarding.fields.creditLimit')}
-          hint={t('onboarding.fields.creditLimitHint')}
-          inputProps={{ ...getInputProps(fields.creditLimit, { type: 'text' }), inputMode: 'decimal', placeholder: String(CREDIT_LIMIT_PLACEHOLDER) }}
-          errors={fields.creditLimit.errors}
-        />
-      </Flex>
-      <StepButtons step={2} />
-    </Form>
+    <StepForm step={2} form={form}>
+      <WizardField {...text('address')} />
+      <WizardField {...text('city')} />
+      <WizardField {...text('postalCode')} inputProps={{ ...getInputProps(fields.postalCode, { type: 'text' }), inputMode: 'numeric', maxLength: 5 }} />
+      <SelectField label={t('onboarding.fields.country')} meta={fields.country} errors={fields.country.errors?.map(message)}>
+        {COUNTRIES.map((country) => (
+          <option key={country} value={country}>
+            {t(`onboarding.countries.${country}`)}
+          </option>
+        ))}
+      </SelectField>
+      <WizardField {...text('iban')} inputProps={{ ...getInputProps(fields.iban, { type: 'text' }), autoComplete: 'off' }} />
+      <WizardField
+        label={t('onboarding.fields.creditLimit')}
+        hint={t('onboarding.fields.creditLimitHint')}
+        inputProps={{ ...getInputProps(fields.creditLimit, { type: 'text' }), inputMode: 'decimal', placeholder: String(CREDIT_LIMIT_PLACEHOLDER) }}
+        errors={fields.creditLimit.errors}
+      />
+    </StepForm>
   );
 }
