@@ -4,6 +4,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BackupStatus } from '../../db/models/enums.ts';
 import { formatBytes, formatDateTime } from '~/utils/format.ts';
+import { TableHead } from '~/components/kit/table-head.tsx';
 
 export interface BackupListItem {
   id: string;
@@ -74,15 +75,12 @@ export function BackupsCard({ backups, canBackup, canExport }: { backups: Backup
             </Text>
           ) : (
             <Table.Root variant="surface" size="1" data-testid="backup-list">
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeaderCell>{t('backups.columns.created')}</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>{t('backups.columns.status')}</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>{t('backups.columns.size')}</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>{t('backups.columns.requestedBy')}</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>{t('backups.columns.file')}</Table.ColumnHeaderCell>
-                </Table.Row>
-              </Table.Header>
+              <TableHead
+                columns={[
+                  t('backups.columns.created'), t('backups.columns.status'), t('backups.columns.size'), t('backups.columns.requestedBy'),
+                  t('backups.columns.file'),
+                ]}
+              />
               <Table.Body>
                 {backups.map((backup) => (
                   <Table.Row key={backup.id} data-testid={`backup-${backup.id}`} data-status={backup.status}>

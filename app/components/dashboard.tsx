@@ -8,6 +8,7 @@ import { formatDateTime, formatEur } from '~/utils/format.ts';
 import { InvoiceChart } from './dashboard/invoice-chart.tsx';
 import { ActivityLabel, INTEGRATION_COLORS, PRIORITY_COLORS, STATUS_COLORS } from './dashboard/labels.tsx';
 import { BUSINESS_TIME_ZONE } from '~/utils/business-time.ts';
+import { SectionCard } from '~/components/kit/section-card.tsx';
 
 export type DashboardData = Awaited<ReturnType<typeof loadDashboard>>;
 
@@ -152,12 +153,9 @@ function RiskCard({ metrics }: { metrics: DashboardData['metrics'] }) {
     );
   };
   return (
-    <Card size="2" data-testid="risk-card">
-      <Heading as="h3" size="4" mb="3">
-        {t('dashboard.risk.title')}
-      </Heading>
+    <SectionCard level="h3" size="4" title={t('dashboard.risk.title')} testId="risk-card">
       {content()}
-    </Card>
+    </SectionCard>
   );
 }
 
@@ -193,12 +191,9 @@ function IntegrationsCard({ integrations }: { integrations: DashboardData['integ
     );
   };
   return (
-    <Card size="2" data-testid="integration-card">
-      <Heading as="h3" size="4" mb="3">
-        {t('dashboard.integrations.title')}
-      </Heading>
+    <SectionCard level="h3" size="4" title={t('dashboard.integrations.title')} testId="integration-card">
       {content()}
-    </Card>
+    </SectionCard>
   );
 }
 
@@ -249,12 +244,9 @@ function WorkflowsCard({ workflows }: { workflows: DashboardData['workflows'] })
     );
   };
   return (
-    <Card size="2" data-testid="workflow-card">
-      <Heading as="h3" size="4" mb="3">
-        {t('dashboard.workflows.title')}
-      </Heading>
+    <SectionCard level="h3" size="4" title={t('dashboard.workflows.title')} testId="workflow-card">
       {content()}
-    </Card>
+    </SectionCard>
   );
 }
 
@@ -280,10 +272,7 @@ function ActivityRow({ activity }: { activity: RecentActivity }) {
 function ActivitiesCard({ activities }: { activities: DashboardData['activities'] }) {
   const { t } = useTranslation();
   return (
-    <Card size="2" data-testid="activities-card">
-      <Heading as="h3" size="4" mb="3">
-        {t('dashboard.activities.title')}
-      </Heading>
+    <SectionCard level="h3" size="4" title={t('dashboard.activities.title')} testId="activities-card">
       {!activities.ok ? (
         <SectionError text={t('dashboard.dataError')} />
       ) : activities.data.length ? (
@@ -295,7 +284,7 @@ function ActivitiesCard({ activities }: { activities: DashboardData['activities'
       ) : (
         <Text color="gray">{t('dashboard.activities.empty')}</Text>
       )}
-    </Card>
+    </SectionCard>
   );
 }
 

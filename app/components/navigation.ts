@@ -8,49 +8,17 @@ export interface NavGroup {
   items: NavItem[];
 }
 
+/** A link and its label key under `nav.`; a group of them under `nav.groups.`. */
+const link = (to: string, key: string): NavItem => ({ to, label: `nav.${key}` });
+const group = (key: string, ...items: NavItem[]): NavGroup => ({ label: `nav.groups.${key}`, items });
+
 export const NAVIGATION: NavGroup[] = [
-  { label: 'nav.groups.dashboard', items: [{ to: '/', label: 'nav.dashboard' }] },
-  {
-    label: 'nav.groups.crm',
-    items: [
-      { to: '/clients', label: 'nav.clients' },
-      { to: '/customers', label: 'nav.customers' },
-      { to: '/onboarding', label: 'nav.onboarding' },
-    ],
-  },
-  {
-    label: 'nav.groups.factoring',
-    items: [
-      { to: '/invoices', label: 'nav.invoices' },
-      { to: '/risk', label: 'nav.risk' },
-      { to: '/limits', label: 'nav.limits' },
-      { to: '/payments', label: 'nav.payments' },
-    ],
-  },
-  {
-    label: 'nav.groups.automation',
-    items: [
-      { to: '/workflows', label: 'nav.workflows' },
-      { to: '/tasks', label: 'nav.tasks' },
-      { to: '/email-automation', label: 'nav.emailAutomation' },
-    ],
-  },
-  {
-    label: 'nav.groups.integrations',
-    items: [
-      { to: '/integrations/hanfa', label: 'nav.hanfa' },
-      { to: '/integrations/fina', label: 'nav.fina' },
-      { to: '/integrations/einvoicing', label: 'nav.einvoicing' },
-    ],
-  },
-  {
-    label: 'nav.groups.documents',
-    items: [
-      { to: '/documents', label: 'nav.documents' },
-      { to: '/analytics', label: 'nav.analytics' },
-      { to: '/monitoring', label: 'nav.monitoring' },
-    ],
-  },
+  group('dashboard', link('/', 'dashboard')),
+  group('crm', link('/clients', 'clients'), link('/customers', 'customers'), link('/onboarding', 'onboarding')),
+  group('factoring', link('/invoices', 'invoices'), link('/risk', 'risk'), link('/limits', 'limits'), link('/payments', 'payments')),
+  group('automation', link('/workflows', 'workflows'), link('/tasks', 'tasks'), link('/email-automation', 'emailAutomation')),
+  group('integrations', link('/integrations/hanfa', 'hanfa'), link('/integrations/fina', 'fina'), link('/integrations/einvoicing', 'einvoicing')),
+  group('documents', link('/documents', 'documents'), link('/analytics', 'analytics'), link('/monitoring', 'monitoring')),
 ];
 
 /** The page title key for a path: the sidebar label of the longest matching link. */

@@ -1,5 +1,4 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react';
 import { AlertDialog, Badge, Button, Card, Dialog, Flex, Heading, Select, Switch, Table, Text } from '@radix-ui/themes';
 import { Form, Link, useFetcher, useNavigation, useSearchParams } from '@remix-run/react';
 import { useEffect, useRef, useState } from 'react';
@@ -8,6 +7,8 @@ import { createUserSchema, ROLES, type Role } from '~/auth/schemas.ts';
 import { formatDateTime } from '~/utils/format.ts';
 import { Field, FormErrors, PasswordField } from './forms.tsx';
 import { SelectField, SubmitRow } from '~/components/kit/fields.tsx';
+import { TableHead } from '~/components/kit/table-head.tsx';
+import { useZodForm } from '~/components/kit/zod-form.ts';
 
 interface ManagedUser {
   id: string;
@@ -67,17 +68,12 @@ export function UserManagement({
         <NewUserDialog canGrantSuperAdmin={canGrantSuperAdmin} />
       </Flex>
       <Table.Root variant="surface" data-testid="user-table">
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeaderCell>{t('settings.name')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('settings.email')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('settings.role')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('settings.active')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('settings.otp')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('recovery.totp.column')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('settings.lastLogin')}</Table.ColumnHeaderCell>
-          </Table.Row>
-        </Table.Header>
+        <TableHead
+          columns={[
+            t('settings.name'), t('settings.email'), t('settings.role'), t('settings.active'), t('settings.otp'), t('recovery.totp.column'),
+            t('settings.lastLogin'),
+          ]}
+        />
         <Table.Body>
           {users.map((user) => (
             <UserRow key={user.id} user={user} self={user.id === me.id} canGrantSuperAdmin={canGrantSuperAdmin} />
@@ -232,15 +228,7 @@ function NewUserDialog({ canGrantSuperAdmin }: { canGrantSuperAdmin: boolean }) 
   const { t } = useTranslation();
   const fetcher = useFetcher<{ intent: 'create'; result: SubmissionResult<string[]>; created?: boolean }>();
   const [open, setOpen] = useState(false);
-  const [form, fields] = useForm({
-    id: 'new-user',
-    lastResult: fetcher.data?.result,
-    defaultValue: { role: 'user' },
-    constraint: getZodConstraint(createUserSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: createUserSchema }),
-  });
+  const [form, fields] = useZodForm(createUserSchema, { id: 'new-user', lastResult: fetcher.data?.result, defaultValue: { role: 'user' } });
   const creating = fetcher.state !== 'idle';
   useEffect(() => {
     if (fetcher.state === 'idle' && fetcher.data?.created) setOpen(false);

@@ -23,6 +23,7 @@ import { formatDateTime, formatEur } from '~/utils/format.ts';
 import { isValidOib } from '~/utils/validation.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
+import { TableHead } from '~/components/kit/table-head.tsx';
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'nav.integrationsPage', data?.integration.name);
 
@@ -289,14 +290,7 @@ function FinaSection({ checks, lookup }: { checks: NonNullable<LoaderData['finaC
             <Text color="gray">{t('integrations.fina.noChecks')}</Text>
           ) : (
             <Table.Root variant="surface" data-testid="fina-checks">
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeaderCell>{t('integrations.logs.time')}</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>{t('integrations.fina.customer')}</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>OIB</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>{t('integrations.fina.account')}</Table.ColumnHeaderCell>
-                </Table.Row>
-              </Table.Header>
+              <TableHead columns={[t('integrations.logs.time'), t('integrations.fina.customer'), 'OIB', t('integrations.fina.account')]} />
               <Table.Body>
                 {checks.map((check) => (
                   <Table.Row key={`${check.customerId}-${check.checkedAt}`}>
@@ -347,13 +341,7 @@ function Mailbox({ entries, canManage }: { entries: NonNullable<LoaderData['mail
           <Text color="gray">{t('integrations.einvoicing.empty')}</Text>
         ) : (
           <Table.Root variant="surface">
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeaderCell>{t('integrations.logs.time')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>{t('integrations.einvoicing.folder')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>{t('integrations.einvoicing.document')}</Table.ColumnHeaderCell>
-              </Table.Row>
-            </Table.Header>
+            <TableHead columns={[t('integrations.logs.time'), t('integrations.einvoicing.folder'), t('integrations.einvoicing.document')]} />
             <Table.Body>
               {entries.map((entry) => (
                 <Table.Row key={`${entry.folder}/${entry.name}`}>

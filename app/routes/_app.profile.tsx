@@ -1,6 +1,6 @@
-import { getFormProps, getInputProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Badge, Button, Callout, Card, DataList, Flex, Grid, Heading } from '@radix-ui/themes';
+import { getFormProps, getInputProps, type Submission, type SubmissionResult } from '@conform-to/react';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { Badge, Button, Callout, Card, Flex, Grid, Heading } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useEffect } from 'react';
@@ -16,6 +16,8 @@ import { readApiError } from '~/utils/api.server.ts';
 import { formatDateTime } from '~/utils/format.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { useZodForm } from '~/components/kit/zod-form.ts';
+import { FactsCard } from '~/components/kit/facts-card.tsx';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -109,16 +111,8 @@ function ProfileForm({
   const { t } = useTranslation();
   const navigation = useNavigation();
   const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'profile';
-  const [form, fields] = useForm({
-    id: 'profile',
-    lastResult,
-    // Prefilled from the current user until edited (docs/screens.md).
-    defaultValue: { firstName: user.firstName, lastName: user.lastName, email: user.email },
-    constraint: getZodConstraint(profileSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
-  });
+  // Prefilled from the current user until edited (docs/screens.md).
+  const [form, fields] = useZodForm(profileSchema, { id: 'profile', lastResult, defaultValue: { firstName: user.firstName, lastName: user.lastName, email: user.email } });
   useFailureToast(lastResult, 'profile.updateFailed');
   return (
     <Card size="3">
@@ -143,14 +137,7 @@ function PasswordForm({ lastResult }: { lastResult?: SubmissionResult<string[]> 
   const { t } = useTranslation();
   const navigation = useNavigation();
   const changing = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'password';
-  const [form, fields] = useForm({
-    id: 'password',
-    lastResult,
-    constraint: getZodConstraint(changePasswordSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: changePasswordSchema }),
-  });
+  const [form, fields] = useZodForm(changePasswordSchema, { id: 'password', lastResult });
   useFailureToast(lastResult, 'profile.passwordFailed');
   return (
     <Card size="3">
@@ -178,30 +165,19 @@ function AccountInfo({
 }) {
   const { t } = useTranslation();
   return (
-    <Card size="3">
-      <Heading as="h3" size="4" mb="3">
-        {t('profile.account')}
-      </Heading>
-      <DataList.Root>
-        <DataList.Item>
-          <DataList.Label>{t('profile.role')}</DataList.Label>
-          <DataList.Value>{t(`roles.${user.role}`)}</DataList.Value>
-        </DataList.Item>
-        <DataList.Item>
-          <DataList.Label>{t('profile.status')}</DataList.Label>
-          <DataList.Value>
+    <FactsCard
+      title={t('profile.account')}
+      facts={[
+        { label: t('profile.role'), value: t(`roles.${user.role}`) },
+        {
+          label: t('profile.status'),
+          value: (
             <Badge color={user.isActive ? 'green' : 'gray'}>{user.isActive ? t('profile.active') : t('profile.inactive')}</Badge>
-          </DataList.Value>
-        </DataList.Item>
-        <DataList.Item>
-          <DataList.Label>{t('profile.lastLogin')}</DataList.Label>
-          <DataList.Value data-testid="last-login">{user.lastLoginAt ? formatDateTime(user.lastLoginAt) : t('profile.never')}</DataList.Value>
-        </DataList.Item>
-        <DataList.Item>
-          <DataList.Label>{t('profile.totp')}</DataList.Label>
-          <DataList.Value data-testid="totp-enabled">{user.otpEnabled && user.totpConfigured ? t('profile.yes') : t('profile.no')}</DataList.Value>
-        </DataList.Item>
-      </DataList.Root>
-    </Card>
+          ),
+        },
+        { label: t('profile.lastLogin'), value: user.lastLoginAt ? formatDateTime(user.lastLoginAt) : t('profile.never'), testId: 'last-login' },
+        { label: t('profile.totp'), value: user.otpEnabled && user.totpConfigured ? t('profile.yes') : t('profile.no'), testId: 'totp-enabled' },
+      ]}
+    />
   );
 }

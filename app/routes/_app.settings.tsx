@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Badge, Card, DataList, Flex, Heading, Switch, Text } from '@radix-ui/themes';
+import { Badge, Card, Flex, Heading, Switch, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { useFetcher, useLoaderData, useLocation, useRouteLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
@@ -21,6 +21,7 @@ import { THEME_KEY } from '~/utils/theme.ts';
 import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import type { loader as rootLoader } from '~/root.tsx';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { FactsCard } from '~/components/kit/facts-card.tsx';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -151,49 +152,41 @@ export default function SettingsPage() {
         <UserManagement users={data.users} me={data.me} canGrantSuperAdmin={data.canGrantSuperAdmin} />
       ) : null}
       {data.canBackup || data.canExport ? <BackupsCard backups={data.backups} canBackup={data.canBackup} canExport={data.canExport} /> : null}
-      <Card size="3">
-        <Heading as="h3" size="4" mb="3">
-          {t('settings.system')}
-        </Heading>
-        <DataList.Root>
-          <DataList.Item>
-            <DataList.Label>{t('settings.version')}</DataList.Label>
-            <DataList.Value data-testid="app-version">{data.system.version}</DataList.Value>
-          </DataList.Item>
-          <DataList.Item>
-            <DataList.Label>{t('settings.date')}</DataList.Label>
-            <DataList.Value>{formatDate(data.now)}</DataList.Value>
-          </DataList.Item>
-          <DataList.Item>
-            <DataList.Label>{t('settings.database')}</DataList.Label>
-            <DataList.Value>
+      <FactsCard
+        title={t('settings.system')}
+        facts={[
+          { label: t('settings.version'), value: data.system.version, testId: 'app-version' },
+          { label: t('settings.date'), value: formatDate(data.now) },
+          {
+            label: t('settings.database'),
+            value: (
               <Badge color={data.system.databaseConnected ? 'green' : 'red'}>
                 {data.system.databaseConnected ? t('settings.databaseOk') : t('settings.databaseDown')}
               </Badge>
-            </DataList.Value>
-          </DataList.Item>
-          <DataList.Item>
-            <DataList.Label>{t('settings.worker')}</DataList.Label>
-            <DataList.Value data-testid="worker-status">
+            ),
+          },
+          {
+            label: t('settings.worker'),
+            value: (
               <Badge color={data.system.workerRunning ? 'green' : 'red'}>
                 {data.system.workerRunning && data.system.workerLastBeatAt
                   ? t('settings.workerOk', { time: formatDateTime(data.system.workerLastBeatAt) })
                   : t('settings.workerDown')}
               </Badge>
-            </DataList.Value>
-          </DataList.Item>
-          <DataList.Item>
-            <DataList.Label>{t('settings.status')}</DataList.Label>
-            <DataList.Value>
-              {data.system.databaseConnected && data.system.workerRunning ? (
+            ),
+            testId: 'worker-status',
+          },
+          {
+            label: t('settings.status'),
+            value:
+              data.system.databaseConnected && data.system.workerRunning ? (
                 <Badge color="green">{t('settings.statusOk')}</Badge>
               ) : (
                 <Badge color="amber">{t('settings.statusDegraded')}</Badge>
-              )}
-            </DataList.Value>
-          </DataList.Item>
-        </DataList.Root>
-      </Card>
+              ),
+          },
+        ]}
+      />
     </Flex>
   );
 }

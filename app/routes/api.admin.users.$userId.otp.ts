@@ -1,17 +1,13 @@
-import type { ActionFunctionArgs } from '@remix-run/node';
-import { clientIp } from '~/auth/login.server.ts';
-import { requirePermission } from '~/auth/permissions.server.ts';
 import { setOtpSchema } from '~/auth/schemas.ts';
 import { setUserOtp } from '~/auth/users.server.ts';
 import { apiJson, methodNotAllowed, parseJsonBody, requireUuidParam } from '~/utils/api.server.ts';
+import { apiAction } from '~/utils/api-route.server.ts';
 
 /** PUT /api/admin/users/{userId}/otp {otpEnabled}. */
-export async function action({ request, params, context }: ActionFunctionArgs) {
-  if (request.method !== 'PUT') return methodNotAllowed(['PUT']);
-  const actor = await requirePermission(request, 'manage:users', { api: true });
+export const action = apiAction({ method: 'PUT', allow: ['PUT'], permission: 'manage:users' }, async ({ actor, request, params, ip }) => {
   const userId = requireUuidParam(params.userId);
   const { otpEnabled } = await parseJsonBody(request, setOtpSchema);
-  return apiJson(await setUserOtp(actor, userId, otpEnabled, { ip: clientIp(context) }));
-}
+  return apiJson(await setUserOtp(actor, userId, otpEnabled, { ip }));
+});
 
 export const loader = () => methodNotAllowed(['PUT']);

@@ -1,9 +1,9 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
+import type { ActionFunctionArgs } from '@remix-run/node';
 import { analyticsFor } from '~/analytics/analytics.server.ts';
 import { analyticsCsv, analyticsFileName } from '~/analytics/csv.server.ts';
 import { requestedPeriod } from '~/analytics/request.server.ts';
-import { requirePermission } from '~/auth/permissions.server.ts';
 import { methodNotAllowed } from '~/utils/api.server.ts';
+import { apiLoader } from '~/utils/api-route.server.ts';
 
 /**
  * GET /api/analytics/export.csv?period=: the shown period's figures as a CSV
@@ -11,8 +11,7 @@ import { methodNotAllowed } from '~/utils/api.server.ts';
  * app/analytics/csv.server.ts). A resource route, so the page's plain link
  * downloads it with or without JavaScript.
  */
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requirePermission(request, 'read:all', { api: true });
+export const loader = apiLoader('read:all', async ({ request }) => {
   const data = await analyticsFor({ period: requestedPeriod(request), now: new Date() });
   return new Response(analyticsCsv(data), {
     headers: {
@@ -21,7 +20,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       'Cache-Control': 'no-store',
     },
   });
-}
+});
 
 export function action(_args: ActionFunctionArgs) {
   return methodNotAllowed(['GET']);

@@ -1,23 +1,18 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { clientIp } from '~/auth/login.server.ts';
-import { requirePermission } from '~/auth/permissions.server.ts';
 import { createClient, listClients } from '~/clients/clients.server.ts';
 import { clientCreateSchema } from '~/clients/schemas.ts';
-import { apiJson, listParams, methodNotAllowed, parseJsonBody } from '~/utils/api.server.ts';
+import { apiJson, listParams, parseJsonBody } from '~/utils/api.server.ts';
+import { apiAction, apiLoader, apiList } from '~/utils/api-route.server.ts';
 
 /** GET /api/clients: newest first, ?q (name, OIB prefix, email), ?status, ?limit, ?offset; X-Total-Count. */
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requirePermission(request, 'read:all', { api: true });
+export const loader = apiLoader('read:all', async ({ request }) => {
   const status = new URL(request.url).searchParams.get('status');
   const { clients, total } = await listClients({ ...listParams(request), status });
-  return apiJson(clients, { headers: { 'X-Total-Count': String(total) } });
-}
+  return apiList(clients, total);
+});
 
 /** POST /api/clients {companyName, oib, address, city, postalCode, country, contactPerson, email, phone, iban, registrationNumber} → 201. */
-export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
-  const actor = await requirePermission(request, 'create:client', { api: true });
+export const action = apiAction({ method: 'POST', allow: ['GET', 'POST'], permission: 'create:client' }, async ({ actor, request, ip }) => {
   const input = await parseJsonBody(request, clientCreateSchema);
-  const client = await createClient({ actor, input, ip: clientIp(context) });
+  const client = await createClient({ actor, input, ip });
   return apiJson(client, { status: 201 });
-}
+});

@@ -1,20 +1,16 @@
-import type { ActionFunctionArgs } from '@remix-run/node';
-import { clientIp } from '~/auth/login.server.ts';
-import { requirePermission } from '~/auth/permissions.server.ts';
 import { approveCreditLimit } from '~/limits/credit-limits.server.ts';
 import { approveCreditLimitSchema } from '~/limits/schemas.ts';
 import { apiJson, methodNotAllowed, parseJsonBody, requireUuidParam } from '~/utils/api.server.ts';
+import { apiAction } from '~/utils/api-route.server.ts';
 
 /**
  * PUT /api/credit-limits/{id}/approve {approvedLimit?} → 200 with the request.
  * Manager; 403 for the request's own author, 409 unless pending (docs/domain-model.md#roles-and-permissions, docs/lifecycle.md#credit-limits).
  */
-export async function action({ request, params, context }: ActionFunctionArgs) {
-  if (request.method !== 'PUT') return methodNotAllowed(['PUT']);
-  const actor = await requirePermission(request, 'decide:credit_limit', { api: true });
+export const action = apiAction({ method: 'PUT', allow: ['PUT'], permission: 'decide:credit_limit' }, async ({ actor, request, params, ip }) => {
   const id = requireUuidParam(params.id);
   const { approvedLimit } = await parseJsonBody(request, approveCreditLimitSchema);
-  return apiJson(await approveCreditLimit({ actor, id, approvedLimit, ip: clientIp(context) }));
-}
+  return apiJson(await approveCreditLimit({ actor, id, approvedLimit, ip }));
+});
 
 export const loader = () => methodNotAllowed(['PUT']);

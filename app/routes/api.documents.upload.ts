@@ -1,11 +1,9 @@
-import type { ActionFunctionArgs } from '@remix-run/node';
-import { clientIp } from '~/auth/login.server.ts';
-import { requirePermission } from '~/auth/permissions.server.ts';
 import { storeDocument } from '~/documents/documents.server.ts';
 import { extensionOf, fileTooLarge } from '~/documents/file-types.server.ts';
 import { MAX_UPLOAD_BYTES, uploadApiSchema } from '~/documents/schemas.ts';
 import { discardBody } from '~/documents/uploads.server.ts';
 import { apiError, apiJson, methodNotAllowed, parseJsonBody } from '~/utils/api.server.ts';
+import { apiAction } from '~/utils/api-route.server.ts';
 
 // Base64 of 10 MB plus room for the other fields and a data: URL prefix.
 const MAX_BODY_BYTES = Math.ceil(MAX_UPLOAD_BYTES / 3) * 4 + 64 * 1024;
@@ -35,9 +33,7 @@ function fileNameFrom(name: string): string | null {
  * sve obavezne podatke.' for missing fields, 413 over 10 MB, 415 not a
  * PDF/PNG/JPEG or not matching the file name's extension.
  */
-export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return methodNotAllowed(['POST']);
-  const actor = await requirePermission(request, 'create:document', { api: true });
+export const action = apiAction({ method: 'POST', allow: ['POST'], permission: 'create:document' }, async ({ actor, request, ip }) => {
   if (Number(request.headers.get('Content-Length') ?? '0') > MAX_BODY_BYTES) {
     await discardBody(request);
     throw fileTooLarge();
@@ -57,9 +53,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     entityType: input.entityType ?? null,
     entityId: input.entityId ?? null,
     signatureRequired: input.signatureRequired,
-    ip: clientIp(context),
+    ip,
   });
   return apiJson(document, { status: 201 });
-}
+});
 
 export const loader = () => methodNotAllowed(['POST']);

@@ -1,11 +1,9 @@
-import type { LoaderFunctionArgs } from '@remix-run/node';
-import { requirePermission } from '~/auth/permissions.server.ts';
 import { getOutgoingUbl } from '~/einvoices/outgoing.server.ts';
 import { methodNotAllowed, requireUuidParam } from '~/utils/api.server.ts';
+import { apiLoader } from '~/utils/api-route.server.ts';
 
 /** GET /api/einvoices/{id}/ubl: the UBL 2.1 XML as issued and sent, as an attachment named after its number. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requirePermission(request, 'read:all', { api: true });
+export const loader = apiLoader('read:all', async ({ params }) => {
   const { number, xml, sha256 } = await getOutgoingUbl(requireUuidParam(params.id));
   return new Response(xml, {
     headers: {
@@ -17,6 +15,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       ETag: `"${sha256}"`,
     },
   });
-}
+});
 
 export const action = () => methodNotAllowed(['GET']);

@@ -1,14 +1,13 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { requirePermission } from '~/auth/permissions.server.ts';
+import type { ActionFunctionArgs } from '@remix-run/node';
 import { listIntegrations } from '~/integrations/integrations.server.ts';
-import { apiJson, methodNotAllowed } from '~/utils/api.server.ts';
+import { methodNotAllowed } from '~/utils/api.server.ts';
+import { apiLoader, apiList } from '~/utils/api-route.server.ts';
 
 /** GET /api/integrations (docs/api.md): every integration with status, lastCheck, lastSync, errorCount, lastError; X-Total-Count. */
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requirePermission(request, 'read:all', { api: true });
+export const loader = apiLoader('read:all', async () => {
   const integrations = await listIntegrations();
-  return apiJson(integrations, { headers: { 'X-Total-Count': String(integrations.length) } });
-}
+  return apiList(integrations, integrations.length);
+});
 
 export async function action(_args: ActionFunctionArgs) {
   return methodNotAllowed(['GET']);

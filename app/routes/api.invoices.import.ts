@@ -1,9 +1,7 @@
-import type { ActionFunctionArgs } from '@remix-run/node';
-import { clientIp } from '~/auth/login.server.ts';
-import { requirePermission } from '~/auth/permissions.server.ts';
 import { readUblUpload } from '~/invoices/import-request.server.ts';
 import { importUblInvoice } from '~/invoices/ubl-import.server.ts';
 import { apiJson, methodNotAllowed } from '~/utils/api.server.ts';
+import { apiAction } from '~/utils/api-route.server.ts';
 
 /**
  * POST /api/invoices/import: a UBL 2.1 e-invoice (XML body with ?clientId=&createCustomer=,
@@ -11,12 +9,10 @@ import { apiJson, methodNotAllowed } from '~/utils/api.server.ts';
  * 400 names the failing rule; 409 with proposedCustomer when the buyer is new and
  * createCustomer is not set; 413 over 5 MB; 415 another content type.
  */
-export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return methodNotAllowed(['POST']);
-  const actor = await requirePermission(request, 'create:invoice', { api: true });
+export const action = apiAction({ method: 'POST', allow: ['POST'], permission: 'create:invoice' }, async ({ actor, request, ip }) => {
   const upload = await readUblUpload(request);
-  const invoice = await importUblInvoice({ actor, ...upload, ip: clientIp(context) });
+  const invoice = await importUblInvoice({ actor, ...upload, ip });
   return apiJson(invoice, { status: 201 });
-}
+});
 
 export const loader = () => methodNotAllowed(['POST']);

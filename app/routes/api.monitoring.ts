@@ -1,13 +1,12 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { requirePermission } from '~/auth/permissions.server.ts';
+import type { ActionFunctionArgs } from '@remix-run/node';
 import { monitoringStatus } from '~/monitoring/monitoring.server.ts';
 import { apiJson, methodNotAllowed } from '~/utils/api.server.ts';
+import { apiLoader } from '~/utils/api-route.server.ts';
 
 /** GET /api/monitoring: the /monitoring page's health as JSON (database latency, workers, queues, failed jobs, integrations). */
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requirePermission(request, 'read:all', { api: true });
+export const loader = apiLoader('read:all', async () => {
   return apiJson(await monitoringStatus());
-}
+});
 
 export function action(_args: ActionFunctionArgs) {
   return methodNotAllowed(['GET']);

@@ -1,16 +1,12 @@
-import type { ActionFunctionArgs } from '@remix-run/node';
-import { clientIp } from '~/auth/login.server.ts';
-import { requirePermission } from '~/auth/permissions.server.ts';
 import { payoutExportSchema } from '~/payments/schemas.ts';
 import { exportPayouts } from '~/payouts/payouts.server.ts';
 import { methodNotAllowed, parseJsonBody } from '~/utils/api.server.ts';
+import { apiAction } from '~/utils/api-route.server.ts';
 
 /** POST /api/payouts/export {ids} (manager) → the pain.001.001.09 file as an attachment; the payouts are then 'exported'. */
-export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== 'POST') return methodNotAllowed(['POST']);
-  const actor = await requirePermission(request, 'finance:invoice', { api: true });
+export const action = apiAction({ method: 'POST', allow: ['POST'], permission: 'finance:invoice' }, async ({ actor, request, ip }) => {
   const { ids } = await parseJsonBody(request, payoutExportSchema);
-  const file = await exportPayouts({ actor, ids, ip: clientIp(context) });
+  const file = await exportPayouts({ actor, ids, ip });
   return new Response(file.xml, {
     status: 200,
     headers: {
@@ -21,6 +17,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
       'X-Total-Count': String(file.count),
     },
   });
-}
+});
 
 export const loader = () => methodNotAllowed(['POST']);

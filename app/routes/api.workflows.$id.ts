@@ -1,20 +1,15 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
-import { clientIp } from '~/auth/login.server.ts';
-import { requirePermission } from '~/auth/permissions.server.ts';
-import { apiJson, methodNotAllowed, readJsonObject, requireUuidParam } from '~/utils/api.server.ts';
+import { apiJson, readJsonObject, requireUuidParam } from '~/utils/api.server.ts';
 import { getDefinition, updateDefinition } from '~/workflows/definitions.server.ts';
+import { apiAction, apiLoader } from '~/utils/api-route.server.ts';
 
 /** GET /api/workflows/{id}: one definition. */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requirePermission(request, 'read:all', { api: true });
+export const loader = apiLoader('read:all', async ({ params }) => {
   return apiJson(await getDefinition(requireUuidParam(params.id)));
-}
+});
 
 /** PUT /api/workflows/{id} {name?, type?, description?, steps?, isActive?} ('edit:workflow'). */
-export async function action({ request, params, context }: ActionFunctionArgs) {
-  if (request.method !== 'PUT') return methodNotAllowed(['GET', 'PUT']);
-  const actor = await requirePermission(request, 'edit:workflow', { api: true });
+export const action = apiAction({ method: 'PUT', allow: ['GET', 'PUT'], permission: 'edit:workflow' }, async ({ actor, request, params, ip }) => {
   const id = requireUuidParam(params.id);
   const input = await readJsonObject(request);
-  return apiJson(await updateDefinition({ actor, id, input, ip: clientIp(context) }));
-}
+  return apiJson(await updateDefinition({ actor, id, input, ip }));
+});

@@ -1,6 +1,6 @@
-import { getFormProps, getInputProps, useForm } from '@conform-to/react';
+import { getFormProps, getInputProps } from '@conform-to/react';
 import { pageTitle } from '~/utils/meta.ts';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import { parseWithZod } from '@conform-to/zod/v4';
 import { Button, Callout, Card, Flex, Heading, Link as RadixLink, Text } from '@radix-ui/themes';
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
@@ -12,6 +12,7 @@ import { Field, FormErrors } from '~/components/forms.tsx';
 import { LanguageSwitcher } from '~/components/language-switcher.tsx';
 import { readApiError } from '~/utils/api.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { useZodForm } from '~/components/kit/zod-form.ts';
 
 export const meta: MetaFunction = ({ matches }) => pageTitle(matches, 'recovery.forgot.title');
 
@@ -45,14 +46,7 @@ export default function ForgotPasswordPage() {
   const lastResult = useActionData<typeof action>();
   const { t } = useTranslation();
   const navigation = useNavigation();
-  const [form, fields] = useForm({
-    id: 'forgot-password',
-    lastResult,
-    constraint: getZodConstraint(forgotPasswordSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotPasswordSchema }),
-  });
+  const [form, fields] = useZodForm(forgotPasswordSchema, { id: 'forgot-password', lastResult });
   const sending = navigation.state === 'submitting';
   return (
     <main className="centered-page">

@@ -1,14 +1,13 @@
-import { getFormProps, useForm } from '@conform-to/react';
 import { pageTitle } from '~/utils/meta.ts';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Button, Callout, Card, Flex, Heading, Link as RadixLink, Text } from '@radix-ui/themes';
+import { parseWithZod } from '@conform-to/zod/v4';
+import { Callout, Link as RadixLink, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
+import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { completePasswordReset, findPasswordResetLink } from '~/auth/password-reset.server.ts';
 import { setPasswordSchema } from '~/auth/schemas.ts';
-import { FormErrors, PasswordField } from '~/components/forms.tsx';
+import { NewPasswordPage } from '~/components/new-password-page.tsx';
 import { readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
@@ -43,47 +42,24 @@ export default function ResetPasswordPage() {
   const { email } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const { t } = useTranslation();
-  const navigation = useNavigation();
-  const [form, fields] = useForm({
-    id: 'reset-password',
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(setPasswordSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: setPasswordSchema }),
-  });
-  const valid = email !== null && !actionData?.linkFailed;
   return (
-    <main className="centered-page">
-      <Card size="4" style={{ width: 420, maxWidth: '100%', textAlign: 'left' }}>
-        <Heading as="h1" size="5" mb="2">
-          {t('recovery.reset.title')}
-        </Heading>
-        {valid ? (
-          <Form method="post" {...getFormProps(form)}>
-            <Flex direction="column" gap="3">
-              <Text color="gray">{t('recovery.reset.description', { email })}</Text>
-              <PasswordField label={t('profile.newPassword')} meta={fields.newPassword} autoComplete="new-password" />
-              <PasswordField label={t('profile.confirmPassword')} meta={fields.confirmPassword} autoComplete="new-password" />
-              <FormErrors errors={form.errors} />
-              <Button type="submit" disabled={navigation.state === 'submitting'}>
-                {t('recovery.reset.submit')}
-              </Button>
-            </Flex>
-          </Form>
-        ) : (
-          <Flex direction="column" gap="3">
-            <Callout.Root color="red" role="alert" data-testid="reset-link-invalid">
-              <Callout.Text>{t('recovery.reset.invalid')}</Callout.Text>
-            </Callout.Root>
-            <Text size="2">
-              <RadixLink asChild>
-                <Link to="/forgot-password">{t('recovery.reset.requestNew')}</Link>
-              </RadixLink>
-            </Text>
-          </Flex>
-        )}
-      </Card>
-    </main>
+    <NewPasswordPage
+      formId="reset-password"
+      email={actionData?.linkFailed ? null : email}
+      lastResult={actionData?.result}
+      texts={{ title: 'recovery.reset.title', description: 'recovery.reset.description', submit: 'recovery.reset.submit' }}
+      invalid={
+        <>
+          <Callout.Root color="red" role="alert" data-testid="reset-link-invalid">
+            <Callout.Text>{t('recovery.reset.invalid')}</Callout.Text>
+          </Callout.Root>
+          <Text size="2">
+            <RadixLink asChild>
+              <Link to="/forgot-password">{t('recovery.reset.requestNew')}</Link>
+            </RadixLink>
+          </Text>
+        </>
+      }
+    />
   );
 }

@@ -6,6 +6,8 @@ import type { Analytics, Concentration, ExposureRow } from '~/analytics/analytic
 import { ANALYTICS_PERIODS, ANALYTICS_TABS, SERIES_BUCKET, type AnalyticsPeriod, type AnalyticsTab } from '~/analytics/periods.ts';
 import { formatEur } from '~/utils/format.ts';
 import { VolumeChart } from './volume-chart.tsx';
+import { TableHead } from '~/components/kit/table-head.tsx';
+import { SectionCard } from '~/components/kit/section-card.tsx';
 
 /** The page data: the figures (JSON-serialised) and the tab in the URL. */
 export interface AnalyticsPageData {
@@ -57,30 +59,23 @@ function ChartCard({ data }: { data: Analytics }) {
   const { t } = useTranslation();
   const unit = SERIES_BUCKET[data.period];
   return (
-    <Card size="2">
-      <Heading as="h2" size="3" mb="2">
-        {t('analytics.chart.title')} ({t(`analytics.chart.${unit}`)})
-      </Heading>
+    <SectionCard title={<>{t('analytics.chart.title')} ({t(`analytics.chart.${unit}`)})</>}>
       <VolumeChart data={data.series} unit={unit} />
-    </Card>
+    </SectionCard>
   );
 }
 
 function RiskCard({ data }: { data: Analytics }) {
   const { t } = useTranslation();
   return (
-    <Card size="2" data-testid="analytics-risk">
-      <Heading as="h2" size="3" mb="2">
-        {t('analytics.risk.title')}
-      </Heading>
+    <SectionCard title={t('analytics.risk.title')} testId="analytics-risk">
       <Table.Root size="1">
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeaderCell>{t('analytics.risk.category')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell justify="end">{t('analytics.risk.clients')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell justify="end">{t('analytics.risk.exposure')}</Table.ColumnHeaderCell>
-          </Table.Row>
-        </Table.Header>
+        <TableHead
+          columns={[
+            t('analytics.risk.category'), { label: t('analytics.risk.clients'), justify: 'end' },
+            { label: t('analytics.risk.exposure'), justify: 'end' },
+          ]}
+        />
         <Table.Body>
           {data.riskDistribution.map((row) => (
             <Table.Row key={row.category} data-testid={`risk-${row.category}`}>
@@ -91,7 +86,7 @@ function RiskCard({ data }: { data: Analytics }) {
           ))}
         </Table.Body>
       </Table.Root>
-    </Card>
+    </SectionCard>
   );
 }
 
@@ -104,18 +99,13 @@ function ConcentrationCard({ data }: { data: Analytics }) {
     ['hhi', (value) => (value.hhi === null ? none : decimal.format(value.hhi))],
   ];
   return (
-    <Card size="2" data-testid="analytics-concentration">
-      <Heading as="h2" size="3" mb="2">
-        {t('analytics.concentration.title')}
-      </Heading>
+    <SectionCard title={t('analytics.concentration.title')} testId="analytics-concentration">
       <Table.Root size="1">
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeaderCell />
-            <Table.ColumnHeaderCell justify="end">{t('analytics.concentration.clients')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell justify="end">{t('analytics.concentration.customers')}</Table.ColumnHeaderCell>
-          </Table.Row>
-        </Table.Header>
+        <TableHead
+          columns={[
+            '', { label: t('analytics.concentration.clients'), justify: 'end' }, { label: t('analytics.concentration.customers'), justify: 'end' },
+          ]}
+        />
         <Table.Body>
           {rows.map(([key, show]) => (
             <Table.Row key={key}>
@@ -126,29 +116,24 @@ function ConcentrationCard({ data }: { data: Analytics }) {
           ))}
         </Table.Body>
       </Table.Root>
-    </Card>
+    </SectionCard>
   );
 }
 
 function TopList({ title, rows, link, testId }: { title: string; rows: ExposureRow[]; link: string; testId: string }) {
   const { t } = useTranslation();
   return (
-    <Card size="2" data-testid={testId}>
-      <Heading as="h2" size="3" mb="2">
-        {title}
-      </Heading>
+    <SectionCard title={title} testId={testId}>
       {rows.length === 0 ? (
         <Text color="gray">{t('analytics.top.empty')}</Text>
       ) : (
         <Table.Root size="1">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeaderCell>{t('analytics.top.name')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('analytics.top.invoices')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('analytics.top.exposure')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('analytics.top.share')}</Table.ColumnHeaderCell>
-            </Table.Row>
-          </Table.Header>
+          <TableHead
+            columns={[
+              t('analytics.top.name'), { label: t('analytics.top.invoices'), justify: 'end' }, { label: t('analytics.top.exposure'), justify: 'end' },
+              { label: t('analytics.top.share'), justify: 'end' },
+            ]}
+          />
           <Table.Body>
             {rows.map((row) => (
               <Table.Row key={row.id}>
@@ -163,25 +148,21 @@ function TopList({ title, rows, link, testId }: { title: string; rows: ExposureR
           </Table.Body>
         </Table.Root>
       )}
-    </Card>
+    </SectionCard>
   );
 }
 
 function SeriesTable({ data }: { data: Analytics }) {
   const { t } = useTranslation();
   return (
-    <Card size="2" data-testid="analytics-series">
-      <Heading as="h2" size="3" mb="2">
-        {t('analytics.performance.title')}
-      </Heading>
+    <SectionCard title={t('analytics.performance.title')} testId="analytics-series">
       <Table.Root size="1">
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeaderCell>{t('analytics.performance.start')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell justify="end">{t('analytics.performance.count')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell justify="end">{t('analytics.performance.volume')}</Table.ColumnHeaderCell>
-          </Table.Row>
-        </Table.Header>
+        <TableHead
+          columns={[
+            t('analytics.performance.start'), { label: t('analytics.performance.count'), justify: 'end' },
+            { label: t('analytics.performance.volume'), justify: 'end' },
+          ]}
+        />
         <Table.Body>
           {data.series.map((point) => (
             <Table.Row key={point.start}>
@@ -192,7 +173,7 @@ function SeriesTable({ data }: { data: Analytics }) {
           ))}
         </Table.Body>
       </Table.Root>
-    </Card>
+    </SectionCard>
   );
 }
 
@@ -211,10 +192,7 @@ function FinancialCard({ data }: { data: Analytics }) {
     [t('analytics.financial.defaultAmount'), formatEur(data.defaultAmount)],
   ];
   return (
-    <Card size="2" data-testid="analytics-financial">
-      <Heading as="h2" size="3" mb="2">
-        {t('analytics.financial.title')}
-      </Heading>
+    <SectionCard title={t('analytics.financial.title')} testId="analytics-financial">
       <Table.Root size="1">
         <Table.Body>
           {rows.map(([label, value]) => (
@@ -225,7 +203,7 @@ function FinancialCard({ data }: { data: Analytics }) {
           ))}
         </Table.Body>
       </Table.Root>
-    </Card>
+    </SectionCard>
   );
 }
 

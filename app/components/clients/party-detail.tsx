@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { ActivityDto, PartyDocumentDto, PartyInvoiceDto, RiskHistoryDto } from '~/clients/party.server.ts';
 import { formatBytes, formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 import { riskColour } from './display.tsx';
+import { TableHead, type TableColumn } from '~/components/kit/table-head.tsx';
 
 /** The related sections of a client's or customer's detail page. */
 
@@ -18,6 +19,36 @@ export function Section({ title, aside, children, id }: { title: string; aside?:
       </Flex>
       {children}
     </Card>
+  );
+}
+
+/** A titled table of the party's records under its column headings, or a line saying there are none. */
+function TableSection({
+  title,
+  aside,
+  count,
+  empty,
+  columns,
+  children,
+}: {
+  title: string;
+  aside?: React.ReactNode;
+  count: number;
+  empty: string;
+  columns: TableColumn[];
+  children: React.ReactNode;
+}) {
+  return (
+    <Section title={title} aside={aside}>
+      {count === 0 ? (
+        <Text color="gray">{empty}</Text>
+      ) : (
+        <Table.Root size="1">
+          <TableHead columns={columns} />
+          <Table.Body>{children}</Table.Body>
+        </Table.Root>
+      )}
+    </Section>
   );
 }
 
@@ -49,7 +80,7 @@ export function InvoicesSection({ invoices, count, counterparty }: { invoices: P
   const { t } = useTranslation();
   const base = counterparty === 'customer' ? '/customers' : '/clients';
   return (
-    <Section
+    <TableSection
       title={t('clients.detail.invoices')}
       aside={
         count > 0 ? (
@@ -58,46 +89,33 @@ export function InvoicesSection({ invoices, count, counterparty }: { invoices: P
           </Text>
         ) : null
       }
+      count={invoices.length}
+      empty={t('clients.detail.noInvoices')}
+      columns={[
+        t('clients.detail.invoiceNumber'),
+        counterparty === 'customer' ? t('clients.detail.counterpartyCustomer') : t('clients.detail.counterpartyClient'),
+        t('clients.detail.invoiceStatus'), { label: t('clients.detail.amount'), justify: 'end' },
+        { label: t('clients.detail.advance'), justify: 'end' }, { label: t('clients.detail.fee'), justify: 'end' },
+        t('clients.detail.issueDate'), t('clients.detail.dueDate'),
+      ]}
     >
-      {invoices.length === 0 ? (
-        <Text color="gray">{t('clients.detail.noInvoices')}</Text>
-      ) : (
-        <Table.Root size="1">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeaderCell>{t('clients.detail.invoiceNumber')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>
-                {counterparty === 'customer' ? t('clients.detail.counterpartyCustomer') : t('clients.detail.counterpartyClient')}
-              </Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('clients.detail.invoiceStatus')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('clients.detail.amount')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('clients.detail.advance')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('clients.detail.fee')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('clients.detail.issueDate')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('clients.detail.dueDate')}</Table.ColumnHeaderCell>
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {invoices.map((invoice) => (
-              <Table.Row key={invoice.id}>
-                <Table.RowHeaderCell>{invoice.invoiceNumber}</Table.RowHeaderCell>
-                <Table.Cell>
-                  <Link to={`${base}/${invoice.counterpartyId}`}>{invoice.counterpartyName}</Link>
-                </Table.Cell>
-                <Table.Cell>
-                  <Badge color={INVOICE_COLOURS[invoice.status] ?? 'gray'}>{t(`clients.invoiceStatus.${invoice.status}`)}</Badge>
-                </Table.Cell>
-                <Table.Cell justify="end">{formatEur(invoice.amount, { decimals: 2 })}</Table.Cell>
-                <Table.Cell justify="end">{formatEur(invoice.factorAmount, { decimals: 2 })}</Table.Cell>
-                <Table.Cell justify="end">{formatEur(invoice.factorFee, { decimals: 2 })}</Table.Cell>
-                <Table.Cell>{formatDate(invoice.issueDate)}</Table.Cell>
-                <Table.Cell>{formatDate(invoice.dueDate)}</Table.Cell>
-              </Table.Row>
-            ))}
-          </Table.Body>
-        </Table.Root>
-      )}
-    </Section>
+      {invoices.map((invoice) => (
+        <Table.Row key={invoice.id}>
+          <Table.RowHeaderCell>{invoice.invoiceNumber}</Table.RowHeaderCell>
+          <Table.Cell>
+            <Link to={`${base}/${invoice.counterpartyId}`}>{invoice.counterpartyName}</Link>
+          </Table.Cell>
+          <Table.Cell>
+            <Badge color={INVOICE_COLOURS[invoice.status] ?? 'gray'}>{t(`clients.invoiceStatus.${invoice.status}`)}</Badge>
+          </Table.Cell>
+          <Table.Cell justify="end">{formatEur(invoice.amount, { decimals: 2 })}</Table.Cell>
+          <Table.Cell justify="end">{formatEur(invoice.factorAmount, { decimals: 2 })}</Table.Cell>
+          <Table.Cell justify="end">{formatEur(invoice.factorFee, { decimals: 2 })}</Table.Cell>
+          <Table.Cell>{formatDate(invoice.issueDate)}</Table.Cell>
+          <Table.Cell>{formatDate(invoice.dueDate)}</Table.Cell>
+        </Table.Row>
+      ))}
+    </TableSection>
   );
 }
 
@@ -105,39 +123,27 @@ export function InvoicesSection({ invoices, count, counterparty }: { invoices: P
 export function DocumentsSection({ documents }: { documents: PartyDocumentDto[] }) {
   const { t } = useTranslation();
   return (
-    <Section title={t('clients.detail.documents')}>
-      {documents.length === 0 ? (
-        <Text color="gray">{t('clients.detail.noDocuments')}</Text>
-      ) : (
-        <Table.Root size="1">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeaderCell>{t('clients.detail.documentName')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('clients.detail.documentType')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('clients.detail.size')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('clients.detail.uploaded')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell />
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {documents.map((document) => (
-              <Table.Row key={document.id}>
-                <Table.RowHeaderCell>{document.name}</Table.RowHeaderCell>
-                <Table.Cell>{t(`clients.documentType.${document.type}`)}</Table.Cell>
-                <Table.Cell>{formatBytes(document.size)}</Table.Cell>
-                <Table.Cell>{formatDate(document.createdAt)}</Table.Cell>
-                <Table.Cell>
-                  {/* A file download, not a page: reloadDocument keeps Remix from routing it. */}
-                  <Link to={`/api/documents/${document.id}/download`} reloadDocument>
-                    {t('clients.detail.download')}
-                  </Link>
-                </Table.Cell>
-              </Table.Row>
-            ))}
-          </Table.Body>
-        </Table.Root>
-      )}
-    </Section>
+    <TableSection
+      title={t('clients.detail.documents')}
+      count={documents.length}
+      empty={t('clients.detail.noDocuments')}
+      columns={[t('clients.detail.documentName'), t('clients.detail.documentType'), t('clients.detail.size'), t('clients.detail.uploaded'), '']}
+    >
+      {documents.map((document) => (
+        <Table.Row key={document.id}>
+          <Table.RowHeaderCell>{document.name}</Table.RowHeaderCell>
+          <Table.Cell>{t(`clients.documentType.${document.type}`)}</Table.Cell>
+          <Table.Cell>{formatBytes(document.size)}</Table.Cell>
+          <Table.Cell>{formatDate(document.createdAt)}</Table.Cell>
+          <Table.Cell>
+            {/* A file download, not a page: reloadDocument keeps Remix from routing it. */}
+            <Link to={`/api/documents/${document.id}/download`} reloadDocument>
+              {t('clients.detail.download')}
+            </Link>
+          </Table.Cell>
+        </Table.Row>
+      ))}
+    </TableSection>
   );
 }
 
@@ -145,36 +151,25 @@ export function DocumentsSection({ documents }: { documents: PartyDocumentDto[] 
 export function RiskHistorySection({ history }: { history: RiskHistoryDto[] }) {
   const { t } = useTranslation();
   return (
-    <Section title={t('clients.detail.risk')}>
-      {history.length === 0 ? (
-        <Text color="gray">{t('clients.detail.noRisk')}</Text>
-      ) : (
-        <Table.Root size="1">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeaderCell>{t('clients.detail.date')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('clients.detail.score')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('clients.detail.category')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('clients.detail.assessedBy')}</Table.ColumnHeaderCell>
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {history.map((row) => (
-              <Table.Row key={row.id}>
-                <Table.Cell>{formatDate(row.createdAt)}</Table.Cell>
-                <Table.Cell>
-                  <Text color={riskColour(row.score)} weight="bold">
-                    {row.score}/100
-                  </Text>
-                </Table.Cell>
-                <Table.Cell>{t(`clients.riskCategory.${row.category}`)}</Table.Cell>
-                <Table.Cell>{row.assessedBy === 'system' ? t('clients.detail.system') : row.assessedBy}</Table.Cell>
-              </Table.Row>
-            ))}
-          </Table.Body>
-        </Table.Root>
-      )}
-    </Section>
+    <TableSection
+      title={t('clients.detail.risk')}
+      count={history.length}
+      empty={t('clients.detail.noRisk')}
+      columns={[t('clients.detail.date'), t('clients.detail.score'), t('clients.detail.category'), t('clients.detail.assessedBy')]}
+    >
+      {history.map((row) => (
+        <Table.Row key={row.id}>
+          <Table.Cell>{formatDate(row.createdAt)}</Table.Cell>
+          <Table.Cell>
+            <Text color={riskColour(row.score)} weight="bold">
+              {row.score}/100
+            </Text>
+          </Table.Cell>
+          <Table.Cell>{t(`clients.riskCategory.${row.category}`)}</Table.Cell>
+          <Table.Cell>{row.assessedBy === 'system' ? t('clients.detail.system') : row.assessedBy}</Table.Cell>
+        </Table.Row>
+      ))}
+    </TableSection>
   );
 }
 

@@ -4,6 +4,7 @@ import type { IntegrationLogDto } from '~/integrations/integrations.server.ts';
 import { formatDateTime } from '~/utils/format.ts';
 import { OutcomeBadge } from './display.tsx';
 import { Pager } from '~/components/kit/pager.tsx';
+import { TableHead } from '~/components/kit/table-head.tsx';
 
 /** Every call of one integration: time, operation, duration, outcome, message; paginated in the URL. */
 export function IntegrationLogsTable({ logs, page, pages, hrefFor }: { logs: IntegrationLogDto[]; page: number; pages: number; hrefFor: (page: number) => string }) {
@@ -12,15 +13,12 @@ export function IntegrationLogsTable({ logs, page, pages, hrefFor }: { logs: Int
   return (
     <Flex direction="column" gap="3">
       <Table.Root variant="surface" data-testid="integration-logs">
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeaderCell>{t('integrations.logs.time')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('integrations.logs.operation')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('integrations.logs.duration')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('integrations.logs.outcome')}</Table.ColumnHeaderCell>
-            <Table.ColumnHeaderCell>{t('integrations.logs.message')}</Table.ColumnHeaderCell>
-          </Table.Row>
-        </Table.Header>
+        <TableHead
+          columns={[
+            t('integrations.logs.time'), t('integrations.logs.operation'), t('integrations.logs.duration'), t('integrations.logs.outcome'),
+            t('integrations.logs.message'),
+          ]}
+        />
         <Table.Body>
           {logs.map((log) => (
             <Table.Row key={log.id}>

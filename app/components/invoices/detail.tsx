@@ -5,6 +5,7 @@ import { Section } from '~/components/clients/party-detail.tsx';
 import type { InvoiceDetailDto, InvoiceHistoryEntry } from '~/invoices/invoice-queries.server.ts';
 import { formatBytes, formatDateTime } from '~/utils/format.ts';
 import { formatMoney } from './display.tsx';
+import { TableHead } from '~/components/kit/table-head.tsx';
 
 /** The related sections of /invoices/{id}: lines, documents, payments, payouts and the history of every state change. */
 
@@ -22,16 +23,13 @@ export function LinesSection({ invoice }: { invoice: Detail }) {
         <Empty text={t('invoices.detail.noLines')} />
       ) : (
         <Table.Root size="1">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeaderCell>#</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('invoices.detail.lineDescription')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('invoices.detail.quantity')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('invoices.detail.unitPrice')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('invoices.detail.vat')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('invoices.detail.netAmount')}</Table.ColumnHeaderCell>
-            </Table.Row>
-          </Table.Header>
+          <TableHead
+            columns={[
+              '#', t('invoices.detail.lineDescription'), { label: t('invoices.detail.quantity'), justify: 'end' },
+              { label: t('invoices.detail.unitPrice'), justify: 'end' }, t('invoices.detail.vat'),
+              { label: t('invoices.detail.netAmount'), justify: 'end' },
+            ]}
+          />
           <Table.Body>
             {invoice.lines.map((line) => (
               <Table.Row key={line.id}>
@@ -169,14 +167,7 @@ export function HistorySection({ invoice }: { invoice: Detail }) {
         <Empty text={t('invoices.detail.noHistory')} />
       ) : (
         <Table.Root size="1" data-testid="invoice-history">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeaderCell>{t('invoices.detail.when')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('invoices.detail.action')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('invoices.detail.who')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('invoices.detail.details')}</Table.ColumnHeaderCell>
-            </Table.Row>
-          </Table.Header>
+          <TableHead columns={[t('invoices.detail.when'), t('invoices.detail.action'), t('invoices.detail.who'), t('invoices.detail.details')]} />
           <Table.Body>
             {invoice.history.map((entry) => (
               <Table.Row key={entry.id} data-action={entry.action}>

@@ -10,6 +10,8 @@ import { formatDateTime } from '~/utils/format.ts';
 import { ActivityLabel, INTEGRATION_COLORS, STATUS_COLORS } from '../dashboard/labels.tsx';
 import { activityStatus } from '~/dashboard/display.ts';
 import { Pager } from '~/components/kit/pager.tsx';
+import { TableHead } from '~/components/kit/table-head.tsx';
+import { SectionCard } from '~/components/kit/section-card.tsx';
 
 export type MonitoringData = Awaited<ReturnType<typeof loadMonitoring>>;
 type Status = MonitoringData['status'];
@@ -65,15 +67,13 @@ function IntegrationTable({ status }: { status: Status }) {
   if (!status.integrations.length) return <Text color="gray">{t('dashboard.integrations.empty')}</Text>;
   return (
     <Table.Root size="1" data-testid="integration-health">
-      <Table.Header>
-        <Table.Row>
-          <Table.ColumnHeaderCell>{t('dashboard.monitoring.integrations.name')}</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>{t('dashboard.monitoring.integrations.status')}</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>{t('dashboard.monitoring.integrations.lastCheck')}</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell justify="end">{t('dashboard.monitoring.integrations.errorCount')}</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>{t('dashboard.monitoring.integrations.lastError')}</Table.ColumnHeaderCell>
-        </Table.Row>
-      </Table.Header>
+      <TableHead
+        columns={[
+          t('dashboard.monitoring.integrations.name'), t('dashboard.monitoring.integrations.status'),
+          t('dashboard.monitoring.integrations.lastCheck'), { label: t('dashboard.monitoring.integrations.errorCount'), justify: 'end' },
+          t('dashboard.monitoring.integrations.lastError'),
+        ]}
+      />
       <Table.Body>
         {status.integrations.map((integration) => (
           <Table.Row key={integration.id} data-integration-type={integration.type}>
@@ -134,25 +134,20 @@ function SystemTab({ status }: { status: Status }) {
           )}
         </Card>
       </Grid>
-      <Card size="2">
-        <Heading as="h3" size="3" mb="2">
-          {t('dashboard.monitoring.queues.title')}
-        </Heading>
+      <SectionCard level="h3" title={t('dashboard.monitoring.queues.title')}>
         {status.queuesAvailable ? null : (
           <Text as="p" size="2" color="gray" mb="2">
             {t('dashboard.monitoring.queues.unavailable')}
           </Text>
         )}
         <Table.Root size="1" data-testid="queue-table">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeaderCell>{t('dashboard.monitoring.queues.name')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('dashboard.monitoring.queues.created')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('dashboard.monitoring.queues.retry')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('dashboard.monitoring.queues.active')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('dashboard.monitoring.queues.failed')}</Table.ColumnHeaderCell>
-            </Table.Row>
-          </Table.Header>
+          <TableHead
+            columns={[
+              t('dashboard.monitoring.queues.name'), { label: t('dashboard.monitoring.queues.created'), justify: 'end' },
+              { label: t('dashboard.monitoring.queues.retry'), justify: 'end' }, { label: t('dashboard.monitoring.queues.active'), justify: 'end' },
+              { label: t('dashboard.monitoring.queues.failed'), justify: 'end' },
+            ]}
+          />
           <Table.Body>
             {status.queues.map((queue) => (
               <Table.Row key={queue.name} data-queue={queue.name}>
@@ -167,11 +162,8 @@ function SystemTab({ status }: { status: Status }) {
             ))}
           </Table.Body>
         </Table.Root>
-      </Card>
-      <Card size="2" data-testid="failed-jobs">
-        <Heading as="h3" size="3" mb="2">
-          {t('dashboard.monitoring.failedJobs.title')}
-        </Heading>
+      </SectionCard>
+      <SectionCard level="h3" title={t('dashboard.monitoring.failedJobs.title')} testId="failed-jobs">
         {status.recentFailedJobs.length ? (
           <Flex direction="column" gap="1">
             {status.recentFailedJobs.map((job) => (
@@ -188,11 +180,8 @@ function SystemTab({ status }: { status: Status }) {
             {t('dashboard.monitoring.failedJobs.empty')}
           </Text>
         )}
-      </Card>
-      <Card size="2">
-        <Heading as="h3" size="3" mb="2">
-          {t('dashboard.monitoring.integrations.title')}
-        </Heading>
+      </SectionCard>
+      <SectionCard level="h3" title={t('dashboard.monitoring.integrations.title')}>
         <Flex direction="column" gap="2">
           {status.integrations.length ? (
             status.integrations.map((integration) => (
@@ -205,7 +194,7 @@ function SystemTab({ status }: { status: Status }) {
             <Text color="gray">{t('dashboard.integrations.empty')}</Text>
           )}
         </Flex>
-      </Card>
+      </SectionCard>
     </Flex>
   );
 }
@@ -264,15 +253,12 @@ function LogsTab({ data }: { data: MonitoringData }) {
           </Text>
           {data.logs.logs.length ? (
             <Table.Root size="1" data-testid="log-table">
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeaderCell>{t('dashboard.monitoring.logs.time')}</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>{t('dashboard.monitoring.logs.user')}</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>{t('dashboard.monitoring.logs.action')}</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>{t('dashboard.monitoring.logs.entity')}</Table.ColumnHeaderCell>
-                  <Table.ColumnHeaderCell>{t('dashboard.monitoring.logs.ip')}</Table.ColumnHeaderCell>
-                </Table.Row>
-              </Table.Header>
+              <TableHead
+                columns={[
+                  t('dashboard.monitoring.logs.time'), t('dashboard.monitoring.logs.user'), t('dashboard.monitoring.logs.action'),
+                  t('dashboard.monitoring.logs.entity'), t('dashboard.monitoring.logs.ip'),
+                ]}
+              />
               <Table.Body>
                 {data.logs.logs.map((log) => (
                   <Table.Row key={log.id} data-log-id={log.id}>

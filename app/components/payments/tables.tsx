@@ -5,6 +5,7 @@ import { InlineSelect } from '~/components/kit/fields.tsx';
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 import { OverdueBadge, PaymentStatusBadge, PayoutStatusBadge } from './display.tsx';
 import type { PayableOption } from './record-payment.tsx';
+import { TableHead } from '~/components/kit/table-head.tsx';
 
 /**
  * The lists of /payments: payments with their actions, payouts with the
@@ -55,20 +56,13 @@ export function PaymentsTable({ payments, canDecide }: { payments: PaymentRowDat
   const { t } = useTranslation();
   return (
     <Table.Root variant="surface" data-testid="payments-table">
-      <Table.Header>
-        <Table.Row>
-          <Table.ColumnHeaderCell>{t('payments.columns.invoice')}</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>{t('payments.columns.parties')}</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell justify="end">{t('payments.columns.amount')}</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell justify="end">{t('payments.columns.paidOfAmount')}</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>{t('payments.columns.method')}</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>{t('payments.columns.status')}</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>{t('payments.columns.dueDate')}</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>{t('payments.columns.reference')}</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>{t('payments.columns.dates')}</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>{t('payments.columns.actions')}</Table.ColumnHeaderCell>
-        </Table.Row>
-      </Table.Header>
+      <TableHead
+        columns={[
+          t('payments.columns.invoice'), t('payments.columns.parties'), { label: t('payments.columns.amount'), justify: 'end' },
+          { label: t('payments.columns.paidOfAmount'), justify: 'end' }, t('payments.columns.method'), t('payments.columns.status'),
+          t('payments.columns.dueDate'), t('payments.columns.reference'), t('payments.columns.dates'), t('payments.columns.actions'),
+        ]}
+      />
       <Table.Body>
         {payments.map((payment) => (
           <Table.Row key={payment.id} data-testid="payment-row" data-payment-id={payment.id}>
@@ -183,20 +177,13 @@ export function PayoutsPanel({ payouts, status, canExport, pendingTotal }: { pay
         <Form method="post" reloadDocument id="payouts-form">
           <ReturnTo />
           <Table.Root variant="surface" data-testid="payouts-table">
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeaderCell>
-                  <VisuallyHidden>{t('payments.payouts.select')}</VisuallyHidden>
-                </Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>{t('payments.payouts.kindLabel')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>{t('payments.payouts.client')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>{t('payments.columns.invoice')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell justify="end">{t('payments.columns.amount')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>IBAN</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>{t('payments.columns.status')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>{t('payments.payouts.batch')}</Table.ColumnHeaderCell>
-              </Table.Row>
-            </Table.Header>
+            <TableHead
+              columns={[
+                { label: <VisuallyHidden>{t('payments.payouts.select')}</VisuallyHidden> }, t('payments.payouts.kindLabel'),
+                t('payments.payouts.client'), t('payments.columns.invoice'), { label: t('payments.columns.amount'), justify: 'end' }, 'IBAN',
+                t('payments.columns.status'), t('payments.payouts.batch'),
+              ]}
+            />
             <Table.Body>
               {payouts.map((payout) => (
                 <Table.Row key={payout.id} data-testid="payout-row">
@@ -302,15 +289,12 @@ export function BankPanel({ entries, invoices, result }: { entries: EntryRowData
         </Card>
       ) : (
         <Table.Root variant="surface" data-testid="unmatched-table">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeaderCell>{t('payments.bank.bookingDate')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell justify="end">{t('payments.columns.amount')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('payments.bank.payer')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('payments.bank.remittance')}</Table.ColumnHeaderCell>
-              <Table.ColumnHeaderCell>{t('payments.bank.assign')}</Table.ColumnHeaderCell>
-            </Table.Row>
-          </Table.Header>
+          <TableHead
+            columns={[
+              t('payments.bank.bookingDate'), { label: t('payments.columns.amount'), justify: 'end' }, t('payments.bank.payer'),
+              t('payments.bank.remittance'), t('payments.bank.assign'),
+            ]}
+          />
           <Table.Body>
             {entries.map((entry) => (
               <Table.Row key={entry.id} data-testid="unmatched-row">

@@ -1,0 +1,21 @@
+import { useForm, type DefaultValue, type SubmissionResult } from '@conform-to/react';
+import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import type { z } from 'zod';
+
+/**
+ * conform's useForm checked in the browser by the same zod schema the action parses:
+ * first on blur, then on every input once a field shows an error; the server's
+ * answer comes back as `lastResult`. Without JavaScript the action's check alone stands.
+ */
+export function useZodForm<Schema extends z.ZodObject>(
+  schema: Schema,
+  options: { id: string; lastResult?: SubmissionResult<string[]> | null; defaultValue?: DefaultValue<z.input<Schema>> },
+) {
+  return useForm<z.input<Schema>, z.output<Schema>>({
+    ...options,
+    constraint: getZodConstraint(schema),
+    shouldValidate: 'onBlur',
+    shouldRevalidate: 'onInput',
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+}
