@@ -5,7 +5,7 @@ import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
 import { expectedCents, recordPayment, type PaymentDto } from '../payments/payments.server.ts';
 import { entryAssignSchema, PAYMENT_MESSAGES } from '../payments/schemas.ts';
-import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { apiError, zodRefusal } from '../utils/api.server.ts';
 import { centsToDecimalString, centsToNumber, toCents } from '../utils/money.ts';
 import { isCalendarDate, parseTimestamp } from '../utils/validation.ts';
 import { factorAccount } from './factor-account.server.ts';
@@ -65,7 +65,7 @@ export interface ParsedStatement {
 const CAMT053_NS = /^urn:iso:std:iso:20022:tech:xsd:camt\.053\.001\.\d{2}$/;
 const AMOUNT = /^\d{1,13}(\.\d{1,2})?$/;
 
-const bad = (message: string) => apiError(400, message, { file: [message] });
+const bad = (message: string) => apiError(400, message, { errors: { file: [message] } });
 
 /**
  * The calendar day of a date choice (Dt, or DtTm) or of a bare ISODateTime
@@ -463,7 +463,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function assignEntry({ actor, id, input, ip }: { actor: Actor; id: string; input: unknown; ip?: string | null }): Promise<PaymentDto> {
   assertCan(actor, 'create:payment');
   const parsed = entryAssignSchema.safeParse(input);
-  if (!parsed.success) throw apiError(400, parsed.error.issues[0]?.message ?? 'Invalid input', zodFieldErrors(parsed.error));
+  if (!parsed.success) throw zodRefusal(parsed.error);
   return inTransaction(async (transaction) => {
     const entry = UUID.test(id)
       ? await selectOne<EntryRow>(`${SELECT_ENTRY} WHERE e.id = :id FOR UPDATE OF e`, { id }, { transaction })

@@ -77,7 +77,7 @@ export function iso(value: Date | string | null): string | null {
 }
 
 function duplicate(config: PartyConfig): Response {
-  return apiError(409, config.duplicateOibMessage, { oib: [config.duplicateOibMessage] });
+  return apiError(409, config.duplicateOibMessage, { errors: { oib: [config.duplicateOibMessage] } });
 }
 
 async function assertOibFree(config: PartyConfig, oib: string, exceptId: string | null, transaction: Transaction) {

@@ -11,7 +11,7 @@ import {
   type PartyRelations,
   type PartyRow,
 } from '../clients/party.server.ts';
-import { PARTY_MESSAGES } from '../clients/schemas.ts';
+import { PARTY_ERRORS } from '../clients/schemas.ts';
 import { apiError, parseInput } from '../utils/api.server.ts';
 import { customerCreateSchema, customerUpdateSchema, type CustomerCreateInput, type CustomerUpdateInput } from './schemas.ts';
 
@@ -26,8 +26,8 @@ const CUSTOMERS: PartyConfig = {
   fields: ['companyName', 'oib', 'address', 'city', 'postalCode', 'country', 'email', 'phone', 'iban', 'registrationNumber'],
   createPermission: 'create:customer',
   updatePermission: 'update:customer',
-  duplicateOibMessage: PARTY_MESSAGES.customerDuplicateOib,
-  notFoundMessage: 'Customer not found',
+  duplicateOibMessage: PARTY_ERRORS.customerDuplicateOib,
+  notFoundMessage: 'errors.parties.customerNotFound',
 };
 
 interface CustomerRow extends PartyRow {
@@ -102,7 +102,7 @@ export async function listCustomers(
   if (options.accountBlocked !== undefined && options.accountBlocked !== null && options.accountBlocked !== '') {
     const value = String(options.accountBlocked);
     if (value !== 'true' && value !== 'false') {
-      throw apiError(400, 'accountBlocked must be true or false', { accountBlocked: ['accountBlocked must be true or false'] });
+      throw apiError(400, 'errors.parties.accountBlockedInvalid', { errors: { accountBlocked: ['errors.parties.accountBlockedInvalid'] } });
     }
     blocked = value === 'true';
     where.push('account_blocked = :blocked');

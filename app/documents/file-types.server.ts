@@ -50,11 +50,11 @@ export function extensionOf(fileName: string): string {
 }
 
 export function fileTooLarge(): Response {
-  return apiError(413, MESSAGES.tooLarge, { file: [MESSAGES.tooLarge] });
+  return apiError(413, MESSAGES.tooLarge, { errors: { file: [MESSAGES.tooLarge] } });
 }
 
 export function wrongFileType(): Response {
-  return apiError(415, MESSAGES.wrongType, { file: [MESSAGES.wrongType] });
+  return apiError(415, MESSAGES.wrongType, { errors: { file: [MESSAGES.wrongType] } });
 }
 
 /**

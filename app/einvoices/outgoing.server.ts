@@ -438,7 +438,7 @@ export async function listOutgoingEInvoices(
   }
   if (options.status) {
     if (!(OUTGOING_EINVOICE_STATUSES as readonly string[]).includes(options.status)) {
-      throw apiError(400, EINVOICE_MESSAGES.invalidStatus, { status: [EINVOICE_MESSAGES.invalidStatus] });
+      throw apiError(400, EINVOICE_MESSAGES.invalidStatus, { errors: { status: [EINVOICE_MESSAGES.invalidStatus] } });
     }
     replacements.status = options.status;
     conditions.push('o.status = :status');

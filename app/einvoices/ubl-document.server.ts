@@ -56,7 +56,7 @@ class Problems {
 /** 400 naming every failing rule: message = the first, errors.xml = all. */
 function refusal(problems: Problem[]): Response {
   const texts = problems.map((problem) => `${problem.rule}: ${problem.message}`);
-  return apiError(400, texts[0], { xml: texts });
+  return apiError(400, texts[0], { errors: { xml: texts } });
 }
 
 

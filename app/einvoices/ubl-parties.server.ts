@@ -63,10 +63,10 @@ export async function matchUblParties(
         { transaction: options.transaction },
       )
     : null;
-  if (!client) throw apiError(400, 'Client not found', { clientId: ['Client not found'] });
+  if (!client) throw apiError(400, 'Client not found', { errors: { clientId: ['Client not found'] } });
   if (invoice.seller.oib !== client.oib) {
     const message = `HR-CIUS seller OIB: Seller OIB ${invoice.seller.oib} is not the client's OIB ${client.oib} (${client.company_name})`;
-    throw apiError(400, message, { xml: [message] });
+    throw apiError(400, message, { errors: { xml: [message] } });
   }
   const customer = await selectOne<{ id: string; company_name: string; oib: string; account_blocked: boolean }>(
     'SELECT id, company_name, oib, account_blocked FROM customers WHERE oib = :oib',

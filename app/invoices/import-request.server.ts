@@ -24,7 +24,7 @@ export async function readUblUpload(request: Request): Promise<UblUpload> {
   const { file, fields } = await readXmlUpload(request, { maxBytes: MAX_UBL_BYTES, tooLargeMessage: UBL_MESSAGES.tooLarge });
   // A file input left empty still sends a part with no name and no bytes; a chosen empty file is read (and refused as empty).
   if (!file || (file.bytes.length === 0 && !file.fileName && !/^(application|text)\/xml\b/i.test(request.headers.get('Content-Type') ?? ''))) {
-    throw apiError(400, FILE_REQUIRED, { file: [FILE_REQUIRED] });
+    throw apiError(400, FILE_REQUIRED, { errors: { file: [FILE_REQUIRED] } });
   }
   return { xml: file.bytes, clientId: fields.clientId ?? '', createCustomer: truthy(fields.createCustomer), fileName: file.fileName };
 }

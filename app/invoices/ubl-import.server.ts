@@ -70,9 +70,9 @@ export async function intakeUblInvoice(
   { actor, clientId, xml, fileName, createCustomer: mayCreateCustomer = false, ip, details = {} }: UblIntakeInput & { actor: Actor | null },
   options: { within?: (invoice: ImportedInvoice, transaction: Transaction) => Promise<void> } = {},
 ): Promise<ImportedInvoice> {
-  if (!clientId) throw apiError(400, 'Client is required', { clientId: ['Client is required'] });
+  if (!clientId) throw apiError(400, 'Client is required', { errors: { clientId: ['Client is required'] } });
   // Not a UUID cannot name a client; refused here rather than by the database.
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(clientId)) throw apiError(400, 'Client not found', { clientId: ['Client not found'] });
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(clientId)) throw apiError(400, 'Client not found', { errors: { clientId: ['Client not found'] } });
   const bytes = typeof xml === 'string' ? Buffer.from(xml, 'utf8') : xml;
   const parsed = parseUblInvoice(bytes);
   const name = fileName?.trim() || `${parsed.invoiceNumber.replace(/[^\w.-]+/g, '_')}.xml`;

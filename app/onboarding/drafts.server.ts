@@ -162,7 +162,7 @@ export async function attachDraftFile(draftId: string, file: DraftFile, options:
     options,
   );
   if (budget.count !== 1) {
-    throw apiError(413, UPLOAD_CAP_EXCEEDED, { [`file_${file.kycType}`]: [UPLOAD_CAP_EXCEEDED] });
+    throw apiError(413, UPLOAD_CAP_EXCEEDED, { errors: { [`file_${file.kycType}`]: [UPLOAD_CAP_EXCEEDED] } });
   }
   await execute(
     `INSERT INTO registration_draft_files (draft_id, kyc_type, storage_key, checksum, size, mime_type, file_name)

@@ -33,7 +33,7 @@ export async function assertRegistrationRate(ip: string | null | undefined, rule
   );
   const row = rows[0];
   if (row && row.hits > rule.max) {
-    throw apiError(429, TOO_MANY_REQUESTS, undefined, { headers: { 'Retry-After': String(Math.max(1, row.retry_after)) } });
+    throw apiError(429, TOO_MANY_REQUESTS, { headers: { 'Retry-After': String(Math.max(1, row.retry_after)) } });
   }
 }
 

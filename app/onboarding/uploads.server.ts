@@ -6,7 +6,7 @@ import { claimUploads } from '../documents/uploads.server.ts';
 import { getObjectStore } from '../storage/object-store.server.ts';
 import { apiError, readApiError } from '../utils/api.server.ts';
 import { readFormData, readMultipartFormData } from '../utils/form-data.server.ts';
-import { INPUT_MESSAGES, isSingleLineText } from '../utils/validation.ts';
+import { INPUT_ERRORS, isSingleLineText } from '../utils/validation.ts';
 import { attachDraftFile, UPLOAD_CAP_EXCEEDED, type DraftFile } from './drafts.server.ts';
 import { isKycType, KYC_DOCUMENT_TYPES, KYC_MAX_FILE_BYTES, KYC_MIME_TYPES, type KycDocumentType } from './kyc.ts';
 
@@ -77,7 +77,7 @@ async function uploadErrorOf(error: unknown): Promise<string> {
   const problem = await readApiError(error);
   if (!problem) throw error;
   if (problem.message === UPLOAD_CAP_EXCEEDED) return UPLOAD_ERRORS.capExceeded;
-  if (problem.message === INPUT_MESSAGES.invalidCharacters) return problem.message;
+  if (problem.message === INPUT_ERRORS.invalidCharacters) return problem.message;
   if (problem.status === 413) return UPLOAD_ERRORS.tooLarge;
   if (problem.status === 415) return UPLOAD_ERRORS.invalidType;
   return UPLOAD_ERRORS.failed;
@@ -91,7 +91,7 @@ export async function attachPostedFiles(draftId: string, files: Map<KycDocumentT
   for (const [kycType, part] of files) {
     try {
       if (part.size > KYC_MAX_FILE_BYTES) throw apiError(413, UPLOAD_ERRORS.tooLarge);
-      if (!isSingleLineText(part.fileName)) throw apiError(400, INPUT_MESSAGES.invalidCharacters);
+      if (!isSingleLineText(part.fileName)) throw apiError(400, INPUT_ERRORS.invalidCharacters);
       const { mimeType } = checkUpload({ bytes: part.bytes, fileName: part.fileName, declaredMime: part.contentType });
       // Stored only once it passed the checks, so a refused file leaves nothing behind.
       const stored = await getObjectStore().put(part.bytes, { contentType: mimeType });

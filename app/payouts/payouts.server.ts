@@ -87,7 +87,7 @@ export async function listPayouts(
   let where = '';
   if (options.status && options.status !== 'all') {
     if (!(PAYOUT_STATUSES as readonly string[]).includes(options.status)) {
-      throw apiError(400, PAYMENT_MESSAGES.invalidStatus, { status: [PAYMENT_MESSAGES.invalidStatus] });
+      throw apiError(400, PAYMENT_MESSAGES.invalidStatus, { errors: { status: [PAYMENT_MESSAGES.invalidStatus] } });
     }
     replacements.status = options.status;
     where = 'WHERE po.status = :status';
@@ -131,7 +131,7 @@ export interface PayoutExport {
 
 /** 409 for a chosen payout the state does not allow: the refusal is about the ids the caller chose. */
 function idsRefusal(message: string): Response {
-  return apiError(409, message, { ids: [message] });
+  return apiError(409, message, { errors: { ids: [message] } });
 }
 
 /**
@@ -144,14 +144,14 @@ function idsRefusal(message: string): Response {
 export async function exportPayouts({ actor, ids, ip }: { actor: Actor; ids: string[]; ip?: string | null }): Promise<PayoutExport> {
   assertCan(actor, 'finance:invoice');
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
-  if (unique.length === 0) throw apiError(400, PAYMENT_MESSAGES.payoutsRequired, { ids: [PAYMENT_MESSAGES.payoutsRequired] });
+  if (unique.length === 0) throw apiError(400, PAYMENT_MESSAGES.payoutsRequired, { errors: { ids: [PAYMENT_MESSAGES.payoutsRequired] } });
   // An id that is no UUID names no payout (a form may post anything): 404, not a SQL error.
-  if (!unique.every(isUuid)) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { ids: [PAYMENT_MESSAGES.payoutNotFound] });
+  if (!unique.every(isUuid)) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { errors: { ids: [PAYMENT_MESSAGES.payoutNotFound] } });
   const debtor = factorAccount();
   return inTransaction(async (transaction) => {
     // Locked in a fixed order so two exports of overlapping selections queue instead of deadlocking.
     const rows = await selectRows<PayoutRow>(`${SELECT_PAYOUT} WHERE po.id IN (:ids) ORDER BY po.id FOR UPDATE OF po`, { ids: unique }, { transaction });
-    if (rows.length !== unique.length) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { ids: [PAYMENT_MESSAGES.payoutNotFound] });
+    if (rows.length !== unique.length) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { errors: { ids: [PAYMENT_MESSAGES.payoutNotFound] } });
     const notPending = rows.filter((row) => row.status !== 'pending');
     if (notPending.length) {
       throw idsRefusal(`${PAYMENT_MESSAGES.payoutNotPending}: ${notPending.map((row) => `${row.invoice_number} (${row.status})`).join(', ')}`);
@@ -206,12 +206,12 @@ export async function exportPayouts({ actor, ids, ip }: { actor: Actor; ids: str
 export async function markPayoutsPaid({ actor, ids, ip }: { actor: Actor; ids: string[]; ip?: string | null }): Promise<PayoutDto[]> {
   assertCan(actor, 'finance:invoice');
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
-  if (unique.length === 0) throw apiError(400, PAYMENT_MESSAGES.payoutsRequired, { ids: [PAYMENT_MESSAGES.payoutsRequired] });
+  if (unique.length === 0) throw apiError(400, PAYMENT_MESSAGES.payoutsRequired, { errors: { ids: [PAYMENT_MESSAGES.payoutsRequired] } });
   // An id that is no UUID names no payout (a form may post anything): 404, not a SQL error.
-  if (!unique.every(isUuid)) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { ids: [PAYMENT_MESSAGES.payoutNotFound] });
+  if (!unique.every(isUuid)) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { errors: { ids: [PAYMENT_MESSAGES.payoutNotFound] } });
   return inTransaction(async (transaction) => {
     const rows = await selectRows<PayoutRow>(`${SELECT_PAYOUT} WHERE po.id IN (:ids) ORDER BY po.id FOR UPDATE OF po`, { ids: unique }, { transaction });
-    if (rows.length !== unique.length) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { ids: [PAYMENT_MESSAGES.payoutNotFound] });
+    if (rows.length !== unique.length) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { errors: { ids: [PAYMENT_MESSAGES.payoutNotFound] } });
     const wrong = rows.filter((row) => row.status !== 'exported');
     if (wrong.length) throw idsRefusal(`${PAYMENT_MESSAGES.payoutNotExported}: ${wrong.map((row) => `${row.invoice_number} (${row.status})`).join(', ')}`);
     await execute(`UPDATE payouts SET status = 'paid' WHERE id IN (:ids)`, { ids: unique }, { transaction });

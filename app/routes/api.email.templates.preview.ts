@@ -13,7 +13,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (problems.length > 0) {
     const errors: FieldErrors = {};
     for (const problem of problems) (errors[problem.field] ??= []).push(problem.message);
-    throw apiError(400, problems[0].message, errors);
+    throw apiError(400, problems[0].message, { errors: errors });
   }
   return apiJson(previewTemplate(input));
 }

@@ -1,6 +1,6 @@
 import { MaxPartSizeExceededError, unstable_parseMultipartFormData, type UploadHandler } from '@remix-run/node';
 import { apiError } from './api.server.ts';
-import { INPUT_MESSAGES, isSingleLineText } from './validation.ts';
+import { INPUT_ERRORS, isSingleLineText } from './validation.ts';
 
 /**
  * Reading a form post without letting a bad body become a 500. `Request.formData()`
@@ -49,7 +49,7 @@ export async function readMultipartFormData(request: Request, handler: UploadHan
     return await unstable_parseMultipartFormData(request, handler);
   } catch (error) {
     if (error instanceof Response) throw error;
-    if (error instanceof MaxPartSizeExceededError) throw apiError(413, 'Request body too large', { [error.field]: ['Request body too large'] });
+    if (error instanceof MaxPartSizeExceededError) throw apiError(413, 'Request body too large', { errors: { [error.field]: ['Request body too large'] } });
     throw apiError(400, FORM_MESSAGES.malformed);
   }
 }
@@ -63,7 +63,7 @@ const FILE_NAME_TOO_LONG = 'File name must be at most 255 characters';
  */
 export function checkedFileName(name: string | null | undefined, field = 'fileName'): string | null {
   if (!name) return null;
-  if (!isSingleLineText(name)) throw apiError(400, INPUT_MESSAGES.invalidCharacters, { [field]: [INPUT_MESSAGES.invalidCharacters] });
-  if (name.length > 255) throw apiError(400, FILE_NAME_TOO_LONG, { [field]: [FILE_NAME_TOO_LONG] });
+  if (!isSingleLineText(name)) throw apiError(400, INPUT_ERRORS.invalidCharacters, { errors: { [field]: [INPUT_ERRORS.invalidCharacters] } });
+  if (name.length > 255) throw apiError(400, FILE_NAME_TOO_LONG, { errors: { [field]: [FILE_NAME_TOO_LONG] } });
   return name;
 }

@@ -62,7 +62,7 @@ export async function startWorkflowInstance(
   if (!(WORKFLOW_TYPES as readonly string[]).includes(type)) errors.workflowType = ['Unknown workflow type'];
   if (!(WORKFLOW_ENTITY_TYPES as readonly string[]).includes(entityType)) errors.entityType = ['Unknown entity type'];
   if (typeof entityId !== 'string' || !isUuid(entityId)) errors.entityId = ['Invalid entity id'];
-  if (Object.keys(errors).length > 0) throw apiError(400, Object.values(errors)[0][0], errors);
+  if (Object.keys(errors).length > 0) throw apiError(400, Object.values(errors)[0][0], { errors: errors });
 
   assertEntityTypeFits(type, entityType);
   const run = async (transaction: Transaction) => {
@@ -192,7 +192,7 @@ const ENTITY_TABLES: Record<WorkflowEntityType, string> = {
 function assertEntityTypeFits(type: WorkflowType, entityType: WorkflowEntityType): void {
   if (!ENTITY_TYPES_OF[type].includes(entityType)) {
     const message = `A ${type} workflow works on ${ENTITY_TYPES_OF[type].join(' or ')}, not on ${entityType}`;
-    throw apiError(404, message, { entityId: [message] });
+    throw apiError(404, message, { errors: { entityId: [message] } });
   }
 }
 
@@ -201,7 +201,7 @@ async function assertEntityExists(entityType: WorkflowEntityType, entityId: stri
   const found = await selectOne(`SELECT 1 AS found FROM ${ENTITY_TABLES[entityType]} WHERE id = :id`, { id: entityId.toLowerCase() }, { transaction });
   if (!found) {
     const message = `No ${entityType} with this id`;
-    throw apiError(404, message, { entityId: [message] });
+    throw apiError(404, message, { errors: { entityId: [message] } });
   }
 }
 

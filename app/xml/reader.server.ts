@@ -42,7 +42,7 @@ export const MAX_XML_DEPTH = 64;
 
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
-const refuse = (status: number, message: string) => apiError(status, message, { file: [message] });
+const refuse = (status: number, message: string) => apiError(status, message, { errors: { file: [message] } });
 
 function checkedText(text: string): string {
   if (!isMultiLineText(text)) throw refuse(400, XML_MESSAGES.controlCharacter);

@@ -36,7 +36,7 @@ export interface XmlUpload {
 
 /** Reads the upload; `tooLargeMessage` is the 413's text (on the field `file`). */
 export async function readXmlUpload(request: Request, options: { maxBytes: number; tooLargeMessage: string }): Promise<XmlUpload> {
-  const tooLarge = () => apiError(413, options.tooLargeMessage, { file: [options.tooLargeMessage] });
+  const tooLarge = () => apiError(413, options.tooLargeMessage, { errors: { file: [options.tooLargeMessage] } });
   const type = (request.headers.get('Content-Type') ?? '').split(';')[0].trim().toLowerCase();
   if (Number(request.headers.get('Content-Length') ?? '0') > options.maxBytes + MULTIPART_SLACK) throw tooLarge();
   if (type === 'application/xml' || type === 'text/xml') {

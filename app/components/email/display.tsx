@@ -1,6 +1,5 @@
 import { Badge, Card, Flex, Grid, Skeleton } from '@radix-ui/themes';
 import { useTranslation } from 'react-i18next';
-import { EMAIL_MESSAGES } from '~/email/schemas.ts';
 
 /** Badges, skeletons and the error texts of /email-automation (docs/screens.md). */
 
@@ -50,13 +49,3 @@ export function SkeletonCards({ count, label }: { count: number; label: string }
   );
 }
 
-const ERROR_KEYS: Record<string, string> = Object.fromEntries(
-  (Object.entries(EMAIL_MESSAGES) as [string, string][]).map(([key, message]) => [message, `email.errors.${key}`]),
-);
-
-/** Server and schema messages shown in the chosen language (a line-numbered template problem stays as it came). */
-export function useEmailErrorText() {
-  const { t, i18n } = useTranslation();
-  return (errors?: string[] | null) =>
-    errors?.map((error) => (ERROR_KEYS[error] && i18n.exists(ERROR_KEYS[error]) ? t(ERROR_KEYS[error]) : error));
-}

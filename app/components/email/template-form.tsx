@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field } from '~/components/forms.tsx';
 import { EMAIL_TRIGGERS, TEMPLATE_VARIABLES, templateFormSchema } from '~/email/schemas.ts';
-import { useEmailErrorText } from './display.tsx';
+import { useRefusalTexts } from '~/components/refusal-text.ts';
 import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
 import { SelectField, TextAreaField } from '~/components/kit/fields.tsx';
 
@@ -39,7 +39,7 @@ function useTemplateForm(id: string, lastResult?: EmailFormResult, defaultValue:
 
 function TemplateFields({ fields, formErrors }: { fields: ReturnType<typeof useTemplateForm>[1]; formErrors?: string[] }) {
   const { t } = useTranslation();
-  const errorText = useEmailErrorText();
+  const errorText = useRefusalTexts();
   return (
     <Flex direction="column" gap="3">
       <Field label={t('email.templateForm.name')} inputProps={getInputProps(fields.name, { type: 'text' })} errors={errorText(fields.name.errors)} />

@@ -1,5 +1,5 @@
 import { INVOICE_MESSAGE_KEYS } from '~/invoices/schemas.ts';
-import { translateMessage } from '~/utils/messages.ts';
+import { refusalText } from '~/utils/refusals.ts';
 
 /**
  * The invoice domain answers refusals in English (docs/api.md#errors: API texts);
@@ -42,5 +42,5 @@ export function invoiceMessage(t: T, message: string): string {
     if (key === 'blocked' && params.reason) return t('invoices.refusals.blockedWithReason', params);
     return t(`invoices.refusals.${key}`, params);
   }
-  return translateMessage(t, message);
+  return refusalText(t, () => true, message);
 }

@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
 import { Badge, Button, Card, DataList, Flex, Heading, Table, Text } from '@radix-ui/themes';
 import { Form, Link, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import { useRefusalTexts } from '~/components/refusal-text.ts';
 import type { EntityOption, RiskAssessmentDto } from '~/risk/assessments.server.ts';
 import { adjustAssessmentFormSchema, newAssessmentFormSchema } from '~/risk/schemas.ts';
 import { Field } from '~/components/forms.tsx';
@@ -13,7 +14,6 @@ import {
   factorLabel,
   formatDecimal,
   formatFactorValue,
-  riskMessage,
   RiskFormErrors,
   ScoreText,
   signed,
@@ -169,7 +169,7 @@ export function AdjustPanel({
   const { t } = useTranslation();
   const navigation = useNavigation();
   const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'adjust';
-  const errorText = (errors?: string[]) => errors?.map((error) => riskMessage(t, error));
+  const errorText = useRefusalTexts();
   const [form, fields] = useForm({
     id: `adjust-${assessment.id}`,
     lastResult,
@@ -235,7 +235,7 @@ export function NewAssessmentPanel({
   const { t } = useTranslation();
   const navigation = useNavigation();
   const submitting = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'assess';
-  const errorText = (errors?: string[]) => errors?.map((error) => riskMessage(t, error));
+  const errorText = useRefusalTexts();
   const [form, fields] = useForm({
     id: 'new-assessment',
     lastResult,
