@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { activityRows, apiFailure, signedInCookie } from '../auth/test-helpers.server.ts';
 import { selectOne, selectRows } from '../db.server.ts';
-import { confirmPayment, listPayments } from '../payments/payments.server.ts';
+import { confirmPayment } from '../payments/payment-transitions.server.ts';
+import { listPayments } from '../payments/payment-queries.server.ts';
 import { book, financedInvoice, insertClient, insertCustomer, newIban } from '../payments/test-factories.server.ts';
 import { action as importAction } from '../routes/api.bank-statements.ts';
 import { loader as unmatchedLoader } from '../routes/api.bank-statements.unmatched.ts';

@@ -6,7 +6,9 @@ import { describeFailures, EXPECTED_WARNINGS, MISSING_TOOLS, validateOfficially,
 import { createTestUser } from '../auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
 import { approveKyc } from '../onboarding/test-fixtures.server.ts';
-import { approveInvoice, createInvoice, financeInvoice, verifyInvoice } from '../invoices/invoices.server.ts';
+import { approveInvoice, verifyInvoice } from '../invoices/invoice-decisions.server.ts';
+import { createInvoice } from '../invoices/invoice-create.server.ts';
+import { financeInvoice } from '../invoices/financing.server.ts';
 import { croatianIban, oibCheckDigit } from '../utils/validation.ts';
 import { DEFAULT_FACTOR_KPD_CODE } from './kpd.ts';
 import { parseUblInvoice } from './ubl-document.server.ts';

@@ -7,7 +7,9 @@ import { activityRows, apiFailure, createTestUser, getRequest, signedInCookie } 
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { ensureIntegrations } from '../integrations/core.server.ts';
 import { documentIdOf, mailboxDir } from '../integrations/einvoicing.server.ts';
-import { approveInvoice, createInvoice, financeInvoice, verifyInvoice } from '../invoices/invoices.server.ts';
+import { approveInvoice, verifyInvoice } from '../invoices/invoice-decisions.server.ts';
+import { createInvoice } from '../invoices/invoice-create.server.ts';
+import { financeInvoice } from '../invoices/financing.server.ts';
 import { approveKyc } from '../onboarding/test-fixtures.server.ts';
 import { loader as listLoader } from '../routes/api.einvoices.ts';
 import { action as sendAction } from '../routes/api.einvoices.$id.send.ts';

@@ -5,7 +5,7 @@ import { apiFailure, createTestUser, getRequest, jsonRequest, signedInCookie } f
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { sendWelcomeEmail } from '../workflows/handlers/parties.server.ts';
 import { resetEnvCache } from '../env.server.ts';
-import { verifyInvoice } from '../invoices/invoices.server.ts';
+import { verifyInvoice } from '../invoices/invoice-decisions.server.ts';
 import { loader as clickLoader } from '../routes/email.click.$token.$index.ts';
 import { loader as openLoader } from '../routes/email.open.$token.ts';
 import { action as previewAction } from '../routes/api.email.templates.preview.ts';

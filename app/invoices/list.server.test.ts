@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { oibCheckDigit } from '../utils/validation.ts';
 import { invoiceSearchCondition, searchEverything } from '../search.server.ts';
-import { invoiceTabCounts, listInvoices } from './invoices.server.ts';
+import { invoiceTabCounts, listInvoices } from './invoice-queries.server.ts';
 
 /**
  * The invoice list's totals and search as a user meets them: the total is the

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs } from '@remix-run/node';
 import { clientIp } from '../auth/login.server.ts';
 import { requirePermission, type Permission } from '../auth/permissions.server.ts';
 import { apiJson, methodNotAllowed, readJsonObject, requireUuidParam } from '../utils/api.server.ts';
-import { approveInvoice, financeInvoice, rejectInvoice, verifyInvoice } from './invoices.server.ts';
+import { approveInvoice, rejectInvoice, verifyInvoice } from './invoice-decisions.server.ts';
+import { financeInvoice } from './financing.server.ts';
 import type { InvoiceRejectInput } from './schemas.ts';
 
 /**

@@ -9,7 +9,8 @@ import { parseUblInvoice } from '../einvoices/ubl-document.server.ts';
 import { matchUblParties, type ProposedCustomer } from '../einvoices/ubl-parties.server.ts';
 import { objectKeyFor, sha256Hex } from '../storage/object-store.server.ts';
 import { apiError } from '../utils/api.server.ts';
-import { insertInvoice, type InvoiceDto } from './invoices.server.ts';
+import { insertInvoice } from './invoice-create.server.ts';
+import type { InvoiceDto } from './invoice-dto.server.ts';
 
 /**
  * POST /api/invoices/import: a client's UBL e-invoice becomes an invoice.

@@ -34,7 +34,7 @@ import { isUuid } from '../utils/validation.ts';
  *   new KYC task when the files arrive.
  * Each decision closes the open KYC tasks and spends open links, with its
  * activity rows, in one transaction; the email follows the commit. Deciding
- * twice is a 409. Financing (app/invoices/invoices.server.ts) and making the
+ * twice is a 409. Financing (app/invoices/financing.server.ts) and making the
  * client active by an edit (app/clients/clients.server.ts) need the approval.
  */
 const UNDECIDED: readonly OnboardingStatus[] = ['pending', 'in_progress'];

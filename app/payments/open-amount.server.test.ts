@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { apiFailure, getRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
-import { listPayableInvoices } from '../invoices/invoices.server.ts';
+import { listPayableInvoices } from '../invoices/invoice-queries.server.ts';
 import { loader as payableLoader } from '../routes/api.invoices.payable.ts';
-import { confirmPayment, failPayment, recordPayment, refundPayment } from './payments.server.ts';
+import { confirmPayment, failPayment, refundPayment } from './payment-transitions.server.ts';
+import { recordPayment } from './payment-recording.server.ts';
 import { book, financedInvoice, insertClient, insertCustomer } from './test-factories.server.ts';
 
 /**

@@ -4,7 +4,9 @@ import { execute, selectOne, selectRows } from '../db.server.ts';
 import { action as confirmAction } from '../routes/api.payments.$id.confirm.ts';
 import { action as paymentsAction, loader as paymentsLoader } from '../routes/api.payments.ts';
 import { centsToDecimalString, toCents } from '../utils/money.ts';
-import { confirmPayment, failPayment, listPayments, paymentSummary, paymentTabCounts, recordPayment, refundPayment } from './payments.server.ts';
+import { confirmPayment, failPayment, refundPayment } from './payment-transitions.server.ts';
+import { listPayments, paymentSummary, paymentTabCounts } from './payment-queries.server.ts';
+import { recordPayment } from './payment-recording.server.ts';
 import { book, financedInvoice, insertClient, insertCustomer, usedCredit } from './test-factories.server.ts';
 
 describe('payments: recording, confirming, settling', () => {

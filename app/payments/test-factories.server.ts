@@ -1,7 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { createTestUser } from '../auth/test-helpers.server.ts';
 import { execute, selectOne } from '../db.server.ts';
-import { approveInvoice, createInvoice, financeInvoice, verifyInvoice } from '../invoices/invoices.server.ts';
+import { approveInvoice, verifyInvoice } from '../invoices/invoice-decisions.server.ts';
+import { createInvoice } from '../invoices/invoice-create.server.ts';
+import { financeInvoice } from '../invoices/financing.server.ts';
 import { approveKyc } from '../onboarding/test-fixtures.server.ts';
 import { croatianIban, oibCheckDigit } from '../utils/validation.ts';
 

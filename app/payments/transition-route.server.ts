@@ -2,7 +2,8 @@ import type { ActionFunctionArgs } from '@remix-run/node';
 import { clientIp } from '../auth/login.server.ts';
 import { requirePermission } from '../auth/permissions.server.ts';
 import { apiJson, methodNotAllowed, requireUuidParam } from '../utils/api.server.ts';
-import { confirmPayment, failPayment, paymentJson, refundPayment } from './payments.server.ts';
+import { confirmPayment, failPayment, refundPayment } from './payment-transitions.server.ts';
+import { paymentJson } from './payment-queries.server.ts';
 
 const TRANSITIONS = { confirm: confirmPayment, fail: failPayment, refund: refundPayment } as const;
 

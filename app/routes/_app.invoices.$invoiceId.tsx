@@ -11,7 +11,7 @@ import { DecisionButtons, formatMoney, InvoiceStatusBadge, RefusalCallout, Verif
 import { DocumentsSection, HistorySection, LinesSection, MoneyMovementsSection } from '~/components/invoices/detail.tsx';
 import { invoiceMessage } from '~/components/invoices/messages.ts';
 import { useToast } from '~/components/toaster.tsx';
-import { getInvoiceDetail } from '~/invoices/invoices.server.ts';
+import { getInvoiceDetail } from '~/invoices/invoice-queries.server.ts';
 import { financePreviews, handleDecision, type DecisionRefusal } from '~/invoices/page.server.ts';
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 import { readFormData } from '~/utils/form-data.server.ts';

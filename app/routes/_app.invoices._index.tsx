@@ -13,7 +13,7 @@ import { useListLoading } from '~/components/kit/list-loading.ts';
 import { Pager } from '~/components/kit/pager.tsx';
 import { pageCount } from '~/utils/list-url.ts';
 import { useToast } from '~/components/toaster.tsx';
-import { invoiceTabCounts, listInvoices } from '~/invoices/invoices.server.ts';
+import { invoiceTabCounts, listInvoices } from '~/invoices/invoice-queries.server.ts';
 import {
   backTo,
   financePreviews,

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from '@remix-run/node';
 import { clientIp } from '~/auth/login.server.ts';
 import { requirePermission } from '~/auth/permissions.server.ts';
 import { assignEntry } from '~/banking/camt053.server.ts';
-import { paymentJson } from '~/payments/payments.server.ts';
+import { paymentJson } from '~/payments/payment-queries.server.ts';
 import { apiJson, methodNotAllowed, readJsonObject, requireUuidParam } from '~/utils/api.server.ts';
 
 /** POST /api/bank-statements/unmatched/{id}/assign {invoiceId} → 201 with the pending payment it records. */

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { requirePermission } from '~/auth/permissions.server.ts';
-import { getInvoiceDetail } from '~/invoices/invoices.server.ts';
+import { getInvoiceDetail } from '~/invoices/invoice-queries.server.ts';
 import { apiJson, methodNotAllowed, requireUuidParam } from '~/utils/api.server.ts';
 
 /** GET /api/invoices/{id}: the invoice with lines, client, customer, documents, payments, payouts and its history. */

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from '@remix-run/node';
 import { requirePermission } from '~/auth/permissions.server.ts';
-import { listPayableInvoices } from '~/invoices/invoices.server.ts';
+import { listPayableInvoices } from '~/invoices/invoice-queries.server.ts';
 import { apiJson, listParams, methodNotAllowed } from '~/utils/api.server.ts';
 
 /** GET /api/invoices/payable: financed invoices not yet fully paid (docs/domain-model.md Payable invoice), newest first; X-Total-Count. */

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { clientIp } from '~/auth/login.server.ts';
 import { requirePermission } from '~/auth/permissions.server.ts';
-import { createInvoice, listInvoices } from '~/invoices/invoices.server.ts';
+import { createInvoice } from '~/invoices/invoice-create.server.ts';
+import { listInvoices } from '~/invoices/invoice-queries.server.ts';
 import type { InvoiceCreateInput } from '~/invoices/schemas.ts';
 import { apiJson, listParams, methodNotAllowed, readJsonObject } from '~/utils/api.server.ts';
 

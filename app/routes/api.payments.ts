@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { clientIp } from '~/auth/login.server.ts';
 import { requirePermission } from '~/auth/permissions.server.ts';
-import { listPayments, paymentJson, recordPayment } from '~/payments/payments.server.ts';
+import { listPayments, paymentJson } from '~/payments/payment-queries.server.ts';
+import { recordPayment } from '~/payments/payment-recording.server.ts';
 import type { PaymentCreateInput } from '~/payments/schemas.ts';
 import { apiJson, listParams, methodNotAllowed, readJsonObject } from '~/utils/api.server.ts';
 

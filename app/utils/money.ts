@@ -135,3 +135,20 @@ export function factoringFeeCents(amountCents: number, feeRatePercent: string | 
   const numerator = BigInt(amountCents) * units * BigInt(feePeriods(days));
   return toSafeNumber(divideRounded(numerator, 100n * 10n ** BigInt(scale), 'half-up'), 'fee');
 }
+
+/**
+ * `percent` % of Σ cents_i × weight_i / divisor, rounded once half-up: the fee on a
+ * balance that changes over time (weights are days or periods), with no rounding
+ * per segment so an auditor summing the segments by hand gets the same cent.
+ */
+export function percentOfWeightedCents(segments: Iterable<{ cents: number; weight: number }>, percent: string | number, divisor = 1): number {
+  if (!Number.isSafeInteger(divisor) || divisor <= 0) throw new RangeError(`divisor must be a positive whole number: ${divisor}`);
+  const { units, scale } = parseDecimal(percent);
+  let weighted = 0n;
+  for (const { cents, weight } of segments) {
+    assertSafeCents(cents, 'amount');
+    if (!Number.isSafeInteger(weight) || weight < 0) throw new RangeError(`weight must be a whole number ≥ 0: ${weight}`);
+    weighted += BigInt(cents) * BigInt(weight);
+  }
+  return toSafeNumber(divideRounded(weighted * units, 100n * 10n ** BigInt(scale) * BigInt(divisor), 'half-up'), 'fee');
+}

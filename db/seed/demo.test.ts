@@ -122,7 +122,7 @@ describe('seedDemo', () => {
   });
 
   it('has financed only clients whose KYC is approved', async () => {
-    // Financing refuses a client whose onboarding is not completed (app/invoices/invoices.server.ts).
+    // Financing refuses a client whose onboarding is not completed (app/invoices/financing.server.ts).
     const unapproved = await select(`
       SELECT DISTINCT c.company_name, c.onboarding_status FROM clients c JOIN invoices i ON i.client_id = c.id
        WHERE i.factor_amount IS NOT NULL AND c.onboarding_status <> 'completed'`);

@@ -136,6 +136,10 @@ describe('task management', () => {
     await page.getByTestId('tab-pending').click();
     await page.waitForURL((url) => url.searchParams.get('tab') === 'pending' && url.searchParams.get('priority') === 'urgent' && url.searchParams.get('assignee') === 'unassigned');
 
+    // The URL changes before React commits the new list (navigations render in a transition), and
+    // while loading the list shows placeholders: wait for the pending tab's own render with no placeholder.
+    await page.locator('[data-testid="tab-pending"][aria-current="page"]').waitFor();
+    await page.getByTestId('placeholder-card').first().waitFor({ state: 'detached' });
     const q = encodeURIComponent(marker);
     const expected = await total(`/api/tasks?q=${q}&priority=urgent&assignee=unassigned&status=pending&limit=1`);
     expect(expected).toBe(2);

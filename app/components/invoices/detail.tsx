@@ -2,7 +2,7 @@ import { Badge, Flex, Table, Text } from '@radix-ui/themes';
 import { Link } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { Section } from '~/components/clients/party-detail.tsx';
-import type { InvoiceDetailDto, InvoiceHistoryEntry } from '~/invoices/invoices.server.ts';
+import type { InvoiceDetailDto, InvoiceHistoryEntry } from '~/invoices/invoice-queries.server.ts';
 import { formatBytes, formatDateTime } from '~/utils/format.ts';
 import { formatMoney } from './display.tsx';
 

@@ -2,7 +2,7 @@ import { CheckCircledIcon } from '@radix-ui/react-icons';
 import { Badge, Box, Button, Callout, Card, DataList, Flex, Heading, Text, TextArea } from '@radix-ui/themes';
 import { Form, Link, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
-import type { InvoiceDto } from '~/invoices/invoices.server.ts';
+import type { InvoiceDto } from '~/invoices/invoice-dto.server.ts';
 import type { DecisionRefusal } from '~/invoices/page.server.ts';
 import { formatDate, formatDateTime } from '~/utils/format.ts';
 import { invoiceMessage } from './messages.ts';

@@ -1,0 +1,146 @@
+import type { Transaction } from 'sequelize';
+import type { Actor } from '../auth/users.server.ts';
+import { execute, selectOne } from '../db.server.ts';
+import { issueFeeEInvoice } from '../einvoices/outgoing.server.ts';
+import { apiError } from '../utils/api.server.ts';
+import { centsToDecimalString, centsToNumber, factoringFeeCents, feePeriods, percentOfCents, toCents } from '../utils/money.ts';
+import { INVOICE_MESSAGES } from './schemas.ts';
+import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
+import { blockedMessage, customerState, transition } from './invoice-transition.server.ts';
+
+/**
+ * The financing figures (docs/money.md), the same rule the demo seed uses:
+ *  - factorAmount (the advance) = amount × the client's advance_rate %, rounded half-up to the cent;
+ *  - factorFee = amount × fee_rate % × periods, rounded once half-up, where
+ *    periods = every started 30 days from the financing date to the due date,
+ *    at least one (feePeriods); the financing date is today in Croatia
+ *    (Europe/Zagreb), so an invoice due today or earlier pays one period.
+ */
+export function financingFigures(input: { amountCents: number; advanceRate: string; feeRate: string; days: number }) {
+  return {
+    factorAmount: percentOfCents(input.amountCents, input.advanceRate),
+    factorFee: factoringFeeCents(input.amountCents, input.feeRate, input.days),
+    periods: feePeriods(input.days),
+  };
+}
+
+/**
+ * PUT /api/invoices/{id}/finance (manager): approved → financed. In one
+ * transaction, with the invoice and then the client row locked: refuses
+ * (409, naming the reason) a client whose KYC is not approved, a blocked customer, a non-EUR invoice (limits and
+ * used credit are in EUR), a client without IBAN or credit limit (a NULL
+ * limit means no financing), used credit + advance past the limit, and an
+ * advance + fee above the invoice amount; otherwise books factorAmount and
+ * factorFee, raises clients.used_credit by the advance, inserts the
+ * pending advance payout to the client's IBAN and issues the fee e-invoice
+ * (app/einvoices/outgoing.server.ts), sent by a job after commit.
+ */
+export async function financeInvoice(args: { actor: Actor; id: string; ip?: string | null }, options: { transaction?: Transaction } = {}) {
+  return transition(
+    args,
+    {
+      verb: 'finance',
+      permission: 'finance:invoice',
+      action: 'invoice_financed',
+      from: ['approved'],
+      to: 'financed',
+      apply: async (row, transaction) => {
+        const client = (await selectOne<{
+          company_name: string;
+          iban: string | null;
+          credit_limit: string | null;
+          used_credit: string;
+          advance_rate: string;
+          fee_rate: string;
+          onboarding_status: string;
+        }>(
+          'SELECT company_name, iban, credit_limit, used_credit, advance_rate, fee_rate, onboarding_status FROM clients WHERE id = :clientId FOR UPDATE',
+          { clientId: row.client_id },
+          { transaction },
+        ))!;
+        // No financing before staff approved the client's KYC (app/onboarding/kyc-decision.server.ts).
+        if (client.onboarding_status !== 'completed') {
+          throw apiError(409, INVOICE_MESSAGES.kycNotApproved, { clientId: [INVOICE_MESSAGES.kycNotApproved] });
+        }
+        const customer = await customerState(row.customer_id, transaction);
+        if (customer.account_blocked) throw apiError(409, blockedMessage(customer, 'finance'));
+        if (row.currency !== 'EUR') throw apiError(409, `Only EUR invoices can be financed; this one is in ${row.currency}`);
+        if (!client.iban) throw apiError(409, `Client ${client.company_name} has no IBAN for the advance payout`);
+        if (client.credit_limit === null) throw apiError(409, `Client ${client.company_name} has no credit limit; financing is not possible`);
+
+        const { today, days } = (await selectOne<{ today: string; days: number }>(
+          `SELECT to_char(${SQL_BUSINESS_TODAY}, 'YYYY-MM-DD') AS today,
+                  (CAST(:dueDate AS date) - ${SQL_BUSINESS_TODAY}) AS days`,
+          { dueDate: row.due_date },
+          { transaction },
+        ))!;
+        const amount = toCents(row.amount);
+        const { factorAmount, factorFee, periods } = financingFigures({
+          amountCents: amount,
+          advanceRate: client.advance_rate,
+          feeRate: client.fee_rate,
+          days,
+        });
+        const limit = toCents(client.credit_limit);
+        const used = toCents(client.used_credit);
+        if (used + factorAmount > limit) {
+          throw apiError(
+            409,
+            `Credit limit exceeded: used credit ${centsToDecimalString(used)} + advance ${centsToDecimalString(factorAmount)} > limit ${centsToDecimalString(limit)} EUR`,
+          );
+        }
+        if (factorAmount + factorFee > amount) {
+          throw apiError(
+            409,
+            `Advance ${centsToDecimalString(factorAmount)} plus fee ${centsToDecimalString(factorFee)} would exceed the invoice amount ${centsToDecimalString(amount)}`,
+          );
+        }
+
+        await execute(
+          `UPDATE invoices SET status = 'financed', factor_amount = :factorAmount, factor_fee = :factorFee,
+                  financed_by = :actorId, financed_at = now()
+            WHERE id = :id`,
+          { id: row.id, actorId: args.actor.id, factorAmount: centsToDecimalString(factorAmount), factorFee: centsToDecimalString(factorFee) },
+          { transaction },
+        );
+        await execute('UPDATE clients SET used_credit = used_credit + :advance WHERE id = :clientId', {
+          clientId: row.client_id,
+          advance: centsToDecimalString(factorAmount),
+        }, { transaction });
+        const { rows } = await execute<{ id: string }>(
+          `INSERT INTO payouts (client_id, invoice_id, kind, amount, currency, iban, status, created_by)
+           VALUES (:clientId, :invoiceId, 'advance', :amount, :currency, :iban, 'pending', :actorId)
+           RETURNING id`,
+          {
+            clientId: row.client_id,
+            invoiceId: row.id,
+            amount: centsToDecimalString(factorAmount),
+            currency: row.currency,
+            iban: client.iban,
+            actorId: args.actor.id,
+          },
+          { transaction },
+        );
+        // The fee e-invoice to the client, in this transaction: no financing without it, no e-invoice without the financing.
+        const feeEInvoice = await issueFeeEInvoice(row.id, transaction);
+        return {
+          factorAmount: centsToNumber(factorAmount),
+          factorFee: centsToNumber(factorFee),
+          advanceRate: Number(client.advance_rate),
+          feeRate: Number(client.fee_rate),
+          financedOn: today,
+          dueDate: row.due_date,
+          days,
+          feePeriods: periods,
+          usedCreditBefore: centsToNumber(used),
+          usedCreditAfter: centsToNumber(used + factorAmount),
+          creditLimit: centsToNumber(limit),
+          payoutId: rows[0].id,
+          iban: client.iban,
+          feeEInvoice: feeEInvoice?.number ?? null,
+        };
+      },
+    },
+    options,
+  );
+}

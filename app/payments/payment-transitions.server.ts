@@ -1,0 +1,288 @@
+import type { Transaction } from 'sequelize';
+import { logActivity } from '../activity-log.server.ts';
+import { assertCan } from '../auth/permissions.server.ts';
+import type { Actor } from '../auth/users.server.ts';
+import { execute, inTransaction, selectOne } from '../db.server.ts';
+import { apiError } from '../utils/api.server.ts';
+import { centsToDecimalString, centsToNumber, toCents } from '../utils/money.ts';
+import { PAYMENT_MESSAGES } from './schemas.ts';
+import { applyEntityDecision } from '../workflows/decisions.server.ts';
+import { isUuid } from '../utils/validation.ts';
+import { getPayment, money, type PaymentDto } from './payment-queries.server.ts';
+import { lockInvoice, type LockedInvoice } from './payment-recording.server.ts';
+
+/**
+ * Collections from the factored invoices' customers (docs/lifecycle.md#payments,
+ * docs/domain-model.md, docs/money.md).
+ *
+ * States: pending → confirmed | failed; confirmed → refunded. Recording is
+ * the daily queue ('create:payment'); confirming, failing and refunding are
+ * the manager's ('confirm:payment').
+ *
+ * Applying money: confirming adds the amount to invoices.paid_amount. When
+ * the confirmed payments cover the amount, the invoice becomes 'paid', the
+ * client's used_credit falls by the advance (factor_amount; usedCredit is the
+ * sum of open advances) and the reserve (amount − advance − fee) is released
+ * as a pending 'reserve_release' payout to the client's IBAN. A refund of a
+ * confirmed payment takes the money back off the invoice; if that payment
+ * had settled it, the settlement is undone too (status financed, used credit
+ * raised again, the reserve release cancelled) — refused with 409 once the
+ * reserve left in a bank file.
+ *
+ * Lock order (same as app/invoices): payment row, then invoice row, then
+ * client row, each SELECT … FOR UPDATE inside one transaction; every
+ * transition writes its activity rows in that transaction. Recording a
+ * payment is ./payment-recording.server.ts.
+ */
+
+interface LockedPayment {
+  id: string;
+  invoice_id: string;
+  amount: string;
+  status: string;
+}
+
+async function lockPayment(id: string, transaction: Transaction): Promise<LockedPayment> {
+  const row = isUuid(id)
+    ? await selectOne<LockedPayment>('SELECT id, invoice_id, amount, status FROM payments WHERE id = :id FOR UPDATE', { id }, { transaction })
+    : null;
+  if (!row) throw apiError(404, PAYMENT_MESSAGES.notFound);
+  return row;
+}
+
+interface LockedClient {
+  id: string;
+  company_name: string;
+  iban: string | null;
+  used_credit: string;
+}
+
+async function lockClient(id: string, transaction: Transaction): Promise<LockedClient> {
+  return (await selectOne<LockedClient>('SELECT id, company_name, iban, used_credit FROM clients WHERE id = :id FOR UPDATE', { id }, { transaction }))!;
+}
+
+type Args = { actor: Actor; id: string; ip?: string | null };
+
+async function setPaymentStatus(payment: LockedPayment, status: string, actor: Actor, transaction: Transaction) {
+  await execute(`UPDATE payments SET status = :status, processed_by = :actorId, processed_at = coalesce(processed_at, now()) WHERE id = :id`, {
+    id: payment.id,
+    status,
+    actorId: actor.id,
+  }, { transaction });
+}
+
+async function logPayment(action: string, args: Args, payment: LockedPayment, invoice: LockedInvoice, details: Record<string, unknown>, transaction: Transaction) {
+  await logActivity(
+    {
+      action,
+      userId: args.actor.id,
+      entityType: 'payment',
+      entityId: payment.id,
+      ipAddress: args.ip,
+      details: { invoiceId: invoice.id, invoiceNumber: invoice.invoice_number, amount: money(payment.amount), currency: invoice.currency, fromStatus: payment.status, ...details },
+    },
+    transaction,
+  );
+}
+
+/**
+ * PUT /api/payments/{id}/confirm (manager): pending → confirmed, applying
+ * the money to the invoice and, when it is covered, settling it (see above).
+ * 404 unknown, 409 not pending / invoice no longer open / above the open amount.
+ */
+export async function confirmPayment(args: Args, options: { transaction?: Transaction } = {}): Promise<PaymentDto> {
+  assertCan(args.actor, 'confirm:payment');
+  const run = async (transaction: Transaction) => {
+    const payment = await lockPayment(args.id, transaction);
+    if (payment.status !== 'pending') throw apiError(409, `${PAYMENT_MESSAGES.notPending} (this one is ${payment.status})`);
+    const invoice = (await lockInvoice(payment.invoice_id, transaction))!;
+    const client = await lockClient(invoice.client_id, transaction);
+    const amount = toCents(invoice.amount);
+    const paidBefore = toCents(invoice.paid_amount);
+    const paying = toCents(payment.amount);
+    if (invoice.status !== 'financed') throw apiError(409, `${PAYMENT_MESSAGES.invoiceNotPayable}: ${invoice.invoice_number} is ${invoice.status}`);
+    if (paidBefore + paying > amount) {
+      throw apiError(409, `${PAYMENT_MESSAGES.amountAboveOpen} (${centsToDecimalString(amount - paidBefore)} ${invoice.currency})`);
+    }
+    const paidAfter = paidBefore + paying;
+    const settles = paidAfter === amount;
+    await setPaymentStatus(payment, 'confirmed', args.actor, transaction);
+    await execute(
+      `UPDATE invoices SET paid_amount = :paid, status = CASE WHEN :settles THEN 'paid' ELSE status END,
+              paid_at = CASE WHEN :settles THEN now() ELSE paid_at END
+        WHERE id = :id`,
+      { id: invoice.id, paid: centsToDecimalString(paidAfter), settles },
+      { transaction },
+    );
+    await logPayment('payment_confirmed', args, payment, invoice, {
+      toStatus: 'confirmed',
+      paidBefore: centsToNumber(paidBefore),
+      paidAfter: centsToNumber(paidAfter),
+      invoiceAmount: centsToNumber(amount),
+      settlesInvoice: settles,
+    }, transaction);
+    if (settles) await settleInvoice(args, invoice, client, transaction);
+    // The confirmation is the payment processing's manual step: its task closes and the instance goes on.
+    await applyEntityDecision({ workflowType: 'payment_processing', entityId: payment.id, decision: 'approve', actor: args.actor, summary: 'payment confirmed' }, { transaction });
+    return getPayment(payment.id, transaction);
+  };
+  return inTransaction(run, options.transaction);
+}
+
+/** The invoice is covered: used credit falls by the advance, the reserve goes back to the client. */
+async function settleInvoice(args: Args, invoice: LockedInvoice, client: LockedClient, transaction: Transaction) {
+  const amount = toCents(invoice.amount);
+  const advance = toCents(invoice.factor_amount ?? '0');
+  const fee = toCents(invoice.factor_fee ?? '0');
+  const usedBefore = toCents(client.used_credit);
+  // Never below zero: a hand-corrected used_credit must not block a settlement.
+  const usedAfter = Math.max(0, usedBefore - advance);
+  await execute('UPDATE clients SET used_credit = :used WHERE id = :id', { id: client.id, used: centsToDecimalString(usedAfter) }, { transaction });
+  await logActivity(
+    {
+      action: 'invoice_paid',
+      userId: args.actor.id,
+      entityType: 'invoice',
+      entityId: invoice.id,
+      ipAddress: args.ip,
+      details: {
+        invoiceNumber: invoice.invoice_number,
+        amount: centsToNumber(amount),
+        currency: invoice.currency,
+        fromStatus: 'financed',
+        toStatus: 'paid',
+        paymentId: args.id,
+        factorAmount: centsToNumber(advance),
+        usedCreditBefore: centsToNumber(usedBefore),
+        usedCreditAfter: centsToNumber(usedAfter),
+      },
+    },
+    transaction,
+  );
+  const reserve = amount - advance - fee;
+  if (reserve <= 0) return;
+  // The advance went to this account at financing; it is the fallback when the client's IBAN was cleared since.
+  const iban =
+    client.iban ??
+    (await selectOne<{ iban: string }>(`SELECT iban FROM payouts WHERE invoice_id = :id AND kind = 'advance' ORDER BY created_at DESC LIMIT 1`, { id: invoice.id }, { transaction }))?.iban;
+  if (!iban) throw apiError(409, `Client ${client.company_name} has no IBAN for the reserve release`);
+  const { rows } = await execute<{ id: string }>(
+    `INSERT INTO payouts (client_id, invoice_id, kind, amount, currency, iban, status, created_by)
+     VALUES (:clientId, :invoiceId, 'reserve_release', :amount, :currency, :iban, 'pending', :actorId) RETURNING id`,
+    { clientId: client.id, invoiceId: invoice.id, amount: centsToDecimalString(reserve), currency: invoice.currency, iban, actorId: args.actor.id },
+    { transaction },
+  );
+  await logActivity(
+    {
+      action: 'reserve_released',
+      userId: args.actor.id,
+      entityType: 'payout',
+      entityId: rows[0].id,
+      ipAddress: args.ip,
+      details: {
+        invoiceId: invoice.id,
+        invoiceNumber: invoice.invoice_number,
+        clientName: client.company_name,
+        amount: centsToNumber(reserve),
+        invoiceAmount: centsToNumber(amount),
+        factorAmount: centsToNumber(advance),
+        factorFee: centsToNumber(fee),
+        iban,
+      },
+    },
+    transaction,
+  );
+}
+
+/** PUT /api/payments/{id}/fail (manager): pending → failed (the bank returned it, the cheque bounced). */
+export async function failPayment(args: Args, options: { transaction?: Transaction } = {}): Promise<PaymentDto> {
+  assertCan(args.actor, 'confirm:payment');
+  const run = async (transaction: Transaction) => {
+    const payment = await lockPayment(args.id, transaction);
+    if (payment.status !== 'pending') throw apiError(409, `${PAYMENT_MESSAGES.notPending} (this one is ${payment.status})`);
+    const invoice = (await selectOne<LockedInvoice>('SELECT * FROM invoices WHERE id = :id', { id: payment.invoice_id }, { transaction }))!;
+    await setPaymentStatus(payment, 'failed', args.actor, transaction);
+    await logPayment('payment_failed', args, payment, invoice, { toStatus: 'failed' }, transaction);
+    // A failed payment ends its processing: nothing to release, no one to tell of a payment that did not arrive.
+    await applyEntityDecision({ workflowType: 'payment_processing', entityId: payment.id, decision: 'reject', actor: args.actor, summary: 'payment failed' }, { transaction });
+    return getPayment(payment.id, transaction);
+  };
+  return inTransaction(run, options.transaction);
+}
+
+/**
+ * PUT /api/payments/{id}/refund (manager): confirmed → refunded; the money
+ * comes off the invoice, and a settlement it made is undone. 409 when not
+ * confirmed, or 'Reserve already paid out' once the reserve was exported.
+ */
+export async function refundPayment(args: Args, options: { transaction?: Transaction } = {}): Promise<PaymentDto> {
+  assertCan(args.actor, 'confirm:payment');
+  const run = async (transaction: Transaction) => {
+    const payment = await lockPayment(args.id, transaction);
+    if (payment.status !== 'confirmed') throw apiError(409, `${PAYMENT_MESSAGES.notConfirmed} (this one is ${payment.status})`);
+    const invoice = (await lockInvoice(payment.invoice_id, transaction))!;
+    const client = await lockClient(invoice.client_id, transaction);
+    const paidBefore = toCents(invoice.paid_amount);
+    const refunding = toCents(payment.amount);
+    // Seeded history may hold refunds of payments never applied; only what was applied comes off.
+    const paidAfter = Math.max(0, paidBefore - refunding);
+    const reopens = invoice.status === 'paid';
+    const details: Record<string, unknown> = { toStatus: 'refunded', paidBefore: centsToNumber(paidBefore), paidAfter: centsToNumber(paidAfter), reopensInvoice: reopens };
+    if (reopens) {
+      const reserve = await selectOne<{ id: string; status: string; amount: string }>(
+        `SELECT id, status, amount FROM payouts WHERE invoice_id = :id AND kind = 'reserve_release' AND status <> 'cancelled' FOR UPDATE`,
+        { id: invoice.id },
+        { transaction },
+      );
+      if (reserve && reserve.status !== 'pending') throw apiError(409, PAYMENT_MESSAGES.reserveAlreadyPaidOut);
+      const advance = toCents(invoice.factor_amount ?? '0');
+      const usedBefore = toCents(client.used_credit);
+      await execute('UPDATE clients SET used_credit = :used WHERE id = :id', { id: client.id, used: centsToDecimalString(usedBefore + advance) }, { transaction });
+      if (reserve) {
+        await execute(`UPDATE payouts SET status = 'cancelled' WHERE id = :id`, { id: reserve.id }, { transaction });
+        await logActivity(
+          {
+            action: 'reserve_cancelled',
+            userId: args.actor.id,
+            entityType: 'payout',
+            entityId: reserve.id,
+            ipAddress: args.ip,
+            details: { invoiceId: invoice.id, invoiceNumber: invoice.invoice_number, amount: money(reserve.amount), paymentId: payment.id, fromStatus: 'pending', toStatus: 'cancelled' },
+          },
+          transaction,
+        );
+      }
+      await logActivity(
+        {
+          action: 'invoice_reopened',
+          userId: args.actor.id,
+          entityType: 'invoice',
+          entityId: invoice.id,
+          ipAddress: args.ip,
+          details: {
+            invoiceNumber: invoice.invoice_number,
+            fromStatus: 'paid',
+            toStatus: 'financed',
+            paymentId: payment.id,
+            usedCreditBefore: centsToNumber(usedBefore),
+            usedCreditAfter: centsToNumber(usedBefore + advance),
+          },
+        },
+        transaction,
+      );
+      details.reserveCancelled = reserve?.id ?? null;
+    }
+    await execute(
+      `UPDATE invoices SET paid_amount = :paid, status = CASE WHEN :reopens THEN 'financed' ELSE status END,
+              paid_at = CASE WHEN :reopens THEN NULL ELSE paid_at END
+        WHERE id = :id`,
+      { id: invoice.id, paid: centsToDecimalString(paidAfter), reopens },
+      { transaction },
+    );
+    await setPaymentStatus(payment, 'refunded', args.actor, transaction);
+    await execute('UPDATE payments SET processed_at = now() WHERE id = :id', { id: payment.id }, { transaction });
+    await logPayment('payment_refunded', args, payment, invoice, details, transaction);
+    return getPayment(payment.id, transaction);
+  };
+  return inTransaction(run, options.transaction);
+}

@@ -1,0 +1,486 @@
+import { randomUUID } from 'node:crypto';
+import { camt053Fixture } from '../banking/camt053-fixture.ts';
+import { factorAccount } from '../banking/factor-account.server.ts';
+import { createTestUser, TEST_PASSWORD } from '../auth/test-helpers.server.ts';
+import { issueUserToken } from '../auth/users.server.ts';
+import { execute, inTransaction, selectOne } from '../db.server.ts';
+import { createUploadSlot, receiveUpload } from '../documents/uploads.server.ts';
+import { createTemplate } from '../email/templates.server.ts';
+import { createInvoice } from '../invoices/invoice-create.server.ts';
+import { requestCreditLimit } from '../limits/credit-limits.server.ts';
+import { insertClient, insertCustomer } from '../payments/test-factories.server.ts';
+import { assessEntity } from '../risk/assessments.server.ts';
+import { createTask } from '../tasks/tasks.server.ts';
+import { importBankStatement } from '../banking/camt053.server.ts';
+
+/**
+ * The table of ./bad-input.test.ts (used by that test only): for every POST
+ * and PUT route under app/routes/api.*.ts, a body that passes validation, its
+ * text fields and the invalid values each field must refuse, and the rows the
+ * bodies name (buildFixtures). A .server.ts file so Remix does not take it for
+ * a route.
+ */
+
+export type Fixtures = Awaited<ReturnType<typeof buildFixtures>>;
+export type Body = Record<string, unknown>;
+
+/** A JSON value written as is (1e400 has no JavaScript form: JSON.parse reads it as Infinity). */
+export class Raw {
+  constructor(readonly text: string) {}
+}
+
+/** An invalid value answered with another status than 400, still naming `field` (a well-formed id of nothing is a 404). */
+export class Refused {
+  constructor(
+    readonly value: unknown,
+    readonly status: number,
+    readonly field: string,
+  ) {}
+}
+
+interface JsonCase {
+  params?: (fx: Fixtures) => Record<string, string>;
+  /** A body that passes validation: each probe changes one field of it. */
+  body: (fx: Fixtures) => Body;
+  /** Text fields, dotted ('steps.0.name', 'credentials.apiKey'): each gets a NUL byte, then a lone surrogate. */
+  text: string[];
+  /** Field → invalid values: optional fields that are present but wrong, and other fields a client may get wrong. */
+  invalid?: Record<string, unknown[]>;
+  /** The row a PUT edits: it must be byte-for-byte the same after a refusal. */
+  row?: (fx: Fixtures) => { table: string; id: string };
+}
+
+interface CustomProbe {
+  label: string;
+  field: string;
+  request: Request;
+  params?: Record<string, string>;
+}
+interface CustomCase {
+  custom: (fx: Fixtures, cookie: string) => Promise<CustomProbe[]> | CustomProbe[];
+}
+/** A call without a body: nothing a client sends can be wrong but the id in the path (404 when unknown). */
+interface NoInputCase {
+  noInput: string;
+}
+type Case = JsonCase | CustomCase | NoInputCase;
+
+export const NUL = 'Zagreb\u0000d.o.o.';
+export const SURROGATE = 'Zagreb\uD800d.o.o.';
+const DAY = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+const STEPS = [{ name: 'KYC pregled', type: 'manual', taskType: 'kyc_verification' }];
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n');
+
+const party = (oib: string) => ({
+  companyName: 'Jadran d.o.o.',
+  oib,
+  address: 'Ilica 1',
+  city: 'Zagreb',
+  postalCode: '10000',
+  country: 'Croatia',
+  email: 'info@jadran.hr',
+  phone: '+385 1 2345 678',
+  iban: 'HR1723600001101234565',
+  registrationNumber: '080012345',
+});
+const PARTY_TEXT = ['companyName', 'oib', 'address', 'city', 'postalCode', 'country', 'email', 'phone', 'iban', 'registrationNumber'];
+const PARTY_INVALID = { postalCode: ['123'], email: ['not-an-email'], iban: ['HR00'], address: [5], oib: ['12345678900'] };
+
+export const TABLE: Record<string, Case> = {
+  'api.admin.users.$userId.otp.ts PUT': {
+    params: (fx) => ({ userId: fx.other.id }),
+    body: () => ({ otpEnabled: false }),
+    text: ['otpEnabled'],
+    invalid: { otpEnabled: ['yes', 1] },
+    row: (fx) => ({ table: 'users', id: fx.other.id }),
+  },
+  'api.admin.users.$userId.reset-totp.ts POST': { noInput: 'resets the authenticator of the user named in the path; no body' },
+  'api.admin.users.$userId.role.ts PUT': {
+    params: (fx) => ({ userId: fx.other.id }),
+    body: () => ({ role: 'manager' }),
+    text: ['role'],
+    invalid: { role: ['god', 5] },
+    row: (fx) => ({ table: 'users', id: fx.other.id }),
+  },
+  'api.admin.users.$userId.status.ts PUT': {
+    params: (fx) => ({ userId: fx.other.id }),
+    body: () => ({ isActive: true }),
+    text: ['isActive'],
+    invalid: { isActive: ['yes', null] },
+    row: (fx) => ({ table: 'users', id: fx.other.id }),
+  },
+  'api.admin.users.ts POST': {
+    body: () => ({ email: `new-${randomUUID().slice(0, 6)}@finflow.test`, firstName: 'Ana', lastName: 'Anić', role: 'user', password: 'Long-enough-1' }),
+    text: ['email', 'firstName', 'lastName', 'role', 'password'],
+    invalid: { password: ['short', 12345678], role: ['god'], email: ['x@'] },
+  },
+  'api.auth.change-password.ts PUT': {
+    body: () => ({ currentPassword: TEST_PASSWORD, newPassword: 'New-password-12', confirmPassword: 'New-password-12' }),
+    text: ['currentPassword', 'newPassword', 'confirmPassword'],
+    invalid: { newPassword: ['short'], confirmPassword: ['Other-password-12'] },
+    row: (fx) => ({ table: 'users', id: fx.admin.id }),
+  },
+  'api.auth.login.ts POST': {
+    body: (fx) => ({ email: fx.admin.email, password: TEST_PASSWORD }),
+    text: ['email', 'password'],
+    invalid: { email: [5], password: [''] },
+  },
+  'api.auth.forgot-password.ts POST': {
+    body: (fx) => ({ email: fx.other.email }),
+    text: ['email'],
+    invalid: { email: ['x@', 5, null] },
+  },
+  'api.auth.reset-password.ts POST': {
+    body: (fx) => ({ token: fx.resetToken, password: 'New-password-12' }),
+    text: ['token', 'password'],
+    invalid: { password: ['short', 12345678], token: [5, ''] },
+    row: (fx) => ({ table: 'users', id: fx.other.id }),
+  },
+  'api.auth.logout.ts POST': { noInput: 'ends the caller’s own session; no body' },
+  'api.auth.profile.ts PUT': {
+    body: () => ({ firstName: 'Ivana', lastName: 'Horvat', email: `ivana-${randomUUID().slice(0, 6)}@finflow.test` }),
+    text: ['firstName', 'lastName', 'email'],
+    invalid: { email: ['x@'], firstName: [''] },
+    row: (fx) => ({ table: 'users', id: fx.admin.id }),
+  },
+  'api.auth.totp.setup.ts POST': { noInput: 'starts an authenticator set-up for the caller; no body' },
+  'api.auth.totp.verify-setup.ts POST': {
+    body: () => ({ totpCode: '123456' }),
+    text: ['totpCode'],
+    invalid: { totpCode: ['12345', 123456] },
+  },
+  'api.auth.verify-otp.ts POST': {
+    body: () => ({ otpCode: '123456' }),
+    text: ['otpCode'],
+    invalid: { otpCode: ['abcdef', 123456] },
+  },
+  'api.backups.ts POST': { noInput: 'queues a backup; no body' },
+  'api.bank-statements.ts POST': {
+    custom: (fx, cookie) => {
+      const statement = (extra: { bookingDate?: string; ustrd?: string } = {}) =>
+        camt053Fixture({ iban: factorAccount().iban, statementId: `T-${randomUUID().slice(0, 8)}`, entries: [{ ref: `E-${randomUUID()}`, amount: '10.00', ustrd: 'Uplata', ...extra }] });
+      const xml = (body: string, query = '') =>
+        new Request(`http://localhost/api/bank-statements${query}`, { method: 'POST', body, headers: { Cookie: cookie, 'Content-Type': 'application/xml' } });
+      const multipart = (fileName: string) => {
+        const form = new FormData();
+        form.append('file', new Blob([statement()], { type: 'application/xml' }), fileName);
+        return new Request('http://localhost/api/bank-statements', { method: 'POST', body: form, headers: { Cookie: cookie } });
+      };
+      return [
+        { label: 'NUL in ?fileName', field: 'fileName', request: xml(statement(), '?fileName=izvod%00.xml') },
+        // A lone surrogate cannot travel in a URL (percent-decoding turns it into U+FFFD); a C1 control can.
+        { label: 'C1 control in ?fileName', field: 'fileName', request: xml(statement(), '?fileName=izvod%C2%85.xml') },
+        { label: 'control character in the multipart file name', field: 'file', request: multipart('izvod\u0001.xml') },
+        { label: '&#0; in the XML text', field: 'file', request: xml(statement().replace('>Uplata<', '>Uplata &#0;<')) },
+        { label: '&#1; in the XML text', field: 'file', request: xml(statement().replace('>Uplata<', '>Uplata &#1;<')) },
+        { label: 'a surrogate by reference in the XML text', field: 'file', request: xml(statement().replace('>Uplata<', '>Uplata &#xD800;<')) },
+        { label: 'booking date 2026-02-30', field: 'file', request: xml(statement({ bookingDate: '2026-02-30' })) },
+        { label: 'booking date 9999-99-99', field: 'file', request: xml(statement({ bookingDate: '9999-99-99' })) },
+      ];
+    },
+  },
+  'api.bank-statements.unmatched.$id.assign.ts POST': {
+    params: (fx) => ({ id: fx.unmatchedEntryId }),
+    body: (fx) => ({ invoiceId: fx.invoice.id }),
+    text: ['invoiceId'],
+    invalid: { invoiceId: ['not-an-id', 5] },
+    row: (fx) => ({ table: 'bank_statement_entries', id: fx.unmatchedEntryId }),
+  },
+  'api.clients.$clientId.kyc-decision.ts POST': {
+    params: (fx) => ({ clientId: fx.applicant.id }),
+    body: () => ({ decision: 'reject', reason: 'Nepotpuna dokumentacija' }),
+    text: ['decision', 'reason', 'message'],
+    invalid: { decision: ['maybe', 5], reason: [5, ''], message: [5, { text: 'x' }] },
+    row: (fx) => ({ table: 'clients', id: fx.applicant.id }),
+  },
+  'api.clients.$clientId.ts PUT': {
+    params: (fx) => ({ clientId: fx.client.id }),
+    body: (fx) => ({ ...party(fx.client.oib), contactPerson: 'Ivana Horvat', status: 'active' }),
+    text: [...PARTY_TEXT, 'contactPerson', 'status'],
+    invalid: { ...PARTY_INVALID, status: ['zzz'], contactPerson: [5], companyName: [''] },
+    row: (fx) => ({ table: 'clients', id: fx.client.id }),
+  },
+  'api.clients.ts POST': {
+    body: (fx) => ({ ...party(fx.freeOib), contactPerson: 'Ivana Horvat', creditLimit: 50000 }),
+    text: [...PARTY_TEXT, 'contactPerson', 'status'],
+    invalid: { ...PARTY_INVALID, status: ['zzz'], creditLimit: [-5, 'abc', 10_000_000_000_000, new Raw('1e400'), '1e3', 0.001, true] },
+  },
+  'api.credit-limits.$id.approve.ts PUT': {
+    params: (fx) => ({ id: fx.limitRequest.id }),
+    body: () => ({ approvedLimit: 1000 }),
+    text: ['approvedLimit'],
+    invalid: { approvedLimit: [-1, 'abc', 0, new Raw('1e400'), 10_000_000_000_000] },
+    row: (fx) => ({ table: 'credit_limit_requests', id: fx.limitRequest.id }),
+  },
+  'api.credit-limits.$id.reject.ts PUT': {
+    params: (fx) => ({ id: fx.limitRequest.id }),
+    body: () => ({ reason: 'Odbijeno od strane administratora' }),
+    text: ['reason'],
+    invalid: { reason: ['', 5] },
+    row: (fx) => ({ table: 'credit_limit_requests', id: fx.limitRequest.id }),
+  },
+  'api.credit-limits.ts POST': {
+    body: (fx) => ({ clientId: fx.client.id, creditLimit: 150000, reason: 'Rast prometa', validUntil: DAY(200) }),
+    text: ['clientId', 'creditLimit', 'reason', 'validUntil'],
+    invalid: { validUntil: ['2026-02-30', '9999-99-99', '0000-01-01', 5], creditLimit: [-1, new Raw('1e400')], clientId: ['x'] },
+  },
+  'api.customers.$customerId.fina-check.ts POST': {
+    custom: (fx, cookie) =>
+      // A form body cannot carry a lone surrogate (it is encoded as U+FFFD): NUL and a header-splitting CR LF.
+      [NUL, '/customers\r\nSet-Cookie: x=1'].map((value) => {
+        const form = new URLSearchParams({ redirectTo: value });
+        return {
+          label: `redirectTo ${JSON.stringify(value)}`,
+          field: 'redirectTo',
+          params: { customerId: fx.customer.id },
+          request: new Request(`http://localhost/api/customers/${fx.customer.id}/fina-check`, {
+            method: 'POST',
+            body: form,
+            headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+          }),
+        };
+      }),
+  },
+  'api.customers.$customerId.ts PUT': {
+    params: (fx) => ({ customerId: fx.customer.id }),
+    body: (fx) => party(fx.customer.oib),
+    text: PARTY_TEXT,
+    invalid: PARTY_INVALID,
+    row: (fx) => ({ table: 'customers', id: fx.customer.id }),
+  },
+  'api.customers.ts POST': {
+    body: (fx) => party(fx.freeOib),
+    text: PARTY_TEXT,
+    invalid: PARTY_INVALID,
+  },
+  'api.documents.$id.sign.ts PUT': { noInput: 'signs the document named in the path; no body' },
+  'api.documents.ts POST': {
+    body: (fx) => ({ name: 'Izvadak', type: 'kyc_document', kycType: 'company_registration', entityType: 'client', entityId: fx.client.id, fileUrl: fx.upload.uploadURL, size: PDF.length, mimeType: 'application/pdf' }),
+    text: ['name', 'type', 'kycType', 'entityType', 'entityId', 'fileUrl', 'mimeType'],
+    invalid: { kycType: ['zzz', 5], size: [-1, 'abc', true, 1.5], mimeType: [5], entityType: ['zzz'], fileUrl: ['https://elsewhere.example/x'] },
+  },
+  'api.documents.upload.ts POST': {
+    body: (fx) => ({ name: 'Ugovor', type: 'contract', fileData: PDF.toString('base64'), fileName: 'ugovor.pdf', entityType: 'client', entityId: fx.client.id, signatureRequired: true }),
+    text: ['name', 'type', 'fileData', 'fileName', 'entityType', 'entityId'],
+    invalid: { signatureRequired: ['yes', 2, 'no'], entityType: ['zzz', 5], fileName: [5], entityId: ['x'], fileData: ['***'] },
+  },
+  'api.einvoices.$id.send.ts POST': { noInput: 'sends the e-invoice named in the path; no body' },
+  'api.email.campaigns.ts POST': {
+    body: (fx) => ({ name: 'Novosti', templateId: fx.template.id, recipients: 'specific_clients', clientIds: [fx.client.id], scheduledAt: `${DAY(10)}T10:00` }),
+    text: ['name', 'templateId', 'recipients', 'clientIds.0', 'scheduledAt'],
+    invalid: { scheduledAt: ['2026-02-30T10:00', '9999-99-99T99:99', '2026-01-01T25:00', 'tomorrow', 5], recipients: ['everyone'], clientIds: [['x'], 'x'] },
+  },
+  'api.email.templates.$id.ts PUT': {
+    params: (fx) => ({ id: fx.template.id }),
+    body: () => ({ name: 'Dobrodošlica', subject: 'Dobrodošli', body: 'Poštovani {{client_name}},\nhvala.', trigger: 'manual', isActive: true }),
+    text: ['name', 'subject', 'body', 'trigger'],
+    invalid: { isActive: ['yes', 1], trigger: ['x'], body: [5] },
+    row: (fx) => ({ table: 'email_templates', id: fx.template.id }),
+  },
+  'api.email.templates.preview.ts POST': {
+    body: () => ({ subject: 'Dobrodošli', body: 'Poštovani {{client_name}},\nhvala.' }),
+    text: ['subject', 'body'],
+    invalid: { body: [5, ''] },
+  },
+  'api.email.templates.ts POST': {
+    body: () => ({ name: 'Podsjetnik', trigger: 'manual', subject: 'Podsjetnik', body: 'Poštovani,\nplaćanje dospijeva.', isActive: false }),
+    text: ['name', 'trigger', 'subject', 'body'],
+    invalid: { isActive: ['yes', 1], trigger: ['x'] },
+  },
+  'api.integrations.$type.[test].ts POST': { noInput: 'tests the integration named in the path; no body' },
+  'api.integrations.$type.ts PUT': {
+    params: () => ({ type: 'hanfa' }),
+    body: () => ({ endpoint: 'https://api.hanfa.example/v1', mode: 'sandbox', isEnabled: true, credentials: { apiKey: 'abc123' } }),
+    text: ['endpoint', 'mode', 'credentials.apiKey'],
+    invalid: { endpoint: ['ftp://x', 5], mode: ['x'], isEnabled: ['yes'], clearCredentials: ['yes'], credentials: [{ 'bad key': 'x' }, 'x'] },
+    row: () => ({ table: 'integrations', id: '' }),
+  },
+  'api.invoices.$invoiceId.approve.ts PUT': { noInput: 'a decision on the invoice named in the path; no body' },
+  'api.invoices.$invoiceId.finance.ts PUT': { noInput: 'a decision on the invoice named in the path; no body' },
+  'api.invoices.$invoiceId.reject.ts PUT': {
+    params: (fx) => ({ invoiceId: fx.invoice.id }),
+    body: () => ({ reason: 'Dupli račun' }),
+    text: ['reason'],
+    invalid: { reason: ['', 5] },
+    row: (fx) => ({ table: 'invoices', id: fx.invoice.id }),
+  },
+  'api.invoices.$invoiceId.verify.ts PUT': { noInput: 'a decision on the invoice named in the path; no body' },
+  'api.invoices.import.ts POST': {
+    custom: async (fx, cookie) => {
+      const xml = await (await import('node:fs/promises')).readFile(new URL('../einvoices/fixtures/valid-invoice.xml', import.meta.url), 'utf8');
+      const post = (body: string, query: string) =>
+        new Request(`http://localhost/api/invoices/import?${query}`, { method: 'POST', body, headers: { Cookie: cookie, 'Content-Type': 'application/xml' } });
+      const base = `clientId=${fx.client.id}&createCustomer=true`;
+      const multipart = (fields: Record<string, string>, fileName = 'racun.xml') => {
+        const form = new FormData();
+        for (const [key, value] of Object.entries(fields)) form.append(key, value);
+        form.append('file', new Blob([xml], { type: 'application/xml' }), fileName);
+        return new Request('http://localhost/api/invoices/import', { method: 'POST', body: form, headers: { Cookie: cookie } });
+      };
+      return [
+        { label: 'NUL in ?clientId', field: 'clientId', request: post(xml, `clientId=${fx.client.id}%00`) },
+        { label: 'NUL in ?fileName', field: 'fileName', request: post(xml, `${base}&fileName=r%00.xml`) },
+        { label: 'C1 control in ?fileName', field: 'fileName', request: post(xml, `${base}&fileName=r%C2%85.xml`) },
+        { label: 'NUL in the clientId form field', field: 'clientId', request: multipart({ clientId: `${fx.client.id}\u0000` }) },
+        { label: 'control character in the file name', field: 'file', request: multipart({ clientId: fx.client.id }, 'racun\u0007.xml') },
+        { label: '&#1; in the XML text', field: 'file', request: post(xml.replace('<cbc:Note>', '<cbc:Note>&#1;'), base) },
+        { label: 'an empty PayableAmount', field: 'xml', request: post(xml.replace(/(<cbc:PayableAmount[^>]*>)[^<]*</, '$1<'), base) },
+        { label: 'issue date 2026-02-30', field: 'xml', request: post(xml.replace(/<cbc:IssueDate>[^<]*</, '<cbc:IssueDate>2026-02-30<'), base) },
+      ];
+    },
+  },
+  'api.invoices.ts POST': {
+    body: (fx) => ({
+      clientId: fx.client.id,
+      customerId: fx.customer.id,
+      invoiceNumber: `R-${randomUUID().slice(0, 8)}`,
+      issueDate: DAY(-5),
+      dueDate: DAY(40),
+      amount: 1250,
+      currency: 'EUR',
+      description: 'Isporuka robe',
+      lines: [{ description: 'Roba', quantity: '1', unitCode: 'H87', unitPrice: '1000', vatCategory: 'S', vatRate: '25', kpdCode: '46.90.10' }],
+    }),
+    text: ['clientId', 'customerId', 'invoiceNumber', 'issueDate', 'dueDate', 'amount', 'currency', 'description', 'lines.0.description', 'lines.0.unitCode', 'lines.0.kpdCode', 'lines.0.quantity'],
+    invalid: { issueDate: ['2026-02-30', '9999-99-99'], dueDate: ['2026-02-30'], currency: ['EURO'], description: [5], lines: ['x'], 'lines.0.vatRate': ['101'], amount: [-1, new Raw('1e400')] },
+  },
+  'api.objects.upload.$token.ts PUT': {
+    custom: async (_fx, cookie) => {
+      const probes: CustomProbe[] = [];
+      for (const [label, header] of [
+        ['NUL in X-File-Name', 'izvod%00.pdf'],
+        ['lone surrogate in X-File-Name', 'izvod%ED%A0%80.pdf'],
+        ['C1 control in X-File-Name', 'izvod%C2%85.pdf'],
+      ]) {
+        const slot = await createUploadSlot({ ip: `10.9.${probes.length}.1` });
+        const token = slot.uploadURL.split('/').at(-1)!;
+        probes.push({
+          label,
+          field: 'fileName',
+          params: { token },
+          request: new Request(`http://localhost${slot.uploadURL}`, { method: 'PUT', body: PDF, headers: { Cookie: cookie, 'Content-Type': 'application/pdf', 'X-File-Name': header } }),
+        });
+      }
+      return probes;
+    },
+  },
+  'api.objects.upload.ts POST': { noInput: 'hands out an upload address; no body' },
+  'api.payments.$id.confirm.ts PUT': { noInput: 'a decision on the payment named in the path; no body' },
+  'api.payments.$id.fail.ts PUT': { noInput: 'a decision on the payment named in the path; no body' },
+  'api.payments.$id.refund.ts PUT': { noInput: 'a decision on the payment named in the path; no body' },
+  'api.payments.ts POST': {
+    body: (fx) => ({ invoiceId: fx.invoice.id, amount: 100, paymentMethod: 'bank_transfer', reference: 'HR01 R-1', notes: 'Uplata\npo izvodu' }),
+    text: ['invoiceId', 'amount', 'paymentMethod', 'reference', 'notes'],
+    invalid: { paymentMethod: ['cash-in-hand'], reference: [5], notes: [5], amount: [-1, new Raw('1e400')] },
+  },
+  'api.payouts.export.ts POST': {
+    body: () => ({ ids: [randomUUID()] }),
+    text: ['ids.0'],
+    invalid: { ids: ['x', [], [5]] },
+  },
+  'api.risk-assessments.$id.ts PUT': {
+    params: (fx) => ({ id: fx.assessment.id }),
+    body: () => ({ manualAdjustment: 5, notes: 'Povijest plaćanja\nuredna' }),
+    text: ['notes', 'manualAdjustment'],
+    invalid: { manualAdjustment: ['5', 101, 1.5], notes: [''] },
+    row: (fx) => ({ table: 'risk_assessments', id: fx.assessment.id }),
+  },
+  'api.risk-assessments.ts POST': {
+    body: (fx) => ({ entityType: 'client', entityId: fx.client.id, notes: 'Redovna procjena' }),
+    text: ['entityType', 'entityId', 'notes'],
+    invalid: { notes: [5], entityType: ['invoice'], entityId: ['x'] },
+  },
+  'api.tasks.$taskId.ts PUT': {
+    params: (fx) => ({ taskId: fx.task.id }),
+    body: (fx) => ({ title: 'Nazvati kupca', description: 'Dogovoriti\nplaćanje', priority: 'high', assignedTo: fx.other.id, dueDate: DAY(3), notes: 'Bilješka' }),
+    text: ['title', 'description', 'priority', 'assignedTo', 'dueDate', 'notes', 'status', 'completedAt'],
+    invalid: { dueDate: ['2026-02-30', '2026-02-30T10:00:00Z', '9999-99-99', 5], completedAt: ['2026-02-30T10:00', 5], priority: ['x'], assignedTo: ['x'], status: ['x'] },
+    row: (fx) => ({ table: 'tasks', id: fx.task.id }),
+  },
+  'api.tasks.ts POST': {
+    body: (fx) => ({ title: 'Provjera', description: 'Provjeriti\ndokumente', type: 'manual_review', priority: 'medium', assignedTo: fx.other.id, dueDate: DAY(3), entityType: 'client', entityId: fx.client.id, notes: 'x' }),
+    text: ['title', 'description', 'type', 'priority', 'assignedTo', 'dueDate', 'entityType', 'entityId', 'notes'],
+    invalid: { dueDate: ['2026-02-30', '2026-02-30T10:00:00Z', '2026-01-01T24:00Z'], priority: ['x'], assignedTo: ['x'], entityType: ['x'], type: ['x'] },
+  },
+  'api.workflow-instances.$id.$control.ts PUT': { noInput: 'pause/resume/restart of the instance named in the path; no body' },
+  'api.workflows.$id.[test].ts POST': {
+    params: (fx) => ({ id: fx.workflowId }),
+    body: (fx) => ({ entityId: fx.client.id }),
+    text: ['entityId'],
+    invalid: { entityId: ['x', 5] },
+  },
+  'api.workflows.$id.ts PUT': {
+    params: (fx) => ({ id: fx.workflowId }),
+    body: () => ({ name: 'Uključivanje klijenta', type: 'client_onboarding', description: 'Od registracije\ndo aktivacije', steps: STEPS, isActive: true }),
+    text: ['name', 'type', 'description', 'steps.0.name', 'steps.0.type', 'steps.0.taskType'],
+    invalid: { isActive: ['yes'], description: [5], steps: ['x', []], 'steps.0.taskType': ['unknown_task'] },
+    row: (fx) => ({ table: 'workflow_definitions', id: fx.workflowId }),
+  },
+  'api.workflows.start.ts POST': {
+    body: (fx) => ({ workflowType: 'client_onboarding', entityType: 'client', entityId: fx.client.id }),
+    text: ['workflowType', 'entityType', 'entityId'],
+    invalid: { entityId: ['x', new Refused(randomUUID(), 404, 'entityId')], entityType: [new Refused('invoice', 404, 'entityId'), 'user'] },
+  },
+  'api.workflows.ts POST': {
+    body: () => ({ name: 'Novi proces', type: 'risk_assessment', description: 'Opis\nprocesa', steps: STEPS }),
+    text: ['name', 'type', 'description', 'steps.0.name', 'steps.0.type', 'steps.0.taskType'],
+    invalid: { description: [5], steps: ['x', []], type: ['custom'] },
+  },
+};
+
+export async function buildFixtures() {
+  const admin = await createTestUser({ role: 'super_admin' });
+  const actor = { id: admin.id, role: 'super_admin' as const };
+  const other = await createTestUser({ role: 'user' });
+  const requester = await createTestUser({ role: 'manager' });
+  const clientRow = await insertClient();
+  const customerRow = await insertCustomer();
+  // An application awaiting its KYC decision, for the decision route alone.
+  const { rows: applicants } = await execute<{ id: string }>(
+    `INSERT INTO clients (company_name, oib, email, status) VALUES ('Podnositelj d.o.o.', '33392005961', 'kyc@podnositelj.hr', 'pending') RETURNING id`,
+  );
+  const applicant = applicants[0];
+  const resetToken = await inTransaction(async (transaction) => (await issueUserToken(other.id, 'reset_password', 60, transaction)).token);
+  const oibOf = async (table: string, id: string) => (await selectOne<{ oib: string }>(`SELECT oib FROM ${table} WHERE id = :id`, { id }))!.oib;
+  const client = { id: clientRow.id, oib: await oibOf('clients', clientRow.id) };
+  const customer = { id: customerRow.id, oib: await oibOf('customers', customerRow.id) };
+  const invoice = await createInvoice({
+    actor,
+    input: { clientId: client.id, customerId: customer.id, invoiceNumber: `R-${randomUUID().slice(0, 8)}`, issueDate: DAY(-3), dueDate: DAY(30), amount: '1250.00', currency: 'EUR', description: 'Roba' },
+  });
+  const task = await createTask({ actor, input: { title: 'Provjera', type: 'manual_review' } });
+  const template = await createTemplate({ actor, input: { name: `Kampanja ${randomUUID().slice(0, 4)}`, trigger: 'manual', subject: 'Novosti', body: 'Poštovani,\nnovosti.', isActive: true } });
+  const limitRequest = await requestCreditLimit({ actor: { id: requester.id, role: 'manager' }, input: { clientId: client.id, creditLimit: '20000', reason: 'Rast' } });
+  const assessment = await assessEntity({ entityType: 'client', entityId: client.id, actor: null, reason: 'created' });
+  const { rows } = await execute<{ id: string }>(
+    `INSERT INTO workflow_definitions (name, type, steps, is_active) VALUES ('Uključivanje', 'client_onboarding', CAST(:steps AS jsonb), true) RETURNING id`,
+    { steps: JSON.stringify(STEPS) },
+  );
+  await execute(`INSERT INTO integrations (name, type) VALUES ('HANFA API', 'hanfa') ON CONFLICT (type) DO NOTHING`);
+  await importBankStatement({
+    actor,
+    xml: camt053Fixture({ iban: factorAccount().iban, statementId: `F-${randomUUID().slice(0, 8)}`, entries: [{ ref: `U-${randomUUID()}`, amount: '7.00', ustrd: 'nepoznato' }] }),
+  });
+  const entry = await selectOne<{ id: string }>(`SELECT id FROM bank_statement_entries WHERE status = 'unmatched' LIMIT 1`);
+  // An uploaded object for POST /api/documents.
+  const upload = await createUploadSlot({ ip: '10.8.0.1' });
+  await receiveUpload(upload.uploadURL.split('/').at(-1)!, new Request(`http://localhost${upload.uploadURL}`, { method: 'PUT', body: PDF, headers: { 'Content-Type': 'application/pdf' } }));
+  return {
+    admin,
+    other,
+    applicant,
+    resetToken,
+    client,
+    customer,
+    invoice,
+    task,
+    template,
+    limitRequest,
+    assessment,
+    workflowId: rows[0].id,
+    unmatchedEntryId: entry!.id,
+    upload,
+    /** An OIB no client or customer has yet (the creation bodies). */
+    freeOib: '69435151530',
+  };
+}
