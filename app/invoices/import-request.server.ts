@@ -1,6 +1,7 @@
 import { MAX_UBL_BYTES, UBL_MESSAGES } from '../einvoices/ubl-constants.ts';
 import { apiError } from '../utils/api.server.ts';
 import { readXmlUpload } from '../xml/upload.server.ts';
+import { INVOICE_MESSAGES } from './schemas.ts';
 
 /**
  * The body of POST /api/invoices/import, either
@@ -17,7 +18,7 @@ export interface UblUpload {
   fileName: string | null;
 }
 
-const FILE_REQUIRED = 'An e-invoice XML file is required';
+const FILE_REQUIRED = INVOICE_MESSAGES.xmlFileRequired;
 const truthy = (value: string | null | undefined) => value === 'true' || value === '1' || value === 'on';
 
 export async function readUblUpload(request: Request): Promise<UblUpload> {

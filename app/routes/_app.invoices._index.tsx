@@ -7,7 +7,7 @@ import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { AddInvoiceDialog, AddInvoicePanel, type AddResult } from '~/components/invoices/add-invoice.tsx';
 import { InvoiceCard } from '~/components/invoices/display.tsx';
-import { invoiceMessage } from '~/components/invoices/messages.ts';
+import { useRefusalText } from '~/components/refusal-text.ts';
 import { EmptyState, InvoiceSearch, InvoiceTabs, invoicesHref, PlaceholderCards } from '~/components/invoices/list.tsx';
 import { useListLoading } from '~/components/kit/list-loading.ts';
 import { Pager } from '~/components/kit/pager.tsx';
@@ -88,6 +88,7 @@ export default function InvoicesPage() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<ActionData>();
   const { t } = useTranslation();
+  const showRefusal = useRefusalText();
   const toast = useToast();
   const loading = useListLoading();
   const dialog = useCreateDialog();
@@ -98,7 +99,7 @@ export default function InvoicesPage() {
 
   useEffect(() => {
     if (refusal) {
-      toast({ title: `invoices.toast.${refusal.intent}Failed`, description: 'invoices.toast.reason', params: { reason: invoiceMessage(t, refusal.message) }, variant: 'destructive' });
+      toast({ title: `invoices.toast.${refusal.intent}Failed`, description: 'invoices.toast.reason', params: { reason: showRefusal(refusal.message) }, variant: 'destructive' });
     }
     // A new refusal from the server, not a re-render, shows the toast.
     // eslint-disable-next-line react-hooks/exhaustive-deps

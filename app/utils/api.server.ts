@@ -23,6 +23,7 @@ export const API_ERRORS = {
   notFound: 'errors.api.notFound',
   unavailable: 'errors.api.unavailable',
   internal: 'errors.api.internal',
+  upstream: 'errors.api.upstream',
 } as const;
 
 export type FieldErrors = Record<string, string[]>;
@@ -42,15 +43,7 @@ interface ApiErrorOptions {
   headers?: HeadersInit;
 }
 
-export function apiError(status: number, code: string, options?: ApiErrorOptions): Response;
-/**
- * @deprecated The field map as third argument: only the modules being split in
- * parallel (app/invoices/invoices.server.ts, app/payments/payments.server.ts)
- * still call it; it goes when they have moved to the options.
- */
-export function apiError(status: number, code: string, errors: FieldRefusals | undefined, init?: { headers?: HeadersInit }): Response;
-export function apiError(status: number, code: string, third?: ApiErrorOptions | FieldRefusals, init?: { headers?: HeadersInit }): Response {
-  const options: ApiErrorOptions = isFieldMap(third) ? { errors: third, headers: init?.headers } : { ...third, ...(init?.headers ? { headers: init.headers } : {}) };
+export function apiError(status: number, code: string, options: ApiErrorOptions = {}): Response {
   const headers = new Headers(options.headers);
   headers.set('Content-Type', 'application/json; charset=utf-8');
   headers.set('Cache-Control', 'no-store');
@@ -71,10 +64,6 @@ export function apiJson(data: unknown, init: { status?: number; headers?: Header
   headers.set('Content-Type', 'application/json; charset=utf-8');
   headers.set('Cache-Control', 'no-store');
   return new Response(JSON.stringify(data), { status: init.status ?? 200, headers });
-}
-
-function isFieldMap(value: ApiErrorOptions | FieldRefusals | undefined): value is FieldRefusals {
-  return value !== undefined && Object.values(value).some(Array.isArray);
 }
 
 /** A thrown refusal as a page action sees it. */

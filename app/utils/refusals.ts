@@ -48,9 +48,10 @@ type Translate = (key: string, options?: Record<string, unknown>) => string;
  */
 const LABEL_PATHS: Record<string, Record<string, string>> = {
   invoices: { status: 'invoices.status', verb: 'invoices.verbs' },
-  payments: { status: 'payments.status', payoutStatus: 'payments.payouts.status' },
+  payments: { status: 'payments.status', payoutStatus: 'payments.payouts.status', invoiceStatus: 'invoices.status' },
   tasks: { status: 'tasks.status' },
   limits: { status: 'limits.status' },
+  einvoices: { status: 'invoices.status' },
 };
 
 /** The text of an encoded refusal in `t`'s language; a string that is no known code is shown as it came. */

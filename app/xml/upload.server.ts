@@ -1,5 +1,6 @@
 import type { UploadHandler } from '@remix-run/node';
 import { apiError } from '../utils/api.server.ts';
+import { XML_MESSAGES } from './reader.server.ts';
 import { checkedFileName, readMultipartFormData } from '../utils/form-data.server.ts';
 
 /**
@@ -60,5 +61,5 @@ export async function readXmlUpload(request: Request, options: { maxBytes: numbe
     const chosen = file as XmlUpload['file'];
     return { file: chosen && { bytes: chosen.bytes, fileName: checkedFileName(chosen.fileName, 'file') }, fields };
   }
-  throw apiError(415, 'Content-Type must be application/xml, text/xml or multipart/form-data');
+  throw apiError(415, XML_MESSAGES.wrongContentType);
 }
