@@ -119,10 +119,10 @@ function validateMeta(meta: Meta): Required<Meta> {
   else if (name.length > 255) errors.name = [MESSAGES.tooLong];
   else if (!isSingleLineText(name)) errors.name = [INPUT_ERRORS.invalidCharacters];
   if (!DOCUMENT_TYPES.includes(meta.type)) errors.type = [MESSAGES.required];
-  if (meta.kycType && !KYC_DOCUMENT_TYPES.includes(meta.kycType)) errors.kycType = ['Invalid KYC type'];
+  if (meta.kycType && !KYC_DOCUMENT_TYPES.includes(meta.kycType)) errors.kycType = [MESSAGES.kycTypeInvalid];
   const entityType = meta.entityType || null;
   const entityId = meta.entityId || null;
-  if (entityType && !DOCUMENT_ENTITY_TYPES.includes(entityType)) errors.entityType = ['Invalid entity type'];
+  if (entityType && !DOCUMENT_ENTITY_TYPES.includes(entityType)) errors.entityType = [MESSAGES.entityTypeInvalid];
   if (Boolean(entityType) !== Boolean(entityId)) errors[entityType ? 'entityId' : 'entityType'] = [MESSAGES.required];
   if (entityId && !isUuid(entityId)) errors.entityId = [MESSAGES.entityNotFound];
   const [first] = Object.values(errors);
@@ -361,12 +361,12 @@ export async function readDocumentFile(
     bytes = await getObjectStore().get(row.storage_key);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'EINVAL') {
-      throw apiError(404, 'Document file not found');
+      throw apiError(404, MESSAGES.fileMissing);
     }
     throw error;
   }
   // Never hand out bytes other than the ones recorded.
-  if (sha256Hex(bytes) !== row.checksum.trim()) throw apiError(500, 'Stored file does not match its checksum');
+  if (sha256Hex(bytes) !== row.checksum.trim()) throw apiError(500, MESSAGES.checksumMismatch);
   await inTransaction((transaction) =>
     logActivity(
       { action: 'document_downloaded', userId: actor.id, entityType: 'document', entityId: row.id, ipAddress: ip, details: { name: row.name, disposition } },
@@ -395,7 +395,7 @@ export async function signDocument({ actor, id, ip, adapter }: { actor: Actor; i
       { id: actor.id },
       { transaction },
     );
-    if (!signer) throw apiError(401, 'Unauthorized');
+    if (!signer) throw apiError(401, 'errors.auth.unauthorized');
     const { signatureId, signedAt } = await getESignature(adapter).sign({ id: row.id, checksum: row.checksum.trim(), name: row.name }, signer);
     await execute(
       `UPDATE documents SET signature_status = 'signed', signed_at = :signedAt, signed_by = :signedBy WHERE id = :id`,

@@ -50,7 +50,8 @@ export function extensionOf(fileName: string): string {
 }
 
 export function fileTooLarge(): Response {
-  return apiError(413, MESSAGES.tooLarge, { errors: { file: [MESSAGES.tooLarge] } });
+  const params = { max: MAX_UPLOAD_BYTES / (1024 * 1024) };
+  return apiError(413, MESSAGES.tooLarge, { params, errors: { file: [{ code: MESSAGES.tooLarge, params }] } });
 }
 
 export function wrongFileType(): Response {

@@ -139,8 +139,8 @@ export async function receiveUpload(token: string, request: Request): Promise<{ 
   const slot = hash
     ? await selectOne<SlotRow>(`SELECT id, status, expires_at <= now() AS expired FROM upload_objects WHERE token_hash = :hash`, { hash })
     : null;
-  if (!slot || (slot.status === 'pending' && slot.expired)) throw apiError(404, 'Upload address is invalid or has expired');
-  if (slot.status !== 'pending') throw apiError(409, 'A file was already uploaded to this address');
+  if (!slot || (slot.status === 'pending' && slot.expired)) throw apiError(404, MESSAGES.uploadAddressInvalid);
+  if (slot.status !== 'pending') throw apiError(409, MESSAGES.alreadyUploaded);
 
   let fileName: string | null;
   try {
@@ -164,7 +164,7 @@ export async function receiveUpload(token: string, request: Request): Promise<{ 
         { transaction },
       );
       // A parallel PUT to the same address won.
-      if (count !== 1) throw apiError(409, 'A file was already uploaded to this address');
+      if (count !== 1) throw apiError(409, MESSAGES.alreadyUploaded);
     });
   } catch (error) {
     await deleteObjectIfUnreferenced(stored.key);

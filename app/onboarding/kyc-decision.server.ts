@@ -12,7 +12,7 @@ import { getObjectStore, type StoredObject } from '../storage/object-store.serve
 import { apiError, readApiError, zodRefusal } from '../utils/api.server.ts';
 import { applyKycDecision, lockClientOnboarding, resumeKycReview, type KycEffect } from '../workflows/decisions.server.ts';
 import { startWorkflowInstance } from '../workflows/instances.server.ts';
-import { DOCUMENT_TYPE_OF_KYC, KYC_DOCUMENT_TYPES, KYC_EXTENSIONS, KYC_MAX_FILE_BYTES, type KycDocumentType } from './kyc.ts';
+import { DOCUMENT_TYPE_OF_KYC, KYC_DOCUMENT_TYPES, KYC_EXTENSIONS, KYC_MAX_FILE_BYTES, KYC_MAX_FILE_MB, type KycDocumentType } from './kyc.ts';
 import { sendDocumentRequestMail, sendRejectionMail } from './kyc-mail.server.ts';
 import { KYC_ERRORS, KYC_REQUEST_TTL_DAYS, kycDecisionSchema, type KycDecision, type KycDecisionInput } from './schemas.ts';
 import type { FilePart, UploadErrors } from './uploads.server.ts';
@@ -421,7 +421,7 @@ export async function submitRequestedDocuments({ token, files, ip }: { token: st
     const part = files.get(kycType);
     if (!part) continue;
     try {
-      if (part.size > KYC_MAX_FILE_BYTES) throw apiError(413, REQUEST_ERRORS.tooLarge);
+      if (part.size > KYC_MAX_FILE_BYTES) throw apiError(413, REQUEST_ERRORS.tooLarge, { params: { max: KYC_MAX_FILE_MB } });
       const { mimeType } = checkUpload({ bytes: part.bytes, fileName: part.fileName, declaredMime: part.contentType, allowed: KYC_EXTENSIONS });
       checked.push({ kycType, part, mimeType });
     } catch (error) {

@@ -14,7 +14,7 @@ export interface RateRule {
 }
 
 export const REGISTRATION_RATE: RateRule = { max: 120, windowSeconds: 15 * 60 };
-export const TOO_MANY_REQUESTS = 'Too many requests. Please try again later.';
+export const TOO_MANY_REQUESTS = 'onboarding.errors.tooManyRequests';
 
 /**
  * Counts one request for `ip` (atomically: concurrent requests all count) and

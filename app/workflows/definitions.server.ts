@@ -80,7 +80,7 @@ export async function listDefinitions(options: { limit?: number; offset?: number
 
 export async function getDefinition(id: string, transaction?: Transaction): Promise<WorkflowDefinitionDto> {
   const row = isUuid(id) ? await selectOne<DefinitionRow>(`SELECT * FROM workflow_definitions WHERE id = :id`, { id }, { transaction }) : null;
-  if (!row) throw apiError(404, 'Workflow definition not found');
+  if (!row) throw apiError(404, WORKFLOW_MESSAGES.definitionNotFound);
   return toDto(row);
 }
 
@@ -121,7 +121,7 @@ export async function updateDefinition({ actor, id, input, ip }: { actor: Actor;
     const current = isUuid(id)
       ? await selectOne<DefinitionRow>(`SELECT * FROM workflow_definitions WHERE id = :id FOR UPDATE`, { id }, { transaction })
       : null;
-    if (!current) throw apiError(404, 'Workflow definition not found');
+    if (!current) throw apiError(404, WORKFLOW_MESSAGES.definitionNotFound);
     const next = {
       name: value.name ?? current.name,
       description: value.description === undefined ? current.description : value.description,
@@ -198,7 +198,7 @@ export async function testDefinition({ actor, definitionId, entityId }: { actor:
       break;
     }
   }
-  if (!entity) throw apiError(404, 'Entity not found', { errors: { entityId: ['Entity not found'] } });
+  if (!entity) throw apiError(404, WORKFLOW_MESSAGES.entityNotFound, { errors: { entityId: [WORKFLOW_MESSAGES.entityNotFound] } });
   const found = entity;
 
   const steps: DryRunStep[] = [];

@@ -3,7 +3,7 @@ import { Form, useFetcher } from '@remix-run/react';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DOCUMENT_ENTITY_TYPES, DOCUMENT_TYPES, FILE_ACCEPT } from '~/documents/schemas.ts';
-import { documentMessage } from './messages.ts';
+import { useRefusalText } from '~/components/refusal-text.ts';
 
 /** What the page action answers to a refused upload. */
 export interface UploadResult {
@@ -22,11 +22,11 @@ function useHydrated() {
 }
 
 function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
-  const { t } = useTranslation();
+  const showRefusal = useRefusalText();
   if (!errors?.length) return null;
   return (
     <Text id={id} size="1" color="red" role="alert">
-      {errors.map((error) => documentMessage(t, error)).join(' ')}
+      {errors.map((error) => showRefusal(error)).join(' ')}
     </Text>
   );
 }
@@ -39,6 +39,7 @@ function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
  */
 export function UploadFields({ result, enhanced, onCancel }: { result?: UploadResult | null; enhanced: boolean; onCancel?: () => void }) {
   const { t } = useTranslation();
+  const showRefusal = useRefusalText();
   const hydrated = useHydrated();
   const ids = useId();
   const values = result?.values ?? {};
@@ -137,7 +138,7 @@ export function UploadFields({ result, enhanced, onCancel }: { result?: UploadRe
       </Text>
       {result && !result.ok && result.message ? (
         <Callout.Root color="red" role="alert" size="1">
-          <Callout.Text>{documentMessage(t, result.message)}</Callout.Text>
+          <Callout.Text>{showRefusal(result.message)}</Callout.Text>
         </Callout.Root>
       ) : null}
       <Flex gap="3" justify="end">

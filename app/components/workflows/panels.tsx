@@ -1,6 +1,7 @@
 import { Badge, Button, Card, Flex, Heading, Table, Text, TextArea, TextField } from '@radix-ui/themes';
 import { Form, Link } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import { useRefusalText } from '~/components/refusal-text.ts';
 import { formatDateTime } from '~/utils/format.ts';
 import type { DryRunReport } from '~/workflows/definitions.server.ts';
 import type { WorkflowInstanceDetail } from '~/workflows/instances.server.ts';
@@ -110,12 +111,12 @@ export interface Draft {
 }
 
 function FieldError({ errors, id }: { errors: Record<string, string[]> | undefined; id: string }) {
-  const { t } = useTranslation();
+  const showRefusal = useRefusalText();
   const messages = errors?.[id];
   if (!messages?.length) return null;
   return (
     <Text size="1" color="red" id={`${id}-error`} role="alert">
-      {messages.map((message) => t(`workflows.errors.${message}`, { defaultValue: message })).join(' ')}
+      {messages.map(showRefusal).join(' ')}
     </Text>
   );
 }
@@ -134,6 +135,7 @@ export function EditorPanel({
   closeHref: string;
 }) {
   const { t } = useTranslation();
+  const showRefusal = useRefusalText();
   const last = draft.steps.length - 1;
   return (
     <Card size="3" data-testid="definition-editor">
@@ -145,7 +147,7 @@ export function EditorPanel({
         <Flex direction="column" gap="3">
           {formError ? (
             <Text color="red" role="alert">
-              {t(`workflows.errors.${formError}`, { defaultValue: formError })}
+              {showRefusal(formError)}
             </Text>
           ) : null}
           <label>
@@ -265,6 +267,7 @@ export function TestPanel({
   closeHref: string;
 }) {
   const { t } = useTranslation();
+  const showRefusal = useRefusalText();
   const types = ENTITY_TYPES_OF[definition.type].map((type) => t(`workflows.entityTypes.${type}`)).join(' / ');
   return (
     <Card size="3" data-testid="definition-test">
@@ -286,7 +289,7 @@ export function TestPanel({
       </Form>
       {error ? (
         <Text color="red" role="alert">
-          {t(`workflows.errors.${error}`, { defaultValue: error })}
+          {showRefusal(error)}
         </Text>
       ) : null}
       {report ? (
