@@ -139,3 +139,10 @@ export const listQuerySchema = z.object({
   tab: z.enum(DOCUMENT_TABS).catch('all'),
   type: z.enum(DOCUMENT_TYPES).optional().catch(undefined),
 });
+
+/**
+ * The /documents page's url-encoded posts, told apart by their `intent` (the
+ * upload is a multipart post, read by its own form schema). The sign form's
+ * `id` is checked by the domain function.
+ */
+export const documentPageIntentSchema = z.discriminatedUnion('intent', [z.object({ intent: z.literal('sign'), id: z.string() })]);

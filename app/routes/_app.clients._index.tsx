@@ -1,6 +1,6 @@
 import { Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { Link, useActionData, useLoaderData } from '@remix-run/react';
+import { Link, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { requirePermission } from '~/auth/permissions.server.ts';
@@ -8,11 +8,9 @@ import { createClient, listClients, type ClientDto } from '~/clients/clients.ser
 import { handleCreate, listPageParams, pageCount } from '~/clients/party-page.server.ts';
 import { CLIENT_FIELDS, clientCreateSchema } from '~/clients/schemas.ts';
 import { ClientStatusBadge, CreditUsageBar, RiskScore } from '~/components/clients/display.tsx';
-import { CreatePartyDialog, CreatePartyPanel, type PartyActionData } from '~/components/clients/party-form.tsx';
-import { AddPartyButton, PartyListFrame } from '~/components/clients/party-list.tsx';
+import { PartyListPage } from '~/components/clients/party-list.tsx';
 import { formatEur } from '~/utils/format.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
-import { useCreateDialog } from '~/components/kit/create-form.tsx';
 
 /** /clients (docs/screens.md): newest first, 24 a page, ?q (name, OIB prefix, email), ?page, ?new=1 (the creation form without JavaScript). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -35,33 +33,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ClientsPage() {
-  const { clients, total, q, page, pages, showNew } = useLoaderData<typeof loader>();
-  const actionData = useActionData<PartyActionData>();
-  const { t } = useTranslation();
-  const dialog = useCreateDialog();
-  const open = dialog.show;
+  const { clients, ...list } = useLoaderData<typeof loader>();
   return (
-    <>
-      <PartyListFrame
-        area="clients"
-        q={q}
-        page={page}
-        pages={pages}
-        total={total}
-        addButton={<AddPartyButton label={t('clients.add')} onOpen={open} />}
-        emptyAction={<AddPartyButton label={t('clients.emptyAction')} onOpen={open} variant="soft" />}
-        panel={
-          showNew ? (
-            <CreatePartyPanel area="clients" schema={clientCreateSchema} names={CLIENT_FIELDS} lastResult={actionData?.result} cancelTo="/clients" />
-          ) : null
-        }
-      >
-        {clients.map((client) => (
-          <ClientCard key={client.id} client={client} />
-        ))}
-      </PartyListFrame>
-      <CreatePartyDialog area="clients" schema={clientCreateSchema} names={CLIENT_FIELDS} open={dialog.open} onOpenChange={dialog.onOpenChange} />
-    </>
+    <PartyListPage area="clients" schema={clientCreateSchema} names={CLIENT_FIELDS} list={list}>
+      {clients.map((client) => (
+        <ClientCard key={client.id} client={client} />
+      ))}
+    </PartyListPage>
   );
 }
 

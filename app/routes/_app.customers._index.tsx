@@ -1,18 +1,16 @@
 import { Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
+import { Link, useLoaderData, useLocation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { requirePermission } from '~/auth/permissions.server.ts';
 import { handleCreate, listPageParams, pageCount } from '~/clients/party-page.server.ts';
 import { CustomerStatusBadge, RiskScore } from '~/components/clients/display.tsx';
-import { CreatePartyDialog, CreatePartyPanel, type PartyActionData } from '~/components/clients/party-form.tsx';
-import { AddPartyButton, PartyListFrame } from '~/components/clients/party-list.tsx';
+import { PartyListPage } from '~/components/clients/party-list.tsx';
 import { FinaCheckButton } from '~/components/integrations/fina-check-button.tsx';
 import { createCustomer, listCustomers, type CustomerDto } from '~/customers/customers.server.ts';
 import { CUSTOMER_FIELDS, customerCreateSchema } from '~/customers/schemas.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
-import { useCreateDialog } from '~/components/kit/create-form.tsx';
 
 /** /customers (docs/screens.md): newest first, 24 a page, ?q (name, OIB prefix, email), ?page, ?new=1 (the creation form without JavaScript). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -35,33 +33,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function CustomersPage() {
-  const { customers, total, q, page, pages, showNew } = useLoaderData<typeof loader>();
-  const actionData = useActionData<PartyActionData>();
-  const { t } = useTranslation();
-  const dialog = useCreateDialog();
-  const open = dialog.show;
+  const { customers, ...list } = useLoaderData<typeof loader>();
   return (
-    <>
-      <PartyListFrame
-        area="customers"
-        q={q}
-        page={page}
-        pages={pages}
-        total={total}
-        addButton={<AddPartyButton label={t('customers.add')} onOpen={open} />}
-        emptyAction={<AddPartyButton label={t('customers.emptyAction')} onOpen={open} variant="soft" />}
-        panel={
-          showNew ? (
-            <CreatePartyPanel area="customers" schema={customerCreateSchema} names={CUSTOMER_FIELDS} lastResult={actionData?.result} cancelTo="/customers" />
-          ) : null
-        }
-      >
-        {customers.map((customer) => (
-          <CustomerCard key={customer.id} customer={customer} />
-        ))}
-      </PartyListFrame>
-      <CreatePartyDialog area="customers" schema={customerCreateSchema} names={CUSTOMER_FIELDS} open={dialog.open} onOpenChange={dialog.onOpenChange} />
-    </>
+    <PartyListPage area="customers" schema={customerCreateSchema} names={CUSTOMER_FIELDS} list={list}>
+      {customers.map((customer) => (
+        <CustomerCard key={customer.id} customer={customer} />
+      ))}
+    </PartyListPage>
   );
 }
 

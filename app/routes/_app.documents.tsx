@@ -1,15 +1,17 @@
-import { Button, Card, Flex, Grid, Heading, TabNav, Text, TextField } from '@radix-ui/themes';
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
+import { Button, Card, Flex, Grid, Heading, Text, TextField } from '@radix-ui/themes';
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import { TabBar } from '~/components/kit/tab-bar.tsx';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { DocumentCard } from '~/components/documents/document-card.tsx';
 import { InlineUploadForm, UploadDialog, type UploadResult } from '~/components/documents/upload-form.tsx';
 import { listDocuments } from '~/documents/documents.server.ts';
 import { parseUploadForm, signFromForm } from '~/documents/page-actions.server.ts';
-import { DOCUMENT_TABS, type DocumentTab } from '~/documents/schemas.ts';
+import { DOCUMENT_TABS, documentPageIntentSchema, type DocumentTab } from '~/documents/schemas.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
 import { Pager } from '~/components/kit/pager.tsx';
 import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
 
@@ -51,8 +53,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const actor = await requirePermission(request, 'sign:document');
   const formData = await readFormData(request);
-  if (formData.get('intent') !== 'sign') throw redirect(backTo);
-  return signFromForm({ actor, id: String(formData.get('id') ?? ''), ip, backTo });
+  const posted = readIntent(formData, documentPageIntentSchema);
+  if (!posted) return unknownIntent();
+  return signFromForm({ actor, id: posted.id, ip, backTo });
 }
 
 function listHref(params: { q: string; tab: DocumentTab; page?: number }, extra: Record<string, string> = {}) {
@@ -115,15 +118,7 @@ export default function DocumentsPage() {
         </Flex>
       </Form>
 
-      <TabNav.Root aria-label={t('documents.title')}>
-        {DOCUMENT_TABS.map((tab) => (
-          <TabNav.Link key={tab} asChild active={data.tab === tab}>
-            <Link to={listHref({ q: data.q, tab })} data-testid={`tab-${tab}`}>
-              {t(`documents.tabs.${tab}`)} ({data.counts[tab]})
-            </Link>
-          </TabNav.Link>
-        ))}
-      </TabNav.Root>
+      <TabBar label={t('documents.title')} tabs={DOCUMENT_TABS} active={data.tab} hrefFor={(tab) => listHref({ q: data.q, tab })} labelFor={(tab) => t(`documents.tabs.${tab}`)} countFor={(tab) => data.counts[tab]} />
 
       {data.items.length === 0 ? (
         <Card>

@@ -1,12 +1,13 @@
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Button, Card, Flex, Grid, Heading, TabNav, Text } from '@radix-ui/themes';
+import { Button, Flex, Grid, Heading, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import { TabBar } from '~/components/kit/tab-bar.tsx';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { CampaignDialog, CampaignPanel } from '~/components/email/campaign-form.tsx';
-import { SkeletonCards } from '~/components/email/display.tsx';
+import { EmptyState, PlaceholderCards } from '~/components/kit/list-states.tsx';
 import { CampaignCard, LOG_LIMIT, LogRow, SummaryCards, TemplateCard } from '~/components/email/lists.tsx';
 import { TemplateDialog, TemplateEditPanel, TemplatePanel, TemplatePreviewPanel, type EmailActionData } from '~/components/email/template-form.tsx';
 import { selectRows } from '~/db.server.ts';
@@ -189,18 +190,10 @@ export default function EmailAutomationPage() {
         ) : null}
       </Flex>
       <SummaryCards summary={data.summary} />
-      <TabNav.Root aria-label={t('email.tabsLabel')}>
-        {TABS.map((tab) => (
-          <TabNav.Link key={tab} asChild active={nextTab === tab}>
-            <Link to={hrefOf(tab)} data-testid={`tab-${tab}`}>
-              {t(`email.tabs.${tab}`)}
-            </Link>
-          </TabNav.Link>
-        ))}
-      </TabNav.Root>
+      <TabBar label={t('email.tabsLabel')} tabs={TABS} active={nextTab} hrefFor={hrefOf} labelFor={(tab) => t(`email.tabs.${tab}`)} />
 
       {loading ? (
-        <SkeletonCards count={PLACEHOLDERS[nextTab]} label={t(`email.${nextTab}.loading`)} />
+        <PlaceholderCards count={PLACEHOLDERS[nextTab]} label={t(`email.${nextTab}.loading`)} lines={['60%', '40%', '90%', '30%']} />
       ) : data.tab === 'templates' ? (
         <Flex direction="column" gap="4">
           {data.canEditTemplates ? <Flex justify="end">{addButton(t('email.templates.add'), 'template')}</Flex> : null}
@@ -267,18 +260,5 @@ export default function EmailAutomationPage() {
       {data.canEditTemplates ? <TemplateDialog open={templateDialog.open} onOpenChange={templateDialog.onOpenChange} /> : null}
       {data.canEditCampaigns ? <CampaignDialog open={campaignDialog.open} onOpenChange={campaignDialog.onOpenChange} choices={data.choices} /> : null}
     </Flex>
-  );
-}
-
-function EmptyState({ title, action }: { title: string; action: React.ReactNode }) {
-  return (
-    <Card size="3">
-      <Flex direction="column" align="center" gap="3" py="6">
-        <Heading as="h3" size="4">
-          {title}
-        </Heading>
-        {action}
-      </Flex>
-    </Card>
   );
 }

@@ -1,8 +1,9 @@
-import { Badge, Button, Callout, Card, DataList, Flex, Heading, Link as RadixLink, TabNav, Table, Text, TextField } from '@radix-ui/themes';
+import { Badge, Button, Callout, Card, DataList, Flex, Heading, Link as RadixLink, Table, Text, TextField } from '@radix-ui/themes';
 import { pageTitle } from '~/utils/meta.ts';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import { TabBar } from '~/components/kit/tab-bar.tsx';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { CustomerStatusBadge } from '~/components/clients/display.tsx';
@@ -122,15 +123,7 @@ export default function IntegrationPage() {
           <Callout.Text>{actionData.message}</Callout.Text>
         </Callout.Root>
       ) : null}
-      <TabNav.Root aria-label={t('integrations.tabsLabel')}>
-        {tabs.map((tab) => (
-          <TabNav.Link key={tab} asChild active={data.tab === tab}>
-            <Link to={href(tab)} aria-current={data.tab === tab ? 'page' : undefined} data-testid={`tab-${tab}`}>
-              {t(`integrations.detailTabs.${tab}`)}
-            </Link>
-          </TabNav.Link>
-        ))}
-      </TabNav.Root>
+      <TabBar label={t('integrations.tabsLabel')} tabs={tabs} active={data.tab} hrefFor={href} labelFor={(tab) => t(`integrations.detailTabs.${tab}`)} />
       {data.tab === 'overview' ? (
         <>
           <IntegrationCard integration={data.integration} canManage={data.canManage} redirectTo={base} />

@@ -1,7 +1,8 @@
-import { Callout, Card, Flex, Grid, Heading, TabNav, Text } from '@radix-ui/themes';
+import { Callout, Card, Flex, Grid, Heading, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import { TabBar } from '~/components/kit/tab-bar.tsx';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { IntegrationCard } from '~/components/integrations/integration-card.tsx';
@@ -55,15 +56,7 @@ export default function IntegrationsPage() {
           <Callout.Text>{actionData.message}</Callout.Text>
         </Callout.Root>
       ) : null}
-      <TabNav.Root aria-label={t('integrations.tabsLabel')}>
-        {TABS.map((value) => (
-          <TabNav.Link key={value} asChild active={tab === value}>
-            <Link to={href(value)} aria-current={tab === value ? 'page' : undefined} data-testid={`tab-${value}`}>
-              {t(`integrations.tabs.${value}`)}
-            </Link>
-          </TabNav.Link>
-        ))}
-      </TabNav.Root>
+      <TabBar label={t('integrations.tabsLabel')} tabs={TABS} active={tab} hrefFor={href} labelFor={(value) => t(`integrations.tabs.${value}`)} />
       {integrations.length === 0 ? (
         <Text color="gray">{t('integrations.empty')}</Text>
       ) : (

@@ -8,7 +8,8 @@ import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { AddInvoiceDialog, AddInvoicePanel, type AddResult } from '~/components/invoices/add-invoice.tsx';
 import { InvoiceCard } from '~/components/invoices/display.tsx';
 import { useRefusalText } from '~/components/refusal-text.ts';
-import { EmptyState, InvoiceSearch, InvoiceTabs, invoicesHref, PlaceholderCards } from '~/components/invoices/list.tsx';
+import { InvoiceSearch, InvoiceTabs, invoicesHref, PLACEHOLDER_CARDS } from '~/components/invoices/list.tsx';
+import { EmptyState, PlaceholderCards } from '~/components/kit/list-states.tsx';
 import { useListLoading } from '~/components/kit/list-loading.ts';
 import { Pager } from '~/components/kit/pager.tsx';
 import { pageCount } from '~/utils/list-url.ts';
@@ -119,9 +120,12 @@ export default function InvoicesPage() {
       <InvoiceSearch q={data.q} tab={data.tab} />
       <InvoiceTabs q={data.q} tab={data.tab} counts={data.counts} />
       {loading ? (
-        <PlaceholderCards />
+        <PlaceholderCards count={PLACEHOLDER_CARDS} label={t('invoices.loading')} lines={['50%', '80%', '60%', '70%']} badge />
       ) : data.items.length === 0 ? (
-        <EmptyState q={data.q} action={data.canCreate ? addButton(t('invoices.emptyAction'), 'soft') : null} />
+        <EmptyState
+          title={data.q ? t('invoices.noMatches', { q: data.q }) : t('invoices.empty')}
+          action={data.canCreate && !data.q ? addButton(t('invoices.emptyAction'), 'soft') : null}
+        />
       ) : (
         <>
           <Grid columns={{ initial: '1', md: '2' }} gap="4" data-testid="invoice-grid">

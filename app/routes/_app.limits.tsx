@@ -1,9 +1,10 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { MagnifyingGlassIcon } from '@radix-ui/react-icons';
-import { Button, Card, Flex, Grid, Heading, TabNav, Text, TextField } from '@radix-ui/themes';
+import { Button, Card, Flex, Grid, Heading, Text, TextField } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import { TabBar } from '~/components/kit/tab-bar.tsx';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { ClientLimitCard, RequestCard } from '~/components/limits/display.tsx';
@@ -233,15 +234,7 @@ export default function LimitsPage() {
           <Heading as="h3" size="4" id="limit-requests-heading">
             {t('limits.requests')}
           </Heading>
-          <TabNav.Root aria-label={t('limits.requests')}>
-            {LIMIT_TABS.map((tab) => (
-              <TabNav.Link key={tab} asChild active={data.tab === tab}>
-                <Link to={listHref({ ...params, tab, page: 1 })} data-testid={`tab-${tab}`}>
-                  {t(`limits.tabs.${tab}`)} ({data.counts[tab]})
-                </Link>
-              </TabNav.Link>
-            ))}
-          </TabNav.Root>
+          <TabBar label={t('limits.requests')} tabs={LIMIT_TABS} active={data.tab} hrefFor={(tab) => listHref({ ...params, tab, page: 1 })} labelFor={(tab) => t(`limits.tabs.${tab}`)} countFor={(tab) => data.counts[tab]} />
           {data.requests.length === 0 ? (
             <Card>
               <Text color="gray">{data.q ? t('limits.noMatches', { q: data.q }) : t(`limits.empty.${data.tab}`)}</Text>

@@ -1,9 +1,10 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { MagnifyingGlassIcon } from '@radix-ui/react-icons';
-import { Button, Card, Flex, Grid, Heading, TabNav, Text, TextField } from '@radix-ui/themes';
+import { Button, Card, Flex, Grid, Heading, Text, TextField } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData, useLocation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import { TabBar } from '~/components/kit/tab-bar.tsx';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
 import type { PublicUser } from '~/auth/user-record.server.ts';
@@ -263,16 +264,14 @@ export default function PaymentsPage() {
         <SummaryCard testId="summary-failed" label={t('payments.summary.failed')} amount={summary.failed.amount} hint={t('payments.summary.failedHint', { count: summary.failed.count })} colour="gray" />
       </Grid>
 
-      <TabNav.Root aria-label={t('payments.tabsLabel')}>
-        {TABS.map((tab) => (
-          <TabNav.Link key={tab} asChild active={data.tab === tab}>
-            <Link to={tabHref(tab)} data-testid={`tab-${tab}`}>
-              {t(`payments.tabs.${tab}`)}
-              {(PAYMENT_TABS as readonly string[]).includes(tab) ? ` (${data.counts[tab as PaymentTab]})` : ''}
-            </Link>
-          </TabNav.Link>
-        ))}
-      </TabNav.Root>
+      <TabBar
+        label={t('payments.tabsLabel')}
+        tabs={TABS}
+        active={data.tab}
+        hrefFor={tabHref}
+        labelFor={(tab) => t(`payments.tabs.${tab}`)}
+        countFor={(tab) => ((PAYMENT_TABS as readonly string[]).includes(tab) ? data.counts[tab as PaymentTab] : undefined)}
+      />
 
       {isPaymentTab ? (
         <>

@@ -10,7 +10,8 @@ import { decodeRefusal } from '~/utils/refusals.ts';
 import { useListLoading } from '~/components/kit/list-loading.ts';
 import { Pager } from '~/components/kit/pager.tsx';
 import { pageCount } from '~/utils/list-url.ts';
-import { EmptyState, PlaceholderCards, TaskFilters, TaskTabs, tasksHref } from '~/components/tasks/list.tsx';
+import { EmptyState, PlaceholderCards } from '~/components/kit/list-states.tsx';
+import { TaskFilters, TaskTabs, tasksHref } from '~/components/tasks/list.tsx';
 import { TaskCard } from '~/components/tasks/task-card.tsx';
 import { TaskDetailPanel } from '~/components/tasks/task-detail.tsx';
 import { EditTaskPanel, NewTaskDialog, NewTaskPanel, type TaskFormData } from '~/components/tasks/task-forms.tsx';
@@ -162,9 +163,12 @@ export default function TasksPage() {
         </Text>
       </Flex>
       {loading ? (
-        <PlaceholderCards />
+        <PlaceholderCards count={4} label={t('tasks.loading')} lines={['60%', '90%', '50%']} badge />
       ) : data.tasks.length === 0 ? (
-        <EmptyState filtered={filtered || data.state.tab !== 'all'} action={addButton(t('tasks.emptyAction'), 'soft')} />
+        <EmptyState
+          title={filtered || data.state.tab !== 'all' ? t('tasks.noMatches') : t('tasks.empty')}
+          action={filtered || data.state.tab !== 'all' ? null : addButton(t('tasks.emptyAction'), 'soft')}
+        />
       ) : (
         <>
           <Grid columns={{ initial: '1', md: '2' }} gap="4" data-testid="task-grid">

@@ -1,7 +1,8 @@
-import { Button, Card, Flex, Grid, Heading, TabNav, Text } from '@radix-ui/themes';
+import { Button, Card, Flex, Grid, Heading, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import { TabBar } from '~/components/kit/tab-bar.tsx';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { Counter, DefinitionCard, InstanceCard } from '~/components/workflows/cards.tsx';
@@ -13,6 +14,8 @@ import { controlInstance } from '~/workflows/engine.server.ts';
 import { handlerNames } from '~/workflows/handlers/index.server.ts';
 import { getInstanceDetail, instanceStatusCounts, listInstances } from '~/workflows/instances.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
+import { workflowPageIntentSchema, type WorkflowPageIntent } from '~/workflows/schemas.ts';
 import { Pager } from '~/components/kit/pager.tsx';
 import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
 
@@ -105,15 +108,16 @@ function readDraft(formData: FormData): Draft {
   return { id: UUID.test(id) ? id : null, name: text('name'), type: text('type'), description: text('description'), steps };
 }
 
-/** add-step / remove-step:i / move-up:i / move-down:i change the draft without saving (no JavaScript needed). */
-function editDraft(draft: Draft, intent: string): Draft {
-  const [verb, arg] = intent.split(':');
-  const index = Number(arg);
+/** add-step / remove-step / move-up / move-down change the draft without saving (no JavaScript needed). */
+type EditorIntent = Extract<WorkflowPageIntent, { intent: 'save' | 'add-step' | 'move-up' | 'move-down' | 'remove-step' }>;
+
+function editDraft(draft: Draft, edit: Exclude<EditorIntent, { intent: 'save' }>): Draft {
   const steps = [...draft.steps];
-  if (verb === 'add-step') steps.push({ name: '', type: 'automated', handler: '', taskType: '' });
-  if (verb === 'remove-step' && steps[index]) steps.splice(index, 1);
-  if (verb === 'move-up' && index > 0 && steps[index]) [steps[index - 1], steps[index]] = [steps[index], steps[index - 1]];
-  if (verb === 'move-down' && index < steps.length - 1 && steps[index]) [steps[index + 1], steps[index]] = [steps[index], steps[index + 1]];
+  if (edit.intent === 'add-step') return { ...draft, steps: [...steps, { name: '', type: 'automated', handler: '', taskType: '' }] };
+  const index = edit.step;
+  if (edit.intent === 'remove-step' && steps[index]) steps.splice(index, 1);
+  if (edit.intent === 'move-up' && index > 0 && steps[index]) [steps[index - 1], steps[index]] = [steps[index], steps[index - 1]];
+  if (edit.intent === 'move-down' && index < steps.length - 1 && steps[index]) [steps[index + 1], steps[index]] = [steps[index], steps[index + 1]];
   return { ...draft, steps };
 }
 
@@ -132,9 +136,12 @@ const CONTROL_TOAST = { pause: 'workflows.toast.paused', resume: 'workflows.toas
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
-  const intent = String(formData.get('intent') ?? '');
-  const id = String(formData.get('id') ?? '');
+  const posted = readIntent(formData, workflowPageIntentSchema);
+  if (!posted) return unknownIntent();
   const ip = clientIp(context);
+  if (posted.intent === 'save' || posted.intent === 'add-step' || 'step' in posted) return editorAction(request, formData, posted, ip);
+  const { intent } = posted;
+  const id = String(formData.get('id') ?? '');
 
   try {
     if (intent === 'pause' || intent === 'resume' || intent === 'restart') {
@@ -164,10 +171,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
   }
 
-  // The definition editor.
+  // Every intent is handled above; readIntent let no other through.
+  return unknownIntent();
+}
+
+/** The definition editor: a step button changes the draft and shows it again; save stores it. */
+async function editorAction(request: Request, formData: FormData, posted: EditorIntent, ip: ReturnType<typeof clientIp>) {
   const actor = await requirePermission(request, 'edit:workflow');
   const draft = readDraft(formData);
-  if (intent !== 'save') return json({ intent: 'editor' as const, draft: editDraft(draft, intent), errors: {}, formError: null });
+  if (posted.intent !== 'save') return json({ intent: 'editor' as const, draft: editDraft(draft, posted), errors: {}, formError: null });
   const input = { name: draft.name, type: draft.type, description: draft.description, steps: draft.steps };
   try {
     const saved = draft.id ? await updateDefinition({ actor, id: draft.id, input, ip }) : await createDefinition({ actor, input, ip });
@@ -236,13 +248,7 @@ export default function WorkflowsPage() {
         <TestPanel definition={data.testing} report={testData?.report ?? null} error={testData?.error ?? null} closeHref={href({}, 'definitions')} />
       ) : null}
 
-      <TabNav.Root aria-label={t('workflows.tabs.label')}>
-        {(['instances', 'definitions'] as const).map((tab) => (
-          <TabNav.Link key={tab} asChild active={data.tab === tab}>
-            <Link to={`/workflows?tab=${tab}`}>{t(`workflows.tabs.${tab}`)}</Link>
-          </TabNav.Link>
-        ))}
-      </TabNav.Root>
+      <TabBar label={t('workflows.tabs.label')} tabs={TABS} active={data.tab} hrefFor={(tab) => `/workflows?tab=${tab}`} labelFor={(tab) => t(`workflows.tabs.${tab}`)} />
 
       {data.instances ? (
         data.instances.items.length === 0 ? (

@@ -111,3 +111,26 @@ export const startSchema = z.object({
 
 /** POST /api/workflows/{id}/test and the page's test form. */
 export const testSchema = z.object({ entityId: z.uuid(WORKFLOW_MESSAGES.entityIdInvalid) });
+
+/**
+ * The /workflows page's posts, told apart by their `intent`. The editor's
+ * step buttons post `move-up:2`, `move-down:0`, `remove-step:1` (a button
+ * carries one name and value, and the editor works without JavaScript), read
+ * here as the verb and the step's index.
+ */
+export const workflowPageIntentSchema = z.preprocess(
+  (fields) => {
+    const { intent } = fields as { intent?: unknown };
+    const match = typeof intent === 'string' ? /^(move-up|move-down|remove-step):(\d{1,3})$/.exec(intent) : null;
+    return match ? { ...(fields as object), intent: match[1], step: match[2] } : fields;
+  },
+  z.discriminatedUnion('intent', [
+    z.object({ intent: z.literal(['pause', 'resume', 'restart']) }),
+    z.object({ intent: z.literal(['activate', 'deactivate']) }),
+    z.object({ intent: z.literal('test') }),
+    z.object({ intent: z.literal('save') }),
+    z.object({ intent: z.literal('add-step') }),
+    z.object({ intent: z.literal(['move-up', 'move-down', 'remove-step']), step: z.coerce.number().int() }),
+  ]),
+);
+export type WorkflowPageIntent = z.infer<typeof workflowPageIntentSchema>;

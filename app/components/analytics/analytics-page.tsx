@@ -1,6 +1,7 @@
-import { Button, Card, Flex, Grid, Heading, Table, TabNav, Text } from '@radix-ui/themes';
+import { Button, Card, Flex, Grid, Heading, Table, Text } from '@radix-ui/themes';
 import { Link } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import { TabBar } from '~/components/kit/tab-bar.tsx';
 import type { Analytics, Concentration, ExposureRow } from '~/analytics/analytics.server.ts';
 import { ANALYTICS_PERIODS, ANALYTICS_TABS, SERIES_BUCKET, type AnalyticsPeriod, type AnalyticsTab } from '~/analytics/periods.ts';
 import { formatEur } from '~/utils/format.ts';
@@ -270,15 +271,7 @@ export function AnalyticsPage({ data: { analytics: data, tab } }: { data: Analyt
 
       <KpiCards data={data} />
 
-      <TabNav.Root aria-label={t('analytics.title')}>
-        {ANALYTICS_TABS.map((key) => (
-          <TabNav.Link key={key} asChild active={tab === key}>
-            <Link to={href(data.period, key)} data-testid={`tab-${key}`}>
-              {t(`analytics.tabs.${key}`)}
-            </Link>
-          </TabNav.Link>
-        ))}
-      </TabNav.Root>
+      <TabBar label={t('analytics.title')} tabs={ANALYTICS_TABS} active={tab} hrefFor={(key) => href(data.period, key)} labelFor={(key) => t(`analytics.tabs.${key}`)} />
 
       {tab === 'overview' ? (
         <Grid columns={{ initial: '1', md: '2' }} gap="3">

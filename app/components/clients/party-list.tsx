@@ -1,11 +1,14 @@
 import { MagnifyingGlassIcon } from '@radix-ui/react-icons';
-import { Button, Card, Flex, Grid, Heading, Skeleton, Text, TextField } from '@radix-ui/themes';
-import { Form, Link, useLocation } from '@remix-run/react';
+import { Button, Flex, Grid, Heading, Text, TextField } from '@radix-ui/themes';
+import { Form, Link, useActionData, useLocation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { CreateButton } from '~/components/kit/create-form.tsx';
 import { useListLoading } from '~/components/kit/list-loading.ts';
+import { EmptyState, PlaceholderCards } from '~/components/kit/list-states.tsx';
 import { Pager } from '~/components/kit/pager.tsx';
-import type { PartyArea } from './party-form.tsx';
+import type { PartyField, PartySchema } from '~/clients/schemas.ts';
+import { useCreateDialog } from '~/components/kit/create-form.tsx';
+import { CreatePartyDialog, CreatePartyPanel, type PartyActionData, type PartyArea } from './party-form.tsx';
 
 /**
  * The frame of /clients and /customers (docs/screens.md): header, 'Dodaj …' button,
@@ -16,14 +19,14 @@ import type { PartyArea } from './party-form.tsx';
 export const PLACEHOLDER_CARDS = 6;
 
 /** The 'Dodaj …' buttons: a link to `?new=1` (no JavaScript), opening the dialog when JavaScript runs. */
-export function AddPartyButton({ label, onOpen, variant }: { label: string; onOpen: () => void; variant?: 'solid' | 'soft' }) {
+function AddPartyButton({ label, onOpen, variant }: { label: string; onOpen: () => void; variant?: 'solid' | 'soft' }) {
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   params.set('new', '1');
   return <CreateButton to={`?${params}`} onOpen={onOpen} label={label} variant={variant} />;
 }
 
-export function PartyListFrame({
+function PartyListFrame({
   area,
   q,
   page,
@@ -77,28 +80,9 @@ export function PartyListFrame({
         </Flex>
       </Form>
       {loading ? (
-        <Grid columns={{ initial: '1', sm: '2', lg: '3' }} gap="4" aria-busy="true" aria-label={t(`${area}.loading`)}>
-          {Array.from({ length: PLACEHOLDER_CARDS }, (_, index) => (
-            <Card key={index} size="2" data-testid="placeholder-card">
-              <Flex direction="column" gap="3">
-                <Skeleton height="20px" width="70%" />
-                <Skeleton height="14px" width="40%" />
-                <Skeleton height="14px" width="90%" />
-                <Skeleton height="8px" />
-                <Skeleton height="14px" width="30%" />
-              </Flex>
-            </Card>
-          ))}
-        </Grid>
+        <PlaceholderCards count={PLACEHOLDER_CARDS} label={t(`${area}.loading`)} lines={['70%', '40%', '90%', '30%']} columns={3} />
       ) : total === 0 ? (
-        <Card size="3">
-          <Flex direction="column" align="center" gap="3" py="6">
-            <Heading as="h3" size="4">
-              {q ? t(`${area}.noMatches`, { q }) : t(`${area}.emptyTitle`)}
-            </Heading>
-            {q ? null : emptyAction}
-          </Flex>
-        </Card>
+        <EmptyState title={q ? t(`${area}.noMatches`, { q }) : t(`${area}.emptyTitle`)} action={q ? null : emptyAction} />
       ) : (
         <>
           <Grid columns={{ initial: '1', sm: '2', lg: '3' }} gap="4" data-testid="party-grid">
@@ -118,4 +102,44 @@ function pageHref(pathname: string, q: string, target: number): string {
   if (target > 1) params.set('page', String(target));
   const search = params.toString();
   return search ? `${pathname}?${search}` : pathname;
+}
+
+/**
+ * The whole list page of /clients and /customers: the frame, its 'Dodaj …'
+ * buttons, the `?new=1` panel and the dialog; the page gives its loader's
+ * list figures and its cards.
+ */
+export function PartyListPage({
+  area,
+  schema,
+  names,
+  list,
+  children,
+}: {
+  area: PartyArea;
+  schema: PartySchema;
+  names: readonly PartyField[];
+  list: { q: string; page: number; pages: number; total: number; showNew: boolean };
+  children: React.ReactNode;
+}) {
+  const actionData = useActionData<PartyActionData>();
+  const { t } = useTranslation();
+  const dialog = useCreateDialog();
+  return (
+    <>
+      <PartyListFrame
+        area={area}
+        q={list.q}
+        page={list.page}
+        pages={list.pages}
+        total={list.total}
+        addButton={<AddPartyButton label={t(`${area}.add`)} onOpen={dialog.show} />}
+        emptyAction={<AddPartyButton label={t(`${area}.emptyAction`)} onOpen={dialog.show} variant="soft" />}
+        panel={list.showNew ? <CreatePartyPanel area={area} schema={schema} names={names} lastResult={actionData?.result} cancelTo={`/${area}`} /> : null}
+      >
+        {children}
+      </PartyListFrame>
+      <CreatePartyDialog area={area} schema={schema} names={names} open={dialog.open} onOpenChange={dialog.onOpenChange} />
+    </>
+  );
 }

@@ -1,7 +1,9 @@
-import { Button, Callout, Dialog, Flex, Switch, Text, TextField } from '@radix-ui/themes';
+import { Box, Button, Callout, Dialog, Flex, Switch, Text } from '@radix-ui/themes';
 import { Form, useFetcher } from '@remix-run/react';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ErrorList, Field } from '~/components/forms.tsx';
+import { SelectField, SubmitRow } from '~/components/kit/fields.tsx';
 import { DOCUMENT_ENTITY_TYPES, DOCUMENT_TYPES, FILE_ACCEPT } from '~/documents/schemas.ts';
 import { useRefusalText } from '~/components/refusal-text.ts';
 
@@ -21,16 +23,6 @@ function useHydrated() {
   return hydrated;
 }
 
-function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
-  const showRefusal = useRefusalText();
-  if (!errors?.length) return null;
-  return (
-    <Text id={id} size="1" color="red" role="alert">
-      {errors.map((error) => showRefusal(error)).join(' ')}
-    </Text>
-  );
-}
-
 /**
  * The upload form (docs/domain-model.md#validation): name, type, file (pdf/png/jpg/jpeg), entity type
  * then entity id, signature required. A real multipart post to the page
@@ -48,11 +40,13 @@ export function UploadFields({ result, enhanced, onCancel }: { result?: UploadRe
   const [entityType, setEntityType] = useState(values.entityType ?? '');
   const [hasFile, setHasFile] = useState(false);
   const errors = result?.errors ?? {};
+  const shown = (field: string) => errors[field]?.map(showRefusal);
   const ready = name.trim() !== '' && type !== '' && hasFile;
   return (
     <Flex direction="column" gap="3">
       <input type="hidden" name="intent" value="upload" />
       {enhanced ? <input type="hidden" name="enhanced" value="1" /> : null}
+      {/* A file input has no kit field: its label and errors are wired here the same way. */}
       <Flex direction="column" gap="1">
         <Text as="label" htmlFor={`${ids}-file`} size="2" weight="medium">
           {t('documents.upload.file')}
@@ -63,69 +57,62 @@ export function UploadFields({ result, enhanced, onCancel }: { result?: UploadRe
           name="file"
           accept={FILE_ACCEPT}
           aria-invalid={errors.file ? true : undefined}
+          aria-describedby={errors.file ? `${ids}-file-error` : undefined}
           onChange={(event) => {
             const file = event.currentTarget.files?.[0];
             setHasFile(Boolean(file));
             if (file && name.trim() === '') setName(file.name);
           }}
         />
-        <FieldErrors id={`${ids}-file-error`} errors={errors.file} />
+        <ErrorList id={`${ids}-file-error`} errors={shown('file')} />
       </Flex>
-      <Flex direction="column" gap="1">
-        <Text as="label" htmlFor={`${ids}-name`} size="2" weight="medium">
-          {t('documents.upload.name')}
-        </Text>
-        <TextField.Root id={`${ids}-name`} name="name" value={name} maxLength={255} onChange={(event) => setName(event.currentTarget.value)} />
-        <FieldErrors id={`${ids}-name-error`} errors={errors.name} />
-      </Flex>
-      <Flex direction="column" gap="1">
-        <Text as="label" htmlFor={`${ids}-type`} size="2" weight="medium">
-          {t('documents.upload.type')}
-        </Text>
-        <select id={`${ids}-type`} name="type" className="native-select" value={type} onChange={(event) => setType(event.currentTarget.value)}>
-          <option value="">{t('documents.upload.selectType')}</option>
-          {DOCUMENT_TYPES.map((value) => (
+      <Field
+        label={t('documents.upload.name')}
+        inputProps={{ id: `${ids}-name`, name: 'name', value: name, maxLength: 255, onChange: (event) => setName(event.currentTarget.value) }}
+        errors={shown('name')}
+      />
+      <SelectField
+        label={t('documents.upload.type')}
+        name="type"
+        id={`${ids}-type`}
+        errors={shown('type')}
+        selectProps={{ value: type, onChange: (event) => setType(event.currentTarget.value) }}
+      >
+        <option value="">{t('documents.upload.selectType')}</option>
+        {DOCUMENT_TYPES.map((value) => (
+          <option key={value} value={value}>
+            {t(`documents.types.${value}`)}
+          </option>
+        ))}
+      </SelectField>
+      <Flex gap="3" wrap="wrap">
+        <SelectField
+          label={t('documents.upload.entityType')}
+          name="entityType"
+          id={`${ids}-entity-type`}
+          errors={shown('entityType')}
+          selectProps={{ value: entityType, onChange: (event) => setEntityType(event.currentTarget.value) }}
+        >
+          <option value="">{t('documents.upload.noEntity')}</option>
+          {DOCUMENT_ENTITY_TYPES.map((value) => (
             <option key={value} value={value}>
-              {t(`documents.types.${value}`)}
+              {t(`documents.entityTypes.${value}`)}
             </option>
           ))}
-        </select>
-        <FieldErrors id={`${ids}-type-error`} errors={errors.type} />
-      </Flex>
-      <Flex gap="3" wrap="wrap">
-        <Flex direction="column" gap="1">
-          <Text as="label" htmlFor={`${ids}-entity-type`} size="2" weight="medium">
-            {t('documents.upload.entityType')}
-          </Text>
-          <select
-            id={`${ids}-entity-type`}
-            name="entityType"
-            className="native-select"
-            value={entityType}
-            onChange={(event) => setEntityType(event.currentTarget.value)}
-          >
-            <option value="">{t('documents.upload.noEntity')}</option>
-            {DOCUMENT_ENTITY_TYPES.map((value) => (
-              <option key={value} value={value}>
-                {t(`documents.entityTypes.${value}`)}
-              </option>
-            ))}
-          </select>
-          <FieldErrors id={`${ids}-entity-type-error`} errors={errors.entityType} />
-        </Flex>
-        <Flex direction="column" gap="1" flexGrow="1">
-          <Text as="label" htmlFor={`${ids}-entity-id`} size="2" weight="medium">
-            {t('documents.upload.entityId')}
-          </Text>
-          <TextField.Root
-            id={`${ids}-entity-id`}
-            name="entityId"
-            defaultValue={values.entityId ?? ''}
-            disabled={hydrated && entityType === ''}
-            placeholder={entityType === '' ? t('documents.upload.entityIdPlaceholder') : undefined}
+        </SelectField>
+        <Box flexGrow="1">
+          <Field
+            label={t('documents.upload.entityId')}
+            inputProps={{
+              id: `${ids}-entity-id`,
+              name: 'entityId',
+              defaultValue: values.entityId ?? '',
+              disabled: hydrated && entityType === '',
+              placeholder: entityType === '' ? t('documents.upload.entityIdPlaceholder') : undefined,
+            }}
+            errors={shown('entityId')}
           />
-          <FieldErrors id={`${ids}-entity-id-error`} errors={errors.entityId} />
-        </Flex>
+        </Box>
       </Flex>
       <Text as="label" size="2">
         <Flex gap="2" align="center">
@@ -141,16 +128,18 @@ export function UploadFields({ result, enhanced, onCancel }: { result?: UploadRe
           <Callout.Text>{showRefusal(result.message)}</Callout.Text>
         </Callout.Root>
       ) : null}
-      <Flex gap="3" justify="end">
-        {onCancel ? (
-          <Button type="button" variant="soft" color="gray" onClick={onCancel}>
-            {t('documents.upload.cancel')}
-          </Button>
-        ) : null}
-        <Button type="submit" disabled={hydrated && !ready}>
-          {t('documents.upload.submit')}
-        </Button>
-      </Flex>
+      <SubmitRow
+        cancel={
+          onCancel ? (
+            <Button type="button" variant="soft" color="gray" onClick={onCancel}>
+              {t('documents.upload.cancel')}
+            </Button>
+          ) : undefined
+        }
+        submitLabel={t('documents.upload.submit')}
+        busy={false}
+        disabled={hydrated && !ready}
+      />
     </Flex>
   );
 }

@@ -1,4 +1,4 @@
-import { Badge, Card, Flex, Grid, Skeleton } from '@radix-ui/themes';
+import { Badge } from '@radix-ui/themes';
 import { useTranslation } from 'react-i18next';
 
 /** Badges, skeletons and the error texts of /email-automation (docs/screens.md). */
@@ -30,22 +30,5 @@ export function LogStatusBadge({ status }: { status: string }) {
   const { t } = useTranslation();
   const known = Object.hasOwn(LOG_COLORS, status);
   return <Badge color={known ? LOG_COLORS[status] : 'gray'}>{known ? t(`email.logStatus.${status}`) : status}</Badge>;
-}
-
-export function SkeletonCards({ count, label }: { count: number; label: string }) {
-  return (
-    <Grid columns={{ initial: '1', md: '2' }} gap="4" aria-busy="true" aria-label={label}>
-      {Array.from({ length: count }, (_, index) => (
-        <Card key={index} size="2" data-testid="placeholder-card">
-          <Flex direction="column" gap="3">
-            <Skeleton height="20px" width="60%" />
-            <Skeleton height="14px" width="40%" />
-            <Skeleton height="14px" width="90%" />
-            <Skeleton height="14px" width="30%" />
-          </Flex>
-        </Card>
-      ))}
-    </Grid>
-  );
 }
 

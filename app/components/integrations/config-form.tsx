@@ -1,9 +1,10 @@
-import { Button, Callout, Card, Flex, Heading, Text, TextArea, TextField } from '@radix-ui/themes';
+import { Callout, Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { Form, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { IntegrationDto } from '~/integrations/integrations.server.ts';
 import { INTEGRATION_MODES } from '~/integrations/types.ts';
-import { CheckboxField } from '~/components/kit/fields.tsx';
+import { Field } from '~/components/forms.tsx';
+import { CheckboxField, SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 
 export interface ConfigFormErrors {
   message?: string;
@@ -19,7 +20,7 @@ export function IntegrationConfigForm({ integration, errors }: { integration: In
   const { t } = useTranslation();
   const navigation = useNavigation();
   const saving = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'configure';
-  const fieldError = (name: string) => errors?.errors?.[name]?.[0];
+  const fieldErrors = (name: string) => errors?.errors?.[name];
   return (
     <Card size="3">
       <Form method="post" aria-label={t('integrations.configure.title')}>
@@ -33,29 +34,18 @@ export function IntegrationConfigForm({ integration, errors }: { integration: In
               <Callout.Text>{errors.message}</Callout.Text>
             </Callout.Root>
           ) : null}
-          <label>
-            <Text as="div" size="2" weight="medium">
-              {t('integrations.configure.endpoint')}
-            </Text>
-            <TextField.Root name="endpoint" type="url" defaultValue={integration.endpoint ?? ''} placeholder="https://api.example.hr/v1" />
-            {fieldError('endpoint') ? (
-              <Text size="1" color="red">
-                {fieldError('endpoint')}
-              </Text>
-            ) : null}
-          </label>
-          <label>
-            <Text as="div" size="2" weight="medium">
-              {t('integrations.configure.mode')}
-            </Text>
-            <select name="mode" defaultValue={integration.mode} className="native-select">
-              {INTEGRATION_MODES.map((mode) => (
-                <option key={mode} value={mode}>
-                  {t(`integrations.mode.${mode}`)}
-                </option>
-              ))}
-            </select>
-          </label>
+          <Field
+            label={t('integrations.configure.endpoint')}
+            inputProps={{ name: 'endpoint', type: 'url', defaultValue: integration.endpoint ?? '', placeholder: 'https://api.example.hr/v1' }}
+            errors={fieldErrors('endpoint')}
+          />
+          <SelectField label={t('integrations.configure.mode')} name="mode" errors={fieldErrors('mode')} selectProps={{ defaultValue: integration.mode }}>
+            {INTEGRATION_MODES.map((mode) => (
+              <option key={mode} value={mode}>
+                {t(`integrations.mode.${mode}`)}
+              </option>
+            ))}
+          </SelectField>
           <CheckboxField label={t('integrations.configure.enabled')} name="isEnabled" defaultChecked={integration.isEnabled} errors={errors?.errors?.isEnabled} />
           <div>
             <Text as="div" size="2" weight="medium">
@@ -77,26 +67,16 @@ export function IntegrationConfigForm({ integration, errors }: { integration: In
               </ul>
             )}
           </div>
-          <label>
-            <Text as="div" size="2" weight="medium">
-              {t('integrations.configure.credentials')}
-            </Text>
-            <TextArea name="credentials" rows={4} placeholder={'apiKey=...\nusername=...\npassword=...'} autoComplete="off" spellCheck={false} />
-            <Text size="1" color="gray">
-              {t('integrations.configure.credentialsHelp')}
-            </Text>
-            {fieldError('credentials') ? (
-              <Text as="div" size="1" color="red">
-                {fieldError('credentials')}
-              </Text>
-            ) : null}
-          </label>
+          <TextAreaField
+            label={t('integrations.configure.credentials')}
+            name="credentials"
+            rows={4}
+            hint={t('integrations.configure.credentialsHelp')}
+            errors={fieldErrors('credentials')}
+            textAreaProps={{ placeholder: 'apiKey=...\nusername=...\npassword=...', autoComplete: 'off', spellCheck: false }}
+          />
           <CheckboxField label={t('integrations.configure.clearCredentials')} name="clearCredentials" errors={errors?.errors?.clearCredentials} />
-          <Flex>
-            <Button type="submit" disabled={saving}>
-              {saving ? t('integrations.configure.saving') : t('integrations.configure.save')}
-            </Button>
-          </Flex>
+          <SubmitRow submitLabel={t('integrations.configure.save')} busyLabel={t('integrations.configure.saving')} busy={saving} justify="start" />
         </Flex>
       </Form>
     </Card>

@@ -1,11 +1,12 @@
 import { CheckCircledIcon } from '@radix-ui/react-icons';
-import { Badge, Box, Button, Callout, Card, DataList, Flex, Heading, Text, TextArea } from '@radix-ui/themes';
+import { Badge, Box, Button, Callout, Card, DataList, Flex, Heading, Text } from '@radix-ui/themes';
 import { Form, Link, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { InvoiceDto } from '~/invoices/invoice-dto.server.ts';
 import type { DecisionRefusal } from '~/invoices/page.server.ts';
 import { formatDate, formatDateTime } from '~/utils/format.ts';
 import { useRefusalText } from '~/components/refusal-text.ts';
+import { SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 
 /** The /invoices card (docs/screens.md), its badges and its decision buttons (docs/lifecycle.md#invoices). */
 
@@ -225,13 +226,14 @@ export function DecisionButtons({
           <Box mt="2" p="2" style={{ border: '1px solid var(--gray-a6)', borderRadius: 'var(--radius-2)' }}>
             <DecisionForm id={id} intent="reject">
               <Flex direction="column" gap="2">
-                <Text as="label" size="2" weight="medium" htmlFor={`reason-${id}`}>
-                  {t('invoices.reject.reason')}
-                </Text>
-                <TextArea id={`reason-${id}`} name="reason" required maxLength={5000} rows={2} defaultValue={refusal?.id === id ? (refusal.reason ?? '') : ''} />
-                <Button type="submit" size="1" color="red" disabled={busy}>
-                  {t('invoices.reject.submit')}
-                </Button>
+                <TextAreaField
+                  label={t('invoices.reject.reason')}
+                  name="reason"
+                  id={`reason-${id}`}
+                  rows={2}
+                  textAreaProps={{ required: true, maxLength: 5000, defaultValue: refusal?.id === id ? (refusal.reason ?? '') : '' }}
+                />
+                <SubmitRow submitLabel={t('invoices.reject.submit')} busy={busy} justify="start" size="1" color="red" />
               </Flex>
             </DecisionForm>
           </Box>

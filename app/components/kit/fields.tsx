@@ -10,6 +10,8 @@ import { ErrorList } from '~/components/forms.tsx';
  * visible label and its errors wired to aria-invalid / aria-describedby the
  * way `Field` does, and the row of Cancel + Submit that says it is busy.
  * `errors` replaces the field's own errors when an area translates them first.
+ * A form that is no conform form (the workflow editor, the upload form, the
+ * KYC decisions) passes `name` (and `id` if it needs a fixed one) instead of `meta`.
  */
 // Any field of any conform form; only its name, id, constraints and errors are read.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -20,6 +22,17 @@ type Errors = string[] | null | undefined;
 /** The id of the field's error list while it has errors (for aria-describedby), else undefined. */
 function errorIdOf(id: string, errors: Errors): string | undefined {
   return errors?.length ? `${id}-error` : undefined;
+}
+
+/** Where a field's name, id and errors come from: a conform field, or a plain `name` (and optional `id`). */
+type FieldSource = { meta: AnyFieldMetadata; name?: undefined; id?: undefined } | { meta?: undefined; name: string; id?: string };
+
+/** The id, name, conform props and errors of a field, whichever source it has. */
+function useFieldSource(source: FieldSource, getProps: (meta: AnyFieldMetadata) => object) {
+  const fallbackId = useId();
+  if (source.meta) return { id: source.meta.id, props: getProps(source.meta), errors: source.meta.errors };
+  const id = source.id ?? fallbackId;
+  return { id, props: { id, name: source.name }, errors: undefined };
 }
 
 function Label({ htmlFor, children }: { htmlFor: string; children: React.ReactNode }) {
@@ -33,15 +46,14 @@ function Label({ htmlFor, children }: { htmlFor: string; children: React.ReactNo
 /** A native select (works without JavaScript and with every screen reader); `children` are its options. */
 export function SelectField({
   label,
-  meta,
-  errors = meta.errors,
+  errors: translated,
   selectProps,
   hint,
   style,
   children,
-}: {
+  ...source
+}: FieldSource & {
   label: string;
-  meta: AnyFieldMetadata;
   errors?: Errors;
   /** Of the whole field (label, select, errors). */
   style?: React.CSSProperties;
@@ -50,11 +62,13 @@ export function SelectField({
   hint?: React.ReactNode;
   children: React.ReactNode;
 }) {
-  const errorId = errorIdOf(meta.id, errors);
+  const field = useFieldSource(source, (meta) => getSelectProps(meta));
+  const errors = translated ?? field.errors;
+  const errorId = errorIdOf(field.id, errors);
   return (
     <Flex direction="column" gap="1" style={style}>
-      <Label htmlFor={meta.id}>{label}</Label>
-      <select {...getSelectProps(meta)} {...selectProps} className="native-select" aria-invalid={errorId ? true : undefined} aria-describedby={errorId}>
+      <Label htmlFor={field.id}>{label}</Label>
+      <select {...field.props} {...selectProps} className="native-select" aria-invalid={errorId ? true : undefined} aria-describedby={errorId}>
         {children}
       </select>
       {hint}
@@ -66,26 +80,27 @@ export function SelectField({
 /** A multi-line text (descriptions, notes, reasons). */
 export function TextAreaField({
   label,
-  meta,
-  errors = meta.errors,
+  errors: translated,
   rows = 3,
   hint,
   textAreaProps,
-}: {
+  ...source
+}: FieldSource & {
   label: string;
-  meta: AnyFieldMetadata;
   errors?: Errors;
   rows?: number;
   /** A line under the text area that describes it while there is no error. */
   hint?: React.ReactNode;
   textAreaProps?: Omit<React.ComponentProps<typeof TextArea>, 'children'> & { 'data-testid'?: string };
 }) {
-  const errorId = errorIdOf(meta.id, errors);
-  const hintId = hint ? `${meta.id}-hint` : undefined;
+  const field = useFieldSource(source, (meta) => getTextareaProps(meta));
+  const errors = translated ?? field.errors;
+  const errorId = errorIdOf(field.id, errors);
+  const hintId = hint ? `${field.id}-hint` : undefined;
   return (
     <Flex direction="column" gap="1">
-      <Label htmlFor={meta.id}>{label}</Label>
-      <TextArea {...getTextareaProps(meta)} rows={rows} {...textAreaProps} aria-invalid={errorId ? true : undefined} aria-describedby={errorId ?? hintId} />
+      <Label htmlFor={field.id}>{label}</Label>
+      <TextArea {...field.props} rows={rows} {...textAreaProps} aria-invalid={errorId ? true : undefined} aria-describedby={errorId ?? hintId} />
       {hint ? (
         <Text id={hintId} size="1" color="gray">
           {hint}
@@ -136,19 +151,33 @@ export function CheckboxField({
 export function SubmitRow({
   cancel,
   submitLabel,
-  busyLabel,
+  busyLabel = submitLabel,
   busy,
+  disabled,
   gap = '3',
+  justify = 'end',
+  size,
+  color,
+  testId,
 }: {
   /** `{ to, label }` for a link; a node (a `Dialog.Close` around a button) as is; none for a form without Cancel. */
   cancel?: { to: string; label: string } | React.ReactNode;
   submitLabel: string;
-  busyLabel: string;
+  /** What Submit says while busy; by default its label (it is only disabled). */
+  busyLabel?: string;
   busy: boolean;
+  /** Not yet sendable (the upload form until its file, name and type are set); the label stays. */
+  disabled?: boolean;
   gap?: '2' | '3';
+  /** 'start' for a decision's single button under its text (the KYC and invoice decisions). */
+  justify?: 'start' | 'end';
+  size?: '1' | '2';
+  /** A destructive decision (reject) is red. */
+  color?: 'red' | 'green';
+  testId?: string;
 }) {
   return (
-    <Flex gap={gap} justify="end">
+    <Flex gap={gap} justify={justify}>
       {isCancelLink(cancel) ? (
         <Button asChild variant="soft" color="gray">
           <Link to={cancel.to}>{cancel.label}</Link>
@@ -156,8 +185,44 @@ export function SubmitRow({
       ) : (
         cancel
       )}
-      <Button type="submit" disabled={busy}>
+      <Button type="submit" disabled={busy || disabled} size={size} color={color} data-testid={testId}>
         {busy ? busyLabel : submitLabel}
+      </Button>
+    </Flex>
+  );
+}
+
+/**
+ * A select and its small submit button in one row, for a one-field form
+ * inside a card or a table row (assign a task, assign a bank entry to an
+ * invoice). There is no room for a label above it: `label` names the select
+ * (aria-label) and the row needs no JavaScript.
+ */
+export function InlineSelect({
+  label,
+  name,
+  defaultValue,
+  required,
+  submitLabel,
+  gap = '1',
+  children,
+}: {
+  label: string;
+  name: string;
+  defaultValue?: string;
+  required?: boolean;
+  submitLabel: string;
+  gap?: '1' | '2';
+  children: React.ReactNode;
+}) {
+  return (
+    <Flex gap={gap} align="center">
+      {/* The key resets the select when the stored value changes after a post (the same form stays mounted). */}
+      <select name={name} defaultValue={defaultValue} key={defaultValue} required={required} aria-label={label} className="native-select">
+        {children}
+      </select>
+      <Button type="submit" size="1" variant="soft">
+        {submitLabel}
       </Button>
     </Flex>
   );

@@ -1,6 +1,6 @@
-import { Badge, Box, Button, Callout, Card, Flex, Heading, Table, Text, TextArea, VisuallyHidden } from '@radix-ui/themes';
+import { Badge, Box, Button, Callout, Card, Flex, Heading, Table, Text, VisuallyHidden } from '@radix-ui/themes';
 import { Form, Link, useNavigation } from '@remix-run/react';
-import { useId } from 'react';
+import { SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 import { useTranslation } from 'react-i18next';
 import type { KycApplication } from '~/onboarding/kyc-decision.server.ts';
 import type { KycRefusalData } from '~/onboarding/kyc-page.server.ts';
@@ -48,7 +48,6 @@ function TextForm({
 }) {
   const { t } = useTranslation();
   const message = useRefusalText();
-  const id = useId();
   const busy = useBusy(clientId);
   const mine = refusal?.decision === decision ? refusal : null;
   const errors = mine?.errors?.[field];
@@ -60,35 +59,13 @@ function TextForm({
       <Box mt="2" p="2" style={{ border: '1px solid var(--gray-a6)', borderRadius: 'var(--radius-2)' }}>
         <DecisionForm clientId={clientId} decision={decision}>
           <Flex direction="column" gap="2">
-            <Text as="label" size="2" weight="medium" htmlFor={id}>
-              {t(`kyc.fields.${field}`)}
-            </Text>
-            <TextArea
-              id={id}
+            <TextAreaField
+              label={t(`kyc.fields.${field}`)}
               name={field}
-              required
-              maxLength={5000}
-              rows={3}
-              defaultValue={mine?.values[field] ?? ''}
-              aria-invalid={errors ? true : undefined}
-              aria-describedby={errors ? `${id}-error` : undefined}
+              errors={errors?.map(message)}
+              textAreaProps={{ required: true, maxLength: 5000, defaultValue: mine?.values[field] ?? '' }}
             />
-            {errors ? (
-              <ul id={`${id}-error`} className="error-list" role="alert">
-                {errors.map((error) => (
-                  <li key={error}>
-                    <Text size="1" color="red">
-                      {message(error)}
-                    </Text>
-                  </li>
-                ))}
-              </ul>
-            ) : null}
-            <Flex>
-              <Button type="submit" size="2" color={color} disabled={busy}>
-                {submit}
-              </Button>
-            </Flex>
+            <SubmitRow submitLabel={submit} busy={busy} justify="start" size="2" color={color} />
           </Flex>
         </DecisionForm>
       </Box>

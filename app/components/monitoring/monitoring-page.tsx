@@ -1,8 +1,9 @@
 import { ReloadIcon } from '@radix-ui/react-icons';
-import { Badge, Box, Button, Callout, Card, Flex, Grid, Heading, Table, TabNav, Text, TextField } from '@radix-ui/themes';
+import { Badge, Box, Button, Callout, Card, Flex, Grid, Heading, Table, Text, TextField } from '@radix-ui/themes';
 import { Form, Link, useLocation, useRevalidator } from '@remix-run/react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TabBar } from '~/components/kit/tab-bar.tsx';
 import { integrationDisplay } from '~/dashboard/display.ts';
 import type { loadMonitoring, MonitoringTab } from '~/monitoring/page.server.ts';
 import { formatDateTime } from '~/utils/format.ts';
@@ -341,13 +342,7 @@ export function MonitoringPage({ data }: { data: MonitoringData }) {
         <Counter testId="counter-queued" label={t('dashboard.monitoring.summary.queuedJobs')} value={String(status.summary.queuedJobs)} />
         <Counter testId="counter-failed" label={t('dashboard.monitoring.summary.failedJobs')} value={String(status.summary.failedJobs24h)} color={status.summary.failedJobs24h ? 'red' : undefined} />
       </Grid>
-      <TabNav.Root aria-label={t('dashboard.monitoring.title')}>
-        {tabs.map((tab) => (
-          <TabNav.Link key={tab} asChild active={data.tab === tab}>
-            <Link to={tab === 'system' ? '/monitoring' : `/monitoring?tab=${tab}`}>{t(`dashboard.monitoring.tabs.${tab}`)}</Link>
-          </TabNav.Link>
-        ))}
-      </TabNav.Root>
+      <TabBar label={t('dashboard.monitoring.title')} tabs={tabs} active={data.tab} hrefFor={(tab) => (tab === 'system' ? '/monitoring' : `/monitoring?tab=${tab}`)} labelFor={(tab) => t(`dashboard.monitoring.tabs.${tab}`)} />
       <Box>
         {data.tab === 'system' ? <SystemTab status={status} /> : null}
         {data.tab === 'integrations' ? <IntegrationTable status={status} /> : null}

@@ -1,11 +1,12 @@
-import { getFormProps, getInputProps, getSelectProps, useForm, type SubmissionResult } from '@conform-to/react';
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Button, Flex, Text } from '@radix-ui/themes';
+import { Button, Flex } from '@radix-ui/themes';
 import { Form, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 
 import { bankingStepSchema, companyStepSchema, COUNTRIES, CREDIT_LIMIT_PLACEHOLDER, DEFAULT_COUNTRY } from '~/onboarding/schemas.ts';
-import { WizardErrors, WizardField, WizardFormErrors } from './fields.tsx';
+import { SelectField } from '~/components/kit/fields.tsx';
+import { useWizardMessage, WizardField, WizardFormErrors } from './fields.tsx';
 
 /**
  * Steps 1 and 2: real form posts validated by the shared step schemas.
@@ -72,6 +73,7 @@ export function CompanyStep({ values, lastResult }: StepProps) {
 
 export function BankingStep({ values, lastResult }: StepProps) {
   const { t } = useTranslation();
+  const message = useWizardMessage();
   const [form, fields] = useForm({
     id: 'onboarding-step-2',
     lastResult,
@@ -94,19 +96,13 @@ export function BankingStep({ values, lastResult }: StepProps) {
         <WizardField {...text('address')} />
         <WizardField {...text('city')} />
         <WizardField {...text('postalCode')} inputProps={{ ...getInputProps(fields.postalCode, { type: 'text' }), inputMode: 'numeric', maxLength: 5 }} />
-        <Flex direction="column" gap="1">
-          <Text as="label" htmlFor={fields.country.id} size="2" weight="medium">
-            {t('onboarding.fields.country')}
-          </Text>
-          <select {...getSelectProps(fields.country)} className="native-select">
-            {COUNTRIES.map((country) => (
-              <option key={country} value={country}>
-                {t(`onboarding.countries.${country}`)}
-              </option>
-            ))}
-          </select>
-          <WizardErrors errors={fields.country.errors} />
-        </Flex>
+        <SelectField label={t('onboarding.fields.country')} meta={fields.country} errors={fields.country.errors?.map(message)}>
+          {COUNTRIES.map((country) => (
+            <option key={country} value={country}>
+              {t(`onboarding.countries.${country}`)}
+            </option>
+          ))}
+        </SelectField>
         <WizardField {...text('iban')} inputProps={{ ...getInputProps(fields.iban, { type: 'text' }), autoComplete: 'off' }} />
         <WizardField
           label={t('onboarding.fields.creditLimit')}

@@ -1,6 +1,7 @@
 import { Button, Callout, Card, Flex, Heading, Table, Text, VisuallyHidden } from '@radix-ui/themes';
 import { Form, Link, useLocation, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import { InlineSelect } from '~/components/kit/fields.tsx';
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 import { OverdueBadge, PaymentStatusBadge, PayoutStatusBadge } from './display.tsx';
 import type { PayableOption } from './record-payment.tsx';
@@ -345,21 +346,16 @@ export function BankPanel({ entries, invoices, result }: { entries: EntryRowData
                     <ReturnTo />
                     <input type="hidden" name="intent" value="assign" />
                     <input type="hidden" name="id" value={entry.id} />
-                    <Flex gap="2">
-                      <select name="invoiceId" className="native-select" required aria-label={t('payments.bank.assignTo')}>
-                        <option value="">{t('payments.fields.chooseInvoice')}</option>
-                        {invoices
-                          .filter((invoice) => invoice.openAmount >= entry.amount)
-                          .map((invoice) => (
-                            <option key={invoice.id} value={invoice.id}>
-                              {t('payments.fields.invoiceOption', { number: invoice.invoiceNumber, customer: invoice.customerName, open: formatEur(invoice.openAmount) })}
-                            </option>
-                          ))}
-                      </select>
-                      <Button type="submit" size="1">
-                        {t('payments.bank.assign')}
-                      </Button>
-                    </Flex>
+                    <InlineSelect label={t('payments.bank.assignTo')} name="invoiceId" required submitLabel={t('payments.bank.assign')} gap="2">
+                      <option value="">{t('payments.fields.chooseInvoice')}</option>
+                      {invoices
+                        .filter((invoice) => invoice.openAmount >= entry.amount)
+                        .map((invoice) => (
+                          <option key={invoice.id} value={invoice.id}>
+                            {t('payments.fields.invoiceOption', { number: invoice.invoiceNumber, customer: invoice.customerName, open: formatEur(invoice.openAmount) })}
+                          </option>
+                        ))}
+                    </InlineSelect>
                   </Form>
                 </Table.Cell>
               </Table.Row>

@@ -1,8 +1,9 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Badge, Button, Card, DataList, Flex, Heading, Table, Text } from '@radix-ui/themes';
+import { Badge, Button, Card, DataList, Flex, Table, Text } from '@radix-ui/themes';
 import { Form, Link, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import { PanelHeader } from '~/components/kit/panel-header.tsx';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
 import type { EntityOption, RiskAssessmentDto } from '~/risk/assessments.server.ts';
 import { adjustAssessmentFormSchema, newAssessmentFormSchema } from '~/risk/schemas.ts';
@@ -25,22 +26,6 @@ import {
  * 'Uredi' (manual adjustment) and 'Nova procjena' (assess an entity now).
  */
 
-function PanelHeader({ title, closeHref }: { title: string; closeHref: string }) {
-  const { t } = useTranslation();
-  return (
-    <Flex justify="between" align="center" gap="3" mb="3">
-      <Heading as="h3" size="4">
-        {title}
-      </Heading>
-      <Button asChild variant="ghost" color="gray" size="1">
-        <Link to={closeHref} preventScrollReset>
-          {t('risk.actions.close')}
-        </Link>
-      </Button>
-    </Flex>
-  );
-}
-
 const assessorName = (t: (key: string) => string, name: string) => (name === 'system' ? t('risk.system') : name);
 
 /** 'Detalji': every stored factor with score, weight, value and explanation, and how the total is computed. */
@@ -52,7 +37,7 @@ export function DetailsPanel({ assessment, closeHref, editHref }: { assessment: 
   const weights = factors.reduce((total, [, factor]) => total + Math.round(factor.weight * 10_000), 0) / 10_000;
   return (
     <Card size="3" data-testid="assessment-details">
-      <PanelHeader title={t('risk.details.title')} closeHref={closeHref} />
+      <PanelHeader title={t('risk.details.title')} closeHref={closeHref} closeLabel={t('risk.actions.close')} />
       <Flex direction="column" gap="3">
         <Flex justify="between" align="center" gap="3" wrap="wrap">
           <Flex direction="column">
@@ -186,7 +171,7 @@ export function AdjustPanel({
   });
   return (
     <Card size="3" data-testid="assessment-edit">
-      <PanelHeader title={t('risk.edit.title')} closeHref={closeHref} />
+      <PanelHeader title={t('risk.edit.title')} closeHref={closeHref} closeLabel={t('risk.actions.close')} />
       <Form method="post" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="adjust" />
         <input {...getInputProps(fields.id, { type: 'hidden' })} />
@@ -247,7 +232,7 @@ export function NewAssessmentPanel({
   });
   return (
     <Card size="3" data-testid="new-assessment">
-      <PanelHeader title={t('risk.new.title')} closeHref={closeHref} />
+      <PanelHeader title={t('risk.new.title')} closeHref={closeHref} closeLabel={t('risk.actions.close')} />
       <Form method="post" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="assess" />
         <Flex direction="column" gap="3">

@@ -1,7 +1,8 @@
 import { MagnifyingGlassIcon } from '@radix-ui/react-icons';
-import { Button, Card, Flex, Grid, Heading, Skeleton, TabNav, TextField } from '@radix-ui/themes';
+import { Button, Flex, TextField } from '@radix-ui/themes';
 import { Form, Link, useSubmit } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import { TabBar } from '~/components/kit/tab-bar.tsx';
 import { ASSIGNEE_FILTERS, TASK_PRIORITIES, TASK_TABS, type AssigneeFilter, type TaskTab } from '~/tasks/schemas.ts';
 
 /** The list frame of /tasks (docs/screens.md): search, priority and assignee filters, status tabs with counts, pages — all in the URL. */
@@ -71,46 +72,13 @@ export function TaskFilters({ state }: { state: TaskListState }) {
 export function TaskTabs({ state, counts }: { state: TaskListState; counts: Record<TaskTab, number> }) {
   const { t } = useTranslation();
   return (
-    <TabNav.Root aria-label={t('tasks.tabsLabel')}>
-      {TASK_TABS.map((value) => (
-        <TabNav.Link key={value} asChild active={state.tab === value}>
-          <Link to={tasksHref({ ...state, tab: value, page: 1 })} data-testid={`tab-${value}`} aria-current={state.tab === value ? 'page' : undefined}>
-            {t(`tasks.tabs.${value}`)} (<span data-testid={`tab-count-${value}`}>{counts[value]}</span>)
-          </Link>
-        </TabNav.Link>
-      ))}
-    </TabNav.Root>
-  );
-}
-
-export function PlaceholderCards() {
-  const { t } = useTranslation();
-  return (
-    <Grid columns={{ initial: '1', md: '2' }} gap="4" aria-busy="true" aria-label={t('tasks.loading')}>
-      {Array.from({ length: 4 }, (_, index) => (
-        <Card key={index} size="2" data-testid="placeholder-card">
-          <Flex direction="column" gap="3">
-            <Skeleton height="20px" width="60%" />
-            <Skeleton height="14px" width="90%" />
-            <Skeleton height="14px" width="50%" />
-            <Skeleton height="24px" width="40%" />
-          </Flex>
-        </Card>
-      ))}
-    </Grid>
-  );
-}
-
-export function EmptyState({ filtered, action }: { filtered: boolean; action: React.ReactNode }) {
-  const { t } = useTranslation();
-  return (
-    <Card size="3" data-testid="empty-state">
-      <Flex direction="column" align="center" gap="3" py="6">
-        <Heading as="h3" size="4">
-          {filtered ? t('tasks.noMatches') : t('tasks.empty')}
-        </Heading>
-        {filtered ? null : action}
-      </Flex>
-    </Card>
+    <TabBar
+      label={t('tasks.tabsLabel')}
+      tabs={TASK_TABS}
+      active={state.tab}
+      hrefFor={(value) => tasksHref({ ...state, tab: value, page: 1 })}
+      labelFor={(value) => t(`tasks.tabs.${value}`)}
+      countFor={(value) => counts[value]}
+    />
   );
 }

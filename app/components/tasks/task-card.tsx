@@ -2,6 +2,7 @@ import { Button, Callout, Card, Flex, Heading, Link as RadixLink, Text } from '@
 import { Form, Link, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { TaskDto } from '~/tasks/tasks.server.ts';
+import { InlineSelect } from '~/components/kit/fields.tsx';
 import { formatDate } from '~/utils/format.ts';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
 import { LateBadge, PriorityBadge, TaskStatusBadge } from './display.tsx';
@@ -98,19 +99,14 @@ function AssignForm({ task, users }: { task: TaskView; users: UserOption[] }) {
     <Form method="post" preventScrollReset>
       <input type="hidden" name="intent" value="assign" />
       <input type="hidden" name="id" value={task.id} />
-      <Flex gap="1" align="center">
-        <select name="assignedTo" defaultValue={task.assignedTo ?? ''} key={task.assignedTo ?? ''} aria-label={t('tasks.actions.assignTo', { title: task.title })} className="native-select">
-          <option value="">{t('tasks.card.unassigned')}</option>
-          {users.map((user) => (
-            <option key={user.id} value={user.id}>
-              {user.name}
-            </option>
-          ))}
-        </select>
-        <Button type="submit" size="1" variant="soft">
-          {t('tasks.actions.assign')}
-        </Button>
-      </Flex>
+      <InlineSelect label={t('tasks.actions.assignTo', { title: task.title })} name="assignedTo" defaultValue={task.assignedTo ?? ''} submitLabel={t('tasks.actions.assign')}>
+        <option value="">{t('tasks.card.unassigned')}</option>
+        {users.map((user) => (
+          <option key={user.id} value={user.id}>
+            {user.name}
+          </option>
+        ))}
+      </InlineSelect>
     </Form>
   );
 }

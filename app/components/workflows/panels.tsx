@@ -1,6 +1,9 @@
-import { Badge, Button, Card, Flex, Heading, Table, Text, TextArea, TextField } from '@radix-ui/themes';
-import { Form, Link } from '@remix-run/react';
+import { Badge, Button, Card, Flex, Heading, Table, Text, TextField } from '@radix-ui/themes';
+import { Form } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import { PanelHeader } from '~/components/kit/panel-header.tsx';
+import { ErrorList, Field } from '~/components/forms.tsx';
+import { SelectField, TextAreaField } from '~/components/kit/fields.tsx';
 import { useRefusalText } from '~/components/refusal-text.ts';
 import { formatDateTime } from '~/utils/format.ts';
 import type { DryRunReport } from '~/workflows/definitions.server.ts';
@@ -15,27 +18,11 @@ import { IntentButton, StatusBadge } from './cards.tsx';
  * the dry run.
  */
 
-function PanelHeader({ title, closeHref }: { title: string; closeHref: string }) {
-  const { t } = useTranslation();
-  return (
-    <Flex justify="between" align="center" gap="3" mb="3">
-      <Heading as="h3" size="4">
-        {title}
-      </Heading>
-      <Button asChild variant="ghost" color="gray" size="1">
-        <Link to={closeHref} preventScrollReset>
-          {t('workflows.actions.close')}
-        </Link>
-      </Button>
-    </Flex>
-  );
-}
-
 export function DetailsPanel({ instance, closeHref, canRun }: { instance: WorkflowInstanceDetail; closeHref: string; canRun: boolean }) {
   const { t } = useTranslation();
   return (
     <Card size="3" data-testid="instance-details">
-      <PanelHeader title={`${t('workflows.details.title')} · ${instance.workflowName}`} closeHref={closeHref} />
+      <PanelHeader title={`${t('workflows.details.title')} · ${instance.workflowName}`} closeHref={closeHref} closeLabel={t('workflows.actions.close')} />
       <Flex direction="column" gap="3">
         <Flex gap="3" align="center" wrap="wrap">
           <StatusBadge status={instance.status} />
@@ -110,17 +97,6 @@ export interface Draft {
   steps: DraftStep[];
 }
 
-function FieldError({ errors, id }: { errors: Record<string, string[]> | undefined; id: string }) {
-  const showRefusal = useRefusalText();
-  const messages = errors?.[id];
-  if (!messages?.length) return null;
-  return (
-    <Text size="1" color="red" id={`${id}-error`} role="alert">
-      {messages.map(showRefusal).join(' ')}
-    </Text>
-  );
-}
-
 export function EditorPanel({
   draft,
   handlers,
@@ -136,10 +112,11 @@ export function EditorPanel({
 }) {
   const { t } = useTranslation();
   const showRefusal = useRefusalText();
+  const errorsOf = (id: string) => errors?.[id]?.map(showRefusal);
   const last = draft.steps.length - 1;
   return (
     <Card size="3" data-testid="definition-editor">
-      <PanelHeader title={draft.id ? t('workflows.editor.editTitle') : t('workflows.editor.newTitle')} closeHref={closeHref} />
+      <PanelHeader title={draft.id ? t('workflows.editor.editTitle') : t('workflows.editor.newTitle')} closeHref={closeHref} closeLabel={t('workflows.actions.close')} />
       <Form method="post" preventScrollReset>
         <input type="hidden" name="definitionId" value={draft.id ?? ''} />
         {/* Enter submits with the form's first submit button: make that a (visually hidden) save, not a step button. */}
@@ -150,78 +127,76 @@ export function EditorPanel({
               {showRefusal(formError)}
             </Text>
           ) : null}
-          <label>
-            <Text size="2" weight="medium">
-              {t('workflows.editor.name')} *
-            </Text>
-            <TextField.Root name="name" defaultValue={draft.name} required maxLength={255} aria-invalid={Boolean(errors?.name) || undefined} />
-            <FieldError errors={errors} id="name" />
-          </label>
-          <label>
-            <Text size="2" weight="medium">
-              {t('workflows.editor.type')} *
-            </Text>
-            <select name="type" className="native-select" defaultValue={draft.type}>
-              {WORKFLOW_TYPES.map((type) => (
-                <option key={type} value={type}>
-                  {t(`workflows.types.${type}`)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            <Text size="2" weight="medium">
-              {t('workflows.editor.description')}
-            </Text>
-            <TextArea name="description" defaultValue={draft.description} maxLength={5000} />
-          </label>
+          <Field
+            label={`${t('workflows.editor.name')} *`}
+            inputProps={{ name: 'name', defaultValue: draft.name, required: true, maxLength: 255 }}
+            errors={errorsOf('name')}
+          />
+          <SelectField label={`${t('workflows.editor.type')} *`} name="type" errors={errorsOf('type')} selectProps={{ defaultValue: draft.type }}>
+            {WORKFLOW_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {t(`workflows.types.${type}`)}
+              </option>
+            ))}
+          </SelectField>
+          <TextAreaField
+            label={t('workflows.editor.description')}
+            name="description"
+            errors={errorsOf('description')}
+            textAreaProps={{ defaultValue: draft.description, maxLength: 5000 }}
+          />
           <Heading as="h4" size="3">
             {t('workflows.editor.steps')}
           </Heading>
-          <FieldError errors={errors} id="steps" />
+          <ErrorList id="steps-error" errors={errorsOf('steps')} />
           {draft.steps.map((step, index) => (
             <Card key={index} variant="surface" data-testid="editor-step">
               <Flex gap="2" align="end" wrap="wrap">
                 <Text weight="bold">{index + 1}.</Text>
-                <label>
-                  <Text size="1">{t('workflows.editor.stepName')}</Text>
-                  <TextField.Root name={`steps[${index}].name`} defaultValue={step.name} maxLength={255} aria-label={`${t('workflows.editor.stepName')} ${index + 1}`} />
-                  <FieldError errors={errors} id={`steps[${index}].name`} />
-                </label>
-                <label>
-                  <Text size="1">{t('workflows.editor.stepType')}</Text>
-                  <select name={`steps[${index}].type`} className="native-select" defaultValue={step.type} aria-label={`${t('workflows.editor.stepType')} ${index + 1}`}>
-                    {STEP_TYPES.map((type) => (
-                      <option key={type} value={type}>
-                        {t(`workflows.stepTypes.${type}`)}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                <label>
-                  <Text size="1">{t('workflows.editor.handler')}</Text>
-                  <select name={`steps[${index}].handler`} className="native-select" defaultValue={step.handler} aria-label={`${t('workflows.editor.handler')} ${index + 1}`}>
-                    <option value="">{t('workflows.editor.none')}</option>
-                    {handlers.map((name) => (
-                      <option key={name} value={name}>
-                        {name}
-                      </option>
-                    ))}
-                  </select>
-                  <FieldError errors={errors} id={`steps[${index}].handler`} />
-                </label>
-                <label>
-                  <Text size="1">{t('workflows.editor.taskType')}</Text>
-                  <select name={`steps[${index}].taskType`} className="native-select" defaultValue={step.taskType} aria-label={`${t('workflows.editor.taskType')} ${index + 1}`}>
-                    <option value="">{t('workflows.editor.none')}</option>
-                    {TASK_TYPES.map((type) => (
-                      <option key={type} value={type}>
-                        {t(`workflows.taskTypes.${type}`)}
-                      </option>
-                    ))}
-                  </select>
-                  <FieldError errors={errors} id={`steps[${index}].taskType`} />
-                </label>
+                {/* Each field's name carries the step's number (the visible labels repeat on every step). */}
+                <Field
+                  label={t('workflows.editor.stepName')}
+                  inputProps={{ name: `steps[${index}].name`, defaultValue: step.name, maxLength: 255, 'aria-label': `${t('workflows.editor.stepName')} ${index + 1}` }}
+                  errors={errorsOf(`steps[${index}].name`)}
+                />
+                <SelectField
+                  label={t('workflows.editor.stepType')}
+                  name={`steps[${index}].type`}
+                  errors={errorsOf(`steps[${index}].type`)}
+                  selectProps={{ defaultValue: step.type, 'aria-label': `${t('workflows.editor.stepType')} ${index + 1}` }}
+                >
+                  {STEP_TYPES.map((type) => (
+                    <option key={type} value={type}>
+                      {t(`workflows.stepTypes.${type}`)}
+                    </option>
+                  ))}
+                </SelectField>
+                <SelectField
+                  label={t('workflows.editor.handler')}
+                  name={`steps[${index}].handler`}
+                  errors={errorsOf(`steps[${index}].handler`)}
+                  selectProps={{ defaultValue: step.handler, 'aria-label': `${t('workflows.editor.handler')} ${index + 1}` }}
+                >
+                  <option value="">{t('workflows.editor.none')}</option>
+                  {handlers.map((name) => (
+                    <option key={name} value={name}>
+                      {name}
+                    </option>
+                  ))}
+                </SelectField>
+                <SelectField
+                  label={t('workflows.editor.taskType')}
+                  name={`steps[${index}].taskType`}
+                  errors={errorsOf(`steps[${index}].taskType`)}
+                  selectProps={{ defaultValue: step.taskType, 'aria-label': `${t('workflows.editor.taskType')} ${index + 1}` }}
+                >
+                  <option value="">{t('workflows.editor.none')}</option>
+                  {TASK_TYPES.map((type) => (
+                    <option key={type} value={type}>
+                      {t(`workflows.taskTypes.${type}`)}
+                    </option>
+                  ))}
+                </SelectField>
                 <Flex gap="1">
                   <Button type="submit" name="intent" value={`move-up:${index}`} size="1" variant="soft" color="gray" disabled={index === 0} aria-label={`${t('workflows.actions.moveUp')} ${index + 1}`}>
                     ↑
@@ -271,7 +246,7 @@ export function TestPanel({
   const types = ENTITY_TYPES_OF[definition.type].map((type) => t(`workflows.entityTypes.${type}`)).join(' / ');
   return (
     <Card size="3" data-testid="definition-test">
-      <PanelHeader title={`${t('workflows.test.title')} · ${definition.name}`} closeHref={closeHref} />
+      <PanelHeader title={`${t('workflows.test.title')} · ${definition.name}`} closeHref={closeHref} closeLabel={t('workflows.actions.close')} />
       <Form method="post" preventScrollReset>
         <input type="hidden" name="id" value={definition.id} />
         <Flex gap="2" align="end" wrap="wrap">
