@@ -59,7 +59,7 @@ export function isUniqueViolation(error: unknown): boolean {
 function errorChain(error: unknown): Array<{ name?: unknown; code?: unknown; message?: unknown }> {
   const chain: Array<{ name?: unknown; code?: unknown; message?: unknown }> = [];
   let current: unknown = error;
-  while (current && typeof current === 'object' && chain.length < 5 && !chain.includes(current as never)) {
+  while (current && typeof current === 'object' && chain.length < 5 && !(chain as readonly object[]).includes(current)) {
     chain.push(current as { name?: unknown });
     const next = current as { parent?: unknown; original?: unknown; cause?: unknown };
     current = next.parent ?? next.original ?? next.cause;

@@ -1,5 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { getSequelize } from '../db/connection.ts';
+import { iso } from './utils/api-values.ts';
 
 /** A worker that has not beaten for this long is reported as not running. */
 const WORKER_STALE_AFTER_SECONDS = 120;
@@ -23,7 +24,7 @@ export async function getSystemStatus(version: string): Promise<SystemStatus> {
     return {
       version,
       databaseConnected: true,
-      workerLastBeatAt: row.last_beat_at ? new Date(row.last_beat_at).toISOString() : null,
+      workerLastBeatAt: iso(row.last_beat_at),
       workerRunning: row.fresh,
     };
   } catch {

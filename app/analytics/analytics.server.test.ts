@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../db/seed/demo.ts';
 import { getSequelize } from '../../db/connection.ts';
-import { createTestUser, getRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { getRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { selectRows } from '../db.server.ts';
 import { loader as apiLoader } from '../routes/api.analytics.ts';
 import { loader as csvLoader } from '../routes/api.analytics.export[.]csv.ts';
 import { analyticsFor, type Analytics } from './analytics.server.ts';
 import { ANALYTICS_PERIODS, SERIES_BUCKET, type AnalyticsPeriod } from './periods.ts';
+import { createTestUser } from '../../tests/factories.ts';
 
 /**
  * Every analytics figure against the same figure computed here, independently:

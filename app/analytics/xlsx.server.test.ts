@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../db/seed/demo.ts';
 import { getSequelize } from '../../db/connection.ts';
-import { createTestUser, getRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { getRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { dayOfSerial, readXlsx, type ReadSheet } from '../exports/test-helpers.server.ts';
 import { XLSX_CONTENT_TYPE, XLSX_NUMBER_FORMATS } from '../exports/xlsx.server.ts';
 import { LANGUAGE_KEY } from '../i18n.ts';
 import { loader as xlsxLoader } from '../routes/api.analytics.export[.]xlsx.ts';
 import { analyticsFor, type Analytics } from './analytics.server.ts';
+import { createTestUser } from '../../tests/factories.ts';
 
 /**
  * The workbook is read back independently (unzipped, XML parsed) and every

@@ -4,15 +4,8 @@ import { execute, selectOne, selectRows } from '../db.server.ts';
 import { logout, setupTotp, startLogin, verifyOtp, verifyTotpSetup } from './login.server.ts';
 import { getSignedInUser } from './permissions.server.ts';
 import { commitSession, getSession } from './session.server.ts';
-import {
-  TEST_PASSWORD,
-  activityRows,
-  apiFailure,
-  cookieOf,
-  createTestUser,
-  getRequest,
-  jsonRequest,
-} from './test-helpers.server.ts';
+import { activityRows, apiFailure, cookieOf, getRequest, jsonRequest } from './test-helpers.server.ts';
+import { createTestUser, TEST_PASSWORD } from '../../tests/factories.ts';
 
 const login = (email: string, password: string, cookie?: string, ip?: string) =>
   startLogin(jsonRequest('/api/auth/login', { email, password }, cookie), undefined, { ip });

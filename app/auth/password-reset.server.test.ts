@@ -22,8 +22,9 @@ import { verifyPassword } from './password.server.ts';
 import { getSignedInUser } from './permissions.server.ts';
 import { createSessionCookie } from './session.server.ts';
 import { THROTTLE_RULES } from './throttle.server.ts';
-import { TEST_PASSWORD, activityRows, apiFailure, createTestUser, getRequest, jsonRequest, signedInCookie } from './test-helpers.server.ts';
+import { activityRows, apiFailure, getRequest, jsonRequest, signedInCookie } from './test-helpers.server.ts';
 import { createStaffUser } from './users.server.ts';
+import { createTestUser, TEST_PASSWORD } from '../../tests/factories.ts';
 
 const NEW_PASSWORD = 'Nova-lozinka-2026';
 const passwords = (password: string) => ({ newPassword: password, confirmPassword: password });

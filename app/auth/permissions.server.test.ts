@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_PERMISSIONS, ROLE_PERMISSIONS, can, requirePermission, requireUser, type Permission } from './permissions.server.ts';
 import type { Role } from './schemas.ts';
-import { createTestUser, getRequest, rejection, signedInCookie } from './test-helpers.server.ts';
+import { getRequest, rejection, signedInCookie } from './test-helpers.server.ts';
+import { createTestUser } from '../../tests/factories.ts';
 
 const cases: Array<[Permission, Record<Role, boolean>]> = [
   ['read:all', { user: true, manager: true, admin: true, super_admin: true }],

@@ -5,10 +5,11 @@ import { action as settingsAction } from '../routes/_app.settings.tsx';
 import { encryptSecret } from './crypto.server.ts';
 import { startLogin } from './login.server.ts';
 import { getSignedInUser } from './permissions.server.ts';
-import { TEST_PASSWORD, activityRows, apiFailure, createTestUser, getRequest, jsonRequest, rejection, signedInCookie } from './test-helpers.server.ts';
+import { activityRows, apiFailure, getRequest, jsonRequest, rejection, signedInCookie } from './test-helpers.server.ts';
 import { generateTotpSecret } from './totp.server.ts';
 import type { Role } from './schemas.ts';
 import { resetUserTotp } from './users.server.ts';
+import { createTestUser, TEST_PASSWORD } from '../../tests/factories.ts';
 
 /** resetUserTotp (app/auth/users.server.ts): an admin makes a user set up their authenticator again. */
 const asActor = (row: { id: string; role: Role }) => ({ id: row.id, role: row.role });

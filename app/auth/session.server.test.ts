@@ -11,8 +11,9 @@ import {
   getSession,
   purgeExpiredSessions,
 } from './session.server.ts';
-import { TEST_PASSWORD, cookieOf, createTestUser, getRequest, jsonRequest, signedInCookie } from './test-helpers.server.ts';
+import { cookieOf, getRequest, jsonRequest, signedInCookie } from './test-helpers.server.ts';
 import { setUserActive, setUserRole } from './users.server.ts';
+import { createTestUser, TEST_PASSWORD } from '../../tests/factories.ts';
 
 const sessionRow = (id: string) =>
   selectOne<{ id: string; user_id: string | null; data: Record<string, unknown>; expires_at: Date }>(`SELECT * FROM sessions WHERE id = :id`, { id });

@@ -1,34 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { execute, selectRows } from '../db.server.ts';
-import { hashPassword } from './password.server.ts';
-import type { Role } from './schemas.ts';
+import { selectRows } from '../db.server.ts';
 import { createSessionCookie } from './session.server.ts';
-import type { UserRow } from './user-record.server.ts';
 
-/** Test factories for the auth modules (used by *.test.ts only). */
-export const TEST_PASSWORD = 'Correct-horse-9';
-let cachedHash: Promise<string> | undefined;
-
-export async function createTestUser(
-  overrides: { email?: string; role?: Role; password?: string | null; otpEnabled?: boolean | null; isActive?: boolean } = {},
-): Promise<UserRow> {
-  const email = overrides.email ?? `user-${randomUUID().slice(0, 8)}@finflow.test`;
-  const password = overrides.password === undefined ? TEST_PASSWORD : overrides.password;
-  const passwordHash =
-    password === null ? null : password === TEST_PASSWORD ? await (cachedHash ??= hashPassword(TEST_PASSWORD)) : await hashPassword(password);
-  const { rows } = await execute<UserRow>(
-    `INSERT INTO users (email, first_name, last_name, role, is_active, password_hash, otp_enabled)
-     VALUES (:email, 'Test', 'User', :role, :isActive, :passwordHash, :otpEnabled) RETURNING *`,
-    {
-      email,
-      role: overrides.role ?? 'user',
-      isActive: overrides.isActive ?? true,
-      passwordHash,
-      otpEnabled: overrides.otpEnabled === undefined ? null : overrides.otpEnabled,
-    },
-  );
-  return rows[0];
-}
+/** Request and assertion helpers for the tests (used by *.test.ts only); test data is in tests/factories.ts. */
 
 /** The `name=value` part of a Set-Cookie header, for the next request's Cookie header. */
 export function cookieOf(setCookie: string | undefined | null): string {

@@ -2,25 +2,19 @@ import type { Transaction } from 'sequelize';
 import type { Role } from './schemas.ts';
 import { selectOne } from '../db.server.ts';
 import { isUuid } from '../utils/validation.ts';
+import type { User } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /** A users row as the auth modules read it (snake_case, straight from SQL). */
-export interface UserRow {
-  id: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  role: Role;
-  is_active: boolean;
-  password_hash: string | null;
-  must_change_password: boolean;
-  totp_secret_encrypted: string | null;
-  totp_pending_secret_encrypted: string | null;
-  otp_enabled: boolean | null;
-  totp_confirmed_at: Date | null;
-  totp_last_step: number | null;
-  last_login_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
+export type UserRow = RowOf<typeof User>;
+
+/**
+ * A user's display name in SQL, for the user joined as `alias`: first and last
+ * name, NULL when both are blank (or no user is joined), so the caller chooses
+ * the fallback (the email, 'system').
+ */
+export function sqlUserName(alias: string): string {
+  return `nullif(btrim(concat_ws(' ', ${alias}.first_name, ${alias}.last_name)), '')`;
 }
 
 /**

@@ -4,7 +4,7 @@ import { startLogin } from './login.server.ts';
 import { verifyPassword } from './password.server.ts';
 import { getSignedInUser } from './permissions.server.ts';
 import { createSessionCookie, getSession } from './session.server.ts';
-import { TEST_PASSWORD, activityRows, apiFailure, createTestUser, getRequest, jsonRequest, signedInCookie } from './test-helpers.server.ts';
+import { activityRows, apiFailure, getRequest, jsonRequest, signedInCookie } from './test-helpers.server.ts';
 import {
   changePassword,
   createStaffUser,
@@ -16,6 +16,7 @@ import {
   setUserRole,
   updateProfile,
 } from './users.server.ts';
+import { createTestUser, TEST_PASSWORD } from '../../tests/factories.ts';
 
 const asActor = (row: { id: string; role: 'user' | 'manager' | 'admin' | 'super_admin' }) => ({ id: row.id, role: row.role });
 

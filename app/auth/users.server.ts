@@ -18,6 +18,8 @@ import { endSessionsOfUser } from './session.server.ts';
 import { assertNotThrottled, recordFailure, resetThrottle } from './throttle.server.ts';
 import { findUserById, toPublicUser, type PublicUser, type UserRow } from './user-record.server.ts';
 import { isUuid } from '../utils/validation.ts';
+import type { User, UserToken } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * Staff accounts: what admins do to users (docs/domain-model.md#roles-and-permissions, docs/api.md) and what a
@@ -377,7 +379,7 @@ export async function findSetPasswordToken(
   token: string,
   purpose: UserTokenPurpose = 'set_password',
 ): Promise<{ email: string; firstName: string; lastName: string } | null> {
-  const row = await selectOne<{ email: string; first_name: string; last_name: string }>(
+  const row = await selectOne<RowOf<typeof User, 'email' | 'first_name' | 'last_name'>>(
     `SELECT u.email, u.first_name, u.last_name FROM user_tokens t JOIN users u ON u.id = t.user_id
       WHERE t.token_hash = :hash AND t.purpose = :purpose AND t.used_at IS NULL AND t.expires_at > now() AND u.is_active`,
     { hash: hashToken(token), purpose },
@@ -402,7 +404,7 @@ export async function setPasswordWithToken(
   const passwordHash = await hashPassword(data.newPassword);
   return inTransaction(async (transaction) => {
     // Marking it used first (conditionally) makes two parallel submits use it once.
-    const { rows } = await execute<{ user_id: string; email: string }>(
+    const { rows } = await execute<RowOf<typeof UserToken, 'user_id'> & RowOf<typeof User, 'email'>>(
       `UPDATE user_tokens t SET used_at = now()
         FROM users u
         WHERE u.id = t.user_id AND u.is_active

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { getSequelize } from '../../db/connection.ts';
 import { seedDemo } from '../../db/seed/demo.ts';
 import { stopSender } from '../jobs/boss.server.ts';
-import { activityRows, apiFailure, createTestUser, getRequest, rejection, signedInCookie } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure, getRequest, rejection, signedInCookie } from '../auth/test-helpers.server.ts';
 import { toPublicUser, type UserRow } from '../auth/user-record.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
 import { openSnapshot } from '../exports/snapshot.server.ts';
@@ -18,6 +18,7 @@ import { action as settingsAction, loader as settingsLoader } from '../routes/_a
 import { NOT_BACKED_UP, readManifest, writeBackup, type BackupManifest } from './archive.server.ts';
 import { backupsDir, openBackupDownload, requestBackup, runBackup, type BackupView } from './backups.server.ts';
 import { restoreBackup, RestoreError } from './restore.server.ts';
+import { createTestUser } from '../../tests/factories.ts';
 
 /**
  * A backup of the demo book is restored into fresh databases and compared

@@ -5,13 +5,16 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
-import type { PublicUser } from '../auth/user-record.server.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
 import { openSnapshot, type Snapshot } from '../exports/snapshot.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { sendJob } from '../jobs/boss.server.ts';
 import type { BackupStatus } from '../../db/models/enums.ts';
 import { writeBackup } from './archive.server.ts';
+import { iso } from '../utils/api-values.ts';
+import type { Backup } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
+import { sqlUserName, type PublicUser } from '../auth/user-record.server.ts';
 
 /**
  * Settings' 'Stvori sigurnosnu kopiju': an admin asks for a
@@ -57,42 +60,29 @@ export interface BackupView {
   completedAt: string | null;
 }
 
-interface BackupRow {
-  id: string;
-  status: BackupStatus;
-  file_name: string | null;
-  size: number | null;
-  sha256: string | null;
-  table_count: number | null;
-  row_count: number | null;
-  error: string | null;
-  requested_by: string | null;
-  requester_name: string | null;
-  created_at: Date;
-  started_at: Date | null;
-  completed_at: Date | null;
-}
+type BackupRow = RowOf<
+  typeof Backup,
+  'id' | 'status' | 'file_name' | 'size' | 'sha256' | 'table_count' | 'row_count' | 'error' | 'requested_by' | 'created_at' | 'started_at' | 'completed_at'
+> & { requester_name: string | null };
 
 const SELECT_BACKUP = `
   SELECT b.id, b.status, b.file_name, b.size, b.sha256, b.table_count, b.row_count, b.error, b.requested_by,
-         nullif(btrim(concat_ws(' ', u.first_name, u.last_name)), '') AS requester_name,
+         ${sqlUserName('u')} AS requester_name,
          b.created_at, b.started_at, b.completed_at
     FROM backups b LEFT JOIN users u ON u.id = b.requested_by`;
-
-const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
 function toView(row: BackupRow): BackupView {
   return {
     id: row.id,
     status: row.status,
     fileName: row.file_name,
-    size: row.size === null ? null : Number(row.size),
+    size: row.size,
     sha256: row.sha256,
     tableCount: row.table_count,
-    rowCount: row.row_count === null ? null : Number(row.row_count),
+    rowCount: row.row_count,
     error: row.error,
     requestedBy: row.requested_by ? { id: row.requested_by, name: row.requester_name ?? '' } : null,
-    createdAt: row.created_at.toISOString(),
+    createdAt: iso(row.created_at),
     startedAt: iso(row.started_at),
     completedAt: iso(row.completed_at),
   };

@@ -3,12 +3,12 @@ import { activityRows, apiFailure, signedInCookie } from '../auth/test-helpers.s
 import { selectOne, selectRows } from '../db.server.ts';
 import { confirmPayment } from '../payments/payment-transitions.server.ts';
 import { listPayments } from '../payments/payment-queries.server.ts';
-import { book, financedInvoice, insertClient, insertCustomer, newIban } from '../payments/test-factories.server.ts';
 import { action as importAction } from '../routes/api.bank-statements.ts';
 import { loader as unmatchedLoader } from '../routes/api.bank-statements.unmatched.ts';
 import { assignEntry, importBankStatement, listUnmatchedEntries, parseCamt053, paymentReferences } from './camt053.server.ts';
 import { camt053Fixture } from './camt053-fixture.ts';
 import { factorAccount } from './factor-account.server.ts';
+import { book, financedInvoice, financeableClient, insertCustomer, newIban } from '../../tests/factories.ts';
 
 const count = async (sql: string) => (await selectOne<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`))!.n;
 
@@ -20,7 +20,7 @@ describe('camt.053 cash application', () => {
 
   it('matches one invoice, leaves one entry unmatched, and a re-import changes nothing; the unmatched one is assigned by hand', async () => {
     const b = await book();
-    const client = await insertClient();
+    const client = await financeableClient();
     const payerIban = newIban();
     const customer = await insertCustomer({ iban: payerIban });
     const number = `R-2026-${Date.now() % 100000}`;
@@ -76,8 +76,8 @@ describe('camt.053 cash application', () => {
   it('matches by the digits of the reference and disambiguates same-numbered invoices by amount; refuses amounts above the open amount', async () => {
     const b = await book();
     const customer = await insertCustomer();
-    const c1 = await insertClient();
-    const c2 = await insertClient();
+    const c1 = await financeableClient();
+    const c2 = await financeableClient();
     const number = `R-2027-${Date.now() % 10000}`;
     const small = await financedInvoice(b, { clientId: c1.id, customerId: customer.id, amount: '100.00', invoiceNumber: number });
     await financedInvoice(b, { clientId: c2.id, customerId: customer.id, amount: '900.00', invoiceNumber: number });

@@ -1,20 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { activityRows, apiFailure, createTestUser, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import type { Transaction } from 'sequelize';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { loader as clientDetailLoader, action as clientDetailAction } from '../routes/api.clients.$clientId.ts';
 import { action as clientsAction, loader as clientsLoader } from '../routes/api.clients.ts';
-import { croatianIban, oibCheckDigit } from '../utils/validation.ts';
+import { croatianIban } from '../utils/validation.ts';
 import { createClient, getClient, listClients, updateClient, utilisationPercent } from './clients.server.ts';
+import { actorOf, createTestUser, newOib } from '../../tests/factories.ts';
 
-let oibSerial = 1_000_000_000;
-/** A fresh valid OIB (its MOD 11,10 check digit appended). */
-function newOib(first10?: string): string {
-  const base = first10 ?? String(oibSerial++);
-  return `${base}${oibCheckDigit(base)}`;
-}
 const VALID_IBAN = croatianIban('2360000', '1101234567');
-const actorOf = (row: { id: string; role: 'user' | 'manager' | 'admin' | 'super_admin' }) => ({ id: row.id, role: row.role });
 const clientCount = async () => (await selectOne<{ n: number }>('SELECT count(*)::int AS n FROM clients'))!.n;
 
 describe('creating a client', () => {

@@ -5,19 +5,10 @@ import { startKycReview } from '../onboarding/kyc-decision.server.ts';
 import { selectOne } from '../db.server.ts';
 import { apiError, parseInput } from '../utils/api.server.ts';
 import { centsToNumber, toCents } from '../utils/money.ts';
-import {
-  createParty,
-  findParty,
-  iso,
-  listParties,
-  money,
-  partyRelations,
-  updateParty,
-  withTransaction,
-  type PartyConfig,
-  type PartyRelations,
-  type PartyRow,
-} from './party.server.ts';
+import { iso, money } from '../utils/api-values.ts';
+import type { Client } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
+import { createParty, findParty, listParties, partyRelations, updateParty, withTransaction, type PartyConfig, type PartyRelations } from './party.server.ts';
 import { PARTY_ERRORS, clientCreateSchema, clientUpdateSchema, type ClientCreateInput, type ClientUpdateInput } from './schemas.ts';
 import { isUuid } from '../utils/validation.ts';
 
@@ -53,18 +44,7 @@ const CLIENTS: PartyConfig = {
   notFoundMessage: 'errors.parties.clientNotFound',
 };
 
-interface ClientRow extends PartyRow {
-  contact_person: string | null;
-  status: ClientStatus;
-  credit_limit: string | null;
-  used_credit: string;
-  onboarding_status: OnboardingStatus;
-  advance_rate: string;
-  fee_rate: string;
-  recourse: boolean;
-  agreement_number: string | null;
-  agreement_signed_on: string | null;
-}
+type ClientRow = RowOf<typeof Client>;
 
 /** A client in the API's shape (docs/domain-model.md field names; money in EUR as numbers). */
 export interface ClientDto {
@@ -125,10 +105,10 @@ export function toClientDto(row: ClientRow): ClientDto {
     riskCategory: row.risk_category,
     riskScore: row.risk_score,
     creditLimit: money(row.credit_limit),
-    usedCredit: money(row.used_credit) as number,
+    usedCredit: money(row.used_credit),
     onboardingStatus: row.onboarding_status,
-    createdAt: iso(row.created_at) as string,
-    updatedAt: iso(row.updated_at) as string,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
   };
 }
 
@@ -225,7 +205,7 @@ export async function updateClient({
   const data = parseInput(clientUpdateSchema, input);
   if (data.status === 'active') {
     // Only the KYC approval makes a client active (app/onboarding/kyc-decision.server.ts); an edit cannot skip it.
-    const current = isUuid(id) ? await selectOne<{ onboarding_status: string }>(`SELECT onboarding_status FROM clients WHERE id = :id`, { id }) : null;
+    const current = isUuid(id) ? await selectOne<RowOf<typeof Client, 'onboarding_status'>>(`SELECT onboarding_status FROM clients WHERE id = :id`, { id }) : null;
     if (current && current.onboarding_status !== 'completed') {
       throw apiError(409, PARTY_ERRORS.kycNotApproved, { errors: { status: [PARTY_ERRORS.kycNotApproved] } });
     }

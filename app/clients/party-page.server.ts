@@ -1,6 +1,7 @@
 import type { Submission } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { json } from '@remix-run/node';
+import type { z } from 'zod';
 import { readApiError } from '../utils/api.server.ts';
 import { pageCount as pagesOf, pageOffset, readListUrl } from '../utils/list-url.ts';
 import { redirectWithToast, toastHeaders } from '../utils/toast.server.ts';
@@ -40,12 +41,12 @@ async function refusal(intent: 'create' | 'update', submission: Submission<unkno
  */
 export async function handleCreate(
   formData: FormData,
-  { schema, create, listPath, toast }: { schema: PartySchema; create: (value: never) => Promise<unknown>; listPath: string; toast: Toast },
+  { schema, create, listPath, toast }: { schema: PartySchema; create: (value: z.output<PartySchema>) => Promise<unknown>; listPath: string; toast: Toast },
 ) {
   const submission = parseWithZod(formData, { schema });
   if (submission.status !== 'success') return json({ intent: 'create' as const, result: submission.reply() }, { status: 400 });
   try {
-    await create(submission.value as never);
+    await create(submission.value);
   } catch (error) {
     return refusal('create', submission, error);
   }

@@ -6,8 +6,10 @@ import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
 import { containsPattern } from '../search.server.ts';
 import { apiError } from '../utils/api.server.ts';
-import { centsToNumber, toCents } from '../utils/money.ts';
+import { iso, money } from '../utils/api-values.ts';
 import { isUuid } from '../utils/validation.ts';
+import type { ActivityLog, Client, Customer, Document, Invoice, RiskAssessment } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * What clients and customers have in common ("parties": companies with an
@@ -46,35 +48,25 @@ export interface PartyConfig {
 }
 
 /** Columns both tables have; each DTO module reads its own extra columns from the same row. */
-export interface PartyRow {
-  id: string;
-  company_name: string;
-  oib: string;
-  address: string | null;
-  city: string | null;
-  postal_code: string | null;
-  country: string;
-  email: string | null;
-  phone: string | null;
-  iban: string | null;
-  registration_number: string | null;
-  risk_category: 'low' | 'medium' | 'high' | null;
-  risk_score: number | null;
-  created_at: Date;
-  updated_at: Date;
-}
+type PartyColumn =
+  | 'id'
+  | 'company_name'
+  | 'oib'
+  | 'address'
+  | 'city'
+  | 'postal_code'
+  | 'country'
+  | 'email'
+  | 'phone'
+  | 'iban'
+  | 'registration_number'
+  | 'risk_category'
+  | 'risk_score'
+  | 'created_at'
+  | 'updated_at';
+export type PartyRow = RowOf<typeof Client, PartyColumn> | RowOf<typeof Customer, PartyColumn>;
 
 export type PartyValues = Partial<Record<PartyColumnField, string | null>>;
-
-/** EUR number with 2 decimals from a NUMERIC string (docs/money.md). */
-export function money(value: string | number | null): number | null {
-  return value === null ? null : centsToNumber(toCents(value));
-}
-
-export function iso(value: Date | string | null): string | null {
-  if (value === null) return null;
-  return value instanceof Date ? value.toISOString() : new Date(value).toISOString();
-}
 
 function duplicate(config: PartyConfig): Response {
   return apiError(409, config.duplicateOibMessage, { errors: { oib: [config.duplicateOibMessage] } });
@@ -302,7 +294,12 @@ export async function partyRelations(kind: PartyKind, id: string): Promise<Party
   const own = kind === 'client' ? 'client_id' : 'customer_id';
   const other = kind === 'client' ? { id: 'customer_id', table: 'customers' } : { id: 'client_id', table: 'clients' };
   const [invoices, invoiceCount, documents, riskHistory, activity] = await Promise.all([
-    selectRows<Record<string, string | null> & { created_at: Date }>(
+    selectRows<
+      RowOf<
+        typeof Invoice,
+        'id' | 'invoice_number' | 'status' | 'verification_status' | 'amount' | 'currency' | 'issue_date' | 'due_date' | 'factor_amount' | 'factor_fee' | 'created_at'
+      > & { counterparty_id: string; counterparty_name: string }
+    >(
       `SELECT i.id, i.invoice_number, i.status, i.verification_status, i.amount, i.currency, i.issue_date, i.due_date,
               i.factor_amount, i.factor_fee, i.created_at, o.id AS counterparty_id, o.company_name AS counterparty_name
          FROM invoices i JOIN ${other.table} o ON o.id = i.${other.id}
@@ -310,28 +307,21 @@ export async function partyRelations(kind: PartyKind, id: string): Promise<Party
       { id, limit: DETAIL_INVOICE_LIMIT },
     ),
     selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM invoices WHERE ${own} = :id`, { id }),
-    selectRows<{ id: string; name: string; type: string; mime_type: string; size: number; signature_status: string | null; created_at: Date }>(
+    selectRows<RowOf<typeof Document, 'id' | 'name' | 'type' | 'mime_type' | 'size' | 'signature_status' | 'created_at'>>(
       `SELECT id, name, type, mime_type, size, signature_status, created_at FROM documents
         WHERE entity_type = :kind AND entity_id = :id ORDER BY created_at DESC, id DESC LIMIT :limit`,
       { kind, id, limit: DETAIL_ROW_LIMIT },
     ),
-    selectRows<{
-      id: string;
-      score: number;
-      category: RiskHistoryDto['category'];
-      automatic_score: number;
-      manual_adjustment: number;
-      assessor: string | null;
-      notes: string | null;
-      created_at: Date;
-    }>(
+    selectRows<
+      RowOf<typeof RiskAssessment, 'id' | 'score' | 'category' | 'automatic_score' | 'manual_adjustment' | 'notes' | 'created_at'> & { assessor: string | null }
+    >(
       `SELECT r.id, r.score, r.category, r.automatic_score, r.manual_adjustment, r.notes, r.created_at,
               CASE WHEN u.id IS NULL THEN NULL ELSE u.first_name || ' ' || u.last_name END AS assessor
          FROM risk_assessments r LEFT JOIN users u ON u.id = r.assessed_by
         WHERE r.entity_type = :kind AND r.entity_id = :id ORDER BY r.created_at DESC, r.id DESC LIMIT :limit`,
       { kind, id, limit: DETAIL_ROW_LIMIT },
     ),
-    selectRows<{ id: string; action: string; user_name: string | null; details: Record<string, unknown>; created_at: Date }>(
+    selectRows<RowOf<typeof ActivityLog, 'id' | 'action' | 'details' | 'created_at'> & { user_name: string | null }>(
       `SELECT a.id, a.action, a.details, a.created_at,
               CASE WHEN u.id IS NULL THEN NULL ELSE u.first_name || ' ' || u.last_name END AS user_name
          FROM activity_logs a LEFT JOIN users u ON u.id = a.user_id
@@ -341,19 +331,19 @@ export async function partyRelations(kind: PartyKind, id: string): Promise<Party
   ]);
   return {
     invoices: invoices.map((row) => ({
-      id: String(row.id),
-      invoiceNumber: String(row.invoice_number),
-      status: String(row.status),
-      verificationStatus: String(row.verification_status),
-      amount: money(row.amount) as number,
-      currency: String(row.currency),
-      issueDate: String(row.issue_date),
-      dueDate: String(row.due_date),
+      id: row.id,
+      invoiceNumber: row.invoice_number,
+      status: row.status,
+      verificationStatus: row.verification_status,
+      amount: money(row.amount),
+      currency: row.currency,
+      issueDate: row.issue_date,
+      dueDate: row.due_date,
       factorAmount: money(row.factor_amount),
       factorFee: money(row.factor_fee),
-      createdAt: iso(row.created_at) as string,
-      counterpartyId: String(row.counterparty_id),
-      counterpartyName: String(row.counterparty_name),
+      createdAt: iso(row.created_at),
+      counterpartyId: row.counterparty_id,
+      counterpartyName: row.counterparty_name,
     })),
     invoiceCount: invoiceCount?.total ?? 0,
     documents: documents.map((row) => ({
@@ -361,9 +351,9 @@ export async function partyRelations(kind: PartyKind, id: string): Promise<Party
       name: row.name,
       type: row.type,
       mimeType: row.mime_type,
-      size: Number(row.size),
+      size: row.size,
       signatureStatus: row.signature_status,
-      createdAt: iso(row.created_at) as string,
+      createdAt: iso(row.created_at),
     })),
     riskHistory: riskHistory.map((row) => ({
       id: row.id,
@@ -374,14 +364,14 @@ export async function partyRelations(kind: PartyKind, id: string): Promise<Party
       // docs/domain-model.md: 'system' for automatic assessments.
       assessedBy: row.assessor ?? 'system',
       notes: row.notes,
-      createdAt: iso(row.created_at) as string,
+      createdAt: iso(row.created_at),
     })),
     activity: activity.map((row) => ({
       id: row.id,
       action: row.action,
       userName: row.user_name,
       details: row.details,
-      createdAt: iso(row.created_at) as string,
+      createdAt: iso(row.created_at),
     })),
   };
 }

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { activityRows, apiFailure, createTestUser, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, selectOne } from '../db.server.ts';
 import { loader as customerDetailLoader } from '../routes/api.customers.$customerId.ts';
 import { action as customersAction, loader as customersLoader } from '../routes/api.customers.ts';
-import { croatianIban, oibCheckDigit } from '../utils/validation.ts';
+import { croatianIban } from '../utils/validation.ts';
 import { createCustomer, getCustomer, listCustomers, updateCustomer } from './customers.server.ts';
+import { actorOf, createTestUser, newOib } from '../../tests/factories.ts';
 
-let oibSerial = 3_000_000_000;
-const newOib = (first10 = String(oibSerial++)) => `${first10}${oibCheckDigit(first10)}`;
-const actorOf = (row: { id: string; role: 'user' | 'manager' | 'admin' | 'super_admin' }) => ({ id: row.id, role: row.role });
 const customerCount = async () => (await selectOne<{ n: number }>('SELECT count(*)::int AS n FROM customers'))!.n;
 const ctx = (request: Request) => ({ request, params: {}, context: { clientIp: '127.0.0.1' } });
 

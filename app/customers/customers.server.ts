@@ -1,16 +1,9 @@
 import type { Transaction } from 'sequelize';
 import type { Actor } from '../auth/users.server.ts';
-import {
-  createParty,
-  findParty,
-  iso,
-  listParties,
-  partyRelations,
-  updateParty,
-  type PartyConfig,
-  type PartyRelations,
-  type PartyRow,
-} from '../clients/party.server.ts';
+import { createParty, findParty, listParties, partyRelations, updateParty, type PartyConfig, type PartyRelations } from '../clients/party.server.ts';
+import { iso } from '../utils/api-values.ts';
+import type { Customer } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 import { PARTY_ERRORS } from '../clients/schemas.ts';
 import { apiError, parseInput } from '../utils/api.server.ts';
 import { customerCreateSchema, customerUpdateSchema, type CustomerCreateInput, type CustomerUpdateInput } from './schemas.ts';
@@ -30,11 +23,7 @@ const CUSTOMERS: PartyConfig = {
   notFoundMessage: 'errors.parties.customerNotFound',
 };
 
-interface CustomerRow extends PartyRow {
-  account_blocked: boolean;
-  blockage_reason: string | null;
-  last_fina_check: Date | null;
-}
+type CustomerRow = RowOf<typeof Customer>;
 
 export interface CustomerDto {
   id: string;
@@ -78,8 +67,8 @@ export function toCustomerDto(row: CustomerRow): CustomerDto {
     lastFinaCheck: iso(row.last_fina_check),
     riskScore: row.risk_score,
     riskCategory: row.risk_category,
-    createdAt: iso(row.created_at) as string,
-    updatedAt: iso(row.updated_at) as string,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
   };
 }
 

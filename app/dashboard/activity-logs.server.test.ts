@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createTestUser, getRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { getRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { logActivity } from '../activity-log.server.ts';
 import { execute, inTransaction, selectOne } from '../db.server.ts';
 import { loader } from '../routes/api.activity-logs.ts';
 import { activityStatus } from './display.ts';
 import { listActivityLogs } from './activity-logs.server.ts';
+import { createTestUser } from '../../tests/factories.ts';
 
 async function seedLogs() {
   const alice = await createTestUser();

@@ -3,6 +3,10 @@ import { selectOne, selectRows } from '../db.server.ts';
 import { apiError, zodFieldErrors } from '../utils/api.server.ts';
 import { isCalendarDate, parseTimestamp, plainText } from '../utils/validation.ts';
 import { BUSINESS_TIME_ZONE } from '../utils/business-time.ts';
+import { sqlUserName } from '../auth/user-record.server.ts';
+import { iso } from '../utils/api-values.ts';
+import type { ActivityLog } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /** GET /api/activity-logs (docs/domain-model.md Activity log), the dashboard's recent activities and the monitoring log tab. */
 export interface ActivityLogDto {
@@ -76,17 +80,7 @@ function whereOf(filters: ActivityLogFilters) {
   return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', replacements };
 }
 
-interface Row {
-  id: string;
-  action: string;
-  entity_type: string | null;
-  entity_id: string | null;
-  user_id: string | null;
-  user_name: string | null;
-  ip_address: string | null;
-  details: Record<string, unknown> | null;
-  created_at: Date;
-}
+type Row = RowOf<typeof ActivityLog, 'id' | 'action' | 'entity_type' | 'entity_id' | 'user_id' | 'ip_address' | 'details' | 'created_at'> & { user_name: string | null };
 
 /** Newest first, with the acting user's name; `total` counts the same filter (null with `count: false`, for a glance at the newest). */
 export async function listActivityLogs(
@@ -105,7 +99,7 @@ export async function listActivityLogs(
   const [rows, count] = await Promise.all([
     selectRows<Row>(
       `SELECT l.id, l.action, l.entity_type, l.entity_id, l.user_id, l.ip_address, l.details, l.created_at,
-              NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), '') AS user_name
+              ${sqlUserName('u')} AS user_name
          FROM activity_logs l LEFT JOIN users u ON u.id = l.user_id
          ${where}
         ORDER BY l.created_at DESC, l.id DESC LIMIT :limit OFFSET :offset`,
@@ -123,7 +117,7 @@ export async function listActivityLogs(
       userName: row.user_name,
       ipAddress: row.ip_address,
       details: row.details ?? {},
-      createdAt: new Date(row.created_at).toISOString(),
+      createdAt: iso(row.created_at),
     })),
     total: withCount ? (count?.total ?? 0) : null,
   };
@@ -133,7 +127,7 @@ export async function listActivityLogs(
 export async function activityLogChoices(): Promise<{ users: { id: string; name: string }[]; actions: string[]; entityTypes: string[] }> {
   const [users, actions, entityTypes] = await Promise.all([
     selectRows<{ id: string; name: string }>(
-      `SELECT u.id, coalesce(NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), ''), u.email) AS name
+      `SELECT u.id, coalesce(${sqlUserName('u')}, u.email) AS name
          FROM users u WHERE EXISTS (SELECT 1 FROM activity_logs l WHERE l.user_id = u.id) ORDER BY name`,
     ),
     selectRows<{ action: string }>('SELECT DISTINCT action FROM activity_logs ORDER BY action'),

@@ -4,6 +4,8 @@ import { workflowMetrics, type WorkflowMetrics } from '../workflows/metrics.serv
 import { listActivityLogs } from './activity-logs.server.ts';
 import { activityStatus, PERIODS, type ActivityStatus, type Period } from './display.ts';
 import { dashboardMetrics, type DashboardMetrics } from './metrics.server.ts';
+import type { Integration } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 export interface IntegrationStatusRow {
   id: string;
@@ -18,16 +20,7 @@ export interface IntegrationStatusRow {
 
 /** The integrations table as it stands (the recurring health check keeps status, lastCheck, errorCount, lastError). */
 export async function integrationStatuses(): Promise<IntegrationStatusRow[]> {
-  const rows = await selectRows<{
-    id: string;
-    name: string;
-    type: string;
-    status: string;
-    is_enabled: boolean;
-    last_check: Date | null;
-    error_count: number;
-    last_error: string | null;
-  }>(`SELECT id, name, type, status, is_enabled, last_check, error_count, last_error FROM integrations ORDER BY name, type`);
+  const rows = await selectRows<RowOf<typeof Integration, 'id' | 'name' | 'type' | 'status' | 'is_enabled' | 'last_check' | 'error_count' | 'last_error'>>(`SELECT id, name, type, status, is_enabled, last_check, error_count, last_error FROM integrations ORDER BY name, type`);
   return rows.map((row) => ({
     id: row.id,
     name: row.name,

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../db/seed/demo.ts';
 import { getSequelize } from '../../db/connection.ts';
-import { createTestUser, getRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { getRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { selectOne, selectRows } from '../db.server.ts';
 import { loader as indexLoader } from '../routes/_app._index.tsx';
 import { loader as metricsLoader } from '../routes/api.dashboard.metrics.ts';
@@ -10,6 +10,7 @@ import { workflowMetrics } from '../workflows/metrics.server.ts';
 import { loadDashboard } from './dashboard.server.ts';
 import { automaticAssessmentPercent, processingTimePercent } from './display.ts';
 import { dashboardMetrics } from './metrics.server.ts';
+import { createTestUser } from '../../tests/factories.ts';
 
 /**
  * Each dashboard figure against the same figure computed here, independently,

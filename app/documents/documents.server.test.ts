@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { activityRows, apiFailure, createTestUser } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure } from '../auth/test-helpers.server.ts';
 import type { UserRow } from '../auth/user-record.server.ts';
 import { execute, selectOne } from '../db.server.ts';
 import { getObjectStore, objectKeyFor, sha256Hex } from '../storage/object-store.server.ts';
 import { getDocument, listDocuments, readDocumentFile, signDocument, storeDocument } from './documents.server.ts';
 import { MAX_UPLOAD_BYTES } from './schemas.ts';
+import { createTestUser } from '../../tests/factories.ts';
 
 const pdf = (text: string) => Buffer.from(`%PDF-1.4\n${text}\n%%EOF\n`, 'latin1');
 const actorOf = (user: UserRow) => ({ id: user.id, role: user.role });

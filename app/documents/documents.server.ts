@@ -24,6 +24,10 @@ import {
   type KycType,
 } from './schemas.ts';
 import { claimUploads, resolveUploadReference } from './uploads.server.ts';
+import { iso } from '../utils/api-values.ts';
+import type { Document } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
+import { sqlUserName } from '../auth/user-record.server.ts';
 
 export { deleteObjectIfUnreferenced } from './object-refs.server.ts';
 export { claimUploads, createUploadSlot, purgeUnclaimedUploads, receiveUpload } from './uploads.server.ts';
@@ -53,33 +57,15 @@ export interface DocumentDto {
   entityType: DocumentEntityType | null;
 }
 
-interface DocumentRow {
-  id: string;
-  name: string;
-  type: DocumentType;
-  kyc_type: KycType | null;
-  mime_type: string;
-  size: string | number;
-  storage_key: string;
-  checksum: string;
-  created_at: Date | string;
-  uploader_name: string | null;
-  signature_required: boolean;
-  signature_status: DocumentDto['signatureStatus'];
-  signed_at: Date | string | null;
-  signer_name: string | null;
-  entity_id: string | null;
-  entity_type: DocumentEntityType | null;
-}
+/** A document with the names of who uploaded and who signed it. */
+type DocumentRow = RowOf<typeof Document> & { uploader_name: string | null; signer_name: string | null };
 
 const SELECT_DOCUMENT = `
-  SELECT d.*, nullif(btrim(concat_ws(' ', u.first_name, u.last_name)), '') AS uploader_name,
-         nullif(btrim(concat_ws(' ', s.first_name, s.last_name)), '') AS signer_name
+  SELECT d.*, ${sqlUserName('u')} AS uploader_name,
+         ${sqlUserName('s')} AS signer_name
     FROM documents d
     LEFT JOIN users u ON u.id = d.uploaded_by
     LEFT JOIN users s ON s.id = d.signed_by`;
-
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
 function toDto(row: DocumentRow): DocumentDto {
   return {
@@ -90,7 +76,7 @@ function toDto(row: DocumentRow): DocumentDto {
     mimeType: row.mime_type,
     size: Number(row.size),
     checksum: row.checksum.trim(),
-    createdAt: iso(row.created_at)!,
+    createdAt: iso(row.created_at),
     uploadedBy: row.uploader_name,
     signatureRequired: row.signature_required,
     signatureStatus: row.signature_status,
@@ -142,7 +128,7 @@ async function insertDocument(
   extra: { actor: Actor | null; signatureRequired: boolean; ip?: string | null; source: string; fileName?: string | null },
   transaction: Transaction,
 ): Promise<DocumentDto> {
-  const { rows } = await execute<{ id: string }>(
+  const { rows } = await execute<RowOf<typeof Document, 'id'>>(
     `INSERT INTO documents (name, type, kyc_type, mime_type, size, storage_key, checksum, entity_type, entity_id,
                             uploaded_by, signature_required, signature_status)
      VALUES (:name, :type, :kycType, :mimeType, :size, :storageKey, :checksum, :entityType, :entityId,
@@ -386,7 +372,7 @@ export async function signDocument({ actor, id, ip, adapter }: { actor: Actor; i
   if (!isUuid(id)) throw apiError(404, MESSAGES.notFound);
   return inTransaction(async (transaction) => {
     // The row lock makes a double click sign once: the second waits, then sees 'signed'.
-    const row = await selectOne<DocumentRow>(`SELECT * FROM documents WHERE id = :id FOR UPDATE`, { id }, { transaction });
+    const row = await selectOne<RowOf<typeof Document>>(`SELECT * FROM documents WHERE id = :id FOR UPDATE`, { id }, { transaction });
     if (!row) throw apiError(404, MESSAGES.notFound);
     if (!row.signature_required) throw apiError(409, MESSAGES.signatureNotRequired);
     if (row.signature_status !== 'pending') throw apiError(409, MESSAGES.notPending);

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { apiFailure, createTestUser } from '../auth/test-helpers.server.ts';
+import { apiFailure } from '../auth/test-helpers.server.ts';
 import { execute, inTransaction, selectOne } from '../db.server.ts';
 import { objectKeyFor, sha256Hex } from '../storage/object-store.server.ts';
 import { claimUploads, createUploadSlot, purgeUnclaimedUploads, receiveUpload, recordStoredDocument, storeDocument } from './documents.server.ts';
 import { resolveUploadReference, SLOTS_PER_WINDOW } from './uploads.server.ts';
+import { createTestUser } from '../../tests/factories.ts';
 
 const pdf = (text: string) => Buffer.from(`%PDF-1.4\n${text}\n%%EOF\n`, 'latin1');
 const objectPath = (key: string) => path.join(process.env.DATA_DIR!, 'objects', key);

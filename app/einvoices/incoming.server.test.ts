@@ -3,13 +3,13 @@ import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createBoss } from '../jobs/boss.server.ts';
 import { handler as syncHandler } from '../../worker/jobs/einvoice-sync.ts';
-import { activityRows, apiFailure, createTestUser, signedInCookie } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, selectOne } from '../db.server.ts';
 import { ensureIntegrations } from '../integrations/core.server.ts';
 import { documentIdOf, mailboxDir } from '../integrations/einvoicing.server.ts';
 import { action as integrationAction, loader as integrationLoader } from '../routes/_app.integrations.$type.tsx';
-import { oibCheckDigit } from '../utils/validation.ts';
 import { receiveIncomingEInvoices, retryIncomingEInvoice } from './incoming.server.ts';
+import { createTestUser, insertClient, newInvoiceNumber, newOib } from '../../tests/factories.ts';
 
 /**
  * E-invoices received through the intermediary (the sandbox mailbox): each
@@ -22,23 +22,9 @@ const FIXTURE = fs.readFileSync(new URL('./fixtures/valid-invoice.xml', import.m
 const FIXTURE_SELLER = '47120589305';
 const FIXTURE_BUYER = '88204135760';
 
-let serial = 4_200_000_000;
-const newOib = () => {
-  const base = String(serial++);
-  return `${base}${oibCheckDigit(base)}`;
-};
-
 /** The fixture as issued by `sellerOib` to a buyer nobody knows yet, under a number of its own. */
-function document(sellerOib: string, number = `R-${serial++}/1/1`) {
+function document(sellerOib: string, number = newInvoiceNumber()) {
   return FIXTURE.replaceAll(FIXTURE_SELLER, sellerOib).replaceAll(FIXTURE_BUYER, newOib()).replace('R-2026-0142/1/1', number);
-}
-
-async function insertClient(oib = newOib()) {
-  const { rows } = await execute<{ id: string }>(
-    `INSERT INTO clients (company_name, oib, status) VALUES (:name, :oib, 'active') RETURNING id`,
-    { name: `Drvoprerada ${serial} d.o.o.`, oib },
-  );
-  return { id: rows[0].id, oib };
 }
 
 function drop(name: string, xml: string) {
@@ -65,7 +51,7 @@ beforeEach(async () => {
 describe('receiving', () => {
   it('imports a client e-invoice as a pending invoice and keeps a refused one with its reason', async () => {
     const admin = { id: (await createTestUser({ role: 'admin' })).id, role: 'admin' as const };
-    const client = await insertClient();
+    const client = await insertClient({ name: 'Drvoprerada d.o.o.' });
     const good = document(client.oib);
     const stranger = document(newOib());
     const broken = document(client.oib).replace('>8136.94</cbc:PayableAmount>', '>8136.00</cbc:PayableAmount>');
@@ -96,7 +82,7 @@ describe('receiving', () => {
   });
 
   it('takes a document received twice only once', async () => {
-    const client = await insertClient();
+    const client = await insertClient({ name: 'Drvoprerada d.o.o.' });
     const xml = document(client.oib);
     drop('first.xml', xml);
     expect(await receiveIncomingEInvoices({ actor: null })).toMatchObject({ imported: 1 });
@@ -115,7 +101,7 @@ describe('receiving', () => {
     expect(await retryIncomingEInvoice({ actor: user, id: row.id })).toBe('failed');
     expect((await incoming(documentIdOf(xml)))!.attempts).toBe(2);
 
-    await insertClient(sellerOib);
+    await insertClient({ name: 'Drvoprerada d.o.o.', oib: sellerOib });
     expect(await retryIncomingEInvoice({ actor: user, id: row.id })).toBe('imported');
     const after = (await incoming(documentIdOf(xml)))!;
     expect(after).toMatchObject({ status: 'imported', error: null, attempts: 3 });
@@ -131,7 +117,7 @@ describe('receiving', () => {
     await boss.stop({ graceful: false });
     const log = { info: () => {}, error: () => {} };
     const context = { log, worker: { workerId: 'test', hostname: 'test', pid: 1, startedAt: new Date() } };
-    const client = await insertClient();
+    const client = await insertClient({ name: 'Drvoprerada d.o.o.' });
     const xml = document(client.oib);
     drop('job.xml', xml);
     await setEnabled(false);
@@ -159,7 +145,7 @@ describe('/integrations/einvoicing', () => {
     });
 
   it("'Zaprimi dokumente' receives (admin only) and the page lists what came in; 'Ponovi uvoz' retries", async () => {
-    const client = await insertClient();
+    const client = await insertClient({ name: 'Drvoprerada d.o.o.' });
     const stranger = newOib();
     const xml = document(stranger);
     const good = document(client.oib);
@@ -185,7 +171,7 @@ describe('/integrations/einvoicing', () => {
     expect(failed.error).toMatch(new RegExp(stranger));
 
     // Any staff member may retry the intake (it creates an invoice, the daily queue's work).
-    await insertClient(stranger);
+    await insertClient({ name: 'Drvoprerada d.o.o.', oib: stranger });
     const retried = await post(userCookie, { intent: 'retryIncoming', id: failed.id, redirectTo: '/integrations/einvoicing?incomingPage=1' });
     expect(retried.status).toBe(302);
     expect(retried.headers.get('Location')).toBe('/integrations/einvoicing?incomingPage=1');

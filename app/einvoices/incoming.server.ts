@@ -11,6 +11,9 @@ import { API_ERRORS, apiError, readApiError } from '../utils/api.server.ts';
 import { englishText } from '../utils/refusals.ts';
 import { UBL_MESSAGES } from './ubl-constants.ts';
 import { parseUblInvoice } from './ubl-document.server.ts';
+import type { Client, IncomingEInvoice } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
+import { iso } from '../utils/api-values.ts';
 
 /**
  * E-invoices received through the intermediary: each document goes
@@ -64,7 +67,7 @@ async function runIntake(
     const parsed = parseUblInvoice(document.xml);
     invoiceNumber = parsed.invoiceNumber.slice(0, 255);
     sellerOib = parsed.seller.oib;
-    const client = await selectOne<{ id: string }>('SELECT id FROM clients WHERE oib = :oib', { oib: parsed.seller.oib });
+    const client = await selectOne<RowOf<typeof Client, 'id'>>('SELECT id FROM clients WHERE oib = :oib', { oib: parsed.seller.oib });
     if (!client) {
       return { status: 'failed', error: `Seller ${parsed.seller.name ?? ''} (OIB ${parsed.seller.oib}) is not a client`, invoiceNumber, sellerOib };
     }
@@ -172,7 +175,7 @@ export async function receiveIncomingEInvoices({ actor, ip = null }: { actor: Ac
 export async function retryIncomingEInvoice({ actor, id, ip = null }: { actor: Actor; id: string; ip?: string | null }): Promise<IncomingEInvoiceStatus> {
   assertCan(actor, 'create:invoice');
   const row = /^[0-9a-f-]{36}$/i.test(id)
-    ? await selectOne<{ id: string; document_id: string; xml: string; status: IncomingEInvoiceStatus }>(
+    ? await selectOne<RowOf<typeof IncomingEInvoice, 'id' | 'document_id' | 'xml' | 'status'>>(
         'SELECT id, document_id, xml, status FROM incoming_einvoices WHERE id = :id',
         { id },
       )
@@ -214,19 +217,12 @@ export async function listIncomingEInvoices(options: { limit?: number; offset?: 
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000);
   const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
   const [rows, count] = await Promise.all([
-    selectRows<{
-      id: string;
-      document_id: string;
-      received_at: Date;
-      status: IncomingEInvoiceStatus;
-      invoice_number: string | null;
-      seller_oib: string | null;
-      invoice_id: string | null;
-      client_name: string | null;
-      error: string | null;
-      attempts: number;
-      created_at: Date;
-    }>(
+    selectRows<
+      RowOf<
+        typeof IncomingEInvoice,
+        'id' | 'document_id' | 'received_at' | 'status' | 'invoice_number' | 'seller_oib' | 'invoice_id' | 'error' | 'attempts' | 'created_at'
+      > & { client_name: RowOf<typeof Client>['company_name'] | null }
+    >(
       `SELECT e.id, e.document_id, e.received_at, e.status, e.invoice_number, e.seller_oib, e.invoice_id, c.company_name AS client_name,
               e.error, e.attempts, e.created_at
          FROM incoming_einvoices e LEFT JOIN clients c ON c.oib = e.seller_oib
@@ -239,7 +235,7 @@ export async function listIncomingEInvoices(options: { limit?: number; offset?: 
     items: rows.map((row) => ({
       id: row.id,
       documentId: row.document_id,
-      receivedAt: new Date(row.received_at).toISOString(),
+      receivedAt: iso(row.received_at),
       status: row.status,
       invoiceNumber: row.invoice_number,
       sellerOib: row.seller_oib,
@@ -247,7 +243,7 @@ export async function listIncomingEInvoices(options: { limit?: number; offset?: 
       clientName: row.client_name,
       error: row.error,
       attempts: row.attempts,
-      createdAt: new Date(row.created_at).toISOString(),
+      createdAt: iso(row.created_at),
     })),
     total: count?.total ?? 0,
   };

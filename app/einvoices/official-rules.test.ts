@@ -3,15 +3,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getSequelize } from '../../db/connection.ts';
 import { seedDemo } from '../../db/seed/demo.ts';
 import { describeFailures, EXPECTED_WARNINGS, MISSING_TOOLS, validateOfficially, type OfficialVerdict } from '../../tests/support/official-einvoice-rules.ts';
-import { createTestUser } from '../auth/test-helpers.server.ts';
-import { execute, selectOne, selectRows } from '../db.server.ts';
-import { approveKyc } from '../onboarding/test-fixtures.server.ts';
+import { selectOne, selectRows } from '../db.server.ts';
 import { approveInvoice, verifyInvoice } from '../invoices/invoice-decisions.server.ts';
 import { createInvoice } from '../invoices/invoice-create.server.ts';
 import { financeInvoice } from '../invoices/financing.server.ts';
-import { croatianIban, oibCheckDigit } from '../utils/validation.ts';
 import { DEFAULT_FACTOR_KPD_CODE } from './kpd.ts';
 import { parseUblInvoice } from './ubl-document.server.ts';
+import { createTestUser, financeableClient, insertCustomer, newInvoiceNumber } from '../../tests/factories.ts';
 
 /**
  * The official rules (vendor/einvoice-rules: UBL 2.1 XSD, EN 16931 and the
@@ -110,27 +108,17 @@ async function intakeRefusal(xml: string): Promise<string[]> {
   }
 }
 
-let serial = 4_270_000_000;
-const newOib = () => {
-  const base = String(serial++);
-  return `${base}${oibCheckDigit(base)}`;
-};
-
 /** A financing as staff do it: the client's KYC approved, an invoice created, verified and approved by two managers, financed. */
 async function freshFinancing(): Promise<string> {
-  const { rows: clients } = await execute<{ id: string }>(
-    `INSERT INTO clients (company_name, oib, address, city, postal_code, email, iban, credit_limit, advance_rate, fee_rate, status)
-     VALUES ('Mlinar & kći d.o.o.', :oib, 'Ilica 12', 'Zagreb', '10000', 'racuni@mlinar.hr', :iban, '1000000.00', '80.00', '1.500', 'active') RETURNING id`,
-    { oib: newOib(), iban: croatianIban('2360000', '1102345678') },
-  );
-  const { rows: customers } = await execute<{ id: string }>(`INSERT INTO customers (company_name, oib) VALUES ('Kupac "Jug" d.d.', :oib) RETURNING id`, { oib: newOib() });
-  await approveKyc(clients[0].id);
+  // Names with characters XML must escape.
+  const client = await financeableClient({ name: 'Mlinar & kći d.o.o.', email: 'racuni@mlinar.hr', address: { address: 'Ilica 12', city: 'Zagreb', postalCode: '10000' }, creditLimit: '1000000.00' });
+  const customer = await insertCustomer({ name: 'Kupac "Jug" d.d.' });
   const user = await createTestUser({ role: 'user' });
   const today = new Date().toISOString().slice(0, 10);
   const due = new Date(Date.now() + 45 * 86_400_000).toISOString().slice(0, 10);
   const invoice = await createInvoice({
     actor: { id: user.id, role: user.role },
-    input: { clientId: clients[0].id, customerId: customers[0].id, invoiceNumber: `R-${serial++}/1/1`, issueDate: today, dueDate: due, amount: 18_765.43, currency: 'EUR', description: 'Isporuka brašna' },
+    input: { clientId: client.id, customerId: customer.id, invoiceNumber: newInvoiceNumber(), issueDate: today, dueDate: due, amount: 18_765.43, currency: 'EUR', description: 'Isporuka brašna' },
   });
   const manager = async () => {
     const row = await createTestUser({ role: 'manager' });

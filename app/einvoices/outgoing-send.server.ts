@@ -11,6 +11,8 @@ import { createTask } from '../tasks/tasks.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { validateEn16931, type RuleViolation } from './en16931-rules.server.ts';
 import { EINVOICE_MESSAGES, enqueueAfterCommit, readOutgoingEInvoice, SEND_QUEUE, type OutgoingEInvoiceDto } from './outgoing.server.ts';
+import type { OutgoingEInvoice } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * Sending the factor's fee e-invoices (issued by outgoing.server.ts): the
@@ -80,14 +82,7 @@ export async function sendOutgoingEInvoice(
   return outcome;
 }
 
-interface SendRow {
-  id: string;
-  number: string;
-  invoice_id: string;
-  status: OutgoingEInvoiceStatus;
-  ubl_xml: string;
-  attempts: number;
-}
+type SendRow = RowOf<typeof OutgoingEInvoice, 'id' | 'number' | 'invoice_id' | 'status' | 'ubl_xml' | 'attempts'>;
 
 /**
  * A document that breaks rules: marked failed with the rule ids (each once,
@@ -142,7 +137,7 @@ export async function resendEInvoice({ actor, id, ip }: { actor: Actor; id: stri
   assertCan(actor, 'send:einvoice');
   return inTransaction(async (transaction) => {
     const row = /^[0-9a-f-]{36}$/i.test(id)
-      ? await selectOne<{ id: string; number: string; status: OutgoingEInvoiceStatus; error: string | null }>(
+      ? await selectOne<RowOf<typeof OutgoingEInvoice, 'id' | 'number' | 'status' | 'error'>>(
           'SELECT id, number, status, error FROM outgoing_einvoices WHERE id = :id FOR UPDATE',
           { id },
           { transaction },

@@ -3,23 +3,22 @@ import path from 'node:path';
 import type PgBoss from 'pg-boss';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { handler as sendHandler } from '../../worker/jobs/einvoice-send.ts';
-import { activityRows, apiFailure, createTestUser, getRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure, getRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { ensureIntegrations } from '../integrations/core.server.ts';
 import { documentIdOf, mailboxDir } from '../integrations/einvoicing.server.ts';
 import { approveInvoice, verifyInvoice } from '../invoices/invoice-decisions.server.ts';
 import { createInvoice } from '../invoices/invoice-create.server.ts';
 import { financeInvoice } from '../invoices/financing.server.ts';
-import { approveKyc } from '../onboarding/test-fixtures.server.ts';
 import { loader as listLoader } from '../routes/api.einvoices.ts';
 import { action as sendAction } from '../routes/api.einvoices.$id.send.ts';
 import { loader as ublLoader } from '../routes/api.einvoices.$id.ubl.ts';
-import { croatianIban, oibCheckDigit } from '../utils/validation.ts';
 import { validateEn16931 } from './en16931-rules.server.ts';
 import { DEFAULT_FACTOR_OIB } from './factor-party.server.ts';
 import { requeueStalledEInvoices, resendEInvoice, sendOutgoingEInvoice } from './outgoing-send.server.ts';
 import { issueFeeEInvoice, issueFeeEInvoices, SEND_QUEUE } from './outgoing.server.ts';
 import { parseUblInvoice } from './ubl-document.server.ts';
+import { financeableClient, insertCustomer, newInvoiceNumber, newOib, staff, zagrebDay } from '../../tests/factories.ts';
 
 /**
  * The fee e-invoice from financing to the intermediary, against a real
@@ -28,52 +27,20 @@ import { parseUblInvoice } from './ubl-document.server.ts';
  * into the sandbox mailbox, failing and sent again; the API routes.
  */
 
-type Role = 'user' | 'manager' | 'admin';
-const staff = async (role: Role) => {
-  const row = await createTestUser({ role });
-  return { id: row.id, role: row.role };
-};
-
-let serial = 3_100_000_000;
-const newOib = () => {
-  const base = String(serial++);
-  return `${base}${oibCheckDigit(base)}`;
-};
-
-async function insertClient(creditLimit = '1000000.00') {
-  const { rows } = await execute<{ id: string; oib: string }>(
-    `INSERT INTO clients (company_name, oib, address, city, postal_code, email, iban, credit_limit, advance_rate, fee_rate, status)
-     VALUES (:name, :oib, 'Ilica 12', 'Zagreb', '10000', 'racuni@klijent.hr', :iban, :creditLimit, '80.00', '1.500', 'active') RETURNING id, oib`,
-    { name: `Klijent & sinovi ${serial} d.o.o.`, oib: newOib(), iban: croatianIban('2360000', '1102345678'), creditLimit },
-  );
-  // Financing needs the client's KYC approved.
-  await approveKyc(rows[0].id);
-  return rows[0];
-}
-
-async function insertCustomer() {
-  const { rows } = await execute<{ id: string }>(`INSERT INTO customers (company_name, oib) VALUES (:name, :oib) RETURNING id`, {
-    name: `Kupac <${serial}> d.d.`,
-    oib: newOib(),
-  });
-  return rows[0].id;
-}
-
-function zagrebDay(days = 0): string {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-  return new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
+// The client's name and the customer's carry characters XML must escape.
+const insertEInvoiceClient = (creditLimit = '1000000.00') =>
+  financeableClient({ name: `Klijent & sinovi ${newOib()} d.o.o.`, email: 'racuni@klijent.hr', address: { address: 'Ilica 12', city: 'Zagreb', postalCode: '10000' }, creditLimit });
 
 /** An invoice verified by one manager and approved by another, ready to finance. */
 async function approvedInvoice(options: { clientId?: string; amount?: number; dueInDays?: number; creditLimit?: string } = {}) {
-  const client = options.clientId ? { id: options.clientId } : await insertClient(options.creditLimit);
+  const client = options.clientId ? { id: options.clientId } : await insertEInvoiceClient(options.creditLimit);
   const user = await staff('user');
   const invoice = await createInvoice({
     actor: user,
     input: {
       clientId: client.id,
-      customerId: await insertCustomer(),
-      invoiceNumber: `R-${serial++}/1/1`,
+      customerId: (await insertCustomer({ name: `Kupac <${newOib()}> d.d.` })).id,
+      invoiceNumber: newInvoiceNumber(),
       issueDate: zagrebDay(-5),
       dueDate: zagrebDay(options.dueInDays ?? 45),
       // EUR, as the API takes it.

@@ -12,6 +12,11 @@ import { centsToDecimalString, centsToNumber, percentOfCents, toCents } from '..
 import { factorParty } from './factor-party.server.ts';
 import { writeUblInvoice } from './ubl-write.server.ts';
 import { sqlBusinessLocal } from '../utils/business-time.ts';
+import { iso, money } from '../utils/api-values.ts';
+import type { Client, Customer, Invoice, OutgoingEInvoice } from '../../db/models/index.ts';
+import type { InvoicePartyNames } from '../invoices/invoice-dto.server.ts';
+import type { RowOf } from '../../db/models/rows.ts';
+import { sqlUserName } from '../auth/user-record.server.ts';
 
 /**
  * The factor's own e-invoices (docs/croatian-formats.md; docs/decisions/006-outgoing-einvoices.md): when an
@@ -81,31 +86,31 @@ export interface OutgoingEInvoiceDto {
   createdAt: string;
 }
 
-interface OutgoingRow {
-  id: string;
-  number: string;
-  invoice_id: string;
-  invoice_number: string;
-  client_id: string;
-  client_name: string;
-  customer_name: string;
-  issued_at: Date;
-  issue_date: string;
-  due_date: string;
-  currency: string;
-  net_amount: string;
-  vat_rate: string;
-  vat_amount: string;
-  gross_amount: string;
-  payment_reference: string;
-  status: OutgoingEInvoiceStatus;
-  document_id: string | null;
-  sent_at: Date | null;
-  error: string | null;
-  rule_failures: string[] | null;
-  attempts: number;
-  created_at: Date;
-}
+type OutgoingRow = RowOf<
+  typeof OutgoingEInvoice,
+  | 'id'
+  | 'number'
+  | 'invoice_id'
+  | 'client_id'
+  | 'issued_at'
+  | 'issue_date'
+  | 'due_date'
+  | 'currency'
+  | 'net_amount'
+  | 'vat_rate'
+  | 'vat_amount'
+  | 'gross_amount'
+  | 'payment_reference'
+  | 'status'
+  | 'document_id'
+  | 'sent_at'
+  | 'error'
+  | 'rule_failures'
+  | 'attempts'
+  | 'created_at'
+> &
+  RowOf<typeof Invoice, 'invoice_number'> &
+  InvoicePartyNames;
 
 const SELECT_OUTGOING = `
   SELECT o.id, o.number, o.invoice_id, i.invoice_number, o.client_id, c.company_name AS client_name, cu.company_name AS customer_name,
@@ -116,8 +121,6 @@ const SELECT_OUTGOING = `
     JOIN clients c ON c.id = o.client_id
     JOIN customers cu ON cu.id = i.customer_id`;
 
-const money = (value: string) => centsToNumber(toCents(value));
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
 function toDto(row: OutgoingRow): OutgoingEInvoiceDto {
   return {
@@ -128,7 +131,7 @@ function toDto(row: OutgoingRow): OutgoingEInvoiceDto {
     clientId: row.client_id,
     clientName: row.client_name,
     customerName: row.customer_name,
-    issuedAt: iso(row.issued_at)!,
+    issuedAt: iso(row.issued_at),
     issueDate: row.issue_date,
     dueDate: row.due_date,
     currency: row.currency,
@@ -143,7 +146,7 @@ function toDto(row: OutgoingRow): OutgoingEInvoiceDto {
     error: row.error,
     ruleFailures: row.rule_failures,
     attempts: row.attempts,
-    createdAt: iso(row.created_at)!,
+    createdAt: iso(row.created_at),
   };
 }
 
@@ -164,30 +167,25 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
 // ---------------------------------------------------------------------------
 // Issuing
 
-interface IssueSource {
-  id: string;
-  invoice_number: string;
-  amount: string;
-  status: string;
-  factor_fee: string | null;
-  financed_at: Date | null;
-  financed_by: string | null;
+type ClientRow = RowOf<typeof Client>;
+/** The financed invoice, its parties in the fee e-invoice's terms, and the e-invoice already issued for it (the LEFT JOIN's nulls). */
+type IssueSource = RowOf<typeof Invoice, 'id' | 'invoice_number' | 'amount' | 'status' | 'factor_fee' | 'financed_at' | 'financed_by' | 'client_id'> & {
+  /** Business-local day and time of the financing, formatted in SQL. */
   issue_date: string;
   issue_time: string;
   due_date: string;
-  client_id: string;
-  client_name: string;
-  client_oib: string;
-  client_address: string | null;
-  client_city: string | null;
-  client_postal_code: string | null;
-  client_email: string | null;
-  customer_name: string;
+  client_name: ClientRow['company_name'];
+  client_oib: ClientRow['oib'];
+  client_address: ClientRow['address'];
+  client_city: ClientRow['city'];
+  client_postal_code: ClientRow['postal_code'];
+  client_email: ClientRow['email'];
+  customer_name: RowOf<typeof Customer>['company_name'];
   operator_name: string | null;
-  existing_id: string | null;
-  existing_number: string | null;
-  existing_gross: string | null;
-}
+  existing_id: RowOf<typeof OutgoingEInvoice>['id'] | null;
+  existing_number: RowOf<typeof OutgoingEInvoice>['number'] | null;
+  existing_gross: RowOf<typeof OutgoingEInvoice>['gross_amount'] | null;
+};
 
 export interface IssuedEInvoice {
   id: string;
@@ -238,7 +236,7 @@ export async function issueFeeEInvoices(invoiceIds: string[], transaction: Trans
             c.id AS client_id, c.company_name AS client_name, c.oib AS client_oib, c.address AS client_address,
             c.city AS client_city, c.postal_code AS client_postal_code, c.email AS client_email,
             cu.company_name AS customer_name,
-            coalesce(nullif(btrim(concat_ws(' ', u.first_name, u.last_name)), ''), u.email) AS operator_name,
+            coalesce(${sqlUserName('u')}, u.email) AS operator_name,
             o.id AS existing_id, o.number AS existing_number, o.gross_amount AS existing_gross
        FROM invoices i
        JOIN clients c ON c.id = i.client_id
@@ -320,7 +318,7 @@ export async function issueFeeEInvoices(invoiceIds: string[], transaction: Trans
                :dueDate${index}, 'EUR', :net${index}, :vatRate, :vat${index}, :gross${index}, :reference${index}, :xml${index}, :sha${index},
                :createdBy${index}, :issuedAt${index})`;
     });
-    const { rows } = await execute<{ id: string; invoice_id: string }>(
+    const { rows } = await execute<RowOf<typeof OutgoingEInvoice, 'id' | 'invoice_id'>>(
       `INSERT INTO outgoing_einvoices (number, year, sequence, invoice_id, client_id, issued_at, issue_date, due_date, currency,
                                        net_amount, vat_rate, vat_amount, gross_amount, payment_reference, ubl_xml, ubl_sha256,
                                        created_by, created_at)
@@ -465,7 +463,7 @@ export async function readOutgoingEInvoice(id: string, transaction?: Transaction
 /** GET /api/einvoices/{id}/ubl: the stored XML exactly as issued (and sent). Throws 404. */
 export async function getOutgoingUbl(id: string): Promise<{ number: string; xml: string; sha256: string }> {
   const row = /^[0-9a-f-]{36}$/i.test(id)
-    ? await selectOne<{ number: string; ubl_xml: string; ubl_sha256: string }>('SELECT number, ubl_xml, ubl_sha256 FROM outgoing_einvoices WHERE id = :id', { id })
+    ? await selectOne<RowOf<typeof OutgoingEInvoice, 'number' | 'ubl_xml' | 'ubl_sha256'>>('SELECT number, ubl_xml, ubl_sha256 FROM outgoing_einvoices WHERE id = :id', { id })
     : null;
   if (!row) throw apiError(404, EINVOICE_MESSAGES.notFound);
   return { number: row.number, xml: row.ubl_xml, sha256: row.ubl_sha256 };

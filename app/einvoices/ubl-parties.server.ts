@@ -3,6 +3,8 @@ import { selectOne } from '../db.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { isValidEmail } from '../utils/validation.ts';
 import { UBL_MESSAGES, type UblInvoice, type UblParty } from './ubl-constants.ts';
+import type { Client, Customer } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * The e-invoice against the book: the seller's OIB must be the chosen
@@ -57,7 +59,7 @@ export async function matchUblParties(
   options: { transaction?: Transaction } = {},
 ): Promise<UblPartyMatch> {
   const client = /^[0-9a-f-]{36}$/i.test(clientId)
-    ? await selectOne<{ id: string; company_name: string; oib: string }>(
+    ? await selectOne<RowOf<typeof Client, 'id' | 'company_name' | 'oib'>>(
         'SELECT id, company_name, oib FROM clients WHERE id = :clientId',
         { clientId },
         { transaction: options.transaction },
@@ -68,7 +70,7 @@ export async function matchUblParties(
     const refusal = { code: UBL_MESSAGES.sellerNotClient, params: { sellerOib: String(invoice.seller.oib), clientOib: client.oib, name: client.company_name } };
     throw apiError(400, refusal.code, { params: refusal.params, errors: { xml: [refusal] } });
   }
-  const customer = await selectOne<{ id: string; company_name: string; oib: string; account_blocked: boolean }>(
+  const customer = await selectOne<RowOf<typeof Customer, 'id' | 'company_name' | 'oib' | 'account_blocked'>>(
     'SELECT id, company_name, oib, account_blocked FROM customers WHERE oib = :oib',
     { oib: invoice.buyer.oib },
     { transaction: options.transaction },

@@ -2,13 +2,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSmtp, mailParts, type TestSmtp } from '../../tests/support/smtp.ts';
 import { failJobsOfDeadWorker, killStartedWorkers, startWorkerProcess, waitFor } from '../../tests/support/worker-process.ts';
 import { stopSender } from '../jobs/boss.server.ts';
-import { createTestUser } from '../auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
 import { resetEnvCache } from '../env.server.ts';
 import { oibCheckDigit } from '../utils/validation.ts';
 import { createCampaign, getCampaign } from './campaigns.server.ts';
 import { resetMailer } from './mailer.server.ts';
 import { createTemplate } from './templates.server.ts';
+import { createTestUser } from '../../tests/factories.ts';
 
 /**
  * A campaign survives a killed worker: a campaign to 200 active clients over a real SMTP

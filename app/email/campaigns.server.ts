@@ -8,6 +8,9 @@ import { campaignCreateSchema, EMAIL_ERRORS, type CampaignRecipients } from './s
 import { clientVariables, completeCampaignIfDone, enqueueAfterCommit } from './send.server.ts';
 import type { Actor } from './templates.server.ts';
 import { sqlFromBusinessLocal } from '../utils/business-time.ts';
+import { iso } from '../utils/api-values.ts';
+import type { Client, EmailCampaign, EmailTemplate } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * Campaigns (docs/domain-model.md, docs/lifecycle.md#other-records). Created as a draft whose fan-out job
@@ -35,24 +38,14 @@ export interface CampaignDto {
   createdAt: string;
 }
 
-interface CampaignRow {
-  id: string;
-  name: string;
-  template_id: string;
-  template_name: string | null;
-  recipients: CampaignRecipients;
-  status: string;
-  total_recipients: number | null;
+type CampaignRow = RowOf<typeof EmailCampaign, 'id' | 'name' | 'template_id' | 'recipients' | 'status' | 'total_recipients' | 'scheduled_at' | 'created_at'> & {
+  template_name: RowOf<typeof EmailTemplate>['name'] | null;
   sent_count: number;
   open_count: number;
   click_count: number;
   failed_count: number;
   queued_count: number;
-  scheduled_at: Date | string | null;
-  created_at: Date | string;
-}
-
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+};
 
 function toCampaignDto(row: CampaignRow): CampaignDto {
   return {
@@ -69,7 +62,7 @@ function toCampaignDto(row: CampaignRow): CampaignDto {
     failedCount: Number(row.failed_count),
     queuedCount: Number(row.queued_count),
     scheduledAt: iso(row.scheduled_at),
-    createdAt: iso(row.created_at)!,
+    createdAt: iso(row.created_at),
   };
 }
 
@@ -108,11 +101,11 @@ export async function createCampaign({ actor, input, ip }: { actor: Actor; input
   if (!parsed.success) throw zodRefusal(parsed.error);
   const data = parsed.data;
   const id = await inTransaction(async (transaction) => {
-    const template = await selectOne<{ is_active: boolean; name: string }>('SELECT is_active, name FROM email_templates WHERE id = :id', { id: data.templateId }, { transaction });
+    const template = await selectOne<RowOf<typeof EmailTemplate, 'is_active' | 'name'>>('SELECT is_active, name FROM email_templates WHERE id = :id', { id: data.templateId }, { transaction });
     if (!template) throw apiError(400, EMAIL_ERRORS.templateRequired, { errors: { templateId: [EMAIL_ERRORS.templateRequired] } });
     if (!template.is_active) throw apiError(409, EMAIL_ERRORS.templateInactive, { errors: { templateId: [EMAIL_ERRORS.templateInactive] } });
     const scheduled = data.scheduledAt ?? null;
-    const { rows } = await execute<{ id: string; scheduled_at: Date | null; future: boolean }>(
+    const { rows } = await execute<RowOf<typeof EmailCampaign, 'id' | 'scheduled_at'> & { future: boolean }>(
       `WITH s AS (SELECT CASE WHEN CAST(:scheduled AS text) IS NULL THEN NULL
                               WHEN :local THEN ${sqlFromBusinessLocal('CAST(:scheduled AS timestamp)')}
                               ELSE CAST(:scheduled AS timestamptz) END AS at)
@@ -179,7 +172,7 @@ export async function fanOutCampaign(campaignId: string): Promise<{ added: numbe
           ? `AND id = ANY (CAST(:ids AS uuid[]))`
           : '';
     const ids = Array.isArray(campaign.specific_client_ids) ? `{${campaign.specific_client_ids.join(',')}}` : campaign.specific_client_ids;
-    const clients = await selectRows<{ id: string; email: string; company_name: string; contact_person: string | null }>(
+    const clients = await selectRows<RowOf<typeof Client, 'id' | 'company_name' | 'contact_person'> & { email: string }>(
       `SELECT DISTINCT ON (lower(btrim(email))) id, lower(btrim(email)) AS email, company_name, contact_person
          FROM clients WHERE email IS NOT NULL AND btrim(email) <> '' ${filter}
         ORDER BY lower(btrim(email)), created_at`,
@@ -216,7 +209,7 @@ export async function fanOutCampaign(campaignId: string): Promise<{ added: numbe
     for (const log of queued) enqueueAfterCommit(transaction, log.id);
     // Nobody to send to (or everything already done): completed now.
     await completeCampaignIfDone(campaign.id, transaction);
-    const status = (await selectOne<{ status: string }>('SELECT status FROM email_campaigns WHERE id = :id', { id: campaign.id }, { transaction }))!.status;
+    const status = (await selectOne<RowOf<typeof EmailCampaign, 'status'>>('SELECT status FROM email_campaigns WHERE id = :id', { id: campaign.id }, { transaction }))!.status;
     return { added, queued: queued.length, status };
   });
 }

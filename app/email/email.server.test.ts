@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeQuotedPrintable, mailParts, startTestSmtp, type ReceivedMail, type TestSmtp } from '../../tests/support/smtp.ts';
 import { stopSender } from '../jobs/boss.server.ts';
-import { apiFailure, createTestUser, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { apiFailure, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { sendWelcomeEmail } from '../workflows/handlers/parties.server.ts';
 import { resetEnvCache } from '../env.server.ts';
@@ -12,7 +12,6 @@ import { action as previewAction } from '../routes/api.email.templates.preview.t
 import { action as templatesAction, loader as templatesLoader } from '../routes/api.email.templates.ts';
 import { action as templateUpdateAction } from '../routes/api.email.templates.$id.ts';
 import { loader as campaignsLoader } from '../routes/api.email.campaigns.ts';
-import { oibCheckDigit } from '../utils/validation.ts';
 import { createCampaign, fanOutCampaign, getCampaign } from './campaigns.server.ts';
 import { emailSummary } from './logs.server.ts';
 import { resetMailer } from './mailer.server.ts';
@@ -20,6 +19,7 @@ import { renderEmail, validateTemplate } from './render.server.ts';
 import { processEmailJob } from './send.server.ts';
 import { sendPaymentReminders } from './triggers.server.ts';
 import { createTemplate } from './templates.server.ts';
+import { createTestUser, insertClient, insertCustomer } from '../../tests/factories.ts';
 
 let smtp: TestSmtp;
 let received: ReceivedMail[];
@@ -40,20 +40,6 @@ afterAll(async () => {
   delete process.env.SMTP_URL;
   resetEnvCache();
 });
-
-let serial = 3_100_000_000;
-function newOib(): string {
-  const base = String(serial++);
-  return `${base}${oibCheckDigit(base)}`;
-}
-
-async function insertClient(values: { email?: string | null; status?: string; name?: string } = {}) {
-  const { rows } = await execute<{ id: string }>(
-    `INSERT INTO clients (company_name, oib, email, contact_person, status) VALUES (:name, :oib, :email, :contact, :status) RETURNING id`,
-    { name: values.name ?? `Klijent ${serial} d.o.o.`, oib: newOib(), email: values.email === undefined ? `k${serial}@example.hr` : values.email, contact: null, status: values.status ?? 'active' },
-  );
-  return rows[0].id;
-}
 
 const manager = async () => {
   const user = await createTestUser({ role: 'manager' });
@@ -95,6 +81,9 @@ describe('rendering', () => {
 describe('templates API', () => {
   it('creates and lists, refuses invalid content on save with the line, and previews', async () => {
     const { cookie } = await manager();
+    // Other tests of this file create templates too: count what this one adds, whatever ran before.
+    const countTemplates = async () => Number((await templatesLoader({ request: getRequest('/api/email/templates', cookie), params: {}, context: {} })).headers.get('X-Total-Count'));
+    const before = await countTemplates();
     const created = await templatesAction({ request: jsonRequest('/api/email/templates', { name: 'Opći', subject: 'Pozdrav {{client_name}}', body: 'Tekst' }, cookie), params: {}, context: {} });
     expect(created.status).toBe(201);
     expect(await created.json()).toMatchObject({ name: 'Opći', trigger: 'manual', isActive: true, usageCount: 0 });
@@ -106,8 +95,8 @@ describe('templates API', () => {
     expect(syntax.status).toBe(400);
     expect(syntax.body.errors?.subject?.[0]).toMatch(/^Line 1: template syntax error/);
 
-    const list = await templatesLoader({ request: getRequest('/api/email/templates', cookie), params: {}, context: {} });
-    expect(list.headers.get('X-Total-Count')).toBe('1');
+    // The two refused templates were not stored.
+    expect(await countTemplates()).toBe(before + 1);
 
     const preview = await previewAction({ request: jsonRequest('/api/email/templates/preview', { subject: 'Za {{company_name}}', body: 'Iznos {{amount}}\n<i>x</i>' }, cookie), params: {}, context: {} });
     const body = (await preview.json()) as { subject: string; html: string; text: string };
@@ -135,6 +124,9 @@ describe('templates API', () => {
 describe('campaign over real SMTP', () => {
   it('reaches N active clients exactly once each, also after a crash and resume, with tracking', async () => {
     const N = 25;
+    // The campaign goes to every active client and the summary counts every email: those of the file's
+    // other tests, in whatever order they ran, are not this test's.
+    await execute(`UPDATE clients SET status = 'inactive' WHERE status = 'active'; DELETE FROM email_logs;`);
     const { actor, cookie } = await manager();
     const emails: string[] = [];
     for (let i = 0; i < N; i++) {
@@ -142,7 +134,7 @@ describe('campaign over real SMTP', () => {
       emails.push(email.toLowerCase());
       await insertClient({ email, name: i === 0 ? '<script>x</script> d.o.o.' : `Tvrtka ${i} d.o.o.` });
     }
-    await insertClient({ status: 'inactive' });
+    await insertClient({ status: 'inactive', email: 'neaktivan@example.hr' });
     await insertClient({ email: null });
     const template = await createTemplate({ actor, input: { name: 'Novosti', subject: 'Novosti za {{company_name}}', body: 'Poštovani {{client_name}},\nviše na https://finflow.hr/novosti.' } });
     const campaign = await createCampaign({ actor, input: { name: 'Studeni', templateId: template.id } });
@@ -203,7 +195,7 @@ describe('campaign over real SMTP', () => {
     const { actor } = await manager();
     await insertClient({ email: 'neuspjeh@example.hr', name: 'Jedini d.o.o.' });
     const template = await createTemplate({ actor, input: { name: 'Jedan', subject: 'S', body: 'B' } });
-    const clientId = await insertClient({ email: 'ciljani@example.hr' });
+    const { id: clientId } = await insertClient({ email: 'ciljani@example.hr' });
     const campaign = await createCampaign({ actor, input: { name: 'Ciljana', templateId: template.id, recipients: 'specific_clients', clientIds: [clientId] } });
     await fanOutCampaign(campaign.id);
     const [log] = await runQueued(campaign.id);
@@ -229,11 +221,11 @@ describe('campaign over real SMTP', () => {
 describe('invoice_verified trigger', () => {
   it('verifying an invoice queues the active template to the client and the worker sends it', async () => {
     const { actor } = await manager();
-    const clientId = await insertClient({ email: 'Racuni@Klijent.hr', name: 'Klijent Verif d.o.o.' });
-    const { rows: customers } = await execute<{ id: string }>(`INSERT INTO customers (company_name, oib) VALUES ('Kupac d.o.o.', :oib) RETURNING id`, { oib: newOib() });
+    const { id: clientId } = await insertClient({ email: 'Racuni@Klijent.hr', name: 'Klijent Verif d.o.o.' });
+    const customer = await insertCustomer({ name: 'Kupac d.o.o.' });
     const { rows: invoices } = await execute<{ id: string }>(
       `INSERT INTO invoices (client_id, customer_id, invoice_number, amount, issue_date, due_date) VALUES (:clientId, :customerId, 'R-77/1', 1500.5, current_date, current_date + 30) RETURNING id`,
-      { clientId, customerId: customers[0].id },
+      { clientId, customerId: customer.id },
     );
     await createTemplate({ actor, input: { name: 'Verificirana', trigger: 'invoice_verified', subject: 'Faktura {{invoice_number}} verificirana', body: 'Iznos {{amount}} za {{company_name}}.' } });
     await verifyInvoice({ actor, id: invoices[0].id });
@@ -254,11 +246,11 @@ describe('invoice_verified trigger', () => {
   it('sends nothing without an active template', async () => {
     const { actor } = await manager();
     await execute(`UPDATE email_templates SET is_active = false WHERE trigger = 'invoice_verified'`);
-    const clientId = await insertClient({ email: 'bez@predloska.hr' });
-    const { rows: customers } = await execute<{ id: string }>(`INSERT INTO customers (company_name, oib) VALUES ('Kupac 2 d.o.o.', :oib) RETURNING id`, { oib: newOib() });
+    const { id: clientId } = await insertClient({ email: 'bez@predloska.hr' });
+    const customer = await insertCustomer({ name: 'Kupac 2 d.o.o.' });
     const { rows: invoices } = await execute<{ id: string }>(
       `INSERT INTO invoices (client_id, customer_id, invoice_number, amount, issue_date, due_date) VALUES (:clientId, :customerId, 'R-78/1', 100, current_date, current_date + 30) RETURNING id`,
-      { clientId, customerId: customers[0].id },
+      { clientId, customerId: customer.id },
     );
     await verifyInvoice({ actor, id: invoices[0].id });
     expect(await selectRows('SELECT 1 FROM email_logs WHERE client_id = :clientId', { clientId })).toHaveLength(0);
@@ -268,13 +260,13 @@ describe('invoice_verified trigger', () => {
 describe('payment reminders and scheduled campaigns', () => {
   it('queues payment_due 3 days before and payment_overdue the day after, once per invoice', async () => {
     const { actor } = await manager();
-    const clientId = await insertClient({ email: 'podsjetnik@klijent.hr' });
-    const { rows: customers } = await execute<{ id: string }>(`INSERT INTO customers (company_name, oib) VALUES ('Kupac 3 d.o.o.', :oib) RETURNING id`, { oib: newOib() });
+    const { id: clientId } = await insertClient({ email: 'podsjetnik@klijent.hr' });
+    const customer = await insertCustomer({ name: 'Kupac 3 d.o.o.' });
     const insert = (number: string, dueOffset: number) =>
       execute(
         `INSERT INTO invoices (client_id, customer_id, invoice_number, amount, issue_date, due_date, status, factor_amount, factor_fee, financed_at)
          VALUES (:clientId, :customerId, :number, 200, current_date - 40, (now() AT TIME ZONE 'Europe/Zagreb')::date + CAST(:offset AS int), 'financed', 160, 3, now())`,
-        { clientId, customerId: customers[0].id, number, offset: dueOffset },
+        { clientId, customerId: customer.id, number, offset: dueOffset },
       );
     await insert('D-3', 3);
     await insert('O-1', -1);
@@ -306,7 +298,7 @@ describe('payment reminders and scheduled campaigns', () => {
 describe('client_onboarding trigger', () => {
   it("the onboarding workflow's welcome step queues the active client_onboarding template instead of the system mail", async () => {
     const { actor } = await manager();
-    const clientId = await insertClient({ email: 'dobrodosli@klijent.hr', name: 'Novi d.o.o.' });
+    const { id: clientId } = await insertClient({ email: 'dobrodosli@klijent.hr', name: 'Novi d.o.o.' });
     await createTemplate({ actor, input: { name: 'Dobrodošlica', trigger: 'client_onboarding', subject: 'Dobrodošli, {{company_name}}', body: 'Pozdrav {{client_name}}' } });
     const run = (dryRun: boolean) =>
       inTransaction((transaction) =>

@@ -2,6 +2,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { selectOne, selectRows } from '../db.server.ts';
 import { outboxDir } from './mailer.server.ts';
+import { iso } from '../utils/api-values.ts';
+import type { EmailLog, EmailTemplate } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /** The delivery log (docs/domain-model.md Email log), the page's five summary cards, and the local outbox (README.md). */
 
@@ -20,22 +23,10 @@ export interface EmailLogDto {
   createdAt: string;
 }
 
-interface LogRow {
-  id: string;
-  subject: string;
-  recipient: string;
-  template_name: string | null;
-  campaign_id: string | null;
-  status: string;
-  sent_at: Date | null;
-  opened_at: Date | null;
-  clicked_at: Date | null;
-  error_message: string | null;
-  attempts: number;
-  created_at: Date;
-}
-
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+type LogRow = RowOf<
+  typeof EmailLog,
+  'id' | 'subject' | 'recipient' | 'campaign_id' | 'status' | 'sent_at' | 'opened_at' | 'clicked_at' | 'error_message' | 'attempts' | 'created_at'
+> & { template_name: RowOf<typeof EmailTemplate>['name'] | null };
 
 export async function listLogs({ limit = 100, offset = 0, campaignId }: { limit?: number; offset?: number; campaignId?: string } = {}) {
   const where = campaignId ? 'WHERE l.campaign_id = :campaignId' : '';
@@ -62,7 +53,7 @@ export async function listLogs({ limit = 100, offset = 0, campaignId }: { limit?
     clickedAt: iso(row.clicked_at),
     errorMessage: row.error_message,
     attempts: Number(row.attempts),
-    createdAt: iso(row.created_at)!,
+    createdAt: iso(row.created_at),
   }));
   return { logs, total: count?.n ?? 0 };
 }

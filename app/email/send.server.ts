@@ -6,6 +6,8 @@ import { sendMail } from './mailer.server.ts';
 import { renderEmail, type TemplateVariables } from './render.server.ts';
 import type { EmailTrigger, TemplateVariable } from './schemas.ts';
 import { activeTemplateFor } from './templates.server.ts';
+import type { Client, EmailCampaign } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * Sending (docs/domain-model.md): a log row (status 'queued') is written inside the
@@ -88,7 +90,7 @@ export async function sendTriggeredEmail(
 ): Promise<TriggerOutcome> {
   const template = await activeTemplateFor(trigger, transaction);
   if (!template) return { queued: false, reason: 'no_template' };
-  const client = await selectOne<{ email: string | null; company_name: string; contact_person: string | null }>(
+  const client = await selectOne<RowOf<typeof Client, 'email' | 'company_name' | 'contact_person'>>(
     'SELECT email, company_name, contact_person FROM clients WHERE id = :id',
     { id: input.clientId },
     { transaction },
@@ -185,7 +187,7 @@ export async function processEmailJob(
  */
 export async function completeCampaignIfDone(campaignId: string | null, transaction: Transaction): Promise<void> {
   if (!campaignId) return;
-  const campaign = await selectOne<{ status: string }>('SELECT status FROM email_campaigns WHERE id = :id FOR UPDATE', { id: campaignId }, { transaction });
+  const campaign = await selectOne<RowOf<typeof EmailCampaign, 'status'>>('SELECT status FROM email_campaigns WHERE id = :id FOR UPDATE', { id: campaignId }, { transaction });
   if (campaign?.status !== 'sending') return;
   await execute(
     `UPDATE email_campaigns c

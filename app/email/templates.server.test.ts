@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { activityRows, apiFailure, createTestUser, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, selectRows } from '../db.server.ts';
 import { action as templateUpdateAction } from '../routes/api.email.templates.$id.ts';
 import { action as templatesAction } from '../routes/api.email.templates.ts';
 import { createTemplate, updateTemplate } from './templates.server.ts';
+import { createTestUser } from '../../tests/factories.ts';
 
 /**
  * The 'Aktivan' switch of an email template (spec: toggled at any time): one

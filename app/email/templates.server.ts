@@ -14,6 +14,9 @@ import {
   type TemplateUpdateInput,
 } from './schemas.ts';
 import { isUuid } from '../utils/validation.ts';
+import type { EmailTemplate } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
+import { iso } from '../utils/api-values.ts';
 
 /**
  * Email templates (docs/domain-model.md, docs/domain-model.md#validation; docs/api.md): staff-edited, validated on
@@ -27,16 +30,7 @@ import { isUuid } from '../utils/validation.ts';
 
 export type Actor = { id: string; role: Role; isActive?: boolean };
 
-export interface TemplateRow {
-  id: string;
-  name: string;
-  trigger: EmailTrigger;
-  subject: string;
-  body: string;
-  is_active: boolean;
-  usage_count: number;
-  updated_at: Date | string;
-}
+type TemplateRow = RowOf<typeof EmailTemplate, 'id' | 'name' | 'trigger' | 'subject' | 'body' | 'is_active' | 'usage_count' | 'updated_at'>;
 
 export interface TemplateDto {
   id: string;
@@ -58,7 +52,7 @@ export function toTemplateDto(row: TemplateRow): TemplateDto {
     body: row.body,
     isActive: row.is_active,
     usageCount: Number(row.usage_count),
-    updatedAt: new Date(row.updated_at).toISOString(),
+    updatedAt: iso(row.updated_at),
   };
 }
 

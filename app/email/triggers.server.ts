@@ -4,6 +4,8 @@ import { inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { centsToDecimalString, toCents } from '../utils/money.ts';
 import { sendTriggeredEmail, type TriggerOutcome } from './send.server.ts';
 import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
+import type { Invoice } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * The event triggers (docs/domain-model.md): each sends the active template of its trigger
@@ -16,7 +18,7 @@ import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
 export const PAYMENT_DUE_DAYS = 3;
 
 export async function invoiceVariables(invoiceId: string, transaction?: Transaction | null) {
-  const invoice = await selectOne<{ client_id: string; invoice_number: string; amount: string }>(
+  const invoice = await selectOne<RowOf<typeof Invoice, 'client_id' | 'invoice_number' | 'amount'>>(
     'SELECT client_id, invoice_number, amount FROM invoices WHERE id = :id',
     { id: invoiceId },
     { transaction },
@@ -41,7 +43,7 @@ export async function sendInvoiceVerifiedTemplate(invoiceId: string, transaction
 export async function sendPaymentReminders(): Promise<{ due: number; overdue: number }> {
   const today = SQL_BUSINESS_TODAY;
   const pick = (action: string, window: string) =>
-    selectRows<{ id: string; invoice_number: string }>(
+    selectRows<RowOf<typeof Invoice, 'id' | 'invoice_number'>>(
       `SELECT i.id, i.invoice_number FROM invoices i
         WHERE i.status = 'financed' AND ${window}
           AND NOT EXISTS (SELECT 1 FROM activity_logs a WHERE a.action = '${action}' AND a.entity_type = 'invoice' AND a.entity_id = i.id)

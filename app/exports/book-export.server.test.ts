@@ -2,12 +2,13 @@ import { strFromU8, unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getSequelize } from '../../db/connection.ts';
 import { seedDemo } from '../../db/seed/demo.ts';
-import { activityRows, apiFailure, createTestUser, getRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure, getRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { toPublicUser, type UserRow } from '../auth/user-record.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
 import { loader } from '../routes/api.exports.book[.]zip.ts';
 import { batchSql, BOOK_TABLES, exportBook, NOT_EXPORTED } from './book-export.server.ts';
 import { openSnapshot, publicTables } from './snapshot.server.ts';
+import { createTestUser } from '../../tests/factories.ts';
 
 /**
  * The book export read back: unzipped, every CSV parsed with an RFC 4180

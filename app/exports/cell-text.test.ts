@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Analytics } from '../analytics/analytics.server.ts';
 import { analyticsCsv } from '../analytics/csv.server.ts';
 import { analyticsXlsx } from '../analytics/xlsx.server.ts';
-import { createTestUser, getRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { getRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute } from '../db.server.ts';
 import { resources } from '../i18n.ts';
 import { loader as bookLoader } from '../routes/api.exports.book[.]zip.ts';
@@ -10,6 +10,7 @@ import { spreadsheetText } from './cell-text.ts';
 import { csvField } from './csv.ts';
 import { readXlsx } from './test-helpers.server.ts';
 import { strFromU8, unzipSync } from 'fflate';
+import { createTestUser } from '../../tests/factories.ts';
 
 /**
  * CSV injection (OWASP): every spreadsheet FinFlow writes shows a text that

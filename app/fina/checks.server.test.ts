@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { activityRows, apiFailure, createTestUser } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure } from '../auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
 import type { FinaAdapter } from '../integrations/fina.server.ts';
 import { sandboxFina } from '../integrations/fina.server.ts';
 import { sandboxOibs } from '../integrations/sandbox-rules.ts';
 import { assessEntity } from '../risk/assessments.server.ts';
 import { checkAllCustomers, checkCustomerAccount, recentFinaChecks } from './checks.server.ts';
+import { createTestUser } from '../../tests/factories.ts';
 
 async function customerWithOib(oib: string, name = `Kupac ${oib} d.o.o.`): Promise<string> {
   const { rows } = await execute<{ id: string }>(`INSERT INTO customers (company_name, oib) VALUES (:name, :oib) RETURNING id`, { name, oib });

@@ -7,6 +7,9 @@ import { assessEntity } from '../risk/assessments.server.ts';
 import { createTask } from '../tasks/tasks.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { isUuid } from '../utils/validation.ts';
+import type { Customer } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
+import { iso } from '../utils/api-values.ts';
 
 /**
  * FINA account checks: the customer card's 'FINA provjera'
@@ -36,14 +39,7 @@ export interface FinaCheckResult {
   taskId: string | null;
 }
 
-interface CustomerRow {
-  id: string;
-  company_name: string;
-  oib: string;
-  account_blocked: boolean;
-  blockage_reason: string | null;
-  risk_score: number | null;
-}
+type CustomerRow = RowOf<typeof Customer, 'id' | 'company_name' | 'oib' | 'account_blocked' | 'blockage_reason' | 'risk_score'>;
 
 
 export async function checkCustomerAccount({
@@ -195,6 +191,6 @@ export async function recentFinaChecks(limit = 20): Promise<RecentFinaCheck[]> {
     oib: row.oib,
     accountBlocked: Boolean(row.details.accountBlocked),
     blockageReason: row.details.blockageReason ?? null,
-    checkedAt: new Date(row.created_at).toISOString(),
+    checkedAt: iso(row.created_at),
   }));
 }

@@ -2,6 +2,8 @@ import { decryptSecret } from '../auth/crypto.server.ts';
 import { execute, selectOne } from '../db.server.ts';
 import { getEnv } from '../env.server.ts';
 import { INTEGRATION_DEFAULTS, type IntegrationMode, type IntegrationType } from './types.ts';
+import type { Integration } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * What every adapter shares (docs/domain-model.md): its configuration (the integrations
@@ -33,14 +35,7 @@ export interface IntegrationConfig {
   credentials(): Record<string, string>;
 }
 
-interface ConfigRow {
-  id: string;
-  name: string;
-  mode: IntegrationMode;
-  is_enabled: boolean;
-  endpoint: string | null;
-  settings_encrypted: string | null;
-}
+type ConfigRow = RowOf<typeof Integration, 'id' | 'name' | 'mode' | 'is_enabled' | 'endpoint' | 'settings_encrypted'>;
 
 /** Credentials are bound to their integration row (AES-GCM associated data), so a copied ciphertext does not decrypt elsewhere. */
 export const credentialsContext = (id: string) => `integration:${id}`;

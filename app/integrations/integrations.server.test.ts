@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createTestUser, activityRows, apiFailure } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure } from '../auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
-import { insertClient, insertCustomer, insertInvoice } from '../risk/test-factories.server.ts';
 import { decryptCredentials, IntegrationError, loadConfig } from './core.server.ts';
 import { documentIdOf, getEInvoicing, NOT_UBL, sandboxEInvoicing } from './einvoicing.server.ts';
 import { getFina, sandboxAccountBlocked, sandboxFina } from './fina.server.ts';
@@ -9,6 +8,7 @@ import { getHanfa, quarterlyFigures, sandboxHanfa } from './hanfa.server.ts';
 import { checkIntegrationsHealth } from './health.server.ts';
 import { configureIntegration, getIntegration, integrationCounts, listIntegrationLogs, listIntegrations, testIntegration } from './integrations.server.ts';
 import { sandboxOibs } from './sandbox-rules.ts';
+import { createTestUser, insertClient, insertCustomer, insertInvoice } from '../../tests/factories.ts';
 
 const UBL = `<?xml version="1.0" encoding="UTF-8"?>
 <Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><cbc:ID xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">R-1</cbc:ID></Invoice>`;
@@ -47,8 +47,8 @@ describe('integration adapters in sandbox mode', () => {
   });
 
   it('HANFA builds the quarter from SQL and receipts it deterministically', async () => {
-    const clientId = await insertClient();
-    const customerId = await insertCustomer();
+    const { id: clientId } = await insertClient();
+    const { id: customerId } = await insertCustomer();
     const invoiceId = await insertInvoice({ clientId, customerId, amount: '1000.00', dueDate: '2026-02-20' });
     await execute(`UPDATE invoices SET financed_at = '2026-02-01T10:00:00Z' WHERE id = :invoiceId`, { invoiceId });
     const figures = await quarterlyFigures('2026-Q1');

@@ -22,6 +22,9 @@ import {
   type IntegrationStatus,
   type IntegrationType,
 } from './types.ts';
+import { iso } from '../utils/api-values.ts';
+import type { Integration, IntegrationLog } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * The registry of integrations (docs/domain-model.md, docs/screens.md /integrations, docs/api.md): one
@@ -55,25 +58,7 @@ export interface IntegrationDto {
   updatedAt: string;
 }
 
-interface IntegrationRow {
-  id: string;
-  name: string;
-  description: string | null;
-  type: IntegrationType;
-  status: IntegrationStatus;
-  mode: IntegrationMode;
-  is_enabled: boolean;
-  endpoint: string | null;
-  settings_encrypted: string | null;
-  last_check: Date | null;
-  last_sync: Date | null;
-  error_count: number;
-  last_error: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+type IntegrationRow = RowOf<typeof Integration>;
 
 /** "••••" and, for values long enough not to give them away, their last two characters. */
 export function maskSecret(value: string): string {
@@ -101,8 +86,8 @@ function toDto(row: IntegrationRow): IntegrationDto {
     lastSync: iso(row.last_sync),
     errorCount: row.error_count,
     lastError: row.last_error,
-    createdAt: iso(row.created_at) as string,
-    updatedAt: iso(row.updated_at) as string,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
   };
 }
 
@@ -256,7 +241,7 @@ export interface IntegrationLogDto {
 export async function listIntegrationLogs(type: IntegrationType, options: { limit?: number; offset?: number } = {}): Promise<{ logs: IntegrationLogDto[]; total: number }> {
   const limit = Math.min(Math.max(options.limit ?? 20, 1), 1000);
   const offset = Math.max(options.offset ?? 0, 0);
-  const rows = await selectRows<{ id: string; operation: string; success: boolean; duration_ms: number; message: string | null; created_at: Date }>(
+  const rows = await selectRows<RowOf<typeof IntegrationLog, 'id' | 'operation' | 'success' | 'duration_ms' | 'message' | 'created_at'>>(
     `SELECT l.id, l.operation, l.success, l.duration_ms, l.message, l.created_at
        FROM integration_logs l JOIN integrations i ON i.id = l.integration_id
       WHERE i.type = :type ORDER BY l.created_at DESC, l.id DESC LIMIT :limit OFFSET :offset`,
@@ -273,7 +258,7 @@ export async function listIntegrationLogs(type: IntegrationType, options: { limi
       success: row.success,
       durationMs: row.duration_ms,
       message: row.message,
-      createdAt: new Date(row.created_at).toISOString(),
+      createdAt: iso(row.created_at),
     })),
     total: Number(count?.total ?? 0),
   };

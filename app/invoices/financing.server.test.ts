@@ -9,14 +9,15 @@ import { financeInvoice } from './financing.server.ts';
 import { getInvoiceDetail, listPayableInvoices } from './invoice-queries.server.ts';
 import { handleDecision, type DecisionRefusal } from './page.server.ts';
 import { importUblInvoice } from './ubl-import.server.ts';
-import { BUYER_OIB, FIXTURE, IBAN, insertClient, insertCustomer, newInvoice, numberSerial, roundRatio, sellerClient, snapshot, staff, zagrebDay } from './test-fixtures.server.ts';
+import { BUYER_OIB, FIXTURE, roundRatio, snapshot } from './test-fixtures.server.ts';
+import { financeableClient, insertCustomer, newInvoice, sellerClient, staff, zagrebDay } from '../../tests/factories.ts';
 
 describe('from an uploaded e-invoice to financing', () => {
   it('imports, verifies (manager A), approves and finances (manager B) with exact advance, fee and used credit', async () => {
     const user = await staff('user');
     const managerA = await staff('manager');
     const managerB = await staff('manager');
-    const clientId = await sellerClient({ creditLimit: '50000.00', advanceRate: '85.00', feeRate: '1.750' });
+    const { id: clientId, iban: IBAN } = await sellerClient({ creditLimit: '50000.00', advanceRate: '85.00', feeRate: '1.750' });
     await execute(`UPDATE clients SET used_credit = '1234.56' WHERE id = :clientId`, { clientId });
     // 75 days to the due date: three started 30-day periods.
     const dueDate = zagrebDay(75);
@@ -114,8 +115,8 @@ describe('refusals change nothing', () => {
     const creator = await staff('user');
     const verifier = await staff('manager');
     const approver = await staff('manager');
-    const clientId = await insertClient({ creditLimit: options.creditLimit, iban: options.iban });
-    const customerId = await insertCustomer();
+    const { id: clientId } = await financeableClient({ creditLimit: options.creditLimit, iban: options.iban });
+    const { id: customerId } = await insertCustomer();
     const invoice = await newInvoice(creator, clientId, customerId, { amount: options.amount ?? 10000 });
     await verifyInvoice({ actor: verifier, id: invoice.id });
     await approveInvoice({ actor: approver, id: invoice.id });
@@ -158,8 +159,8 @@ describe('refusals change nothing', () => {
   });
 
   it('verifying for a blocked customer is 409', async () => {
-    const clientId = await insertClient();
-    const customerId = await insertCustomer({ blocked: true });
+    const { id: clientId } = await financeableClient();
+    const { id: customerId } = await insertCustomer({ blocked: true });
     const invoice = await newInvoice(await staff('user'), clientId, customerId);
     const before = await snapshot(invoice.id, clientId);
     const failure = await apiFailure(verifyInvoice({ actor: await staff('manager'), id: invoice.id }));
@@ -168,8 +169,8 @@ describe('refusals change nothing', () => {
   });
 
   it('approving one’s own verification is 403 (four eyes)', async () => {
-    const clientId = await insertClient();
-    const invoice = await newInvoice(await staff('user'), clientId, await insertCustomer());
+    const { id: clientId } = await financeableClient();
+    const invoice = await newInvoice(await staff('user'), clientId, (await insertCustomer()).id);
     const manager = await staff('manager');
     await verifyInvoice({ actor: manager, id: invoice.id });
     const before = await snapshot(invoice.id, clientId);
@@ -180,8 +181,8 @@ describe('refusals change nothing', () => {
 
   it('a user (not a manager) may not verify, approve, finance or reject', async () => {
     const user = await staff('user');
-    const clientId = await insertClient();
-    const invoice = await newInvoice(user, clientId, await insertCustomer());
+    const { id: clientId } = await financeableClient();
+    const invoice = await newInvoice(user, clientId, (await insertCustomer()).id);
     for (const run of [verifyInvoice, approveInvoice, financeInvoice]) {
       expect((await apiFailure(run({ actor: user, id: invoice.id }))).status).toBe(403);
     }
@@ -192,10 +193,12 @@ describe('refusals change nothing', () => {
     const creator = await staff('user');
     const a = await staff('manager');
     const b = await staff('manager');
-    const clientId = await insertClient();
-    const customerId = await insertCustomer();
+    const { id: clientId } = await financeableClient();
+    const { id: customerId } = await insertCustomer();
+    // Each invoice of its own amount, so that no two look alike.
+    let amount = 100;
     const make = async (status: 'pending' | 'verified' | 'approved' | 'financed' | 'rejected') => {
-      const invoice = await newInvoice(creator, clientId, customerId, { amount: 100 + numberSerial });
+      const invoice = await newInvoice(creator, clientId, customerId, { amount: (amount += 1) });
       if (status === 'rejected') await rejectInvoice({ actor: a, id: invoice.id, input: { reason: 'Nepotpuna dokumentacija' } });
       if (['verified', 'approved', 'financed'].includes(status)) await verifyInvoice({ actor: a, id: invoice.id });
       if (['approved', 'financed'].includes(status)) await approveInvoice({ actor: b, id: invoice.id });
@@ -244,8 +247,8 @@ describe('refusals change nothing', () => {
     const a = await staff('manager');
     const b = await staff('manager');
     // Each advance is 8000.00; the limit holds one but not two.
-    const clientId = await insertClient({ creditLimit: '12000.00' });
-    const customerId = await insertCustomer();
+    const { id: clientId } = await financeableClient({ creditLimit: '12000.00' });
+    const { id: customerId } = await insertCustomer();
     const ids: string[] = [];
     for (let i = 0; i < 2; i++) {
       const invoice = await newInvoice(creator, clientId, customerId, { amount: 10000, issueDate: zagrebDay(-i - 1) });
@@ -265,8 +268,8 @@ describe('refusals change nothing', () => {
   });
 
   it('rejecting needs a reason and records it', async () => {
-    const clientId = await insertClient();
-    const invoice = await newInvoice(await staff('user'), clientId, await insertCustomer());
+    const { id: clientId } = await financeableClient();
+    const invoice = await newInvoice(await staff('user'), clientId, (await insertCustomer()).id);
     const manager = await staff('manager');
     const failure = await apiFailure(rejectInvoice({ actor: manager, id: invoice.id, input: { reason: '  ' } }));
     expect(failure).toMatchObject({ status: 400, body: { errors: { reason: ['Reason is required'] } } });
@@ -284,7 +287,7 @@ describe('a refusal with an enum param (docs/decisions/013-error-codes.md)', () 
     const creator = await staff('user');
     const a = await staff('manager');
     const b = await staff('manager');
-    const invoice = await newInvoice(creator, await insertClient(), await insertCustomer(), { amount: 321 });
+    const invoice = await newInvoice(creator, (await financeableClient()).id, (await insertCustomer()).id, { amount: 321 });
     await verifyInvoice({ actor: a, id: invoice.id });
     await approveInvoice({ actor: b, id: invoice.id });
     await financeInvoice({ actor: b, id: invoice.id });

@@ -7,6 +7,8 @@ import { centsToDecimalString, centsToNumber, factoringFeeCents, feePeriods, per
 import { INVOICE_MESSAGES, INVOICE_REFUSALS } from './schemas.ts';
 import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
 import { blockedRefusal, customerState, transition } from './invoice-transition.server.ts';
+import type { Client } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * The financing figures (docs/money.md), the same rule the demo seed uses:
@@ -45,15 +47,9 @@ export async function financeInvoice(args: { actor: Actor; id: string; ip?: stri
       from: ['approved'],
       to: 'financed',
       apply: async (row, transaction) => {
-        const client = (await selectOne<{
-          company_name: string;
-          iban: string | null;
-          credit_limit: string | null;
-          used_credit: string;
-          advance_rate: string;
-          fee_rate: string;
-          onboarding_status: string;
-        }>(
+        const client = (await selectOne<
+          RowOf<typeof Client, 'company_name' | 'iban' | 'credit_limit' | 'used_credit' | 'advance_rate' | 'fee_rate' | 'onboarding_status'>
+        >(
           'SELECT company_name, iban, credit_limit, used_credit, advance_rate, fee_rate, onboarding_status FROM clients WHERE id = :clientId FOR UPDATE',
           { clientId: row.client_id },
           { transaction },

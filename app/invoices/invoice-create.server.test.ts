@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { activityRows, apiFailure } from '../auth/test-helpers.server.ts';
 import { createInvoice } from './invoice-create.server.ts';
 import { getInvoiceDetail } from './invoice-queries.server.ts';
-import { insertClient, insertCustomer, newInvoice, staff } from './test-fixtures.server.ts';
+import { financeableClient, insertCustomer, newInvoice, staff } from '../../tests/factories.ts';
 
 describe('creating an invoice', () => {
   it('stores it pending with invoice_created and refuses unknown parties, duplicates, bad dates and amounts', async () => {
     const user = await staff('user');
-    const clientId = await insertClient();
-    const customerId = await insertCustomer();
+    const { id: clientId } = await financeableClient();
+    const { id: customerId } = await insertCustomer();
     const invoice = await newInvoice(user, clientId, customerId, { invoiceNumber: 'A-1', amount: '1234.5' });
     expect(invoice).toMatchObject({ status: 'pending', amount: 1234.5, currency: 'EUR', clientId, customerId, source: 'manual' });
     const [log] = await activityRows('invoice_created', invoice.id);
@@ -30,8 +30,8 @@ describe('creating an invoice', () => {
 
   it('with lines: each net is quantity × price and the amount must be their total with VAT', async () => {
     const user = await staff('user');
-    const clientId = await insertClient();
-    const customerId = await insertCustomer();
+    const { id: clientId } = await financeableClient();
+    const { id: customerId } = await insertCustomer();
     const input = {
       clientId,
       customerId,

@@ -9,6 +9,8 @@ import { centsToDecimalString, centsToNumber, percentOfCents, sumCents } from '.
 import { INVOICE_MESSAGES, invoiceCreateSchema, type InvoiceCreateInput } from './schemas.ts';
 import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
 import { readInvoice, toInvoiceDto, type InvoiceDto } from './invoice-dto.server.ts';
+import type { Client, Customer } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * Submitting an invoice: by hand or over the API (createInvoice), or from an
@@ -56,8 +58,8 @@ export async function insertInvoice(
   transaction: Transaction,
 ): Promise<InvoiceDto> {
   const [client, customer] = await Promise.all([
-    selectOne<{ company_name: string }>('SELECT company_name FROM clients WHERE id = :id', { id: invoice.clientId }, { transaction }),
-    selectOne<{ company_name: string }>('SELECT company_name FROM customers WHERE id = :id', { id: invoice.customerId }, { transaction }),
+    selectOne<RowOf<typeof Client, 'company_name'>>('SELECT company_name FROM clients WHERE id = :id', { id: invoice.clientId }, { transaction }),
+    selectOne<RowOf<typeof Customer, 'company_name'>>('SELECT company_name FROM customers WHERE id = :id', { id: invoice.customerId }, { transaction }),
   ]);
   const missing: Record<string, string[]> = {};
   if (!client) missing.clientId = [INVOICE_MESSAGES.clientNotFound];

@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { apiFailure } from '../auth/test-helpers.server.ts';
 import { approveInvoice, verifyInvoice } from './invoice-decisions.server.ts';
 import { financeInvoice } from './financing.server.ts';
-import { insertClient, insertCustomer, newInvoice, staff, zagrebDay } from './test-fixtures.server.ts';
+import { financeableClient, insertCustomer, newInvoice, staff, zagrebDay } from '../../tests/factories.ts';
 
 describe('the duplicate rule of verification', () => {
   it('(a) the same client, customer, amount and issue date under another number is a duplicate', async () => {
     const user = await staff('user');
     const manager = await staff('manager');
-    const clientId = await insertClient();
-    const customerId = await insertCustomer();
+    const { id: clientId } = await financeableClient();
+    const { id: customerId } = await insertCustomer();
     await newInvoice(user, clientId, customerId, { invoiceNumber: '7/1/1', amount: 500, issueDate: '2026-11-01' });
     const second = await newInvoice(user, clientId, customerId, { invoiceNumber: '8/1/1', amount: 500, issueDate: '2026-11-01' });
     const failure = await apiFailure(verifyInvoice({ actor: manager, id: second.id }));
@@ -23,13 +23,13 @@ describe('the duplicate rule of verification', () => {
     const user = await staff('user');
     const a = await staff('manager');
     const b = await staff('manager');
-    const customerId = await insertCustomer();
-    const firstClient = await insertClient({ name: 'Prvi d.o.o.' });
+    const { id: customerId } = await insertCustomer();
+    const { id: firstClient } = await financeableClient({ name: 'Prvi d.o.o.' });
     const financed = await newInvoice(user, firstClient, customerId, { invoiceNumber: '15/1/1', amount: 700 });
     await verifyInvoice({ actor: a, id: financed.id });
     await approveInvoice({ actor: b, id: financed.id });
     await financeInvoice({ actor: b, id: financed.id });
-    const secondClient = await insertClient({ name: 'Drugi d.o.o.' });
+    const { id: secondClient } = await financeableClient({ name: 'Drugi d.o.o.' });
     const again = await newInvoice(user, secondClient, customerId, { invoiceNumber: ' 15/1/1', amount: 700, issueDate: zagrebDay(-20) });
     const failure = await apiFailure(verifyInvoice({ actor: a, id: again.id }));
     expect(failure).toMatchObject({ status: 409, body: { message: 'Duplicate invoice: number 15/1/1 for this customer and amount is already financed for Prvi d.o.o.' } });

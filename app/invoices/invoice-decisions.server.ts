@@ -8,6 +8,8 @@ import { applyEntityDecision } from '../workflows/decisions.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { InvoiceRow } from './invoice-dto.server.ts';
 import { blockedRefusal, customerState, transition } from './invoice-transition.server.ts';
+import type { Client, Invoice } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * The managers' decisions on an invoice before financing: verify (with the
@@ -27,7 +29,9 @@ import { blockedRefusal, customerState, transition } from './invoice-transition.
  * '15/1/1' repeat between sellers.
  */
 async function findDuplicate(row: InvoiceRow, transaction: Transaction) {
-  return selectOne<{ invoice_number: string; status: string; client_name: string; rule: 'same_receivable' | 'financed_elsewhere' }>(
+  return selectOne<
+    RowOf<typeof Invoice, 'invoice_number' | 'status'> & { client_name: RowOf<typeof Client>['company_name']; rule: 'same_receivable' | 'financed_elsewhere' }
+  >(
     `SELECT i.invoice_number, i.status, c.company_name AS client_name,
             CASE WHEN i.client_id = :clientId THEN 'same_receivable' ELSE 'financed_elsewhere' END AS rule
        FROM invoices i JOIN clients c ON c.id = i.client_id

@@ -1,8 +1,10 @@
 import type { Transaction } from 'sequelize';
 import { selectOne } from '../db.server.ts';
-import { centsToNumber, toCents } from '../utils/money.ts';
+import { iso, money } from '../utils/api-values.ts';
 import type { InvoiceStatus } from './schemas.ts';
 import { isUuid } from '../utils/validation.ts';
+import type { Client, Customer, Invoice } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * One invoice as the invoice modules read it: the row, the read that joins its
@@ -11,42 +13,11 @@ import { isUuid } from '../utils/validation.ts';
  * and the transitions (./invoice-transition.server.ts).
  */
 
-export interface InvoiceRow {
-  id: string;
-  client_id: string;
-  customer_id: string;
-  invoice_number: string;
-  status: InvoiceStatus;
-  verification_status: 'pending' | 'verified' | 'failed';
-  amount: string;
-  currency: string;
-  issue_date: string;
-  due_date: string;
-  description: string | null;
-  factor_amount: string | null;
-  factor_fee: string | null;
-  paid_amount: string;
-  pending_amount: string;
-  source: 'manual' | 'ubl';
-  ubl_document_id: string | null;
-  verified_by: string | null;
-  verified_at: Date | null;
-  approved_by: string | null;
-  approved_at: Date | null;
-  financed_by: string | null;
-  financed_at: Date | null;
-  rejected_by: string | null;
-  rejected_at: Date | null;
-  rejection_reason: string | null;
-  paid_at: Date | null;
-  created_by: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-export interface InvoiceListRow extends InvoiceRow {
-  client_name: string;
-  customer_name: string;
-}
+export type InvoiceRow = RowOf<typeof Invoice>;
+/** The names of an invoice's parties, as the invoice queries join them (`company_name AS client_name`, `… AS customer_name`). */
+export type InvoicePartyNames = { client_name: RowOf<typeof Client>['company_name']; customer_name: RowOf<typeof Customer>['company_name'] };
+/** The invoice with its parties' names (SELECT_INVOICE). */
+export type InvoiceListRow = InvoiceRow & InvoicePartyNames;
 
 /** An invoice in the API's shape: docs/domain-model.md Invoice fields, plus the parties (docs/api.md) and paidAmount. */
 export interface InvoiceDto {
@@ -70,10 +41,6 @@ export interface InvoiceDto {
   source: 'manual' | 'ubl';
 }
 
-export const money = (value: string) => centsToNumber(toCents(value));
-export const moneyOrNull = (value: string | null) => (value === null ? null : money(value));
-export const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
-
 export function toInvoiceDto(row: InvoiceListRow): InvoiceDto {
   return {
     id: row.id,
@@ -85,9 +52,9 @@ export function toInvoiceDto(row: InvoiceListRow): InvoiceDto {
     issueDate: row.issue_date,
     dueDate: row.due_date,
     description: row.description,
-    factorAmount: moneyOrNull(row.factor_amount),
-    factorFee: moneyOrNull(row.factor_fee),
-    createdAt: iso(row.created_at)!,
+    factorAmount: money(row.factor_amount),
+    factorFee: money(row.factor_fee),
+    createdAt: iso(row.created_at),
     clientId: row.client_id,
     clientName: row.client_name,
     customerId: row.customer_id,

@@ -4,16 +4,16 @@ import { execute, selectOne } from '../db.server.ts';
 import { approveInvoice, rejectInvoice, verifyInvoice } from './invoice-decisions.server.ts';
 import { financeInvoice } from './financing.server.ts';
 import { invoiceTabCounts, listInvoices, listPayableInvoices } from './invoice-queries.server.ts';
-import { insertClient, insertCustomer, newInvoice, staff } from './test-fixtures.server.ts';
+import { financeableClient, insertCustomer, newInvoice, staff } from '../../tests/factories.ts';
 
 describe('lists, tab counts and the payable list', () => {
   it('agree with independent SQL counts, with and without a search', async () => {
     const user = await staff('user');
     const a = await staff('manager');
     const b = await staff('manager');
-    const clientId = await insertClient();
-    const otherClient = await insertClient();
-    const customerId = await insertCustomer();
+    const { id: clientId } = await financeableClient();
+    const { id: otherClient } = await financeableClient();
+    const { id: customerId } = await insertCustomer();
     const made: string[] = [];
     for (let i = 0; i < 9; i++) {
       const invoice = await newInvoice(user, i % 3 === 0 ? otherClient : clientId, customerId, {

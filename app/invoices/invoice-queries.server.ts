@@ -5,7 +5,11 @@ import { invoiceStatusTotals } from './summaries.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { INVOICE_MESSAGES, INVOICE_STATUSES, INVOICE_TABS, type InvoiceStatus, type InvoiceTab } from './schemas.ts';
 import { isUuid } from '../utils/validation.ts';
-import { iso, money, moneyOrNull, readInvoice, SELECT_INVOICE, toInvoiceDto, type InvoiceDto, type InvoiceListRow } from './invoice-dto.server.ts';
+import { readInvoice, SELECT_INVOICE, toInvoiceDto, type InvoiceDto, type InvoiceListRow } from './invoice-dto.server.ts';
+import { iso, money } from '../utils/api-values.ts';
+import type { ActivityLog, Client, Customer, Document, InvoiceLine, Payment, Payout, User } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
+import { sqlUserName } from '../auth/user-record.server.ts';
 
 /** Reading invoices: the list and its tab counts, one invoice's detail, and the payable list of the payment form. */
 
@@ -203,63 +207,30 @@ export async function getInvoiceDetail(id: string): Promise<InvoiceDetailDto> {
   const row = await readInvoice(id);
   if (!row) throw apiError(404, INVOICE_MESSAGES.notFound);
   const [lines, client, customer, documents, payments, payouts, history] = await Promise.all([
-    selectRows<{
-      id: string;
-      line_number: number;
-      description: string;
-      quantity: string;
-      unit_code: string;
-      unit_price: string;
-      net_amount: string;
-      vat_category: string;
-      vat_rate: string;
-      kpd_code: string | null;
-    }>('SELECT * FROM invoice_lines WHERE invoice_id = :id ORDER BY line_number', { id: row.id }),
-    selectOne<{
-      id: string;
-      company_name: string;
-      oib: string;
-      iban: string | null;
-      advance_rate: string;
-      fee_rate: string;
-      credit_limit: string | null;
-      used_credit: string;
-    }>('SELECT id, company_name, oib, iban, advance_rate, fee_rate, credit_limit, used_credit FROM clients WHERE id = :id', { id: row.client_id }),
-    selectOne<{ id: string; company_name: string; oib: string; account_blocked: boolean; blockage_reason: string | null }>(
+    selectRows<RowOf<typeof InvoiceLine>>('SELECT * FROM invoice_lines WHERE invoice_id = :id ORDER BY line_number', { id: row.id }),
+    selectOne<RowOf<typeof Client, 'id' | 'company_name' | 'oib' | 'iban' | 'advance_rate' | 'fee_rate' | 'credit_limit' | 'used_credit'>>('SELECT id, company_name, oib, iban, advance_rate, fee_rate, credit_limit, used_credit FROM clients WHERE id = :id', { id: row.client_id }),
+    selectOne<RowOf<typeof Customer, 'id' | 'company_name' | 'oib' | 'account_blocked' | 'blockage_reason'>>(
       'SELECT id, company_name, oib, account_blocked, blockage_reason FROM customers WHERE id = :id',
       { id: row.customer_id },
     ),
-    selectRows<{ id: string; name: string; type: string; mime_type: string; size: number; created_at: Date }>(
+    selectRows<RowOf<typeof Document, 'id' | 'name' | 'type' | 'mime_type' | 'size' | 'created_at'>>(
       `SELECT id, name, type, mime_type, size, created_at FROM documents
         WHERE entity_type = 'invoice' AND entity_id = :id ORDER BY created_at DESC, id DESC`,
       { id: row.id },
     ),
-    selectRows<{
-      id: string;
-      amount: string;
-      currency: string;
-      payment_method: string;
-      status: string;
-      reference: string | null;
-      created_at: Date;
-      processed_at: Date | null;
-    }>('SELECT * FROM payments WHERE invoice_id = :id ORDER BY created_at DESC, id DESC', { id: row.id }),
-    selectRows<{ id: string; kind: string; amount: string; currency: string; iban: string; status: string; created_at: Date }>(
+    selectRows<RowOf<typeof Payment>>('SELECT * FROM payments WHERE invoice_id = :id ORDER BY created_at DESC, id DESC', { id: row.id }),
+    selectRows<RowOf<typeof Payout>>(
       'SELECT * FROM payouts WHERE invoice_id = :id ORDER BY created_at, id',
       { id: row.id },
     ),
-    selectRows<{
-      id: string;
-      action: string;
-      user_id: string | null;
-      user_name: string | null;
-      user_email: string | null;
-      ip_address: string | null;
-      details: Record<string, unknown>;
-      created_at: Date;
-    }>(
+    selectRows<
+      RowOf<typeof ActivityLog, 'id' | 'action' | 'user_id' | 'ip_address' | 'details' | 'created_at'> & {
+        user_name: string | null;
+        user_email: RowOf<typeof User>['email'] | null;
+      }
+    >(
       `SELECT a.id, a.action, a.user_id, a.ip_address, a.details, a.created_at, u.email AS user_email,
-              nullif(btrim(concat_ws(' ', u.first_name, u.last_name)), '') AS user_name
+              ${sqlUserName('u')} AS user_name
          FROM activity_logs a LEFT JOIN users u ON u.id = a.user_id
         WHERE a.entity_type = 'invoice' AND a.entity_id = :id
         ORDER BY a.created_at, a.id`,
@@ -275,7 +246,7 @@ export async function getInvoiceDetail(id: string): Promise<InvoiceDetailDto> {
     financedAt: iso(row.financed_at),
     rejectedAt: iso(row.rejected_at),
     paidAt: iso(row.paid_at),
-    updatedAt: iso(row.updated_at)!,
+    updatedAt: iso(row.updated_at),
     lines: lines.map((line) => ({
       id: line.id,
       lineNumber: line.line_number,
@@ -295,7 +266,7 @@ export async function getInvoiceDetail(id: string): Promise<InvoiceDetailDto> {
       iban: client!.iban,
       advanceRate: Number(client!.advance_rate),
       feeRate: Number(client!.fee_rate),
-      creditLimit: moneyOrNull(client!.credit_limit),
+      creditLimit: money(client!.credit_limit),
       usedCredit: money(client!.used_credit),
     },
     customer: {
@@ -310,8 +281,8 @@ export async function getInvoiceDetail(id: string): Promise<InvoiceDetailDto> {
       name: doc.name,
       type: doc.type,
       mimeType: doc.mime_type,
-      size: Number(doc.size),
-      createdAt: iso(doc.created_at)!,
+      size: doc.size,
+      createdAt: iso(doc.created_at),
     })),
     payments: payments.map((payment) => ({
       id: payment.id,
@@ -320,7 +291,7 @@ export async function getInvoiceDetail(id: string): Promise<InvoiceDetailDto> {
       paymentMethod: payment.payment_method,
       status: payment.status,
       reference: payment.reference,
-      createdAt: iso(payment.created_at)!,
+      createdAt: iso(payment.created_at),
       processedAt: iso(payment.processed_at),
     })),
     payouts: payouts.map((payout) => ({
@@ -330,7 +301,7 @@ export async function getInvoiceDetail(id: string): Promise<InvoiceDetailDto> {
       currency: payout.currency,
       iban: payout.iban,
       status: payout.status,
-      createdAt: iso(payout.created_at)!,
+      createdAt: iso(payout.created_at),
     })),
     history: history.map((entry) => ({
       id: entry.id,
@@ -340,7 +311,7 @@ export async function getInvoiceDetail(id: string): Promise<InvoiceDetailDto> {
       userEmail: entry.user_email,
       ipAddress: entry.ip_address,
       details: entry.details,
-      createdAt: iso(entry.created_at)!,
+      createdAt: iso(entry.created_at),
     })),
   };
 }

@@ -6,7 +6,10 @@ import { inTransaction, selectOne } from '../db.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { INVOICE_MESSAGES, INVOICE_REFUSALS, type InvoiceStatus } from './schemas.ts';
 import { isUuid } from '../utils/validation.ts';
-import { money, readInvoice, toInvoiceDto, type InvoiceDto, type InvoiceRow } from './invoice-dto.server.ts';
+import { readInvoice, toInvoiceDto, type InvoiceDto, type InvoiceRow } from './invoice-dto.server.ts';
+import { money } from '../utils/api-values.ts';
+import type { Customer } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * Invoices from submission to financing (docs/lifecycle.md#invoices, docs/domain-model.md).
@@ -82,7 +85,7 @@ export async function transition(
 }
 
 export async function customerState(customerId: string, transaction: Transaction) {
-  return (await selectOne<{ company_name: string; account_blocked: boolean; blockage_reason: string | null }>(
+  return (await selectOne<RowOf<typeof Customer, 'company_name' | 'account_blocked' | 'blockage_reason'>>(
     'SELECT company_name, account_blocked, blockage_reason FROM customers WHERE id = :customerId',
     { customerId },
     { transaction },
@@ -90,7 +93,7 @@ export async function customerState(customerId: string, transaction: Transaction
 }
 
 /** 409 for a customer whose account is blocked; the reason, when staff gave one, is part of the text. */
-export function blockedRefusal(customer: { company_name: string; blockage_reason: string | null }, verb: string): Response {
+export function blockedRefusal(customer: RowOf<typeof Customer, 'company_name' | 'blockage_reason'>, verb: string): Response {
   const name = customer.company_name;
   return customer.blockage_reason
     ? apiError(409, INVOICE_REFUSALS.blockedWithReason, { params: { name, reason: customer.blockage_reason, verb } })

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
-import { oibCheckDigit } from '../utils/validation.ts';
 import { invoiceSearchCondition, searchEverything } from '../search.server.ts';
 import { invoiceTabCounts, listInvoices } from './invoice-queries.server.ts';
+import { insertClient, insertCustomer } from '../../tests/factories.ts';
 
 /**
  * The invoice list's totals and search as a user meets them: the total is the
@@ -10,15 +10,9 @@ import { invoiceTabCounts, listInvoices } from './invoice-queries.server.ts';
  * and per status, counted otherwise), and the search finds a number and a
  * description by any part.
  */
-let serial = 5_200_000_000;
-const oib = () => {
-  const base = String(serial++);
-  return `${base}${oibCheckDigit(base)}`;
-};
-
 async function book() {
-  const client = (await selectOne<{ id: string }>(`INSERT INTO clients (company_name, oib) VALUES ('Lista d.o.o.', :oib) RETURNING id`, { oib: oib() }))!;
-  const customer = (await selectOne<{ id: string }>(`INSERT INTO customers (company_name, oib) VALUES ('Kupac liste d.d.', :oib) RETURNING id`, { oib: oib() }))!;
+  const client = await insertClient({ name: 'Lista d.o.o.' });
+  const customer = await insertCustomer({ name: 'Kupac liste d.d.' });
   const invoices: Array<[number: string, description: string, status: string]> = [
     ['R-2025-0001234', 'Isporuka robe', 'pending'],
     ['R-2025-0001299', 'Usluge prijevoza Split', 'verified'],
@@ -65,8 +59,8 @@ describe('the invoice list', () => {
   });
 
   it('finds a number by a fragment in its middle, short or longer than an index piece, with any characters', async () => {
-    const client = (await selectOne<{ id: string }>(`INSERT INTO clients (company_name, oib) VALUES ('Fragmenti d.o.o.', :oib) RETURNING id`, { oib: oib() }))!;
-    const customer = (await selectOne<{ id: string }>(`INSERT INTO customers (company_name, oib) VALUES ('Kupac fragmenata d.d.', :oib) RETURNING id`, { oib: oib() }))!;
+    const client = await insertClient({ name: 'Fragmenti d.o.o.' });
+    const customer = await insertCustomer({ name: 'Kupac fragmenata d.d.' });
     const made = ['R-2025-00421', 'R-2025-10042', 'X-2024-99999', `Ra'čun \\ 7&8:*!|(5)`, 'ČŽ-ŠĐ 2025/17/1', 'INV-ABCDEFGHIJKLMNOP'];
     for (const number of made) {
       await execute(

@@ -18,6 +18,8 @@ import { type INVOICE_DECISIONS, INVOICE_MESSAGES, INVOICE_TABS, invoiceCreateSc
 import { importUblInvoice } from './ubl-import.server.ts';
 import { businessDay } from '../utils/business-time.ts';
 import { isUuid } from '../utils/validation.ts';
+import type { Client } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * The page side of /invoices and /invoices/{id}: URL parameters, the form
@@ -102,7 +104,7 @@ const zagrebToday = () => businessDay();
 export async function financePreviews(invoices: Pick<InvoiceDto, 'id' | 'status' | 'amount' | 'clientId' | 'dueDate'>[]) {
   const approved = invoices.filter((invoice) => invoice.status === 'approved');
   if (approved.length === 0) return {};
-  const rates = await selectRows<{ id: string; advance_rate: string; fee_rate: string }>(
+  const rates = await selectRows<RowOf<typeof Client, 'id' | 'advance_rate' | 'fee_rate'>>(
     'SELECT id, advance_rate, fee_rate FROM clients WHERE id IN (:ids)',
     { ids: [...new Set(approved.map((invoice) => invoice.clientId))] },
   );
@@ -233,12 +235,23 @@ function chosenFile(formData: FormData, name: string): File | null {
 export async function handleCreate(formData: FormData, { actor, ip, back }: { actor: Actor; ip: string | null; back: string }) {
   const submission = parseWithZod(formData, { schema: invoiceCreateSchema });
   if (submission.status !== 'success') return json({ intent: 'create' as const, result: submission.reply() }, { status: 400 });
-  const input = Object.fromEntries(FIELD_NAMES.map((name) => [name, String(formData.get(name) ?? '')]));
+  // The raw strings: createInvoice validates them again with the same schema.
+  const text = (name: (typeof FIELD_NAMES)[number]) => String(formData.get(name) ?? '');
+  const input = {
+    clientId: text('clientId'),
+    customerId: text('customerId'),
+    invoiceNumber: text('invoiceNumber'),
+    issueDate: text('issueDate'),
+    dueDate: text('dueDate'),
+    amount: text('amount'),
+    currency: text('currency'),
+    description: text('description'),
+  };
   const pdf = chosenFile(formData, 'file');
   let number = '';
   try {
     await inTransaction(async (transaction) => {
-      const invoice = await createInvoice({ actor, input: input as never, ip }, { transaction });
+      const invoice = await createInvoice({ actor, input, ip }, { transaction });
       number = invoice.invoiceNumber;
       if (pdf) {
         await storeDocument(

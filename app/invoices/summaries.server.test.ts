@@ -1,23 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
-import { oibCheckDigit } from '../utils/validation.ts';
 import { compactInvoiceSummaries, invoiceDayTotals, invoiceStatusTotals } from './summaries.server.ts';
+import { insertClient, insertCustomer } from '../../tests/factories.ts';
 
 /**
  * The maintained invoice totals must equal counting the book, whatever
  * statements changed it: single and bulk inserts, transitions, deletes,
  * rolled-back transactions, compaction.
  */
-let serial = 5_100_000_000;
-const oib = () => {
-  const base = String(serial++);
-  return `${base}${oibCheckDigit(base)}`;
-};
-
 async function parties() {
-  const client = await selectOne<{ id: string }>(`INSERT INTO clients (company_name, oib) VALUES ('Zbroj d.o.o.', :oib) RETURNING id`, { oib: oib() });
-  const customer = await selectOne<{ id: string }>(`INSERT INTO customers (company_name, oib) VALUES ('Kupac zbroja d.d.', :oib) RETURNING id`, { oib: oib() });
-  return { clientId: client!.id, customerId: customer!.id };
+  const client = await insertClient({ name: 'Zbroj d.o.o.' });
+  const customer = await insertCustomer({ name: 'Kupac zbroja d.d.' });
+  return { clientId: client.id, customerId: customer.id };
 }
 
 async function insertInvoices(ids: { clientId: string; customerId: string }, count: number, prefix: string, createdAt = 'now()') {

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { apiFailure } from '../auth/test-helpers.server.ts';
 import { importUblInvoice } from './ubl-import.server.ts';
-import { BUYER_OIB, FIXTURE, insertCustomer, SELLER_OIB, sellerClient, staff, storedCounts } from './test-fixtures.server.ts';
+import { BUYER_OIB, FIXTURE, SELLER_OIB, storedCounts } from './test-fixtures.server.ts';
+import { insertCustomer, sellerClient, staff } from '../../tests/factories.ts';
 
 describe('importing e-invoices: refusals store nothing', () => {
   async function setup() {
     const user = await staff('user');
-    const clientId = await sellerClient();
+    const { id: clientId } = await sellerClient();
     return { user, clientId };
   }
   const cases: Array<[string, (xml: string) => string, RegExp]> = [
@@ -36,7 +37,7 @@ describe('importing e-invoices: refusals store nothing', () => {
     expect(failure.status).toBe(409);
     expect(failure.body).toMatchObject({ proposedCustomer: { companyName: 'Trgovina Jadran d.d.', oib: BUYER_OIB, city: 'Zadar' } });
     expect(await storedCounts()).toEqual(before);
-    const existing = await insertCustomer({ oib: BUYER_OIB, name: 'Jadran d.d.' });
+    const { id: existing } = await insertCustomer({ oib: BUYER_OIB, name: 'Jadran d.d.' });
     const imported = await importUblInvoice({ actor: user, clientId, xml: FIXTURE });
     expect(imported).toMatchObject({ customerId: existing, customerName: 'Jadran d.d.', customerCreated: false });
     // The same e-invoice twice: its number is taken for the client.

@@ -1,6 +1,5 @@
-import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { activityRows, apiFailure, createTestUser, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
 import { action as approveAction } from '../routes/api.credit-limits.$id.approve.ts';
 import { action as rejectAction } from '../routes/api.credit-limits.$id.reject.ts';
@@ -16,19 +15,9 @@ import {
 } from './credit-limits.server.ts';
 import { addDays, zagrebToday } from './dates.ts';
 import { FIXED_REJECTION_REASON } from './schemas.ts';
+import { actorOf, createTestUser, insertClient } from '../../tests/factories.ts';
 
-type Role = 'user' | 'manager' | 'admin' | 'super_admin';
-const actorOf = (row: { id: string; role: Role }) => ({ id: row.id, role: row.role });
 const ctx = (request: Request, params: Record<string, string> = {}) => ({ request, params, context: { clientIp: '127.0.0.1' } });
-
-async function insertClient(options: { creditLimit?: string | null; usedCredit?: string; name?: string } = {}): Promise<string> {
-  const oib = String(randomInt(10_000_000_000, 99_999_999_999));
-  const { rows } = await execute<{ id: string }>(
-    `INSERT INTO clients (company_name, oib, status, credit_limit, used_credit) VALUES (:name, :oib, 'active', :creditLimit, :usedCredit) RETURNING id`,
-    { name: options.name ?? `Klijent ${oib} d.o.o.`, oib, creditLimit: options.creditLimit ?? null, usedCredit: options.usedCredit ?? '0' },
-  );
-  return rows[0].id;
-}
 
 const clientLimit = async (id: string) => (await selectOne<{ credit_limit: string | null }>(`SELECT credit_limit FROM clients WHERE id = :id`, { id }))!.credit_limit;
 const requestRow = (id: string) =>
@@ -51,7 +40,7 @@ const today = zagrebToday();
 describe('requesting a credit limit', () => {
   it('records the previous limit, the exact amount, the default validity of 365 days and a credit_limit_requested row', async () => {
     const { user } = await staff();
-    const clientId = await insertClient({ creditLimit: '50000.00' });
+    const { id: clientId } = await insertClient({ creditLimit: '50000.00' });
     const request = await requestCreditLimit({ actor: user, input: { clientId, creditLimit: '123456.78', reason: '  Sezonski porast prodaje. ' }, ip: '10.0.0.9' });
     expect(request).toMatchObject({
       clientId,
@@ -77,7 +66,7 @@ describe('requesting a credit limit', () => {
 
   it('refuses missing fields with the spec messages, an unknown client, a past validity and a third decimal; creates nothing', async () => {
     const { user } = await staff();
-    const clientId = await insertClient();
+    const { id: clientId } = await insertClient();
     const missing = await apiFailure(requestCreditLimit({ actor: user, input: {} as never }));
     expect(missing.status).toBe(400);
     expect(missing.body.errors).toMatchObject({
@@ -106,7 +95,7 @@ describe('requesting a credit limit', () => {
 describe('deciding a credit limit request (four eyes)', () => {
   it('a manager other than the requester approves: the client gets the requested limit, to the cent', async () => {
     const { user, manager } = await staff();
-    const clientId = await insertClient({ creditLimit: '20000.00', usedCredit: '15000.10' });
+    const { id: clientId } = await insertClient({ creditLimit: '20000.00', usedCredit: '15000.10' });
     const request = await requestCreditLimit({ actor: user, input: { clientId, creditLimit: 75000.55, reason: 'Novi kupac' } });
     const approved = await approveCreditLimit({ actor: manager, id: request.id, ip: '10.0.0.2' });
     expect(approved).toMatchObject({ status: 'approved', previousLimit: 20000, requestedLimit: 75000.55, approvedLimit: 75000.55, decidedById: manager.id });
@@ -123,7 +112,7 @@ describe('deciding a credit limit request (four eyes)', () => {
 
   it('an explicit approvedLimit is what the client gets', async () => {
     const { user, manager } = await staff();
-    const clientId = await insertClient();
+    const { id: clientId } = await insertClient();
     const request = await requestCreditLimit({ actor: user, input: { clientId, creditLimit: 100000, reason: 'x' } });
     expect((await approveCreditLimit({ actor: manager, id: request.id, approvedLimit: '80000.10' })).approvedLimit).toBe(80000.1);
     expect(await clientLimit(clientId)).toBe('80000.10');
@@ -131,7 +120,7 @@ describe('deciding a credit limit request (four eyes)', () => {
 
   it('the requester may not approve or reject their own request (403) and nothing changes', async () => {
     const { manager } = await staff();
-    const clientId = await insertClient({ creditLimit: '10000.00' });
+    const { id: clientId } = await insertClient({ creditLimit: '10000.00' });
     const request = await requestCreditLimit({ actor: manager, input: { clientId, creditLimit: 90000, reason: 'x' } });
     const approve = await apiFailure(approveCreditLimit({ actor: manager, id: request.id }));
     expect(approve).toMatchObject({ status: 403, body: { message: 'You cannot decide your own credit limit request' } });
@@ -144,7 +133,7 @@ describe('deciding a credit limit request (four eyes)', () => {
   it('a user (no manager role) may not decide (403)', async () => {
     const { user } = await staff();
     const other = actorOf(await createTestUser({ role: 'user' }));
-    const clientId = await insertClient();
+    const { id: clientId } = await insertClient();
     const request = await requestCreditLimit({ actor: other, input: { clientId, creditLimit: 1000, reason: 'x' } });
     expect((await apiFailure(approveCreditLimit({ actor: user, id: request.id }))).status).toBe(403);
     expect((await apiFailure(rejectCreditLimit({ actor: user, id: request.id, reason: 'x' }))).status).toBe(403);
@@ -154,7 +143,7 @@ describe('deciding a credit limit request (four eyes)', () => {
 
   it('reject stores the reason given and leaves the limit alone', async () => {
     const { user, manager } = await staff();
-    const clientId = await insertClient({ creditLimit: '30000.00' });
+    const { id: clientId } = await insertClient({ creditLimit: '30000.00' });
     const request = await requestCreditLimit({ actor: user, input: { clientId, creditLimit: 60000, reason: 'x' } });
     const rejected = await rejectCreditLimit({ actor: manager, id: request.id, reason: FIXED_REJECTION_REASON });
     expect(rejected).toMatchObject({ status: 'rejected', rejectionReason: 'Odbijeno od strane administratora', decidedById: manager.id, approvedLimit: null });
@@ -165,7 +154,7 @@ describe('deciding a credit limit request (four eyes)', () => {
 
   it('approve and reject only from pending (409); nothing changes', async () => {
     const { user, manager, otherManager } = await staff();
-    const clientId = await insertClient();
+    const { id: clientId } = await insertClient();
     const approvedOne = await requestCreditLimit({ actor: user, input: { clientId, creditLimit: 40000, reason: 'x' } });
     await approveCreditLimit({ actor: manager, id: approvedOne.id });
     const rejectedOne = await requestCreditLimit({ actor: user, input: { clientId, creditLimit: 90000, reason: 'y' } });
@@ -183,7 +172,7 @@ describe('deciding a credit limit request (four eyes)', () => {
 
   it('two managers deciding at once: exactly one wins, the other gets 409', async () => {
     const { user, manager, otherManager } = await staff();
-    const clientId = await insertClient();
+    const { id: clientId } = await insertClient();
     const request = await requestCreditLimit({ actor: user, input: { clientId, creditLimit: 55000, reason: 'x' } });
     const outcomes = await Promise.allSettled([
       approveCreditLimit({ actor: manager, id: request.id }),
@@ -200,8 +189,8 @@ describe('deciding a credit limit request (four eyes)', () => {
 describe('the list and its tab counts', () => {
   it('filters by status and client search; the counts equal SQL counts of the same search', async () => {
     const { user, manager } = await staff();
-    const alpha = await insertClient({ name: 'Alfa Limiti d.o.o.' });
-    const beta = await insertClient({ name: 'Beta Limiti d.o.o.' });
+    const { id: alpha } = await insertClient({ name: 'Alfa Limiti d.o.o.' });
+    const { id: beta } = await insertClient({ name: 'Beta Limiti d.o.o.' });
     const ids = [];
     for (const [clientId, amount] of [[alpha, 1000], [alpha, 2000], [beta, 3000], [beta, 4000], [beta, 5000]] as const) {
       ids.push((await requestCreditLimit({ actor: user, input: { clientId, creditLimit: amount, reason: 'x' } })).id);
@@ -236,7 +225,7 @@ describe('the list and its tab counts', () => {
 describe('expiry', () => {
   it('falls back to the limit before the approval, once however often it runs', async () => {
     const { user, manager } = await staff();
-    const clientId = await insertClient({ creditLimit: '50000.00' });
+    const { id: clientId } = await insertClient({ creditLimit: '50000.00' });
     const request = await requestCreditLimit({ actor: user, input: { clientId, creditLimit: 80000, reason: 'x', validUntil: addDays(today, 10) } });
     await approveCreditLimit({ actor: manager, id: request.id });
     expect(await expireCreditLimits(addDays(today, 10))).toEqual({ expired: 0 }); // valid through its last day
@@ -251,7 +240,7 @@ describe('expiry', () => {
 
   it('falls back to the latest other approval that is still valid', async () => {
     const { user, manager } = await staff();
-    const clientId = await insertClient();
+    const { id: clientId } = await insertClient();
     const long = await requestCreditLimit({ actor: user, input: { clientId, creditLimit: 100000, reason: 'x', validUntil: addDays(today, 30) } });
     await approveCreditLimit({ actor: manager, id: long.id });
     const short = await requestCreditLimit({ actor: user, input: { clientId, creditLimit: 150000, reason: 'y', validUntil: addDays(today, 10) } });
@@ -266,7 +255,7 @@ describe('expiry', () => {
 
   it('does not revive a limit whose own approval has lapsed too', async () => {
     const { user, manager } = await staff();
-    const clientId = await insertClient({ creditLimit: '20000.00' });
+    const { id: clientId } = await insertClient({ creditLimit: '20000.00' });
     const first = await requestCreditLimit({ actor: user, input: { clientId, creditLimit: 100000, reason: 'x', validUntil: addDays(today, 10) } });
     await approveCreditLimit({ actor: manager, id: first.id });
     const second = await requestCreditLimit({ actor: user, input: { clientId, creditLimit: 150000, reason: 'y', validUntil: addDays(today, 20) } });
@@ -282,7 +271,7 @@ describe('expiry', () => {
 
   it('two lapses of one client on the same day end at the limit before both', async () => {
     const { user, manager } = await staff();
-    const clientId = await insertClient({ creditLimit: '5000.00' });
+    const { id: clientId } = await insertClient({ creditLimit: '5000.00' });
     for (const [amount, days] of [[10000, 5], [20000, 6]] as const) {
       const request = await requestCreditLimit({ actor: user, input: { clientId, creditLimit: amount, reason: 'x', validUntil: addDays(today, days) } });
       await approveCreditLimit({ actor: manager, id: request.id });
@@ -295,7 +284,7 @@ describe('expiry', () => {
 describe('renewal tasks', () => {
   it('opens one high-priority limit_approval task 30 days before expiry, never twice', async () => {
     const { user, manager } = await staff();
-    const clientId = await insertClient({ name: 'Obnova d.o.o.' });
+    const { id: clientId } = await insertClient({ name: 'Obnova d.o.o.' });
     const soon = await requestCreditLimit({ actor: user, input: { clientId, creditLimit: 70000, reason: 'x', validUntil: addDays(today, 40) } });
     await approveCreditLimit({ actor: manager, id: soon.id });
     const pending = await requestCreditLimit({ actor: user, input: { clientId, creditLimit: 90000, reason: 'y', validUntil: addDays(today, 5) } });
@@ -329,7 +318,7 @@ describe('renewal tasks', () => {
 
   it('skips a limit that has already been renewed by a later-running approval', async () => {
     const { user, manager } = await staff();
-    const clientId = await insertClient();
+    const { id: clientId } = await insertClient();
     const old = await requestCreditLimit({ actor: user, input: { clientId, creditLimit: 70000, reason: 'x', validUntil: addDays(today, 20) } });
     await approveCreditLimit({ actor: manager, id: old.id });
     const renewal = await requestCreditLimit({ actor: user, input: { clientId, creditLimit: 80000, reason: 'obnova' } });
@@ -342,7 +331,7 @@ describe('the /api/credit-limits routes', () => {
   it('POST 201, GET with X-Total-Count and ?status, PUT approve/reject with four eyes, 409 and 403', async () => {
     const { user, manager } = await staff();
     const [userCookie, managerCookie] = await Promise.all([signedInCookie(user.id), signedInCookie(manager.id)]);
-    const clientId = await insertClient({ creditLimit: '1000.00', name: 'Rute API d.o.o.' });
+    const { id: clientId } = await insertClient({ creditLimit: '1000.00', name: 'Rute API d.o.o.' });
 
     const created = await creditLimitsAction(
       ctx(jsonRequest('/api/credit-limits', { clientId, creditLimit: 25000.5, reason: 'API zahtjev', validUntil: addDays(today, 100) }, userCookie)),

@@ -21,6 +21,10 @@ import {
 } from './schemas.ts';
 import { sqlFromBusinessLocal } from '../utils/business-time.ts';
 import { isUuid } from '../utils/validation.ts';
+import { iso, money } from '../utils/api-values.ts';
+import type { Client, CreditLimitRequest } from '../../db/models/index.ts';
+import type { NonNullColumns, RowOf } from '../../db/models/rows.ts';
+import { sqlUserName } from '../auth/user-record.server.ts';
 
 /**
  * Credit limits (docs/lifecycle.md#credit-limits, docs/domain-model.md, docs/api.md). A limit is
@@ -56,38 +60,24 @@ export interface CreditLimitRequestDto {
   rejectionReason: string | null;
 }
 
-interface RequestRow {
-  id: string;
-  client_id: string;
-  client_name: string;
-  previous_limit: string | null;
-  requested_limit: string;
-  approved_limit: string | null;
-  reason: string;
-  requested_by: string | null;
+type RequestRow = Omit<RowOf<typeof CreditLimitRequest>, 'created_at' | 'updated_at'> & {
+  client_name: ClientRow['company_name'];
   requested_by_name: string | null;
-  requested_at: Date;
-  valid_until: string | null;
-  status: CreditLimitStatus;
-  decided_by: string | null;
   decided_by_name: string | null;
-  decided_at: Date | null;
-  rejection_reason: string | null;
-}
+};
+type ClientRow = RowOf<typeof Client>;
 
 const SELECT_REQUESTS = `
   SELECT r.id, r.client_id, c.company_name AS client_name, r.previous_limit, r.requested_limit, r.approved_limit, r.reason,
-         r.requested_by, nullif(btrim(concat_ws(' ', ru.first_name, ru.last_name)), '') AS requested_by_name, r.requested_at,
+         r.requested_by, ${sqlUserName('ru')} AS requested_by_name, r.requested_at,
          to_char(r.valid_until, 'YYYY-MM-DD') AS valid_until, r.status,
-         r.decided_by, nullif(btrim(concat_ws(' ', du.first_name, du.last_name)), '') AS decided_by_name, r.decided_at, r.rejection_reason
+         r.decided_by, ${sqlUserName('du')} AS decided_by_name, r.decided_at, r.rejection_reason
     FROM credit_limit_requests r
     JOIN clients c ON c.id = r.client_id
     LEFT JOIN users ru ON ru.id = r.requested_by
     LEFT JOIN users du ON du.id = r.decided_by`;
 
-const money = (value: string | null): number | null => (value === null ? null : centsToNumber(toCents(value)));
 const decimal = (value: string): string => centsToDecimalString(toCents(value));
-const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 
 function toDto(row: RequestRow): CreditLimitRequestDto {
   return {
@@ -95,12 +85,12 @@ function toDto(row: RequestRow): CreditLimitRequestDto {
     clientId: row.client_id,
     clientName: row.client_name,
     previousLimit: money(row.previous_limit),
-    requestedLimit: money(row.requested_limit) as number,
+    requestedLimit: money(row.requested_limit),
     approvedLimit: money(row.approved_limit),
     reason: row.reason,
     requestedBy: row.requested_by_name,
     requestedById: row.requested_by,
-    requestedAt: iso(row.requested_at) as string,
+    requestedAt: iso(row.requested_at),
     validUntil: row.valid_until,
     status: row.status,
     decidedBy: row.decided_by_name,
@@ -137,7 +127,7 @@ export async function requestCreditLimit(
   if (validUntil < today) throw apiError(400, LIMIT_ERRORS.validUntilPast, { errors: { validUntil: [LIMIT_ERRORS.validUntilPast] } });
 
   const work = async (transaction: Transaction) => {
-    const client = await selectOne<{ id: string; company_name: string; credit_limit: string | null }>(
+    const client = await selectOne<RowOf<typeof Client, 'id' | 'company_name' | 'credit_limit'>>(
       `SELECT id, company_name, credit_limit FROM clients WHERE id = :id FOR SHARE`,
       { id: data.clientId },
       { transaction },
@@ -232,7 +222,7 @@ export async function approveCreditLimit({
     if (request.status !== 'pending') throw apiError(409, LIMIT_ERRORS.notPendingApprove);
     if (request.valid_until !== null && request.valid_until < zagrebToday()) throw apiError(409, LIMIT_ERRORS.validityEnded);
     const limit = data.approvedLimit ?? decimal(request.requested_limit);
-    const client = (await selectOne<{ company_name: string; credit_limit: string | null }>(
+    const client = (await selectOne<RowOf<typeof Client, 'company_name' | 'credit_limit'>>(
       `SELECT company_name, credit_limit FROM clients WHERE id = :id FOR UPDATE`,
       { id: request.client_id },
       { transaction },
@@ -292,7 +282,7 @@ export async function rejectCreditLimit({
       { id: request.id, reason: data.reason, actorId: actor.id },
       { transaction },
     );
-    const client = await selectOne<{ company_name: string }>(`SELECT company_name FROM clients WHERE id = :id`, { id: request.client_id }, { transaction });
+    const client = await selectOne<RowOf<typeof Client, 'company_name'>>(`SELECT company_name FROM clients WHERE id = :id`, { id: request.client_id }, { transaction });
     await logActivity(
       {
         action: 'credit_limit_rejected',
@@ -425,22 +415,18 @@ export async function clientLimitsOverview(
 
 /** The request dialog's client choices, by name. */
 export async function clientChoices(limit = 1000): Promise<Array<{ id: string; companyName: string; creditLimit: number | null }>> {
-  const rows = await selectRows<{ id: string; company_name: string; credit_limit: string | null }>(
+  const rows = await selectRows<RowOf<typeof Client, 'id' | 'company_name' | 'credit_limit'>>(
     `SELECT id, company_name, credit_limit FROM clients ORDER BY company_name, id LIMIT :limit`,
     { limit },
   );
   return rows.map((row) => ({ id: row.id, companyName: row.company_name, creditLimit: money(row.credit_limit) }));
 }
 
-interface ExpiringRow {
-  id: string;
-  client_id: string;
-  previous_limit: string | null;
-  approved_limit: string;
-  requested_at: Date;
-  valid_until: string;
-  status: CreditLimitStatus;
-}
+/** An approved request with a validity (the query's WHERE). */
+type ExpiringRow = NonNullColumns<
+  RowOf<typeof CreditLimitRequest, 'id' | 'client_id' | 'previous_limit' | 'approved_limit' | 'requested_at' | 'valid_until' | 'status'>,
+  'approved_limit' | 'valid_until'
+>;
 
 /**
  * What a client's limit falls back to when approval `expired` lapses on `today`:
@@ -506,7 +492,7 @@ export async function expireCreditLimits(today: string = zagrebToday()): Promise
       );
       if (!request || request.status !== 'approved' || request.valid_until >= today) return false;
       // Locked before the other requests are read, so an approval for this client committing now is seen (it holds this lock first).
-      const client = (await selectOne<{ company_name: string; credit_limit: string | null }>(
+      const client = (await selectOne<RowOf<typeof Client, 'company_name' | 'credit_limit'>>(
         `SELECT company_name, credit_limit FROM clients WHERE id = :id FOR UPDATE`,
         { id: request.client_id },
         { transaction },

@@ -2,11 +2,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../db/seed/demo.ts';
 import { getSequelize } from '../../db/connection.ts';
 import { queues } from '../jobs/queues.server.ts';
-import { createTestUser, getRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { getRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
 import { loader as monitoringApi } from '../routes/api.monitoring.ts';
 import { loader as monitoringPage } from '../routes/_app.monitoring.tsx';
 import { monitoringStatus } from './monitoring.server.ts';
+import { createTestUser } from '../../tests/factories.ts';
 
 let cookie: string;
 

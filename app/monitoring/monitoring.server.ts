@@ -3,6 +3,9 @@ import { queueDepths } from '../jobs/job-table.server.ts';
 import { queues } from '../jobs/queues.server.ts';
 import { integrationStatuses, type IntegrationStatusRow } from '../dashboard/dashboard.server.ts';
 import { sqlBusinessLocal, sqlFromBusinessLocal } from '../utils/business-time.ts';
+import type { WorkerHeartbeat } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
+import { iso } from '../utils/api-values.ts';
 
 /** A worker that has not beaten for this long is reported as not running (as on Settings). */
 export const WORKER_STALE_AFTER_SECONDS = 120;
@@ -62,7 +65,7 @@ async function databaseLatency(): Promise<{ connected: boolean; latencyMs: numbe
 }
 
 async function workerStatuses(): Promise<WorkerStatus[]> {
-  const rows = await selectRows<{ worker_id: string; hostname: string; pid: number; started_at: Date; last_beat_at: Date; fresh: boolean }>(
+  const rows = await selectRows<RowOf<typeof WorkerHeartbeat> & { fresh: boolean }>(
     `SELECT worker_id, hostname, pid, started_at, last_beat_at,
             last_beat_at > now() - make_interval(secs => :stale) AS fresh
        FROM worker_heartbeats ORDER BY last_beat_at DESC`,
@@ -72,8 +75,8 @@ async function workerStatuses(): Promise<WorkerStatus[]> {
     workerId: row.worker_id,
     hostname: row.hostname,
     pid: row.pid,
-    startedAt: new Date(row.started_at).toISOString(),
-    lastBeatAt: new Date(row.last_beat_at).toISOString(),
+    startedAt: iso(row.started_at),
+    lastBeatAt: iso(row.last_beat_at),
     running: row.fresh,
   }));
 }
@@ -93,7 +96,7 @@ async function queueStatuses(): Promise<{ available: boolean; queues: QueueStatu
     failed: failed.map((row) => ({
       id: row.id,
       name: row.name,
-      failedAt: new Date(row.completed_on).toISOString(),
+      failedAt: iso(row.completed_on),
       retryCount: row.retry_count,
       error: row.error,
     })),

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeQuotedPrintable } from '../../tests/support/smtp.ts';
 import { stopSender } from '../jobs/boss.server.ts';
-import { activityRows, apiFailure, createTestUser, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { createClient, updateClient } from '../clients/clients.server.ts';
-import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
+import { execute, selectOne, selectRows } from '../db.server.ts';
 import { outboxDir } from '../email/mailer.server.ts';
 import { processEmailJob } from '../email/send.server.ts';
 import { createTemplate } from '../email/templates.server.ts';
@@ -14,17 +14,17 @@ import { approveInvoice, verifyInvoice } from '../invoices/invoice-decisions.ser
 import { createInvoice } from '../invoices/invoice-create.server.ts';
 import { financeInvoice } from '../invoices/financing.server.ts';
 import { action as decisionRoute } from '../routes/api.clients.$clientId.kyc-decision.ts';
-import { getObjectStore } from '../storage/object-store.server.ts';
 import { updateTask } from '../tasks/tasks.server.ts';
 import { croatianIban } from '../utils/validation.ts';
 import { runWorkflowStep } from '../workflows/runner.server.ts';
 import type { StepJob } from '../workflows/types.ts';
-import { attachDraftFile, createDraft } from './drafts.server.ts';
+import { createDraft } from './drafts.server.ts';
 import { decideKyc, documentRequestState, submitRequestedDocuments } from './kyc-decision.server.ts';
 import type { KycDocumentType } from './kyc.ts';
 import { submitRegistration } from './submit.server.ts';
-import { freshOib, TINY_PDF, TINY_PNG, wizardValues } from './test-fixtures.server.ts';
+import { attachKycFiles, TINY_PDF, TINY_PNG } from './test-fixtures.server.ts';
 import type { FilePart } from './uploads.server.ts';
+import { createTestUser, newOib, wizardValues } from '../../tests/factories.ts';
 
 let manager: Actor;
 let otherManager: Actor;
@@ -58,20 +58,10 @@ afterAll(async () => {
 
 /** An applicant registered through the wizard (five files), with its onboarding instance waiting at the review. */
 async function applicant(values: Record<string, string> = {}) {
-  const filled = wizardValues({ email: `prijava-${freshOib()}@primjer.hr`, ...values });
+  const filled = wizardValues({ email: `prijava-${newOib()}@primjer.hr`, ...values });
   const { token } = await createDraft({ values: filled, step: 3 });
   const draft = (await selectOne<{ id: string }>(`SELECT id FROM registration_drafts ORDER BY created_at DESC LIMIT 1`))!;
-  for (const kycType of ['company_registration', 'director_id'] as const) {
-    const png = kycType === 'director_id';
-    const stored = await getObjectStore().put(png ? TINY_PNG : Buffer.concat([TINY_PDF, Buffer.from(kycType)]));
-    await inTransaction((transaction) =>
-      attachDraftFile(
-        draft.id,
-        { kycType, storageKey: stored.key, checksum: stored.checksum, size: stored.size, mimeType: png ? 'image/png' : 'application/pdf', fileName: `${kycType}.${png ? 'png' : 'pdf'}` },
-        { transaction },
-      ),
-    );
-  }
+  await attachKycFiles(draft.id, ['company_registration', 'director_id']);
   const result = await submitRegistration({ token, ip: '198.51.100.7' });
   if (!result.ok) throw new Error(`registration failed: ${result.message}`);
   const instance = (await selectOne<{ id: string }>(`SELECT id FROM workflow_instances WHERE entity_id = :id`, { id: result.clientId }))!;
@@ -152,7 +142,7 @@ describe('approving an application', () => {
   it('before the workflow reaches the review: the review step completes by itself when reached', async () => {
     const clientId = (await selectOne<{ id: string }>(
       `INSERT INTO clients (company_name, oib, email, status, onboarding_status) VALUES ('Rani d.o.o.', :oib, 'rani@primjer.hr', 'pending', 'in_progress') RETURNING id`,
-      { oib: freshOib() },
+      { oib: newOib() },
     ))!.id;
     const { rows } = await execute<{ id: string }>(
       `INSERT INTO workflow_instances (workflow_id, status, entity_type, entity_id, current_step, steps)
@@ -301,7 +291,7 @@ describe('asking for more documents', () => {
   it('is refused when the client has no email address to send the link to', async () => {
     const clientId = (await selectOne<{ id: string }>(
       `INSERT INTO clients (company_name, oib, status, onboarding_status) VALUES ('Bez adrese d.o.o.', :oib, 'pending', 'pending') RETURNING id`,
-      { oib: freshOib() },
+      { oib: newOib() },
     ))!.id;
     const failure = await apiFailure(decideKyc({ actor: manager, clientId, input: { decision: 'request_documents', message: 'Molimo dokumente' } }));
     expect(failure).toMatchObject({ status: 409, body: { errors: { email: ['The client has no email address to send the request to'] } } });
@@ -346,11 +336,11 @@ describe('who decides, and on what', () => {
 
 describe('a client entered by staff', () => {
   async function approvedInvoiceOf(clientId: string) {
-    const customer = (await selectOne<{ id: string }>(`INSERT INTO customers (company_name, oib) VALUES ('Kupac KYC d.d.', :oib) RETURNING id`, { oib: freshOib() }))!;
+    const customer = (await selectOne<{ id: string }>(`INSERT INTO customers (company_name, oib) VALUES ('Kupac KYC d.d.', :oib) RETURNING id`, { oib: newOib() }))!;
     const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
     const invoice = await createInvoice({
       actor: user,
-      input: { clientId, customerId: customer.id, invoiceNumber: `KYC-${freshOib()}`, issueDate: day(-1), dueDate: day(40), amount: '1000.00', currency: 'EUR', description: 'Roba' },
+      input: { clientId, customerId: customer.id, invoiceNumber: `KYC-${newOib()}`, issueDate: day(-1), dueDate: day(40), amount: '1000.00', currency: 'EUR', description: 'Roba' },
     });
     await verifyInvoice({ actor: manager, id: invoice.id });
     await approveInvoice({ actor: otherManager, id: invoice.id });
@@ -358,7 +348,7 @@ describe('a client entered by staff', () => {
   }
 
   it('starts pending with its review (the onboarding workflow) and cannot be financed until approved', async () => {
-    const client = await createClient({ actor: user, input: { companyName: 'Osoblje d.o.o.', oib: freshOib(), email: 'osoblje@primjer.hr', iban: croatianIban('2340009', '1110098765') } });
+    const client = await createClient({ actor: user, input: { companyName: 'Osoblje d.o.o.', oib: newOib(), email: 'osoblje@primjer.hr', iban: croatianIban('2340009', '1110098765') } });
     expect(client).toMatchObject({ status: 'pending', onboardingStatus: 'pending' });
     const instance = await selectOne<{ id: string; status: string }>(`SELECT id, status FROM workflow_instances WHERE entity_id = :id`, { id: client.id });
     expect(instance).toMatchObject({ status: 'running' });
@@ -381,7 +371,7 @@ describe('a client entered by staff', () => {
   it('gets a KYC task of its own when no onboarding workflow is active', async () => {
     await execute(`UPDATE workflow_definitions SET is_active = false WHERE id = :definitionId`, { definitionId });
     try {
-      const client = await createClient({ actor: user, input: { companyName: 'Bez workflowa d.o.o.', oib: freshOib() } });
+      const client = await createClient({ actor: user, input: { companyName: 'Bez workflowa d.o.o.', oib: newOib() } });
       expect(await selectRows(`SELECT 1 FROM workflow_instances WHERE entity_id = :id`, { id: client.id })).toHaveLength(0);
       const [task] = await kycTasks(client.id);
       expect(task).toMatchObject({ type: 'kyc_verification', status: 'pending', workflow_instance_id: null });

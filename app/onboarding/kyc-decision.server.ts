@@ -17,6 +17,10 @@ import { sendDocumentRequestMail, sendRejectionMail } from './kyc-mail.server.ts
 import { KYC_ERRORS, KYC_REQUEST_TTL_DAYS, kycDecisionSchema, type KycDecision, type KycDecisionInput } from './schemas.ts';
 import type { FilePart, UploadErrors } from './uploads.server.ts';
 import { isUuid } from '../utils/validation.ts';
+import type { ActivityLog, Client, CreditLimitRequest, Document, Task } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
+import { sqlUserName } from '../auth/user-record.server.ts';
+import { iso } from '../utils/api-values.ts';
 
 /**
  * The applicant's KYC decision, taken by a manager ('decide:kyc' in
@@ -43,14 +47,7 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
-interface ClientRow {
-  id: string;
-  company_name: string;
-  contact_person: string | null;
-  email: string | null;
-  status: ClientStatus;
-  onboarding_status: OnboardingStatus;
-}
+type ClientRow = RowOf<typeof Client, 'id' | 'company_name' | 'contact_person' | 'email' | 'status' | 'onboarding_status'>;
 
 export interface KycDecisionResult {
   clientId: string;
@@ -140,7 +137,7 @@ export async function decideKyc({ actor, clientId, input, ip }: { actor: Actor; 
           status: { old: client.status, new: next.status },
           onboardingStatus: { old: client.onboarding_status, new: next.onboarding },
           ...(reason && decision === 'reject' ? { reason } : {}),
-          ...(request ? { message, requestId: request.id, expiresAt: new Date(request.expires_at).toISOString(), to: email } : {}),
+          ...(request ? { message, requestId: request.id, expiresAt: iso(request.expires_at), to: email } : {}),
           ...(decision === 'reject' ? { to: email } : {}),
           workflow,
           closedTaskIds,
@@ -182,13 +179,13 @@ export async function decideKyc({ actor, clientId, input, ip }: { actor: Actor; 
     closedTaskIds: outcome.closedTaskIds,
     email: outcome.email,
     emailSent,
-    documentRequest: outcome.request ? { id: outcome.request.id, expiresAt: new Date(outcome.request.expires_at).toISOString() } : null,
+    documentRequest: outcome.request ? { id: outcome.request.id, expiresAt: iso(outcome.request.expires_at) } : null,
   };
 }
 
 /** The client's open KYC tasks are done: the decision was their work. Returns their ids. */
 async function closeKycTasks(clientId: string, decision: KycDecision, actor: Actor, ip: string | null, transaction: Transaction): Promise<string[]> {
-  const { rows } = await execute<{ id: string; title: string; status: string }>(
+  const { rows } = await execute<RowOf<typeof Task, 'id' | 'title' | 'status'>>(
     `UPDATE tasks t SET status = 'completed', completed_at = now(), assigned_to = coalesce(t.assigned_to, :actorId)
        FROM (SELECT id, status FROM tasks WHERE type = 'kyc_verification' AND entity_type = 'client' AND entity_id = :clientId
                AND status IN ('pending', 'in_progress') FOR UPDATE) old
@@ -215,7 +212,7 @@ async function closeKycTasks(clientId: string, decision: KycDecision, actor: Act
  */
 async function rejectPendingLimits(client: ClientRow, reason: string | null, actor: Actor, ip: string | null, transaction: Transaction): Promise<string[]> {
   const why = `${KYC_LIMIT_REJECTION}${reason ? `: ${reason}` : ''}`.slice(0, 5000);
-  const { rows } = await execute<{ id: string; requested_limit: string }>(
+  const { rows } = await execute<RowOf<typeof CreditLimitRequest, 'id' | 'requested_limit'>>(
     `UPDATE credit_limit_requests
         SET status = 'rejected', rejection_reason = :why, decided_at = now(), updated_at = now(),
             decided_by = CASE WHEN requested_by = :actorId THEN NULL ELSE CAST(:actorId AS uuid) END
@@ -306,15 +303,15 @@ export async function getKycApplication(clientId: string): Promise<KycApplicatio
         WHERE client_id = :clientId AND spent_at IS NULL AND expires_at > now() ORDER BY created_at DESC LIMIT 1`,
       { clientId },
     ),
-    selectOne<{ action: string; details: Record<string, unknown>; created_at: Date; user_name: string | null }>(
-      `SELECT a.action, a.details, a.created_at, NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), '') AS user_name
+    selectOne<RowOf<typeof ActivityLog, 'action' | 'details' | 'created_at'> & { user_name: string | null }>(
+      `SELECT a.action, a.details, a.created_at, ${sqlUserName('u')} AS user_name
          FROM activity_logs a LEFT JOIN users u ON u.id = a.user_id
         WHERE a.entity_type = 'client' AND a.entity_id = :clientId
           AND a.action IN ('client_kyc_approved', 'client_kyc_rejected', 'client_kyc_documents_requested', 'client_kyc_documents_received')
         ORDER BY a.created_at DESC, a.id DESC LIMIT 1`,
       { clientId },
     ),
-    selectRows<{ id: string; name: string; kyc_type: KycDocumentType | null; size: string; created_at: Date }>(
+    selectRows<RowOf<typeof Document, 'id' | 'name' | 'kyc_type' | 'size' | 'created_at'>>(
       `SELECT id, name, kyc_type, size, created_at FROM documents WHERE entity_type = 'client' AND entity_id = :clientId
         ORDER BY created_at DESC, id DESC LIMIT 50`,
       { clientId },
@@ -329,18 +326,18 @@ export async function getKycApplication(clientId: string): Promise<KycApplicatio
     onboardingStatus: client.onboarding_status,
     pending: UNDECIDED.includes(client.onboarding_status),
     openRequest: request
-      ? { message: request.message, createdAt: new Date(request.created_at).toISOString(), expiresAt: new Date(request.expires_at).toISOString() }
+      ? { message: request.message, createdAt: iso(request.created_at), expiresAt: iso(request.expires_at) }
       : null,
     lastDecision: decision
       ? {
           action: decision.action,
           reason: text(decision.details.reason),
           message: text(decision.details.message),
-          at: new Date(decision.created_at).toISOString(),
+          at: iso(decision.created_at),
           by: decision.user_name,
         }
       : null,
-    documents: documents.map((row) => ({ id: row.id, name: row.name, kycType: row.kyc_type, size: Number(row.size), createdAt: new Date(row.created_at).toISOString() })),
+    documents: documents.map((row) => ({ id: row.id, name: row.name, kycType: row.kyc_type, size: Number(row.size), createdAt: iso(row.created_at) })),
   };
 }
 
@@ -382,7 +379,7 @@ function stateOf(row: RequestRow | null): DocumentRequestState {
   if (row.spent_reason === 'submitted') return { state: 'submitted', documents: row.documents_received };
   if (row.spent_at) return { state: 'spent' };
   if (row.expired) return { state: 'expired' };
-  return { state: 'open', companyName: row.company_name, message: row.message, expiresAt: new Date(row.expires_at).toISOString() };
+  return { state: 'open', companyName: row.company_name, message: row.message, expiresAt: iso(row.expires_at) };
 }
 
 /** What the link's page shows. */

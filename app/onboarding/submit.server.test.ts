@@ -1,28 +1,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { activityRows } from '../auth/test-helpers.server.ts';
-import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
-import { getObjectStore } from '../storage/object-store.server.ts';
-import { attachDraftFile, createDraft, loadDraftByToken, type DraftFile } from './drafts.server.ts';
+import { execute, selectOne, selectRows } from '../db.server.ts';
+import { createDraft, loadDraftByToken, type DraftFile } from './drafts.server.ts';
 import { KYC_DOCUMENT_TYPES } from './kyc.ts';
 import { REGISTRATION_LIMIT_REASON, submitRegistration, SUBMIT_ERRORS } from './submit.server.ts';
-import { seedOnboardingDefinition, TINY_PDF, TINY_PNG, wizardValues } from './test-fixtures.server.ts';
+import { attachKycFiles, seedOnboardingDefinition } from './test-fixtures.server.ts';
+import { wizardValues } from '../../tests/factories.ts';
 
 beforeAll(seedOnboardingDefinition);
 
 /** A draft with both steps filled in and the given KYC types attached. */
 async function readyDraft(values = wizardValues(), types: readonly DraftFile['kycType'][] = KYC_DOCUMENT_TYPES) {
   const { draft, token } = await createDraft({ values, step: 3 });
-  for (const kycType of types) {
-    const png = kycType === 'director_id';
-    const stored = await getObjectStore().put(png ? TINY_PNG : Buffer.concat([TINY_PDF, Buffer.from(kycType)]));
-    await inTransaction((transaction) =>
-      attachDraftFile(
-        draft.id,
-        { kycType, storageKey: stored.key, checksum: stored.checksum, size: stored.size, mimeType: png ? 'image/png' : 'application/pdf', fileName: `${kycType}.${png ? 'png' : 'pdf'}` },
-        { transaction },
-      ),
-    );
-  }
+  await attachKycFiles(draft.id, types);
   return { draft, token, values };
 }
 

@@ -1,10 +1,8 @@
-import { createTestUser } from '../auth/test-helpers.server.ts';
-import type { Actor } from '../auth/users.server.ts';
-import { execute } from '../db.server.ts';
-import { croatianIban, oibCheckDigit } from '../utils/validation.ts';
-import { decideKyc } from './kyc-decision.server.ts';
+import { execute, inTransaction } from '../db.server.ts';
+import { getObjectStore } from '../storage/object-store.server.ts';
+import { attachDraftFile, type DraftFile } from './drafts.server.ts';
 
-/** Fixtures for the wizard's tests (used by *.test.ts only). */
+/** Files and the workflow definition for the wizard's tests (used by *.test.ts only); its field values are in tests/factories.ts. */
 export const TINY_PDF = Buffer.from(
   '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
   'latin1',
@@ -14,31 +12,6 @@ export const TINY_PNG = Buffer.from(
   'base64',
 );
 
-let counter = 0;
-/** A valid OIB, different on every call. */
-export function freshOib(): string {
-  const first10 = String((Date.now() * 1000 + process.pid + counter++) % 1e10).padStart(10, '0');
-  return `${first10}${oibCheckDigit(first10)}`;
-}
-
-export function wizardValues(overrides: Record<string, string> = {}): Record<string, string> {
-  return {
-    companyName: 'Primjer d.o.o.',
-    oib: freshOib(),
-    registrationNumber: '080123456',
-    contactPerson: 'Ana Anić',
-    email: 'ana@primjer.hr',
-    phone: '+385 1 234 5678',
-    address: 'Ilica 1',
-    city: 'Zagreb',
-    postalCode: '10000',
-    country: 'Croatia',
-    iban: croatianIban('2340009', '1110012345'),
-    creditLimit: '75000',
-    ...overrides,
-  };
-}
-
 export async function seedOnboardingDefinition(): Promise<void> {
   await execute(
     `INSERT INTO workflow_definitions (name, type, steps, is_active)
@@ -47,12 +20,17 @@ export async function seedOnboardingDefinition(): Promise<void> {
   );
 }
 
-/**
- * Approves a client's KYC through the real decision, as a manager (a new one
- * unless given), so that it can be financed. For factories whose clients are
- * inserted as rows.
- */
-export async function approveKyc(clientId: string, actor?: Actor): Promise<void> {
-  const manager = actor ?? { id: (await createTestUser({ role: 'manager' })).id, role: 'manager' as const };
-  await decideKyc({ actor: manager, clientId, input: { decision: 'approve' } });
+/** Stores a small file of each KYC type (a PNG for the director's ID, PDFs else) and attaches it to the draft. */
+export async function attachKycFiles(draftId: string, types: readonly DraftFile['kycType'][]): Promise<void> {
+  for (const kycType of types) {
+    const png = kycType === 'director_id';
+    const stored = await getObjectStore().put(png ? TINY_PNG : Buffer.concat([TINY_PDF, Buffer.from(kycType)]));
+    await inTransaction((transaction) =>
+      attachDraftFile(
+        draftId,
+        { kycType, storageKey: stored.key, checksum: stored.checksum, size: stored.size, mimeType: png ? 'image/png' : 'application/pdf', fileName: `${kycType}.${png ? 'png' : 'pdf'}` },
+        { transaction },
+      ),
+    );
+  }
 }

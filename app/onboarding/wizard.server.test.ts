@@ -5,8 +5,9 @@ import { getObjectStore, objectKeyFor, sha256Hex } from '../storage/object-store
 import { DRAFT_COOKIE } from './drafts.server.ts';
 import { KYC_MAX_FILE_BYTES } from './kyc.ts';
 import { assertRegistrationRate, REGISTRATION_RATE } from './rate-limit.server.ts';
-import { seedOnboardingDefinition, TINY_PDF, TINY_PNG, wizardValues } from './test-fixtures.server.ts';
+import { seedOnboardingDefinition, TINY_PDF, TINY_PNG } from './test-fixtures.server.ts';
 import { loadWizard, wizardAction } from './wizard.server.ts';
+import { wizardValues } from '../../tests/factories.ts';
 
 beforeAll(seedOnboardingDefinition);
 

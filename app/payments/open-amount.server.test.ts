@@ -5,7 +5,7 @@ import { listPayableInvoices } from '../invoices/invoice-queries.server.ts';
 import { loader as payableLoader } from '../routes/api.invoices.payable.ts';
 import { confirmPayment, failPayment, refundPayment } from './payment-transitions.server.ts';
 import { recordPayment } from './payment-recording.server.ts';
-import { book, financedInvoice, insertClient, insertCustomer } from './test-factories.server.ts';
+import { book, financedInvoice, financeableClient, insertCustomer } from '../../tests/factories.ts';
 
 /**
  * What the payable list offers can be recorded: its openAmount is the amount
@@ -17,7 +17,7 @@ const offered = async (id: string) => (await listPayableInvoices({ limit: 1000 }
 describe('the payable list and a new payment', () => {
   it('counts pending payments: open = amount − confirmed − pending; a fully covered invoice is not offered and cannot be paid again', async () => {
     const b = await book();
-    const client = await insertClient();
+    const client = await financeableClient();
     const customer = await insertCustomer();
     const invoice = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '1000.00' });
     expect(await offered(invoice.id)).toMatchObject({ amount: 1000, paidAmount: 0, pendingAmount: 0, openAmount: 1000 });
@@ -51,7 +51,7 @@ describe('the payable list and a new payment', () => {
 
   it('GET /api/invoices/payable: the same figures, and X-Total-Count counts only invoices with something open', async () => {
     const b = await book();
-    const client = await insertClient();
+    const client = await financeableClient();
     const customer = await insertCustomer();
     const open = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '250.00' });
     const covered = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '300.00' });
@@ -74,7 +74,7 @@ describe('the payable list and a new payment', () => {
 
   it('keeps pending_amount equal to the sum of pending payments whoever writes them (the triggers on payments)', async () => {
     const b = await book();
-    const client = await insertClient();
+    const client = await financeableClient();
     const customer = await insertCustomer();
     const invoice = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '900.00' });
     const other = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '901.00' });
@@ -100,7 +100,7 @@ describe('the payable list and a new payment', () => {
 
   it('two payments recorded at once for the whole open amount: one is accepted, the other refused (409), never both', async () => {
     const b = await book();
-    const client = await insertClient();
+    const client = await financeableClient();
     const customer = await insertCustomer();
     const invoice = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '500.00' });
     const results = await Promise.allSettled(

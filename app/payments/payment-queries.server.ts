@@ -2,10 +2,13 @@ import type { Transaction } from 'sequelize';
 import { selectOne, selectRows } from '../db.server.ts';
 import { containsPattern } from '../search.server.ts';
 import { apiError } from '../utils/api.server.ts';
-import { centsToNumber, toCents } from '../utils/money.ts';
+import { iso, money } from '../utils/api-values.ts';
 import { PAYMENT_MESSAGES, PAYMENT_STATUSES, PAYMENT_TABS, type PaymentTab } from './schemas.ts';
 import { SQL_BUSINESS_TODAY, sqlBusinessLocal, sqlFromBusinessLocal } from '../utils/business-time.ts';
 import { isUuid } from '../utils/validation.ts';
+import type { Invoice, Payment } from '../../db/models/index.ts';
+import type { InvoicePartyNames } from '../invoices/invoice-dto.server.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * Reading payments (docs/domain-model.md): one payment in the API's shape,
@@ -38,31 +41,17 @@ export interface PaymentDto {
   invoiceStatus: string;
 }
 
-interface PaymentRow {
-  id: string;
-  invoice_id: string;
-  invoice_number: string;
-  client_id: string;
-  client_name: string;
-  customer_name: string;
-  amount: string;
-  currency: string;
-  payment_method: string;
-  status: string;
-  due_date: string;
-  reference: string | null;
-  notes: string | null;
-  source: 'manual' | 'bank_statement';
-  created_at: Date;
-  processed_at: Date | null;
-  overdue: boolean;
-  invoice_amount: string;
-  invoice_paid_amount: string;
-  invoice_status: string;
-}
-
-export const money = (value: string) => centsToNumber(toCents(value));
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
+/** The payment with its invoice's figures and parties (SELECT_PAYMENT). */
+type PaymentRow = RowOf<
+  typeof Payment,
+  'id' | 'invoice_id' | 'amount' | 'currency' | 'payment_method' | 'status' | 'reference' | 'notes' | 'source' | 'created_at' | 'processed_at'
+> &
+  RowOf<typeof Invoice, 'invoice_number' | 'client_id' | 'due_date'> & {
+    invoice_amount: RowOf<typeof Invoice>['amount'];
+    invoice_paid_amount: RowOf<typeof Invoice>['paid_amount'];
+    invoice_status: RowOf<typeof Invoice>['status'];
+    overdue: boolean;
+  } & InvoicePartyNames;
 
 /** Today in Croatia: due dates are Croatian calendar days. */
 const TODAY = SQL_BUSINESS_TODAY;
@@ -95,7 +84,7 @@ export function toPaymentDto(row: PaymentRow): PaymentDto {
     reference: row.reference,
     notes: row.notes,
     source: row.source,
-    createdAt: iso(row.created_at)!,
+    createdAt: iso(row.created_at),
     processedAt: iso(row.processed_at),
     overdue: row.overdue,
     invoiceAmount: money(row.invoice_amount),

@@ -9,6 +9,8 @@ import { centsToDecimalString, centsToNumber, toCents } from '../utils/money.ts'
 import { PAYMENT_MESSAGES, paymentCreateSchema, type PaymentCreateInput } from './schemas.ts';
 import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
 import { getPayment, type PaymentDto } from './payment-queries.server.ts';
+import type { Invoice } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * Recording a collection: a pending payment on a payable invoice
@@ -23,19 +25,13 @@ import { getPayment, type PaymentDto } from './payment-queries.server.ts';
  * waiting for confirmation.
  */
 
-export interface LockedInvoice {
-  id: string;
-  client_id: string;
-  invoice_number: string;
-  status: string;
-  amount: string;
-  paid_amount: string;
-  factor_amount: string | null;
-  factor_fee: string | null;
-  currency: string;
+export type LockedInvoice = RowOf<
+  typeof Invoice,
+  'id' | 'client_id' | 'invoice_number' | 'status' | 'amount' | 'paid_amount' | 'factor_amount' | 'factor_fee' | 'currency'
+> & {
   /** What a new payment may still cover (./open-amount.server.ts). */
   open_for_payment: string;
-}
+};
 
 export async function lockInvoice(id: string, transaction: Transaction): Promise<LockedInvoice | null> {
   return selectOne<LockedInvoice>(

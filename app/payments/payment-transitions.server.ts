@@ -8,8 +8,11 @@ import { centsToDecimalString, centsToNumber, toCents } from '../utils/money.ts'
 import { PAYMENT_MESSAGES } from './schemas.ts';
 import { applyEntityDecision } from '../workflows/decisions.server.ts';
 import { isUuid } from '../utils/validation.ts';
-import { getPayment, money, type PaymentDto } from './payment-queries.server.ts';
+import { getPayment, type PaymentDto } from './payment-queries.server.ts';
+import { money } from '../utils/api-values.ts';
 import { lockInvoice, type LockedInvoice } from './payment-recording.server.ts';
+import type { Client, Invoice, Payment, Payout } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * Collections from the factored invoices' customers (docs/lifecycle.md#payments,
@@ -35,12 +38,7 @@ import { lockInvoice, type LockedInvoice } from './payment-recording.server.ts';
  * payment is ./payment-recording.server.ts.
  */
 
-interface LockedPayment {
-  id: string;
-  invoice_id: string;
-  amount: string;
-  status: string;
-}
+type LockedPayment = RowOf<typeof Payment, 'id' | 'invoice_id' | 'amount' | 'status'>;
 
 async function lockPayment(id: string, transaction: Transaction): Promise<LockedPayment> {
   const row = isUuid(id)
@@ -50,12 +48,7 @@ async function lockPayment(id: string, transaction: Transaction): Promise<Locked
   return row;
 }
 
-interface LockedClient {
-  id: string;
-  company_name: string;
-  iban: string | null;
-  used_credit: string;
-}
+type LockedClient = RowOf<typeof Client, 'id' | 'company_name' | 'iban' | 'used_credit'>;
 
 async function lockClient(id: string, transaction: Transaction): Promise<LockedClient> {
   return (await selectOne<LockedClient>('SELECT id, company_name, iban, used_credit FROM clients WHERE id = :id FOR UPDATE', { id }, { transaction }))!;
@@ -71,7 +64,14 @@ async function setPaymentStatus(payment: LockedPayment, status: string, actor: A
   }, { transaction });
 }
 
-async function logPayment(action: string, args: Args, payment: LockedPayment, invoice: LockedInvoice, details: Record<string, unknown>, transaction: Transaction) {
+async function logPayment(
+  action: string,
+  args: Args,
+  payment: LockedPayment,
+  invoice: Pick<LockedInvoice, 'id' | 'invoice_number' | 'currency'>,
+  details: Record<string, unknown>,
+  transaction: Transaction,
+) {
   await logActivity(
     {
       action,
@@ -164,7 +164,7 @@ async function settleInvoice(args: Args, invoice: LockedInvoice, client: LockedC
   // The advance went to this account at financing; it is the fallback when the client's IBAN was cleared since.
   const iban =
     client.iban ??
-    (await selectOne<{ iban: string }>(`SELECT iban FROM payouts WHERE invoice_id = :id AND kind = 'advance' ORDER BY created_at DESC LIMIT 1`, { id: invoice.id }, { transaction }))?.iban;
+    (await selectOne<RowOf<typeof Payout, 'iban'>>(`SELECT iban FROM payouts WHERE invoice_id = :id AND kind = 'advance' ORDER BY created_at DESC LIMIT 1`, { id: invoice.id }, { transaction }))?.iban;
   if (!iban) throw apiError(409, PAYMENT_MESSAGES.noIbanForReserve, { params: { name: client.company_name } });
   const { rows } = await execute<{ id: string }>(
     `INSERT INTO payouts (client_id, invoice_id, kind, amount, currency, iban, status, created_by)
@@ -200,7 +200,7 @@ export async function failPayment(args: Args, options: { transaction?: Transacti
   const run = async (transaction: Transaction) => {
     const payment = await lockPayment(args.id, transaction);
     if (payment.status !== 'pending') throw apiError(409, PAYMENT_MESSAGES.notPending, { params: { status: payment.status } });
-    const invoice = (await selectOne<LockedInvoice>('SELECT * FROM invoices WHERE id = :id', { id: payment.invoice_id }, { transaction }))!;
+    const invoice = (await selectOne<RowOf<typeof Invoice>>('SELECT * FROM invoices WHERE id = :id', { id: payment.invoice_id }, { transaction }))!;
     await setPaymentStatus(payment, 'failed', args.actor, transaction);
     await logPayment('payment_failed', args, payment, invoice, { toStatus: 'failed' }, transaction);
     // A failed payment ends its processing: nothing to release, no one to tell of a payment that did not arrive.
@@ -229,7 +229,7 @@ export async function refundPayment(args: Args, options: { transaction?: Transac
     const reopens = invoice.status === 'paid';
     const details: Record<string, unknown> = { toStatus: 'refunded', paidBefore: centsToNumber(paidBefore), paidAfter: centsToNumber(paidAfter), reopensInvoice: reopens };
     if (reopens) {
-      const reserve = await selectOne<{ id: string; status: string; amount: string }>(
+      const reserve = await selectOne<RowOf<typeof Payout, 'id' | 'status' | 'amount'>>(
         `SELECT id, status, amount FROM payouts WHERE invoice_id = :id AND kind = 'reserve_release' AND status <> 'cancelled' FOR UPDATE`,
         { id: invoice.id },
         { transaction },

@@ -7,12 +7,15 @@ import { centsToDecimalString, toCents } from '../utils/money.ts';
 import { confirmPayment, failPayment, refundPayment } from './payment-transitions.server.ts';
 import { listPayments, paymentSummary, paymentTabCounts } from './payment-queries.server.ts';
 import { recordPayment } from './payment-recording.server.ts';
-import { book, financedInvoice, insertClient, insertCustomer, usedCredit } from './test-factories.server.ts';
+import { book, financedInvoice, financeableClient, insertCustomer } from '../../tests/factories.ts';
+
+const usedCredit = async (clientId: string) =>
+  (await selectOne<{ used_credit: string }>('SELECT used_credit FROM clients WHERE id = :id', { id: clientId }))!.used_credit;
 
 describe('payments: recording, confirming, settling', () => {
   it('settles an invoice paid in two part-payments: paid, used credit back, reserve = amount − advance − fee to the cent', async () => {
     const b = await book();
-    const client = await insertClient({ usedCredit: '1234.56' });
+    const client = await financeableClient({ usedCredit: '1234.56' });
     const customer = await insertCustomer();
     const before = await usedCredit(client.id);
     const invoice = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '10000.01' });
@@ -72,7 +75,7 @@ describe('payments: recording, confirming, settling', () => {
     const missing = await apiFailure(recordPayment({ actor: b.user, input: {} as never }));
     expect(missing.status).toBe(400);
     expect(missing.body.errors).toMatchObject({ invoiceId: ['Invoice is required'], amount: ['Amount is required'] });
-    const client = await insertClient();
+    const client = await financeableClient();
     const customer = await insertCustomer();
     const invoice = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '500.00' });
     for (const amount of ['1.001', '0', '-5', 'abc']) {
@@ -88,7 +91,7 @@ describe('payments: recording, confirming, settling', () => {
 
   it('refuses out-of-order transitions (409) and other roles (403), over the API too', async () => {
     const b = await book();
-    const client = await insertClient();
+    const client = await financeableClient();
     const customer = await insertCustomer();
     const invoice = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '1000.00' });
     const payment = await recordPayment({ actor: b.user, input: { invoiceId: invoice.id, amount: '100.00' } });
@@ -128,7 +131,7 @@ describe('payments: recording, confirming, settling', () => {
 
   it('refunding the settling payment reverts the settlement; once the reserve is exported it is refused', async () => {
     const b = await book();
-    const client = await insertClient({ usedCredit: '100.00' });
+    const client = await financeableClient({ usedCredit: '100.00' });
     const customer = await insertCustomer();
     const invoice = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '2000.00' });
     const usedWhileOpen = await usedCredit(client.id);
@@ -163,7 +166,7 @@ describe('payments: recording, confirming, settling', () => {
 
   it('computes the summary cards, tab counts and the overdue flag in SQL, equal to independent queries', async () => {
     const b = await book();
-    const client = await insertClient();
+    const client = await financeableClient();
     const customer = await insertCustomer();
     // Issued 60 days ago, due yesterday: a pending payment on it is overdue.
     const late = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '300.00', issuedDaysAgo: 60, dueInDays: -1 });

@@ -6,16 +6,16 @@ import { validatePain001 } from '../banking/pain001.server.ts';
 import { parseBankXml } from '../banking/xml.server.ts';
 import { child, children, textAt, type XmlElement } from '../xml/reader.server.ts';
 import { selectRows } from '../db.server.ts';
-import { book, financedInvoice, insertClient, insertCustomer } from '../payments/test-factories.server.ts';
 import { action as exportAction } from '../routes/api.payouts.export.ts';
 import { toCents } from '../utils/money.ts';
 import { exportPayouts, listPayouts, markPayoutsPaid } from './payouts.server.ts';
+import { book, financedInvoice, financeableClient, insertCustomer } from '../../tests/factories.ts';
 
 describe('payouts: pain.001 export', () => {
   it('exports two payouts as a valid pain.001.001.09 and refuses them a second time', async () => {
     const b = await book();
-    const c1 = await insertClient();
-    const c2 = await insertClient();
+    const c1 = await financeableClient();
+    const c2 = await financeableClient();
     const customer = await insertCustomer();
     const i1 = await financedInvoice(b, { clientId: c1.id, customerId: customer.id, amount: '1250.55' });
     const i2 = await financedInvoice(b, { clientId: c2.id, customerId: customer.id, amount: '9999.99' });
@@ -80,7 +80,7 @@ describe('payouts: pain.001 export', () => {
 
   it('answers the file over the API, only for managers; validation refuses an inconsistent file', async () => {
     const b = await book();
-    const client = await insertClient();
+    const client = await financeableClient();
     const customer = await insertCustomer();
     const invoice = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '500.00' });
     const payout = (await listPayouts({ status: 'pending' })).items.find((p) => p.invoiceId === invoice.id)!;

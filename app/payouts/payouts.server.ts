@@ -13,6 +13,9 @@ import type { RefusalParams } from '../utils/refusals.ts';
 import { centsToNumber, sumCents, toCents } from '../utils/money.ts';
 import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
 import { isUuid } from '../utils/validation.ts';
+import { iso, money } from '../utils/api-values.ts';
+import type { Client, Invoice, Payout } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * Money the factor pays to its clients (docs/money.md): the advance at financing
@@ -39,21 +42,11 @@ export interface PayoutDto {
   createdAt: string;
 }
 
-interface PayoutRow {
-  id: string;
-  kind: 'advance' | 'reserve_release';
-  client_id: string;
-  client_name: string;
-  invoice_id: string;
-  invoice_number: string;
-  amount: string;
-  currency: string;
-  iban: string;
-  status: string;
-  export_batch_id: string | null;
-  exported_at: Date | null;
-  created_at: Date;
-}
+type PayoutRow = RowOf<
+  typeof Payout,
+  'id' | 'kind' | 'client_id' | 'invoice_id' | 'amount' | 'currency' | 'iban' | 'status' | 'export_batch_id' | 'exported_at' | 'created_at'
+> &
+  RowOf<typeof Invoice, 'invoice_number'> & { client_name: RowOf<typeof Client>['company_name'] };
 
 const SELECT_PAYOUT = `
   SELECT po.id, po.kind, po.client_id, po.invoice_id, po.amount, po.currency, po.iban, po.status, po.export_batch_id,
@@ -68,13 +61,13 @@ function toPayoutDto(row: PayoutRow): PayoutDto {
     clientName: row.client_name,
     invoiceId: row.invoice_id,
     invoiceNumber: row.invoice_number,
-    amount: centsToNumber(toCents(row.amount)),
+    amount: money(row.amount),
     currency: row.currency,
     iban: row.iban,
     status: row.status,
     exportBatchId: row.export_batch_id,
-    exportedAt: row.exported_at ? new Date(row.exported_at).toISOString() : null,
-    createdAt: new Date(row.created_at).toISOString(),
+    exportedAt: iso(row.exported_at),
+    createdAt: iso(row.created_at),
   };
 }
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { activityRows, apiFailure, createTestUser, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { action as assessmentAction, loader as assessmentLoader } from '../routes/api.risk-assessments.$id.ts';
 import { action as assessmentsAction, loader as assessmentsLoader } from '../routes/api.risk-assessments.ts';
 import { adjustAssessment, assessEntity, categoryCounts, getAssessment, listAssessments } from './assessments.server.ts';
 import { computeScore, RISK_FACTOR_NAMES } from './scoring.server.ts';
-import { insertClient, insertCustomer, insertInvoice } from './test-factories.server.ts';
+import { createTestUser, insertClient, insertCustomer, insertInvoice } from '../../tests/factories.ts';
 
 const actorOf = (row: { id: string; role: 'user' | 'manager' | 'admin' | 'super_admin' }) => ({ id: row.id, role: row.role });
 const entityScore = (table: 'clients' | 'customers', id: string) =>
@@ -15,7 +15,7 @@ const ctx = (request: Request, params: Record<string, string> = {}) => ({ reques
 describe('assessEntity', () => {
   it('stores factors that recompute to the score, and the entity follows it, in one transaction', async () => {
     const user = await createTestUser();
-    const customerId = await insertCustomer({ foundedOn: '2012-05-01' });
+    const { id: customerId } = await insertCustomer({ foundedOn: '2012-05-01' });
     const assessment = await assessEntity({ entityType: 'customer', entityId: customerId, actor: actorOf(user), reason: 'on_demand', notes: ' Provjera ', ip: '10.1.1.1' });
     expect(assessment).toMatchObject({ entityType: 'customer', entityId: customerId, manualAdjustment: 0, assessedBy: 'Test User', notes: 'Provjera' });
     // In the factor table's order, whatever order jsonb keeps its keys in.
@@ -31,7 +31,7 @@ describe('assessEntity', () => {
   });
 
   it("records the system as assessor (NULL, shown as 'system') and joins the caller's transaction", async () => {
-    const clientId = await insertClient();
+    const { id: clientId } = await insertClient();
     const error = await inTransaction(async (transaction) => {
       await assessEntity({ entityType: 'client', entityId: clientId, actor: null, reason: 'created' }, { transaction });
       throw new Error('roll back');
@@ -48,7 +48,7 @@ describe('assessEntity', () => {
   });
 
   it('stores the FINA state of a checked customer as finaData and follows a blockage', async () => {
-    const customerId = await insertCustomer();
+    const { id: customerId } = await insertCustomer();
     const before = await assessEntity({ entityType: 'customer', entityId: customerId, actor: null, reason: 'created' });
     expect(before.finaData).toBeNull();
     await inTransaction(async (transaction) => {
@@ -76,7 +76,7 @@ describe('assessEntity', () => {
 describe('adjustAssessment', () => {
   it('records the manager and time, clamps, recategorises, and logs old and new', async () => {
     const manager = await createTestUser({ role: 'manager' });
-    const clientId = await insertClient();
+    const { id: clientId } = await insertClient();
     const assessment = await assessEntity({ entityType: 'client', entityId: clientId, actor: null, reason: 'created' });
     expect(assessment.automaticScore).toBe(83);
 
@@ -99,7 +99,7 @@ describe('adjustAssessment', () => {
   it('answers 403 to role user, 400 to a bad adjustment or missing notes, 404 to an unknown id', async () => {
     const user = await createTestUser();
     const manager = await createTestUser({ role: 'manager' });
-    const clientId = await insertClient();
+    const { id: clientId } = await insertClient();
     const { id } = await assessEntity({ entityType: 'client', entityId: clientId, actor: null, reason: 'created' });
     expect((await apiFailure(adjustAssessment({ actor: actorOf(user), id, manualAdjustment: 5, notes: 'x' }))).status).toBe(403);
     expect((await apiFailure(adjustAssessment({ actor: actorOf(manager), id, manualAdjustment: 101, notes: 'x' }))).body.errors).toHaveProperty('manualAdjustment');
@@ -111,7 +111,7 @@ describe('adjustAssessment', () => {
 
   it("moves the entity's score only when the adjusted assessment is its latest", async () => {
     const manager = await createTestUser({ role: 'manager' });
-    const customerId = await insertCustomer();
+    const { id: customerId } = await insertCustomer();
     const older = await assessEntity({ entityType: 'customer', entityId: customerId, actor: null, reason: 'created' });
     const latest = await assessEntity({ entityType: 'customer', entityId: customerId, actor: null, reason: 'on_demand' });
     await adjustAssessment({ actor: actorOf(manager), id: older.id, manualAdjustment: -50, notes: 'Stara procjena' });
@@ -123,8 +123,8 @@ describe('adjustAssessment', () => {
 
 describe('list and counts', () => {
   it('filters by name, entity type and category, newest first, and counts categories as SQL does', async () => {
-    const clientId = await insertClient({ name: 'Zvonimir Promet d.o.o.' });
-    const customerId = await insertCustomer({ name: 'Zvonimir Kupac d.d.', blocked: true });
+    const { id: clientId } = await insertClient({ name: 'Zvonimir Promet d.o.o.' });
+    const { id: customerId } = await insertCustomer({ name: 'Zvonimir Kupac d.d.', blocked: true });
     await insertInvoice({ clientId, customerId, amount: '100.00', dueDate: '2020-01-01' });
     const first = await assessEntity({ entityType: 'client', entityId: clientId, actor: null, reason: 'created' });
     const second = await assessEntity({ entityType: 'customer', entityId: customerId, actor: null, reason: 'created' });
@@ -153,7 +153,7 @@ describe('the API', () => {
     const manager = await createTestUser({ role: 'manager' });
     const userCookie = await signedInCookie(user.id);
     const managerCookie = await signedInCookie(manager.id);
-    const clientId = await insertClient({ name: 'API Rizik d.o.o.' });
+    const { id: clientId } = await insertClient({ name: 'API Rizik d.o.o.' });
 
     const created = await assessmentsAction(ctx(jsonRequest('/api/risk-assessments', { entityType: 'client', entityId: clientId, notes: 'Na zahtjev' }, userCookie)));
     expect(created.status).toBe(201);

@@ -9,6 +9,10 @@ import { categoryOf, clampScore, RISK_FACTOR_NAMES, scoreEntity, type RiskEntity
 import type { RiskCategory } from './scoring.ts';
 import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
 import { isUuid } from '../utils/validation.ts';
+import { iso } from '../utils/api-values.ts';
+import { sqlUserName } from '../auth/user-record.server.ts';
+import type { RiskAssessment } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * Risk assessments (docs/domain-model.md): made by the system when a client or
@@ -40,47 +44,29 @@ export interface RiskAssessmentDto {
   updatedAt: string;
 }
 
-interface AssessmentRow {
-  id: string;
-  entity_type: RiskEntityType;
-  entity_id: string;
-  entity_name: string | null;
-  category: RiskCategory;
-  score: number;
-  automatic_score: number;
-  manual_adjustment: number;
-  assessor: string | null;
-  assessed_by: string | null;
-  adjuster: string | null;
-  adjusted_at: Date | null;
+/** The stored row with the names the list shows; `factors` is the scoring module's shape of the JSONB. */
+type AssessmentRow = Omit<RowOf<typeof RiskAssessment>, 'adjusted_by' | 'factors'> & {
   factors: StoredFactors;
-  notes: string | null;
-  hanfa_data: Record<string, unknown> | null;
-  fina_data: Record<string, unknown> | null;
-  created_at: Date;
-  updated_at: Date;
-}
+  entity_name: string | null;
+  assessor: string | null;
+  adjuster: string | null;
+};
 
 const TABLE: Record<RiskEntityType, string> = { client: 'clients', customer: 'customers' };
 const NOT_FOUND: Record<RiskEntityType, string> = { client: 'errors.parties.clientNotFound', customer: 'errors.parties.customerNotFound' };
 const REASONS: readonly AssessmentReason[] = ['created', 'overdue', 'blockage', 'on_demand'];
 
-const userName = (alias: string) =>
-  `CASE WHEN ${alias}.id IS NULL THEN NULL ELSE nullif(btrim(${alias}.first_name || ' ' || ${alias}.last_name), '') END`;
-
 const SELECT = `
   SELECT r.id, r.entity_type, r.entity_id, r.category, r.score, r.automatic_score, r.manual_adjustment,
          r.assessed_by, r.adjusted_at, r.factors, r.notes, r.hanfa_data, r.fina_data, r.created_at, r.updated_at,
          coalesce(cl.company_name, cu.company_name) AS entity_name,
-         coalesce(${userName('a')}, a.email) AS assessor,
-         coalesce(${userName('j')}, j.email) AS adjuster
+         coalesce(${sqlUserName('a')}, a.email) AS assessor,
+         coalesce(${sqlUserName('j')}, j.email) AS adjuster
     FROM risk_assessments r
     LEFT JOIN clients cl ON r.entity_type = 'client' AND cl.id = r.entity_id
     LEFT JOIN customers cu ON r.entity_type = 'customer' AND cu.id = r.entity_id
     LEFT JOIN users a ON a.id = r.assessed_by
     LEFT JOIN users j ON j.id = r.adjusted_by`;
-
-const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
 // jsonb keeps object keys sorted by length, not as written: put them back in the factor table's order
 // (older assessments' 'financials' after it), so "the first 4 factors" are the same four everywhere.
@@ -109,8 +95,8 @@ export function toAssessmentDto(row: AssessmentRow): RiskAssessmentDto {
     notes: row.notes,
     hanfaData: row.hanfa_data,
     finaData: row.fina_data,
-    createdAt: iso(row.created_at) as string,
-    updatedAt: iso(row.updated_at) as string,
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
   };
 }
 
@@ -263,7 +249,7 @@ export async function adjustAssessment(input: {
   if (!isUuid(input.id)) throw apiError(404, 'risk.errors.notFound');
 
   await inTransaction(async (transaction) => {
-    const found = await selectOne<{ entity_type: RiskEntityType; entity_id: string }>(
+    const found = await selectOne<RowOf<typeof RiskAssessment, 'entity_type' | 'entity_id'>>(
       `SELECT entity_type, entity_id FROM risk_assessments WHERE id = :id`,
       { id: input.id },
       { transaction },
@@ -271,7 +257,7 @@ export async function adjustAssessment(input: {
     if (!found) throw apiError(404, 'risk.errors.notFound');
     // Entity first, as assessEntity does: the same lock order never deadlocks.
     await lockEntity(found.entity_type, found.entity_id, transaction);
-    const before = await selectOne<{ automatic_score: number; manual_adjustment: number; score: number; category: RiskCategory; notes: string | null }>(
+    const before = await selectOne<RowOf<typeof RiskAssessment, 'automatic_score' | 'manual_adjustment' | 'score' | 'category' | 'notes'>>(
       `SELECT automatic_score, manual_adjustment, score, category, notes FROM risk_assessments WHERE id = :id FOR UPDATE`,
       { id: input.id },
       { transaction },

@@ -3,6 +3,8 @@ import { execute, inTransaction, selectRows } from '../db.server.ts';
 import { assessEntity } from './assessments.server.ts';
 import type { RiskEntityType } from './scoring.server.ts';
 import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
+import type { Invoice } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * The daily overdue reassessment (worker job 'overdue-risk'): every financed
@@ -17,7 +19,7 @@ export async function reassessOverdue(options: { asOf?: string } = {}): Promise<
   return inTransaction(async (transaction) => {
     // One run at a time: a concurrent run waits and then finds the invoices already handled.
     await execute(`SELECT pg_advisory_xact_lock(hashtext('finflow:overdue-risk'))`, {}, { transaction });
-    const invoices = await selectRows<{ id: string; invoice_number: string; client_id: string; customer_id: string; due_date: string }>(
+    const invoices = await selectRows<RowOf<typeof Invoice, 'id' | 'invoice_number' | 'client_id' | 'customer_id' | 'due_date'>>(
       `SELECT i.id, i.invoice_number, i.client_id, i.customer_id, i.due_date::text AS due_date
          FROM invoices i
         WHERE i.status = 'financed'

@@ -8,7 +8,7 @@ import {
   type RiskInputs,
 } from './scoring.server.ts';
 import { categoryOf } from './scoring.ts';
-import { clearBook, insertClient, insertCustomer, insertInvoice } from './test-factories.server.ts';
+import { clearBook, insertClient, insertCustomer, insertInvoice } from '../../tests/factories.ts';
 
 const AS_OF = '2026-03-01';
 
@@ -125,8 +125,8 @@ describe('inputs from the book (SQL)', () => {
   beforeEach(clearBook);
 
   it('a customer with one invoice paid 10 days late scores 0 on payment history', async () => {
-    const clientId = await insertClient();
-    const customerId = await insertCustomer({ foundedOn: '2016-02-01' });
+    const { id: clientId } = await insertClient();
+    const { id: customerId } = await insertCustomer({ foundedOn: '2016-02-01' });
     await insertInvoice({ clientId, customerId, amount: '1000.00', dueDate: '2026-01-10', paidAt: '2026-01-20T10:00:00+01:00' });
 
     const { factors, automaticScore, score, category, inputs } = await scoreEntity('customer', customerId, { asOf: AS_OF });
@@ -142,8 +142,8 @@ describe('inputs from the book (SQL)', () => {
   });
 
   it('pays on the due date (Croatian calendar day) as on time', async () => {
-    const clientId = await insertClient();
-    const customerId = await insertCustomer();
+    const { id: clientId } = await insertClient();
+    const { id: customerId } = await insertCustomer();
     // Paid 23:30 Zagreb time on the due date: on time; 00:30 the next day: late.
     await insertInvoice({ clientId, customerId, amount: '500.00', dueDate: '2026-01-10', paidAt: '2026-01-10T23:30:00+01:00' });
     await insertInvoice({ clientId, customerId, amount: '500.00', dueDate: '2026-01-10', paidAt: '2026-01-11T00:30:00+01:00' });
@@ -153,9 +153,9 @@ describe('inputs from the book (SQL)', () => {
   });
 
   it('a client book: late, blocked and concentrated, near its limit', async () => {
-    const clientId = await insertClient({ foundedOn: '2023-06-01', creditLimit: '10000.00', usedCredit: '3200.00' });
-    const big = await insertCustomer();
-    const blocked = await insertCustomer({ blocked: true });
+    const { id: clientId } = await insertClient({ foundedOn: '2023-06-01', creditLimit: '10000.00', usedCredit: '3200.00' });
+    const { id: big } = await insertCustomer();
+    const { id: blocked } = await insertCustomer({ blocked: true });
     await insertInvoice({ clientId, customerId: big, amount: '3000.00', dueDate: '2026-02-09' }); // 20 days past due
     await insertInvoice({ clientId, customerId: blocked, amount: '1000.00', dueDate: '2026-03-10' }); // not yet due
     await insertInvoice({ clientId, customerId: big, amount: '1000.00', dueDate: '2026-01-15', paidAt: '2026-01-14T09:00:00+01:00' });

@@ -195,7 +195,7 @@ async function createPayment(request: Request, formData: FormData, ip: string | 
   try {
     await recordPayment({
       actor,
-      input: { invoiceId: field('invoiceId'), amount: field('amount'), paymentMethod: field('paymentMethod') as never, reference: field('reference'), notes: field('notes') },
+      input: { invoiceId: field('invoiceId'), amount: field('amount'), paymentMethod: field('paymentMethod'), reference: field('reference'), notes: field('notes') },
       ip,
     });
   } catch (error) {

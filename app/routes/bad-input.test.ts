@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signedInCookie } from '../auth/test-helpers.server.ts';
 import { selectOne, selectRows } from '../db.server.ts';
-import { buildFixtures, NUL, Raw, Refused, SURROGATE, TABLE, type Body, type Fixtures } from './bad-input-table.server.ts';
+import { buildFixtures, NUL, Raw, Refused, SURROGATE, TABLE, type Body, type Fixtures } from '../../tests/support/bad-input-table.ts';
 
 /**
  * Bad input gets a 400 naming the field, never a 500, and changes nothing
  * (docs/decisions/004-api-errors-and-lists.md). For EVERY POST and PUT route under app/routes/api.*.ts this
- * test, from its table (./bad-input-table.server.ts), posts a NUL byte and a lone UTF-16 surrogate in each text field, and
+ * test, from its table (tests/support/bad-input-table.ts), posts a NUL byte and a lone UTF-16 surrogate in each text field, and
  * an invalid value in each optional field (and in other fields a client could
  * get wrong), through the route module's own action with a real Request, and
  * checks: status 400, `errors` names the field, and no table gained or lost a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiFailure, createTestUser, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { apiFailure, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { selectOne } from '../db.server.ts';
 import { action as importAction } from './api.invoices.import.ts';
 import { loader as payableLoader } from './api.invoices.payable.ts';
@@ -7,7 +7,8 @@ import { action as invoicesAction, loader as invoicesLoader } from './api.invoic
 import { loader as detailLoader } from './api.invoices.$invoiceId.ts';
 import { action as verifyAction } from './api.invoices.$invoiceId.verify.ts';
 import { action as rejectAction } from './api.invoices.$invoiceId.reject.ts';
-import { FIXTURE, insertClient, insertCustomer, sellerClient } from '../invoices/test-fixtures.server.ts';
+import { FIXTURE } from '../invoices/test-fixtures.server.ts';
+import { createTestUser, financeableClient, insertCustomer, sellerClient } from '../../tests/factories.ts';
 
 describe('the /api/invoices routes', () => {
   const ctx = (request: Request, params: Record<string, string> = {}) => ({ request, params, context: { clientIp: '127.0.0.1' } });
@@ -15,8 +16,8 @@ describe('the /api/invoices routes', () => {
   it('POST creates (201), GET lists with X-Total-Count, GET /{id} details, PUT verify needs a manager', async () => {
     const user = await createTestUser();
     const cookie = await signedInCookie(user.id);
-    const clientId = await insertClient();
-    const customerId = await insertCustomer();
+    const { id: clientId } = await financeableClient();
+    const { id: customerId } = await insertCustomer();
     const created = await invoicesAction(
       ctx(jsonRequest('/api/invoices', { clientId, customerId, invoiceNumber: 'API-1', issueDate: '2026-11-01', dueDate: '2026-12-15', amount: 2500.5, description: 'Roba' }, cookie)),
     );
@@ -53,7 +54,7 @@ describe('the /api/invoices routes', () => {
   it('POST /import takes an XML body or a multipart file; 415 for other types', async () => {
     const user = await createTestUser();
     const cookie = await signedInCookie(user.id);
-    const clientId = await sellerClient();
+    const { id: clientId } = await sellerClient();
     const xmlRequest = new Request(`http://localhost/api/invoices/import?clientId=${clientId}&createCustomer=true`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/xml', Cookie: cookie },

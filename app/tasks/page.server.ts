@@ -90,8 +90,9 @@ async function handleCreate(formData: FormData, { actor, ip, request }: { actor:
   const submission = parseWithZod(formData, { schema: taskCreateSchema });
   if (submission.status !== 'success') return json({ intent: 'create' as const, result: submission.reply() }, { status: 400 });
   try {
-    // The raw strings: the domain validates them again with the same schema.
-    await createTask({ actor, input: Object.fromEntries(formData) as never, ip });
+    // The raw strings: the domain validates them again with the same schema (a missing title or type reads as absent there).
+    const { title, type, ...rest } = Object.fromEntries(formData);
+    await createTask({ actor, input: { title, type, ...rest }, ip });
   } catch (error) {
     const problem = await readApiError(error);
     if (!problem) throw error;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { activityRows, apiFailure, createTestUser, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { loader as pendingLoader } from '../routes/api.pending-tasks.ts';
 import { action as taskAction, loader as taskLoader } from '../routes/api.tasks.$taskId.ts';
@@ -8,6 +8,7 @@ import { action as tasksAction, loader as tasksLoader } from '../routes/api.task
 import { scheduleFirstStep } from '../workflows/engine.server.ts';
 import { dueDateToIso } from './schemas.ts';
 import { createTask, getTask, listTasks, pendingTasksOf, taskTabCounts, updateTask } from './tasks.server.ts';
+import { createTestUser } from '../../tests/factories.ts';
 
 type Role = 'user' | 'manager' | 'admin' | 'super_admin';
 const actorOf = (row: { id: string; role: Role }) => ({ id: row.id, role: row.role });
@@ -17,7 +18,7 @@ async function newActor(role: Role = 'user') {
 }
 
 async function newTask(actor: { id: string; role: Role }, input: Record<string, unknown> = {}) {
-  return createTask({ actor, input: { title: `Zadatak ${randomUUID().slice(0, 6)}`, type: 'manual_review', ...input } as never, ip: '10.1.1.1' });
+  return createTask({ actor, input: { title: `Zadatak ${randomUUID().slice(0, 6)}`, type: 'manual_review', ...input }, ip: '10.1.1.1' });
 }
 
 /** The whole stored row and its activity, to prove a refusal changed nothing. */

@@ -6,7 +6,6 @@ import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { apiError, parseInput } from '../utils/api.server.ts';
 import { isDecisionStep, onTaskCompleted } from '../workflows/engine.server.ts';
 import type { WorkflowStepDef } from '../workflows/types.ts';
-import type { WorkflowType } from '../workflows/schemas.ts';
 import {
   ASSIGNEE_FILTERS,
   TASK_EDIT_FIELDS,
@@ -26,6 +25,10 @@ import {
   type TaskUpdateInput,
 } from './schemas.ts';
 import { isUuid } from '../utils/validation.ts';
+import { iso } from '../utils/api-values.ts';
+import type { ActivityLog, Task, User, WorkflowDefinition, WorkflowInstance } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
+import { sqlUserName } from '../auth/user-record.server.ts';
 
 /**
  * Tasks (docs/domain-model.md, docs/lifecycle.md#tasks): creating, working
@@ -97,36 +100,19 @@ export interface PendingTaskDto {
   priority: TaskPriority;
 }
 
-interface TaskRow {
-  id: string;
-  title: string;
-  description: string | null;
-  type: TaskType;
-  priority: TaskPriority;
-  status: TaskStatus;
-  assigned_to: string | null;
+type TaskRow = RowOf<typeof Task> & {
   assigned_to_name: string | null;
-  due_date: Date | null;
-  created_at: Date;
-  completed_at: Date | null;
-  updated_at: Date;
-  entity_type: TaskEntityType | null;
-  entity_id: string | null;
   entity_label: string | null;
   entity_link_id: string | null;
-  notes: string | null;
-  created_by: string | null;
-  workflow_instance_id: string | null;
-  workflow_step: number | null;
   workflow_step_name: string | null;
   workflow_step_count: number | null;
-  workflow_name: string | null;
-  workflow_type: WorkflowType | null;
+  workflow_name: RowOf<typeof WorkflowDefinition>['name'] | null;
+  workflow_type: RowOf<typeof WorkflowDefinition>['type'] | null;
   workflow_step_def: WorkflowStepDef | null;
   /** For an invoice or payment task: whether that record is still pending. */
   entity_pending: boolean | null;
   is_late: boolean;
-}
+};
 
 type BareTaskRow = Pick<
   TaskRow,
@@ -138,7 +124,7 @@ const OPEN_STATUSES: readonly TaskStatus[] = ['pending', 'in_progress'];
 /** The row with the names and links the cards show, computed in SQL. */
 const TASK_SELECT = `
   SELECT t.id, t.title, t.description, t.type, t.priority, t.status, t.assigned_to,
-         NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), '') AS assigned_to_name,
+         ${sqlUserName('u')} AS assigned_to_name,
          t.due_date, t.created_at, t.completed_at, t.updated_at, t.entity_type, t.entity_id, t.notes, t.created_by,
          t.workflow_instance_id, t.workflow_step,
          wi.steps -> t.workflow_step ->> 'name' AS workflow_step_name,
@@ -167,8 +153,6 @@ const TASK_SELECT = `
     LEFT JOIN users u ON u.id = t.assigned_to
     LEFT JOIN workflow_instances wi ON wi.id = t.workflow_instance_id
     LEFT JOIN workflow_definitions wd ON wd.id = wi.workflow_id`;
-
-const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 
 function entityHref(row: TaskRow): string | null {
   if (!row.entity_type || !row.entity_link_id || row.entity_label === null) return null;
@@ -199,9 +183,9 @@ export function toTaskDto(row: TaskRow): TaskDto {
     assignedTo: row.assigned_to,
     assignedToName: row.assigned_to_name,
     dueDate: iso(row.due_date),
-    createdAt: iso(row.created_at) as string,
+    createdAt: iso(row.created_at),
     completedAt: iso(row.completed_at),
-    updatedAt: iso(row.updated_at) as string,
+    updatedAt: iso(row.updated_at),
     entityType: row.entity_type,
     entityId: row.entity_id,
     entityLabel: row.entity_label,
@@ -238,7 +222,7 @@ async function readTask(id: string, transaction?: Transaction): Promise<TaskRow 
 /** Only an active staff user can be given a task. */
 async function assertAssignable(userId: string | null | undefined, transaction: Transaction): Promise<void> {
   if (!userId) return;
-  const user = await selectOne<{ id: string }>('SELECT id FROM users WHERE id = :userId AND is_active', { userId }, { transaction });
+  const user = await selectOne<RowOf<typeof User, 'id'>>('SELECT id FROM users WHERE id = :userId AND is_active', { userId }, { transaction });
   if (!user) throw apiError(400, TASK_ERRORS.unknownAssignee, { errors: { assignedTo: [TASK_ERRORS.unknownAssignee] } });
 }
 
@@ -550,8 +534,12 @@ export async function getTask(id: string): Promise<TaskDetailDto> {
   const row = isUuid(id) ? await readTask(id) : null;
   if (!row) throw apiError(404, TASK_ERRORS.notFound);
   const [extra, history] = await Promise.all([
-    selectOne<{ created_by_name: string | null; instance_status: string | null; workflow_type: string | null }>(
-      `SELECT NULLIF(btrim(concat_ws(' ', cu.first_name, cu.last_name)), '') AS created_by_name,
+    selectOne<{
+      created_by_name: string | null;
+      instance_status: RowOf<typeof WorkflowInstance>['status'] | null;
+      workflow_type: RowOf<typeof WorkflowDefinition>['type'] | null;
+    }>(
+      `SELECT ${sqlUserName('cu')} AS created_by_name,
               wi.status AS instance_status, wd.type AS workflow_type
          FROM tasks t
          LEFT JOIN users cu ON cu.id = t.created_by
@@ -560,8 +548,8 @@ export async function getTask(id: string): Promise<TaskDetailDto> {
         WHERE t.id = :id`,
       { id },
     ),
-    selectRows<{ action: string; user_name: string | null; details: Record<string, unknown>; created_at: Date }>(
-      `SELECT a.action, NULLIF(btrim(concat_ws(' ', u.first_name, u.last_name)), '') AS user_name, a.details, a.created_at
+    selectRows<RowOf<typeof ActivityLog, 'action' | 'details' | 'created_at'> & { user_name: string | null }>(
+      `SELECT a.action, ${sqlUserName('u')} AS user_name, a.details, a.created_at
          FROM activity_logs a LEFT JOIN users u ON u.id = a.user_id
         WHERE a.entity_type = 'task' AND a.entity_id = :id
         ORDER BY a.created_at DESC, a.id DESC LIMIT 50`,
@@ -585,7 +573,7 @@ export async function getTask(id: string): Promise<TaskDetailDto> {
             href: '/workflows?tab=instances',
           }
         : null,
-    history: history.map((entry) => ({ action: entry.action, userName: entry.user_name, details: entry.details, createdAt: iso(entry.created_at) as string })),
+    history: history.map((entry) => ({ action: entry.action, userName: entry.user_name, details: entry.details, createdAt: iso(entry.created_at) })),
   };
 }
 

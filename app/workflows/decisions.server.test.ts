@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureReferenceData } from '../../db/reference-data.ts';
-import { getSequelize } from '../../db/connection.ts';
-import { stopSender } from '../jobs/boss.server.ts';
+import { describe, expect, it } from 'vitest';
 import { execute, selectOne, selectRows } from '../db.server.ts';
 import { createInvoice } from '../invoices/invoice-create.server.ts';
 import { rejectInvoice, verifyInvoice } from '../invoices/invoice-decisions.server.ts';
 import { confirmPayment, failPayment } from '../payments/payment-transitions.server.ts';
 import { recordPayment } from '../payments/payment-recording.server.ts';
-import { book, financedInvoice, insertClient, insertCustomer, type Book } from '../payments/test-factories.server.ts';
 import { getTask, updateTask } from '../tasks/tasks.server.ts';
 import { runWorkflowStep } from './runner.server.ts';
+import { financedInvoice, financeableClient, insertCustomer, zagrebDay } from '../../tests/factories.ts';
+import { referenceWorkflowBook } from '../../tests/support/workflow-book.ts';
 
 /**
  * The manager's decision on an invoice (verify, reject) or a payment
@@ -18,14 +16,7 @@ import { runWorkflowStep } from './runner.server.ts';
  * goes on or ends, whether the decision came at that step or before it.
  */
 
-let b: Book;
-beforeAll(async () => {
-  await ensureReferenceData(getSequelize());
-  b = await book();
-});
-afterAll(async () => {
-  await stopSender();
-});
+const b = referenceWorkflowBook();
 
 interface Instance {
   id: string;
@@ -55,10 +46,9 @@ async function runSteps(instanceId: string, steps: number[]) {
   for (const stepIndex of steps) expect(await runWorkflowStep({ instanceId, stepIndex, attempt: 1 })).toBe('completed');
 }
 
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 let serial = 0;
 async function submittedInvoice() {
-  const client = await insertClient();
+  const client = await financeableClient();
   const customer = await insertCustomer();
   return createInvoice({
     actor: b.user,
@@ -66,12 +56,12 @@ async function submittedInvoice() {
       clientId: client.id,
       customerId: customer.id,
       invoiceNumber: `R-DEC-${Date.now()}-${serial++}`,
-      issueDate: day(-2),
-      dueDate: day(40),
+      issueDate: zagrebDay(-2),
+      dueDate: zagrebDay(40),
       amount: '980.00',
       currency: 'EUR',
       description: 'Usluga',
-    } as never,
+    },
   });
 }
 
@@ -154,11 +144,11 @@ describe('an invoice verification', () => {
     const instance = await instanceOf(invoice.id);
     await runSteps(instance.id, [0, 1, 2]);
     const [task] = await tasksOf(instance.id);
-    const started = await updateTask({ actor: b.manager, id: task.id, input: { status: 'in_progress' } as never });
+    const started = await updateTask({ actor: b.manager, id: task.id, input: { status: 'in_progress' } });
     // The card offers the way to the decision instead of 'Complete'.
     expect(started.awaitsDecision).toBe('invoice');
-    for (const status of ['completed', 'cancelled']) {
-      await expect(updateTask({ actor: b.manager, id: task.id, input: { status } as never })).rejects.toMatchObject({ status: 409 });
+    for (const status of ['completed', 'cancelled'] as const) {
+      await expect(updateTask({ actor: b.manager, id: task.id, input: { status } })).rejects.toMatchObject({ status: 409 });
     }
     expect(await instanceOf(invoice.id)).toMatchObject({ status: 'running', current_step: INVOICE_REVIEW });
     await verifyInvoice({ actor: b.manager, id: invoice.id });
@@ -173,8 +163,8 @@ describe('an invoice verification', () => {
     // The same task, as if its instance ran a definition whose step is not the invoice decision.
     await execute(`UPDATE workflow_instances SET steps = jsonb_set(steps, '{3,taskType}', '"risk_assessment"') WHERE id = :id`, { id: instance.id });
     const [task] = await tasksOf(instance.id);
-    await updateTask({ actor: b.manager, id: task.id, input: { status: 'in_progress' } as never });
-    await updateTask({ actor: b.manager, id: task.id, input: { status: 'completed' } as never });
+    await updateTask({ actor: b.manager, id: task.id, input: { status: 'in_progress' } });
+    await updateTask({ actor: b.manager, id: task.id, input: { status: 'completed' } });
     expect(await instanceOf(invoice.id)).toMatchObject({ current_step: INVOICE_REVIEW + 1 });
   });
 });
@@ -183,10 +173,10 @@ describe('an invoice verification', () => {
 const PAYMENT_REVIEW = 1;
 
 async function recordedPayment() {
-  const client = await insertClient();
+  const client = await financeableClient();
   const customer = await insertCustomer();
   const invoice = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '1500.00' });
-  return recordPayment({ actor: b.user, input: { invoiceId: invoice.id, amount: '1500.00', paymentMethod: 'bank_transfer' } as never });
+  return recordPayment({ actor: b.user, input: { invoiceId: invoice.id, amount: '1500.00', paymentMethod: 'bank_transfer' } });
 }
 
 describe('a payment processing', () => {

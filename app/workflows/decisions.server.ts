@@ -11,6 +11,8 @@ import {
   lockInstance,
   nextRunAttempt,
 } from './engine.server.ts';
+import type { Task } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * Staff decisions that stand for a manual step of a workflow instance
@@ -175,7 +177,7 @@ async function endEarly(
     transaction,
   );
   // Nothing is left to do for an ended instance: its open tasks go.
-  const cancelled = await execute<{ id: string; title: string }>(
+  const cancelled = await execute<RowOf<typeof Task, 'id' | 'title'>>(
     `UPDATE tasks SET status = 'cancelled' WHERE workflow_instance_id = :id AND status IN ('pending', 'in_progress') AND type <> :keep
       RETURNING id, title`,
     { id: instance.id, keep: how.keepTaskType ?? '' },
@@ -321,7 +323,7 @@ export async function applyEntityDecision(
 
 /** Completes the open tasks of the instance's step `index` in the decider's name, each logged. */
 async function completeStepTasks(instance: LockedInstance, index: number, actor: Actor, decision: string, transaction: Transaction): Promise<string[]> {
-  const { rows } = await execute<{ id: string; title: string; status: string }>(
+  const { rows } = await execute<RowOf<typeof Task, 'id' | 'title' | 'status'>>(
     `UPDATE tasks t SET status = 'completed', completed_at = now(), assigned_to = coalesce(t.assigned_to, :actorId)
        FROM (SELECT id, status FROM tasks WHERE workflow_instance_id = :id AND workflow_step = :index
                AND status IN ('pending', 'in_progress') FOR UPDATE) old

@@ -10,6 +10,9 @@ import { describeError } from './step-errors.server.ts';
 import type { StepOutcome, WorkflowStepDef } from './types.ts';
 import { definitionSchema, definitionUpdateSchema, ENTITY_TYPES_OF, WORKFLOW_MESSAGES, type WorkflowType } from './schemas.ts';
 import { isUuid } from '../utils/validation.ts';
+import type { WorkflowDefinition } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
+import { iso } from '../utils/api-values.ts';
 
 /**
  * Workflow definitions (docs/domain-model.md): editable name, type, description and
@@ -31,17 +34,7 @@ export interface WorkflowDefinitionDto {
   updatedAt: string;
 }
 
-interface DefinitionRow {
-  id: string;
-  name: string;
-  description: string | null;
-  type: WorkflowType;
-  steps: WorkflowStepDef[];
-  is_active: boolean;
-  created_by: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+type DefinitionRow = RowOf<typeof WorkflowDefinition>;
 
 function toDto(row: DefinitionRow): WorkflowDefinitionDto {
   return {
@@ -52,8 +45,8 @@ function toDto(row: DefinitionRow): WorkflowDefinitionDto {
     steps: row.steps,
     isActive: row.is_active,
     createdBy: row.created_by,
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
+    createdAt: iso(row.created_at),
+    updatedAt: iso(row.updated_at),
   };
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopSender } from '../jobs/boss.server.ts';
-import { activityRows, apiFailure, createTestUser } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure } from '../auth/test-helpers.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { createDefinition, testDefinition, updateDefinition } from './definitions.server.ts';
@@ -12,6 +12,8 @@ import { runWorkflowStep } from './runner.server.ts';
 
 // The test-only step handlers (testEffect, testFlaky), registered in this process by importing the module.
 import '../../tests/support/workflow-test-handlers.ts';
+import { createTestUser } from '../../tests/factories.ts';
+import { insertClient } from '../../tests/factories.ts';
 
 let manager: Actor;
 beforeAll(async () => {
@@ -43,13 +45,8 @@ const queuedJobs = (id: string) =>
     { id },
   );
 
-async function insertClient() {
-  const { rows } = await execute<{ id: string }>(
-    `INSERT INTO clients (company_name, oib, email, status) VALUES (:name, :oib, 'client@example.hr', 'pending') RETURNING id`,
-    { name: `Klijent ${randomUUID().slice(0, 6)} d.o.o.`, oib: String(Math.floor(Math.random() * 1e11)).padStart(11, '0') },
-  );
-  return rows[0].id;
-}
+// A client awaiting onboarding, the entity the workflows below run on.
+const pendingClient = async () => (await insertClient({ email: 'client@example.hr', status: 'pending' })).id;
 
 describe('running steps', () => {
   it('runs automated steps, opens the manual step task, advances on its completion and completes', async () => {
@@ -58,7 +55,7 @@ describe('running steps', () => {
       { name: 'Review', type: 'manual', taskType: 'risk_assessment' },
       { name: 'Effect again', type: 'automated', handler: 'testEffect' },
     ]);
-    const clientId = await insertClient();
+    const clientId = await pendingClient();
     const instance = await startWorkflowInstance({ type: 'risk_assessment', entityType: 'client', entityId: clientId, actor: manager });
     // The first step's job was sent after the start committed.
     expect((await queuedJobs(instance.id)).map((job) => job.data)).toEqual([{ instanceId: instance.id, stepIndex: 0, attempt: 1 }]);
@@ -98,7 +95,7 @@ describe('running steps', () => {
       { name: 'One', type: 'automated', handler: 'testEffect' },
       { name: 'Two', type: 'automated', handler: 'testEffect' },
     ]);
-    const instance = await startWorkflowInstance({ type: 'risk_assessment', entityType: 'client', entityId: await insertClient(), actor: manager });
+    const instance = await startWorkflowInstance({ type: 'risk_assessment', entityType: 'client', entityId: await pendingClient(), actor: manager });
     await runWorkflowStep({ instanceId: instance.id, stepIndex: 0, attempt: 1 });
     await controlInstance({ actor: manager, id: instance.id, control: 'pause' });
     // The job queued for step 1 before the pause now does nothing.
@@ -125,7 +122,7 @@ describe('running steps', () => {
       { name: 'Before', type: 'automated', handler: 'testEffect' },
       { name: 'Flaky', type: 'automated', handler: 'testFlaky' },
     ]);
-    const instance = await startWorkflowInstance({ type: 'risk_assessment', entityType: 'client', entityId: await insertClient(), actor: manager });
+    const instance = await startWorkflowInstance({ type: 'risk_assessment', entityType: 'client', entityId: await pendingClient(), actor: manager });
     // Fails on 4 runs: the first delivery and 3 retries (retryLimit 3), then succeeds.
     await execute(`UPDATE workflow_instances SET context = '{"failTimes": 4}' WHERE id = :id`, { id: instance.id });
     await runWorkflowStep({ instanceId: instance.id, stepIndex: 0, attempt: 1 });
@@ -195,7 +192,7 @@ describe('definitions', () => {
         ],
       },
     });
-    const clientId = await insertClient();
+    const clientId = await pendingClient();
     const count = async () =>
       (await selectOne<{ n: number }>(`SELECT (SELECT count(*) FROM risk_assessments) + (SELECT count(*) FROM activity_logs) + (SELECT count(*) FROM tasks) AS n`))!.n;
     const before = await count();

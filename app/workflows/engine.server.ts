@@ -8,6 +8,8 @@ import { apiError } from '../utils/api.server.ts';
 import { WORKFLOW_MESSAGES, type WorkflowType } from './schemas.ts';
 import type { LockedInstance, StepJob, WorkflowStepDef } from './types.ts';
 import { isUuid } from '../utils/validation.ts';
+import type { Client, Task } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * The workflow engine (docs/lifecycle.md#workflows). An instance walks its steps
@@ -252,7 +254,7 @@ export async function advance(instance: LockedInstance, transaction: Transaction
  */
 async function onInstanceCompleted(instance: LockedInstance, transaction: Transaction): Promise<void> {
   if (instance.workflow_type !== 'client_onboarding' || instance.entity_type !== 'client') return;
-  const client = await selectOne<{ status: string; onboarding_status: string }>(
+  const client = await selectOne<RowOf<typeof Client, 'status' | 'onboarding_status'>>(
     `SELECT status, onboarding_status FROM clients WHERE id = :id`,
     { id: instance.entity_id },
     { transaction },
@@ -287,7 +289,7 @@ export async function onTaskCompleted(
   { taskId, actor }: { taskId: string; actor: Actor | null },
   { transaction }: { transaction: Transaction },
 ): Promise<{ advanced: boolean; instanceId: string | null }> {
-  const task = await selectOne<{ workflow_instance_id: string | null; workflow_step: number | null }>(
+  const task = await selectOne<RowOf<typeof Task, 'workflow_instance_id' | 'workflow_step'>>(
     `SELECT workflow_instance_id, workflow_step FROM tasks WHERE id = :taskId`,
     { taskId },
     { transaction },

@@ -1,18 +1,16 @@
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureReferenceData } from '../../db/reference-data.ts';
-import { getSequelize } from '../../db/connection.ts';
-import { stopSender } from '../jobs/boss.server.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { createInvoice } from '../invoices/invoice-create.server.ts';
 import { verifyInvoice } from '../invoices/invoice-decisions.server.ts';
 import { importUblInvoice } from '../invoices/ubl-import.server.ts';
-import { book, financedInvoice, insertClient, insertCustomer, staff, type Book } from '../payments/test-factories.server.ts';
 import { recordPayment } from '../payments/payment-recording.server.ts';
 import { requestAssessment } from '../risk/assessments.server.ts';
 import { runWorkflowStep } from './runner.server.ts';
 import { sendInvoiceVerifiedEmail } from './handlers/invoices.server.ts';
 import { startWorkflowOnEvent } from './instances.server.ts';
+import { financedInvoice, financeableClient, insertCustomer, staff, zagrebDay } from '../../tests/factories.ts';
+import { referenceWorkflowBook } from '../../tests/support/workflow-book.ts';
 
 /**
  * Each reference definition starts on its own event (docs/reference-data.md):
@@ -23,15 +21,7 @@ import { startWorkflowOnEvent } from './instances.server.ts';
 const FIXTURE = fs.readFileSync(new URL('../einvoices/fixtures/valid-invoice.xml', import.meta.url), 'utf8');
 const FIXTURE_SELLER_OIB = '47120589305';
 
-let b: Book;
-beforeAll(async () => {
-  await ensureReferenceData(getSequelize());
-  b = await book();
-});
-// Starting an instance sends its first step's job after commit.
-afterAll(async () => {
-  await stopSender();
-});
+const b = referenceWorkflowBook();
 
 interface InstanceRow {
   id: string;
@@ -51,14 +41,13 @@ const instancesOf = (entityId: string) =>
     { entityId },
   );
 
-const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 let serial = 0;
 const invoiceInput = (clientId: string, customerId: string) => ({
   clientId,
   customerId,
   invoiceNumber: `R-EV-${Date.now()}-${serial++}`,
-  issueDate: day(-3),
-  dueDate: day(45),
+  issueDate: zagrebDay(-3),
+  dueDate: zagrebDay(45),
   amount: '1250.00',
   currency: 'EUR',
   description: 'Isporuka',
@@ -70,9 +59,9 @@ async function setActive(type: string, isActive: boolean) {
 
 describe('an invoice submitted', () => {
   it('through createInvoice starts its verification, started by whoever submitted it', async () => {
-    const client = await insertClient();
+    const client = await financeableClient();
     const customer = await insertCustomer();
-    const invoice = await createInvoice({ actor: b.user, input: invoiceInput(client.id, customer.id) as never });
+    const invoice = await createInvoice({ actor: b.user, input: invoiceInput(client.id, customer.id) });
     const instances = await instancesOf(invoice.id);
     expect(instances).toEqual([
       expect.objectContaining({ type: 'invoice_verification', status: 'running', start_event: 'invoice_submitted', started_by: b.user.id }),
@@ -94,12 +83,12 @@ describe('an invoice submitted', () => {
   });
 
   it('starts nothing when its transaction rolls back', async () => {
-    const client = await insertClient();
+    const client = await financeableClient();
     const customer = await insertCustomer();
     const input = invoiceInput(client.id, customer.id);
     await expect(
       inTransaction(async (transaction) => {
-        await createInvoice({ actor: b.user, input: input as never }, { transaction });
+        await createInvoice({ actor: b.user, input }, { transaction });
         throw new Error('a later part of the request failed');
       }),
     ).rejects.toThrow('a later part');
@@ -110,9 +99,9 @@ describe('an invoice submitted', () => {
   it('proceeds without a workflow while staff have the definition switched off', async () => {
     await setActive('invoice_verification', false);
     try {
-      const client = await insertClient();
+      const client = await financeableClient();
       const customer = await insertCustomer();
-      const invoice = await createInvoice({ actor: b.user, input: invoiceInput(client.id, customer.id) as never });
+      const invoice = await createInvoice({ actor: b.user, input: invoiceInput(client.id, customer.id) });
       expect(invoice.status).toBe('pending');
       expect(await instancesOf(invoice.id)).toEqual([]);
     } finally {
@@ -123,10 +112,10 @@ describe('an invoice submitted', () => {
 
 describe('a payment recorded', () => {
   it('starts its processing, by hand or as the bank statement would (both through recordPayment)', async () => {
-    const client = await insertClient();
+    const client = await financeableClient();
     const customer = await insertCustomer();
     const invoice = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '2000.00' });
-    const payment = await recordPayment({ actor: b.user, input: { invoiceId: invoice.id, amount: '500.00', paymentMethod: 'bank_transfer' } as never });
+    const payment = await recordPayment({ actor: b.user, input: { invoiceId: invoice.id, amount: '500.00', paymentMethod: 'bank_transfer' } });
     expect(await instancesOf(payment.id)).toEqual([
       expect.objectContaining({ type: 'payment_processing', status: 'running', start_event: 'payment_recorded', started_by: b.user.id }),
     ]);
@@ -142,7 +131,7 @@ describe('a risk assessment requested', () => {
   });
 
   it('starts the risk review with the assessment, and a second request while it is open starts none', async () => {
-    const client = await insertClient();
+    const client = await financeableClient();
     const first = await requestAssessment({ entityType: 'client', entityId: client.id, actor: manager });
     const instances = await instancesOf(client.id);
     expect(instances).toEqual([
@@ -193,7 +182,7 @@ describe('a risk assessment requested', () => {
   });
 
   it('reports the requested assessment in its scoring step instead of making a second one', async () => {
-    const client = await insertClient();
+    const client = await financeableClient();
     const assessment = await requestAssessment({ entityType: 'client', entityId: client.id, actor: manager });
     const [instance] = await instancesOf(client.id);
     const count = async () =>
@@ -216,10 +205,10 @@ describe('the invoice verification notice', () => {
   it('goes out only for an invoice that was verified', async () => {
     await execute(`UPDATE email_templates SET is_active = false WHERE trigger = 'invoice_verified'`);
     try {
-      const client = await insertClient();
+      const client = await financeableClient();
       await execute(`UPDATE clients SET email = 'klijent@example.hr' WHERE id = :id`, { id: client.id });
       const customer = await insertCustomer();
-      const invoice = await createInvoice({ actor: b.user, input: invoiceInput(client.id, customer.id) as never });
+      const invoice = await createInvoice({ actor: b.user, input: invoiceInput(client.id, customer.id) });
       const [instance] = await instancesOf(invoice.id);
       const notice = (invoiceStatus: string) =>
         inTransaction(async (transaction) =>

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopSender } from '../jobs/boss.server.ts';
-import { activityRows, apiFailure, createTestUser, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, inTransaction, selectRows } from '../db.server.ts';
 import { action as startAction } from '../routes/api.workflows.start.ts';
 import { startWorkflowInstance } from './instances.server.ts';
+import { createTestUser } from '../../tests/factories.ts';
+import { insertClient } from '../../tests/factories.ts';
 
 const STEPS = [
   { name: 'Provjera dokumentacije', type: 'automated', handler: 'checkDocuments' },
@@ -15,14 +17,6 @@ async function definition(type: string, isActive: boolean, steps: object[] = STE
   const { rows } = await execute<{ id: string }>(
     `INSERT INTO workflow_definitions (name, type, steps, is_active) VALUES (:name, :type, CAST(:steps AS jsonb), :isActive) RETURNING id`,
     { name: `${type} ${randomUUID().slice(0, 4)}`, type, steps: JSON.stringify(steps), isActive },
-  );
-  return rows[0].id;
-}
-
-async function insertClient() {
-  const { rows } = await execute<{ id: string }>(
-    `INSERT INTO clients (company_name, oib, status) VALUES (:name, :oib, 'pending') RETURNING id`,
-    { name: `Klijent ${randomUUID().slice(0, 6)} d.o.o.`, oib: String(Math.floor(Math.random() * 1e11)).padStart(11, '0') },
   );
   return rows[0].id;
 }
@@ -41,7 +35,7 @@ beforeAll(async () => {
 describe('startWorkflowInstance', () => {
   it('starts a running instance at step 0 of the active definition, with its steps and who started it, and logs it', async () => {
     const actor = await createTestUser({ role: 'manager' });
-    const entityId = await insertClient();
+    const entityId = (await insertClient({ status: 'pending' })).id;
     const instance = await startWorkflowInstance({ type: 'client_onboarding', entityType: 'client', entityId, actor: { id: actor.id, role: 'manager' } });
     expect(instance).toMatchObject({
       workflowId: activeId,
@@ -59,7 +53,7 @@ describe('startWorkflowInstance', () => {
   });
 
   it('an applicant (actor null) starts it with nobody as starter', async () => {
-    const instance = await startWorkflowInstance({ type: 'client_onboarding', entityType: 'client', entityId: await insertClient(), actor: null });
+    const instance = await startWorkflowInstance({ type: 'client_onboarding', entityType: 'client', entityId: (await insertClient({ status: 'pending' })).id, actor: null });
     expect(instance.startedBy).toBeNull();
     expect((await activityRows('workflow_started', instance.id))[0].user_id).toBeNull();
   });
@@ -84,7 +78,7 @@ describe('startWorkflowInstance', () => {
     const before = await selectRows(`SELECT id FROM workflow_instances`);
     const missing = await apiFailure(startWorkflowInstance({ type: 'client_onboarding', entityType: 'client', entityId: randomUUID(), actor: null }));
     expect(missing).toMatchObject({ status: 404, body: { message: 'No client with this id', errors: { entityId: ['No client with this id'] } } });
-    const clientId = await insertClient();
+    const clientId = (await insertClient({ status: 'pending' })).id;
     const wrongType = await apiFailure(startWorkflowInstance({ type: 'client_onboarding', entityType: 'invoice', entityId: clientId, actor: null }));
     expect(wrongType).toMatchObject({ status: 404, body: { errors: { entityId: ['A client_onboarding workflow works on client, not on invoice'] } } });
     // The right type but the id of another kind of entity: no such invoice.
@@ -95,7 +89,7 @@ describe('startWorkflowInstance', () => {
   });
 
   it('runs inside the caller’s transaction: a rollback leaves no instance and no log row', async () => {
-    const entityId = await insertClient();
+    const entityId = (await insertClient({ status: 'pending' })).id;
     await expect(
       inTransaction(async (transaction) => {
         await startWorkflowInstance({ type: 'client_onboarding', entityType: 'client', entityId, actor: null }, { transaction });
@@ -111,7 +105,7 @@ describe('POST /api/workflows/start', () => {
   const call = async (body: unknown, cookie: string) => startAction({ request: jsonRequest('/api/workflows/start', body, cookie), params: {}, context: { clientIp: '127.0.0.1' } });
 
   it('is refused to a user (managers run workflows), starts for a manager, and is 404 on entityId for an unknown entity', async () => {
-    const clientId = await insertClient();
+    const clientId = (await insertClient({ status: 'pending' })).id;
     const body = { workflowType: 'client_onboarding', entityType: 'client', entityId: clientId };
     const user = await signedInCookie((await createTestUser({ role: 'user' })).id);
     expect((await apiFailure(call(body, user))).status).toBe(403);

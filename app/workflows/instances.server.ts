@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import {
   WORKFLOW_ENTITY_TYPES,
+  WORKFLOW_INSTANCE_STATUSES,
   WORKFLOW_TYPES,
   type WorkflowEntityType,
   type WorkflowStartEvent,
@@ -14,6 +15,9 @@ import { scheduleFirstStep } from './engine.server.ts';
 import { ENTITY_TYPES_OF, WORKFLOW_MESSAGES } from './schemas.ts';
 import type { WorkflowStepDef } from './types.ts';
 import { isUuid } from '../utils/validation.ts';
+import type { Task, WorkflowDefinition, WorkflowInstance, WorkflowStepRun } from '../../db/models/index.ts';
+import type { RowOf } from '../../db/models/rows.ts';
+import { iso } from '../utils/api-values.ts';
 
 /**
  * Workflow instances (docs/domain-model.md Workflow instance; docs/lifecycle.md#workflows): starting one
@@ -37,19 +41,10 @@ export interface WorkflowInstanceDto {
   startEvent: WorkflowStartEvent | null;
 }
 
-interface InstanceRow {
-  id: string;
-  workflow_id: string;
-  status: WorkflowInstanceDto['status'];
-  entity_type: WorkflowEntityType;
-  entity_id: string;
-  current_step: number;
-  steps: WorkflowStepDef[];
-  started_by: string | null;
-  started_at: Date;
-  completed_at: Date | null;
-  start_event: WorkflowStartEvent | null;
-}
+type InstanceRow = RowOf<
+  typeof WorkflowInstance,
+  'id' | 'workflow_id' | 'status' | 'entity_type' | 'entity_id' | 'current_step' | 'steps' | 'started_by' | 'started_at' | 'completed_at' | 'start_event'
+>;
 
 
 export async function startWorkflowInstance(
@@ -114,7 +109,7 @@ export async function startWorkflowOnEvent(
 
 async function activeDefinition(type: WorkflowType, transaction: Transaction) {
   // Several active definitions of one type can exist while one is being replaced: the newest wins.
-  return selectOne<{ id: string; steps: WorkflowStepDef[] }>(
+  return selectOne<RowOf<typeof WorkflowDefinition, 'id' | 'steps'>>(
     `SELECT id, steps FROM workflow_definitions WHERE type = :type AND is_active
       ORDER BY updated_at DESC, created_at DESC LIMIT 1 FOR SHARE`,
     { type },
@@ -216,8 +211,8 @@ function toDto(row: InstanceRow, workflowType: WorkflowType): WorkflowInstanceDt
     currentStep: row.current_step,
     steps: row.steps,
     startedBy: row.started_by,
-    startedAt: new Date(row.started_at).toISOString(),
-    completedAt: row.completed_at ? new Date(row.completed_at).toISOString() : null,
+    startedAt: iso(row.started_at),
+    completedAt: iso(row.completed_at),
     startEvent: row.start_event ?? null,
   };
 }
@@ -252,13 +247,12 @@ export interface WorkflowInstanceDetail extends WorkflowInstanceListItem {
   tasks: Array<{ id: string; title: string; type: string; status: string; workflowStep: number | null }>;
 }
 
-interface ListRow extends InstanceRow {
-  workflow_type: WorkflowType;
-  workflow_name: string;
-  entity_name: string | null;
-  last_error: string | null;
-  updated_at: Date;
-}
+type ListRow = InstanceRow &
+  RowOf<typeof WorkflowInstance, 'last_error' | 'updated_at'> & {
+    workflow_type: RowOf<typeof WorkflowDefinition>['type'];
+    workflow_name: RowOf<typeof WorkflowDefinition>['name'];
+    entity_name: string | null;
+  };
 
 const LIST_SELECT = `
   SELECT i.id, i.workflow_id, i.status, i.entity_type, i.entity_id, i.current_step, i.steps, i.started_by, i.started_at,
@@ -283,14 +277,14 @@ function toListItem(row: ListRow): WorkflowInstanceListItem {
     progress: total === 0 ? 0 : Math.round((Math.min(row.current_step, total) / total) * 100),
     currentStepName: row.steps?.[row.current_step]?.name ?? null,
     lastError: row.last_error,
-    updatedAt: new Date(row.updated_at).toISOString(),
+    updatedAt: iso(row.updated_at),
   };
 }
 
 export async function listInstances(
   options: { status?: string | null; limit?: number; offset?: number } = {},
 ): Promise<{ items: WorkflowInstanceListItem[]; total: number }> {
-  const status = options.status && (['running', 'completed', 'failed', 'paused'] as const).includes(options.status as never) ? options.status : null;
+  const status = options.status && (WORKFLOW_INSTANCE_STATUSES as readonly string[]).includes(options.status) ? options.status : null;
   const where = status ? 'WHERE i.status = :status' : '';
   const [items, count] = await Promise.all([
     selectRows<ListRow>(`${LIST_SELECT} ${where} ORDER BY i.started_at DESC, i.id DESC LIMIT :limit OFFSET :offset`, {
@@ -305,7 +299,7 @@ export async function listInstances(
 
 /** The four counters of /workflows, one grouped count. */
 export async function instanceStatusCounts(): Promise<Record<'running' | 'completed' | 'failed' | 'paused', number>> {
-  const rows = await selectRows<{ status: 'running' | 'completed' | 'failed' | 'paused'; n: number }>(
+  const rows = await selectRows<RowOf<typeof WorkflowInstance, 'status'> & { n: number }>(
     `SELECT status, count(*)::int AS n FROM workflow_instances GROUP BY status`,
   );
   const counts = { running: 0, completed: 0, failed: 0, paused: 0 };
@@ -318,19 +312,8 @@ export async function getInstanceDetail(id: string): Promise<WorkflowInstanceDet
   const row = isUuid(id) ? await selectOne<ListRow>(`${LIST_SELECT} WHERE i.id = :id`, { id }) : null;
   if (!row) throw apiError(404, WORKFLOW_MESSAGES.instanceNotFound);
   const [runs, tasks] = await Promise.all([
-    selectRows<{
-      id: string;
-      step_index: number;
-      step_name: string;
-      step_type: StepRunDto['stepType'];
-      status: StepRunDto['status'];
-      attempt: number;
-      outcome: Record<string, unknown> | null;
-      error: string | null;
-      started_at: Date;
-      finished_at: Date | null;
-    }>(`SELECT * FROM workflow_step_runs WHERE instance_id = :id ORDER BY step_index, started_at, attempt`, { id }),
-    selectRows<{ id: string; title: string; type: string; status: string; workflow_step: number | null }>(
+    selectRows<RowOf<typeof WorkflowStepRun>>(`SELECT * FROM workflow_step_runs WHERE instance_id = :id ORDER BY step_index, started_at, attempt`, { id }),
+    selectRows<RowOf<typeof Task, 'id' | 'title' | 'type' | 'status' | 'workflow_step'>>(
       `SELECT id, title, type, status, workflow_step FROM tasks WHERE workflow_instance_id = :id ORDER BY created_at`,
       { id },
     ),
@@ -346,8 +329,8 @@ export async function getInstanceDetail(id: string): Promise<WorkflowInstanceDet
       attempt: run.attempt,
       outcome: run.outcome,
       error: run.error,
-      startedAt: new Date(run.started_at).toISOString(),
-      finishedAt: run.finished_at ? new Date(run.finished_at).toISOString() : null,
+      startedAt: iso(run.started_at),
+      finishedAt: iso(run.finished_at),
     })),
     tasks: tasks.map((task) => ({ id: task.id, title: task.title, type: task.type, status: task.status, workflowStep: task.workflow_step })),
   };

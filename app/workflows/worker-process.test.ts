@@ -5,12 +5,14 @@ import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { failJobsOfDeadWorker, killStartedWorkers, startWorkerProcess, waitFor } from '../../tests/support/worker-process.ts';
 import { stopSender } from '../jobs/boss.server.ts';
-import { activityRows, createTestUser } from '../auth/test-helpers.server.ts';
+import { activityRows } from '../auth/test-helpers.server.ts';
 import { execute, inTransaction, selectOne } from '../db.server.ts';
 import { outboxDir } from '../email/mailer.server.ts';
 import { decideKyc } from '../onboarding/kyc-decision.server.ts';
 import { onTaskCompleted } from './engine.server.ts';
 import { startWorkflowInstance } from './instances.server.ts';
+import { createTestUser } from '../../tests/factories.ts';
+import { insertClient } from '../../tests/factories.ts';
 
 /**
  * The engine with the real worker process (`node --import tsx worker/index.ts`)
@@ -49,14 +51,6 @@ async function insertDefinition(type: string, steps: object[]) {
   });
 }
 
-async function insertClient(email: string) {
-  const { rows } = await execute<{ id: string }>(
-    `INSERT INTO clients (company_name, oib, email, status, onboarding_status) VALUES (:name, :oib, :email, 'pending', 'in_progress') RETURNING id`,
-    { name: `Onboarding ${randomUUID().slice(0, 6)} d.o.o.`, oib: String(Math.floor(Math.random() * 1e11)).padStart(11, '0'), email },
-  );
-  return rows[0].id;
-}
-
 describe('onboarding with the worker process', () => {
   it('runs end to end: automated steps in the worker, the KYC decision, the limit task, welcome mail, client active', { timeout: 90_000 }, async () => {
     // The seeded client_onboarding definition (db/seed/demo.ts).
@@ -70,7 +64,7 @@ describe('onboarding with the worker process', () => {
     ]);
     const reviewer = await createTestUser({ role: 'manager' });
     const email = `welcome-${randomUUID().slice(0, 6)}@example.hr`;
-    const clientId = await insertClient(email);
+    const clientId = (await insertClient({ email, status: 'pending', onboardingStatus: 'in_progress' })).id;
     for (const kycType of ['company_registration', 'tax_certificate']) {
       await execute(
         `INSERT INTO documents (name, type, kyc_type, mime_type, size, storage_key, checksum, entity_type, entity_id)
@@ -119,7 +113,7 @@ describe('a worker killed mid-step', () => {
     await holder.connect();
     try {
       await holder.query('SELECT pg_advisory_lock($1)', [lock]);
-      const clientId = await insertClient(`kill-${randomUUID().slice(0, 6)}@example.hr`);
+      const clientId = (await insertClient({ email: `kill-${randomUUID().slice(0, 6)}@example.hr`, status: 'pending', onboardingStatus: 'in_progress' })).id;
       const instance = await inTransaction(async (transaction) => {
         const started = await startWorkflowInstance({ type: 'risk_assessment', entityType: 'client', entityId: clientId, actor: null }, { transaction });
         await execute(`UPDATE workflow_instances SET context = CAST(:context AS jsonb) WHERE id = :id`, { id: started.id, context: JSON.stringify({ blockOnLock: lock }) }, { transaction });

@@ -15,11 +15,11 @@ export class Backup extends Model<InferAttributes<Backup>, InferCreationAttribut
   declare id: CreationOptional<string>;
   declare status: CreationOptional<BackupStatus>;
   declare fileName: string | null;
-  /** Bytes (bigint: a string when read raw). */
-  declare size: string | number | null;
+  /** Bytes (bigint: a number, as db/connection.ts parses INT8). */
+  declare size: number | null;
   declare sha256: string | null;
   declare tableCount: number | null;
-  declare rowCount: string | number | null;
+  declare rowCount: number | null;
   declare error: string | null;
   declare requestedBy: string | null;
   declare createdAt: CreationOptional<Date>;

@@ -1,12 +1,12 @@
 import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createTestUser } from '../../app/auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../../app/db.server.ts';
 import { approveCreditLimit, requestCreditLimit } from '../../app/limits/credit-limits.server.ts';
 import { addDays, zagrebToday } from '../../app/limits/dates.ts';
 import { queues } from '../../app/jobs/queues.server.ts';
 import { jobs } from './index.ts';
 import { handler, queue } from './credit-limit-expiry.ts';
+import { createTestUser } from '../../tests/factories.ts';
 
 const context = () => {
   const lines: string[] = [];

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { selectRows } from '../../app/db.server.ts';
 import { OVERDUE_ACTION, reassessOverdue } from '../../app/risk/overdue.server.ts';
-import { insertClient, insertCustomer, insertInvoice } from '../../app/risk/test-factories.server.ts';
 import { handler } from './overdue-risk.ts';
+import { insertClient, insertCustomer, insertInvoice } from '../../tests/factories.ts';
 
 const assessmentsOf = (entityId: string) =>
   selectRows<{ score: number }>(`SELECT score FROM risk_assessments WHERE entity_id = :entityId`, { entityId });
 
 describe('overdue-risk', () => {
   it('reassesses the customer and client of a newly overdue financed invoice once, however often it runs', async () => {
-    const clientId = await insertClient();
-    const customerId = await insertCustomer();
-    const otherCustomer = await insertCustomer();
+    const { id: clientId } = await insertClient();
+    const { id: customerId } = await insertCustomer();
+    const { id: otherCustomer } = await insertCustomer();
     const overdue = await insertInvoice({ clientId, customerId, amount: '2000.00', dueDate: '2026-02-20' });
     await insertInvoice({ clientId, customerId, amount: '500.00', dueDate: '2026-02-25' });
     await insertInvoice({ clientId, customerId: otherCustomer, amount: '700.00', dueDate: '2026-03-15' }); // not due yet

@@ -100,7 +100,7 @@ export function CreatePartyDialog({
       failureToast={{ title: 'clients.toast.errorTitle', description: `${area}.toast.createFailed`, variant: 'destructive' }}
       labels={{ cancel: t('clients.cancel'), save: t('clients.save'), saving: t('clients.saving') }}
     >
-        <PartyFields fields={fields as never} names={names} />
+        <PartyFields fields={fields} names={names} />
         <FormErrors errors={form.errors} />
     </CreateDialog>
   );
@@ -131,7 +131,7 @@ export function CreatePartyPanel({
       cancelTo={cancelTo}
       labels={{ cancel: t('clients.cancel'), save: t('clients.save'), saving: t('clients.saving') }}
     >
-      <PartyFields fields={fields as never} names={names} />
+      <PartyFields fields={fields} names={names} />
       <FormErrors errors={form.errors} />
     </CreatePanel>
   );
@@ -165,7 +165,7 @@ export function EditPartyForm({
     <Form method="post" {...getFormProps(form)}>
       <input type="hidden" name="intent" value="update" />
       <Flex direction="column" gap="3">
-        <PartyFields fields={fields as never} names={names} />
+        <PartyFields fields={fields} names={names} />
         {withStatus ? (
           <SelectField label={t('clients.fields.status')} meta={fields.status}>
             {(['active', 'pending', 'inactive'] as const).map((status) => (

@@ -121,7 +121,7 @@ export function NewTaskDialog({ users, entity, open, onOpenChange }: { users: Us
       labels={{ cancel: t('tasks.cancel'), save: t('tasks.create'), saving: t('tasks.saving') }}
     >
         <EntityInputs entity={entity} />
-        <TaskFields fields={fields as never} users={users} withType />
+        <TaskFields fields={fields} users={users} withType />
         <FormErrors errors={form.errors} />
     </CreateDialog>
   );
@@ -140,7 +140,7 @@ export function NewTaskPanel({ users, entity, lastResult, cancelTo }: { users: U
       labels={{ cancel: t('tasks.cancel'), save: t('tasks.create'), saving: t('tasks.saving') }}
       hidden={<EntityInputs entity={entity} />}
     >
-      <TaskFields fields={fields as never} users={users} withType />
+      <TaskFields fields={fields} users={users} withType />
       <FormErrors errors={form.errors} />
     </CreatePanel>
   );
@@ -191,7 +191,7 @@ export function EditTaskPanel({
           <Heading as="h2" size="4" id={headingId}>
             {t('tasks.editTitle')}
           </Heading>
-          <TaskFields fields={fields as never} users={users} withType={false} />
+          <TaskFields fields={fields} users={users} withType={false} />
           <FormErrors errors={form.errors} />
           <SubmitRow cancel={{ to: cancelTo, label: t('tasks.cancel') }} submitLabel={t('tasks.save')} busyLabel={t('tasks.saving')} busy={saving} />
         </Flex>

@@ -4,22 +4,18 @@ import { centsToDecimalString, toCents } from '../../utils/money.ts';
 import { PermanentStepError } from '../step-errors.server.ts';
 import type { StepContext, StepOutcome } from '../types.ts';
 import { partyOf, sendOrDescribe } from './parties.server.ts';
+import type { Client, Customer, Invoice } from '../../../db/models/index.ts';
+import type { RowOf } from '../../../db/models/rows.ts';
 
 /** Handlers of invoice_verification: the invoice's data, duplicates, and the client's notice. */
 
-interface InvoiceRow {
-  id: string;
-  invoice_number: string;
-  status: string;
-  amount: string;
-  currency: string;
-  issue_date: string;
-  due_date: string;
-  client_id: string;
-  customer_id: string;
-  client_status: string | null;
-  customer_blocked: boolean | null;
-}
+type InvoiceRow = RowOf<
+  typeof Invoice,
+  'id' | 'invoice_number' | 'status' | 'amount' | 'currency' | 'issue_date' | 'due_date' | 'client_id' | 'customer_id'
+> & {
+  client_status: RowOf<typeof Client>['status'] | null;
+  customer_blocked: RowOf<typeof Customer>['account_blocked'] | null;
+};
 
 /** The statuses of an invoice that has passed verification. */
 const VERIFIED_STATUSES = ['verified', 'approved', 'financed', 'paid'];
@@ -58,7 +54,7 @@ export async function validateInvoice(context: StepContext): Promise<StepOutcome
 /** The same number from the same client, or the same customer, amount and issue date, on another live invoice. */
 export async function checkDuplicateInvoice(context: StepContext): Promise<StepOutcome> {
   const invoice = await invoiceOf(context);
-  const duplicates = await selectRows<{ id: string; invoice_number: string }>(
+  const duplicates = await selectRows<RowOf<typeof Invoice, 'id' | 'invoice_number'>>(
     `SELECT id, invoice_number FROM invoices
       WHERE id <> :id AND status <> 'rejected'
         AND ((client_id = :clientId AND lower(btrim(invoice_number)) = lower(btrim(:number)))

@@ -7,6 +7,8 @@ import { getFina } from '../../integrations/fina.server.ts';
 import { assessEntity } from '../../risk/assessments.server.ts';
 import { PermanentStepError } from '../step-errors.server.ts';
 import type { StepContext, StepOutcome } from '../types.ts';
+import type { Client, Customer, Document, Invoice, RiskAssessment } from '../../../db/models/index.ts';
+import type { RowOf } from '../../../db/models/rows.ts';
 
 /** Handlers about the client or customer of an instance (onboarding, periodic risk assessment). */
 
@@ -25,7 +27,7 @@ export async function partyOf({ instance, transaction }: StepContext, { invoiceP
   let entityType = instance.entityType;
   let id = instance.entityId;
   if (entityType === 'invoice' || entityType === 'payment') {
-    const invoice = await selectOne<{ client_id: string; customer_id: string }>(
+    const invoice = await selectOne<RowOf<typeof Invoice, 'client_id' | 'customer_id'>>(
       entityType === 'invoice'
         ? `SELECT client_id, customer_id FROM invoices WHERE id = :id`
         : `SELECT i.client_id, i.customer_id FROM payments p JOIN invoices i ON i.id = p.invoice_id WHERE p.id = :id`,
@@ -37,7 +39,7 @@ export async function partyOf({ instance, transaction }: StepContext, { invoiceP
     id = invoiceParty === 'client' ? invoice.client_id : invoice.customer_id;
   }
   if (entityType !== 'client' && entityType !== 'customer') throw new PermanentStepError(`This step needs a client or customer, not a ${entityType}`);
-  const row = await selectOne<{ company_name: string; email: string | null }>(
+  const row = await selectOne<RowOf<typeof Client | typeof Customer, 'company_name' | 'email'>>(
     `SELECT company_name, email FROM ${entityType === 'client' ? 'clients' : 'customers'} WHERE id = :id`,
     { id },
     { transaction },
@@ -53,7 +55,7 @@ export async function partyOf({ instance, transaction }: StepContext, { invoiceP
  */
 export async function checkDocuments(context: StepContext): Promise<StepOutcome> {
   const party = await partyOf(context);
-  const rows = await selectRows<{ kyc_type: string; n: number }>(
+  const rows = await selectRows<{ kyc_type: NonNullable<RowOf<typeof Document>['kyc_type']>; n: number }>(
     `SELECT kyc_type, count(*)::int AS n FROM documents
       WHERE entity_type = :entityType AND entity_id = :id AND kyc_type IS NOT NULL GROUP BY kyc_type`,
     { entityType: party.entityType, id: party.id },
@@ -76,7 +78,7 @@ export async function checkDocuments(context: StepContext): Promise<StepOutcome>
  */
 export async function finaCheck(context: StepContext): Promise<StepOutcome> {
   const party = await partyOf(context);
-  const row = await selectOne<{ oib: string }>(
+  const row = await selectOne<RowOf<typeof Client | typeof Customer, 'oib'>>(
     `SELECT oib FROM ${party.entityType === 'client' ? 'clients' : 'customers'} WHERE id = :id`,
     { id: party.id },
     { transaction: context.transaction },
@@ -124,7 +126,7 @@ export async function riskAssessment(context: StepContext): Promise<StepOutcome>
   const party = await partyOf(context);
   const requested = context.instance.context?.assessmentId;
   if (typeof requested === 'string' && UUID.test(requested)) {
-    const existing = await selectOne<{ id: string; score: number; category: string }>(
+    const existing = await selectOne<RowOf<typeof RiskAssessment, 'id' | 'score' | 'category'>>(
       `SELECT id, score, category FROM risk_assessments WHERE id = :id AND entity_type = :entityType AND entity_id = :entityId`,
       { id: requested, entityType: party.entityType, entityId: party.id },
       { transaction: context.transaction },

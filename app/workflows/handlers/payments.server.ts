@@ -3,6 +3,8 @@ import { centsToDecimalString, toCents } from '../../utils/money.ts';
 import { PermanentStepError } from '../step-errors.server.ts';
 import type { StepContext, StepOutcome } from '../types.ts';
 import { partyOf, sendOrDescribe } from './parties.server.ts';
+import type { Invoice, Payment, Payout } from '../../../db/models/index.ts';
+import type { RowOf } from '../../../db/models/rows.ts';
 
 /**
  * Handlers of payment_processing. Confirming a payment (the manual step, by a
@@ -11,17 +13,11 @@ import { partyOf, sendOrDescribe } from './parties.server.ts';
  * never book money themselves.
  */
 
-interface PaymentRow {
-  id: string;
-  status: string;
-  amount: string;
-  currency: string;
-  invoice_id: string;
-  invoice_number: string;
-  invoice_status: string;
-  invoice_amount: string;
-  paid_amount: string;
-}
+type PaymentRow = RowOf<typeof Payment, 'id' | 'status' | 'amount' | 'currency' | 'invoice_id'> &
+  RowOf<typeof Invoice, 'invoice_number' | 'paid_amount'> & {
+    invoice_status: RowOf<typeof Invoice>['status'];
+    invoice_amount: RowOf<typeof Invoice>['amount'];
+  };
 
 async function paymentOf({ instance, transaction }: StepContext): Promise<PaymentRow> {
   if (instance.entityType !== 'payment') throw new PermanentStepError(`This step needs a payment, not a ${instance.entityType}`);
@@ -61,7 +57,7 @@ export async function releaseReserve(context: StepContext): Promise<StepOutcome>
   const payment = await paymentOf(context);
   if (payment.status !== 'confirmed') throw new PermanentStepError(`Payment is ${payment.status}; confirm it before the reserve is released`);
   if (payment.invoice_status !== 'paid') return { summary: `no release yet: invoice ${payment.invoice_number} is not fully paid`, released: false };
-  const payout = await selectOne<{ id: string; amount: string; status: string }>(
+  const payout = await selectOne<RowOf<typeof Payout, 'id' | 'amount' | 'status'>>(
     `SELECT id, amount, status FROM payouts WHERE invoice_id = :invoiceId AND kind = 'reserve_release' AND status <> 'cancelled'
       ORDER BY created_at DESC LIMIT 1`,
     { invoiceId: payment.invoice_id },

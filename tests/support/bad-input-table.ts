@@ -1,20 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { camt053Fixture } from '../banking/camt053-fixture.ts';
-import { factorAccount } from '../banking/factor-account.server.ts';
-import { createTestUser, TEST_PASSWORD } from '../auth/test-helpers.server.ts';
-import { issueUserToken } from '../auth/users.server.ts';
-import { execute, inTransaction, selectOne } from '../db.server.ts';
-import { createUploadSlot, receiveUpload } from '../documents/uploads.server.ts';
-import { createTemplate } from '../email/templates.server.ts';
-import { createInvoice } from '../invoices/invoice-create.server.ts';
-import { requestCreditLimit } from '../limits/credit-limits.server.ts';
-import { insertClient, insertCustomer } from '../payments/test-factories.server.ts';
-import { assessEntity } from '../risk/assessments.server.ts';
-import { createTask } from '../tasks/tasks.server.ts';
-import { importBankStatement } from '../banking/camt053.server.ts';
+import { camt053Fixture } from '../../app/banking/camt053-fixture.ts';
+import { factorAccount } from '../../app/banking/factor-account.server.ts';
+import { issueUserToken } from '../../app/auth/users.server.ts';
+import { execute, inTransaction, selectOne } from '../../app/db.server.ts';
+import { createUploadSlot, receiveUpload } from '../../app/documents/uploads.server.ts';
+import { createTemplate } from '../../app/email/templates.server.ts';
+import { createInvoice } from '../../app/invoices/invoice-create.server.ts';
+import { requestCreditLimit } from '../../app/limits/credit-limits.server.ts';
+import { assessEntity } from '../../app/risk/assessments.server.ts';
+import { createTask } from '../../app/tasks/tasks.server.ts';
+import { importBankStatement } from '../../app/banking/camt053.server.ts';
+import { createTestUser, financeableClient, insertClient, insertCustomer, TEST_PASSWORD } from '../factories.ts';
 
 /**
- * The table of ./bad-input.test.ts (used by that test only): for every POST
+ * The table of app/routes/bad-input.test.ts (used by that test only): for every POST
  * and PUT route under app/routes/api.*.ts, a body that passes validation, its
  * text fields and the invalid values each field must refuse, and the rows the
  * bodies name (buildFixtures). A .server.ts file so Remix does not take it for
@@ -307,7 +306,7 @@ export const TABLE: Record<string, Case> = {
   'api.invoices.$invoiceId.verify.ts PUT': { noInput: 'a decision on the invoice named in the path; no body' },
   'api.invoices.import.ts POST': {
     custom: async (fx, cookie) => {
-      const xml = await (await import('node:fs/promises')).readFile(new URL('../einvoices/fixtures/valid-invoice.xml', import.meta.url), 'utf8');
+      const xml = await (await import('node:fs/promises')).readFile(new URL('../../app/einvoices/fixtures/valid-invoice.xml', import.meta.url), 'utf8');
       const post = (body: string, query: string) =>
         new Request(`http://localhost/api/invoices/import?${query}`, { method: 'POST', body, headers: { Cookie: cookie, 'Content-Type': 'application/xml' } });
       const base = `clientId=${fx.client.id}&createCustomer=true`;
@@ -433,17 +432,13 @@ export async function buildFixtures() {
   const actor = { id: admin.id, role: 'super_admin' as const };
   const other = await createTestUser({ role: 'user' });
   const requester = await createTestUser({ role: 'manager' });
-  const clientRow = await insertClient();
+  const clientRow = await financeableClient({ creditLimit: '500000.00' });
   const customerRow = await insertCustomer();
   // An application awaiting its KYC decision, for the decision route alone.
-  const { rows: applicants } = await execute<{ id: string }>(
-    `INSERT INTO clients (company_name, oib, email, status) VALUES ('Podnositelj d.o.o.', '33392005961', 'kyc@podnositelj.hr', 'pending') RETURNING id`,
-  );
-  const applicant = applicants[0];
+  const applicant = await insertClient({ name: 'Podnositelj d.o.o.', email: 'kyc@podnositelj.hr', status: 'pending', iban: null });
   const resetToken = await inTransaction(async (transaction) => (await issueUserToken(other.id, 'reset_password', 60, transaction)).token);
-  const oibOf = async (table: string, id: string) => (await selectOne<{ oib: string }>(`SELECT oib FROM ${table} WHERE id = :id`, { id }))!.oib;
-  const client = { id: clientRow.id, oib: await oibOf('clients', clientRow.id) };
-  const customer = { id: customerRow.id, oib: await oibOf('customers', customerRow.id) };
+  const client = { id: clientRow.id, oib: clientRow.oib };
+  const customer = { id: customerRow.id, oib: customerRow.oib };
   const invoice = await createInvoice({
     actor,
     input: { clientId: client.id, customerId: customer.id, invoiceNumber: `R-${randomUUID().slice(0, 8)}`, issueDate: DAY(-3), dueDate: DAY(30), amount: '1250.00', currency: 'EUR', description: 'Roba' },
