@@ -69,9 +69,7 @@ function assertValidContent(content: { subject: string; body: string }): void {
 
 /** Only reachable if a writer outside this module activates a template for the trigger at the same moment. */
 function activeConflict(trigger: string): Response {
-  return apiError(409, `Another template became active for the trigger ${trigger} at the same moment; try again`, { errors: {
-    isActive: ['Another template became active for this trigger at the same moment; try again'],
-  } });
+  return apiError(409, 'email.errors.activeConflict', { params: { trigger }, errors: { isActive: ['email.errors.activeConflictField'] } });
 }
 
 export interface DeactivatedTemplate {
