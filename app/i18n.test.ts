@@ -1,4 +1,7 @@
 /// <reference types="vite/client" />
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { resources } from './i18n.ts';
 
@@ -29,4 +32,41 @@ describe('locales', () => {
       }
     }
   });
+});
+
+// docs/decisions/013-error-codes.md: a refusal code is its i18n key, so every
+// code written in the code base needs a text in both languages (the API's
+// English message is the en text).
+const REFUSAL_CODE = /['"]((?:errors|validation|[a-z]+\.(?:errors|validation|refusals|messages))\.[A-Za-z0-9_.]*[A-Za-z0-9_])['"]/g;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'locales' ? [] : sourceFiles(path);
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+function textAt(language: 'en' | 'hr', key: string): unknown {
+  return key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), resources[language].common);
+}
+
+describe('refusal codes', () => {
+  const codes = new Map<string, string>();
+  for (const file of sourceFiles(fileURLToPath(new URL('.', import.meta.url)))) {
+    for (const match of readFileSync(file, 'utf8').matchAll(REFUSAL_CODE)) codes.set(match[1], file);
+  }
+
+  it('finds the codes', () => {
+    expect(codes.has('errors.api.notFound')).toBe(true);
+    expect(codes.has('limits.validation.notFound')).toBe(true);
+  });
+
+  it('every refusal code has an en and an hr text', () => {
+    const missing = [...codes].flatMap(([code, file]) =>
+      (['en', 'hr'] as const).filter((language) => typeof textAt(language, code) !== 'string').map((language) => `${language}: ${code} (${file})`),
+    );
+    expect(missing).toEqual([]);
+  });
+
 });

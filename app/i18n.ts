@@ -6,6 +6,7 @@ import enDashboard from './locales/en/dashboard.json';
 import enDocuments from './locales/en/documents.json';
 import enEInvoices from './locales/en/einvoices.json';
 import enEmail from './locales/en/email.json';
+import enErrors from './locales/en/errors.json';
 import enIntegrations from './locales/en/integrations.json';
 import enInvoices from './locales/en/invoices.json';
 import enKyc from './locales/en/kyc.json';
@@ -24,6 +25,7 @@ import hrDashboard from './locales/hr/dashboard.json';
 import hrDocuments from './locales/hr/documents.json';
 import hrEInvoices from './locales/hr/einvoices.json';
 import hrEmail from './locales/hr/email.json';
+import hrErrors from './locales/hr/errors.json';
 import hrIntegrations from './locales/hr/integrations.json';
 import hrInvoices from './locales/hr/invoices.json';
 import hrKyc from './locales/hr/kyc.json';
@@ -48,8 +50,8 @@ export const defaultLanguage: Language = 'en';
 export const LANGUAGE_KEY = 'finflow-language';
 
 export const resources = {
-  en: { common: { ...enCommon, ...enAnalytics, ...enBackups, ...enClients, ...enDashboard, ...enDocuments, ...enEInvoices, ...enEmail, ...enIntegrations, ...enInvoices, ...enKyc, ...enLimits, ...enOnboarding, ...enPayments, ...enRecovery, ...enRisk, ...enTasks, ...enWorkflows } },
-  hr: { common: { ...hrCommon, ...hrAnalytics, ...hrBackups, ...hrClients, ...hrDashboard, ...hrDocuments, ...hrEInvoices, ...hrEmail, ...hrIntegrations, ...hrInvoices, ...hrKyc, ...hrLimits, ...hrOnboarding, ...hrPayments, ...hrRecovery, ...hrRisk, ...hrTasks, ...hrWorkflows } },
+  en: { common: { ...enCommon, ...enAnalytics, ...enBackups, ...enClients, ...enDashboard, ...enDocuments, ...enEInvoices, ...enEmail, ...enErrors, ...enIntegrations, ...enInvoices, ...enKyc, ...enLimits, ...enOnboarding, ...enPayments, ...enRecovery, ...enRisk, ...enTasks, ...enWorkflows } },
+  hr: { common: { ...hrCommon, ...hrAnalytics, ...hrBackups, ...hrClients, ...hrDashboard, ...hrDocuments, ...hrEInvoices, ...hrEmail, ...hrErrors, ...hrIntegrations, ...hrInvoices, ...hrKyc, ...hrLimits, ...hrOnboarding, ...hrPayments, ...hrRecovery, ...hrRisk, ...hrTasks, ...hrWorkflows } },
 } as const;
 
 export function isLanguage(value: unknown): value is Language {

@@ -5,6 +5,6 @@ import { DEFAULT_ANALYTICS_PERIOD, isAnalyticsPeriod, type AnalyticsPeriod } fro
 export function requestedPeriod(request: Request): AnalyticsPeriod {
   const value = new URL(request.url).searchParams.get('period');
   if (value === null || value === '') return DEFAULT_ANALYTICS_PERIOD;
-  if (!isAnalyticsPeriod(value)) throw apiError(400, 'Invalid period', { period: ['One of 7d, 30d, 90d, 1y'] });
+  if (!isAnalyticsPeriod(value)) throw apiError(400, 'analytics.validation.periodInvalid', { errors: { period: ['analytics.validation.periodOneOf'] } });
   return value;
 }

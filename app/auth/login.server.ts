@@ -2,11 +2,11 @@ import type { Transaction } from 'sequelize';
 import { Authenticator } from 'remix-auth';
 import { FormStrategy } from 'remix-auth-form';
 import { hashPassword, verifyPassword } from './password.server.ts';
-import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { apiError, zodRefusal } from '../utils/api.server.ts';
 import { logActivity } from '../activity-log.server.ts';
 import { decryptSecret, encryptSecret } from './crypto.server.ts';
 import { execute, inTransaction } from '../db.server.ts';
-import { MESSAGES, loginSchema, verifyOtpSchema, verifyTotpSetupSchema } from './schemas.ts';
+import { AUTH_ERRORS, loginSchema, verifyOtpSchema, verifyTotpSetupSchema } from './schemas.ts';
 import { clearSessionCookie, createSessionCookie, deleteSessionRow, getSession, type FinflowSession } from './session.server.ts';
 import { assertNotThrottled, recordFailure, resetThrottle, type ThrottleKey } from './throttle.server.ts';
 import { generateTotpSecret, matchTotpStep, totpQrCode } from './totp.server.ts';
@@ -35,8 +35,8 @@ export interface LoginResponse {
   needsTotpSetup: boolean;
 }
 
-const INVALID_CREDENTIALS = 'Invalid email or password';
-const SIGN_IN_EXPIRED = 'Sign-in expired. Please sign in again.';
+const INVALID_CREDENTIALS = 'errors.auth.invalidCredentials';
+const SIGN_IN_EXPIRED = 'errors.auth.signInExpired';
 export const PENDING_SIGN_IN_TTL_MS = 10 * 60 * 1000;
 
 class InvalidCredentials extends Error {}
@@ -138,7 +138,7 @@ export async function startLogin(
   meta: RequestMeta = {},
 ): Promise<AuthResult<LoginResponse>> {
   const parsed = loginSchema.safeParse(credentials ?? (await readCredentials(request)));
-  if (!parsed.success) throw apiError(400, parsed.error.issues[0].message, zodFieldErrors(parsed.error));
+  if (!parsed.success) throw zodRefusal(parsed.error);
   const { email, password } = parsed.data;
 
   const keys = throttleKeys('email', email, meta);
@@ -189,7 +189,7 @@ type SecondFactorContext =
 async function requirePendingSignIn(session: FinflowSession): Promise<UserRow> {
   const pendingUserId = session.get('pendingUserId');
   const startedAt = session.get('pendingStartedAt');
-  if (!pendingUserId || typeof startedAt !== 'number') throw apiError(401, 'Unauthorized');
+  if (!pendingUserId || typeof startedAt !== 'number') throw apiError(401, AUTH_ERRORS.unauthorized);
   if (Date.now() - startedAt > PENDING_SIGN_IN_TTL_MS) throw apiError(401, SIGN_IN_EXPIRED);
   const user = await findUserById(pendingUserId);
   if (!user || !user.is_active) throw apiError(401, SIGN_IN_EXPIRED);
@@ -201,12 +201,12 @@ async function setupContext(request: Request): Promise<SecondFactorContext> {
   const userId = session.get('userId');
   if (userId) {
     const user = await findUserById(userId);
-    if (!user || !user.is_active) throw apiError(401, 'Unauthorized');
+    if (!user || !user.is_active) throw apiError(401, AUTH_ERRORS.unauthorized);
     return { mode: 'signed-in', session, user };
   }
   const user = await requirePendingSignIn(session);
   // Knowing the password must not be enough to replace a working authenticator.
-  if (user.totp_confirmed_at && user.totp_secret_encrypted) throw apiError(409, 'TOTP is already configured');
+  if (user.totp_confirmed_at && user.totp_secret_encrypted) throw apiError(409, 'errors.auth.totpConfigured');
   return { mode: 'pending', session, user };
 }
 
@@ -240,18 +240,18 @@ export async function verifyTotpSetup(
   meta: RequestMeta = {},
 ): Promise<AuthResult<{ success: true }>> {
   const parsed = verifyTotpSetupSchema.safeParse(input);
-  if (!parsed.success) throw apiError(400, parsed.error.issues[0].message, zodFieldErrors(parsed.error));
+  if (!parsed.success) throw zodRefusal(parsed.error);
   const context = await setupContext(request);
   const { user } = context;
   const keys = throttleKeys('otp', user.id, meta);
   await assertNotThrottled(keys);
 
   const pending = user.totp_pending_secret_encrypted;
-  if (!pending) throw apiError(409, 'TOTP setup has not been started');
+  if (!pending) throw apiError(409, 'errors.auth.totpSetupNotStarted');
   const step = matchTotpStep(parsed.data.totpCode, decryptSecret(pending));
   if (step === null) {
     await recordFailure(keys);
-    throw apiError(400, MESSAGES.invalidTotpCode, { totpCode: [MESSAGES.invalidTotpCode] });
+    throw apiError(400, AUTH_ERRORS.invalidTotpCode, { errors: { totpCode: [AUTH_ERRORS.invalidTotpCode] } });
   }
 
   const setCookie = await inTransaction(async (transaction) => {
@@ -274,7 +274,7 @@ export async function verifyTotpSetup(
     if (context.mode === 'signed-in') return null;
     return completeSignIn(transaction, { user, previousSessionId: context.session.id, request, meta, method: 'password+totp_setup' });
   }).catch((error) => {
-    if (error instanceof CodeRejected) throw apiError(400, MESSAGES.invalidTotpCode, { totpCode: [MESSAGES.invalidTotpCode] });
+    if (error instanceof CodeRejected) throw apiError(400, AUTH_ERRORS.invalidTotpCode, { errors: { totpCode: [AUTH_ERRORS.invalidTotpCode] } });
     throw error;
   });
   await resetThrottle([{ kind: 'otp', value: user.id }]);
@@ -295,17 +295,17 @@ export async function verifyOtp(
   meta: RequestMeta = {},
 ): Promise<AuthResult<{ success: true }>> {
   const parsed = verifyOtpSchema.safeParse(input);
-  if (!parsed.success) throw apiError(400, parsed.error.issues[0].message, zodFieldErrors(parsed.error));
+  if (!parsed.success) throw zodRefusal(parsed.error);
   const session = await getSession(request);
   const user = await requirePendingSignIn(session);
-  if (!user.totp_confirmed_at || !user.totp_secret_encrypted) throw apiError(409, 'TOTP is not configured');
+  if (!user.totp_confirmed_at || !user.totp_secret_encrypted) throw apiError(409, 'errors.auth.totpNotConfigured');
   const keys = throttleKeys('otp', user.id, meta);
   await assertNotThrottled(keys);
 
   const step = matchTotpStep(parsed.data.otpCode, decryptSecret(user.totp_secret_encrypted));
   if (step === null) {
     await recordFailure(keys);
-    throw apiError(400, MESSAGES.invalidCode, { otpCode: [MESSAGES.invalidCode] });
+    throw apiError(400, AUTH_ERRORS.invalidCode, { errors: { otpCode: [AUTH_ERRORS.invalidCode] } });
   }
 
   let setCookie: string;
@@ -324,7 +324,7 @@ export async function verifyOtp(
   } catch (error) {
     if (!(error instanceof CodeRejected)) throw error;
     await recordFailure(keys);
-    throw apiError(400, MESSAGES.invalidCode, { otpCode: [MESSAGES.invalidCode] });
+    throw apiError(400, AUTH_ERRORS.invalidCode, { errors: { otpCode: [AUTH_ERRORS.invalidCode] } });
   }
   await resetThrottle([{ kind: 'otp', value: user.id }]);
   return { data: { success: true }, headers: { 'Set-Cookie': setCookie } };

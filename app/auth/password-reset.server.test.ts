@@ -143,7 +143,7 @@ describe('asking for a reset link', () => {
     }
     const refused = await apiFailure(requestPasswordReset({ email: 'target@finflow.test' }, { ip: '10.99.1.1' }));
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ message: TOO_MANY_RESET_ATTEMPTS });
+    expect(refused.body).toEqual({ message: 'Too many password reset attempts. Try again later.', code: TOO_MANY_RESET_ATTEMPTS, params: {} });
     expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(3000);
     expect(await queuedRequests('target@finflow.test')).toHaveLength(maxFailures);
     // Another address from a fresh client is not affected.
@@ -230,7 +230,7 @@ describe('using a reset link', () => {
 
     const again = await apiFailure(completePasswordReset(token, passwords('Third-password-3'), { ip }));
     expect(again.status).toBe(400);
-    expect(again.body).toEqual({ message: 'This link is invalid or has expired', errors: { token: ['This link is invalid or has expired'] } });
+    expect(again.body).toMatchObject({ message: 'This link is invalid or has expired', code: 'errors.auth.invalidLink', errors: { token: ['This link is invalid or has expired'] } });
     expect(await passwordHashOf(user.id)).toBe(hash);
     expect(await getSignedInUser(getRequest('/', session))).toMatchObject({ id: user.id });
     expect(await findPasswordResetLink(token)).toBeNull();

@@ -20,7 +20,7 @@ import { findSetPasswordToken, issueUserToken, setPasswordWithToken, type WriteM
 export const RESET_LINK_TTL_MINUTES = 60;
 export const RESET_QUEUE = 'password-reset' as const;
 export const RESET_REQUESTED = 'If an account with this email exists, we have sent it a link to set a new password.';
-export const TOO_MANY_RESET_ATTEMPTS = 'Too many password reset attempts. Try again later.';
+export const TOO_MANY_RESET_ATTEMPTS = 'errors.auth.tooManyResets';
 
 function ipKeys(ip: string | null | undefined): ThrottleKey[] {
   return ip ? [{ kind: 'resetIp', value: ip }] : [];

@@ -48,7 +48,7 @@ describe('requireUser / requirePermission', () => {
     const error = await rejection(requireUser(getRequest('/api/clients')));
     expect(error).toBeInstanceOf(Response);
     expect((error as Response).status).toBe(401);
-    expect(await (error as Response).json()).toEqual({ message: 'Unauthorized' });
+    expect(await (error as Response).json()).toEqual({ message: 'Unauthorized', code: 'errors.auth.unauthorized', params: {} });
   });
 
   it('redirects a page request without a session to /', async () => {
@@ -64,7 +64,7 @@ describe('requireUser / requirePermission', () => {
     const cookie = await signedInCookie(user.id);
     const api = (await rejection(requirePermission(getRequest('/api/invoices/1/approve', cookie), 'approve:invoice'))) as Response;
     expect(api.status).toBe(403);
-    expect(await api.json()).toEqual({ message: 'Forbidden' });
+    expect(await api.json()).toEqual({ message: 'Forbidden', code: 'errors.auth.forbidden', params: {} });
     const page = (await rejection(requirePermission(getRequest('/settings', cookie), 'manage:users'))) as Response;
     expect(page.status).toBe(403);
     expect(await requirePermission(getRequest('/api/clients', cookie), 'create:client')).toMatchObject({ id: user.id });

@@ -1,7 +1,7 @@
 import { redirect } from '@remix-run/node';
 import { apiError } from '../utils/api.server.ts';
 import { redirectWithToast } from '../utils/toast.server.ts';
-import type { Role } from './schemas.ts';
+import { AUTH_ERRORS, type Role } from './schemas.ts';
 import { selectOne } from '../db.server.ts';
 import { destroySession, getSession, sessionIdOf } from './session.server.ts';
 import { findUserById, toPublicUser, type PublicUser, type UserRow } from './user-record.server.ts';
@@ -78,7 +78,7 @@ export function can(user: { role: Role; isActive?: boolean } | null | undefined,
 
 /** For domain modules: 403 unless `actor` may. */
 export function assertCan(actor: { role: Role; isActive?: boolean }, permission: Permission): void {
-  if (!can(actor, permission)) throw apiError(403, 'Forbidden');
+  if (!can(actor, permission)) throw apiError(403, AUTH_ERRORS.forbidden);
 }
 
 /**
@@ -122,7 +122,7 @@ function isApiRequest(request: Request, options: RequireOptions): boolean {
 export async function requireUser(request: Request, options: RequireOptions = {}): Promise<PublicUser> {
   const user = await getSignedInUser(request);
   if (user) return user;
-  if (isApiRequest(request, options)) throw apiError(401, 'Unauthorized');
+  if (isApiRequest(request, options)) throw apiError(401, AUTH_ERRORS.unauthorized);
   // A page visit shows the login page; a form sent from an expired session says why first (docs/screens.md).
   if (request.method === 'GET' || request.method === 'HEAD') throw redirect('/');
   // Straight to the login page at '/' (where /api/login leads): through /api/login the root loader
@@ -134,5 +134,5 @@ export async function requireUser(request: Request, options: RequireOptions = {}
 export async function requirePermission(request: Request, permission: Permission, options: RequireOptions = {}): Promise<PublicUser> {
   const user = await requireUser(request, options);
   if (can(user, permission)) return user;
-  throw isApiRequest(request, options) ? apiError(403, 'Forbidden') : new Response('Forbidden', { status: 403, statusText: 'Forbidden' });
+  throw isApiRequest(request, options) ? apiError(403, AUTH_ERRORS.forbidden) : new Response('Forbidden', { status: 403, statusText: 'Forbidden' });
 }

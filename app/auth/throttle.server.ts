@@ -26,7 +26,7 @@ export const THROTTLE_RULES = {
 } as const satisfies Record<string, ThrottleRule>;
 export type ThrottleKind = keyof typeof THROTTLE_RULES;
 
-export const TOO_MANY_ATTEMPTS = 'Too many attempts. Try again later.';
+export const TOO_MANY_ATTEMPTS = 'errors.auth.tooManyAttempts';
 
 export interface ThrottleKey {
   kind: ThrottleKind;
@@ -45,7 +45,7 @@ export async function assertNotThrottled(keys: ThrottleKey[], message: string = 
   );
   const retryAfter = rows[0]?.retry_after;
   if (retryAfter && retryAfter > 0) {
-    throw apiError(429, message, undefined, { headers: { 'Retry-After': String(retryAfter) } });
+    throw apiError(429, message, { headers: { 'Retry-After': String(retryAfter) } });
   }
 }
 

@@ -7,7 +7,7 @@ import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from
 import { hashPassword, verifyPassword } from './password.server.ts';
 import { assertCan, can } from './permissions.server.ts';
 import {
-  MESSAGES,
+  AUTH_ERRORS,
   changePasswordSchema,
   createUserSchema,
   profileSchema,
@@ -37,13 +37,13 @@ export interface WriteMeta {
 }
 
 export const SET_PASSWORD_TOKEN_TTL_HOURS = 72;
-const DUPLICATE_EMAIL = 'A user with this email already exists';
-const INVALID_LINK = 'This link is invalid or has expired';
+const DUPLICATE_EMAIL = 'errors.auth.duplicateEmail';
+const INVALID_LINK = 'errors.auth.invalidLink';
 
 /** Domain functions validate again, so a caller that skipped the schema cannot write bad data. */
 
 function duplicateEmail(): Response {
-  return apiError(409, DUPLICATE_EMAIL, { email: [DUPLICATE_EMAIL] });
+  return apiError(409, DUPLICATE_EMAIL, { errors: { email: [DUPLICATE_EMAIL] } });
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -81,13 +81,13 @@ export async function issueUserToken(
 
 async function loadTarget(userId: string, transaction: Transaction): Promise<UserRow> {
   const user = isUuid(userId) ? await findUserById(userId, { transaction, forUpdate: true }) : null;
-  if (!user) throw apiError(404, 'User not found');
+  if (!user) throw apiError(404, 'errors.auth.userNotFound');
   return user;
 }
 
 /** An admin may not touch a super_admin; only a super_admin may. */
 function assertMayManage(actor: Actor, target: UserRow): void {
-  if (target.role === 'super_admin' && !can(actor, 'grant:super_admin')) throw apiError(403, 'Forbidden');
+  if (target.role === 'super_admin' && !can(actor, 'grant:super_admin')) throw apiError(403, AUTH_ERRORS.forbidden);
 }
 
 /**
@@ -172,7 +172,7 @@ export async function createStaffUser(
  */
 export async function setUserRole(actor: Actor, userId: string, role: Role, meta: WriteMeta = {}): Promise<PublicUser> {
   assertCan(actor, 'manage:users');
-  if (userId === actor.id) throw apiError(403, 'You cannot change your own role');
+  if (userId === actor.id) throw apiError(403, 'errors.auth.ownRole');
   if (role === 'super_admin') assertCan(actor, 'grant:super_admin');
   const updated = await inTransaction(async (transaction) => {
     const target = await loadTarget(userId, transaction);
@@ -202,7 +202,7 @@ export async function setUserRole(actor: Actor, userId: string, role: Role, meta
  */
 export async function setUserActive(actor: Actor, userId: string, isActive: boolean, meta: WriteMeta = {}): Promise<PublicUser> {
   assertCan(actor, 'manage:users');
-  if (userId === actor.id) throw apiError(403, 'You cannot change your own status');
+  if (userId === actor.id) throw apiError(403, 'errors.auth.ownStatus');
   const updated = await inTransaction(async (transaction) => {
     const target = await loadTarget(userId, transaction);
     assertMayManage(actor, target);
@@ -270,7 +270,7 @@ export async function setUserOtp(actor: Actor, userId: string, otpEnabled: boole
  */
 export async function resetUserTotp(actor: Actor, userId: string, meta: WriteMeta = {}): Promise<PublicUser> {
   assertCan(actor, 'manage:users');
-  if (userId === actor.id) throw apiError(403, 'You cannot reset your own authenticator');
+  if (userId === actor.id) throw apiError(403, 'errors.auth.ownAuthenticator');
   const updated = await inTransaction(async (transaction) => {
     const target = await loadTarget(userId, transaction);
     assertMayManage(actor, target);
@@ -347,12 +347,12 @@ export async function changePassword(
 ): Promise<{ success: true }> {
   const data = parseInput(changePasswordSchema, input);
   const current = await findUserById(user.id);
-  if (!current) throw apiError(401, 'Unauthorized');
+  if (!current) throw apiError(401, AUTH_ERRORS.unauthorized);
   const throttleKey = { kind: 'email' as const, value: current.email };
   await assertNotThrottled([throttleKey]);
   if (!(await verifyPassword(data.currentPassword, current.password_hash))) {
     await recordFailure([throttleKey]);
-    throw apiError(400, MESSAGES.currentPasswordWrong, { currentPassword: [MESSAGES.currentPasswordWrong] });
+    throw apiError(400, AUTH_ERRORS.currentPasswordWrong, { errors: { currentPassword: [AUTH_ERRORS.currentPasswordWrong] } });
   }
   await resetThrottle([throttleKey]);
   const passwordHash = await hashPassword(data.newPassword);
@@ -415,7 +415,7 @@ export async function setPasswordWithToken(
       { transaction },
     );
     const owner = rows[0];
-    if (!owner) throw apiError(400, INVALID_LINK, { token: [INVALID_LINK] });
+    if (!owner) throw apiError(400, INVALID_LINK, { errors: { token: [INVALID_LINK] } });
     await execute(
       `UPDATE users SET password_hash = :passwordHash, must_change_password = false WHERE id = :id`,
       { id: owner.user_id, passwordHash },

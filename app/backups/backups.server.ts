@@ -31,6 +31,16 @@ export const STALE_AFTER_MINUTES = 15;
 /** How often the running job touches its row. */
 const PROGRESS_EVERY_MS = 20_000;
 
+
+/** Refusal codes of the backup calls (docs/decisions/013-error-codes.md). */
+const BACKUP_REFUSALS = {
+  inProgress: 'backups.refusals.inProgress',
+  notFound: 'backups.refusals.notFound',
+  notCompleted: 'backups.refusals.notCompleted',
+  fileMissing: 'backups.refusals.fileMissing',
+  checksumMismatch: 'backups.refusals.checksumMismatch',
+} as const;
+
 export function backupsDir(): string {
   return path.resolve(process.env.DATA_DIR || './.data', 'backups');
 }
@@ -110,7 +120,7 @@ export async function requestBackup({ actor, ip }: { actor: PublicUser; ip?: str
         rows: [inserted],
       } = await execute<{ id: string }>(`INSERT INTO backups (requested_by) VALUES (:actor) RETURNING id`, { actor: actor.id }, { transaction }));
     } catch (error) {
-      if (isUniqueViolation(error)) throw apiError(409, 'A backup is already in progress');
+      if (isUniqueViolation(error)) throw apiError(409, BACKUP_REFUSALS.inProgress);
       throw error;
     }
     await logActivity({ action: 'backup_requested', userId: actor.id, entityType: 'backup', entityId: inserted.id, ipAddress: ip ?? null }, transaction);
@@ -206,12 +216,12 @@ async function sha256OfFile(file: string): Promise<string> {
 export async function openBackupDownload({ actor, id, ip }: { actor: PublicUser; id: string; ip?: string | null }) {
   assertCan(actor, 'manage:backups');
   const backup = await getBackup(id);
-  if (!backup) throw apiError(404, 'Backup not found');
-  if (backup.status !== 'completed' || !backup.fileName) throw apiError(409, 'The backup is not completed');
+  if (!backup) throw apiError(404, BACKUP_REFUSALS.notFound);
+  if (backup.status !== 'completed' || !backup.fileName) throw apiError(409, BACKUP_REFUSALS.notCompleted);
   const file = path.join(backupsDir(), path.basename(backup.fileName));
   const stat = await fs.promises.stat(file).catch(() => null);
-  if (!stat) throw apiError(404, 'The backup file is missing');
-  if (stat.size !== backup.size || (await sha256OfFile(file)) !== backup.sha256) throw apiError(409, 'The backup file does not match its checksum');
+  if (!stat) throw apiError(404, BACKUP_REFUSALS.fileMissing);
+  if (stat.size !== backup.size || (await sha256OfFile(file)) !== backup.sha256) throw apiError(409, BACKUP_REFUSALS.checksumMismatch);
   await inTransaction((transaction) =>
     logActivity({ action: 'backup_downloaded', userId: actor.id, entityType: 'backup', entityId: id, ipAddress: ip ?? null, details: { fileName: backup.fileName } }, transaction),
   );

@@ -6,13 +6,14 @@ import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from
 import { expectedCents, recordPayment } from '../payments/payment-recording.server.ts';
 import { type PaymentDto } from '../payments/payment-queries.server.ts';
 import { entryAssignSchema, PAYMENT_MESSAGES } from '../payments/schemas.ts';
-import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { apiError, zodRefusal } from '../utils/api.server.ts';
+import type { RefusalParams } from '../utils/refusals.ts';
 import { centsToDecimalString, centsToNumber, toCents } from '../utils/money.ts';
 import { isCalendarDate, parseTimestamp } from '../utils/validation.ts';
 import { factorAccount } from './factor-account.server.ts';
 import { isValidIban, normalizeAnyIban } from './iban.ts';
 import { child, children, textAt, type XmlElement } from '../xml/reader.server.ts';
-import { parseBankXml } from './xml.server.ts';
+import { BANK_REFUSALS, parseBankXml } from './xml.server.ts';
 
 /**
  * Cash application from ISO 20022 camt.053 (bank-to-customer statement,
@@ -66,7 +67,8 @@ export interface ParsedStatement {
 const CAMT053_NS = /^urn:iso:std:iso:20022:tech:xsd:camt\.053\.001\.\d{2}$/;
 const AMOUNT = /^\d{1,13}(\.\d{1,2})?$/;
 
-const bad = (message: string) => apiError(400, message, { file: [message] });
+/** 400 on the field `file`; the codes are in BANK_REFUSALS, their params name the element (`where`) and the value. */
+const bad = (code: string, params: RefusalParams = {}) => apiError(400, code, { params, errors: { file: [{ code, params }] } });
 
 /**
  * The calendar day of a date choice (Dt, or DtTm) or of a bare ISODateTime
@@ -77,7 +79,7 @@ const bad = (message: string) => apiError(400, message, { file: [message] });
 function dayOf(value: string | null, where: string): string | null {
   if (value === null) return null;
   if (isCalendarDate(value) || parseTimestamp(value) !== null) return value.slice(0, 10);
-  throw bad(`${where}: ${JSON.stringify(value)} is not a valid date`);
+  throw bad(BANK_REFUSALS.invalidDate, { where, value: JSON.stringify(value) });
 }
 
 function day(node: XmlElement | null, where: string): string | null {
@@ -104,24 +106,24 @@ function remittanceOf(nodes: Array<XmlElement | null>): string {
 
 function amountOf(node: XmlElement | null, where: string): { cents: number; currency: string } | null {
   if (!node) return null;
-  if (!AMOUNT.test(node.text)) throw bad(`${where}: amount ${JSON.stringify(node.text)} is not a decimal with at most 2 places`);
+  if (!AMOUNT.test(node.text)) throw bad(BANK_REFUSALS.invalidAmount, { where, value: JSON.stringify(node.text) });
   const currency = (node.attrs.Ccy ?? 'EUR').toUpperCase();
-  if (!/^[A-Z]{3}$/.test(currency)) throw bad(`${where}: currency ${JSON.stringify(node.attrs.Ccy)} is not a 3-letter ISO code`);
+  if (!/^[A-Z]{3}$/.test(currency)) throw bad(BANK_REFUSALS.invalidCurrency, { where, value: String(JSON.stringify(node.attrs.Ccy)) });
   return { cents: toCents(node.text), currency };
 }
 
 /** camt.053 XML → the account, the statement id and its credit items. 400 with the reason for anything unreadable. */
 export function parseCamt053(xml: Buffer | string): ParsedStatement {
   const doc = parseBankXml(xml);
-  if (doc.name !== 'Document' || !CAMT053_NS.test(doc.ns)) throw bad('Not an ISO 20022 camt.053 bank statement (Document in urn:iso:std:iso:20022:tech:xsd:camt.053.001.08)');
+  if (doc.name !== 'Document' || !CAMT053_NS.test(doc.ns)) throw bad(BANK_REFUSALS.notCamt053);
   const root = child(doc, 'BkToCstmrStmt');
   const statements = children(root, 'Stmt');
-  if (statements.length !== 1) throw bad('The file must hold exactly one statement (BkToCstmrStmt/Stmt)');
+  if (statements.length !== 1) throw bad(BANK_REFUSALS.oneStatement);
   const stmt = statements[0];
   const statementRef = textAt(stmt, 'Id');
-  if (!statementRef || statementRef.length > 35) throw bad('Stmt/Id is required (1–35 characters)');
+  if (!statementRef || statementRef.length > 35) throw bad(BANK_REFUSALS.statementIdRequired);
   const ibanText = textAt(stmt, 'Acct/Id/IBAN');
-  if (!ibanText || !isValidIban(ibanText)) throw bad('Stmt/Acct/Id/IBAN is missing or invalid');
+  if (!ibanText || !isValidIban(ibanText)) throw bad(BANK_REFUSALS.ibanInvalid);
   const items: StatementItem[] = [];
   let skipped = 0;
   children(stmt, 'Ntry').forEach((entry, index) => {
@@ -133,7 +135,7 @@ export function parseCamt053(xml: Buffer | string): ParsedStatement {
       return;
     }
     const amount = amountOf(child(entry, 'Amt'), where);
-    if (!amount) throw bad(`${where}: Amt is required`);
+    if (!amount) throw bad(BANK_REFUSALS.amountRequired, { where });
     const entryRef = textAt(entry, 'AcctSvcrRef') ?? textAt(entry, 'NtryRef') ?? `${statementRef}/${index + 1}`;
     const bookingDate = day(child(entry, 'BookgDt'), `${where}/BookgDt`) ?? day(child(entry, 'ValDt'), `${where}/ValDt`);
     const details = children(entry, 'NtryDtls').flatMap((d) => children(d, 'TxDtls'));
@@ -141,14 +143,14 @@ export function parseCamt053(xml: Buffer | string): ParsedStatement {
       const debtorName = textAt(tx, 'RltdPties/Dbtr/Pty/Nm') ?? textAt(tx, 'RltdPties/Dbtr/Nm');
       const debtorIban = textAt(tx, 'RltdPties/DbtrAcct/Id/IBAN');
       // ISO 20022 caps a name at 140 characters and an IBAN at 34.
-      if (debtorName !== null && debtorName.length > 255) throw bad(`${where}: the debtor's name is longer than 255 characters`);
-      if (debtorIban !== null && debtorIban.length > 34) throw bad(`${where}: the debtor's IBAN is longer than 34 characters`);
+      if (debtorName !== null && debtorName.length > 255) throw bad(BANK_REFUSALS.debtorNameTooLong, { where });
+      if (debtorIban !== null && debtorIban.length > 34) throw bad(BANK_REFUSALS.debtorIbanTooLong, { where });
       return { debtorName, debtorIban };
     };
     if (details.length > 1) {
       details.forEach((tx, n) => {
         const own = amountOf(child(tx, 'Amt') ?? child(tx, 'AmtDtls/TxAmt/Amt'), `${where}/TxDtls[${n + 1}]`);
-        if (!own) throw bad(`${where}/TxDtls[${n + 1}]: the amount of a batched transaction is required`);
+        if (!own) throw bad(BANK_REFUSALS.batchAmountRequired, { where: `${where}/TxDtls[${n + 1}]` });
         items.push({
           entryRef: (textAt(tx, 'Refs/AcctSvcrRef') ?? `${entryRef}/${n + 1}`).slice(0, 255),
           amountCents: own.cents,
@@ -163,9 +165,9 @@ export function parseCamt053(xml: Buffer | string): ParsedStatement {
       items.push({ entryRef: entryRef.slice(0, 255), amountCents: amount.cents, currency: amount.currency, bookingDate, ...party(tx), remittance: remittanceOf([tx, entry]) });
     }
   });
-  for (const item of items) if (item.amountCents <= 0) throw bad(`Entry ${item.entryRef}: amount must be greater than 0`);
+  for (const item of items) if (item.amountCents <= 0) throw bad(BANK_REFUSALS.entryAmountNotPositive, { entry: item.entryRef });
   const messageId = textAt(root, 'GrpHdr/MsgId');
-  if (messageId !== null && messageId.length > 35) throw bad('GrpHdr/MsgId is longer than 35 characters');
+  if (messageId !== null && messageId.length > 35) throw bad(BANK_REFUSALS.messageIdTooLong);
   return {
     messageId,
     statementRef,
@@ -272,7 +274,7 @@ export async function importBankStatement({
   const statement = parseCamt053(xml);
   const account = factorAccount();
   if (statement.accountIban !== account.iban) {
-    throw apiError(409, `The statement is for account ${statement.accountIban}, not the factor's account ${account.iban}`);
+    throw apiError(409, BANK_REFUSALS.wrongAccount, { params: { iban: statement.accountIban, factorIban: account.iban } });
   }
   try {
     return await inTransaction(async (transaction) => {
@@ -382,7 +384,7 @@ export async function importBankStatement({
     });
   } catch (error) {
     // Two uploads of the same file at once: the second waits on the unique keys, then fails; asking again reports duplicates.
-    if (isUniqueViolation(error)) throw apiError(409, 'This statement is being imported right now; try again');
+    if (isUniqueViolation(error)) throw apiError(409, BANK_REFUSALS.importRunning);
     throw error;
   }
 }
@@ -464,7 +466,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function assignEntry({ actor, id, input, ip }: { actor: Actor; id: string; input: unknown; ip?: string | null }): Promise<PaymentDto> {
   assertCan(actor, 'create:payment');
   const parsed = entryAssignSchema.safeParse(input);
-  if (!parsed.success) throw apiError(400, parsed.error.issues[0]?.message ?? 'Invalid input', zodFieldErrors(parsed.error));
+  if (!parsed.success) throw zodRefusal(parsed.error);
   return inTransaction(async (transaction) => {
     const entry = UUID.test(id)
       ? await selectOne<EntryRow>(`${SELECT_ENTRY} WHERE e.id = :id FOR UPDATE OF e`, { id }, { transaction })

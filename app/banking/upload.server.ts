@@ -13,6 +13,6 @@ export async function readStatementUpload(request: Request): Promise<{ xml: Buff
   const { file, fields } = await readXmlUpload(request, { maxBytes: MAX_BANK_XML_BYTES, tooLargeMessage: BANK_XML_MESSAGES.tooLarge });
   if (raw) return { xml: file!.bytes, fileName: file!.fileName, fields: {} };
   // An empty file input still sends a part without bytes.
-  if (!file || file.bytes.length === 0) throw apiError(400, PAYMENT_MESSAGES.fileRequired, { file: [PAYMENT_MESSAGES.fileRequired] });
+  if (!file || file.bytes.length === 0) throw apiError(400, PAYMENT_MESSAGES.fileRequired, { errors: { file: [PAYMENT_MESSAGES.fileRequired] } });
   return { xml: file.bytes, fileName: file.fileName, fields };
 }

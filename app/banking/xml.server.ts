@@ -8,9 +8,29 @@ import { parseXml, type XmlElement } from '../xml/reader.server.ts';
 export const MAX_BANK_XML_BYTES = 5 * 1024 * 1024;
 
 export const BANK_XML_MESSAGES = {
-  tooLarge: 'Bank statement XML is larger than 5 MB',
-  encoding: 'Bank statement XML must be UTF-8 encoded',
-  empty: 'Bank statement XML is empty',
+  tooLarge: 'payments.bank.refusals.tooLarge',
+  encoding: 'payments.bank.refusals.encoding',
+  encodingDeclared: 'payments.bank.refusals.encodingDeclared',
+  empty: 'payments.bank.refusals.empty',
+} as const;
+
+/** The statement's refusals (docs/decisions/013-error-codes.md): `where` is the element path, `value` the value as found. */
+export const BANK_REFUSALS = {
+  invalidDate: 'payments.bank.refusals.invalidDate',
+  invalidAmount: 'payments.bank.refusals.invalidAmount',
+  invalidCurrency: 'payments.bank.refusals.invalidCurrency',
+  notCamt053: 'payments.bank.refusals.notCamt053',
+  oneStatement: 'payments.bank.refusals.oneStatement',
+  statementIdRequired: 'payments.bank.refusals.statementIdRequired',
+  ibanInvalid: 'payments.bank.refusals.ibanInvalid',
+  amountRequired: 'payments.bank.refusals.amountRequired',
+  debtorNameTooLong: 'payments.bank.refusals.debtorNameTooLong',
+  debtorIbanTooLong: 'payments.bank.refusals.debtorIbanTooLong',
+  batchAmountRequired: 'payments.bank.refusals.batchAmountRequired',
+  entryAmountNotPositive: 'payments.bank.refusals.entryAmountNotPositive',
+  messageIdTooLong: 'payments.bank.refusals.messageIdTooLong',
+  wrongAccount: 'payments.bank.refusals.wrongAccount',
+  importRunning: 'payments.bank.refusals.importRunning',
 } as const;
 
 export function parseBankXml(input: Buffer | string): XmlElement {

@@ -9,7 +9,7 @@ import { iso, money } from '../utils/api-values.ts';
 import type { Client } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 import { createParty, findParty, listParties, partyRelations, updateParty, withTransaction, type PartyConfig, type PartyRelations } from './party.server.ts';
-import { PARTY_MESSAGES, clientCreateSchema, clientUpdateSchema, type ClientCreateInput, type ClientUpdateInput } from './schemas.ts';
+import { PARTY_ERRORS, clientCreateSchema, clientUpdateSchema, type ClientCreateInput, type ClientUpdateInput } from './schemas.ts';
 import { isUuid } from '../utils/validation.ts';
 
 /**
@@ -40,8 +40,8 @@ const CLIENTS: PartyConfig = {
   ],
   createPermission: 'create:client',
   updatePermission: 'update:client',
-  duplicateOibMessage: PARTY_MESSAGES.clientDuplicateOib,
-  notFoundMessage: 'Client not found',
+  duplicateOibMessage: PARTY_ERRORS.clientDuplicateOib,
+  notFoundMessage: 'errors.parties.clientNotFound',
 };
 
 type ClientRow = RowOf<typeof Client>;
@@ -159,7 +159,7 @@ export async function listClients(
   const where: string[] = [];
   if (options.status) {
     if (!(CLIENT_STATUSES as readonly string[]).includes(options.status)) {
-      throw apiError(400, PARTY_MESSAGES.invalidStatus, { status: [PARTY_MESSAGES.invalidStatus] });
+      throw apiError(400, PARTY_ERRORS.invalidStatus, { errors: { status: [PARTY_ERRORS.invalidStatus] } });
     }
     where.push('status = :status');
   }
@@ -207,7 +207,7 @@ export async function updateClient({
     // Only the KYC approval makes a client active (app/onboarding/kyc-decision.server.ts); an edit cannot skip it.
     const current = isUuid(id) ? await selectOne<RowOf<typeof Client, 'onboarding_status'>>(`SELECT onboarding_status FROM clients WHERE id = :id`, { id }) : null;
     if (current && current.onboarding_status !== 'completed') {
-      throw apiError(409, PARTY_MESSAGES.kycNotApproved, { status: [PARTY_MESSAGES.kycNotApproved] });
+      throw apiError(409, PARTY_ERRORS.kycNotApproved, { errors: { status: [PARTY_ERRORS.kycNotApproved] } });
     }
   }
   const row = await updateParty<ClientRow>(CLIENTS, { actor, id, values: data, ip });

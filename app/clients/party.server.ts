@@ -69,7 +69,7 @@ export type PartyRow = RowOf<typeof Client, PartyColumn> | RowOf<typeof Customer
 export type PartyValues = Partial<Record<PartyColumnField, string | null>>;
 
 function duplicate(config: PartyConfig): Response {
-  return apiError(409, config.duplicateOibMessage, { oib: [config.duplicateOibMessage] });
+  return apiError(409, config.duplicateOibMessage, { errors: { oib: [config.duplicateOibMessage] } });
 }
 
 async function assertOibFree(config: PartyConfig, oib: string, exceptId: string | null, transaction: Transaction) {

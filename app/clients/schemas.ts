@@ -6,30 +6,26 @@ import { amountCentsSchema, emailSchema, ibanSchema, oibSchema, postalCodeSchema
 /**
  * The client/customer creation dialog (docs/domain-model.md#validation) and the edits of the detail
  * pages. Shared by the browser forms (conform) and the API, so nothing
- * server-only may be imported here. Messages are the spec's English texts;
- * pages translate them through PARTY_MESSAGE_KEYS.
+ * server-only may be imported here. Messages are refusal codes
+ * (docs/decisions/013-error-codes.md).
  */
-export const PARTY_MESSAGES = {
-  companyNameRequired: 'Company name is required',
-  oibFormat: 'OIB must be 11 digits',
-  oibChecksum: 'OIB check digit is invalid',
-  emailFormat: 'Invalid email format',
-  postalCode: 'Postal code must be 5 digits',
-  ibanFormat: 'IBAN must be HR followed by 19 digits',
-  ibanChecksum: 'IBAN check digits are invalid',
-  tooLong255: 'At most 255 characters',
-  tooLong50: 'At most 50 characters',
-  invalidStatus: 'Invalid status',
-  creditLimitInvalid: 'Credit limit must be a positive amount with at most 2 decimals',
-  clientDuplicateOib: 'A client with this OIB already exists',
-  customerDuplicateOib: 'A customer with this OIB already exists',
-  kycNotApproved: 'Client KYC is not approved',
+export const PARTY_ERRORS = {
+  companyNameRequired: 'clients.validation.companyNameRequired',
+  oibFormat: 'clients.validation.oibFormat',
+  oibChecksum: 'clients.validation.oibChecksum',
+  emailFormat: 'clients.validation.emailFormat',
+  postalCode: 'clients.validation.postalCode',
+  ibanFormat: 'clients.validation.ibanFormat',
+  ibanChecksum: 'clients.validation.ibanChecksum',
+  tooLong255: 'clients.validation.tooLong255',
+  tooLong50: 'clients.validation.tooLong50',
+  invalidStatus: 'clients.validation.invalidStatus',
+  creditLimitInvalid: 'clients.validation.creditLimitInvalid',
+  clientDuplicateOib: 'clients.validation.clientDuplicateOib',
+  customerDuplicateOib: 'clients.validation.customerDuplicateOib',
+  kycNotApproved: 'clients.validation.kycNotApproved',
 } as const;
 
-/** Server message → i18n key, so the pages show each message in the chosen language. */
-export const PARTY_MESSAGE_KEYS: Record<string, string> = Object.fromEntries(
-  Object.entries(PARTY_MESSAGES).map(([key, message]) => [message, `clients.validation.${key}`]),
-);
 
 export const DEFAULT_COUNTRY = 'Croatia';
 
@@ -47,16 +43,16 @@ function creationField<T extends z.ZodType>(schema: T) {
 }
 
 const partyCreateShape = {
-  companyName: requiredString(PARTY_MESSAGES.companyNameRequired, { max: 255, maxMessage: PARTY_MESSAGES.tooLong255 }),
-  oib: oibSchema(PARTY_MESSAGES.oibFormat, PARTY_MESSAGES.oibChecksum),
-  address: creationField(text(255, PARTY_MESSAGES.tooLong255)),
-  city: creationField(text(255, PARTY_MESSAGES.tooLong255)),
-  postalCode: creationField(postalCodeSchema(PARTY_MESSAGES.postalCode)),
-  country: z.preprocess(blankToUndefined, text(255, PARTY_MESSAGES.tooLong255).default(DEFAULT_COUNTRY)),
-  email: creationField(emailSchema(PARTY_MESSAGES.emailFormat)),
-  phone: creationField(text(50, PARTY_MESSAGES.tooLong50)),
-  iban: creationField(ibanSchema(PARTY_MESSAGES.ibanFormat, PARTY_MESSAGES.ibanChecksum)),
-  registrationNumber: creationField(text(50, PARTY_MESSAGES.tooLong50)),
+  companyName: requiredString(PARTY_ERRORS.companyNameRequired, { max: 255, maxMessage: PARTY_ERRORS.tooLong255 }),
+  oib: oibSchema(PARTY_ERRORS.oibFormat, PARTY_ERRORS.oibChecksum),
+  address: creationField(text(255, PARTY_ERRORS.tooLong255)),
+  city: creationField(text(255, PARTY_ERRORS.tooLong255)),
+  postalCode: creationField(postalCodeSchema(PARTY_ERRORS.postalCode)),
+  country: z.preprocess(blankToUndefined, text(255, PARTY_ERRORS.tooLong255).default(DEFAULT_COUNTRY)),
+  email: creationField(emailSchema(PARTY_ERRORS.emailFormat)),
+  phone: creationField(text(50, PARTY_ERRORS.tooLong50)),
+  iban: creationField(ibanSchema(PARTY_ERRORS.ibanFormat, PARTY_ERRORS.ibanChecksum)),
+  registrationNumber: creationField(text(50, PARTY_ERRORS.tooLong50)),
 };
 
 /**
@@ -70,9 +66,9 @@ const partyCreateShape = {
  */
 export const clientCreateSchema = z.object({
   ...partyCreateShape,
-  contactPerson: creationField(text(255, PARTY_MESSAGES.tooLong255)),
-  status: creationField(z.enum(CLIENT_STATUSES, PARTY_MESSAGES.invalidStatus)),
-  creditLimit: creationField(amountCentsSchema(PARTY_MESSAGES.creditLimitInvalid).transform(centsToDecimalString)),
+  contactPerson: creationField(text(255, PARTY_ERRORS.tooLong255)),
+  status: creationField(z.enum(CLIENT_STATUSES, PARTY_ERRORS.invalidStatus)),
+  creditLimit: creationField(amountCentsSchema(PARTY_ERRORS.creditLimitInvalid).transform(centsToDecimalString)),
 });
 
 /** POST /api/customers and the 'Dodaj novog kupca' dialog: the client's fields without contactPerson (docs/api.md). */
@@ -107,15 +103,15 @@ function updateField<T extends z.ZodType>(schema: T) {
 const partyUpdateShape = {
   companyName: partyCreateShape.companyName.optional(),
   oib: partyCreateShape.oib.optional(),
-  address: updateField(text(255, PARTY_MESSAGES.tooLong255)),
-  city: updateField(text(255, PARTY_MESSAGES.tooLong255)),
-  postalCode: updateField(postalCodeSchema(PARTY_MESSAGES.postalCode)),
+  address: updateField(text(255, PARTY_ERRORS.tooLong255)),
+  city: updateField(text(255, PARTY_ERRORS.tooLong255)),
+  postalCode: updateField(postalCodeSchema(PARTY_ERRORS.postalCode)),
   // NOT NULL in the database: clearing it means the default.
-  country: z.preprocess((value) => (value !== undefined && blankToUndefined(value) === undefined ? DEFAULT_COUNTRY : value), text(255, PARTY_MESSAGES.tooLong255).optional()),
-  email: updateField(emailSchema(PARTY_MESSAGES.emailFormat)),
-  phone: updateField(text(50, PARTY_MESSAGES.tooLong50)),
-  iban: updateField(ibanSchema(PARTY_MESSAGES.ibanFormat, PARTY_MESSAGES.ibanChecksum)),
-  registrationNumber: updateField(text(50, PARTY_MESSAGES.tooLong50)),
+  country: z.preprocess((value) => (value !== undefined && blankToUndefined(value) === undefined ? DEFAULT_COUNTRY : value), text(255, PARTY_ERRORS.tooLong255).optional()),
+  email: updateField(emailSchema(PARTY_ERRORS.emailFormat)),
+  phone: updateField(text(50, PARTY_ERRORS.tooLong50)),
+  iban: updateField(ibanSchema(PARTY_ERRORS.ibanFormat, PARTY_ERRORS.ibanChecksum)),
+  registrationNumber: updateField(text(50, PARTY_ERRORS.tooLong50)),
 };
 
 /**
@@ -125,8 +121,8 @@ const partyUpdateShape = {
  */
 export const clientUpdateSchema = z.object({
   ...partyUpdateShape,
-  contactPerson: updateField(text(255, PARTY_MESSAGES.tooLong255)),
-  status: z.enum(CLIENT_STATUSES, PARTY_MESSAGES.invalidStatus).optional(),
+  contactPerson: updateField(text(255, PARTY_ERRORS.tooLong255)),
+  status: z.enum(CLIENT_STATUSES, PARTY_ERRORS.invalidStatus).optional(),
 });
 export type ClientUpdateInput = z.input<typeof clientUpdateSchema>;
 

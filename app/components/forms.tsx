@@ -1,15 +1,14 @@
 import { getInputProps, type FieldMetadata } from '@conform-to/react';
 import { Callout, Flex, Text, TextField } from '@radix-ui/themes';
 import { useId } from 'react';
-import { useTranslation } from 'react-i18next';
-import { translateMessage } from '~/utils/messages.ts';
+import { useRefusalText } from './refusal-text.ts';
 
 /**
  * The small form kit (STYLE 5): a labelled input whose errors are wired to
  * aria-invalid / aria-describedby once, for every form of the product.
  */
 export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
-  const { t } = useTranslation();
+  const text = useRefusalText();
   if (!errors?.length) return null;
   return (
     // The alert role sits on a wrapper: on the <ul> itself it would replace the list role of its items.
@@ -18,7 +17,7 @@ export function ErrorList({ id, errors }: { id?: string; errors?: string[] | nul
         {errors.map((error) => (
           <li key={error}>
             <Text size="1" color="red">
-              {translateMessage(t, error)}
+              {text(error)}
             </Text>
           </li>
         ))}
@@ -61,11 +60,11 @@ export function PasswordField({
 
 /** Errors of the whole form (not of one field), e.g. a refusal the server explained in one sentence. */
 export function FormErrors({ errors }: { errors?: string[] | null }) {
-  const { t } = useTranslation();
+  const text = useRefusalText();
   if (!errors?.length) return null;
   return (
     <Callout.Root color="red" role="alert">
-      <Callout.Text>{errors.map((error) => translateMessage(t, error)).join(' ')}</Callout.Text>
+      <Callout.Text>{errors.map(text).join(' ')}</Callout.Text>
     </Callout.Root>
   );
 }

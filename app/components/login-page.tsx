@@ -4,7 +4,8 @@ import { Form, Link, useNavigation } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CODE_LENGTH } from '~/auth/schemas.ts';
-import { translateMessage } from '~/utils/messages.ts';
+import { decodeRefusal } from '~/utils/refusals.ts';
+import { useRefusalText } from './refusal-text.ts';
 import { LanguageSwitcher } from './language-switcher.tsx';
 import { useToast } from './toaster.tsx';
 
@@ -22,15 +23,15 @@ const FEATURES = ['compliance', 'einvoice', 'automation', 'kyc'] as const;
  */
 export function LoginPage({ actionData }: { actionData: LoginActionData | null }) {
   const { t } = useTranslation();
+  const refusalText = useRefusalText();
   const toast = useToast();
   const step = actionData?.step ?? 'credentials';
 
   // docs/screens.md: refusals show as a destructive 'Error' toast (the inline alert serves no-JS browsers).
   useEffect(() => {
-    if (actionData?.error) {
-      toast({ title: 'login.errors.title', description: translateMessage(t, actionData.error), variant: 'destructive' });
-    }
-  }, [actionData, toast, t]);
+    const refusal = actionData?.error ? decodeRefusal(actionData.error) : null;
+    if (refusal) toast({ title: 'login.errors.title', description: refusal.code, params: refusal.params, variant: 'destructive' });
+  }, [actionData, toast]);
 
   return (
     <Flex asChild className="login-page" gap="6" align="center" justify="center" wrap="wrap">
@@ -60,7 +61,7 @@ export function LoginPage({ actionData }: { actionData: LoginActionData | null }
           </Flex>
           {actionData?.error ? (
             <Callout.Root color="red" role="alert" mb="3" className="no-js-only">
-              <Callout.Text>{translateMessage(t, actionData.error)}</Callout.Text>
+              <Callout.Text>{refusalText(actionData.error)}</Callout.Text>
             </Callout.Root>
           ) : null}
           {step === 'credentials' ? <CredentialsStep /> : null}

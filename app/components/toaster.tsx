@@ -2,6 +2,7 @@ import * as RadixToast from '@radix-ui/react-toast';
 import { Cross2Icon } from '@radix-ui/react-icons';
 import { createContext, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useRefusalText } from '~/components/refusal-text.ts';
 import { createToast, type ToastInput, type ToastMessage } from '~/utils/toast.ts';
 
 /**
@@ -18,6 +19,7 @@ export function useToast() {
 
 export function ToastProvider({ initial, children }: { initial: ToastMessage | null; children: React.ReactNode }) {
   const { t } = useTranslation();
+  const refusalText = useRefusalText();
   const [current, setCurrent] = useState<ToastMessage | null>(initial);
   const [open, setOpen] = useState(Boolean(initial));
 
@@ -34,6 +36,8 @@ export function ToastProvider({ initial, children }: { initial: ToastMessage | n
     setOpen(true);
   }, []);
   const value = useMemo(() => show, [show]);
+  // A param may be a refusal as readApiError encodes it (`{ reason: problem.message }`): shown in the reader's language.
+  const params = current?.params && Object.fromEntries(Object.entries(current.params).map(([name, param]) => [name, typeof param === 'string' ? refusalText(param) : param]));
 
   return (
     <ToastContext.Provider value={value}>
@@ -47,9 +51,9 @@ export function ToastProvider({ initial, children }: { initial: ToastMessage | n
             className="toast"
             data-variant={current.variant ?? 'default'}
           >
-            <RadixToast.Title className="toast-title">{t(current.title, current.params)}</RadixToast.Title>
+            <RadixToast.Title className="toast-title">{t(current.title, params)}</RadixToast.Title>
             {current.description ? (
-              <RadixToast.Description className="toast-description">{t(current.description, current.params)}</RadixToast.Description>
+              <RadixToast.Description className="toast-description">{t(current.description, params)}</RadixToast.Description>
             ) : null}
             <RadixToast.Close className="toast-close" aria-label={t('toast.close')}>
               <Cross2Icon />

@@ -4,7 +4,7 @@ import { createParty, findParty, listParties, partyRelations, updateParty, type 
 import { iso } from '../utils/api-values.ts';
 import type { Customer } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
-import { PARTY_MESSAGES } from '../clients/schemas.ts';
+import { PARTY_ERRORS } from '../clients/schemas.ts';
 import { apiError, parseInput } from '../utils/api.server.ts';
 import { customerCreateSchema, customerUpdateSchema, type CustomerCreateInput, type CustomerUpdateInput } from './schemas.ts';
 
@@ -19,8 +19,8 @@ const CUSTOMERS: PartyConfig = {
   fields: ['companyName', 'oib', 'address', 'city', 'postalCode', 'country', 'email', 'phone', 'iban', 'registrationNumber'],
   createPermission: 'create:customer',
   updatePermission: 'update:customer',
-  duplicateOibMessage: PARTY_MESSAGES.customerDuplicateOib,
-  notFoundMessage: 'Customer not found',
+  duplicateOibMessage: PARTY_ERRORS.customerDuplicateOib,
+  notFoundMessage: 'errors.parties.customerNotFound',
 };
 
 type CustomerRow = RowOf<typeof Customer>;
@@ -91,7 +91,7 @@ export async function listCustomers(
   if (options.accountBlocked !== undefined && options.accountBlocked !== null && options.accountBlocked !== '') {
     const value = String(options.accountBlocked);
     if (value !== 'true' && value !== 'false') {
-      throw apiError(400, 'accountBlocked must be true or false', { accountBlocked: ['accountBlocked must be true or false'] });
+      throw apiError(400, 'errors.parties.accountBlockedInvalid', { errors: { accountBlocked: ['errors.parties.accountBlockedInvalid'] } });
     }
     blocked = value === 'true';
     where.push('account_blocked = :blocked');

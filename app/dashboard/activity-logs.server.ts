@@ -44,7 +44,7 @@ export type ActivityLogFilters = z.output<typeof activityLogFilterSchema>;
 export function activityLogFilters(search: URLSearchParams): ActivityLogFilters {
   const raw = Object.fromEntries(['userId', 'action', 'entityType', 'entityId', 'from', 'to'].map((key) => [key, search.get(key) ?? undefined]));
   const parsed = activityLogFilterSchema.safeParse(raw);
-  if (!parsed.success) throw apiError(400, 'Invalid filter', zodFieldErrors(parsed.error));
+  if (!parsed.success) throw apiError(400, 'dashboard.validation.filterInvalid', { errors: zodFieldErrors(parsed.error) });
   return parsed.data;
 }
 

@@ -6,8 +6,8 @@ import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { getESignature, type ESignatureAdapter } from '../integrations/esignature.server.ts';
 import { getObjectStore, sha256Hex } from '../storage/object-store.server.ts';
-import { apiError, zodFieldErrors } from '../utils/api.server.ts';
-import { INPUT_MESSAGES, isSingleLineText, isUuid } from '../utils/validation.ts';
+import { apiError, zodRefusal } from '../utils/api.server.ts';
+import { INPUT_ERRORS, isSingleLineText, isUuid } from '../utils/validation.ts';
 import { checkUpload, safeFileName } from './file-types.server.ts';
 import { deleteObjectIfUnreferenced, ensureObjectPresent, lockExistingObject, withTransaction } from './object-refs.server.ts';
 import {
@@ -103,23 +103,23 @@ function validateMeta(meta: Meta): Required<Meta> {
   const name = typeof meta.name === 'string' ? meta.name.trim() : '';
   if (!name) errors.name = [MESSAGES.required];
   else if (name.length > 255) errors.name = [MESSAGES.tooLong];
-  else if (!isSingleLineText(name)) errors.name = [INPUT_MESSAGES.invalidCharacters];
+  else if (!isSingleLineText(name)) errors.name = [INPUT_ERRORS.invalidCharacters];
   if (!DOCUMENT_TYPES.includes(meta.type)) errors.type = [MESSAGES.required];
-  if (meta.kycType && !KYC_DOCUMENT_TYPES.includes(meta.kycType)) errors.kycType = ['Invalid KYC type'];
+  if (meta.kycType && !KYC_DOCUMENT_TYPES.includes(meta.kycType)) errors.kycType = [MESSAGES.kycTypeInvalid];
   const entityType = meta.entityType || null;
   const entityId = meta.entityId || null;
-  if (entityType && !DOCUMENT_ENTITY_TYPES.includes(entityType)) errors.entityType = ['Invalid entity type'];
+  if (entityType && !DOCUMENT_ENTITY_TYPES.includes(entityType)) errors.entityType = [MESSAGES.entityTypeInvalid];
   if (Boolean(entityType) !== Boolean(entityId)) errors[entityType ? 'entityId' : 'entityType'] = [MESSAGES.required];
   if (entityId && !isUuid(entityId)) errors.entityId = [MESSAGES.entityNotFound];
   const [first] = Object.values(errors);
-  if (first) throw apiError(400, first[0], errors);
+  if (first) throw apiError(400, first[0], { errors: errors });
   return { name, type: meta.type, kycType: meta.kycType ?? null, entityType, entityId: entityId?.toLowerCase() ?? null };
 }
 
 async function assertEntityExists(meta: Required<Meta>, transaction: Transaction): Promise<void> {
   if (!meta.entityType || !meta.entityId) return;
   const row = await selectOne(`SELECT 1 AS found FROM ${ENTITY_TABLES[meta.entityType]} WHERE id = :id`, { id: meta.entityId }, { transaction });
-  if (!row) throw apiError(400, MESSAGES.entityNotFound, { entityId: [MESSAGES.entityNotFound] });
+  if (!row) throw apiError(400, MESSAGES.entityNotFound, { errors: { entityId: [MESSAGES.entityNotFound] } });
 }
 
 async function insertDocument(
@@ -191,7 +191,7 @@ export async function storeDocument(
   if (args.actor) assertCan(args.actor, 'create:document');
   const meta = validateMeta(args);
   if (args.fileName && !isSingleLineText(args.fileName)) {
-    throw apiError(400, INPUT_MESSAGES.invalidCharacters, { fileName: [INPUT_MESSAGES.invalidCharacters] });
+    throw apiError(400, INPUT_ERRORS.invalidCharacters, { errors: { fileName: [INPUT_ERRORS.invalidCharacters] } });
   }
   const { mimeType } = checkUpload({ bytes: args.bytes, fileName: args.fileName, declaredMime: args.declaredMime, allowed: args.allowed });
   if (options.transaction) await assertEntityExists(meta, options.transaction);
@@ -257,7 +257,7 @@ export async function recordStoredDocument(
 export async function createRegistrationDocument({ actor, input, ip }: { actor: Actor; input: unknown; ip?: string | null }): Promise<DocumentDto> {
   assertCan(actor, 'create:document');
   const parsed = registrationRecordSchema.safeParse(input);
-  if (!parsed.success) throw apiError(400, parsed.error.issues[0].message, zodFieldErrors(parsed.error as z.ZodError));
+  if (!parsed.success) throw zodRefusal(parsed.error as z.ZodError);
   const data = parsed.data;
   return inTransaction(async (transaction) => {
     const objectId = await resolveUploadReference(data.fileUrl, { transaction, field: 'fileUrl' });
@@ -347,12 +347,12 @@ export async function readDocumentFile(
     bytes = await getObjectStore().get(row.storage_key);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'EINVAL') {
-      throw apiError(404, 'Document file not found');
+      throw apiError(404, MESSAGES.fileMissing);
     }
     throw error;
   }
   // Never hand out bytes other than the ones recorded.
-  if (sha256Hex(bytes) !== row.checksum.trim()) throw apiError(500, 'Stored file does not match its checksum');
+  if (sha256Hex(bytes) !== row.checksum.trim()) throw apiError(500, MESSAGES.checksumMismatch);
   await inTransaction((transaction) =>
     logActivity(
       { action: 'document_downloaded', userId: actor.id, entityType: 'document', entityId: row.id, ipAddress: ip, details: { name: row.name, disposition } },
@@ -381,7 +381,7 @@ export async function signDocument({ actor, id, ip, adapter }: { actor: Actor; i
       { id: actor.id },
       { transaction },
     );
-    if (!signer) throw apiError(401, 'Unauthorized');
+    if (!signer) throw apiError(401, 'errors.auth.unauthorized');
     const { signatureId, signedAt } = await getESignature(adapter).sign({ id: row.id, checksum: row.checksum.trim(), name: row.name }, signer);
     await execute(
       `UPDATE documents SET signature_status = 'signed', signed_at = :signedAt, signed_by = :signedBy WHERE id = :id`,

@@ -50,11 +50,12 @@ export function extensionOf(fileName: string): string {
 }
 
 export function fileTooLarge(): Response {
-  return apiError(413, MESSAGES.tooLarge, { file: [MESSAGES.tooLarge] });
+  const params = { max: MAX_UPLOAD_BYTES / (1024 * 1024) };
+  return apiError(413, MESSAGES.tooLarge, { params, errors: { file: [{ code: MESSAGES.tooLarge, params }] } });
 }
 
 export function wrongFileType(): Response {
-  return apiError(415, MESSAGES.wrongType, { file: [MESSAGES.wrongType] });
+  return apiError(415, MESSAGES.wrongType, { errors: { file: [MESSAGES.wrongType] } });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { json, unstable_createMemoryUploadHandler } from '@remix-run/node';
 import type { Actor } from '../auth/users.server.ts';
 import { readApiError } from '../utils/api.server.ts';
+import { encodeRefusal } from '../utils/refusals.ts';
 import { readMultipartFormData } from '../utils/form-data.server.ts';
 import { redirectWithToast, toastHeaders } from '../utils/toast.server.ts';
 import { signDocument, storeDocument } from './documents.server.ts';
@@ -15,7 +16,7 @@ import { MAX_UPLOAD_BYTES, MESSAGES, uploadFormSchema } from './schemas.ts';
 const FAILED_TOAST = { title: 'documents.toast.errorTitle', description: 'documents.toast.uploadFailed', variant: 'destructive' } as const;
 
 async function refused(status: number, message: string, errors: Record<string, string[]>, values: Record<string, string>) {
-  const toast = message === MESSAGES.required ? { ...FAILED_TOAST, description: 'documents.messages.required' } : FAILED_TOAST;
+  const toast = message === MESSAGES.required ? { ...FAILED_TOAST, description: MESSAGES.required } : FAILED_TOAST;
   return json({ intent: 'upload' as const, ok: false, message, errors, values }, { status, headers: await toastHeaders(toast) });
 }
 
@@ -25,7 +26,10 @@ export async function parseUploadForm({ request, actor, ip, backTo }: { request:
     // One byte over the limit is enough to know the file is too large.
     formData = await readMultipartFormData(request, unstable_createMemoryUploadHandler({ maxPartSize: MAX_UPLOAD_BYTES + 1 }));
   } catch (error) {
-    if (error instanceof Response && error.status === 413) return refused(413, MESSAGES.tooLarge, { file: [MESSAGES.tooLarge] }, {});
+    if (error instanceof Response && error.status === 413) {
+      const tooLarge = encodeRefusal(MESSAGES.tooLarge, { max: MAX_UPLOAD_BYTES / (1024 * 1024) });
+      return refused(413, tooLarge, { file: [tooLarge] }, {});
+    }
     throw error;
   }
   const values = Object.fromEntries(

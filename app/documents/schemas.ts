@@ -25,19 +25,28 @@ export type DocumentTab = (typeof DOCUMENT_TABS)[number];
 /** docs/screens.md: 'recent' means created within the last 7 days. */
 export const RECENT_DAYS = 7;
 
+/** Refusal codes of the document calls (docs/decisions/013-error-codes.md); their en texts are the API's English. */
 export const MESSAGES = {
-  required: 'Molimo unesite sve obavezne podatke.',
-  tooLarge: 'File too large',
-  wrongType: 'Unsupported file type. Allowed: PDF, JPG, JPEG, PNG',
-  notFound: 'Document not found',
-  signatureNotRequired: 'This document does not require a signature',
-  notPending: 'Only a document awaiting signature can be signed',
-  entityNotFound: 'The linked entity does not exist',
-  tooLong: 'Najviše 255 znakova',
-  invalidUpload: 'Invalid or expired upload',
-  invalidValue: 'Invalid value',
-  booleanInvalid: 'Must be true or false',
-  sizeInvalid: 'Size must be a whole number of bytes',
+  required: 'documents.validation.required',
+  tooLarge: 'documents.validation.tooLarge',
+  wrongType: 'documents.validation.wrongType',
+  notFound: 'documents.validation.notFound',
+  signatureNotRequired: 'documents.validation.signatureNotRequired',
+  notPending: 'documents.validation.notPending',
+  entityNotFound: 'documents.validation.entityNotFound',
+  tooLong: 'documents.validation.tooLong',
+  invalidUpload: 'documents.validation.invalidUpload',
+  invalidValue: 'documents.validation.invalidValue',
+  booleanInvalid: 'documents.validation.booleanInvalid',
+  sizeInvalid: 'documents.validation.sizeInvalid',
+  kycTypeInvalid: 'documents.validation.kycTypeInvalid',
+  entityTypeInvalid: 'documents.validation.entityTypeInvalid',
+  fileMissing: 'documents.validation.fileMissing',
+  checksumMismatch: 'documents.validation.checksumMismatch',
+  uploadAddressInvalid: 'documents.validation.uploadAddressInvalid',
+  alreadyUploaded: 'documents.validation.alreadyUploaded',
+  notInline: 'documents.validation.notInline',
+  fileDataBase64: 'documents.validation.fileDataBase64',
 } as const;
 
 /** Missing, null and non-strings read as '' so the "required" message wins. */

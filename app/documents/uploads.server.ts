@@ -7,7 +7,7 @@ import { apiError } from '../utils/api.server.ts';
 import { checkUpload, fileTooLarge } from './file-types.server.ts';
 import { deleteObjectIfUnreferenced, ensureObjectPresent, withTransaction } from './object-refs.server.ts';
 import { MAX_UPLOAD_BYTES, MESSAGES } from './schemas.ts';
-import { INPUT_MESSAGES, isSingleLineText, isUuid, UUID_PATTERN } from '../utils/validation.ts';
+import { INPUT_ERRORS, isSingleLineText, isUuid, UUID_PATTERN } from '../utils/validation.ts';
 
 /**
  * The quarantine behind POST /api/objects/upload (docs/api.md), the one public
@@ -26,7 +26,7 @@ export const UPLOAD_PATH = '/api/objects/upload/';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 /** 400 on the field that named the upload (fileUrl on POST /api/documents, objectId in the wizard). */
-const invalidUpload = (field: string) => apiError(400, MESSAGES.invalidUpload, { [field]: [MESSAGES.invalidUpload] });
+const invalidUpload = (field: string) => apiError(400, MESSAGES.invalidUpload, { errors: { [field]: [MESSAGES.invalidUpload] } });
 
 interface SlotRow {
   id: string;
@@ -53,7 +53,7 @@ export async function createUploadSlot({ ip }: { ip: string | null }): Promise<{
       { transaction },
     );
     if ((recent?.count ?? 0) >= SLOTS_PER_WINDOW) {
-      throw apiError(429, TOO_MANY_ATTEMPTS, undefined, { headers: { 'Retry-After': String(SLOT_WINDOW_MINUTES * 60) } });
+      throw apiError(429, TOO_MANY_ATTEMPTS, { headers: { 'Retry-After': String(SLOT_WINDOW_MINUTES * 60) } });
     }
     const { rows } = await execute<{ id: string; expires_at: Date }>(
       `INSERT INTO upload_objects (token_hash, ip, expires_at)
@@ -125,7 +125,7 @@ function fileNameHeader(request: Request): string | null {
   } catch {
     // Not percent-encoded UTF-8 (a lone surrogate, a cut sequence): a name that is there but unreadable is refused below, not dropped.
   }
-  if (name === null || !isSingleLineText(name)) throw apiError(400, INPUT_MESSAGES.invalidCharacters, { fileName: [INPUT_MESSAGES.invalidCharacters] });
+  if (name === null || !isSingleLineText(name)) throw apiError(400, INPUT_ERRORS.invalidCharacters, { errors: { fileName: [INPUT_ERRORS.invalidCharacters] } });
   return name || null;
 }
 
@@ -139,8 +139,8 @@ export async function receiveUpload(token: string, request: Request): Promise<{ 
   const slot = hash
     ? await selectOne<SlotRow>(`SELECT id, status, expires_at <= now() AS expired FROM upload_objects WHERE token_hash = :hash`, { hash })
     : null;
-  if (!slot || (slot.status === 'pending' && slot.expired)) throw apiError(404, 'Upload address is invalid or has expired');
-  if (slot.status !== 'pending') throw apiError(409, 'A file was already uploaded to this address');
+  if (!slot || (slot.status === 'pending' && slot.expired)) throw apiError(404, MESSAGES.uploadAddressInvalid);
+  if (slot.status !== 'pending') throw apiError(409, MESSAGES.alreadyUploaded);
 
   let fileName: string | null;
   try {
@@ -164,7 +164,7 @@ export async function receiveUpload(token: string, request: Request): Promise<{ 
         { transaction },
       );
       // A parallel PUT to the same address won.
-      if (count !== 1) throw apiError(409, 'A file was already uploaded to this address');
+      if (count !== 1) throw apiError(409, MESSAGES.alreadyUploaded);
     });
   } catch (error) {
     await deleteObjectIfUnreferenced(stored.key);

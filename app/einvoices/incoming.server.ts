@@ -7,7 +7,9 @@ import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { getEInvoicing, type ReceivedDocument } from '../integrations/einvoicing.server.ts';
 import { intakeUblInvoice } from '../invoices/ubl-import.server.ts';
-import { apiError, readApiError } from '../utils/api.server.ts';
+import { API_ERRORS, apiError, readApiError } from '../utils/api.server.ts';
+import { englishText } from '../utils/refusals.ts';
+import { UBL_MESSAGES } from './ubl-constants.ts';
 import { parseUblInvoice } from './ubl-document.server.ts';
 import type { Client, IncomingEInvoice } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
@@ -48,7 +50,7 @@ export interface IncomingEInvoiceDto {
 
 type IntakeOutcome = { status: 'imported'; invoiceId: string } | { status: 'failed'; error: string };
 
-const DUPLICATE = 'This document was already received';
+const DUPLICATE = UBL_MESSAGES.alreadyReceived;
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -85,7 +87,8 @@ async function runIntake(
   } catch (error) {
     const refusal = await readApiError(error);
     if (!refusal) throw error;
-    return { status: 'failed', error: refusal.message.slice(0, 2000), invoiceNumber, sellerOib };
+    // The failure is a stored record (API and page alike), kept in the API's English.
+    return { status: 'failed', error: englishText(refusal.code, refusal.params).slice(0, 2000), invoiceNumber, sellerOib };
   }
 }
 
@@ -152,7 +155,7 @@ export async function receiveIncomingEInvoices({ actor, ip = null }: { actor: Ac
   try {
     documents = await getEInvoicing().receiveDocuments();
   } catch (error) {
-    throw apiError(502, error instanceof Error ? error.message : String(error));
+    throw apiError(502, API_ERRORS.upstream, { params: { detail: error instanceof Error ? error.message : String(error) } });
   }
   const summary: ReceiveSummary = { received: documents.length, imported: 0, failed: 0, duplicates: 0 };
   for (const document of documents) {
@@ -177,8 +180,8 @@ export async function retryIncomingEInvoice({ actor, id, ip = null }: { actor: A
         { id },
       )
     : null;
-  if (!row) throw apiError(404, 'Received e-invoice not found');
-  if (row.status === 'imported') throw apiError(409, 'Received e-invoice is already imported');
+  if (!row) throw apiError(404, UBL_MESSAGES.incomingNotFound);
+  if (row.status === 'imported') throw apiError(409, UBL_MESSAGES.alreadyImported);
   const outcome = await runIntake({ documentId: row.document_id, xml: row.xml }, actor, ip, async (invoiceId, transaction) => {
     // Only a row still failed is linked: a concurrent retry that won keeps its invoice, and this one rolls back.
     const { count } = await execute(
@@ -186,7 +189,7 @@ export async function retryIncomingEInvoice({ actor, id, ip = null }: { actor: A
       { id: row.id, invoiceId },
       { transaction },
     );
-    if (count !== 1) throw apiError(409, 'Received e-invoice is already imported');
+    if (count !== 1) throw apiError(409, UBL_MESSAGES.alreadyImported);
     await logActivity(
       { action: 'einvoice_intake_retried', userId: actor.id, entityType: 'incoming_einvoice', entityId: row.id, ipAddress: ip, details: { documentId: row.document_id, invoiceId, status: 'imported' } },
       transaction,

@@ -144,8 +144,8 @@ export async function resendEInvoice({ actor, id, ip }: { actor: Actor; id: stri
         )
       : null;
     if (!row) throw apiError(404, EINVOICE_MESSAGES.notFound);
-    if (row.status === 'sent' || row.status === 'delivered') throw apiError(409, `${EINVOICE_MESSAGES.alreadySent} (${row.number})`);
-    if (row.status === 'pending') throw apiError(409, `${EINVOICE_MESSAGES.alreadyQueued} (${row.number})`);
+    if (row.status === 'sent' || row.status === 'delivered') throw apiError(409, EINVOICE_MESSAGES.alreadySent, { params: { number: row.number } });
+    if (row.status === 'pending') throw apiError(409, EINVOICE_MESSAGES.alreadyQueued, { params: { number: row.number } });
     // The last error stays in the activity log (einvoice_send_failed, einvoice_rules_failed); the row shows the next attempt's.
     await execute(`UPDATE outgoing_einvoices SET status = 'pending', error = NULL, rule_failures = NULL WHERE id = :id`, { id: row.id }, { transaction });
     await logActivity(

@@ -6,6 +6,7 @@ import { execute, selectOne, selectRows } from '../db.server.ts';
 import { sendJob } from '../jobs/boss.server.ts';
 import { containsPattern } from '../search.server.ts';
 import { apiError } from '../utils/api.server.ts';
+import { UBL_MESSAGES } from './ubl-constants.ts';
 import { formatEur } from '../utils/format.ts';
 import { centsToDecimalString, centsToNumber, percentOfCents, toCents } from '../utils/money.ts';
 import { factorParty } from './factor-party.server.ts';
@@ -52,10 +53,10 @@ export const FEE_PAYMENT_MEANS = '30';
 export const SEND_QUEUE = 'einvoice-send' as const;
 
 export const EINVOICE_MESSAGES = {
-  notFound: 'E-invoice not found',
-  alreadySent: 'E-invoice is already sent',
-  alreadyQueued: 'E-invoice is already waiting to be sent',
-  invalidStatus: `Status must be one of ${OUTGOING_EINVOICE_STATUSES.join(', ')}`,
+  notFound: 'einvoices.refusals.notFound',
+  alreadySent: 'einvoices.refusals.alreadySent',
+  alreadyQueued: 'einvoices.refusals.alreadyQueued',
+  invalidStatus: 'einvoices.refusals.invalidStatus',
 } as const;
 
 export interface OutgoingEInvoiceDto {
@@ -251,13 +252,13 @@ export async function issueFeeEInvoices(invoiceIds: string[], transaction: Trans
   const drafts: Draft[] = [];
   for (const invoiceId of invoiceIds) {
     const source = byId.get(invoiceId);
-    if (!source) throw apiError(404, 'Invoice not found');
+    if (!source) throw apiError(404, UBL_MESSAGES.invoiceNotFound);
     if (source.existing_id) {
       results.push({ id: source.existing_id, number: source.existing_number!, grossAmount: money(source.existing_gross!), created: false });
       continue;
     }
     if (!['financed', 'paid'].includes(source.status) || source.financed_at === null || source.factor_fee === null) {
-      throw apiError(409, `Invoice ${source.invoice_number} is ${source.status}; only a financed invoice has a fee to invoice`);
+      throw apiError(409, UBL_MESSAGES.noFee, { params: { number: source.invoice_number, status: source.status } });
     }
     const fee = feeFigures(toCents(source.factor_fee));
     // A zero fee (a 0 % agreement) is nothing to invoice; EN 16931 would allow it, the client gains nothing from it.
@@ -436,7 +437,8 @@ export async function listOutgoingEInvoices(
   }
   if (options.status) {
     if (!(OUTGOING_EINVOICE_STATUSES as readonly string[]).includes(options.status)) {
-      throw apiError(400, EINVOICE_MESSAGES.invalidStatus, { status: [EINVOICE_MESSAGES.invalidStatus] });
+      const refusal = { code: EINVOICE_MESSAGES.invalidStatus, params: { statuses: OUTGOING_EINVOICE_STATUSES.join(', ') } };
+      throw apiError(400, refusal.code, { params: refusal.params, errors: { status: [refusal] } });
     }
     replacements.status = options.status;
     conditions.push('o.status = :status');

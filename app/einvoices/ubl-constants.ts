@@ -19,10 +19,19 @@ export const HR_PROFILE_ID = /^P([1-9]|1[0-2])$|^P99:/;
 /** The participant identifier scheme of the Croatian OIB (EndpointID schemeID). */
 export const OIB_SCHEME_ID = '9934';
 
+/** Refusal codes of the e-invoice calls (docs/decisions/013-error-codes.md). */
 export const UBL_MESSAGES = {
-  tooLarge: 'E-invoice XML is larger than 5 MB',
-  encoding: 'E-invoice XML must be UTF-8 encoded',
-  empty: 'E-invoice XML is empty',
+  tooLarge: 'einvoices.refusals.tooLarge',
+  encoding: 'einvoices.refusals.encoding',
+  encodingDeclared: 'einvoices.refusals.encodingDeclared',
+  empty: 'einvoices.refusals.empty',
+  rule: 'einvoices.refusals.rule',
+  sellerNotClient: 'einvoices.refusals.sellerNotClient',
+  alreadyReceived: 'einvoices.refusals.alreadyReceived',
+  incomingNotFound: 'einvoices.refusals.incomingNotFound',
+  alreadyImported: 'einvoices.refusals.alreadyImported',
+  invoiceNotFound: 'einvoices.refusals.invoiceNotFound',
+  noFee: 'einvoices.refusals.noFee',
 } as const;
 
 export interface UblAddress {

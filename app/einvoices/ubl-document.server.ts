@@ -1,4 +1,5 @@
 import { apiError } from '../utils/api.server.ts';
+import { UBL_MESSAGES } from './ubl-constants.ts';
 import { centsToDecimalString, toCents } from '../utils/money.ts';
 import { isCalendarDate, isValidOib } from '../utils/validation.ts';
 import { decimalToFixed, lineAmountCents, parseDecimal, type Decimal } from './decimal.ts';
@@ -53,10 +54,10 @@ class Problems {
   }
 }
 
-/** 400 naming every failing rule: message = the first, errors.xml = all. */
+/** 400 naming every failing rule: message = the first, errors.xml = all; the rule id and its (English) text are params. */
 function refusal(problems: Problem[]): Response {
-  const texts = problems.map((problem) => `${problem.rule}: ${problem.message}`);
-  return apiError(400, texts[0], { xml: texts });
+  const refusals = problems.map((problem) => ({ code: UBL_MESSAGES.rule, params: { rule: problem.rule, text: problem.message } }));
+  return apiError(400, UBL_MESSAGES.rule, { params: refusals[0]?.params, errors: { xml: refusals } });
 }
 
 

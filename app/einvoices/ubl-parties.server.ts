@@ -2,7 +2,7 @@ import type { Transaction } from 'sequelize';
 import { selectOne } from '../db.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { isValidEmail } from '../utils/validation.ts';
-import type { UblInvoice, UblParty } from './ubl-constants.ts';
+import { UBL_MESSAGES, type UblInvoice, type UblParty } from './ubl-constants.ts';
 import type { Client, Customer } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 
@@ -65,10 +65,10 @@ export async function matchUblParties(
         { transaction: options.transaction },
       )
     : null;
-  if (!client) throw apiError(400, 'Client not found', { clientId: ['Client not found'] });
+  if (!client) throw apiError(400, 'errors.parties.clientNotFound', { errors: { clientId: ['errors.parties.clientNotFound'] } });
   if (invoice.seller.oib !== client.oib) {
-    const message = `HR-CIUS seller OIB: Seller OIB ${invoice.seller.oib} is not the client's OIB ${client.oib} (${client.company_name})`;
-    throw apiError(400, message, { xml: [message] });
+    const refusal = { code: UBL_MESSAGES.sellerNotClient, params: { sellerOib: String(invoice.seller.oib), clientOib: client.oib, name: client.company_name } };
+    throw apiError(400, refusal.code, { params: refusal.params, errors: { xml: [refusal] } });
   }
   const customer = await selectOne<RowOf<typeof Customer, 'id' | 'company_name' | 'oib' | 'account_blocked'>>(
     'SELECT id, company_name, oib, account_blocked FROM customers WHERE oib = :oib',

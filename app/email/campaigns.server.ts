@@ -2,9 +2,9 @@ import { sendJob } from '../jobs/boss.server.ts';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
-import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { apiError, zodRefusal } from '../utils/api.server.ts';
 import { renderEmail } from './render.server.ts';
-import { campaignCreateSchema, EMAIL_MESSAGES, type CampaignRecipients } from './schemas.ts';
+import { campaignCreateSchema, EMAIL_ERRORS, type CampaignRecipients } from './schemas.ts';
 import { clientVariables, completeCampaignIfDone, enqueueAfterCommit } from './send.server.ts';
 import type { Actor } from './templates.server.ts';
 import { sqlFromBusinessLocal } from '../utils/business-time.ts';
@@ -98,12 +98,12 @@ const LOCAL_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
 export async function createCampaign({ actor, input, ip }: { actor: Actor; input: unknown; ip?: string | null }): Promise<CampaignDto> {
   assertCan(actor, 'edit:email_campaign');
   const parsed = campaignCreateSchema.safeParse(input);
-  if (!parsed.success) throw apiError(400, parsed.error.issues[0]?.message ?? 'Invalid input', zodFieldErrors(parsed.error));
+  if (!parsed.success) throw zodRefusal(parsed.error);
   const data = parsed.data;
   const id = await inTransaction(async (transaction) => {
     const template = await selectOne<RowOf<typeof EmailTemplate, 'is_active' | 'name'>>('SELECT is_active, name FROM email_templates WHERE id = :id', { id: data.templateId }, { transaction });
-    if (!template) throw apiError(400, EMAIL_MESSAGES.templateRequired, { templateId: [EMAIL_MESSAGES.templateRequired] });
-    if (!template.is_active) throw apiError(409, EMAIL_MESSAGES.templateInactive, { templateId: [EMAIL_MESSAGES.templateInactive] });
+    if (!template) throw apiError(400, EMAIL_ERRORS.templateRequired, { errors: { templateId: [EMAIL_ERRORS.templateRequired] } });
+    if (!template.is_active) throw apiError(409, EMAIL_ERRORS.templateInactive, { errors: { templateId: [EMAIL_ERRORS.templateInactive] } });
     const scheduled = data.scheduledAt ?? null;
     const { rows } = await execute<RowOf<typeof EmailCampaign, 'id' | 'scheduled_at'> & { future: boolean }>(
       `WITH s AS (SELECT CASE WHEN CAST(:scheduled AS text) IS NULL THEN NULL

@@ -13,32 +13,32 @@ export const CAMPAIGN_RECIPIENTS = ['all_clients', 'active_clients', 'specific_c
 export type CampaignRecipients = (typeof CAMPAIGN_RECIPIENTS)[number];
 
 
-export const EMAIL_MESSAGES = {
-  nameRequired: 'Template name is required',
-  subjectRequired: 'Subject is required',
-  bodyRequired: 'Email body is required',
-  campaignNameRequired: 'Campaign name is required',
-  templateRequired: 'Template is required',
-  clientsRequired: 'Choose at least one client',
-  scheduledAtInvalid: 'Invalid date and time',
-  templateNotFound: 'Email template not found',
-  templateInactive: 'Only an active template can be used for a campaign',
-  createTemplateFailed: 'Failed to create email template',
-  createCampaignFailed: 'Failed to create email campaign',
-  updateTemplateFailed: 'Failed to update template',
+export const EMAIL_ERRORS = {
+  nameRequired: 'email.errors.nameRequired',
+  subjectRequired: 'email.errors.subjectRequired',
+  bodyRequired: 'email.errors.bodyRequired',
+  campaignNameRequired: 'email.errors.campaignNameRequired',
+  templateRequired: 'email.errors.templateRequired',
+  clientsRequired: 'email.errors.clientsRequired',
+  scheduledAtInvalid: 'email.errors.scheduledAtInvalid',
+  templateNotFound: 'email.errors.templateNotFound',
+  templateInactive: 'email.errors.templateInactive',
+  tooLong255: 'email.errors.tooLong255',
+  bodyTooLong: 'email.errors.bodyTooLong',
+  nothingToUpdate: 'email.errors.nothingToUpdate',
 } as const;
 
-const name = (message: string) => plainText(z.string(message).trim().min(1, message).max(255, 'At most 255 characters'));
+const name = (message: string) => plainText(z.string(message).trim().min(1, message).max(255, EMAIL_ERRORS.tooLong255));
 
 const templateFields = {
-  name: name(EMAIL_MESSAGES.nameRequired),
+  name: name(EMAIL_ERRORS.nameRequired),
   trigger: z.enum(EMAIL_TRIGGERS).default('manual'),
-  subject: name(EMAIL_MESSAGES.subjectRequired),
+  subject: name(EMAIL_ERRORS.subjectRequired),
   body: plainText(
     z
-      .string(EMAIL_MESSAGES.bodyRequired)
-      .refine((value) => value.trim().length > 0, EMAIL_MESSAGES.bodyRequired)
-      .refine((value) => value.length <= 100_000, 'At most 100,000 characters'),
+      .string(EMAIL_ERRORS.bodyRequired)
+      .refine((value) => value.trim().length > 0, EMAIL_ERRORS.bodyRequired)
+      .refine((value) => value.length <= 100_000, EMAIL_ERRORS.bodyTooLong),
     { multiline: true },
   ),
 };
@@ -60,11 +60,11 @@ export const templateUpdateSchema = z
     isActive: z.boolean().optional(),
   })
   // Nothing to change is refused on isActive, the one field the spec's call sends.
-  .refine((value) => Object.values(value).some((field) => field !== undefined), { message: 'Nothing to update', path: ['isActive'] });
+  .refine((value) => Object.values(value).some((field) => field !== undefined), { message: EMAIL_ERRORS.nothingToUpdate, path: ['isActive'] });
 export type TemplateUpdateInput = z.output<typeof templateUpdateSchema>;
 
 export const templatePreviewSchema = z.object({
-  subject: plainText(z.string(EMAIL_MESSAGES.subjectRequired).max(255, 'At most 255 characters')),
+  subject: plainText(z.string(EMAIL_ERRORS.subjectRequired).max(255, EMAIL_ERRORS.tooLong255)),
   body: templateFields.body,
 });
 
@@ -74,15 +74,15 @@ export const templatePreviewSchema = z.object({
  * hour 25): an impossible one is refused here, before it reaches the database.
  */
 const scheduledAt = z
-  .string(EMAIL_MESSAGES.scheduledAtInvalid)
+  .string(EMAIL_ERRORS.scheduledAtInvalid)
   .trim()
   .optional()
   .transform((value) => value || undefined)
-  .refine((value) => value === undefined || isTimestamp(value), EMAIL_MESSAGES.scheduledAtInvalid);
+  .refine((value) => value === undefined || isTimestamp(value), EMAIL_ERRORS.scheduledAtInvalid);
 
 const campaignFields = {
-  name: name(EMAIL_MESSAGES.campaignNameRequired),
-  templateId: z.uuid(EMAIL_MESSAGES.templateRequired),
+  name: name(EMAIL_ERRORS.campaignNameRequired),
+  templateId: z.uuid(EMAIL_ERRORS.templateRequired),
   recipients: z.enum(CAMPAIGN_RECIPIENTS).default('active_clients'),
   clientIds: z.array(z.uuid()).max(10_000).default([]),
   scheduledAt: scheduledAt.nullable(),
@@ -90,7 +90,7 @@ const campaignFields = {
 
 export const campaignCreateSchema = z.object(campaignFields).superRefine((value, context) => {
   if (value.recipients === 'specific_clients' && value.clientIds.length === 0) {
-    context.addIssue({ code: 'custom', path: ['clientIds'], message: EMAIL_MESSAGES.clientsRequired });
+    context.addIssue({ code: 'custom', path: ['clientIds'], message: EMAIL_ERRORS.clientsRequired });
   }
 });
 /** The /email-automation page's posts, told apart by their `intent` (each form's fields are parsed by its own schema). */

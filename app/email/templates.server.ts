@@ -3,10 +3,10 @@ import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Role } from '../auth/schemas.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
-import { apiError, zodFieldErrors, type FieldErrors } from '../utils/api.server.ts';
+import { apiError, zodRefusal, type FieldErrors } from '../utils/api.server.ts';
 import { validateTemplate } from './render.server.ts';
 import {
-  EMAIL_MESSAGES,
+  EMAIL_ERRORS,
   templateCreateSchema,
   templateUpdateSchema,
   type EmailTrigger,
@@ -64,14 +64,12 @@ function assertValidContent(content: { subject: string; body: string }): void {
   if (problems.length === 0) return;
   const errors: FieldErrors = {};
   for (const problem of problems) (errors[problem.field] ??= []).push(problem.message);
-  throw apiError(400, problems[0].message, errors);
+  throw apiError(400, problems[0].message, { errors: errors });
 }
 
 /** Only reachable if a writer outside this module activates a template for the trigger at the same moment. */
 function activeConflict(trigger: string): Response {
-  return apiError(409, `Another template became active for the trigger ${trigger} at the same moment; try again`, {
-    isActive: ['Another template became active for this trigger at the same moment; try again'],
-  });
+  return apiError(409, 'email.errors.activeConflict', { params: { trigger }, errors: { isActive: ['email.errors.activeConflictField'] } });
 }
 
 export interface DeactivatedTemplate {
@@ -147,7 +145,7 @@ export async function activeTemplateFor(trigger: Exclude<EmailTrigger, 'manual'>
 export async function createTemplate({ actor, input, ip }: { actor: Actor; input: unknown; ip?: string | null }): Promise<SavedTemplateDto> {
   assertCan(actor, 'edit:email_template');
   const parsed = templateCreateSchema.safeParse(input);
-  if (!parsed.success) throw apiError(400, parsed.error.issues[0]?.message ?? 'Invalid input', zodFieldErrors(parsed.error));
+  if (!parsed.success) throw zodRefusal(parsed.error);
   const data: TemplateCreateInput = parsed.data;
   assertValidContent(data);
   try {
@@ -193,10 +191,10 @@ export async function createTemplate({ actor, input, ip }: { actor: Actor; input
 export async function updateTemplate({ actor, id, input, ip }: { actor: Actor; id: string; input: unknown; ip?: string | null }): Promise<SavedTemplateDto> {
   assertCan(actor, 'edit:email_template');
   const parsed = templateUpdateSchema.safeParse(input);
-  if (!parsed.success) throw apiError(400, parsed.error.issues[0]?.message ?? 'Invalid input', zodFieldErrors(parsed.error));
+  if (!parsed.success) throw zodRefusal(parsed.error);
   const data: TemplateUpdateInput = parsed.data;
   // An id that is no UUID names no template (a form may post anything): 404, not a SQL error.
-  if (!isUuid(id)) throw apiError(404, EMAIL_MESSAGES.templateNotFound);
+  if (!isUuid(id)) throw apiError(404, EMAIL_ERRORS.templateNotFound);
   let trigger = data.trigger ?? '';
   try {
     return await inTransaction(async (transaction) => {
@@ -212,7 +210,7 @@ export async function updateTemplate({ actor, id, input, ip }: { actor: Actor; i
         if (target) await lockFor(target);
       }
       const current = await selectOne<TemplateRow>(`SELECT ${COLUMNS} FROM email_templates WHERE id = :id FOR UPDATE`, { id }, { transaction });
-      if (!current) throw apiError(404, EMAIL_MESSAGES.templateNotFound);
+      if (!current) throw apiError(404, EMAIL_ERRORS.templateNotFound);
       const next = {
         name: data.name ?? current.name,
         trigger: data.trigger ?? current.trigger,

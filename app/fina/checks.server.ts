@@ -23,8 +23,8 @@ import { iso } from '../utils/api-values.ts';
  * a second task.
  */
 export const FINA_MESSAGES = {
-  customerNotFound: 'Customer not found',
-  checkFailed: 'FINA check failed',
+  customerNotFound: 'integrations.validation.finaCustomerNotFound',
+  checkFailed: 'integrations.validation.finaCheckFailed',
 } as const;
 
 export interface FinaCheckResult {
@@ -64,7 +64,7 @@ export async function checkCustomerAccount({
   try {
     answer = await getFinaAnswer(fina, before.oib);
   } catch (error) {
-    throw apiError(502, `${FINA_MESSAGES.checkFailed}: ${error instanceof Error ? error.message : String(error)}`);
+    throw apiError(502, FINA_MESSAGES.checkFailed, { params: { detail: error instanceof Error ? error.message : String(error) } });
   }
 
   return inTransaction(async (transaction) => {

@@ -3,7 +3,7 @@ import { encryptSecret } from '../auth/crypto.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
-import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { API_ERRORS, apiError, zodRefusal } from '../utils/api.server.ts';
 import { receiveIncomingEInvoices, type ReceiveSummary } from '../einvoices/incoming.server.ts';
 import { credentialsContext, decryptCredentials, ensureIntegrations } from './core.server.ts';
 import { getEInvoicing } from './einvoicing.server.ts';
@@ -179,7 +179,7 @@ export async function configureIntegration({
 }): Promise<IntegrationDto> {
   assertCan(actor, 'manage:integrations');
   const parsed = integrationConfigSchema.safeParse(input);
-  if (!parsed.success) throw apiError(400, parsed.error.issues[0].message, zodFieldErrors(parsed.error));
+  if (!parsed.success) throw zodRefusal(parsed.error);
   const data = parsed.data;
   await ensureIntegrations();
   return inTransaction(async (transaction) => {
@@ -271,7 +271,7 @@ export async function submitHanfaReport({ actor, period, ip }: { actor: Actor; p
   try {
     receipt = await getHanfa().submitQuarterlyReport(period);
   } catch (error) {
-    throw apiError(502, error instanceof Error ? error.message : String(error));
+    throw apiError(502, API_ERRORS.upstream, { params: { detail: error instanceof Error ? error.message : String(error) } });
   }
   await inTransaction(async (transaction) => {
     const row = await selectOne<{ id: string }>(`SELECT id FROM integrations WHERE type = 'hanfa'`, {}, { transaction });

@@ -39,7 +39,7 @@ export async function handleIntegrationIntent(request: Request, options: { ip: s
       const submission = parseWithZod(formData, { schema: integrationConfigFormSchema });
       if (submission.status !== 'success') {
         const errors = Object.fromEntries(Object.entries(submission.error ?? {}).filter(([, value]) => value)) as Record<string, string[]>;
-        return json({ intent, message: Object.values(errors)[0]?.[0] ?? 'Invalid input', errors }, { status: 400 });
+        return json({ intent, message: Object.values(errors)[0]?.[0] ?? 'errors.api.invalidInput', errors }, { status: 400 });
       }
       const { endpoint, mode, isEnabled, credentials, clearCredentials } = submission.value;
       await configureIntegration({

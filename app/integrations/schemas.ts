@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { isSingleLineText, plainText } from '../utils/validation.ts';
 import { INTEGRATION_MODES } from './types.ts';
 
-/** Configure form / PUT /api/integrations/{type} (admin). No server imports here. */
+/** Configure form / PUT /api/integrations/{type} (admin). No server imports here. Messages are refusal codes (docs/decisions/013-error-codes.md). */
 export const INTEGRATION_MESSAGES = {
-  endpointInvalid: 'Endpoint must be an http(s) URL',
-  credentialsInvalid: 'Credentials are lines of key=value (key: letters, digits, - and _)',
-  modeInvalid: 'Mode must be sandbox or live',
-  notFound: 'Integration not found',
-  periodInvalid: 'Period must look like 2026-Q1',
+  endpointInvalid: 'integrations.validation.endpointInvalid',
+  credentialsInvalid: 'integrations.validation.credentialsInvalid',
+  modeInvalid: 'integrations.validation.modeInvalid',
+  notFound: 'integrations.validation.notFound',
+  periodInvalid: 'integrations.validation.periodInvalid',
 } as const;
 
 const CREDENTIAL_KEY = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;

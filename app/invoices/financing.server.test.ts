@@ -1,9 +1,13 @@
+import { createInstance } from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { activityRows, apiFailure } from '../auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
+import { i18nConfig } from '../i18n.ts';
+import { refusalText } from '../utils/refusals.ts';
 import { approveInvoice, rejectInvoice, verifyInvoice } from './invoice-decisions.server.ts';
 import { financeInvoice } from './financing.server.ts';
 import { getInvoiceDetail, listPayableInvoices } from './invoice-queries.server.ts';
+import { handleDecision, type DecisionRefusal } from './page.server.ts';
 import { importUblInvoice } from './ubl-import.server.ts';
 import { BUYER_OIB, FIXTURE, roundRatio, snapshot } from './test-fixtures.server.ts';
 import { financeableClient, insertCustomer, newInvoice, sellerClient, staff, zagrebDay } from '../../tests/factories.ts';
@@ -275,5 +279,36 @@ describe('refusals change nothing', () => {
     const [log] = await activityRows('invoice_rejected', invoice.id);
     expect(log.details).toMatchObject({ fromStatus: 'pending', toStatus: 'rejected', reason: 'Kupac osporava isporuku' });
     expect((await getInvoiceDetail(invoice.id)).rejectionReason).toBe('Kupac osporava isporuku');
+  });
+});
+
+describe('a refusal with an enum param (docs/decisions/013-error-codes.md)', () => {
+  it('verifying a financed invoice: the API quotes the raw status in English, the page shows the hr labels', async () => {
+    const creator = await staff('user');
+    const a = await staff('manager');
+    const b = await staff('manager');
+    const invoice = await newInvoice(creator, (await financeableClient()).id, (await insertCustomer()).id, { amount: 321 });
+    await verifyInvoice({ actor: a, id: invoice.id });
+    await approveInvoice({ actor: b, id: invoice.id });
+    await financeInvoice({ actor: b, id: invoice.id });
+
+    const failure = await apiFailure(verifyInvoice({ actor: a, id: invoice.id }));
+    expect(failure.status).toBe(409);
+    expect(failure.body).toEqual({ message: 'Invoice is financed; cannot verify', code: 'invoices.refusals.wrongState', params: { status: 'financed', verb: 'verify' } });
+
+    // The page action (the invoice card's verify button) answers the refusal as a code; the card shows it in the reader's language.
+    const form = new FormData();
+    form.set('intent', 'verify');
+    form.set('id', invoice.id);
+    const response = await handleDecision(form, { actor: a, ip: null, back: '/invoices' });
+    expect(response.status).toBe(409);
+    const refusal = (await response.json()) as DecisionRefusal;
+    const texts = async (language: 'en' | 'hr') => {
+      const i18n = createInstance({ ...i18nConfig, lng: language, initImmediate: false, saveMissing: false });
+      await i18n.init();
+      return refusalText(i18n.t, (key) => i18n.exists(key), refusal.message);
+    };
+    expect(await texts('en')).toBe('Invoice is financed; cannot verify');
+    expect(await texts('hr')).toBe('Faktura je u statusu „Financirana”; nije je moguće verificirati');
   });
 });

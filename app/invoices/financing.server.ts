@@ -4,9 +4,9 @@ import { execute, selectOne } from '../db.server.ts';
 import { issueFeeEInvoice } from '../einvoices/outgoing.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { centsToDecimalString, centsToNumber, factoringFeeCents, feePeriods, percentOfCents, toCents } from '../utils/money.ts';
-import { INVOICE_MESSAGES } from './schemas.ts';
+import { INVOICE_MESSAGES, INVOICE_REFUSALS } from './schemas.ts';
 import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
-import { blockedMessage, customerState, transition } from './invoice-transition.server.ts';
+import { blockedRefusal, customerState, transition } from './invoice-transition.server.ts';
 import type { Client } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 
@@ -56,13 +56,13 @@ export async function financeInvoice(args: { actor: Actor; id: string; ip?: stri
         ))!;
         // No financing before staff approved the client's KYC (app/onboarding/kyc-decision.server.ts).
         if (client.onboarding_status !== 'completed') {
-          throw apiError(409, INVOICE_MESSAGES.kycNotApproved, { clientId: [INVOICE_MESSAGES.kycNotApproved] });
+          throw apiError(409, INVOICE_MESSAGES.kycNotApproved, { errors: { clientId: [INVOICE_MESSAGES.kycNotApproved] } });
         }
         const customer = await customerState(row.customer_id, transaction);
-        if (customer.account_blocked) throw apiError(409, blockedMessage(customer, 'finance'));
-        if (row.currency !== 'EUR') throw apiError(409, `Only EUR invoices can be financed; this one is in ${row.currency}`);
-        if (!client.iban) throw apiError(409, `Client ${client.company_name} has no IBAN for the advance payout`);
-        if (client.credit_limit === null) throw apiError(409, `Client ${client.company_name} has no credit limit; financing is not possible`);
+        if (customer.account_blocked) throw blockedRefusal(customer, 'finance');
+        if (row.currency !== 'EUR') throw apiError(409, INVOICE_REFUSALS.notEur, { params: { currency: row.currency } });
+        if (!client.iban) throw apiError(409, INVOICE_REFUSALS.noIban, { params: { name: client.company_name } });
+        if (client.credit_limit === null) throw apiError(409, INVOICE_REFUSALS.noLimit, { params: { name: client.company_name } });
 
         const { today, days } = (await selectOne<{ today: string; days: number }>(
           `SELECT to_char(${SQL_BUSINESS_TODAY}, 'YYYY-MM-DD') AS today,
@@ -80,16 +80,14 @@ export async function financeInvoice(args: { actor: Actor; id: string; ip?: stri
         const limit = toCents(client.credit_limit);
         const used = toCents(client.used_credit);
         if (used + factorAmount > limit) {
-          throw apiError(
-            409,
-            `Credit limit exceeded: used credit ${centsToDecimalString(used)} + advance ${centsToDecimalString(factorAmount)} > limit ${centsToDecimalString(limit)} EUR`,
-          );
+          throw apiError(409, INVOICE_REFUSALS.limitExceeded, {
+            params: { used: centsToDecimalString(used), advance: centsToDecimalString(factorAmount), limit: centsToDecimalString(limit) },
+          });
         }
         if (factorAmount + factorFee > amount) {
-          throw apiError(
-            409,
-            `Advance ${centsToDecimalString(factorAmount)} plus fee ${centsToDecimalString(factorFee)} would exceed the invoice amount ${centsToDecimalString(amount)}`,
-          );
+          throw apiError(409, INVOICE_REFUSALS.feeExceedsAmount, {
+            params: { advance: centsToDecimalString(factorAmount), fee: centsToDecimalString(factorFee), amount: centsToDecimalString(amount) },
+          });
         }
 
         await execute(

@@ -64,9 +64,9 @@ export async function insertInvoice(
   const missing: Record<string, string[]> = {};
   if (!client) missing.clientId = [INVOICE_MESSAGES.clientNotFound];
   if (!customer) missing.customerId = [INVOICE_MESSAGES.customerNotFound];
-  if (Object.keys(missing).length) throw apiError(400, Object.values(missing)[0][0], missing);
+  if (Object.keys(missing).length) throw apiError(400, Object.values(missing)[0][0], { errors: missing });
 
-  const taken = () => apiError(409, INVOICE_MESSAGES.invoiceNumberTaken, { invoiceNumber: [INVOICE_MESSAGES.invoiceNumberTaken] });
+  const taken = () => apiError(409, INVOICE_MESSAGES.invoiceNumberTaken, { errors: { invoiceNumber: [INVOICE_MESSAGES.invoiceNumberTaken] } });
   const existing = await selectOne(
     'SELECT 1 AS taken FROM invoices WHERE client_id = :clientId AND invoice_number = :invoiceNumber',
     { clientId: invoice.clientId, invoiceNumber: invoice.invoiceNumber },
@@ -170,8 +170,8 @@ export async function createInvoice(
   if (lines.length > 0) {
     const gross = grossOfLines(lines);
     if (gross !== data.amount) {
-      const message = `${INVOICE_MESSAGES.linesDoNotAddUp} (${centsToDecimalString(gross)})`;
-      throw apiError(400, message, { amount: [message] });
+      const refusal = { code: INVOICE_MESSAGES.linesDoNotAddUp, params: { gross: centsToDecimalString(gross) } };
+      throw apiError(400, refusal.code, { params: refusal.params, errors: { amount: [refusal] } });
     }
   }
   const invoice: NewInvoice = {

@@ -3,11 +3,11 @@ import type { Actor } from '../auth/users.server.ts';
 import { execute, selectOne } from '../db.server.ts';
 import { sendInvoiceVerifiedTemplate } from '../email/triggers.server.ts';
 import { apiError, parseInput } from '../utils/api.server.ts';
-import { invoiceRejectSchema, type InvoiceRejectInput } from './schemas.ts';
+import { INVOICE_REFUSALS, invoiceRejectSchema, type InvoiceRejectInput } from './schemas.ts';
 import { applyEntityDecision } from '../workflows/decisions.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { InvoiceRow } from './invoice-dto.server.ts';
-import { blockedMessage, customerState, transition } from './invoice-transition.server.ts';
+import { blockedRefusal, customerState, transition } from './invoice-transition.server.ts';
 import type { Client, Invoice } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 
@@ -70,15 +70,12 @@ export async function verifyInvoice(args: { actor: Actor; id: string; ip?: strin
       to: 'verified',
       apply: async (row, transaction) => {
         const customer = await customerState(row.customer_id, transaction);
-        if (customer.account_blocked) throw apiError(409, blockedMessage(customer, 'verify'));
+        if (customer.account_blocked) throw blockedRefusal(customer, 'verify');
         const duplicate = await findDuplicate(row, transaction);
         if (duplicate) {
-          throw apiError(
-            409,
-            duplicate.rule === 'same_receivable'
-              ? `Duplicate invoice: ${duplicate.invoice_number} (${duplicate.status}) has the same client, customer, amount and issue date`
-              : `Duplicate invoice: number ${duplicate.invoice_number} for this customer and amount is already ${duplicate.status} for ${duplicate.client_name}`,
-          );
+          throw duplicate.rule === 'same_receivable'
+            ? apiError(409, INVOICE_REFUSALS.duplicate, { params: { number: duplicate.invoice_number, status: duplicate.status } })
+            : apiError(409, INVOICE_REFUSALS.duplicateElsewhere, { params: { number: duplicate.invoice_number, status: duplicate.status, client: duplicate.client_name } });
         }
         await execute(
           `UPDATE invoices SET status = 'verified', verification_status = 'verified', verified_by = :actorId, verified_at = now()
@@ -109,7 +106,7 @@ export async function approveInvoice(args: { actor: Actor; id: string; ip?: stri
       to: 'approved',
       apply: async (row, transaction) => {
         if (row.verified_by === args.actor.id) {
-          throw apiError(403, 'Four eyes: the manager who verified this invoice cannot also approve it');
+          throw apiError(403, INVOICE_REFUSALS.fourEyes);
         }
         await execute(`UPDATE invoices SET status = 'approved', approved_by = :actorId, approved_at = now() WHERE id = :id`, {
           id: row.id,

@@ -135,7 +135,10 @@ async function pageWithTotal<Row extends InvoiceListRow = InvoiceListRow>(
 
 function uuidFilter(name: 'clientId' | 'customerId', value: string | null | undefined): string | null {
   if (!value) return null;
-  if (!isUuid(value)) throw apiError(400, `Invalid ${name}`, { [name]: [`Invalid ${name}`] });
+  if (!isUuid(value)) {
+    const code = name === 'clientId' ? INVOICE_MESSAGES.clientIdInvalid : INVOICE_MESSAGES.customerIdInvalid;
+    throw apiError(400, code, { errors: { [name]: [code] } });
+  }
   return value.toLowerCase();
 }
 
@@ -151,7 +154,7 @@ export async function listInvoices(
   if (search) conditions.push(search);
   if (options.status) {
     if (!(INVOICE_STATUSES as readonly string[]).includes(options.status)) {
-      throw apiError(400, INVOICE_MESSAGES.invalidStatus, { status: [INVOICE_MESSAGES.invalidStatus] });
+      throw apiError(400, INVOICE_MESSAGES.invalidStatus, { errors: { status: [INVOICE_MESSAGES.invalidStatus] } });
     }
     replacements.status = options.status;
     conditions.push('i.status = :status');

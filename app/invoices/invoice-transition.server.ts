@@ -4,7 +4,7 @@ import { assertCan, type Permission } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { inTransaction, selectOne } from '../db.server.ts';
 import { apiError } from '../utils/api.server.ts';
-import { INVOICE_MESSAGES, type InvoiceStatus } from './schemas.ts';
+import { INVOICE_MESSAGES, INVOICE_REFUSALS, type InvoiceStatus } from './schemas.ts';
 import { isUuid } from '../utils/validation.ts';
 import { readInvoice, toInvoiceDto, type InvoiceDto, type InvoiceRow } from './invoice-dto.server.ts';
 import { money } from '../utils/api-values.ts';
@@ -56,7 +56,7 @@ export async function transition(
       ? await selectOne<InvoiceRow>('SELECT * FROM invoices WHERE id = :id FOR UPDATE', { id }, { transaction })
       : null;
     if (!row) throw apiError(404, INVOICE_MESSAGES.notFound);
-    if (!spec.from.includes(row.status)) throw apiError(409, `Invoice is ${row.status}; cannot ${spec.verb}`);
+    if (!spec.from.includes(row.status)) throw apiError(409, INVOICE_REFUSALS.wrongState, { params: { status: row.status, verb: spec.verb } });
     const extra = await spec.apply(row, transaction);
     const updated = (await readInvoice(row.id, transaction))!;
     await logActivity(
@@ -92,6 +92,10 @@ export async function customerState(customerId: string, transaction: Transaction
   ))!;
 }
 
-export function blockedMessage(customer: RowOf<typeof Customer, 'company_name' | 'blockage_reason'>, verb: string): string {
-  return `Customer ${customer.company_name} has a blocked account${customer.blockage_reason ? ` (${customer.blockage_reason})` : ''}; cannot ${verb} the invoice`;
+/** 409 for a customer whose account is blocked; the reason, when staff gave one, is part of the text. */
+export function blockedRefusal(customer: RowOf<typeof Customer, 'company_name' | 'blockage_reason'>, verb: string): Response {
+  const name = customer.company_name;
+  return customer.blockage_reason
+    ? apiError(409, INVOICE_REFUSALS.blockedWithReason, { params: { name, reason: customer.blockage_reason, verb } })
+    : apiError(409, INVOICE_REFUSALS.blocked, { params: { name, verb } });
 }

@@ -14,7 +14,7 @@ import { approveInvoice, rejectInvoice, verifyInvoice } from './invoice-decision
 import { createInvoice } from './invoice-create.server.ts';
 import { financeInvoice, financingFigures } from './financing.server.ts';
 import type { InvoiceDto } from './invoice-dto.server.ts';
-import { type INVOICE_DECISIONS, INVOICE_TABS, invoiceCreateSchema, type InvoiceTab } from './schemas.ts';
+import { type INVOICE_DECISIONS, INVOICE_MESSAGES, INVOICE_TABS, invoiceCreateSchema, type InvoiceTab } from './schemas.ts';
 import { importUblInvoice } from './ubl-import.server.ts';
 import { businessDay } from '../utils/business-time.ts';
 import { isUuid } from '../utils/validation.ts';
@@ -298,8 +298,8 @@ export async function handleImport(formData: FormData, { actor, ip, back }: { ac
   const fileName = file?.name || String(formData.get('fileName') ?? '') || null;
   const refuse = (status: number, message: string, extra: Partial<ImportResult> = {}) =>
     json({ intent: 'import' as const, ok: false, message, clientId, ...extra } satisfies ImportResult, { status });
-  if (!clientId) return refuse(400, 'Client is required');
-  if (!xmlText.trim()) return refuse(400, 'An e-invoice XML file is required');
+  if (!clientId) return refuse(400, INVOICE_MESSAGES.clientRequired);
+  if (!xmlText.trim()) return refuse(400, INVOICE_MESSAGES.xmlFileRequired);
   let number = '';
   try {
     const invoice = await importUblInvoice({ actor, clientId, xml: xmlText, fileName, createCustomer: formData.get('createCustomer') === 'true', ip });

@@ -5,41 +5,60 @@ import { amountCentsSchema, calendarDateSchema, plainText, requiredString } from
 /**
  * Invoice forms and payloads (docs/domain-model.md, docs/domain-model.md#validation; docs/api.md): POST /api/invoices,
  * the add-invoice form, PUT …/reject. Shared by the browser (conform) and the
- * server, so nothing server-only is imported here. Messages are English API
- * texts; pages translate them through INVOICE_MESSAGE_KEYS.
+ * server, so nothing server-only is imported here. Messages are refusal codes
+ * (docs/decisions/013-error-codes.md); their en texts are the API's English.
  */
 export const INVOICE_MESSAGES = {
-  clientRequired: 'Client is required',
-  customerRequired: 'Customer is required',
-  clientNotFound: 'Client not found',
-  customerNotFound: 'Customer not found',
-  invoiceNumberRequired: 'Invoice number is required',
-  invoiceNumberTooLong: 'Invoice number must be at most 100 characters',
-  invoiceNumberTaken: 'An invoice with this number already exists for this client',
-  issueDateRequired: 'Issue date is required',
-  dueDateRequired: 'Due date is required',
-  dueBeforeIssue: 'Due date cannot be before the issue date',
-  amountInvalid: 'Amount must be a positive number with at most 2 decimals',
-  currencyInvalid: 'Currency must be a 3-letter ISO code',
-  descriptionTooLong: 'Description must be at most 5000 characters',
-  reasonRequired: 'Reason is required',
-  reasonTooLong: 'Reason must be at most 5000 characters',
-  lineDescriptionRequired: 'Line description is required',
-  lineQuantityInvalid: 'Quantity must be a number with at most 4 decimals',
-  linePriceInvalid: 'Unit price must be a number ≥ 0 with at most 4 decimals',
-  lineVatCategoryInvalid: 'Invalid VAT category',
-  lineVatRateInvalid: 'VAT rate must be between 0 and 100',
-  linesDoNotAddUp: 'Amount must equal the lines’ net amounts plus VAT',
-  invalidStatus: 'Invalid status',
-  notFound: 'Invoice not found',
+  clientRequired: 'invoices.validation.clientRequired',
+  customerRequired: 'invoices.validation.customerRequired',
+  clientNotFound: 'invoices.validation.clientNotFound',
+  customerNotFound: 'invoices.validation.customerNotFound',
+  invoiceNumberRequired: 'invoices.validation.invoiceNumberRequired',
+  invoiceNumberTooLong: 'invoices.validation.invoiceNumberTooLong',
+  invoiceNumberTaken: 'invoices.validation.invoiceNumberTaken',
+  issueDateRequired: 'invoices.validation.issueDateRequired',
+  dueDateRequired: 'invoices.validation.dueDateRequired',
+  dueBeforeIssue: 'invoices.validation.dueBeforeIssue',
+  amountInvalid: 'invoices.validation.amountInvalid',
+  currencyInvalid: 'invoices.validation.currencyInvalid',
+  descriptionTooLong: 'invoices.validation.descriptionTooLong',
+  reasonRequired: 'invoices.validation.reasonRequired',
+  reasonTooLong: 'invoices.validation.reasonTooLong',
+  lineDescriptionRequired: 'invoices.validation.lineDescriptionRequired',
+  lineQuantityInvalid: 'invoices.validation.lineQuantityInvalid',
+  linePriceInvalid: 'invoices.validation.linePriceInvalid',
+  lineVatCategoryInvalid: 'invoices.validation.lineVatCategoryInvalid',
+  lineVatRateInvalid: 'invoices.validation.lineVatRateInvalid',
+  linesDoNotAddUp: 'invoices.validation.linesDoNotAddUp',
+  invalidStatus: 'invoices.validation.invalidStatus',
+  notFound: 'invoices.validation.notFound',
   // Financing needs the client's KYC approved (app/onboarding/kyc-decision.server.ts).
-  kycNotApproved: 'Client KYC is not approved',
+  kycNotApproved: 'invoices.validation.kycNotApproved',
+  clientIdInvalid: 'invoices.validation.clientIdInvalid',
+  customerIdInvalid: 'invoices.validation.customerIdInvalid',
+  xmlFileRequired: 'invoices.validation.xmlFileRequired',
 } as const;
 
-/** Server message → i18n key, so pages show each message in the chosen language. */
-export const INVOICE_MESSAGE_KEYS: Record<string, string> = Object.fromEntries(
-  Object.entries(INVOICE_MESSAGES).map(([key, message]) => [message, `invoices.validation.${key}`]),
-);
+/**
+ * The decisions' refusals. Their figures and names are params; `status` and
+ * `verb` travel raw (the en text quotes them) and pages add their labels
+ * (LABEL_PATHS in app/utils/refusals.ts).
+ */
+export const INVOICE_REFUSALS = {
+  wrongState: 'invoices.refusals.wrongState',
+  fourEyes: 'invoices.refusals.fourEyes',
+  blocked: 'invoices.refusals.blocked',
+  blockedWithReason: 'invoices.refusals.blockedWithReason',
+  duplicate: 'invoices.refusals.duplicate',
+  duplicateElsewhere: 'invoices.refusals.duplicateElsewhere',
+  notEur: 'invoices.refusals.notEur',
+  noIban: 'invoices.refusals.noIban',
+  noLimit: 'invoices.refusals.noLimit',
+  limitExceeded: 'invoices.refusals.limitExceeded',
+  feeExceedsAmount: 'invoices.refusals.feeExceedsAmount',
+  customerProposal: 'invoices.refusals.customerProposal',
+} as const;
+
 
 /** The five tabs of /invoices (docs/screens.md): all and four statuses. */
 export const INVOICE_TABS = ['all', 'pending', 'verified', 'approved', 'rejected'] as const;

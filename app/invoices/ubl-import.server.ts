@@ -11,6 +11,7 @@ import { objectKeyFor, sha256Hex } from '../storage/object-store.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { insertInvoice } from './invoice-create.server.ts';
 import type { InvoiceDto } from './invoice-dto.server.ts';
+import { INVOICE_MESSAGES, INVOICE_REFUSALS } from './schemas.ts';
 
 /**
  * POST /api/invoices/import: a client's UBL e-invoice becomes an invoice.
@@ -26,15 +27,12 @@ export interface ImportedInvoice extends InvoiceDto {
   documentId: string;
 }
 
-export const CUSTOMER_PROPOSAL_MESSAGE = 'The buyer is not a customer yet: confirm creating it (createCustomer=true)';
-
-/** 409 carrying the proposed customer, so the UI can ask before creating it. */
-function proposalRefusal(proposal: ProposedCustomer): Response {
-  const message = `${CUSTOMER_PROPOSAL_MESSAGE}: ${proposal.companyName} (OIB ${proposal.oib})`;
-  return new Response(JSON.stringify({ message, errors: { customerId: [message] }, proposedCustomer: proposal }), {
-    status: 409,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' },
-  });
+/** 409 carrying the proposed customer, so the UI can ask before creating it: the refusal body plus `proposedCustomer`. */
+async function proposalRefusal(proposal: ProposedCustomer): Promise<Response> {
+  const params = { name: proposal.companyName, oib: proposal.oib };
+  const refusal = apiError(409, INVOICE_REFUSALS.customerProposal, { params, errors: { customerId: [{ code: INVOICE_REFUSALS.customerProposal, params }] } });
+  const body = (await refusal.json()) as Record<string, unknown>;
+  return new Response(JSON.stringify({ ...body, proposedCustomer: proposal }), { status: 409, headers: refusal.headers });
 }
 
 function documentName(invoice: UblInvoice): string {
@@ -71,9 +69,9 @@ export async function intakeUblInvoice(
   { actor, clientId, xml, fileName, createCustomer: mayCreateCustomer = false, ip, details = {} }: UblIntakeInput & { actor: Actor | null },
   options: { within?: (invoice: ImportedInvoice, transaction: Transaction) => Promise<void> } = {},
 ): Promise<ImportedInvoice> {
-  if (!clientId) throw apiError(400, 'Client is required', { clientId: ['Client is required'] });
+  if (!clientId) throw apiError(400, INVOICE_MESSAGES.clientRequired, { errors: { clientId: [INVOICE_MESSAGES.clientRequired] } });
   // Not a UUID cannot name a client; refused here rather than by the database.
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(clientId)) throw apiError(400, 'Client not found', { clientId: ['Client not found'] });
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(clientId)) throw apiError(400, INVOICE_MESSAGES.clientNotFound, { errors: { clientId: [INVOICE_MESSAGES.clientNotFound] } });
   const bytes = typeof xml === 'string' ? Buffer.from(xml, 'utf8') : xml;
   const parsed = parseUblInvoice(bytes);
   const name = fileName?.trim() || `${parsed.invoiceNumber.replace(/[^\w.-]+/g, '_')}.xml`;
@@ -84,7 +82,7 @@ export async function intakeUblInvoice(
       let customerId = match.customer?.id ?? null;
       let customerCreated = false;
       if (!customerId) {
-        if (!mayCreateCustomer) throw proposalRefusal(match.proposedCustomer!);
+        if (!mayCreateCustomer) throw await proposalRefusal(match.proposedCustomer!);
         const customer = await createCustomer({ actor, input: match.proposedCustomer!, ip }, { transaction });
         customerId = customer.id;
         customerCreated = true;

@@ -12,7 +12,7 @@ import { addDays, zagrebToday } from './dates.ts';
 import {
   CREDIT_LIMIT_STATUSES,
   DEFAULT_VALIDITY_DAYS,
-  LIMIT_MESSAGES,
+  LIMIT_ERRORS,
   approveCreditLimitSchema,
   creditLimitRequestSchema,
   rejectCreditLimitSchema,
@@ -104,7 +104,7 @@ function toDto(row: RequestRow): CreditLimitRequestDto {
 
 async function readRequest(id: string, transaction?: Transaction): Promise<CreditLimitRequestDto> {
   const row = await selectOne<RequestRow>(`${SELECT_REQUESTS} WHERE r.id = :id`, { id }, { transaction });
-  if (!row) throw apiError(404, LIMIT_MESSAGES.notFound);
+  if (!row) throw apiError(404, LIMIT_ERRORS.notFound);
   return toDto(row);
 }
 
@@ -124,7 +124,7 @@ export async function requestCreditLimit(
   const data = parseInput(creditLimitRequestSchema, input);
   const today = zagrebToday();
   const validUntil = data.validUntil ?? addDays(today, DEFAULT_VALIDITY_DAYS);
-  if (validUntil < today) throw apiError(400, LIMIT_MESSAGES.validUntilPast, { validUntil: [LIMIT_MESSAGES.validUntilPast] });
+  if (validUntil < today) throw apiError(400, LIMIT_ERRORS.validUntilPast, { errors: { validUntil: [LIMIT_ERRORS.validUntilPast] } });
 
   const work = async (transaction: Transaction) => {
     const client = await selectOne<RowOf<typeof Client, 'id' | 'company_name' | 'credit_limit'>>(
@@ -132,7 +132,7 @@ export async function requestCreditLimit(
       { id: data.clientId },
       { transaction },
     );
-    if (!client) throw apiError(400, LIMIT_MESSAGES.clientNotFound, { clientId: [LIMIT_MESSAGES.clientNotFound] });
+    if (!client) throw apiError(400, LIMIT_ERRORS.clientNotFound, { errors: { clientId: [LIMIT_ERRORS.clientNotFound] } });
     const { rows } = await execute<{ id: string }>(
       `INSERT INTO credit_limit_requests (client_id, previous_limit, requested_limit, reason, requested_by, valid_until, status)
        VALUES (:clientId, :previousLimit, :requestedLimit, :reason, :actorId, CAST(:validUntil AS date), 'pending')
@@ -192,9 +192,9 @@ async function lockForDecision(actor: Actor, id: string, transaction: Transactio
         { transaction },
       )
     : null;
-  if (!row) throw apiError(404, LIMIT_MESSAGES.notFound);
+  if (!row) throw apiError(404, LIMIT_ERRORS.notFound);
   // Four eyes (docs/domain-model.md#roles-and-permissions): checked before the state, since the author may never decide it.
-  if (row.requested_by !== null && row.requested_by === actor.id) throw apiError(403, LIMIT_MESSAGES.ownRequest);
+  if (row.requested_by !== null && row.requested_by === actor.id) throw apiError(403, LIMIT_ERRORS.ownRequest);
   return row;
 }
 
@@ -219,8 +219,8 @@ export async function approveCreditLimit({
   const data = parseInput(approveCreditLimitSchema, { approvedLimit });
   return inTransaction(async (transaction) => {
     const request = await lockForDecision(actor, id, transaction);
-    if (request.status !== 'pending') throw apiError(409, LIMIT_MESSAGES.notPendingApprove);
-    if (request.valid_until !== null && request.valid_until < zagrebToday()) throw apiError(409, LIMIT_MESSAGES.validityEnded);
+    if (request.status !== 'pending') throw apiError(409, LIMIT_ERRORS.notPendingApprove);
+    if (request.valid_until !== null && request.valid_until < zagrebToday()) throw apiError(409, LIMIT_ERRORS.validityEnded);
     const limit = data.approvedLimit ?? decimal(request.requested_limit);
     const client = (await selectOne<RowOf<typeof Client, 'company_name' | 'credit_limit'>>(
       `SELECT company_name, credit_limit FROM clients WHERE id = :id FOR UPDATE`,
@@ -276,7 +276,7 @@ export async function rejectCreditLimit({
   const data = parseInput(rejectCreditLimitSchema, { reason });
   return inTransaction(async (transaction) => {
     const request = await lockForDecision(actor, id, transaction);
-    if (request.status !== 'pending') throw apiError(409, LIMIT_MESSAGES.notPendingReject);
+    if (request.status !== 'pending') throw apiError(409, LIMIT_ERRORS.notPendingReject);
     await execute(
       `UPDATE credit_limit_requests SET status = 'rejected', rejection_reason = :reason, decided_by = :actorId, decided_at = now() WHERE id = :id`,
       { id: request.id, reason: data.reason, actorId: actor.id },
@@ -333,7 +333,7 @@ export async function listCreditLimitRequests(
 ): Promise<{ requests: CreditLimitRequestDto[]; total: number; counts: LimitCounts }> {
   const status = options.status && options.status !== 'all' ? options.status : null;
   if (status !== null && !(CREDIT_LIMIT_STATUSES as readonly string[]).includes(status)) {
-    throw apiError(400, LIMIT_MESSAGES.invalidStatus, { status: [LIMIT_MESSAGES.invalidStatus] });
+    throw apiError(400, LIMIT_ERRORS.invalidStatus, { errors: { status: [LIMIT_ERRORS.invalidStatus] } });
   }
   const { limit, offset } = pageBounds(options);
   const search = clientSearch(options.q, 'c');

@@ -6,30 +6,26 @@ import { amountCentsSchema, isCalendarDate, requiredString } from '../utils/vali
  * Credit limit requests (docs/domain-model.md, docs/domain-model.md#validation, docs/api.md; docs/lifecycle.md#credit-limits): POST /api/credit-limits,
  * PUT …/approve, PUT …/reject and the /limits forms. Shared by the browser
  * (conform) and the server, so nothing server-only is imported here. Messages
- * are the spec's English texts; pages translate them through LIMIT_MESSAGE_KEYS.
+ * are refusal codes (docs/decisions/013-error-codes.md).
  */
-export const LIMIT_MESSAGES = {
-  clientRequired: 'Client is required',
-  creditLimitRequired: 'Credit limit is required',
-  creditLimitInvalid: 'Credit limit must be a positive amount with at most 2 decimals',
-  reasonRequired: 'Reason is required',
-  reasonTooLong: 'Reason must be at most 5000 characters',
-  validUntilInvalid: 'Valid until must be a date (YYYY-MM-DD)',
-  validUntilPast: 'Valid until cannot be in the past',
-  approvedLimitInvalid: 'Approved limit must be a positive amount with at most 2 decimals',
-  clientNotFound: 'Client not found',
-  notFound: 'Credit limit request not found',
-  ownRequest: 'You cannot decide your own credit limit request',
-  notPendingApprove: 'Only a pending credit limit request can be approved',
-  notPendingReject: 'Only a pending credit limit request can be rejected',
-  validityEnded: 'The validity of this request has already ended',
-  invalidStatus: 'Invalid status',
+export const LIMIT_ERRORS = {
+  clientRequired: 'limits.validation.clientRequired',
+  creditLimitRequired: 'limits.validation.creditLimitRequired',
+  creditLimitInvalid: 'limits.validation.creditLimitInvalid',
+  reasonRequired: 'limits.validation.reasonRequired',
+  reasonTooLong: 'limits.validation.reasonTooLong',
+  validUntilInvalid: 'limits.validation.validUntilInvalid',
+  validUntilPast: 'limits.validation.validUntilPast',
+  approvedLimitInvalid: 'limits.validation.approvedLimitInvalid',
+  clientNotFound: 'limits.validation.clientNotFound',
+  notFound: 'limits.validation.notFound',
+  ownRequest: 'limits.validation.ownRequest',
+  notPendingApprove: 'limits.validation.notPendingApprove',
+  notPendingReject: 'limits.validation.notPendingReject',
+  validityEnded: 'limits.validation.validityEnded',
+  invalidStatus: 'limits.validation.invalidStatus',
 } as const;
 
-/** Server message → i18n key, so pages show each message in the chosen language. */
-export const LIMIT_MESSAGE_KEYS: Record<string, string> = Object.fromEntries(
-  Object.entries(LIMIT_MESSAGES).map(([key, message]) => [message, `limits.validation.${key}`]),
-);
 
 /** docs/lifecycle.md#credit-limits: what the page always sends when rejecting (a fixed text, stored as rejectionReason). */
 export const FIXED_REJECTION_REASON = 'Odbijeno od strane administratora';
@@ -64,12 +60,12 @@ function moneySchema(requiredMessage: string, invalidMessage: string) {
 
 /** POST /api/credit-limits {clientId, creditLimit, reason, validUntil?} and the request dialog. */
 export const creditLimitRequestSchema = z.object({
-  clientId: z.preprocess(blankToUndefined, z.uuid({ error: LIMIT_MESSAGES.clientRequired })),
-  creditLimit: moneySchema(LIMIT_MESSAGES.creditLimitRequired, LIMIT_MESSAGES.creditLimitInvalid),
-  reason: requiredString(LIMIT_MESSAGES.reasonRequired, { max: 5000, maxMessage: LIMIT_MESSAGES.reasonTooLong, multiline: true }),
+  clientId: z.preprocess(blankToUndefined, z.uuid({ error: LIMIT_ERRORS.clientRequired })),
+  creditLimit: moneySchema(LIMIT_ERRORS.creditLimitRequired, LIMIT_ERRORS.creditLimitInvalid),
+  reason: requiredString(LIMIT_ERRORS.reasonRequired, { max: 5000, maxMessage: LIMIT_ERRORS.reasonTooLong, multiline: true }),
   validUntil: z.preprocess(
     blankToUndefined,
-    z.string({ error: LIMIT_MESSAGES.validUntilInvalid }).trim().refine(isCalendarDate, { message: LIMIT_MESSAGES.validUntilInvalid }).optional(),
+    z.string({ error: LIMIT_ERRORS.validUntilInvalid }).trim().refine(isCalendarDate, { message: LIMIT_ERRORS.validUntilInvalid }).optional(),
   ),
 });
 export type CreditLimitRequestInput = z.input<typeof creditLimitRequestSchema>;
@@ -79,8 +75,8 @@ export const approveCreditLimitSchema = z.object({
   approvedLimit: z.preprocess(
     blankToUndefined,
     z
-      .union([z.string(), z.number()], { error: LIMIT_MESSAGES.approvedLimitInvalid })
-      .pipe(amountCentsSchema(LIMIT_MESSAGES.approvedLimitInvalid))
+      .union([z.string(), z.number()], { error: LIMIT_ERRORS.approvedLimitInvalid })
+      .pipe(amountCentsSchema(LIMIT_ERRORS.approvedLimitInvalid))
       .transform((cents) => centsToDecimalString(cents))
       .optional(),
   ),
@@ -88,7 +84,7 @@ export const approveCreditLimitSchema = z.object({
 
 /** PUT /api/credit-limits/{id}/reject {reason}. */
 export const rejectCreditLimitSchema = z.object({
-  reason: requiredString(LIMIT_MESSAGES.reasonRequired, { max: 5000, maxMessage: LIMIT_MESSAGES.reasonTooLong, multiline: true }),
+  reason: requiredString(LIMIT_ERRORS.reasonRequired, { max: 5000, maxMessage: LIMIT_ERRORS.reasonTooLong, multiline: true }),
 });
 
 /** The /limits decision buttons: which request, and what to do with it. */

@@ -4,7 +4,7 @@ import { execute, selectOne, selectRows } from '../db.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { readCookie } from '../utils/cookies.ts';
 import type { KycDocumentType } from './kyc.ts';
-import { DRAFT_UPLOAD_CAP_BYTES } from './limits.ts';
+import { DRAFT_UPLOAD_CAP_BYTES, DRAFT_UPLOAD_CAP_MB } from './limits.ts';
 
 /**
  * The wizard's server-side draft (docs/lifecycle.md#onboarding-and-kyc: the wizard works without
@@ -127,7 +127,7 @@ export async function saveDraft(
     { id: draftId, data: JSON.stringify(input.values ?? {}), step: input.step ?? null, ip: input.ip?.slice(0, 64) ?? null, days: DRAFT_TTL_DAYS },
     options,
   );
-  if (!rows[0]) throw apiError(409, 'This registration has already been submitted');
+  if (!rows[0]) throw apiError(409, 'onboarding.errors.alreadySubmitted');
   return toDraft(rows[0]);
 }
 
@@ -162,7 +162,7 @@ export async function attachDraftFile(draftId: string, file: DraftFile, options:
     options,
   );
   if (budget.count !== 1) {
-    throw apiError(413, UPLOAD_CAP_EXCEEDED, { [`file_${file.kycType}`]: [UPLOAD_CAP_EXCEEDED] });
+    throw apiError(413, UPLOAD_CAP_EXCEEDED, { params: { cap: DRAFT_UPLOAD_CAP_MB }, errors: { [`file_${file.kycType}`]: [UPLOAD_CAP_EXCEEDED] } });
   }
   await execute(
     `INSERT INTO registration_draft_files (draft_id, kyc_type, storage_key, checksum, size, mime_type, file_name)

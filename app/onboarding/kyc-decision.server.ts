@@ -9,12 +9,12 @@ import { recordStoredDocument } from '../documents/documents.server.ts';
 import { checkUpload } from '../documents/file-types.server.ts';
 import { deleteObjectIfUnreferenced, ensureObjectPresent } from '../documents/object-refs.server.ts';
 import { getObjectStore, type StoredObject } from '../storage/object-store.server.ts';
-import { apiError, readApiError, zodFieldErrors } from '../utils/api.server.ts';
+import { apiError, readApiError, zodRefusal } from '../utils/api.server.ts';
 import { applyKycDecision, lockClientOnboarding, resumeKycReview, type KycEffect } from '../workflows/decisions.server.ts';
 import { startWorkflowInstance } from '../workflows/instances.server.ts';
-import { DOCUMENT_TYPE_OF_KYC, KYC_DOCUMENT_TYPES, KYC_EXTENSIONS, KYC_MAX_FILE_BYTES, type KycDocumentType } from './kyc.ts';
+import { DOCUMENT_TYPE_OF_KYC, KYC_DOCUMENT_TYPES, KYC_EXTENSIONS, KYC_MAX_FILE_BYTES, KYC_MAX_FILE_MB, type KycDocumentType } from './kyc.ts';
 import { sendDocumentRequestMail, sendRejectionMail } from './kyc-mail.server.ts';
-import { KYC_MESSAGES, KYC_REQUEST_TTL_DAYS, kycDecisionSchema, type KycDecision, type KycDecisionInput } from './schemas.ts';
+import { KYC_ERRORS, KYC_REQUEST_TTL_DAYS, kycDecisionSchema, type KycDecision, type KycDecisionInput } from './schemas.ts';
 import type { FilePart, UploadErrors } from './uploads.server.ts';
 import { isUuid } from '../utils/validation.ts';
 import type { ActivityLog, Client, CreditLimitRequest, Document, Task } from '../../db/models/index.ts';
@@ -70,9 +70,9 @@ export interface KycDecisionResult {
 export async function decideKyc({ actor, clientId, input, ip }: { actor: Actor; clientId: string; input: KycDecisionInput | unknown; ip?: string | null }): Promise<KycDecisionResult> {
   assertCan(actor, 'decide:kyc');
   const parsed = kycDecisionSchema.safeParse(input);
-  if (!parsed.success) throw apiError(400, parsed.error.issues[0].message, zodFieldErrors(parsed.error));
+  if (!parsed.success) throw zodRefusal(parsed.error);
   const { decision, reason, message } = parsed.data;
-  if (!isUuid(clientId)) throw apiError(404, KYC_MESSAGES.clientNotFound);
+  if (!isUuid(clientId)) throw apiError(404, KYC_ERRORS.clientNotFound);
   const token = decision === 'request_documents' ? randomBytes(32).toString('base64url') : null;
 
   const outcome = await inTransaction(async (transaction) => {
@@ -83,12 +83,12 @@ export async function decideKyc({ actor, clientId, input, ip }: { actor: Actor; 
       { clientId },
       { transaction },
     );
-    if (!client) throw apiError(404, KYC_MESSAGES.clientNotFound);
+    if (!client) throw apiError(404, KYC_ERRORS.clientNotFound);
     if (!UNDECIDED.includes(client.onboarding_status)) {
-      throw apiError(409, KYC_MESSAGES.alreadyDecided, { decision: [KYC_MESSAGES.alreadyDecided] });
+      throw apiError(409, KYC_ERRORS.alreadyDecided, { errors: { decision: [KYC_ERRORS.alreadyDecided] } });
     }
     const email = client.email?.trim() || null;
-    if (decision === 'request_documents' && !email) throw apiError(409, KYC_MESSAGES.noEmail, { email: [KYC_MESSAGES.noEmail] });
+    if (decision === 'request_documents' && !email) throw apiError(409, KYC_ERRORS.noEmail, { errors: { email: [KYC_ERRORS.noEmail] } });
 
     const next: { status: ClientStatus; onboarding: OnboardingStatus } =
       decision === 'approve'
@@ -418,7 +418,7 @@ export async function submitRequestedDocuments({ token, files, ip }: { token: st
     const part = files.get(kycType);
     if (!part) continue;
     try {
-      if (part.size > KYC_MAX_FILE_BYTES) throw apiError(413, REQUEST_ERRORS.tooLarge);
+      if (part.size > KYC_MAX_FILE_BYTES) throw apiError(413, REQUEST_ERRORS.tooLarge, { params: { max: KYC_MAX_FILE_MB } });
       const { mimeType } = checkUpload({ bytes: part.bytes, fileName: part.fileName, declaredMime: part.contentType, allowed: KYC_EXTENSIONS });
       checked.push({ kycType, part, mimeType });
     } catch (error) {

@@ -14,7 +14,7 @@ export interface RateRule {
 }
 
 export const REGISTRATION_RATE: RateRule = { max: 120, windowSeconds: 15 * 60 };
-export const TOO_MANY_REQUESTS = 'Too many requests. Please try again later.';
+export const TOO_MANY_REQUESTS = 'onboarding.errors.tooManyRequests';
 
 /**
  * Counts one request for `ip` (atomically: concurrent requests all count) and
@@ -33,7 +33,7 @@ export async function assertRegistrationRate(ip: string | null | undefined, rule
   );
   const row = rows[0];
   if (row && row.hits > rule.max) {
-    throw apiError(429, TOO_MANY_REQUESTS, undefined, { headers: { 'Retry-After': String(Math.max(1, row.retry_after)) } });
+    throw apiError(429, TOO_MANY_REQUESTS, { headers: { 'Retry-After': String(Math.max(1, row.retry_after)) } });
   }
 }
 

@@ -78,45 +78,42 @@ export const STEP_FIELDS = {
 
 // ---------------------------------------------------------------------------
 // Staff's KYC decision on an application (app/onboarding/kyc-decision.server.ts):
-// the API body and the decision forms of /tasks and /clients/{id}. English
-// texts, as every API message; pages translate them through KYC_MESSAGE_KEYS.
+// the API body and the decision forms of /tasks and /clients/{id}. Refusal
+// codes (docs/decisions/013-error-codes.md).
 
 export const KYC_DECISIONS = ['approve', 'reject', 'request_documents'] as const;
 export type KycDecision = (typeof KYC_DECISIONS)[number];
 /** How long the emailed link to add documents works. */
 export const KYC_REQUEST_TTL_DAYS = 14;
 
-export const KYC_MESSAGES = {
-  decisionInvalid: 'Decision must be approve, reject or request_documents',
-  reasonRequired: 'A reason is required to reject an application',
-  messageRequired: 'A message to the applicant is required',
-  tooLong5000: 'At most 5000 characters',
-  alreadyDecided: 'This KYC application has already been decided',
-  noEmail: 'The client has no email address to send the request to',
-  clientNotFound: 'Client not found',
+export const KYC_ERRORS = {
+  decisionInvalid: 'kyc.messages.decisionInvalid',
+  reasonRequired: 'kyc.messages.reasonRequired',
+  messageRequired: 'kyc.messages.messageRequired',
+  tooLong5000: 'kyc.messages.tooLong5000',
+  alreadyDecided: 'kyc.messages.alreadyDecided',
+  noEmail: 'kyc.messages.noEmail',
+  clientNotFound: 'kyc.messages.clientNotFound',
 } as const;
 
-export const KYC_MESSAGE_KEYS: Record<string, string> = Object.fromEntries(
-  Object.entries(KYC_MESSAGES).map(([key, message]) => [message, `kyc.messages.${key}`]),
-);
 
 /** Optional text: absent or blank is "not given"; present, it must be a string of at most 5,000 characters, lines but no control characters. */
 const optionalText = z.preprocess(
   (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
-  plainText(z.string(KYC_MESSAGES.tooLong5000).trim().max(5000, KYC_MESSAGES.tooLong5000), { multiline: true }).optional(),
+  plainText(z.string(KYC_ERRORS.tooLong5000).trim().max(5000, KYC_ERRORS.tooLong5000), { multiline: true }).optional(),
 );
 
 /** POST /api/clients/{id}/kyc-decision {decision, reason?, message?} and the page forms (intent 'kyc'). */
 export const kycDecisionSchema = z
   .object({
-    decision: z.enum(KYC_DECISIONS, { error: KYC_MESSAGES.decisionInvalid }),
+    decision: z.enum(KYC_DECISIONS, { error: KYC_ERRORS.decisionInvalid }),
     reason: optionalText,
     message: optionalText,
   })
   .superRefine((value, ctx) => {
-    if (value.decision === 'reject' && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: KYC_MESSAGES.reasonRequired });
+    if (value.decision === 'reject' && !value.reason) ctx.addIssue({ code: 'custom', path: ['reason'], message: KYC_ERRORS.reasonRequired });
     if (value.decision === 'request_documents' && !value.message) {
-      ctx.addIssue({ code: 'custom', path: ['message'], message: KYC_MESSAGES.messageRequired });
+      ctx.addIssue({ code: 'custom', path: ['message'], message: KYC_ERRORS.messageRequired });
     }
   });
 export type KycDecisionInput = z.input<typeof kycDecisionSchema>;

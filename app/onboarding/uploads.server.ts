@@ -6,9 +6,10 @@ import { claimUploads } from '../documents/uploads.server.ts';
 import { getObjectStore } from '../storage/object-store.server.ts';
 import { apiError, readApiError } from '../utils/api.server.ts';
 import { readFormData, readMultipartFormData } from '../utils/form-data.server.ts';
-import { INPUT_MESSAGES, isSingleLineText } from '../utils/validation.ts';
+import { INPUT_ERRORS, isSingleLineText } from '../utils/validation.ts';
 import { attachDraftFile, UPLOAD_CAP_EXCEEDED, type DraftFile } from './drafts.server.ts';
-import { isKycType, KYC_DOCUMENT_TYPES, KYC_MAX_FILE_BYTES, KYC_MIME_TYPES, type KycDocumentType } from './kyc.ts';
+import { isKycType, KYC_ALLOWED_LABEL, KYC_DOCUMENT_TYPES, KYC_MAX_FILE_BYTES, KYC_MAX_FILE_MB, KYC_MIME_TYPES, type KycDocumentType } from './kyc.ts';
+import { DRAFT_UPLOAD_CAP_MB } from './limits.ts';
 
 /**
  * Step 3's files, by both routes (docs/domain-model.md#validation 'KYC upload'): without JavaScript
@@ -24,6 +25,9 @@ export const UPLOAD_ERRORS = {
   failed: 'onboarding.upload.error',
   capExceeded: UPLOAD_CAP_EXCEEDED,
 } as const;
+
+/** The limits the upload texts name, so the API's English carries the figures. */
+const UPLOAD_LIMITS = { types: KYC_ALLOWED_LABEL, max: KYC_MAX_FILE_MB, cap: DRAFT_UPLOAD_CAP_MB };
 
 /** Five files at the limit plus the text fields; a bigger body is refused before it is read. */
 const MAX_BODY_BYTES = KYC_DOCUMENT_TYPES.length * KYC_MAX_FILE_BYTES + 1024 * 1024;
@@ -47,7 +51,7 @@ export interface WizardForm {
 export async function readWizardForm(request: Request): Promise<WizardForm> {
   const type = request.headers.get('Content-Type') ?? '';
   if (!type.startsWith('multipart/form-data')) return { fields: await readFormData(request), files: new Map() };
-  if (Number(request.headers.get('Content-Length') ?? 0) > MAX_BODY_BYTES) throw apiError(413, UPLOAD_ERRORS.tooLarge);
+  if (Number(request.headers.get('Content-Length') ?? 0) > MAX_BODY_BYTES) throw apiError(413, UPLOAD_ERRORS.tooLarge, { params: UPLOAD_LIMITS });
 
   const files = new Map<KycDocumentType, FilePart>();
   let total = 0;
@@ -58,7 +62,7 @@ export async function readWizardForm(request: Request): Promise<WizardForm> {
     for await (const chunk of data) {
       size += chunk.length;
       total += chunk.length;
-      if (total > MAX_BODY_BYTES) throw apiError(413, UPLOAD_ERRORS.tooLarge);
+      if (total > MAX_BODY_BYTES) throw apiError(413, UPLOAD_ERRORS.tooLarge, { params: UPLOAD_LIMITS });
       // Past the limit the rest is drained, not kept: the size is all that matters then.
       if (size <= limit) chunks.push(chunk);
     }
@@ -76,8 +80,8 @@ export async function readWizardForm(request: Request): Promise<WizardForm> {
 async function uploadErrorOf(error: unknown): Promise<string> {
   const problem = await readApiError(error);
   if (!problem) throw error;
-  if (problem.message === UPLOAD_CAP_EXCEEDED) return UPLOAD_ERRORS.capExceeded;
-  if (problem.message === INPUT_MESSAGES.invalidCharacters) return problem.message;
+  if (problem.code === UPLOAD_CAP_EXCEEDED) return UPLOAD_ERRORS.capExceeded;
+  if (problem.message === INPUT_ERRORS.invalidCharacters) return problem.message;
   if (problem.status === 413) return UPLOAD_ERRORS.tooLarge;
   if (problem.status === 415) return UPLOAD_ERRORS.invalidType;
   return UPLOAD_ERRORS.failed;
@@ -90,8 +94,8 @@ export async function attachPostedFiles(draftId: string, files: Map<KycDocumentT
   const errors: UploadErrors = {};
   for (const [kycType, part] of files) {
     try {
-      if (part.size > KYC_MAX_FILE_BYTES) throw apiError(413, UPLOAD_ERRORS.tooLarge);
-      if (!isSingleLineText(part.fileName)) throw apiError(400, INPUT_MESSAGES.invalidCharacters);
+      if (part.size > KYC_MAX_FILE_BYTES) throw apiError(413, UPLOAD_ERRORS.tooLarge, { params: UPLOAD_LIMITS });
+      if (!isSingleLineText(part.fileName)) throw apiError(400, INPUT_ERRORS.invalidCharacters);
       const { mimeType } = checkUpload({ bytes: part.bytes, fileName: part.fileName, declaredMime: part.contentType });
       // Stored only once it passed the checks, so a refused file leaves nothing behind.
       const stored = await getObjectStore().put(part.bytes, { contentType: mimeType });
@@ -123,8 +127,8 @@ export async function claimPostedUploads(
         const [claimed] = await claimUploads([entry.objectId], { transaction });
         if (!claimed) throw apiError(400, UPLOAD_ERRORS.failed);
         // The quarantine checked the bytes; its answer is still held to the wizard's own rules.
-        if (!(KYC_MIME_TYPES as readonly string[]).includes(claimed.mimeType)) throw apiError(415, UPLOAD_ERRORS.invalidType);
-        if (claimed.size > KYC_MAX_FILE_BYTES) throw apiError(413, UPLOAD_ERRORS.tooLarge);
+        if (!(KYC_MIME_TYPES as readonly string[]).includes(claimed.mimeType)) throw apiError(415, UPLOAD_ERRORS.invalidType, { params: UPLOAD_LIMITS });
+        if (claimed.size > KYC_MAX_FILE_BYTES) throw apiError(413, UPLOAD_ERRORS.tooLarge, { params: UPLOAD_LIMITS });
         const fileName = claimed.fileName || entry.fileName || `${entry.kycType}.${EXTENSION_OF_MIME[claimed.mimeType] ?? 'pdf'}`;
         await attachDraftFile(
           draftId,

@@ -157,8 +157,9 @@ describe('bad posts to the wizard', () => {
     const refused = await visitor.post(1, { ...pick(values, STEP1), companyName: 'Jadran\u0000 d.o.o.', contactPerson: 'Ana\u0007', intent: 'next' });
     expect(refused.status).toBe(400);
     const { lastResult } = await refused.json();
-    expect(lastResult.error.companyName).toEqual(['Contains characters that are not allowed']);
-    expect(lastResult.error.contactPerson).toEqual(['Contains characters that are not allowed']);
+    // The page gets the refusal's code and shows its text in the reader's language (docs/decisions/013-error-codes.md).
+    expect(lastResult.error.companyName).toEqual(['validation.invalidCharacters']);
+    expect(lastResult.error.contactPerson).toEqual(['validation.invalidCharacters']);
     const draft = (await visitor.load(1)).values;
     expect(draft.companyName).toBeUndefined();
     expect(draft.oib).toBe(values.oib);
@@ -168,7 +169,7 @@ describe('bad posts to the wizard', () => {
     const visitor = new Visitor();
     const refused = await visitor.post(3, { intent: 'upload' }, { file_tax_certificate: { name: 'porezna\u0001.pdf', bytes: TINY_PDF, type: 'application/pdf' } });
     expect(refused.status).toBe(400);
-    expect((await refused.json()).fileErrors).toEqual({ file_tax_certificate: ['Contains characters that are not allowed'] });
+    expect((await refused.json()).fileErrors).toEqual({ file_tax_certificate: ['validation.invalidCharacters'] });
     expect((await visitor.load(3)).files).toEqual([]);
   });
 });

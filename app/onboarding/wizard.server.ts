@@ -2,7 +2,7 @@ import type { SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { json, redirect } from '@remix-run/node';
 import { readApiError } from '../utils/api.server.ts';
-import { INPUT_MESSAGES, isSingleLineText } from '../utils/validation.ts';
+import { INPUT_ERRORS, isSingleLineText } from '../utils/validation.ts';
 import {
   clearDraftCookie,
   createDraft,
@@ -126,7 +126,7 @@ export async function wizardAction(request: Request, ip: string | null): Promise
     const attach = attachUploadSchema.safeParse({ kycType: fields.get('kycType'), objectId: fields.get('objectId') });
     if (!attach.success) return fail({ step: 3, formErrors: [attach.error.issues[0].message] }, 400);
     const fileName = fields.get('fileName');
-    if (typeof fileName === 'string' && !isSingleLineText(fileName)) return fail({ step: 3, formErrors: [INPUT_MESSAGES.invalidCharacters] }, 400);
+    if (typeof fileName === 'string' && !isSingleLineText(fileName)) return fail({ step: 3, formErrors: [INPUT_ERRORS.invalidCharacters] }, 400);
     Object.assign(fileErrors, await claimPostedUploads(draft.id, [{ ...attach.data, fileName: typeof fileName === 'string' ? fileName.slice(0, 255) : undefined }]));
   } else {
     const claims: Array<{ kycType: KycDocumentType; objectId: string }> = [];
@@ -140,7 +140,7 @@ export async function wizardAction(request: Request, ip: string | null): Promise
     const messages = Object.values(fileErrors).flat();
     const status = messages.some((message) => message === 'onboarding.upload.tooLarge' || message === 'onboarding.upload.capExceeded')
       ? 413
-      : messages.includes(INPUT_MESSAGES.invalidCharacters)
+      : messages.includes(INPUT_ERRORS.invalidCharacters)
         ? 400
         : 415;
     return fail({ step: 3, fileErrors }, status);

@@ -148,7 +148,7 @@ export async function listPayments(
   if (search) conditions.push(search);
   const status = options.status ?? (options.tab && options.tab !== 'all' ? options.tab : null);
   if (status) {
-    if (!(PAYMENT_STATUSES as readonly string[]).includes(status)) throw apiError(400, PAYMENT_MESSAGES.invalidStatus, { status: [PAYMENT_MESSAGES.invalidStatus] });
+    if (!(PAYMENT_STATUSES as readonly string[]).includes(status)) throw apiError(400, PAYMENT_MESSAGES.invalidStatus, { errors: { status: [PAYMENT_MESSAGES.invalidStatus] } });
     replacements.status = status;
     conditions.push('p.status = :status');
   }

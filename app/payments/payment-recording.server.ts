@@ -4,7 +4,7 @@ import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne } from '../db.server.ts';
 import { openForPaymentSql } from './open-amount.server.ts';
-import { apiError, zodFieldErrors } from '../utils/api.server.ts';
+import { apiError, zodRefusal } from '../utils/api.server.ts';
 import { centsToDecimalString, centsToNumber, toCents } from '../utils/money.ts';
 import { PAYMENT_MESSAGES, paymentCreateSchema, type PaymentCreateInput } from './schemas.ts';
 import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
@@ -68,21 +68,21 @@ export async function recordPayment(
   assertCan(actor, 'create:payment');
   // Domain functions validate again, so a caller that skipped the schema cannot write bad data.
   const parsed = paymentCreateSchema.safeParse(input);
-  if (!parsed.success) throw apiError(400, parsed.error.issues[0]?.message ?? 'Invalid input', zodFieldErrors(parsed.error));
+  if (!parsed.success) throw zodRefusal(parsed.error);
   const data = parsed.data;
 
   const run = async (transaction: Transaction) => {
     const invoice = await lockInvoice(data.invoiceId, transaction);
-    if (!invoice) throw apiError(400, PAYMENT_MESSAGES.invoiceNotFound, { invoiceId: [PAYMENT_MESSAGES.invoiceNotFound] });
+    if (!invoice) throw apiError(400, PAYMENT_MESSAGES.invoiceNotFound, { errors: { invoiceId: [PAYMENT_MESSAGES.invoiceNotFound] } });
     if (invoice.status !== 'financed' || toCents(invoice.amount) <= toCents(invoice.paid_amount)) {
-      const message = `${PAYMENT_MESSAGES.invoiceNotPayable}: ${invoice.invoice_number} is ${invoice.status}`;
-      throw apiError(409, message, { invoiceId: [message] });
+      const refusal = { code: PAYMENT_MESSAGES.invoiceNotPayable, params: { number: invoice.invoice_number, invoiceStatus: invoice.status } };
+      throw apiError(409, refusal.code, { params: refusal.params, errors: { invoiceId: [refusal] } });
     }
     // Read under the row lock: a payment recorded meanwhile is already in pending_amount.
     const expected = toCents(invoice.open_for_payment);
     if (data.amount > expected) {
-      const message = `${PAYMENT_MESSAGES.amountAboveOpen} (${centsToDecimalString(expected)} ${invoice.currency})`;
-      throw apiError(409, message, { amount: [message] });
+      const refusal = { code: PAYMENT_MESSAGES.amountAboveOpen, params: { open: centsToDecimalString(expected), currency: invoice.currency } };
+      throw apiError(409, refusal.code, { params: refusal.params, errors: { amount: [refusal] } });
     }
     const { rows } = await execute<{ id: string }>(
       `INSERT INTO payments (invoice_id, amount, currency, payment_method, status, reference, notes, source, bank_entry_ref, recorded_by)

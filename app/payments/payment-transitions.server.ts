@@ -94,15 +94,15 @@ export async function confirmPayment(args: Args, options: { transaction?: Transa
   assertCan(args.actor, 'confirm:payment');
   const run = async (transaction: Transaction) => {
     const payment = await lockPayment(args.id, transaction);
-    if (payment.status !== 'pending') throw apiError(409, `${PAYMENT_MESSAGES.notPending} (this one is ${payment.status})`);
+    if (payment.status !== 'pending') throw apiError(409, PAYMENT_MESSAGES.notPending, { params: { status: payment.status } });
     const invoice = (await lockInvoice(payment.invoice_id, transaction))!;
     const client = await lockClient(invoice.client_id, transaction);
     const amount = toCents(invoice.amount);
     const paidBefore = toCents(invoice.paid_amount);
     const paying = toCents(payment.amount);
-    if (invoice.status !== 'financed') throw apiError(409, `${PAYMENT_MESSAGES.invoiceNotPayable}: ${invoice.invoice_number} is ${invoice.status}`);
+    if (invoice.status !== 'financed') throw apiError(409, PAYMENT_MESSAGES.invoiceNotPayable, { params: { number: invoice.invoice_number, invoiceStatus: invoice.status } });
     if (paidBefore + paying > amount) {
-      throw apiError(409, `${PAYMENT_MESSAGES.amountAboveOpen} (${centsToDecimalString(amount - paidBefore)} ${invoice.currency})`);
+      throw apiError(409, PAYMENT_MESSAGES.amountAboveOpen, { params: { open: centsToDecimalString(amount - paidBefore), currency: invoice.currency } });
     }
     const paidAfter = paidBefore + paying;
     const settles = paidAfter === amount;
@@ -165,7 +165,7 @@ async function settleInvoice(args: Args, invoice: LockedInvoice, client: LockedC
   const iban =
     client.iban ??
     (await selectOne<RowOf<typeof Payout, 'iban'>>(`SELECT iban FROM payouts WHERE invoice_id = :id AND kind = 'advance' ORDER BY created_at DESC LIMIT 1`, { id: invoice.id }, { transaction }))?.iban;
-  if (!iban) throw apiError(409, `Client ${client.company_name} has no IBAN for the reserve release`);
+  if (!iban) throw apiError(409, PAYMENT_MESSAGES.noIbanForReserve, { params: { name: client.company_name } });
   const { rows } = await execute<{ id: string }>(
     `INSERT INTO payouts (client_id, invoice_id, kind, amount, currency, iban, status, created_by)
      VALUES (:clientId, :invoiceId, 'reserve_release', :amount, :currency, :iban, 'pending', :actorId) RETURNING id`,
@@ -199,7 +199,7 @@ export async function failPayment(args: Args, options: { transaction?: Transacti
   assertCan(args.actor, 'confirm:payment');
   const run = async (transaction: Transaction) => {
     const payment = await lockPayment(args.id, transaction);
-    if (payment.status !== 'pending') throw apiError(409, `${PAYMENT_MESSAGES.notPending} (this one is ${payment.status})`);
+    if (payment.status !== 'pending') throw apiError(409, PAYMENT_MESSAGES.notPending, { params: { status: payment.status } });
     const invoice = (await selectOne<RowOf<typeof Invoice>>('SELECT * FROM invoices WHERE id = :id', { id: payment.invoice_id }, { transaction }))!;
     await setPaymentStatus(payment, 'failed', args.actor, transaction);
     await logPayment('payment_failed', args, payment, invoice, { toStatus: 'failed' }, transaction);
@@ -219,7 +219,7 @@ export async function refundPayment(args: Args, options: { transaction?: Transac
   assertCan(args.actor, 'confirm:payment');
   const run = async (transaction: Transaction) => {
     const payment = await lockPayment(args.id, transaction);
-    if (payment.status !== 'confirmed') throw apiError(409, `${PAYMENT_MESSAGES.notConfirmed} (this one is ${payment.status})`);
+    if (payment.status !== 'confirmed') throw apiError(409, PAYMENT_MESSAGES.notConfirmed, { params: { status: payment.status } });
     const invoice = (await lockInvoice(payment.invoice_id, transaction))!;
     const client = await lockClient(invoice.client_id, transaction);
     const paidBefore = toCents(invoice.paid_amount);

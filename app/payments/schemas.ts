@@ -5,36 +5,38 @@ import { amountCentsSchema, plainText, UUID_PATTERN } from '../utils/validation.
 /**
  * The record-payment dialog (docs/domain-model.md#validation) and the other payment, payout
  * and bank-statement payloads. Shared by the browser forms (conform) and the
- * API, so nothing server-only may be imported here. Messages are the spec's
- * English texts; pages translate them through PAYMENT_MESSAGE_KEYS.
+ * API, so nothing server-only may be imported here. Messages are refusal
+ * codes (docs/decisions/013-error-codes.md); their en texts are the API's English.
  */
 export const PAYMENT_MESSAGES = {
-  invoiceRequired: 'Invoice is required',
-  invoiceNotFound: 'Invoice not found',
-  invoiceNotPayable: 'Invoice is not payable',
-  amountRequired: 'Amount is required',
-  amountFormat: 'Amount must be greater than 0 with at most 2 decimals',
-  amountAboveOpen: 'Amount exceeds the open amount of the invoice',
-  invalidMethod: 'Invalid payment method',
-  tooLong255: 'At most 255 characters',
-  tooLong5000: 'At most 5,000 characters',
-  notFound: 'Payment not found',
-  notPending: 'Only a pending payment can be confirmed or failed',
-  notConfirmed: 'Only a confirmed payment can be refunded',
-  reserveAlreadyPaidOut: 'Reserve already paid out',
-  invalidStatus: 'Invalid status',
-  payoutsRequired: 'Choose at least one payout',
-  payoutNotFound: 'Payout not found',
-  payoutNotPending: 'Only pending payouts can be exported',
-  payoutNotExported: 'Only exported payouts can be marked paid',
-  entryNotFound: 'Bank statement entry not found',
-  entryNotUnmatched: 'This entry has already been assigned',
-  fileRequired: 'A camt.053 bank statement XML file is required',
+  invoiceRequired: 'payments.validation.invoiceRequired',
+  invoiceNotFound: 'payments.validation.invoiceNotFound',
+  invoiceNotPayable: 'payments.validation.invoiceNotPayable',
+  amountRequired: 'payments.validation.amountRequired',
+  amountFormat: 'payments.validation.amountFormat',
+  amountAboveOpen: 'payments.validation.amountAboveOpen',
+  invalidMethod: 'payments.validation.invalidMethod',
+  tooLong255: 'payments.validation.tooLong255',
+  tooLong5000: 'payments.validation.tooLong5000',
+  notFound: 'payments.validation.notFound',
+  notPending: 'payments.validation.notPending',
+  notConfirmed: 'payments.validation.notConfirmed',
+  reserveAlreadyPaidOut: 'payments.validation.reserveAlreadyPaidOut',
+  invalidStatus: 'payments.validation.invalidStatus',
+  payoutsRequired: 'payments.validation.payoutsRequired',
+  payoutNotFound: 'payments.validation.payoutNotFound',
+  payoutNotPending: 'payments.validation.payoutNotPending',
+  payoutNotExported: 'payments.validation.payoutNotExported',
+  entryNotFound: 'payments.validation.entryNotFound',
+  entryNotUnmatched: 'payments.validation.entryNotUnmatched',
+  fileRequired: 'payments.validation.fileRequired',
+  noIbanForReserve: 'payments.validation.noIbanForReserve',
+  payoutNoAmount: 'payments.validation.payoutNoAmount',
+  payoutInvalidIban: 'payments.validation.payoutInvalidIban',
+  payoutNotEur: 'payments.validation.payoutNotEur',
+  paymentFileInvalid: 'payments.validation.paymentFileInvalid',
 } as const;
 
-export const PAYMENT_MESSAGE_KEYS: Record<string, string> = Object.fromEntries(
-  Object.entries(PAYMENT_MESSAGES).map(([key, message]) => [message, `payments.validation.${key}`]),
-);
 
 export const PAYMENT_TABS = ['pending', 'confirmed', 'failed', 'refunded', 'all'] as const;
 export type PaymentTab = (typeof PAYMENT_TABS)[number];

@@ -9,6 +9,7 @@ import { buildPain001, validatePain001 } from '../banking/pain001.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { PAYMENT_MESSAGES, PAYOUT_STATUSES } from '../payments/schemas.ts';
 import { apiError } from '../utils/api.server.ts';
+import type { RefusalParams } from '../utils/refusals.ts';
 import { centsToNumber, sumCents, toCents } from '../utils/money.ts';
 import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
 import { isUuid } from '../utils/validation.ts';
@@ -80,7 +81,7 @@ export async function listPayouts(
   let where = '';
   if (options.status && options.status !== 'all') {
     if (!(PAYOUT_STATUSES as readonly string[]).includes(options.status)) {
-      throw apiError(400, PAYMENT_MESSAGES.invalidStatus, { status: [PAYMENT_MESSAGES.invalidStatus] });
+      throw apiError(400, PAYMENT_MESSAGES.invalidStatus, { errors: { status: [PAYMENT_MESSAGES.invalidStatus] } });
     }
     replacements.status = options.status;
     where = 'WHERE po.status = :status';
@@ -123,8 +124,8 @@ export interface PayoutExport {
 }
 
 /** 409 for a chosen payout the state does not allow: the refusal is about the ids the caller chose. */
-function idsRefusal(message: string): Response {
-  return apiError(409, message, { ids: [message] });
+function idsRefusal(code: string, params: RefusalParams): Response {
+  return apiError(409, code, { params, errors: { ids: [{ code, params }] } });
 }
 
 /**
@@ -137,22 +138,22 @@ function idsRefusal(message: string): Response {
 export async function exportPayouts({ actor, ids, ip }: { actor: Actor; ids: string[]; ip?: string | null }): Promise<PayoutExport> {
   assertCan(actor, 'finance:invoice');
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
-  if (unique.length === 0) throw apiError(400, PAYMENT_MESSAGES.payoutsRequired, { ids: [PAYMENT_MESSAGES.payoutsRequired] });
+  if (unique.length === 0) throw apiError(400, PAYMENT_MESSAGES.payoutsRequired, { errors: { ids: [PAYMENT_MESSAGES.payoutsRequired] } });
   // An id that is no UUID names no payout (a form may post anything): 404, not a SQL error.
-  if (!unique.every(isUuid)) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { ids: [PAYMENT_MESSAGES.payoutNotFound] });
+  if (!unique.every(isUuid)) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { errors: { ids: [PAYMENT_MESSAGES.payoutNotFound] } });
   const debtor = factorAccount();
   return inTransaction(async (transaction) => {
     // Locked in a fixed order so two exports of overlapping selections queue instead of deadlocking.
     const rows = await selectRows<PayoutRow>(`${SELECT_PAYOUT} WHERE po.id IN (:ids) ORDER BY po.id FOR UPDATE OF po`, { ids: unique }, { transaction });
-    if (rows.length !== unique.length) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { ids: [PAYMENT_MESSAGES.payoutNotFound] });
+    if (rows.length !== unique.length) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { errors: { ids: [PAYMENT_MESSAGES.payoutNotFound] } });
     const notPending = rows.filter((row) => row.status !== 'pending');
     if (notPending.length) {
-      throw idsRefusal(`${PAYMENT_MESSAGES.payoutNotPending}: ${notPending.map((row) => `${row.invoice_number} (${row.status})`).join(', ')}`);
+      throw idsRefusal(PAYMENT_MESSAGES.payoutNotPending, { payouts: notPending.map((row) => `${row.invoice_number} (${row.status})`).join(', ') });
     }
     for (const row of rows) {
-      if (toCents(row.amount) <= 0) throw idsRefusal(`Payout for ${row.invoice_number} has no amount to transfer`);
-      if (!isValidIban(row.iban)) throw idsRefusal(`Payout for ${row.invoice_number} has an invalid IBAN ${row.iban}`);
-      if (row.currency !== 'EUR') throw idsRefusal(`Payout for ${row.invoice_number} is not in EUR; SEPA transfers are EUR only`);
+      if (toCents(row.amount) <= 0) throw idsRefusal(PAYMENT_MESSAGES.payoutNoAmount, { number: row.invoice_number });
+      if (!isValidIban(row.iban)) throw idsRefusal(PAYMENT_MESSAGES.payoutInvalidIban, { number: row.invoice_number, iban: row.iban });
+      if (row.currency !== 'EUR') throw idsRefusal(PAYMENT_MESSAGES.payoutNotEur, { number: row.invoice_number });
     }
     // The bank file lists them oldest first, as they were owed.
     rows.sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime() || a.id.localeCompare(b.id));
@@ -174,7 +175,7 @@ export async function exportPayouts({ actor, ids, ip }: { actor: Actor; ids: str
       })),
     });
     const { errors } = validatePain001(xml);
-    if (errors.length) throw apiError(409, `The payment file failed validation: ${errors.join('; ')}`);
+    if (errors.length) throw apiError(409, PAYMENT_MESSAGES.paymentFileInvalid, { params: { problems: errors.join('; ') } });
 
     await execute(`UPDATE payouts SET status = 'exported', export_batch_id = :batchId, exported_at = now() WHERE id IN (:ids)`, { ids: unique, batchId }, { transaction });
     const totalCents = sumCents(rows.map((row) => toCents(row.amount)));
@@ -199,14 +200,14 @@ export async function exportPayouts({ actor, ids, ip }: { actor: Actor; ids: str
 export async function markPayoutsPaid({ actor, ids, ip }: { actor: Actor; ids: string[]; ip?: string | null }): Promise<PayoutDto[]> {
   assertCan(actor, 'finance:invoice');
   const unique = [...new Set(ids.map((id) => id.toLowerCase()))];
-  if (unique.length === 0) throw apiError(400, PAYMENT_MESSAGES.payoutsRequired, { ids: [PAYMENT_MESSAGES.payoutsRequired] });
+  if (unique.length === 0) throw apiError(400, PAYMENT_MESSAGES.payoutsRequired, { errors: { ids: [PAYMENT_MESSAGES.payoutsRequired] } });
   // An id that is no UUID names no payout (a form may post anything): 404, not a SQL error.
-  if (!unique.every(isUuid)) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { ids: [PAYMENT_MESSAGES.payoutNotFound] });
+  if (!unique.every(isUuid)) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { errors: { ids: [PAYMENT_MESSAGES.payoutNotFound] } });
   return inTransaction(async (transaction) => {
     const rows = await selectRows<PayoutRow>(`${SELECT_PAYOUT} WHERE po.id IN (:ids) ORDER BY po.id FOR UPDATE OF po`, { ids: unique }, { transaction });
-    if (rows.length !== unique.length) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { ids: [PAYMENT_MESSAGES.payoutNotFound] });
+    if (rows.length !== unique.length) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { errors: { ids: [PAYMENT_MESSAGES.payoutNotFound] } });
     const wrong = rows.filter((row) => row.status !== 'exported');
-    if (wrong.length) throw idsRefusal(`${PAYMENT_MESSAGES.payoutNotExported}: ${wrong.map((row) => `${row.invoice_number} (${row.status})`).join(', ')}`);
+    if (wrong.length) throw idsRefusal(PAYMENT_MESSAGES.payoutNotExported, { payouts: wrong.map((row) => `${row.invoice_number} (${row.status})`).join(', ') });
     await execute(`UPDATE payouts SET status = 'paid' WHERE id IN (:ids)`, { ids: unique }, { transaction });
     for (const row of rows) {
       await logActivity(

@@ -66,7 +66,7 @@ describe('assessEntity', () => {
     expect((await apiFailure(assessEntity({ entityType: 'client', entityId: 'nope', actor: null, reason: 'created' }))).status).toBe(404);
     expect(
       (await apiFailure(assessEntity({ entityType: 'customer', entityId: '00000000-0000-4000-8000-000000000000', actor: null, reason: 'created' }))).body,
-    ).toEqual({ message: 'Customer not found', errors: { entityId: ['Customer not found'] } });
+    ).toMatchObject({ message: 'Customer not found', code: 'errors.parties.customerNotFound', errors: { entityId: ['Customer not found'] } });
     // @ts-expect-error an entity type the schema does not know
     const badType = await apiFailure(assessEntity({ entityType: 'invoice', entityId: 'x', actor: null, reason: 'created' }));
     expect(badType).toMatchObject({ status: 400, body: { errors: { entityType: ['Entity type must be client or customer'] } } });

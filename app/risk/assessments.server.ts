@@ -4,7 +4,7 @@ import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { apiError, parseInput } from '../utils/api.server.ts';
-import { adjustAssessmentSchema, RISK_MESSAGES } from './schemas.ts';
+import { adjustAssessmentSchema, RISK_ERRORS } from './schemas.ts';
 import { categoryOf, clampScore, RISK_FACTOR_NAMES, scoreEntity, type RiskEntityType, type StoredFactors } from './scoring.server.ts';
 import type { RiskCategory } from './scoring.ts';
 import { startWorkflowOnEvent } from '../workflows/instances.server.ts';
@@ -53,7 +53,7 @@ type AssessmentRow = Omit<RowOf<typeof RiskAssessment>, 'adjusted_by' | 'factors
 };
 
 const TABLE: Record<RiskEntityType, string> = { client: 'clients', customer: 'customers' };
-const NOT_FOUND: Record<RiskEntityType, string> = { client: 'Client not found', customer: 'Customer not found' };
+const NOT_FOUND: Record<RiskEntityType, string> = { client: 'errors.parties.clientNotFound', customer: 'errors.parties.customerNotFound' };
 const REASONS: readonly AssessmentReason[] = ['created', 'overdue', 'blockage', 'on_demand'];
 
 const SELECT = `
@@ -109,7 +109,7 @@ async function lockEntity(entityType: RiskEntityType, entityId: string, transact
         { transaction },
       )
     : null;
-  if (!row) throw apiError(404, NOT_FOUND[entityType], { entityId: [NOT_FOUND[entityType]] });
+  if (!row) throw apiError(404, NOT_FOUND[entityType], { errors: { entityId: [NOT_FOUND[entityType]] } });
   return row;
 }
 
@@ -140,11 +140,11 @@ export async function assessEntity(
   options: { transaction?: Transaction } = {},
 ): Promise<RiskAssessmentDto> {
   const { entityType, entityId, actor, reason } = input;
-  if (entityType !== 'client' && entityType !== 'customer') throw apiError(400, RISK_MESSAGES.entityTypeInvalid, { entityType: [RISK_MESSAGES.entityTypeInvalid] });
+  if (entityType !== 'client' && entityType !== 'customer') throw apiError(400, RISK_ERRORS.entityTypeInvalid, { errors: { entityType: [RISK_ERRORS.entityTypeInvalid] } });
   if (!REASONS.includes(reason)) throw new Error(`unknown assessment reason: ${String(reason)}`);
   if (actor) assertCan(actor, 'assess:risk');
   const notes = input.notes?.trim() ? input.notes.trim() : null;
-  if (notes && notes.length > 5000) throw apiError(400, RISK_MESSAGES.notesTooLong, { notes: [RISK_MESSAGES.notesTooLong] });
+  if (notes && notes.length > 5000) throw apiError(400, RISK_ERRORS.notesTooLong, { errors: { notes: [RISK_ERRORS.notesTooLong] } });
 
   const run = async (transaction: Transaction) => {
     const entity = await lockEntity(entityType, entityId, transaction);
@@ -246,7 +246,7 @@ export async function adjustAssessment(input: {
 }): Promise<RiskAssessmentDto> {
   assertCan(input.actor, 'adjust:risk');
   const data = parseInput(adjustAssessmentSchema, { manualAdjustment: input.manualAdjustment, notes: input.notes });
-  if (!isUuid(input.id)) throw apiError(404, 'Risk assessment not found');
+  if (!isUuid(input.id)) throw apiError(404, 'risk.errors.notFound');
 
   await inTransaction(async (transaction) => {
     const found = await selectOne<RowOf<typeof RiskAssessment, 'entity_type' | 'entity_id'>>(
@@ -254,7 +254,7 @@ export async function adjustAssessment(input: {
       { id: input.id },
       { transaction },
     );
-    if (!found) throw apiError(404, 'Risk assessment not found');
+    if (!found) throw apiError(404, 'risk.errors.notFound');
     // Entity first, as assessEntity does: the same lock order never deadlocks.
     await lockEntity(found.entity_type, found.entity_id, transaction);
     const before = await selectOne<RowOf<typeof RiskAssessment, 'automatic_score' | 'manual_adjustment' | 'score' | 'category' | 'notes'>>(
@@ -262,7 +262,7 @@ export async function adjustAssessment(input: {
       { id: input.id },
       { transaction },
     );
-    if (!before) throw apiError(404, 'Risk assessment not found');
+    if (!before) throw apiError(404, 'risk.errors.notFound');
     const score = clampScore(before.automatic_score + data.manualAdjustment);
     const category = categoryOf(score);
     await execute(
@@ -309,7 +309,7 @@ async function findAssessment(id: string, transaction?: Transaction): Promise<Ri
 /** GET /api/risk-assessments/{id}; 404 when unknown. */
 export async function getAssessment(id: string): Promise<RiskAssessmentDto> {
   const found = isUuid(id) ? await findAssessment(id) : null;
-  if (!found) throw apiError(404, 'Risk assessment not found');
+  if (!found) throw apiError(404, 'risk.errors.notFound');
   return found;
 }
 

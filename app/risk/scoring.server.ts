@@ -283,7 +283,7 @@ export async function gatherInputs(
     { entityId, asOf: options.asOf ?? null },
     { transaction: options.transaction },
   );
-  if (!row?.found) throw apiError(404, entityType === 'client' ? 'Client not found' : 'Customer not found');
+  if (!row?.found) throw apiError(404, entityType === 'client' ? 'errors.parties.clientNotFound' : 'errors.parties.customerNotFound');
   const openCents = Number(row.open_cents);
   const usedCents = Number(row.used_cents ?? 0);
   const limitCents = num(row.limit_cents);

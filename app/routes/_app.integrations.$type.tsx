@@ -9,6 +9,7 @@ import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { CustomerStatusBadge } from '~/components/clients/display.tsx';
 import { IncomingEInvoices, OutgoingEInvoices } from '~/components/einvoices/einvoice-lists.tsx';
 import { IntegrationConfigForm, type ConfigFormErrors } from '~/components/integrations/config-form.tsx';
+import { useRefusalText } from '~/components/refusal-text.ts';
 import { IntegrationCard } from '~/components/integrations/integration-card.tsx';
 import { IntegrationLogsTable } from '~/components/integrations/logs-table.tsx';
 import { einvoicingLists, handleEInvoiceIntent, isEInvoiceIntent } from '~/einvoices/page.server.ts';
@@ -34,7 +35,7 @@ const LOGS_PER_PAGE = 20;
 
 async function finaLookup(oib: string | null) {
   if (!oib) return null;
-  if (!isValidOib(oib)) return { oib, error: 'Invalid OIB' };
+  if (!isValidOib(oib)) return { oib, error: 'integrations.validation.oibInvalid' };
   try {
     const fina = getFina();
     const [company, blockage] = await Promise.all([fina.companyByOib(oib), fina.accountBlockage(oib)]);
@@ -96,6 +97,7 @@ export default function IntegrationPage() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<ConfigFormErrors & { intent?: string }>();
   const { t } = useTranslation();
+  const showRefusal = useRefusalText();
   const base = `/integrations/${data.type}`;
   const href = (tab: Tab, extra: Record<string, string> = {}) => {
     const search = new URLSearchParams(tab === 'overview' ? extra : { tab, ...extra });
@@ -121,7 +123,7 @@ export default function IntegrationPage() {
       </Flex>
       {actionData?.message && actionData.intent !== 'configure' ? (
         <Callout.Root color="red" role="alert">
-          <Callout.Text>{actionData.message}</Callout.Text>
+          <Callout.Text>{showRefusal(actionData.message)}</Callout.Text>
         </Callout.Root>
       ) : null}
       <TabBar label={t('integrations.tabsLabel')} tabs={tabs} active={data.tab} hrefFor={href} labelFor={(tab) => t(`integrations.detailTabs.${tab}`)} />
@@ -233,6 +235,7 @@ type LoaderData = ReturnType<typeof useLoaderData<typeof loader>>;
 
 function FinaSection({ checks, lookup }: { checks: NonNullable<LoaderData['finaChecks']>; lookup: LoaderData['lookup'] }) {
   const { t } = useTranslation();
+  const showRefusal = useRefusalText();
   return (
     <>
       <Card size="3">
@@ -249,7 +252,7 @@ function FinaSection({ checks, lookup }: { checks: NonNullable<LoaderData['finaC
             </Flex>
           </Form>
           {lookup && 'error' in lookup ? (
-            <Text color="red">{lookup.error}</Text>
+            <Text color="red">{showRefusal(lookup.error)}</Text>
           ) : lookup && 'company' in lookup ? (
             <DataList.Root data-testid="fina-lookup">
               <DataList.Item>

@@ -6,6 +6,7 @@ import { TabBar } from '~/components/kit/tab-bar.tsx';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { IntegrationCard } from '~/components/integrations/integration-card.tsx';
+import { useRefusalText } from '~/components/refusal-text.ts';
 import { integrationCounts, listIntegrations, type IntegrationGroup } from '~/integrations/integrations.server.ts';
 import { handleIntegrationIntent } from '~/integrations/page.server.ts';
 import { readListUrl, tabSchema } from '~/utils/list-url.ts';
@@ -32,6 +33,7 @@ export default function IntegrationsPage() {
   const { tab, integrations, counts, canManage } = useLoaderData<typeof loader>();
   const actionData = useActionData<{ message?: string }>();
   const { t } = useTranslation();
+  const showRefusal = useRefusalText();
   const href = (value: Tab) => (value === 'overview' ? '/integrations' : `/integrations?tab=${value}`);
   return (
     <Flex direction="column" gap="4">
@@ -53,7 +55,7 @@ export default function IntegrationsPage() {
       </Grid>
       {actionData?.message ? (
         <Callout.Root color="red" role="alert">
-          <Callout.Text>{actionData.message}</Callout.Text>
+          <Callout.Text>{showRefusal(actionData.message)}</Callout.Text>
         </Callout.Root>
       ) : null}
       <TabBar label={t('integrations.tabsLabel')} tabs={TABS} active={tab} hrefFor={href} labelFor={(value) => t(`integrations.tabs.${value}`)} />

@@ -9,7 +9,7 @@ import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { Facts, Section } from '~/components/clients/party-detail.tsx';
 import { DecisionButtons, formatMoney, InvoiceStatusBadge, RefusalCallout, VerifiedBadge } from '~/components/invoices/display.tsx';
 import { DocumentsSection, HistorySection, LinesSection, MoneyMovementsSection } from '~/components/invoices/detail.tsx';
-import { invoiceMessage } from '~/components/invoices/messages.ts';
+import { useRefusalText } from '~/components/refusal-text.ts';
 import { useToast } from '~/components/toaster.tsx';
 import { getInvoiceDetail } from '~/invoices/invoice-queries.server.ts';
 import { financePreviews, handleDecision, type DecisionRefusal } from '~/invoices/page.server.ts';
@@ -51,10 +51,11 @@ export default function InvoiceDetailPage() {
   const { invoice, rights, preview } = useLoaderData<typeof loader>();
   const refusal = useActionData<DecisionRefusal>();
   const { t } = useTranslation();
+  const showRefusal = useRefusalText();
   const toast = useToast();
   useEffect(() => {
     if (refusal?.message) {
-      toast({ title: `invoices.toast.${refusal.intent}Failed`, description: 'invoices.toast.reason', params: { reason: invoiceMessage(t, refusal.message) }, variant: 'destructive' });
+      toast({ title: `invoices.toast.${refusal.intent}Failed`, description: 'invoices.toast.reason', params: { reason: showRefusal(refusal.message) }, variant: 'destructive' });
     }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [refusal]);

@@ -7,7 +7,7 @@ import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { AddInvoiceDialog, AddInvoicePanel, type AddResult } from '~/components/invoices/add-invoice.tsx';
 import { InvoiceCard } from '~/components/invoices/display.tsx';
-import { invoiceMessage } from '~/components/invoices/messages.ts';
+import { useRefusalText } from '~/components/refusal-text.ts';
 import { InvoiceSearch, InvoiceTabs, invoicesHref, PLACEHOLDER_CARDS } from '~/components/invoices/list.tsx';
 import { EmptyState, PlaceholderCards } from '~/components/kit/list-states.tsx';
 import { useListLoading } from '~/components/kit/list-loading.ts';
@@ -89,6 +89,7 @@ export default function InvoicesPage() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<ActionData>();
   const { t } = useTranslation();
+  const showRefusal = useRefusalText();
   const toast = useToast();
   const loading = useListLoading();
   const dialog = useCreateDialog();
@@ -99,7 +100,7 @@ export default function InvoicesPage() {
 
   useEffect(() => {
     if (refusal) {
-      toast({ title: `invoices.toast.${refusal.intent}Failed`, description: 'invoices.toast.reason', params: { reason: invoiceMessage(t, refusal.message) }, variant: 'destructive' });
+      toast({ title: `invoices.toast.${refusal.intent}Failed`, description: 'invoices.toast.reason', params: { reason: showRefusal(refusal.message) }, variant: 'destructive' });
     }
     // A new refusal from the server, not a re-render, shows the toast.
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -21,13 +21,13 @@ import { addDays, zagrebToday } from '~/limits/dates.ts';
 import {
   DEFAULT_VALIDITY_DAYS,
   FIXED_REJECTION_REASON,
-  LIMIT_MESSAGE_KEYS,
   LIMIT_TABS,
   creditLimitRequestSchema,
   decisionFormSchema,
   limitPageIntentSchema,
   type LimitTab,
 } from '~/limits/schemas.ts';
+import { AUTH_ERRORS } from '~/auth/schemas.ts';
 import { readApiError } from '~/utils/api.server.ts';
 import { formatEur } from '~/utils/format.ts';
 import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
@@ -141,8 +141,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     } catch (error) {
       const problem = await readApiError(error);
       if (!problem) throw error;
-      const description = LIMIT_MESSAGE_KEYS[problem.message] ?? (problem.status === 403 ? 'limits.validation.forbidden' : undefined);
-      return redirectWithToast(back, { title: failedTitle, ...(description ? { description } : {}), variant: 'destructive' });
+      // A role refusal reads as the page's own sentence rather than the generic 'Forbidden'.
+      const description = problem.status === 403 && problem.code === AUTH_ERRORS.forbidden ? 'limits.validation.forbidden' : problem.code;
+      return redirectWithToast(back, { title: failedTitle, description, params: problem.params, variant: 'destructive' });
     }
   }
 

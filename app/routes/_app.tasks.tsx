@@ -5,7 +5,8 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
-import { useTaskErrorText } from '~/components/tasks/display.tsx';
+import { useRefusalTexts } from '~/components/refusal-text.ts';
+import { decodeRefusal } from '~/utils/refusals.ts';
 import { useListLoading } from '~/components/kit/list-loading.ts';
 import { Pager } from '~/components/kit/pager.tsx';
 import { pageCount } from '~/utils/list-url.ts';
@@ -18,8 +19,7 @@ import { useToast } from '~/components/toaster.tsx';
 import { getKycApplication } from '~/onboarding/kyc-decision.server.ts';
 import type { KycRefusalData } from '~/onboarding/kyc-page.server.ts';
 import { handleTaskIntent, PAGE_SIZE, taskListParams, type TaskRefusalData } from '~/tasks/page.server.ts';
-import { KYC_MESSAGE_KEYS } from '~/onboarding/schemas.ts';
-import { dueDay, TASK_MESSAGES, taskPageIntentSchema } from '~/tasks/schemas.ts';
+import { dueDay, TASK_ERRORS, taskPageIntentSchema } from '~/tasks/schemas.ts';
 import { assignableUsers, getTask, listTasks, taskTabCounts, type TaskDetailDto } from '~/tasks/tasks.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
@@ -85,7 +85,7 @@ export default function TasksPage() {
   const actionData = useActionData<ActionData>();
   const { t } = useTranslation();
   const toast = useToast();
-  const errorText = useTaskErrorText();
+  const errorText = useRefusalTexts();
   const loading = useListLoading();
   const dialog = useCreateDialog();
   const refusal = isRefusal(actionData) ? actionData : null;
@@ -102,7 +102,10 @@ export default function TasksPage() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [refusal]);
   useEffect(() => {
-    if (kycRefusal) toast({ title: 'kyc.toast.errorTitle', description: KYC_MESSAGE_KEYS[kycRefusal.message] ?? kycRefusal.message, variant: 'destructive' });
+    if (kycRefusal) {
+      const refusal = decodeRefusal(kycRefusal.message);
+      toast({ title: 'kyc.toast.errorTitle', description: refusal?.code ?? 'kyc.toast.errorTitle', params: refusal?.params, variant: 'destructive' });
+    }
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [kycRefusal]);
 
@@ -131,7 +134,7 @@ export default function TasksPage() {
           />
         ) : (
           <Callout.Root color="amber" role="status">
-            <Callout.Text>{errorText([TASK_MESSAGES.notOpen])}</Callout.Text>
+            <Callout.Text>{errorText([TASK_ERRORS.notOpen])}</Callout.Text>
           </Callout.Root>
         )
       ) : null}

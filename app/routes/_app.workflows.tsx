@@ -165,8 +165,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (intent === 'test') return json({ intent: 'test' as const, report: null, error: problem.message }, { status: problem.status });
     return redirectWithToast(backTo(request, {}), {
       title: 'workflows.toast.failed',
-      // A domain refusal's text is an i18n key of this area when one exists, else shown as is.
-      description: `workflows.errors.${problem.message}`,
+      description: problem.code,
+      params: problem.params,
       variant: 'destructive',
     });
   }

@@ -6,7 +6,7 @@ import { apiError, apiJson, methodNotAllowed, readApiError, requireUuidParam } f
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { safeRedirect } from '~/utils/safe-redirect.ts';
-import { INPUT_MESSAGES, isSingleLineText } from '~/utils/validation.ts';
+import { INPUT_ERRORS, isSingleLineText } from '~/utils/validation.ts';
 
 /**
  * POST /api/customers/{id}/fina-check: checks the customer's account with FINA
@@ -20,7 +20,7 @@ export async function loader() {
 
 /** The page to go back to: a local path; one with control characters is refused (400 on redirectTo), never put in a header. */
 function localPath(value: FormDataEntryValue | null, fallback: string): string {
-  if (typeof value === 'string' && !isSingleLineText(value)) throw apiError(400, INPUT_MESSAGES.invalidCharacters, { redirectTo: [INPUT_MESSAGES.invalidCharacters] });
+  if (typeof value === 'string' && !isSingleLineText(value)) throw apiError(400, INPUT_ERRORS.invalidCharacters, { errors: { redirectTo: [INPUT_ERRORS.invalidCharacters] } });
   return safeRedirect(value, fallback);
 }
 

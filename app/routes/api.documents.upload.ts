@@ -1,6 +1,6 @@
 import { storeDocument } from '~/documents/documents.server.ts';
 import { extensionOf, fileTooLarge } from '~/documents/file-types.server.ts';
-import { MAX_UPLOAD_BYTES, uploadApiSchema } from '~/documents/schemas.ts';
+import { MAX_UPLOAD_BYTES, MESSAGES, uploadApiSchema } from '~/documents/schemas.ts';
 import { discardBody } from '~/documents/uploads.server.ts';
 import { apiError, apiJson, methodNotAllowed, parseJsonBody } from '~/utils/api.server.ts';
 import { apiAction } from '~/utils/api-route.server.ts';
@@ -12,7 +12,7 @@ const MAX_BODY_BYTES = Math.ceil(MAX_UPLOAD_BYTES / 3) * 4 + 64 * 1024;
 function decodeFileData(fileData: string): { bytes: Buffer; declaredMime: string | null } {
   const match = /^data:([^;,]*)(?:;[^,]*)?,/.exec(fileData);
   const payload = (match ? fileData.slice(match[0].length) : fileData).replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(payload)) throw apiError(400, 'fileData must be base64', { fileData: ['fileData must be base64'] });
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(payload)) throw apiError(400, MESSAGES.fileDataBase64, { errors: { fileData: [MESSAGES.fileDataBase64] } });
   // Refuse before decoding what can only be too large.
   if (Math.floor((payload.length * 3) / 4) - (payload.match(/=+$/)?.[0].length ?? 0) > MAX_UPLOAD_BYTES) throw fileTooLarge();
   return { bytes: Buffer.from(payload, 'base64'), declaredMime: match?.[1] || null };

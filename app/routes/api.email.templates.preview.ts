@@ -10,7 +10,7 @@ export const action = apiAction({ method: 'POST', allow: ['POST'], permission: '
   if (problems.length > 0) {
     const errors: FieldErrors = {};
     for (const problem of problems) (errors[problem.field] ??= []).push(problem.message);
-    throw apiError(400, problems[0].message, errors);
+    throw apiError(400, problems[0].message, { errors: errors });
   }
   return apiJson(previewTemplate(input));
 });

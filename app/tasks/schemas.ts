@@ -6,43 +6,38 @@ import { businessDay, businessOffsetMinutes } from '../utils/business-time.ts';
 /**
  * Task payloads (docs/domain-model.md, docs/lifecycle.md#tasks; docs/api.md POST /api/tasks).
  * Shared by the /tasks forms (conform) and the API, so nothing server-only
- * is imported here. Messages are English; pages translate them through
- * TASK_MESSAGE_KEYS.
+ * is imported here. Messages are refusal codes (docs/decisions/013-error-codes.md).
  */
 export { TASK_ENTITY_TYPES, TASK_PRIORITIES, TASK_STATUSES, TASK_TYPES };
 export type { TaskEntityType, TaskPriority, TaskStatus, TaskType };
 
-export const TASK_MESSAGES = {
-  titleRequired: 'Title is required',
-  typeRequired: 'Task type is required',
-  invalidType: 'Invalid task type',
-  invalidPriority: 'Invalid priority',
-  invalidStatus: 'Invalid status',
-  invalidDate: 'Invalid due date',
-  invalidCompletedAt: 'Invalid completion time',
-  invalidAssignee: 'Invalid assignee',
-  unknownAssignee: 'Assignee not found',
-  invalidEntity: 'Invalid entity',
-  entityPair: 'Entity type and entity id go together',
-  unknownEntity: 'The linked record does not exist',
-  tooLong255: 'At most 255 characters',
-  tooLong5000: 'At most 5000 characters',
-  nothingToUpdate: 'Nothing to update',
-  notFound: 'Task not found',
-  notOpen: 'Only pending or in-progress tasks can be changed',
-  cannotStart: 'Only a pending task can be started',
-  cannotComplete: 'Only a task in progress can be completed',
-  cannotCancel: 'Only a pending or in-progress task can be cancelled',
-  cannotReopen: 'A task cannot go back to pending',
-  decideKyc: 'Decide the KYC application instead: approve, reject or request documents',
-  decideInvoice: 'Verify or reject the invoice instead: the task closes with the decision',
-  decidePayment: 'Confirm or fail the payment instead: the task closes with the decision',
+export const TASK_ERRORS = {
+  titleRequired: 'tasks.validation.titleRequired',
+  typeRequired: 'tasks.validation.typeRequired',
+  invalidType: 'tasks.validation.invalidType',
+  invalidPriority: 'tasks.validation.invalidPriority',
+  invalidStatus: 'tasks.validation.invalidStatus',
+  invalidDate: 'tasks.validation.invalidDate',
+  invalidCompletedAt: 'tasks.validation.invalidCompletedAt',
+  invalidAssignee: 'tasks.validation.invalidAssignee',
+  unknownAssignee: 'tasks.validation.unknownAssignee',
+  invalidEntity: 'tasks.validation.invalidEntity',
+  entityPair: 'tasks.validation.entityPair',
+  unknownEntity: 'tasks.validation.unknownEntity',
+  tooLong255: 'tasks.validation.tooLong255',
+  tooLong5000: 'tasks.validation.tooLong5000',
+  nothingToUpdate: 'tasks.validation.nothingToUpdate',
+  notFound: 'tasks.validation.notFound',
+  notOpen: 'tasks.validation.notOpen',
+  cannotStart: 'tasks.validation.cannotStart',
+  cannotComplete: 'tasks.validation.cannotComplete',
+  cannotCancel: 'tasks.validation.cannotCancel',
+  cannotReopen: 'tasks.validation.cannotReopen',
+  decideKyc: 'tasks.validation.decideKyc',
+  decideInvoice: 'tasks.validation.decideInvoice',
+  decidePayment: 'tasks.validation.decidePayment',
 } as const;
 
-/** Server message → i18n key, so the pages show each message in the chosen language. */
-export const TASK_MESSAGE_KEYS: Record<string, string> = Object.fromEntries(
-  Object.entries(TASK_MESSAGES).map(([key, message]) => [message, `tasks.validation.${key}`]),
-);
 
 /** The page's status tabs (docs/screens.md): no 'cancelled' tab, 'all' includes them. */
 export const TASK_TABS = ['all', 'pending', 'in_progress', 'completed'] as const;
@@ -86,10 +81,10 @@ export function dueDay(iso: string | null): string {
   return businessDay(iso);
 }
 
-const dueDateSchema = z.string(TASK_MESSAGES.invalidDate).transform((value, ctx) => {
+const dueDateSchema = z.string(TASK_ERRORS.invalidDate).transform((value, ctx) => {
   const iso = dueDateToIso(value);
   if (!iso) {
-    ctx.addIssue({ code: 'custom', message: TASK_MESSAGES.invalidDate });
+    ctx.addIssue({ code: 'custom', message: TASK_ERRORS.invalidDate });
     return z.NEVER;
   }
   return iso;
@@ -101,29 +96,29 @@ const uuidSchema = (message: string) =>
     .regex(UUID_PATTERN, message)
     .transform((value) => value.toLowerCase());
 
-const titleSchema = plainText(z.string(TASK_MESSAGES.titleRequired).trim().min(1, TASK_MESSAGES.titleRequired).max(255, TASK_MESSAGES.tooLong255));
-const prioritySchema = z.enum(TASK_PRIORITIES, TASK_MESSAGES.invalidPriority);
+const titleSchema = plainText(z.string(TASK_ERRORS.titleRequired).trim().min(1, TASK_ERRORS.titleRequired).max(255, TASK_ERRORS.tooLong255));
+const prioritySchema = z.enum(TASK_PRIORITIES, TASK_ERRORS.invalidPriority);
 
 /** POST /api/tasks and the new-task dialog. */
 export const taskCreateSchema = z
   .object({
     // A missing title reads as empty, so it gets 'Title is required', not a type error.
     title: z.preprocess((value) => value ?? '', titleSchema),
-    description: z.preprocess(blankToUndefined, text(5000, TASK_MESSAGES.tooLong5000).optional()),
+    description: z.preprocess(blankToUndefined, text(5000, TASK_ERRORS.tooLong5000).optional()),
     type: z.preprocess(
       blankToUndefined,
-      z.enum(TASK_TYPES, { error: (issue) => (issue.input === undefined ? TASK_MESSAGES.typeRequired : TASK_MESSAGES.invalidType) }),
+      z.enum(TASK_TYPES, { error: (issue) => (issue.input === undefined ? TASK_ERRORS.typeRequired : TASK_ERRORS.invalidType) }),
     ),
     priority: z.preprocess(blankToUndefined, prioritySchema.default('medium')),
-    assignedTo: z.preprocess(blankToUndefined, uuidSchema(TASK_MESSAGES.invalidAssignee).optional()),
+    assignedTo: z.preprocess(blankToUndefined, uuidSchema(TASK_ERRORS.invalidAssignee).optional()),
     dueDate: z.preprocess(blankToUndefined, dueDateSchema.optional()),
-    entityType: z.preprocess(blankToUndefined, z.enum(TASK_ENTITY_TYPES, TASK_MESSAGES.invalidEntity).optional()),
-    entityId: z.preprocess(blankToUndefined, uuidSchema(TASK_MESSAGES.invalidEntity).optional()),
-    notes: z.preprocess(blankToUndefined, text(5000, TASK_MESSAGES.tooLong5000).optional()),
+    entityType: z.preprocess(blankToUndefined, z.enum(TASK_ENTITY_TYPES, TASK_ERRORS.invalidEntity).optional()),
+    entityId: z.preprocess(blankToUndefined, uuidSchema(TASK_ERRORS.invalidEntity).optional()),
+    notes: z.preprocess(blankToUndefined, text(5000, TASK_ERRORS.tooLong5000).optional()),
   })
   .superRefine((value, ctx) => {
     if ((value.entityType === undefined) !== (value.entityId === undefined)) {
-      ctx.addIssue({ code: 'custom', message: TASK_MESSAGES.entityPair, path: [value.entityType === undefined ? 'entityType' : 'entityId'] });
+      ctx.addIssue({ code: 'custom', message: TASK_ERRORS.entityPair, path: [value.entityType === undefined ? 'entityType' : 'entityId'] });
     }
   });
 export type TaskCreateInput = z.input<typeof taskCreateSchema>;
@@ -134,11 +129,11 @@ export type TaskEditField = (typeof TASK_EDIT_FIELDS)[number];
 
 const editShape = {
   title: titleSchema.optional(),
-  description: z.preprocess(blankToNull, text(5000, TASK_MESSAGES.tooLong5000).nullable().optional()),
+  description: z.preprocess(blankToNull, text(5000, TASK_ERRORS.tooLong5000).nullable().optional()),
   priority: prioritySchema.optional(),
-  assignedTo: z.preprocess(blankToNull, uuidSchema(TASK_MESSAGES.invalidAssignee).nullable().optional()),
+  assignedTo: z.preprocess(blankToNull, uuidSchema(TASK_ERRORS.invalidAssignee).nullable().optional()),
   dueDate: z.preprocess(blankToNull, dueDateSchema.nullable().optional()),
-  notes: z.preprocess(blankToNull, text(5000, TASK_MESSAGES.tooLong5000).nullable().optional()),
+  notes: z.preprocess(blankToNull, text(5000, TASK_ERRORS.tooLong5000).nullable().optional()),
 };
 
 /**
@@ -147,14 +142,14 @@ const editShape = {
  * (docs/lifecycle.md#tasks) — and/or the edit fields.
  */
 export const taskUpdateSchema = z.object({
-  status: z.enum(TASK_STATUSES, TASK_MESSAGES.invalidStatus).optional(),
+  status: z.enum(TASK_STATUSES, TASK_ERRORS.invalidStatus).optional(),
   // Ignored, but a value that is there must still be a real instant (or null).
   completedAt: z.preprocess(
     blankToUndefined,
     z
-      .string(TASK_MESSAGES.invalidCompletedAt)
+      .string(TASK_ERRORS.invalidCompletedAt)
       .trim()
-      .refine((value) => isCalendarDate(value) || parseTimestamp(value) !== null, TASK_MESSAGES.invalidCompletedAt)
+      .refine((value) => isCalendarDate(value) || parseTimestamp(value) !== null, TASK_ERRORS.invalidCompletedAt)
       .optional(),
   ),
   ...editShape,

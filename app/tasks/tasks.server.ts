@@ -9,7 +9,7 @@ import type { WorkflowStepDef } from '../workflows/types.ts';
 import {
   ASSIGNEE_FILTERS,
   TASK_EDIT_FIELDS,
-  TASK_MESSAGES,
+  TASK_ERRORS,
   TASK_PRIORITIES,
   TASK_STATUSES,
   TASK_TABS,
@@ -223,7 +223,7 @@ async function readTask(id: string, transaction?: Transaction): Promise<TaskRow 
 async function assertAssignable(userId: string | null | undefined, transaction: Transaction): Promise<void> {
   if (!userId) return;
   const user = await selectOne<RowOf<typeof User, 'id'>>('SELECT id FROM users WHERE id = :userId AND is_active', { userId }, { transaction });
-  if (!user) throw apiError(400, TASK_MESSAGES.unknownAssignee, { assignedTo: [TASK_MESSAGES.unknownAssignee] });
+  if (!user) throw apiError(400, TASK_ERRORS.unknownAssignee, { errors: { assignedTo: [TASK_ERRORS.unknownAssignee] } });
 }
 
 const ENTITY_TABLES: Record<TaskEntityType, string> = {
@@ -239,7 +239,7 @@ async function assertEntityExists(type: TaskEntityType | undefined, id: string |
   if (!type || !id) return;
   // The table name comes from the fixed map above, never from input.
   const found = await selectOne<{ id: string }>(`SELECT id FROM ${ENTITY_TABLES[type]} WHERE id = :id`, { id }, { transaction });
-  if (!found) throw apiError(400, TASK_MESSAGES.unknownEntity, { entityId: [TASK_MESSAGES.unknownEntity] });
+  if (!found) throw apiError(400, TASK_ERRORS.unknownEntity, { errors: { entityId: [TASK_ERRORS.unknownEntity] } });
 }
 
 /**
@@ -302,10 +302,10 @@ export async function createTask(
 
 /** Which status change is allowed from where (docs/lifecycle.md#tasks), and the refusal of each. */
 const TRANSITIONS: Record<TaskStatus, { from: readonly TaskStatus[]; action: string; refusal: string }> = {
-  in_progress: { from: ['pending'], action: 'task_started', refusal: TASK_MESSAGES.cannotStart },
-  completed: { from: ['in_progress'], action: 'task_completed', refusal: TASK_MESSAGES.cannotComplete },
-  cancelled: { from: ['pending', 'in_progress'], action: 'task_cancelled', refusal: TASK_MESSAGES.cannotCancel },
-  pending: { from: [], action: '', refusal: TASK_MESSAGES.cannotReopen },
+  in_progress: { from: ['pending'], action: 'task_started', refusal: TASK_ERRORS.cannotStart },
+  completed: { from: ['in_progress'], action: 'task_completed', refusal: TASK_ERRORS.cannotComplete },
+  cancelled: { from: ['pending', 'in_progress'], action: 'task_cancelled', refusal: TASK_ERRORS.cannotCancel },
+  pending: { from: [], action: '', refusal: TASK_ERRORS.cannotReopen },
 };
 
 const COLUMNS: Record<TaskEditField, string> = {
@@ -341,10 +341,10 @@ export async function updateTask({ actor, id, input, ip }: { actor: Actor; id: s
   assertCan(actor, 'work:task');
   const data = parseInput(taskUpdateSchema, input);
   const edits = TASK_EDIT_FIELDS.filter((field) => data[field] !== undefined);
-  if (data.status === undefined && edits.length === 0) throw apiError(400, TASK_MESSAGES.nothingToUpdate, { status: [TASK_MESSAGES.nothingToUpdate] });
+  if (data.status === undefined && edits.length === 0) throw apiError(400, TASK_ERRORS.nothingToUpdate, { errors: { status: [TASK_ERRORS.nothingToUpdate] } });
 
   // An id that is no UUID names no task (a form may post anything): 404, not a SQL error.
-  if (!isUuid(id)) throw apiError(404, TASK_MESSAGES.notFound);
+  if (!isUuid(id)) throw apiError(404, TASK_ERRORS.notFound);
   return inTransaction(async (transaction) => {
     const row = await selectOne<BareTaskRow>(
       `SELECT id, title, description, type, priority, status, assigned_to, due_date, notes, workflow_instance_id, workflow_step, entity_type, entity_id
@@ -352,14 +352,14 @@ export async function updateTask({ actor, id, input, ip }: { actor: Actor; id: s
       { id },
       { transaction },
     );
-    if (!row) throw apiError(404, TASK_MESSAGES.notFound);
+    if (!row) throw apiError(404, TASK_ERRORS.notFound);
 
     // Sending the current status with edits is an edit; sending it alone asks for a change that cannot happen.
     const target = data.status !== undefined && (data.status !== row.status || edits.length === 0) ? data.status : undefined;
     if (target !== undefined && !TRANSITIONS[target].from.includes(row.status)) throw apiError(409, TRANSITIONS[target].refusal);
-    if (edits.length > 0 && !OPEN_STATUSES.includes(row.status)) throw apiError(409, TASK_MESSAGES.notOpen);
+    if (edits.length > 0 && !OPEN_STATUSES.includes(row.status)) throw apiError(409, TASK_ERRORS.notOpen);
     const awaited = target === 'completed' || target === 'cancelled' ? await decisionAwaited(row, transaction) : null;
-    if (awaited) throw apiError(409, awaited, { status: [awaited] });
+    if (awaited) throw apiError(409, awaited, { errors: { status: [awaited] } });
 
     const values: Partial<Record<TaskEditField, string | null>> = {};
     for (const field of edits) values[field] = data[field] as string | null;
@@ -418,11 +418,11 @@ async function decisionAwaited(row: BareTaskRow, transaction: Transaction): Prom
       { id: row.entity_id },
       { transaction },
     );
-    return client?.undecided ? TASK_MESSAGES.decideKyc : null;
+    return client?.undecided ? TASK_ERRORS.decideKyc : null;
   }
   const full = await readTask(row.id, transaction);
   const awaited = full ? awaitedDecision(full) : null;
-  return awaited === 'invoice' ? TASK_MESSAGES.decideInvoice : awaited === 'payment' ? TASK_MESSAGES.decidePayment : null;
+  return awaited === 'invoice' ? TASK_ERRORS.decideInvoice : awaited === 'payment' ? TASK_ERRORS.decidePayment : null;
 }
 
 /** The assign form: give an open task to a user, or to nobody (`null`). Throws 400, 403, 404, 409. */
@@ -454,7 +454,7 @@ function filterConditions(options: TaskListOptions, replacements: Record<string,
   }
   if (options.priority && options.priority !== 'all') {
     if (!(TASK_PRIORITIES as readonly string[]).includes(options.priority)) {
-      throw apiError(400, TASK_MESSAGES.invalidPriority, { priority: [TASK_MESSAGES.invalidPriority] });
+      throw apiError(400, TASK_ERRORS.invalidPriority, { errors: { priority: [TASK_ERRORS.invalidPriority] } });
     }
     replacements.priority = options.priority;
     where.push('t.priority = :priority');
@@ -469,7 +469,7 @@ function filterConditions(options: TaskListOptions, replacements: Record<string,
     replacements.assignee = assignee.toLowerCase();
     where.push('t.assigned_to = :assignee');
   } else if (!(ASSIGNEE_FILTERS as readonly string[]).includes(assignee)) {
-    throw apiError(400, TASK_MESSAGES.invalidAssignee, { assignee: [TASK_MESSAGES.invalidAssignee] });
+    throw apiError(400, TASK_ERRORS.invalidAssignee, { errors: { assignee: [TASK_ERRORS.invalidAssignee] } });
   }
   return where;
 }
@@ -480,7 +480,7 @@ export async function listTasks(options: TaskListOptions): Promise<{ tasks: Task
   const where = filterConditions(options, replacements);
   if (options.status && options.status !== 'all') {
     if (!(TASK_STATUSES as readonly string[]).includes(options.status)) {
-      throw apiError(400, TASK_MESSAGES.invalidStatus, { status: [TASK_MESSAGES.invalidStatus] });
+      throw apiError(400, TASK_ERRORS.invalidStatus, { errors: { status: [TASK_ERRORS.invalidStatus] } });
     }
     replacements.status = options.status;
     where.push('t.status = :status');
@@ -532,7 +532,7 @@ export async function pendingTasksOf(userId: string, options: { limit?: number; 
 /** GET /api/tasks/{taskId} and the details view: the task, its links and its history. Throws 404. */
 export async function getTask(id: string): Promise<TaskDetailDto> {
   const row = isUuid(id) ? await readTask(id) : null;
-  if (!row) throw apiError(404, TASK_MESSAGES.notFound);
+  if (!row) throw apiError(404, TASK_ERRORS.notFound);
   const [extra, history] = await Promise.all([
     selectOne<{
       created_by_name: string | null;

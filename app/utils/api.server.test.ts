@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createInstance } from 'i18next';
+import { i18nConfig } from '../i18n.ts';
 import { apiError, apiJson, parseJsonBody, readApiError } from './api.server.ts';
+import { encodeRefusal, refusalText } from './refusals.ts';
 
 const schema = z.object({ name: z.string().min(1, 'Name is required'), items: z.array(z.object({ qty: z.number('Quantity must be a number') })) });
 
@@ -18,19 +21,48 @@ async function failure(promise: Promise<unknown>) {
 }
 
 describe('apiError / apiJson', () => {
-  it('produces the { message, errors } shape', async () => {
-    const response = apiError(429, 'Too many', undefined, { headers: { 'Retry-After': '60' } });
+  it('answers { message, code, params, errors, errorCodes }: the message and field texts are the en texts of the codes', async () => {
+    const response = apiError(429, 'errors.auth.tooManyAttempts', { headers: { 'Retry-After': '60' } });
     expect(response.status).toBe(429);
     expect(response.headers.get('Retry-After')).toBe('60');
     expect(response.headers.get('Content-Type')).toMatch(/application\/json/);
-    expect(await response.json()).toEqual({ message: 'Too many' });
-    expect(await apiError(400, 'Bad', { name: ['Name is required'] }).json()).toEqual({ message: 'Bad', errors: { name: ['Name is required'] } });
+    expect(await response.json()).toEqual({ message: 'Too many attempts. Try again later.', code: 'errors.auth.tooManyAttempts', params: {} });
+    expect(await apiError(400, 'limits.validation.clientRequired', { errors: { clientId: ['limits.validation.clientRequired'] } }).json()).toEqual({
+      message: 'Client is required',
+      code: 'limits.validation.clientRequired',
+      params: {},
+      errors: { clientId: ['Client is required'] },
+      errorCodes: { clientId: [{ code: 'limits.validation.clientRequired' }] },
+    });
     expect(await apiJson({ ok: 1 }, { status: 201 }).json()).toEqual({ ok: 1 });
   });
 
-  it('reads a thrown API error back for a page action', async () => {
-    expect(await readApiError(apiError(409, 'Taken', { email: ['Taken'] }))).toEqual({ status: 409, message: 'Taken', errors: { email: ['Taken'] } });
+  it('renders figures into the English text, the same bytes as before codes', async () => {
+    const params = { used: '120000.00', advance: '40000.00', limit: '150000.00' };
+    expect(await apiError(409, 'invoices.refusals.limitExceeded', { params }).json()).toEqual({
+      message: 'Credit limit exceeded: used credit 120000.00 + advance 40000.00 > limit 150000.00 EUR',
+      code: 'invoices.refusals.limitExceeded',
+      params,
+    });
+  });
+
+  it('reads a thrown API error back for a page action as codes, which the page shows in hr', async () => {
+    const problem = await readApiError(apiError(409, 'invoices.refusals.limitExceeded', { params: { used: '1.00', advance: '2.00', limit: '3.00' }, errors: { email: ['errors.auth.duplicateEmail'] } }));
+    expect(problem).toMatchObject({ status: 409, code: 'invoices.refusals.limitExceeded', errors: { email: ['errors.auth.duplicateEmail'] } });
+    const hr = createInstance({ ...i18nConfig, lng: 'hr', initImmediate: false, saveMissing: false });
+    await hr.init();
+    const text = (value: string) => refusalText(hr.t, (key) => hr.exists(key), value);
+    expect(text(problem!.message)).toBe('Kreditni limit prekoračen: iskorišteno 1.00 + predujam 2.00 > limit 3.00 EUR');
+    expect(text(problem!.errors!.email[0])).toBe('Korisnik s ovom email adresom već postoji');
     expect(await readApiError(new Error('x'))).toBeNull();
+  });
+
+  it('gives an enum param its label in the reader\'s language beside the raw value', () => {
+    const t = (key: string, options?: Record<string, unknown>) => (key === 'invoices.status.financed' ? 'Financirana' : `${key} ${JSON.stringify(options)}`);
+    expect(refusalText(t, () => true, encodeRefusal('invoices.refusals.duplicate', { number: 'R-1', status: 'financed' }))).toBe(
+      'invoices.refusals.duplicate {"number":"R-1","status":"financed","statusLabel":"Financirana"}',
+    );
+    expect(refusalText(t, () => false, 'An English text from elsewhere')).toBe('An English text from elsewhere');
   });
 });
 
@@ -43,7 +75,7 @@ describe('parseJsonBody', () => {
   it('reports every issue per field, conform-style paths', async () => {
     expect(await failure(parseJsonBody(post('{"name":"","items":[{"qty":"x"}]}'), schema))).toEqual({
       status: 400,
-      body: { message: 'Name is required', errors: { name: ['Name is required'], 'items[0].qty': ['Quantity must be a number'] } },
+      body: expect.objectContaining({ message: 'Name is required', errors: { name: ['Name is required'], 'items[0].qty': ['Quantity must be a number'] } }),
     });
   });
 

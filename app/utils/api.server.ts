@@ -1,23 +1,60 @@
 import { z } from 'zod';
 import { describeDatabaseError, isDatabaseUnavailable, isRefusedValue } from '../db.server.ts';
-import { INPUT_MESSAGES, isMultiLineText, isSingleLineText, isUuid } from './validation.ts';
+import { encodeRefusal, englishText, type Refusal, type RefusalParams } from './refusals.ts';
+import { INPUT_ERRORS, isMultiLineText, isSingleLineText, isUuid } from './validation.ts';
 
 /**
- * The API's one error shape (docs/api.md): `{ message, errors? }` where
- * `errors` maps a field to its messages. Domain modules throw these Responses;
- * Remix sends a thrown Response from a resource route as is.
+ * The API's one error shape (docs/api.md#errors, docs/decisions/013-error-codes.md):
+ * `{ message, code, params, errors?, errorCodes? }`. `code` is the refusal's
+ * i18n key and `message` its `en` text with `params`; `errors` maps a field to
+ * its English texts and `errorCodes` the same fields to their codes. Domain
+ * modules throw these Responses; Remix sends a thrown Response from a
+ * resource route as is.
  */
+/** The refusals of the API layer itself (app/locales/en/errors.json). */
+export const API_ERRORS = {
+  invalidInput: 'errors.api.invalidInput',
+  jsonContentType: 'errors.api.jsonContentType',
+  tooLarge: 'errors.api.tooLarge',
+  malformedJson: 'errors.api.malformedJson',
+  jsonObject: 'errors.api.jsonObject',
+  tooDeep: 'errors.api.tooDeep',
+  methodNotAllowed: 'errors.api.methodNotAllowed',
+  notFound: 'errors.api.notFound',
+  unavailable: 'errors.api.unavailable',
+  internal: 'errors.api.internal',
+  upstream: 'errors.api.upstream',
+} as const;
+
 export type FieldErrors = Record<string, string[]>;
-export interface ApiErrorBody {
+/** Field → refusals as the domain throws them: a code, or a code with params. */
+export type FieldRefusals = Record<string, Array<string | Refusal>>;
+interface ApiErrorBody {
   message: string;
+  code: string;
+  params: RefusalParams;
   errors?: FieldErrors;
+  errorCodes?: Record<string, Refusal[]>;
 }
 
-export function apiError(status: number, message: string, errors?: FieldErrors, init: { headers?: HeadersInit } = {}): Response {
-  const headers = new Headers(init.headers);
+interface ApiErrorOptions {
+  params?: RefusalParams;
+  errors?: FieldRefusals;
+  headers?: HeadersInit;
+}
+
+export function apiError(status: number, code: string, options: ApiErrorOptions = {}): Response {
+  const headers = new Headers(options.headers);
   headers.set('Content-Type', 'application/json; charset=utf-8');
   headers.set('Cache-Control', 'no-store');
-  const body: ApiErrorBody = errors && Object.keys(errors).length > 0 ? { message, errors } : { message };
+  const params = options.params ?? {};
+  const body: ApiErrorBody = { message: englishText(code, params), code, params };
+  const fields = Object.entries(options.errors ?? {});
+  if (fields.length > 0) {
+    const codes = fields.map(([field, list]) => [field, list.map((item) => (typeof item === 'string' ? { code: item } : item))] as const);
+    body.errors = Object.fromEntries(codes.map(([field, list]) => [field, list.map((item) => englishText(item.code, item.params))]));
+    body.errorCodes = Object.fromEntries(codes);
+  }
   return new Response(JSON.stringify(body), { status, headers });
 }
 
@@ -29,20 +66,38 @@ export function apiJson(data: unknown, init: { status?: number; headers?: Header
   return new Response(JSON.stringify(data), { status: init.status ?? 200, headers });
 }
 
+/** A thrown refusal as a page action sees it. */
+export interface PageRefusal {
+  status: number;
+  code: string;
+  params: RefusalParams;
+  /** The refusal encoded for the page (`encodeRefusal`): shown in the reader's language by `refusalText`. */
+  message: string;
+  /** Field → encoded refusals, the strings conform keeps per field. */
+  errors?: FieldErrors;
+}
+
 /**
  * For page actions that call the same domain functions: turns a thrown API
- * error back into `{ status, message, errors }` to show in the form, or null
- * when `error` is something else (rethrow it).
+ * error back into its code, params and field codes, encoded as the strings
+ * a form keeps (`message`, `errors`), or null when `error` is something else
+ * (rethrow it). The page translates them by code, never by their English text.
  */
-export async function readApiError(error: unknown): Promise<(ApiErrorBody & { status: number }) | null> {
+export async function readApiError(error: unknown): Promise<PageRefusal | null> {
   if (!(error instanceof Response) || error.status < 400) return null;
   const type = error.headers.get('Content-Type') ?? '';
-  if (!type.includes('application/json')) return { status: error.status, message: error.statusText || String(error.status) };
+  const fallback = { status: error.status, code: 'errors.api.httpStatus', params: { status: error.status, reason: error.statusText || String(error.status) } };
+  if (!type.includes('application/json')) return { ...fallback, message: encodeRefusal(fallback.code, fallback.params) };
   try {
-    const body = (await error.clone().json()) as ApiErrorBody;
-    return { status: error.status, message: body.message, ...(body.errors ? { errors: body.errors } : {}) };
+    const body = (await error.clone().json()) as Partial<ApiErrorBody>;
+    if (typeof body.code !== 'string') return { ...fallback, message: body.message ?? encodeRefusal(fallback.code, fallback.params) };
+    const params = body.params ?? {};
+    const errors = body.errorCodes
+      ? Object.fromEntries(Object.entries(body.errorCodes).map(([field, list]) => [field, list.map((item) => encodeRefusal(item.code, item.params))]))
+      : undefined;
+    return { status: error.status, code: body.code, params, message: encodeRefusal(body.code, params), ...(errors ? { errors } : {}) };
   } catch {
-    return { status: error.status, message: String(error.status) };
+    return { ...fallback, message: encodeRefusal(fallback.code, fallback.params) };
   }
 }
 
@@ -55,9 +110,9 @@ function issuePath(path: ReadonlyArray<PropertyKey>): string {
   }, '');
 }
 
-/** Every issue, grouped per field ('' for whole-object issues). */
-export function zodFieldErrors(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {};
+/** Every issue, grouped per field ('' for whole-object issues); a schema's messages are refusal codes. */
+export function zodFieldErrors(error: z.ZodError): FieldRefusals {
+  const errors: FieldRefusals = {};
   for (const issue of error.issues) {
     const key = issuePath(issue.path);
     (errors[key] ??= []).push(issue.message);
@@ -73,8 +128,13 @@ export function zodFieldErrors(error: z.ZodError): FieldErrors {
  */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
-  if (!result.success) throw apiError(400, result.error.issues[0]?.message ?? 'Invalid input', zodFieldErrors(result.error));
+  if (!result.success) throw zodRefusal(result.error);
   return result.data;
+}
+
+/** 400 with every issue per field; the refusal is the first issue's. */
+export function zodRefusal(error: z.ZodError): Response {
+  return apiError(400, error.issues[0]?.message ?? API_ERRORS.invalidInput, { errors: zodFieldErrors(error) });
 }
 
 const DEFAULT_MAX_BYTES = 1024 * 1024;
@@ -89,8 +149,8 @@ const MAX_JSON_DEPTH = 32;
  * through unchecked still cannot reach PostgreSQL, which refuses NUL with an
  * error, or be stored as U+FFFD.
  */
-function unsafeStrings(value: unknown): { message: string; errors: FieldErrors } | null {
-  const errors: FieldErrors = {};
+function unsafeStrings(value: unknown): { code: string; errors: FieldRefusals } | null {
+  const errors: FieldRefusals = {};
   let tooDeep = false;
   const visit = (node: unknown, path: PropertyKey[]) => {
     if (tooDeep) return;
@@ -99,19 +159,19 @@ function unsafeStrings(value: unknown): { message: string; errors: FieldErrors }
       return;
     }
     if (typeof node === 'string') {
-      if (!isMultiLineText(node)) (errors[issuePath(path)] ??= []).push(INPUT_MESSAGES.invalidCharacters);
+      if (!isMultiLineText(node)) (errors[issuePath(path)] ??= []).push(INPUT_ERRORS.invalidCharacters);
     } else if (Array.isArray(node)) {
       node.forEach((item, index) => visit(item, [...path, index]));
     } else if (node !== null && typeof node === 'object') {
       for (const [key, item] of Object.entries(node)) {
-        if (!isMultiLineText(key)) (errors[issuePath([...path, key])] ??= []).push(INPUT_MESSAGES.invalidCharacters);
+        if (!isMultiLineText(key)) (errors[issuePath([...path, key])] ??= []).push(INPUT_ERRORS.invalidCharacters);
         else visit(item, [...path, key]);
       }
     }
   };
   visit(value, []);
-  if (tooDeep) return { message: 'JSON body is nested too deeply', errors: { '': ['JSON body is nested too deeply'] } };
-  return Object.keys(errors).length ? { message: INPUT_MESSAGES.invalidCharacters, errors } : null;
+  if (tooDeep) return { code: API_ERRORS.tooDeep, errors: { '': [API_ERRORS.tooDeep] } };
+  return Object.keys(errors).length ? { code: INPUT_ERRORS.invalidCharacters, errors } : null;
 }
 
 /**
@@ -128,32 +188,30 @@ export async function parseJsonBody<S extends z.ZodType>(
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const type = (request.headers.get('Content-Type') ?? '').split(';')[0].trim().toLowerCase();
   if (type !== 'application/json' && !type.endsWith('+json')) {
-    throw apiError(415, 'Content-Type must be application/json');
+    throw apiError(415, API_ERRORS.jsonContentType);
   }
   const declared = Number(request.headers.get('Content-Length') ?? '0');
-  if (declared > maxBytes) throw apiError(413, 'Request body too large');
+  if (declared > maxBytes) throw apiError(413, API_ERRORS.tooLarge);
   const text = await request.text();
-  if (Buffer.byteLength(text, 'utf8') > maxBytes) throw apiError(413, 'Request body too large');
+  if (Buffer.byteLength(text, 'utf8') > maxBytes) throw apiError(413, API_ERRORS.tooLarge);
   let value: unknown = {};
   if (text.trim() !== '') {
     try {
       value = JSON.parse(text);
     } catch {
-      throw apiError(400, 'Malformed JSON body');
+      throw apiError(400, API_ERRORS.malformedJson);
     }
   }
   const unsafe = unsafeStrings(value);
-  if (unsafe) throw apiError(400, unsafe.message, unsafe.errors);
+  if (unsafe) throw apiError(400, unsafe.code, { errors: unsafe.errors });
   const result = await schema.safeParseAsync(value);
-  if (!result.success) {
-    throw apiError(400, result.error.issues[0]?.message ?? 'Invalid input', zodFieldErrors(result.error));
-  }
+  if (!result.success) throw zodRefusal(result.error);
   return result.data;
 }
 
 /** 405 with the Allow header, for a resource route called with a method it does not serve. */
 export function methodNotAllowed(allowed: string[]): Response {
-  return apiError(405, 'Method Not Allowed', undefined, { headers: { Allow: allowed.join(', ') } });
+  return apiError(405, API_ERRORS.methodNotAllowed, { headers: { Allow: allowed.join(', ') } });
 }
 
 /**
@@ -162,7 +220,7 @@ export function methodNotAllowed(allowed: string[]): Response {
  * non-object. An empty body counts as `{}`.
  */
 export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  return parseJsonBody(request, z.record(z.string(), z.unknown(), 'Expected a JSON object'));
+  return parseJsonBody(request, z.record(z.string(), z.unknown(), API_ERRORS.jsonObject));
 }
 
 const listQuerySchema = z.object({
@@ -175,7 +233,7 @@ const listQuerySchema = z.object({
 export function listParams(request: Request): { q: string | undefined; limit: number; offset: number } {
   const params = new URL(request.url).searchParams;
   const q = params.get('q');
-  if (q && !isSingleLineText(q)) throw apiError(400, INPUT_MESSAGES.invalidCharacters, { q: [INPUT_MESSAGES.invalidCharacters] });
+  if (q && !isSingleLineText(q)) throw apiError(400, INPUT_ERRORS.invalidCharacters, { errors: { q: [INPUT_ERRORS.invalidCharacters] } });
   const parsed = listQuerySchema.parse({
     q: params.get('q')?.slice(0, 255) || undefined,
     limit: params.get('limit') ?? undefined,
@@ -187,11 +245,10 @@ export function listParams(request: Request): { q: string | undefined; limit: nu
 
 /** An id from the URL: anything that is not a UUID cannot exist, so it is a 404, not a SQL error. */
 export function requireUuidParam(value: string | undefined): string {
-  if (!value || !isUuid(value)) throw apiError(404, 'Not Found');
+  if (!value || !isUuid(value)) throw apiError(404, API_ERRORS.notFound);
   return value.toLowerCase();
 }
 
-export const UNAVAILABLE_MESSAGE = 'Service temporarily unavailable, please try again shortly';
 /** Seconds a client should wait before retrying while the database is away (a restart or failover takes a few). */
 export const RETRY_AFTER_SECONDS = 5;
 
@@ -204,10 +261,10 @@ export const RETRY_AFTER_SECONDS = 5;
  */
 export function unexpectedErrorResponse(error: unknown): Response {
   if (isDatabaseUnavailable(error)) {
-    return apiError(503, UNAVAILABLE_MESSAGE, undefined, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
+    return apiError(503, API_ERRORS.unavailable, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
   }
-  if (isRefusedValue(error)) return apiError(400, 'Invalid input');
-  return apiError(500, 'Internal Server Error');
+  if (isRefusedValue(error)) return apiError(400, API_ERRORS.invalidInput);
+  return apiError(500, API_ERRORS.internal);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { MaxPartSizeExceededError, unstable_parseMultipartFormData, type UploadHandler } from '@remix-run/node';
-import { apiError } from './api.server.ts';
-import { INPUT_MESSAGES, isSingleLineText } from './validation.ts';
+import { API_ERRORS, apiError } from './api.server.ts';
+import { INPUT_ERRORS, isSingleLineText } from './validation.ts';
 
 /**
  * Reading a form post without letting a bad body become a 500. `Request.formData()`
@@ -10,8 +10,8 @@ import { INPUT_MESSAGES, isSingleLineText } from './validation.ts';
  * error Response so pages and resource routes answer it like any refusal.
  */
 export const FORM_MESSAGES = {
-  wrongType: 'Content-Type must be application/x-www-form-urlencoded or multipart/form-data',
-  malformed: 'Malformed form data',
+  wrongType: 'errors.form.wrongType',
+  malformed: 'errors.form.malformed',
 } as const;
 
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data'];
@@ -49,12 +49,12 @@ export async function readMultipartFormData(request: Request, handler: UploadHan
     return await unstable_parseMultipartFormData(request, handler);
   } catch (error) {
     if (error instanceof Response) throw error;
-    if (error instanceof MaxPartSizeExceededError) throw apiError(413, 'Request body too large', { [error.field]: ['Request body too large'] });
+    if (error instanceof MaxPartSizeExceededError) throw apiError(413, API_ERRORS.tooLarge, { errors: { [error.field]: [API_ERRORS.tooLarge] } });
     throw apiError(400, FORM_MESSAGES.malformed);
   }
 }
 
-const FILE_NAME_TOO_LONG = 'File name must be at most 255 characters';
+const FILE_NAME_TOO_LONG = 'errors.form.fileNameTooLong';
 
 /**
  * A file name from a multipart part or a query parameter: refused (400 on
@@ -63,7 +63,7 @@ const FILE_NAME_TOO_LONG = 'File name must be at most 255 characters';
  */
 export function checkedFileName(name: string | null | undefined, field = 'fileName'): string | null {
   if (!name) return null;
-  if (!isSingleLineText(name)) throw apiError(400, INPUT_MESSAGES.invalidCharacters, { [field]: [INPUT_MESSAGES.invalidCharacters] });
-  if (name.length > 255) throw apiError(400, FILE_NAME_TOO_LONG, { [field]: [FILE_NAME_TOO_LONG] });
+  if (!isSingleLineText(name)) throw apiError(400, INPUT_ERRORS.invalidCharacters, { errors: { [field]: [INPUT_ERRORS.invalidCharacters] } });
+  if (name.length > 255) throw apiError(400, FILE_NAME_TOO_LONG, { errors: { [field]: [FILE_NAME_TOO_LONG] } });
   return name;
 }

@@ -37,11 +37,11 @@ describe('classifying an unexpected error', () => {
     const unavailable = unexpectedErrorResponse(refused);
     expect(unavailable.status).toBe(503);
     expect(unavailable.headers.get('Retry-After')).toBe('5');
-    expect(await unavailable.json()).toEqual({ message: 'Service temporarily unavailable, please try again shortly' });
+    expect(await unavailable.json()).toMatchObject({ code: 'errors.api.unavailable', message: 'Service temporarily unavailable, please try again shortly' });
     expect(unexpectedErrorResponse(badUuid).status).toBe(400);
     const bug = unexpectedErrorResponse(new TypeError('oops'));
     expect(bug.status).toBe(500);
-    expect(await bug.json()).toEqual({ message: 'Internal Server Error' });
+    expect(await bug.json()).toEqual({ message: 'Internal Server Error', code: 'errors.api.internal', params: {} });
   });
 });
 
@@ -57,7 +57,7 @@ describe('finishResponse', () => {
     expect(answered.headers.get('Content-Type')).toMatch(/^application\/json/);
     const noError = finishResponse(api, remix500(), undefined);
     expect(noError.status).toBe(500);
-    expect(await noError.json()).toEqual({ message: 'Internal Server Error' });
+    expect(await noError.json()).toEqual({ message: 'Internal Server Error', code: 'errors.api.internal', params: {} });
     const ok = new Response('{}', { status: 200 });
     expect(finishResponse(api, ok, refused)).toBe(ok);
     const routeOwn = new Response(JSON.stringify({ message: 'Stored file does not match its checksum' }), { status: 500, headers: { 'Content-Type': 'application/json' } });
@@ -66,7 +66,7 @@ describe('finishResponse', () => {
     const remix405 = new Response(JSON.stringify({ message: 'Unexpected Server Error' }), { status: 405, headers: { 'Content-Type': 'application/json', 'X-Remix-Error': 'yes' } });
     const notServed = finishResponse(api, remix405, undefined);
     expect(notServed.status).toBe(405);
-    expect(await notServed.json()).toEqual({ message: 'Method Not Allowed' });
+    expect(await notServed.json()).toEqual({ message: 'Method Not Allowed', code: 'errors.api.httpStatus', params: { status: 405, reason: 'Method Not Allowed' } });
   });
 
   it('answers a page with a 503 page while the database is away, and a 400 page for a refused value, in the visitor’s language', async () => {

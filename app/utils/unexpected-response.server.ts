@@ -18,7 +18,7 @@ export function finishResponse(request: Request, response: Response, error: unkn
   const api = path === '/api' || path.startsWith('/api/');
   // Remix's own refusals (a method a route does not serve) say 'Unexpected Server Error' whatever the status.
   if (api && response.status < 500 && response.headers.has('X-Remix-Error')) {
-    return apiError(response.status, STATUS_CODES[response.status] ?? 'Request refused');
+    return apiError(response.status, 'errors.api.httpStatus', { params: { status: response.status, reason: STATUS_CODES[response.status] ?? 'Request refused' } });
   }
   if (response.status < 500) return response;
   if (api) {

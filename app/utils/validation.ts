@@ -143,8 +143,8 @@ export function requiredString(
 // what would corrupt on the way (a lone UTF-16 surrogate becomes U+FFFD), and
 // no impossible date reaches a query.
 
-export const INPUT_MESSAGES = {
-  invalidCharacters: 'Contains characters that are not allowed',
+export const INPUT_ERRORS = {
+  invalidCharacters: 'validation.invalidCharacters',
 } as const;
 
 /** C0 controls, DEL and C1 controls. */
@@ -169,7 +169,7 @@ export function isMultiLineText(value: string): boolean {
 /** Adds the character rule to a string schema (single line unless `multiline`), with the form's own message if it has one. */
 export function plainText<T extends z.ZodString>(schema: T, options: { multiline?: boolean; message?: string } = {}): T {
   const check = options.multiline ? isMultiLineText : isSingleLineText;
-  return schema.refine(check, { message: options.message ?? INPUT_MESSAGES.invalidCharacters }) as T;
+  return schema.refine(check, { message: options.message ?? INPUT_ERRORS.invalidCharacters }) as T;
 }
 
 /** A trimmed single-line string of at most `max` characters, possibly empty (the optional fields of a form). */

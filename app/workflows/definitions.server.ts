@@ -57,7 +57,7 @@ function checkHandlers(steps: Array<{ type: string; handler?: string }>) {
   steps.forEach((step, index) => {
     if (step.type === 'automated' && !known.has(step.handler ?? '')) errors[`steps[${index}].handler`] = [WORKFLOW_MESSAGES.handlerUnknown];
   });
-  if (Object.keys(errors).length > 0) throw apiError(400, WORKFLOW_MESSAGES.handlerUnknown, errors);
+  if (Object.keys(errors).length > 0) throw apiError(400, WORKFLOW_MESSAGES.handlerUnknown, { errors: errors });
 }
 
 export async function listDefinitions(options: { limit?: number; offset?: number } = {}): Promise<{ items: WorkflowDefinitionDto[]; total: number }> {
@@ -73,7 +73,7 @@ export async function listDefinitions(options: { limit?: number; offset?: number
 
 export async function getDefinition(id: string, transaction?: Transaction): Promise<WorkflowDefinitionDto> {
   const row = isUuid(id) ? await selectOne<DefinitionRow>(`SELECT * FROM workflow_definitions WHERE id = :id`, { id }, { transaction }) : null;
-  if (!row) throw apiError(404, 'Workflow definition not found');
+  if (!row) throw apiError(404, WORKFLOW_MESSAGES.definitionNotFound);
   return toDto(row);
 }
 
@@ -114,7 +114,7 @@ export async function updateDefinition({ actor, id, input, ip }: { actor: Actor;
     const current = isUuid(id)
       ? await selectOne<DefinitionRow>(`SELECT * FROM workflow_definitions WHERE id = :id FOR UPDATE`, { id }, { transaction })
       : null;
-    if (!current) throw apiError(404, 'Workflow definition not found');
+    if (!current) throw apiError(404, WORKFLOW_MESSAGES.definitionNotFound);
     const next = {
       name: value.name ?? current.name,
       description: value.description === undefined ? current.description : value.description,
@@ -181,7 +181,7 @@ const ENTITY_TABLES: Record<string, { table: string; name: string }> = {
 export async function testDefinition({ actor, definitionId, entityId }: { actor: Actor; definitionId: string; entityId: string }): Promise<DryRunReport> {
   assertCan(actor, 'edit:workflow');
   const definition = await getDefinition(definitionId);
-  if (!isUuid(entityId)) throw apiError(400, WORKFLOW_MESSAGES.entityIdInvalid, { entityId: [WORKFLOW_MESSAGES.entityIdInvalid] });
+  if (!isUuid(entityId)) throw apiError(400, WORKFLOW_MESSAGES.entityIdInvalid, { errors: { entityId: [WORKFLOW_MESSAGES.entityIdInvalid] } });
   let entity: { type: string; name: string | null } | null = null;
   for (const type of ENTITY_TYPES_OF[definition.type]) {
     const { table, name } = ENTITY_TABLES[type];
@@ -191,7 +191,7 @@ export async function testDefinition({ actor, definitionId, entityId }: { actor:
       break;
     }
   }
-  if (!entity) throw apiError(404, 'Entity not found', { entityId: ['Entity not found'] });
+  if (!entity) throw apiError(404, WORKFLOW_MESSAGES.entityNotFound, { errors: { entityId: [WORKFLOW_MESSAGES.entityNotFound] } });
   const found = entity;
 
   const steps: DryRunStep[] = [];

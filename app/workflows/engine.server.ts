@@ -5,7 +5,7 @@ import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne } from '../db.server.ts';
 import { sendJob } from '../jobs/boss.server.ts';
 import { apiError } from '../utils/api.server.ts';
-import type { WorkflowType } from './schemas.ts';
+import { WORKFLOW_MESSAGES, type WorkflowType } from './schemas.ts';
 import type { LockedInstance, StepJob, WorkflowStepDef } from './types.ts';
 import { isUuid } from '../utils/validation.ts';
 import type { Client, Task } from '../../db/models/index.ts';
@@ -312,9 +312,9 @@ export async function onTaskCompleted(
 
 type Control = 'pause' | 'resume' | 'restart';
 const CONTROL: Record<Control, { from: LockedInstance['status']; action: string; refusal: string }> = {
-  pause: { from: 'running', action: 'workflow_paused', refusal: 'Only a running workflow can be paused' },
-  resume: { from: 'paused', action: 'workflow_resumed', refusal: 'Only a paused workflow can be resumed' },
-  restart: { from: 'failed', action: 'workflow_restarted', refusal: 'Only a failed workflow can be restarted' },
+  pause: { from: 'running', action: 'workflow_paused', refusal: WORKFLOW_MESSAGES.notRunning },
+  resume: { from: 'paused', action: 'workflow_resumed', refusal: WORKFLOW_MESSAGES.notPaused },
+  restart: { from: 'failed', action: 'workflow_restarted', refusal: WORKFLOW_MESSAGES.notFailed },
 };
 
 /**
@@ -327,10 +327,10 @@ export async function controlInstance(input: { actor: Actor; id: string; control
   assertCan(input.actor, 'run:workflow');
   const rule = CONTROL[input.control];
   // An id that is no UUID names no instance (a form may post anything): 404, not a SQL error.
-  if (!isUuid(input.id)) throw apiError(404, 'Workflow instance not found');
+  if (!isUuid(input.id)) throw apiError(404, WORKFLOW_MESSAGES.instanceNotFound);
   return inTransaction(async (transaction) => {
     const instance = await lockInstance(input.id, transaction);
-    if (!instance) throw apiError(404, 'Workflow instance not found');
+    if (!instance) throw apiError(404, WORKFLOW_MESSAGES.instanceNotFound);
     if (instance.status !== rule.from) throw apiError(409, rule.refusal);
     const status = input.control === 'pause' ? 'paused' : 'running';
     // A new attempt on resume/restart retires every job of the earlier one still queued or retrying.

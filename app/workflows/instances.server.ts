@@ -12,7 +12,7 @@ import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { scheduleFirstStep } from './engine.server.ts';
-import { ENTITY_TYPES_OF } from './schemas.ts';
+import { ENTITY_TYPES_OF, WORKFLOW_MESSAGES } from './schemas.ts';
 import type { WorkflowStepDef } from './types.ts';
 import { isUuid } from '../utils/validation.ts';
 import type { Task, WorkflowDefinition, WorkflowInstance, WorkflowStepRun } from '../../db/models/index.ts';
@@ -54,15 +54,15 @@ export async function startWorkflowInstance(
   const { type, entityType, entityId } = input;
   // Callers pass typed values, but the API route passes what a user typed: refuse junk before SQL sees it.
   const errors: Record<string, string[]> = {};
-  if (!(WORKFLOW_TYPES as readonly string[]).includes(type)) errors.workflowType = ['Unknown workflow type'];
-  if (!(WORKFLOW_ENTITY_TYPES as readonly string[]).includes(entityType)) errors.entityType = ['Unknown entity type'];
-  if (typeof entityId !== 'string' || !isUuid(entityId)) errors.entityId = ['Invalid entity id'];
-  if (Object.keys(errors).length > 0) throw apiError(400, Object.values(errors)[0][0], errors);
+  if (!(WORKFLOW_TYPES as readonly string[]).includes(type)) errors.workflowType = [WORKFLOW_MESSAGES.typeInvalid];
+  if (!(WORKFLOW_ENTITY_TYPES as readonly string[]).includes(entityType)) errors.entityType = [WORKFLOW_MESSAGES.entityTypeInvalid];
+  if (typeof entityId !== 'string' || !isUuid(entityId)) errors.entityId = [WORKFLOW_MESSAGES.entityIdRequired];
+  if (Object.keys(errors).length > 0) throw apiError(400, Object.values(errors)[0][0], { errors: errors });
 
   assertEntityTypeFits(type, entityType);
   const run = async (transaction: Transaction) => {
     const definition = await activeDefinition(type, transaction);
-    if (!definition) throw apiError(409, `No active workflow definition for ${type}`);
+    if (!definition) throw apiError(409, WORKFLOW_MESSAGES.noActiveDefinition, { params: { type } });
     await assertEntityExists(entityType, entityId, transaction);
     return (await insertInstance(definition, { ...input, entityId: entityId.toLowerCase() }, transaction))!;
   };
@@ -186,8 +186,8 @@ const ENTITY_TABLES: Record<WorkflowEntityType, string> = {
  */
 function assertEntityTypeFits(type: WorkflowType, entityType: WorkflowEntityType): void {
   if (!ENTITY_TYPES_OF[type].includes(entityType)) {
-    const message = `A ${type} workflow works on ${ENTITY_TYPES_OF[type].join(' or ')}, not on ${entityType}`;
-    throw apiError(404, message, { entityId: [message] });
+    const refusal = { code: WORKFLOW_MESSAGES.entityTypeMismatch, params: { type, entityTypes: ENTITY_TYPES_OF[type].join(' or '), entityType } };
+    throw apiError(404, refusal.code, { params: refusal.params, errors: { entityId: [refusal] } });
   }
 }
 
@@ -195,8 +195,8 @@ async function assertEntityExists(entityType: WorkflowEntityType, entityId: stri
   // The table name comes from the fixed map above, never from input.
   const found = await selectOne(`SELECT 1 AS found FROM ${ENTITY_TABLES[entityType]} WHERE id = :id`, { id: entityId.toLowerCase() }, { transaction });
   if (!found) {
-    const message = `No ${entityType} with this id`;
-    throw apiError(404, message, { entityId: [message] });
+    const refusal = { code: WORKFLOW_MESSAGES.noEntity, params: { entityType } };
+    throw apiError(404, refusal.code, { params: refusal.params, errors: { entityId: [refusal] } });
   }
 }
 
@@ -310,7 +310,7 @@ export async function instanceStatusCounts(): Promise<Record<'running' | 'comple
 /** 'details': the instance with every step run (start, end, outcome, error, attempt) and its tasks. 404 unknown. */
 export async function getInstanceDetail(id: string): Promise<WorkflowInstanceDetail> {
   const row = isUuid(id) ? await selectOne<ListRow>(`${LIST_SELECT} WHERE i.id = :id`, { id }) : null;
-  if (!row) throw apiError(404, 'Workflow instance not found');
+  if (!row) throw apiError(404, WORKFLOW_MESSAGES.instanceNotFound);
   const [runs, tasks] = await Promise.all([
     selectRows<RowOf<typeof WorkflowStepRun>>(`SELECT * FROM workflow_step_runs WHERE instance_id = :id ORDER BY step_index, started_at, attempt`, { id }),
     selectRows<RowOf<typeof Task, 'id' | 'title' | 'type' | 'status' | 'workflow_step'>>(

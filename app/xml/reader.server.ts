@@ -1,5 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { apiError } from '../utils/api.server.ts';
+import type { RefusalParams } from '../utils/refusals.ts';
 import { isMultiLineText } from '../utils/validation.ts';
 
 /**
@@ -27,22 +28,31 @@ export interface XmlElement {
 }
 
 /** The texts of the refusals that name the kind of document ('Bank statement XML is empty'). */
+/** The caller's refusal codes; `encodingDeclared` gets the declared encoding as `declared`. */
 export interface XmlReadMessages {
   tooLarge: string;
   encoding: string;
+  encodingDeclared: string;
   empty: string;
 }
 
+/** The reader's own refusals (`errors.xml.*` in app/locales/en/errors.json and hr); `at` and `detail` are params. */
 export const XML_MESSAGES = {
-  doctype: 'XML with a DOCTYPE/entities is not accepted',
-  controlCharacter: 'XML text contains a control character',
+  doctype: 'errors.xml.doctype',
+  controlCharacter: 'errors.xml.controlCharacter',
+  controlCharacterAt: 'errors.xml.controlCharacterAt',
+  tooDeep: 'errors.xml.tooDeep',
+  malformedAt: 'errors.xml.malformedAt',
+  malformed: 'errors.xml.malformed',
+  oneRoot: 'errors.xml.oneRoot',
+  wrongContentType: 'errors.xml.wrongContentType',
 } as const;
 
 export const MAX_XML_DEPTH = 64;
 
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 
-const refuse = (status: number, message: string) => apiError(status, message, { file: [message] });
+const refuse = (status: number, code: string, params: RefusalParams = {}) => apiError(status, code, { params, errors: { file: [{ code, params }] } });
 
 function checkedText(text: string): string {
   if (!isMultiLineText(text)) throw refuse(400, XML_MESSAGES.controlCharacter);
@@ -61,7 +71,7 @@ function decodeEntities(text: string): string {
     if (!ref.startsWith('#')) return PREDEFINED[ref] ?? whole;
     const code = ref.startsWith('#x') ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
     const char = Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : null;
-    if (char === null || !isMultiLineText(char)) throw refuse(400, `${XML_MESSAGES.controlCharacter} (${whole})`);
+    if (char === null || !isMultiLineText(char)) throw refuse(400, XML_MESSAGES.controlCharacterAt, { at: whole });
     return char;
   });
   return checkedText(decoded);
@@ -72,7 +82,7 @@ type OrderedNode = Record<string, unknown> & { ':@'?: Record<string, string> };
 function buildElement(node: OrderedNode, scope: Record<string, string>, depth: number): XmlElement | null {
   const tag = Object.keys(node).find((key) => key !== ':@');
   if (!tag || tag === '#text' || tag === '#cdata') return null;
-  if (depth > MAX_XML_DEPTH) throw refuse(400, `Malformed XML: elements nested deeper than ${MAX_XML_DEPTH} levels`);
+  if (depth > MAX_XML_DEPTH) throw refuse(400, XML_MESSAGES.tooDeep, { max: MAX_XML_DEPTH });
   const namespaces = { ...scope };
   const attrs: Record<string, string> = {};
   for (const [key, value] of Object.entries(node[':@'] ?? {})) {
@@ -114,9 +124,9 @@ export function parseXml(input: Buffer | string, options: { maxBytes: number; me
   if (text.trim() === '') throw refuse(400, messages.empty);
   if (/<!DOCTYPE/i.test(text) || /<!ENTITY/i.test(text)) throw refuse(400, XML_MESSAGES.doctype);
   const declared = /^\s*<\?xml[^>]*\bencoding\s*=\s*["']([^"']+)["']/i.exec(text)?.[1];
-  if (declared && !/^utf-?8$/i.test(declared)) throw refuse(400, `${messages.encoding} (declared ${declared})`);
+  if (declared && !/^utf-?8$/i.test(declared)) throw refuse(400, messages.encodingDeclared, { declared });
   const valid = XMLValidator.validate(text);
-  if (valid !== true) throw refuse(400, `Malformed XML at line ${valid.err.line}, column ${valid.err.col}: ${valid.err.msg}`);
+  if (valid !== true) throw refuse(400, XML_MESSAGES.malformedAt, { line: valid.err.line, column: valid.err.col, detail: valid.err.msg });
   const parser = new XMLParser({
     preserveOrder: true,
     ignoreAttributes: false,
@@ -137,10 +147,10 @@ export function parseXml(input: Buffer | string, options: { maxBytes: number; me
     nodes = parser.parse(text) as OrderedNode[];
   } catch (error) {
     // e.g. 'Maximum nested tags exceeded' for a document nested thousands of levels deep.
-    throw refuse(400, `Malformed XML: ${error instanceof Error ? error.message : String(error)}`);
+    throw refuse(400, XML_MESSAGES.malformed, { detail: error instanceof Error ? error.message : String(error) });
   }
   const roots = nodes.map((node) => buildElement(node, {}, 0)).filter((node): node is XmlElement => node !== null);
-  if (roots.length !== 1) throw refuse(400, 'Malformed XML: exactly one root element is required');
+  if (roots.length !== 1) throw refuse(400, XML_MESSAGES.oneRoot);
   return roots[0];
 }
 

@@ -1,5 +1,6 @@
 import type { UploadHandler } from '@remix-run/node';
 import { apiError } from '../utils/api.server.ts';
+import { XML_MESSAGES } from './reader.server.ts';
 import { checkedFileName, readMultipartFormData } from '../utils/form-data.server.ts';
 
 /**
@@ -36,7 +37,7 @@ export interface XmlUpload {
 
 /** Reads the upload; `tooLargeMessage` is the 413's text (on the field `file`). */
 export async function readXmlUpload(request: Request, options: { maxBytes: number; tooLargeMessage: string }): Promise<XmlUpload> {
-  const tooLarge = () => apiError(413, options.tooLargeMessage, { file: [options.tooLargeMessage] });
+  const tooLarge = () => apiError(413, options.tooLargeMessage, { errors: { file: [options.tooLargeMessage] } });
   const type = (request.headers.get('Content-Type') ?? '').split(';')[0].trim().toLowerCase();
   if (Number(request.headers.get('Content-Length') ?? '0') > options.maxBytes + MULTIPART_SLACK) throw tooLarge();
   if (type === 'application/xml' || type === 'text/xml') {
@@ -60,5 +61,5 @@ export async function readXmlUpload(request: Request, options: { maxBytes: numbe
     const chosen = file as XmlUpload['file'];
     return { file: chosen && { bytes: chosen.bytes, fileName: checkedFileName(chosen.fileName, 'file') }, fields };
   }
-  throw apiError(415, 'Content-Type must be application/xml, text/xml or multipart/form-data');
+  throw apiError(415, XML_MESSAGES.wrongContentType);
 }

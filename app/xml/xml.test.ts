@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { apiFailure } from '../auth/test-helpers.server.ts';
+import { BANK_XML_MESSAGES } from '../banking/xml.server.ts';
 import { child, parseXml, textAt } from './reader.server.ts';
 import { readXmlUpload } from './upload.server.ts';
 import { el, escapeXml, serialiseXml } from './writer.ts';
 
-const MESSAGES = { tooLarge: 'Test XML is larger than 1 kB', encoding: 'Test XML must be UTF-8 encoded', empty: 'Test XML is empty' };
+// The caller's texts are codes; the bank statement's serve here (its 5 MB text, this reader's 1 kB cap).
+const MESSAGES = BANK_XML_MESSAGES;
 const read = (xml: string | Buffer) => parseXml(xml, { maxBytes: 1024, messages: MESSAGES });
 const refusal = async (xml: string | Buffer) => {
   const failure = await apiFailure((async () => read(xml))());
@@ -23,10 +25,10 @@ describe('the safe reader', () => {
   it('refuses DOCTYPE and ENTITY declarations, other encodings, an empty document, too many bytes (413)', async () => {
     expect(await refusal('<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>')).toEqual({ status: 400, message: 'XML with a DOCTYPE/entities is not accepted', file: ['XML with a DOCTYPE/entities is not accepted'] });
     expect((await refusal('<!ENTITY e "y"><x/>')).message).toBe('XML with a DOCTYPE/entities is not accepted');
-    expect((await refusal('<?xml version="1.0" encoding="ISO-8859-2"?><x/>')).message).toBe('Test XML must be UTF-8 encoded (declared ISO-8859-2)');
-    expect((await refusal(Buffer.from([0x3c, 0x78, 0x3e, 0xff, 0x3c, 0x2f, 0x78, 0x3e]))).message).toBe('Test XML must be UTF-8 encoded');
-    expect((await refusal(' \n ')).message).toBe('Test XML is empty');
-    expect(await refusal(`<x>${'a'.repeat(1100)}</x>`)).toMatchObject({ status: 413, message: 'Test XML is larger than 1 kB' });
+    expect((await refusal('<?xml version="1.0" encoding="ISO-8859-2"?><x/>')).message).toBe('Bank statement XML must be UTF-8 encoded (declared ISO-8859-2)');
+    expect((await refusal(Buffer.from([0x3c, 0x78, 0x3e, 0xff, 0x3c, 0x2f, 0x78, 0x3e]))).message).toBe('Bank statement XML must be UTF-8 encoded');
+    expect((await refusal(' \n ')).message).toBe('Bank statement XML is empty');
+    expect(await refusal(`<x>${'a'.repeat(1100)}</x>`)).toMatchObject({ status: 413, message: 'Bank statement XML is larger than 5 MB' });
   });
 
   it('refuses control characters raw or by reference, in text, CDATA and attributes; keeps tab, LF and CR', async () => {

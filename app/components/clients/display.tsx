@@ -1,7 +1,5 @@
 import { Badge, Flex, Progress, Text } from '@radix-ui/themes';
 import { useTranslation } from 'react-i18next';
-import { PARTY_MESSAGE_KEYS } from '~/clients/schemas.ts';
-import { translateMessage } from '~/utils/messages.ts';
 
 /** Colours and badges (docs/screens.md) of the client and customer screens. */
 
@@ -79,8 +77,3 @@ export function CreditUsageBar({ used, limit }: { used: number; limit: number | 
   );
 }
 
-/** Field errors from the shared schemas (spec English texts) in the chosen language. */
-export function useErrorText() {
-  const { t } = useTranslation();
-  return (errors: string[] | undefined | null) => errors?.map((error) => (PARTY_MESSAGE_KEYS[error] ? t(PARTY_MESSAGE_KEYS[error]) : translateMessage(t, error)));
-}

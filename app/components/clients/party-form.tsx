@@ -6,7 +6,7 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_COUNTRY, type PartyField, type PartySchema } from '~/clients/schemas.ts';
 import { Field } from '~/components/forms.tsx';
-import { useErrorText } from './display.tsx';
+import { useRefusalTexts } from '~/components/refusal-text.ts';
 import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
 import { SelectField, SubmitRow } from '~/components/kit/fields.tsx';
 import { useToast } from '~/components/toaster.tsx';
@@ -31,7 +31,7 @@ const INPUT_TYPES: Partial<Record<PartyField, 'email' | 'tel'>> = { email: 'emai
 
 function PartyFields({ fields, names }: { fields: Record<string, FieldMetadata<string | undefined>>; names: readonly PartyField[] }) {
   const { t } = useTranslation();
-  const errorText = useErrorText();
+  const errorText = useRefusalTexts();
   return (
     <Grid columns={{ initial: '1', sm: '2' }} gap="3">
       {names.map((name) => (
@@ -50,7 +50,7 @@ function PartyFields({ fields, names }: { fields: Record<string, FieldMetadata<s
 }
 
 function FormErrors({ errors }: { errors?: string[] }) {
-  const errorText = useErrorText();
+  const errorText = useRefusalTexts();
   if (!errors?.length) return null;
   return (
     <Callout.Root color="red" role="alert">

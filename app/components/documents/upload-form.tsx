@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorList, Field } from '~/components/forms.tsx';
 import { SelectField, SubmitRow } from '~/components/kit/fields.tsx';
 import { DOCUMENT_ENTITY_TYPES, DOCUMENT_TYPES, FILE_ACCEPT } from '~/documents/schemas.ts';
-import { documentMessage } from './messages.ts';
+import { useRefusalText } from '~/components/refusal-text.ts';
 
 /** What the page action answers to a refused upload. */
 export interface UploadResult {
@@ -31,6 +31,7 @@ function useHydrated() {
  */
 export function UploadFields({ result, enhanced, onCancel }: { result?: UploadResult | null; enhanced: boolean; onCancel?: () => void }) {
   const { t } = useTranslation();
+  const showRefusal = useRefusalText();
   const hydrated = useHydrated();
   const ids = useId();
   const values = result?.values ?? {};
@@ -39,7 +40,7 @@ export function UploadFields({ result, enhanced, onCancel }: { result?: UploadRe
   const [entityType, setEntityType] = useState(values.entityType ?? '');
   const [hasFile, setHasFile] = useState(false);
   const errors = result?.errors ?? {};
-  const shown = (field: string) => errors[field]?.map((error) => documentMessage(t, error));
+  const shown = (field: string) => errors[field]?.map(showRefusal);
   const ready = name.trim() !== '' && type !== '' && hasFile;
   return (
     <Flex direction="column" gap="3">
@@ -124,7 +125,7 @@ export function UploadFields({ result, enhanced, onCancel }: { result?: UploadRe
       </Text>
       {result && !result.ok && result.message ? (
         <Callout.Root color="red" role="alert" size="1">
-          <Callout.Text>{documentMessage(t, result.message)}</Callout.Text>
+          <Callout.Text>{showRefusal(result.message)}</Callout.Text>
         </Callout.Root>
       ) : null}
       <SubmitRow

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Field } from '~/components/forms.tsx';
 import { SelectField } from '~/components/kit/fields.tsx';
 import { CAMPAIGN_RECIPIENTS, campaignCreateSchema } from '~/email/schemas.ts';
-import { useEmailErrorText } from './display.tsx';
+import { useRefusalTexts } from '~/components/refusal-text.ts';
 import type { EmailActionData, EmailFormResult } from './template-form.tsx';
 import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
 
@@ -32,7 +32,7 @@ function useCampaignForm(id: string, lastResult?: EmailFormResult) {
 
 function CampaignFields({ fields, formErrors, choices }: { fields: ReturnType<typeof useCampaignForm>[1]; formErrors?: string[]; choices: CampaignChoices }) {
   const { t } = useTranslation();
-  const errorText = useEmailErrorText();
+  const errorText = useRefusalTexts();
   const recipients = fields.recipients.value ?? 'active_clients';
   return (
     <Flex direction="column" gap="3">

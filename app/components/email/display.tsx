@@ -1,6 +1,5 @@
 import { Badge } from '@radix-ui/themes';
 import { useTranslation } from 'react-i18next';
-import { EMAIL_MESSAGES } from '~/email/schemas.ts';
 
 /** Badges, skeletons and the error texts of /email-automation (docs/screens.md). */
 
@@ -33,13 +32,3 @@ export function LogStatusBadge({ status }: { status: string }) {
   return <Badge color={known ? LOG_COLORS[status] : 'gray'}>{known ? t(`email.logStatus.${status}`) : status}</Badge>;
 }
 
-const ERROR_KEYS: Record<string, string> = Object.fromEntries(
-  (Object.entries(EMAIL_MESSAGES) as [string, string][]).map(([key, message]) => [message, `email.errors.${key}`]),
-);
-
-/** Server and schema messages shown in the chosen language (a line-numbered template problem stays as it came). */
-export function useEmailErrorText() {
-  const { t, i18n } = useTranslation();
-  return (errors?: string[] | null) =>
-    errors?.map((error) => (ERROR_KEYS[error] && i18n.exists(ERROR_KEYS[error]) ? t(ERROR_KEYS[error]) : error));
-}

@@ -6,7 +6,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field } from '~/components/forms.tsx';
 import { EMAIL_TRIGGERS, TEMPLATE_VARIABLES, templateFormSchema } from '~/email/schemas.ts';
-import { useEmailErrorText } from './display.tsx';
+import { useRefusalText, useRefusalTexts } from '~/components/refusal-text.ts';
+import { encodeRefusal, type RefusalParams } from '~/utils/refusals.ts';
 import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
 import { SelectField, TextAreaField } from '~/components/kit/fields.tsx';
 
@@ -39,7 +40,7 @@ function useTemplateForm(id: string, lastResult?: EmailFormResult, defaultValue:
 
 function TemplateFields({ fields, formErrors }: { fields: ReturnType<typeof useTemplateForm>[1]; formErrors?: string[] }) {
   const { t } = useTranslation();
-  const errorText = useEmailErrorText();
+  const errorText = useRefusalTexts();
   return (
     <Flex direction="column" gap="3">
       <Field label={t('email.templateForm.name')} inputProps={getInputProps(fields.name, { type: 'text' })} errors={errorText(fields.name.errors)} />
@@ -76,6 +77,7 @@ function TemplateFields({ fields, formErrors }: { fields: ReturnType<typeof useT
 /** The sample-data preview (POST /api/email/templates/preview), shown in a sandboxed frame. */
 function PreviewButton({ formId }: { formId: string }) {
   const { t } = useTranslation();
+  const showRefusal = useRefusalText();
   const [preview, setPreview] = useState<{ subject: string; html: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = async () => {
@@ -87,13 +89,13 @@ function PreviewButton({ formId }: { formId: string }) {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ subject: String(data.get('subject') ?? ''), body: String(data.get('body') ?? '') }),
     });
-    const json = (await response.json()) as { subject: string; html: string; message?: string };
+    const json = (await response.json()) as { subject: string; html: string; message?: string; code?: string; params?: RefusalParams };
     if (response.ok) {
       setPreview(json);
       setError(null);
     } else {
       setPreview(null);
-      setError(json.message ?? response.statusText);
+      setError(json.code ? encodeRefusal(json.code, json.params) : (json.message ?? response.statusText));
     }
   };
   return (
@@ -103,7 +105,7 @@ function PreviewButton({ formId }: { formId: string }) {
       </Button>
       {error ? (
         <Text size="1" color="red" role="alert">
-          {error}
+          {showRefusal(error)}
         </Text>
       ) : null}
       {preview ? (

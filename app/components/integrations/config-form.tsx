@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { IntegrationDto } from '~/integrations/integrations.server.ts';
 import { INTEGRATION_MODES } from '~/integrations/types.ts';
 import { Field } from '~/components/forms.tsx';
+import { useRefusalText } from '~/components/refusal-text.ts';
 import { CheckboxField, SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 
 export interface ConfigFormErrors {
@@ -18,6 +19,7 @@ export interface ConfigFormErrors {
  */
 export function IntegrationConfigForm({ integration, errors }: { integration: IntegrationDto; errors?: ConfigFormErrors | null }) {
   const { t } = useTranslation();
+  const showRefusal = useRefusalText();
   const navigation = useNavigation();
   const saving = navigation.state !== 'idle' && navigation.formData?.get('intent') === 'configure';
   const fieldErrors = (name: string) => errors?.errors?.[name];
@@ -31,7 +33,7 @@ export function IntegrationConfigForm({ integration, errors }: { integration: In
           </Heading>
           {errors?.message ? (
             <Callout.Root color="red" role="alert">
-              <Callout.Text>{errors.message}</Callout.Text>
+              <Callout.Text>{showRefusal(errors.message)}</Callout.Text>
             </Callout.Root>
           ) : null}
           <Field

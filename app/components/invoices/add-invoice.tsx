@@ -8,7 +8,7 @@ import { ErrorList, Field } from '~/components/forms.tsx';
 import { useToast } from '~/components/toaster.tsx';
 import type { FindResult, ImportResult } from '~/invoices/page.server.ts';
 import { invoiceCreateSchema } from '~/invoices/schemas.ts';
-import { invoiceMessage } from './messages.ts';
+import { useRefusalText } from '~/components/refusal-text.ts';
 import { SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 
 /**
@@ -42,7 +42,7 @@ function PostForm({ fetcher, children, ...props }: { fetcher?: AnyFetcher; child
 }
 
 function NativeSelect({ label, errors, children, ...props }: { label: string; errors?: string[] } & React.ComponentProps<'select'>) {
-  const { t } = useTranslation();
+  const showRefusal = useRefusalText();
   const fallback = useId();
   const id = props.id ?? fallback;
   return (
@@ -53,7 +53,7 @@ function NativeSelect({ label, errors, children, ...props }: { label: string; er
       <select {...props} id={id} className="native-select" aria-invalid={errors?.length ? true : undefined}>
         {children}
       </select>
-      <ErrorList errors={errors?.map((error) => invoiceMessage(t, error))} />
+      <ErrorList errors={errors?.map((error) => showRefusal(error))} />
     </Flex>
   );
 }
@@ -206,6 +206,7 @@ export function ManualInvoiceForm({
   find?: FindResult | null;
 }) {
   const { t } = useTranslation();
+  const showRefusal = useRefusalText();
   const navigation = useNavigation();
   const saving = fetcher ? fetcher.state !== 'idle' : navigation.state === 'submitting' && navigation.formData?.get('intent') === 'create';
   const searched = searchedFor(find, 'create');
@@ -218,7 +219,7 @@ export function ManualInvoiceForm({
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema: invoiceCreateSchema }) as Submission<Record<string, string>>,
   });
-  const tr = (errors?: string[]) => errors?.map((error) => invoiceMessage(t, error));
+  const tr = (errors?: string[]) => errors?.map((error) => showRefusal(error));
   return (
     <PostForm fetcher={fetcher} {...getFormProps(form)} data-testid="manual-invoice-form">
       <input type="hidden" name="intent" value="create" />
@@ -255,7 +256,7 @@ export function ManualInvoiceForm({
         <TextAreaField label={t('invoices.form.description')} meta={fields.description} errors={tr(fields.description.errors)} />
         {form.errors?.length ? (
           <Callout.Root color="red" role="alert" size="1">
-            <Callout.Text>{form.errors.map((error) => invoiceMessage(t, error)).join(' ')}</Callout.Text>
+            <Callout.Text>{form.errors.map((error) => showRefusal(error)).join(' ')}</Callout.Text>
           </Callout.Root>
         ) : null}
         <SubmitRow submitLabel={t('invoices.form.save')} busyLabel={t('invoices.form.saving')} busy={saving} />
@@ -280,6 +281,7 @@ function FileInput({ name, label, accept, errors }: { name: string; label: strin
 /** The e-invoice intake; a new buyer comes back as a proposal to confirm (the XML travels along as text). */
 export function UblImportForm({ options, result, fetcher, find }: { options: PartyOptions; result?: ImportResult | null; fetcher?: AnyFetcher; find?: FindResult | null }) {
   const { t } = useTranslation();
+  const showRefusal = useRefusalText();
   const navigation = useNavigation();
   const busy = fetcher ? fetcher.state !== 'idle' : navigation.state === 'submitting' && navigation.formData?.get('intent') === 'import';
   const refused = result && !result.ok ? result : null;
@@ -305,7 +307,7 @@ export function UblImportForm({ options, result, fetcher, find }: { options: Par
           </Grid>
           {refused && !refused.proposal && refused.message ? (
             <Callout.Root color="red" role="alert" size="1">
-              <Callout.Text>{invoiceMessage(t, refused.message)}</Callout.Text>
+              <Callout.Text>{showRefusal(refused.message)}</Callout.Text>
             </Callout.Root>
           ) : null}
           <Flex justify="end">

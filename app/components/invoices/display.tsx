@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import type { InvoiceDto } from '~/invoices/invoice-dto.server.ts';
 import type { DecisionRefusal } from '~/invoices/page.server.ts';
 import { formatDate, formatDateTime } from '~/utils/format.ts';
+import { useRefusalText } from '~/components/refusal-text.ts';
 import { SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
-import { invoiceMessage } from './messages.ts';
 
 /** The /invoices card (docs/screens.md), its badges and its decision buttons (docs/lifecycle.md#invoices). */
 
@@ -134,10 +134,11 @@ export function InvoiceCard({
 
 export function RefusalCallout({ refusal }: { refusal: DecisionRefusal }) {
   const { t } = useTranslation();
+  const showRefusal = useRefusalText();
   return (
     <Callout.Root color="red" size="1" role="alert" data-testid="decision-refusal">
       <Callout.Text>
-        {t(`invoices.toast.${refusal.intent}Failed`)}: {invoiceMessage(t, refusal.message)}
+        {t(`invoices.toast.${refusal.intent}Failed`)}: {showRefusal(refusal.message)}
       </Callout.Text>
     </Callout.Root>
   );

@@ -4,9 +4,8 @@ import { SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 import { useTranslation } from 'react-i18next';
 import type { KycApplication } from '~/onboarding/kyc-decision.server.ts';
 import type { KycRefusalData } from '~/onboarding/kyc-page.server.ts';
-import { KYC_MESSAGE_KEYS } from '~/onboarding/schemas.ts';
+import { useRefusalText } from '~/components/refusal-text.ts';
 import { formatBytes, formatDate } from '~/utils/format.ts';
-import { translateMessage } from '~/utils/messages.ts';
 
 /**
  * The KYC review of one client (/clients/{id} and a KYC task's details on
@@ -18,10 +17,6 @@ import { translateMessage } from '~/utils/messages.ts';
 const ONBOARDING_COLOURS = { pending: 'gray', in_progress: 'amber', completed: 'green', rejected: 'red' } as const;
 const STATUS_COLOURS = { active: 'green', pending: 'amber', inactive: 'gray' } as const;
 
-function useKycMessage() {
-  const { t } = useTranslation();
-  return (message: string) => (KYC_MESSAGE_KEYS[message] ? t(KYC_MESSAGE_KEYS[message]) : translateMessage(t, message));
-}
 
 function DecisionForm({ clientId, decision, children }: { clientId: string; decision: string; children: React.ReactNode }) {
   return (
@@ -52,7 +47,7 @@ function TextForm({
   color?: 'red';
 }) {
   const { t } = useTranslation();
-  const message = useKycMessage();
+  const message = useRefusalText();
   const busy = useBusy(clientId);
   const mine = refusal?.decision === decision ? refusal : null;
   const errors = mine?.errors?.[field];
@@ -95,7 +90,7 @@ export function KycPanel({
   headingLevel?: 'h2' | 'h3';
 }) {
   const { t } = useTranslation();
-  const message = useKycMessage();
+  const message = useRefusalText();
   const busy = useBusy(application.clientId);
   const mine = refusal && refusal.clientId === application.clientId ? refusal : null;
   // A refusal that names a field is shown at that field; any other above the forms.

@@ -3,9 +3,8 @@ import { Form, Link, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { usageColour } from '~/components/clients/display.tsx';
 import type { ClientLimitDto, CreditLimitRequestDto } from '~/limits/credit-limits.server.ts';
-import { LIMIT_MESSAGE_KEYS, type CreditLimitStatus } from '~/limits/schemas.ts';
+import type { CreditLimitStatus } from '~/limits/schemas.ts';
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
-import { translateMessage } from '~/utils/messages.ts';
 
 /** The displays of /limits (docs/screens.md): status badges, request cards with the decisions, the grid's usage bars. */
 
@@ -20,12 +19,6 @@ export function LimitStatusBadge({ status }: { status: CreditLimitStatus }) {
   );
 }
 
-/** Server messages (spec English) in the chosen language. */
-export function useLimitErrorText() {
-  const { t } = useTranslation();
-  return (errors: string[] | undefined | null) =>
-    errors?.map((error) => (LIMIT_MESSAGE_KEYS[error] ? t(LIMIT_MESSAGE_KEYS[error]) : translateMessage(t, error)));
-}
 
 /** Limits show whole euros (docs/screens.md). */
 const eur0 = (amount: number | null) => formatEur(amount, { decimals: 0 });

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Field, FormErrors } from '~/components/forms.tsx';
 import { creditLimitRequestSchema } from '~/limits/schemas.ts';
 import { formatEur } from '~/utils/format.ts';
-import { useLimitErrorText } from './display.tsx';
+import { useRefusalTexts } from '~/components/refusal-text.ts';
 import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
 import { SelectField, TextAreaField } from '~/components/kit/fields.tsx';
 
@@ -53,7 +53,7 @@ function RequestFields({
   today: string;
 }) {
   const { t } = useTranslation();
-  const errorText = useLimitErrorText();
+  const errorText = useRefusalTexts();
   const selected = clients.find((client) => client.id === fields.clientId.value);
   return (
     <Flex direction="column" gap="3">

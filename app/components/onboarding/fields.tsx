@@ -3,19 +3,19 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { KYC_ALLOWED_LABEL, KYC_MAX_FILE_MB } from '~/onboarding/kyc.ts';
 import { DRAFT_UPLOAD_CAP_MB } from '~/onboarding/limits.ts';
-import { translateMessage } from '~/utils/messages.ts';
+import { refusalText } from '~/utils/refusals.ts';
 
 /**
  * The wizard's form pieces. Its messages are i18n keys (docs/domain-model.md#validation) and the
- * upload texts carry their limits, so they are translated here rather than by
- * the shared ErrorList, which knows only the API's English texts.
+ * upload texts carry their limits, so they are translated here; a server
+ * refusal is a code like any other (docs/decisions/013-error-codes.md).
  */
 export function useWizardMessage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (message: string) =>
     message.startsWith('onboarding.')
       ? t(message, { types: KYC_ALLOWED_LABEL, max: KYC_MAX_FILE_MB, cap: DRAFT_UPLOAD_CAP_MB })
-      : translateMessage(t, message);
+      : refusalText(t, (key) => i18n.exists(key), message);
 }
 
 export function WizardErrors({ id, errors }: { id?: string; errors?: string[] | null }) {

@@ -1,9 +1,8 @@
 import { Badge, Card, Flex, Text } from '@radix-ui/themes';
 import { useTranslation } from 'react-i18next';
-import { PAYMENT_MESSAGE_KEYS } from '~/payments/schemas.ts';
 import { formatEur } from '~/utils/format.ts';
 
-/** Badges, summary cards and message translation of /payments (docs/screens.md: 2 decimals on payments). */
+/** Badges and summary cards of /payments (docs/screens.md: 2 decimals on payments). */
 
 const PAYMENT_COLOURS = { pending: 'amber', confirmed: 'green', failed: 'red', refunded: 'gray' } as const;
 const PAYOUT_COLOURS = { pending: 'amber', exported: 'blue', paid: 'green', cancelled: 'gray' } as const;
@@ -53,14 +52,3 @@ export function SummaryCard({ testId, label, amount, hint, colour }: { testId: s
   );
 }
 
-/** Server messages (English, some with a figure appended) in the chosen language. */
-export function usePaymentErrorText() {
-  const { t } = useTranslation();
-  return (errors: string[] | null | undefined) =>
-    errors?.map((error) => {
-      const exact = PAYMENT_MESSAGE_KEYS[error];
-      if (exact) return t(exact);
-      const prefix = Object.keys(PAYMENT_MESSAGE_KEYS).find((message) => error.startsWith(`${message} `) || error.startsWith(`${message}:`));
-      return prefix ? `${t(PAYMENT_MESSAGE_KEYS[prefix])}${error.slice(prefix.length)}` : error;
-    });
-}

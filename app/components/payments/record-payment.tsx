@@ -7,7 +7,7 @@ import { Field } from '~/components/forms.tsx';
 import { SelectField, TextAreaField } from '~/components/kit/fields.tsx';
 import { PAYMENT_METHODS, paymentCreateSchema } from '~/payments/schemas.ts';
 import { formatEur } from '~/utils/format.ts';
-import { usePaymentErrorText } from './display.tsx';
+import { useRefusalTexts } from '~/components/refusal-text.ts';
 import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
 
 /**
@@ -46,7 +46,7 @@ function useRecordForm(id: string, lastResult: RecordResult | undefined) {
 
 function Fields({ form, fields, invoices }: { form: ReturnType<typeof useRecordForm>[0]; fields: ReturnType<typeof useRecordForm>[1]; invoices: PayableOption[] }) {
   const { t } = useTranslation();
-  const errorText = usePaymentErrorText();
+  const errorText = useRefusalTexts();
   return (
     <Flex direction="column" gap="3">
       <SelectField label={t('payments.fields.invoice')} meta={fields.invoiceId} errors={errorText(fields.invoiceId.errors)}>

@@ -4,6 +4,7 @@ import { Badge, Button, Card, DataList, Flex, Table, Text } from '@radix-ui/them
 import { Form, Link, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { PanelHeader } from '~/components/kit/panel-header.tsx';
+import { useRefusalTexts } from '~/components/refusal-text.ts';
 import type { EntityOption, RiskAssessmentDto } from '~/risk/assessments.server.ts';
 import { adjustAssessmentFormSchema, newAssessmentFormSchema } from '~/risk/schemas.ts';
 import { Field } from '~/components/forms.tsx';
@@ -14,7 +15,6 @@ import {
   factorLabel,
   formatDecimal,
   formatFactorValue,
-  riskMessage,
   RiskFormErrors,
   ScoreText,
   signed,
@@ -154,7 +154,7 @@ export function AdjustPanel({
   const { t } = useTranslation();
   const navigation = useNavigation();
   const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'adjust';
-  const errorText = (errors?: string[]) => errors?.map((error) => riskMessage(t, error));
+  const errorText = useRefusalTexts();
   const [form, fields] = useForm({
     id: `adjust-${assessment.id}`,
     lastResult,
@@ -220,7 +220,7 @@ export function NewAssessmentPanel({
   const { t } = useTranslation();
   const navigation = useNavigation();
   const submitting = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'assess';
-  const errorText = (errors?: string[]) => errors?.map((error) => riskMessage(t, error));
+  const errorText = useRefusalTexts();
   const [form, fields] = useForm({
     id: 'new-assessment',
     lastResult,

@@ -1,9 +1,8 @@
 import { Badge, Callout, Text } from '@radix-ui/themes';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { RISK_MESSAGES } from '~/risk/schemas.ts';
+import { useRefusalText } from '~/components/refusal-text.ts';
 import { scoreColour, type RiskCategory } from '~/risk/scoring.ts';
-import { translateMessage } from '~/utils/messages.ts';
 
 /** Small display pieces of /risk: score, category, factor names and values, and this area's messages. */
 
@@ -58,24 +57,13 @@ export function signed(value: number): string {
   return '0';
 }
 
-const MESSAGE_KEYS: Record<string, string> = {
-  ...Object.fromEntries(Object.entries(RISK_MESSAGES).map(([key, message]) => [message, `risk.errors.${key}`])),
-  'Risk assessment not found': 'risk.errors.notFound',
-  'Client not found': 'risk.errors.entityNotFound',
-  'Customer not found': 'risk.errors.entityNotFound',
-};
-
-export function riskMessage(t: TFunction, message: string): string {
-  const key = MESSAGE_KEYS[message];
-  return key ? t(key) : translateMessage(t, message);
-}
 
 export function RiskFormErrors({ errors }: { errors?: string[] | null }) {
-  const { t } = useTranslation();
+  const text = useRefusalText();
   if (!errors?.length) return null;
   return (
     <Callout.Root color="red" role="alert">
-      <Callout.Text>{errors.map((error) => riskMessage(t, error)).join(' ')}</Callout.Text>
+      <Callout.Text>{errors.map(text).join(' ')}</Callout.Text>
     </Callout.Root>
   );
 }

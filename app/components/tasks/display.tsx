@@ -1,7 +1,6 @@
 import { Badge } from '@radix-ui/themes';
 import { useTranslation } from 'react-i18next';
-import { TASK_MESSAGE_KEYS, type TaskPriority, type TaskStatus } from '~/tasks/schemas.ts';
-import { translateMessage } from '~/utils/messages.ts';
+import type { TaskPriority, TaskStatus } from '~/tasks/schemas.ts';
 
 /** Badges and message texts of /tasks (docs/screens.md: priority colours, statuses, the late badge). */
 
@@ -37,8 +36,3 @@ export function LateBadge() {
   );
 }
 
-/** Server messages in the chosen language (messages without a key are shown as they came). */
-export function useTaskErrorText() {
-  const { t } = useTranslation();
-  return (errors: string[] | undefined | null) => errors?.map((error) => (TASK_MESSAGE_KEYS[error] ? t(TASK_MESSAGE_KEYS[error]) : translateMessage(t, error)));
-}

@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import type { TaskDto } from '~/tasks/tasks.server.ts';
 import { InlineSelect } from '~/components/kit/fields.tsx';
 import { formatDate } from '~/utils/format.ts';
-import { LateBadge, PriorityBadge, TaskStatusBadge, useTaskErrorText } from './display.tsx';
+import { useRefusalTexts } from '~/components/refusal-text.ts';
+import { LateBadge, PriorityBadge, TaskStatusBadge } from './display.tsx';
 import { tasksHref, type TaskListState } from './list.tsx';
 
 /** A task's card (docs/screens.md): title, description, type, priority, status, assignee, due date, late badge, links and the buttons. */
@@ -112,7 +113,7 @@ function AssignForm({ task, users }: { task: TaskView; users: UserOption[] }) {
 
 export function TaskCard({ task, state, users, refusal }: { task: TaskView; state: TaskListState; users: UserOption[]; refusal: TaskRefusal | null }) {
   const { t } = useTranslation();
-  const errorText = useTaskErrorText();
+  const errorText = useRefusalTexts();
   const open = isOpen(task);
   return (
     <Card size="2" data-testid="task-card" data-task-id={task.id}>

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Field } from '~/components/forms.tsx';
 import { SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 import { TASK_PRIORITIES, TASK_TYPES, taskCreateSchema, taskEditFormSchema } from '~/tasks/schemas.ts';
-import { useTaskErrorText } from './display.tsx';
+import { useRefusalTexts } from '~/components/refusal-text.ts';
 import type { UserOption } from './task-card.tsx';
 import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
 import { useToast } from '~/components/toaster.tsx';
@@ -31,7 +31,7 @@ type Values = Record<string, string | undefined>;
 type AnyField = FieldMetadata<any, any, string[]>;
 
 function FormErrors({ errors }: { errors?: string[] }) {
-  const errorText = useTaskErrorText();
+  const errorText = useRefusalTexts();
   if (!errors?.length) return null;
   return (
     <Callout.Root color="red" role="alert">
@@ -43,7 +43,7 @@ function FormErrors({ errors }: { errors?: string[] }) {
 /** The fields both forms share: title, description, priority, assignee, due date, notes; `withType` adds the type. */
 function TaskFields({ fields, users, withType }: { fields: Record<string, AnyField>; users: UserOption[]; withType: boolean }) {
   const { t } = useTranslation();
-  const errorText = useTaskErrorText();
+  const errorText = useRefusalTexts();
   return (
     <Flex direction="column" gap="3">
       <Field label={t('tasks.fields.title')} inputProps={getInputProps(fields.title, { type: 'text' })} errors={errorText(fields.title.errors)} />

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { PanelHeader } from '~/components/kit/panel-header.tsx';
 import { ErrorList, Field } from '~/components/forms.tsx';
 import { SelectField, TextAreaField } from '~/components/kit/fields.tsx';
+import { useRefusalText } from '~/components/refusal-text.ts';
 import { formatDateTime } from '~/utils/format.ts';
 import type { DryRunReport } from '~/workflows/definitions.server.ts';
 import type { WorkflowInstanceDetail } from '~/workflows/instances.server.ts';
@@ -110,7 +111,8 @@ export function EditorPanel({
   closeHref: string;
 }) {
   const { t } = useTranslation();
-  const errorsOf = (id: string) => errors?.[id]?.map((message) => t(`workflows.errors.${message}`, { defaultValue: message }));
+  const showRefusal = useRefusalText();
+  const errorsOf = (id: string) => errors?.[id]?.map(showRefusal);
   const last = draft.steps.length - 1;
   return (
     <Card size="3" data-testid="definition-editor">
@@ -122,7 +124,7 @@ export function EditorPanel({
         <Flex direction="column" gap="3">
           {formError ? (
             <Text color="red" role="alert">
-              {t(`workflows.errors.${formError}`, { defaultValue: formError })}
+              {showRefusal(formError)}
             </Text>
           ) : null}
           <Field
@@ -240,6 +242,7 @@ export function TestPanel({
   closeHref: string;
 }) {
   const { t } = useTranslation();
+  const showRefusal = useRefusalText();
   const types = ENTITY_TYPES_OF[definition.type].map((type) => t(`workflows.entityTypes.${type}`)).join(' / ');
   return (
     <Card size="3" data-testid="definition-test">
@@ -261,7 +264,7 @@ export function TestPanel({
       </Form>
       {error ? (
         <Text color="red" role="alert">
-          {t(`workflows.errors.${error}`, { defaultValue: error })}
+          {showRefusal(error)}
         </Text>
       ) : null}
       {report ? (
