@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { getSequelize } from '../db/connection.ts';
 import { createBoss, ensureQueues, sendJob, stopSender } from '../app/jobs/boss.server.ts';
 import { startWorker } from './index.ts';
@@ -59,6 +59,12 @@ const scheduled = queues
   .sort((a, b) => a.name.localeCompare(b.name));
 
 describe('ensureQueues', () => {
+  // A database pg-boss has not seen yet, as on a first deploy: no queues, no schedules, whatever
+  // other tests of the file (a started worker schedules its jobs) left behind.
+  beforeEach(async () => {
+    await query('DROP SCHEMA IF EXISTS pgboss CASCADE');
+  });
+
   it('creates queues idempotently and, for the worker, replaces stale schedules', async () => {
     const { log, lines } = collectingLogger();
     const boss = createBoss(process.env.DATABASE_URL!, { role: 'web', log });

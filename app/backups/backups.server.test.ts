@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { unzipSync, zipSync, strFromU8, strToU8 } from 'fflate';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { getSequelize } from '../../db/connection.ts';
 import { seedDemo } from '../../db/seed/demo.ts';
 import { stopSender } from '../jobs/boss.server.ts';
@@ -229,6 +229,11 @@ function writeModified(original: string, change: (entries: Record<string, Uint8A
 }
 
 describe('asking for and downloading backups', () => {
+  // One backup at a time: each test starts with none in progress, whatever another test left pending.
+  beforeEach(async () => {
+    await execute(`UPDATE backups SET status = 'failed', error = 'test', completed_at = now() WHERE status IN ('pending', 'running')`);
+  });
+
   it('allows one backup at a time; one that stopped making progress no longer blocks', async () => {
     const actor = toPublicUser(admin);
     const pending = await requestBackup({ actor });
@@ -285,12 +290,21 @@ describe('asking for and downloading backups', () => {
 
   it('GET and POST /api/backups are for admins: a list with its count, and a new pending backup', async () => {
     const cookie = await signedInCookie(admin.id);
+    // Its own backups, so the list has more rows than the limit whatever ran before.
+    const older = await requestBackup({ actor: toPublicUser(admin) });
+    await execute(`UPDATE backups SET status = 'failed', error = 'test', completed_at = now() WHERE id = :id`, { id: older.id });
+    const newer = await requestBackup({ actor: toPublicUser(admin) });
+    await execute(`UPDATE backups SET status = 'failed', error = 'test', completed_at = now() WHERE id = :id`, { id: newer.id });
+    const total = (await selectOne<{ n: number }>('SELECT count(*)::int AS n FROM backups'))!.n;
+    expect(total).toBeGreaterThanOrEqual(3);
+
     const list = await backupsLoader({ request: getRequest('/api/backups?limit=2', cookie), params: {}, context: {} });
     expect(list.status).toBe(200);
-    expect(Number(list.headers.get('X-Total-Count'))).toBeGreaterThanOrEqual(4);
+    expect(Number(list.headers.get('X-Total-Count'))).toBe(total);
     const rows = (await list.json()) as BackupView[];
     expect(rows).toHaveLength(2);
     expect(rows[0].createdAt >= rows[1].createdAt).toBe(true);
+    expect(rows.map((row) => row.id)).toEqual([newer.id, older.id]);
 
     const created = await backupsAction({ request: new Request('http://localhost/api/backups', { method: 'POST', headers: { Cookie: cookie } }), params: {}, context: {} });
     expect(created.status).toBe(201);
@@ -304,8 +318,6 @@ describe('asking for and downloading backups', () => {
 
   it("the Settings page lists them for an admin, and its 'Stvori sigurnosnu kopiju' form starts one", async () => {
     const cookie = await signedInCookie(admin.id);
-    // Nothing in progress, so the form's request is accepted.
-    await execute(`UPDATE backups SET status = 'failed', error = 'test', completed_at = now() WHERE status IN ('pending', 'running')`);
     const page = await settingsLoader({ request: getRequest('/settings', cookie), params: {}, context: {} });
     const data = (await page.json()) as { backups: BackupView[]; canBackup: boolean; canExport: boolean };
     expect(data).toMatchObject({ canBackup: true, canExport: true });

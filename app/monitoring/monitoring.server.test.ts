@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../db/seed/demo.ts';
 import { getSequelize } from '../../db/connection.ts';
 import { queues } from '../jobs/queues.server.ts';
@@ -42,14 +42,22 @@ async function createPgBossJobs() {
 }
 
 describe('monitoring status', () => {
-  it('without pg-boss tables or a worker: database up with a latency, worker not running, queues unavailable', async () => {
-    const status = await monitoringStatus();
-    expect(status.database.connected).toBe(true);
-    expect(status.database.latencyMs).toBeGreaterThanOrEqual(0);
-    expect(status.workerRunning).toBe(false);
-    expect(status.healthy).toBe(false);
-    expect(status.queuesAvailable).toBe(false);
-    expect(status.queues.map((queue) => queue.name)).toEqual(queues.map((queue) => queue.name));
+  describe('before any worker has run', () => {
+    // The state it is about, whatever the file's other tests left: no pg-boss tables, no heartbeats.
+    beforeEach(async () => {
+      await execute('DROP SCHEMA IF EXISTS pgboss CASCADE');
+      await execute('DELETE FROM worker_heartbeats');
+    });
+
+    it('without pg-boss tables or a worker: database up with a latency, worker not running, queues unavailable', async () => {
+      const status = await monitoringStatus();
+      expect(status.database.connected).toBe(true);
+      expect(status.database.latencyMs).toBeGreaterThanOrEqual(0);
+      expect(status.workerRunning).toBe(false);
+      expect(status.healthy).toBe(false);
+      expect(status.queuesAvailable).toBe(false);
+      expect(status.queues.map((queue) => queue.name)).toEqual(queues.map((queue) => queue.name));
+    });
   });
 
   it('worker heartbeats: a fresh beat is running, a stale one is not', async () => {
