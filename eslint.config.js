@@ -47,7 +47,9 @@ export default tseslint.config(
     settings: {
       'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
       'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'], alias: { '~': [path.join(path.dirname(fileURLToPath(import.meta.url)), 'app')] } })],
+      'import-x/resolver-next': [
+        createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'], alias: { '~': [path.join(path.dirname(fileURLToPath(import.meta.url)), 'app')] } }),
+      ],
     },
     rules: {
       // Type-only imports are not followed (they vanish at run time); shared types live in a module

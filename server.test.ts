@@ -42,17 +42,19 @@ describe('sendResponse', () => {
         ),
     );
     const received = await new Promise<number>((resolve, reject) => {
-      http.get({ port, host: '127.0.0.1', path: '/export' }, (res) => {
-        res.pause();
-        // A client that does not read for a while: the server must stop pulling.
-        setTimeout(() => {
-          expect(pulled * CHUNK).toBeLessThan(16 * 1024 * 1024);
-          let bytes = 0;
-          res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-          res.on('end', () => resolve(bytes));
-          res.resume();
-        }, 500);
-      }).on('error', reject);
+      http
+        .get({ port, host: '127.0.0.1', path: '/export' }, (res) => {
+          res.pause();
+          // A client that does not read for a while: the server must stop pulling.
+          setTimeout(() => {
+            expect(pulled * CHUNK).toBeLessThan(16 * 1024 * 1024);
+            let bytes = 0;
+            res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+            res.on('end', () => resolve(bytes));
+            res.resume();
+          }, 500);
+        })
+        .on('error', reject);
     });
     expect(received).toBe(CHUNK * TOTAL_CHUNKS);
   });

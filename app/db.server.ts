@@ -30,11 +30,7 @@ export async function selectOne<T extends object>(sql: string, replacements: Rep
 }
 
 /** For INSERT/UPDATE/DELETE; `RETURNING` rows come back, and the affected count. */
-export async function execute<T = Record<string, unknown>>(
-  sql: string,
-  replacements: Replacements = {},
-  options: QueryOptions = {},
-): Promise<{ rows: T[]; count: number }> {
+export async function execute<T = Record<string, unknown>>(sql: string, replacements: Replacements = {}, options: QueryOptions = {}): Promise<{ rows: T[]; count: number }> {
   const [rows, meta] = (await sequelizeFor(options.transaction).query(sql, { replacements, transaction: options.transaction ?? undefined })) as [
     T[],
     { rowCount?: number } | number | undefined,
@@ -81,9 +77,23 @@ const CONNECTION_ERROR_NAMES = new Set([
  * not there yet: 57P01–57P03 (admin or crash shutdown, cannot connect now),
  * class 08 (connection exceptions), 53300 (too many connections).
  */
-const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', '57P01', '57P02', '57P03', '53300']);
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
 /** What node-postgres and its pool say when the socket closes under them (these errors carry no code). */
-const CONNECTION_ERROR_TEXT = /connection terminated|connection (?:is )?closed|client has encountered a connection error|timeout exceeded when trying to connect|the database system is (?:starting up|shutting down|in recovery mode)|terminating connection/i;
+const CONNECTION_ERROR_TEXT =
+  /connection terminated|connection (?:is )?closed|client has encountered a connection error|timeout exceeded when trying to connect|the database system is (?:starting up|shutting down|in recovery mode)|terminating connection/i;
 
 /**
  * True when `error` says the database cannot be reached (a restart, a

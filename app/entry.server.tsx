@@ -25,12 +25,7 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   logUnexpectedError(error, request);
 };
 
-export default async function handleRequest(
-  request: Request,
-  responseStatusCode: number,
-  responseHeaders: Headers,
-  remixContext: EntryContext,
-) {
+export default async function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
   const instance = createInstance();
   await instance.use(initReactI18next).init({
     ...i18nConfig,

@@ -9,9 +9,7 @@ import { isValidOib } from './utils/validation.ts';
  * web server, worker, tests) reads configuration through `getEnv()` so that a
  * bad value stops the process with one clear line instead of failing later.
  */
-const booleanString = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+const booleanString = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((value) => value === 'true' || value === '1' || value === 'yes');
 
 const urlWithProtocols = (protocols: string[]) =>
   z.string().refine(
@@ -52,8 +50,14 @@ const envSchema = z.object({
   INTEGRATIONS_MODE: z.enum(['sandbox', 'live']).default('sandbox'),
   // The factor's own account: debtor of payout files, owner of imported statements (app/banking/factor-account.server.ts).
   FACTOR_NAME: z.string().max(140, 'must be at most 140 characters').optional(),
-  FACTOR_IBAN: z.string().refine((value) => isValidIban(normalizeAnyIban(value)), 'must be a valid IBAN').optional(),
-  FACTOR_BIC: z.string().regex(/^[A-Za-z]{6}[A-Za-z2-9][A-NP-Za-np-z0-9]([A-Za-z0-9]{3})?$/, 'must be a BIC (8 or 11 characters)').optional(),
+  FACTOR_IBAN: z
+    .string()
+    .refine((value) => isValidIban(normalizeAnyIban(value)), 'must be a valid IBAN')
+    .optional(),
+  FACTOR_BIC: z
+    .string()
+    .regex(/^[A-Za-z]{6}[A-Za-z2-9][A-NP-Za-np-z0-9]([A-Za-z0-9]{3})?$/, 'must be a BIC (8 or 11 characters)')
+    .optional(),
   // The factor as the seller of its fee e-invoices (app/einvoices/factor-party.server.ts).
   FACTOR_OIB: z.string().refine(isValidOib, 'must be a valid OIB (11 digits with its check digit)').optional(),
   FACTOR_ADDRESS: z
@@ -62,11 +66,7 @@ const envSchema = z.object({
     .regex(/^[^,]+,\s*\d{5}\s+\S.*$/, 'must be "street, postal code city", e.g. "Radnička cesta 80, 10000 Zagreb"')
     .optional(),
   // The KPD 2025 classification of the factor's service on its fee e-invoices, checked against the official list.
-  FACTOR_KPD_CODE: z
-    .string()
-    .trim()
-    .refine(isKpd2025Code, 'must be a KPD 2025 code of the official list (HR-BR-CL-2, app/einvoices/kpd-2025.json), e.g. "64.92.07"')
-    .optional(),
+  FACTOR_KPD_CODE: z.string().trim().refine(isKpd2025Code, 'must be a KPD 2025 code of the official list (HR-BR-CL-2, app/einvoices/kpd-2025.json), e.g. "64.92.07"').optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 });
 

@@ -68,5 +68,4 @@ describe('refusal codes', () => {
     );
     expect(missing).toEqual([]);
   });
-
 });

@@ -50,8 +50,52 @@ export const defaultLanguage: Language = 'en';
 export const LANGUAGE_KEY = 'finflow-language';
 
 export const resources = {
-  en: { common: { ...enCommon, ...enAnalytics, ...enBackups, ...enClients, ...enDashboard, ...enDocuments, ...enEInvoices, ...enEmail, ...enErrors, ...enIntegrations, ...enInvoices, ...enKyc, ...enLimits, ...enOnboarding, ...enPayments, ...enRecovery, ...enRisk, ...enTasks, ...enWorkflows } },
-  hr: { common: { ...hrCommon, ...hrAnalytics, ...hrBackups, ...hrClients, ...hrDashboard, ...hrDocuments, ...hrEInvoices, ...hrEmail, ...hrErrors, ...hrIntegrations, ...hrInvoices, ...hrKyc, ...hrLimits, ...hrOnboarding, ...hrPayments, ...hrRecovery, ...hrRisk, ...hrTasks, ...hrWorkflows } },
+  en: {
+    common: {
+      ...enCommon,
+      ...enAnalytics,
+      ...enBackups,
+      ...enClients,
+      ...enDashboard,
+      ...enDocuments,
+      ...enEInvoices,
+      ...enEmail,
+      ...enErrors,
+      ...enIntegrations,
+      ...enInvoices,
+      ...enKyc,
+      ...enLimits,
+      ...enOnboarding,
+      ...enPayments,
+      ...enRecovery,
+      ...enRisk,
+      ...enTasks,
+      ...enWorkflows,
+    },
+  },
+  hr: {
+    common: {
+      ...hrCommon,
+      ...hrAnalytics,
+      ...hrBackups,
+      ...hrClients,
+      ...hrDashboard,
+      ...hrDocuments,
+      ...hrEInvoices,
+      ...hrEmail,
+      ...hrErrors,
+      ...hrIntegrations,
+      ...hrInvoices,
+      ...hrKyc,
+      ...hrLimits,
+      ...hrOnboarding,
+      ...hrPayments,
+      ...hrRecovery,
+      ...hrRisk,
+      ...hrTasks,
+      ...hrWorkflows,
+    },
+  },
 } as const;
 
 export function isLanguage(value: unknown): value is Language {

@@ -1,17 +1,7 @@
 import radixStyles from '@radix-ui/themes/styles.css';
 import { Theme } from '@radix-ui/themes';
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import {
-  isRouteErrorResponse,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useLoaderData,
-  useRouteError,
-  useRouteLoaderData,
-} from '@remix-run/react';
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteError, useRouteLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { useChangeLanguage } from 'remix-i18next/react';
 import { NotFound } from './components/not-found.tsx';
@@ -34,10 +24,7 @@ export const handle = { i18n: 'common' };
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { toast, headers } = await getToast(request);
-  return json(
-    { locale: languageFromRequest(request), theme: themeFromRequest(request), toast },
-    headers ? { headers } : undefined,
-  );
+  return json({ locale: languageFromRequest(request), theme: themeFromRequest(request), toast }, headers ? { headers } : undefined);
 }
 
 // Without JavaScript the Radix controls cannot work; their <noscript> form twins take over.

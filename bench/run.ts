@@ -28,7 +28,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 const concurrencies = (process.env.BENCH_CONCURRENCY ?? '1,10,50').split(',').map(Number);
-const only = (process.env.BENCH_TARGETS ?? '').split(',').map((part) => part.trim()).filter(Boolean);
+const only = (process.env.BENCH_TARGETS ?? '')
+  .split(',')
+  .map((part) => part.trim())
+  .filter(Boolean);
 const log = (line: string) => console.log(`[bench] ${line}`);
 
 interface Target {
@@ -92,10 +95,7 @@ async function signIn(url: string): Promise<string> {
 
 function measure(url: string, connections: number, cookie?: string): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    autocannon(
-      { url, connections, duration, headers: cookie ? { cookie } : {} },
-      (error, result) => (error ? reject(error) : resolve(result)),
-    );
+    autocannon({ url, connections, duration, headers: cookie ? { cookie } : {} }, (error, result) => (error ? reject(error) : resolve(result)));
   });
 }
 

@@ -10,10 +10,7 @@ export async function ensureFirstAdmin(
   sequelize: Sequelize,
   { email, password }: { email: string; password?: string },
 ): Promise<{ created: false } | { created: true; email: string; generatedPassword?: string }> {
-  const [{ count }] = await sequelize.query<{ count: number }>(
-    "SELECT count(*)::int AS count FROM users WHERE role = 'super_admin'",
-    { type: QueryTypes.SELECT },
-  );
+  const [{ count }] = await sequelize.query<{ count: number }>("SELECT count(*)::int AS count FROM users WHERE role = 'super_admin'", { type: QueryTypes.SELECT });
   if (count > 0) return { created: false };
   const plain = password ?? generatePassword();
   const normalizedEmail = email.trim().toLowerCase();
@@ -29,10 +26,10 @@ export async function ensureFirstAdmin(
        RETURNING id`,
       { replacements: { email: normalizedEmail, hash: await hashPassword(plain) }, type: QueryTypes.SELECT, transaction },
     );
-    await sequelize.query(
-      `INSERT INTO activity_logs (action, entity_type, entity_id, details) VALUES ('user_created', 'user', :id, :details)`,
-      { replacements: { id: user.id, details: JSON.stringify({ email: normalizedEmail, role: 'super_admin', via: 'first start' }) }, transaction },
-    );
+    await sequelize.query(`INSERT INTO activity_logs (action, entity_type, entity_id, details) VALUES ('user_created', 'user', :id, :details)`, {
+      replacements: { id: user.id, details: JSON.stringify({ email: normalizedEmail, role: 'super_admin', via: 'first start' }) },
+      transaction,
+    });
   });
   return { created: true, email: normalizedEmail, ...(password ? {} : { generatedPassword: plain }) };
 }

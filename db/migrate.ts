@@ -22,9 +22,7 @@ export interface MigrationModule {
 const MIGRATION_LOCK = 7_320_112;
 
 function inTransaction(sequelize: Sequelize, run: (context: MigrationContext) => Promise<unknown>) {
-  return sequelize.transaction((transaction) =>
-    run({ sequelize, transaction, query: (sql, replacements) => sequelize.query(sql, { transaction, replacements }) }),
-  );
+  return sequelize.transaction((transaction) => run({ sequelize, transaction, query: (sql, replacements) => sequelize.query(sql, { transaction, replacements }) }));
 }
 
 function createUmzug(sequelize: Sequelize, log: (message: string) => void) {
@@ -74,11 +72,7 @@ export async function migrateUp(sequelize: Sequelize, log: (message: string) => 
   return withMigrationLock(sequelize, () => createUmzug(sequelize, log).up());
 }
 
-export async function migrateDown(
-  sequelize: Sequelize,
-  options: { to?: string | 0 } = {},
-  log: (message: string) => void = () => {},
-) {
+export async function migrateDown(sequelize: Sequelize, options: { to?: string | 0 } = {}, log: (message: string) => void = () => {}) {
   return withMigrationLock(sequelize, () => createUmzug(sequelize, log).down(options.to === undefined ? {} : { to: options.to }));
 }
 

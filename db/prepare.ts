@@ -25,9 +25,7 @@ export async function prepareDatabase(databaseUrl: string, env: Env, log: (line:
     const reference = await ensureReferenceData(sequelize, { mode: env.INTEGRATIONS_MODE });
     if (reference.installed) {
       const { workflowDefinitions, emailTemplates, integrations } = reference.inserted;
-      log(
-        `installed the reference data: ${workflowDefinitions.length} workflow definitions, ${emailTemplates.length} email templates, ${integrations.length} integrations`,
-      );
+      log(`installed the reference data: ${workflowDefinitions.length} workflow definitions, ${emailTemplates.length} email templates, ${integrations.length} integrations`);
     }
     if (env.SEED_DEMO) {
       const { seeded } = await seedDemo(sequelize, { log: (line) => log(`seed: ${line}`) });

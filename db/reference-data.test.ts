@@ -17,23 +17,15 @@ async function referenceRows(db: Sequelize) {
       db,
       `SELECT type, name, steps, is_active FROM workflow_definitions ORDER BY type, name`,
     ),
-    templates: await select<{ trigger: string; name: string; is_active: boolean }>(
-      db,
-      `SELECT trigger, name, is_active FROM email_templates ORDER BY trigger, name`,
-    ),
-    integrations: await select<{ type: string; name: string; status: string; is_enabled: boolean }>(
-      db,
-      `SELECT type, name, status, is_enabled FROM integrations ORDER BY type`,
-    ),
+    templates: await select<{ trigger: string; name: string; is_active: boolean }>(db, `SELECT trigger, name, is_active FROM email_templates ORDER BY trigger, name`),
+    integrations: await select<{ type: string; name: string; status: string; is_enabled: boolean }>(db, `SELECT type, name, status, is_enabled FROM integrations ORDER BY type`),
   };
 }
 
 const EXPECTED = {
   workflows: REFERENCE_WORKFLOWS.map(({ type, name, steps }) => ({ type, name, steps, is_active: true })).sort((a, b) => a.type.localeCompare(b.type)),
   templates: REFERENCE_TEMPLATES.map(({ trigger, name }) => ({ trigger, name, is_active: true })).sort((a, b) => a.trigger.localeCompare(b.trigger)),
-  integrations: REFERENCE_INTEGRATIONS.map(({ type, name }) => ({ type, name, status: 'inactive', is_enabled: true })).sort((a, b) =>
-    a.type.localeCompare(b.type),
-  ),
+  integrations: REFERENCE_INTEGRATIONS.map(({ type, name }) => ({ type, name, status: 'inactive', is_enabled: true })).sort((a, b) => a.type.localeCompare(b.type)),
 };
 
 describe('the reference data itself', () => {

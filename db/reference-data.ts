@@ -110,11 +110,7 @@ export const REFERENCE_TEMPLATES: readonly ReferenceTemplate[] = [
     trigger: 'invoice_verified',
     name: 'Faktura verificirana',
     subject: 'Faktura {{invoice_number}} je verificirana',
-    body: lines(
-      'Poštovani {{client_name}},',
-      '',
-      'faktura {{invoice_number}} na iznos {{amount}} EUR verificirana je i prosljeđuje se na odobrenje financiranja.',
-    ),
+    body: lines('Poštovani {{client_name}},', '', 'faktura {{invoice_number}} na iznos {{amount}} EUR verificirana je i prosljeđuje se na odobrenje financiranja.'),
   },
   {
     trigger: 'payment_due',
@@ -145,9 +141,10 @@ export const REFERENCE_TEMPLATES: readonly ReferenceTemplate[] = [
  * them: 'inactive' until the health job (or an admin's 'Test') has reached
  * them, enabled, in INTEGRATIONS_MODE.
  */
-export const REFERENCE_INTEGRATIONS: ReadonlyArray<{ type: IntegrationType; name: string; description: string }> = INTEGRATION_TYPES.map(
-  (type) => ({ type, ...INTEGRATION_DEFAULTS[type] }),
-);
+export const REFERENCE_INTEGRATIONS: ReadonlyArray<{ type: IntegrationType; name: string; description: string }> = INTEGRATION_TYPES.map((type) => ({
+  type,
+  ...INTEGRATION_DEFAULTS[type],
+}));
 
 export interface ReferenceRowIds {
   workflows: Record<WorkflowType, string>;
@@ -188,12 +185,9 @@ export async function insertMissingReferenceData(
   const ids = { workflows: {}, templates: {}, integrations: {} } as ReferenceRowIds;
 
   for (const workflow of REFERENCE_WORKFLOWS) {
-    let id = await firstId(
-      sequelize,
-      transaction,
-      `SELECT id FROM workflow_definitions WHERE type = :type ORDER BY is_active DESC, updated_at DESC, created_at DESC LIMIT 1`,
-      { type: workflow.type },
-    );
+    let id = await firstId(sequelize, transaction, `SELECT id FROM workflow_definitions WHERE type = :type ORDER BY is_active DESC, updated_at DESC, created_at DESC LIMIT 1`, {
+      type: workflow.type,
+    });
     if (!id) {
       id = await firstId(
         sequelize,
@@ -210,12 +204,9 @@ export async function insertMissingReferenceData(
 
   for (const template of REFERENCE_TEMPLATES) {
     // Any template of the trigger, even an inactive one, means staff have decided about it.
-    let id = await firstId(
-      sequelize,
-      transaction,
-      `SELECT id FROM email_templates WHERE trigger = :trigger ORDER BY is_active DESC, updated_at DESC, id LIMIT 1`,
-      { trigger: template.trigger },
-    );
+    let id = await firstId(sequelize, transaction, `SELECT id FROM email_templates WHERE trigger = :trigger ORDER BY is_active DESC, updated_at DESC, id LIMIT 1`, {
+      trigger: template.trigger,
+    });
     if (!id) {
       id = await firstId(
         sequelize,
@@ -240,8 +231,7 @@ export async function insertMissingReferenceData(
       { ...integration, mode, at },
     );
     if (created) inserted.integrations.push(integration.name);
-    ids.integrations[integration.type] =
-      created ?? (await firstId(sequelize, transaction, `SELECT id FROM integrations WHERE type = :type`, { type: integration.type }))!;
+    ids.integrations[integration.type] = created ?? (await firstId(sequelize, transaction, `SELECT id FROM integrations WHERE type = :type`, { type: integration.type }))!;
   }
   return { ids, inserted };
 }

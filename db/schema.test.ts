@@ -61,7 +61,7 @@ async function publicTables(sequelize: Sequelize) {
   const rows = await sequelize.query<{ name: string }>(
     `SELECT table_name::text AS name FROM information_schema.tables
      WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
-    { type: QueryTypes.SELECT }
+    { type: QueryTypes.SELECT },
   );
   return rows.map((row) => row.name);
 }
@@ -106,7 +106,7 @@ describe('migrations', () => {
     const functions = await sequelize.query(
       `SELECT proname FROM pg_proc WHERE pronamespace = 'public'::regnamespace
        AND proname IN ('set_updated_at', 'activity_logs_append_only')`,
-      { type: QueryTypes.SELECT }
+      { type: QueryTypes.SELECT },
     );
     expect(functions).toEqual([]);
     expect(await sequelize.query('SELECT name FROM schema_migrations', { type: QueryTypes.SELECT })).toEqual([]);
@@ -126,30 +126,22 @@ describe('constraints', () => {
 
   async function insert(table: string, values: Record<string, unknown>, transaction?: Transaction) {
     const columns = Object.keys(values);
-    const [rows] = await sequelize.query(
-      `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns
-        .map((_, i) => `$${i + 1}`)
-        .join(', ')}) RETURNING *`,
-      { bind: Object.values(values), transaction }
-    );
+    const [rows] = await sequelize.query(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING *`, {
+      bind: Object.values(values),
+      transaction,
+    });
     return (rows as Array<Record<string, unknown>>)[0];
   }
 
   async function constraintDefinition(name: string) {
-    const [rows] = await sequelize.query(
-      'SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = $1',
-      {
-        bind: [name],
-      }
-    );
+    const [rows] = await sequelize.query('SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conname = $1', {
+      bind: [name],
+    });
     return (rows as Array<{ def: string }>)[0]?.def ?? '';
   }
 
   // Rows the other rows refer to, committed once.
-  const f = {} as Record<
-    'userA' | 'userB' | 'client' | 'otherClient' | 'customer' | 'invoice' | 'template' | 'workflow' | 'instance',
-    string
-  >;
+  const f = {} as Record<'userA' | 'userB' | 'client' | 'otherClient' | 'customer' | 'invoice' | 'template' | 'workflow' | 'instance', string>;
 
   const clientRow = () => ({ company_name: `Klijent ${unique()} d.o.o.`, oib: oib() });
   const invoiceRow = () => ({
@@ -354,12 +346,13 @@ describe('constraints', () => {
         JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
         WHERE c.contype = 'c' AND cardinality(c.conkey) = 1 AND pg_get_constraintdef(c.oid) LIKE '%= ANY (ARRAY[%'
         ORDER BY 1, 2`);
-      const inDatabase = (rows as Array<{ table: string; column: string; def: string }>).map(
-        ({ table, column, def }) => [table, column, [...def.matchAll(/'([^']*)'::text/g)].map((match) => match[1])]
-      );
+      const inDatabase = (rows as Array<{ table: string; column: string; def: string }>).map(({ table, column, def }) => [
+        table,
+        column,
+        [...def.matchAll(/'([^']*)'::text/g)].map((match) => match[1]),
+      ]);
       const key = ([table, column]: readonly [string, string, ...unknown[]]) => `${table}.${column}`;
-      const byKey = (list: ReadonlyArray<readonly [string, string, readonly string[]]>) =>
-        Object.fromEntries(list.map((entry) => [key(entry), [...entry[2]]]));
+      const byKey = (list: ReadonlyArray<readonly [string, string, readonly string[]]>) => Object.fromEntries(list.map((entry) => [key(entry), [...entry[2]]]));
 
       expect(byKey(ENUM_COLUMNS)).toEqual(byKey(inDatabase as Array<[string, string, string[]]>));
       expect(BAD_ENUM_VALUES.map(key).sort()).toEqual(ENUM_COLUMNS.map(key).sort());
@@ -369,9 +362,7 @@ describe('constraints', () => {
       // The same row is accepted with a valid value ...
       await inRolledBackTransaction((transaction) => insert(table, validRow[table](), transaction));
       // ... and refused by that column's own CHECK with the bad one.
-      const error = await inRolledBackTransaction((transaction) =>
-        refused(() => insert(table, { ...validRow[table](), [column]: bad }, transaction))
-      );
+      const error = await inRolledBackTransaction((transaction) => refused(() => insert(table, { ...validRow[table](), [column]: bad }, transaction)));
       expect(error).toMatchObject({ code: '23514', constraint: `${table}_${column}_check` });
     });
   });
@@ -396,17 +387,14 @@ describe('constraints', () => {
       await insert('clients', { ...clientRow(), oib: row.oib });
     });
 
-    it.each(['12345', '1234567890', '1234567890A', 'ABCDEFGHIJK', '123 4567890'])(
-      'refuses the malformed OIB %j',
-      async (bad) => {
-        for (const table of ['clients', 'customers']) {
-          expect(await refused(() => insert(table, { ...clientRow(), oib: bad }))).toMatchObject({
-            code: '23514',
-            constraint: `${table}_oib_check`,
-          });
-        }
+    it.each(['12345', '1234567890', '1234567890A', 'ABCDEFGHIJK', '123 4567890'])('refuses the malformed OIB %j', async (bad) => {
+      for (const table of ['clients', 'customers']) {
+        expect(await refused(() => insert(table, { ...clientRow(), oib: bad }))).toMatchObject({
+          code: '23514',
+          constraint: `${table}_oib_check`,
+        });
       }
-    );
+    });
 
     it('refuses an OIB longer than 11 characters', async () => {
       // char(11) refuses it before the CHECK sees it.
@@ -417,9 +405,10 @@ describe('constraints', () => {
 
     it('refuses a duplicate invoice number for the same client, not for another client', async () => {
       const first = await insert('invoices', invoiceRow());
-      expect(
-        await refused(() => insert('invoices', { ...invoiceRow(), invoice_number: first.invoice_number }))
-      ).toMatchObject({ code: '23505', constraint: 'invoices_client_number_key' });
+      expect(await refused(() => insert('invoices', { ...invoiceRow(), invoice_number: first.invoice_number }))).toMatchObject({
+        code: '23505',
+        constraint: 'invoices_client_number_key',
+      });
       const other = await insert('invoices', {
         ...invoiceRow(),
         client_id: f.otherClient,
@@ -448,7 +437,7 @@ describe('constraints', () => {
     it('adds exactly in SQL', async () => {
       const [rows] = await sequelize.query(
         `SELECT 0.1::numeric(15, 2) + 0.2::numeric(15, 2) AS three,
-                (SELECT sum(x) FROM (SELECT 0.10::numeric(15, 2) AS x FROM generate_series(1, 10)) t) AS ten`
+                (SELECT sum(x) FROM (SELECT 0.10::numeric(15, 2) AS x FROM generate_series(1, 10)) t) AS ten`,
       );
       expect(rows).toEqual([{ three: '0.30', ten: '1.00' }]);
     });
@@ -469,9 +458,7 @@ describe('constraints', () => {
 
   describe('row rules', () => {
     it('refuses a due date before the issue date', async () => {
-      const error = await refused(() =>
-        insert('invoices', { ...invoiceRow(), issue_date: '2026-03-01', due_date: '2026-02-28' })
-      );
+      const error = await refused(() => insert('invoices', { ...invoiceRow(), issue_date: '2026-03-01', due_date: '2026-02-28' }));
       expect(error.code).toBe('23514');
       expect(await constraintDefinition(error.constraint!)).toContain('due_date >= issue_date');
       // The same day is fine (payable on issue).
@@ -490,7 +477,7 @@ describe('constraints', () => {
           `UPDATE credit_limit_requests
            SET status = 'approved', approved_limit = requested_limit, decided_by = $2, decided_at = now()
            WHERE id = $1`,
-          { bind: [request.id, by] }
+          { bind: [request.id, by] },
         );
       const error = await refused(() => decide(f.userA));
       expect(error.code).toBe('23514');
@@ -508,10 +495,7 @@ describe('constraints', () => {
         user_id: f.userA,
         details: JSON.stringify({ companyName: 'Klijent d.o.o.' }),
       });
-      for (const sql of [
-        `UPDATE activity_logs SET action = 'client_deleted' WHERE id = $1`,
-        'DELETE FROM activity_logs WHERE id = $1',
-      ]) {
+      for (const sql of [`UPDATE activity_logs SET action = 'client_deleted' WHERE id = $1`, 'DELETE FROM activity_logs WHERE id = $1']) {
         const error = await refused(() => sequelize.query(sql, { bind: [row.id] }));
         expect(error.code).toBe('42501');
         expect(error.message).toContain('append-only');

@@ -58,13 +58,10 @@ export function zagrebDay(days = 0): string {
 export const TEST_PASSWORD = 'Correct-horse-9';
 let testPasswordHash: Promise<string> | undefined;
 
-export async function createTestUser(
-  overrides: { email?: string; role?: Role; password?: string | null; otpEnabled?: boolean | null; isActive?: boolean } = {},
-): Promise<UserRow> {
+export async function createTestUser(overrides: { email?: string; role?: Role; password?: string | null; otpEnabled?: boolean | null; isActive?: boolean } = {}): Promise<UserRow> {
   const password = overrides.password === undefined ? TEST_PASSWORD : overrides.password;
   // Hashing is slow on purpose: the test password is hashed once per file.
-  const passwordHash =
-    password === null ? null : password === TEST_PASSWORD ? await (testPasswordHash ??= hashPassword(TEST_PASSWORD)) : await hashPassword(password);
+  const passwordHash = password === null ? null : password === TEST_PASSWORD ? await (testPasswordHash ??= hashPassword(TEST_PASSWORD)) : await hashPassword(password);
   const { rows } = await execute<UserRow>(
     `INSERT INTO users (email, first_name, last_name, role, is_active, password_hash, otp_enabled)
      VALUES (:email, 'Test', 'User', :role, :isActive, :passwordHash, :otpEnabled) RETURNING *`,

@@ -98,9 +98,7 @@ describe('worker in process', () => {
       expect(row).toMatchObject({ pid: process.pid });
       expect(worker.workerId).toBe(`${row.hostname}:${process.pid}:${row.started_at.getTime()}`);
 
-      const [queue] = await query<Record<string, unknown>>(
-        `SELECT retry_limit, retry_delay, retry_backoff, expire_seconds FROM pgboss.queue WHERE name = 'heartbeat'`,
-      );
+      const [queue] = await query<Record<string, unknown>>(`SELECT retry_limit, retry_delay, retry_backoff, expire_seconds FROM pgboss.queue WHERE name = 'heartbeat'`);
       expect(queue).toEqual({ retry_limit: 1, retry_delay: 5, retry_backoff: false, expire_seconds: 30 });
       expect(await query(`SELECT name, cron FROM pgboss.schedule ORDER BY name`)).toEqual(scheduled);
 

@@ -28,7 +28,13 @@ describe('the discount per started 30 days', () => {
 
   it('charges one period for an invoice paid the day it was financed, on what was still open', () => {
     expect(invoiceFee(discount, { amountCents: 1_000_000, advanceCents: 800_000, financedOn: '2026-01-01', until: '2026-01-01' }).totalCents).toBe(15_000);
-    const paid = invoiceFee(discount, { amountCents: 1_000_000, advanceCents: 800_000, financedOn: '2026-01-01', until: '2026-01-01', collections: [{ day: '2026-01-01', cents: 1_000_000 }] });
+    const paid = invoiceFee(discount, {
+      amountCents: 1_000_000,
+      advanceCents: 800_000,
+      financedOn: '2026-01-01',
+      until: '2026-01-01',
+      collections: [{ day: '2026-01-01', cents: 1_000_000 }],
+    });
     expect(paid.totalCents).toBe(0);
   });
 
@@ -49,7 +55,13 @@ describe('the discount per started 30 days', () => {
   });
 
   it('a payment on the first day of a period counts for that period', () => {
-    const fee = invoiceFee(discount, { amountCents: 1_000_000, advanceCents: 800_000, financedOn: '2026-01-01', until: '2026-02-15', collections: [{ day: '2026-01-31', cents: 500_000 }] });
+    const fee = invoiceFee(discount, {
+      amountCents: 1_000_000,
+      advanceCents: 800_000,
+      financedOn: '2026-01-01',
+      until: '2026-02-15',
+      collections: [{ day: '2026-01-31', cents: 500_000 }],
+    });
     expect(fee.segments.map((segment) => segment.baseCents)).toEqual([1_000_000, 500_000]);
   });
 });
@@ -77,18 +89,27 @@ describe('daily interest on the advance outstanding', () => {
   });
 
   it('on actual/360 the same days give 95.00', () => {
-    const fee = invoiceFee({ ...act365, feeModel: 'interest_360' }, {
-      amountCents: 1_000_000,
-      advanceCents: 800_000,
-      financedOn: '2026-01-01',
-      until: '2026-02-15',
-      collections: [{ day: '2026-01-21', cents: 300_000 }],
-    });
+    const fee = invoiceFee(
+      { ...act365, feeModel: 'interest_360' },
+      {
+        amountCents: 1_000_000,
+        advanceCents: 800_000,
+        financedOn: '2026-01-01',
+        until: '2026-02-15',
+        collections: [{ day: '2026-01-21', cents: 300_000 }],
+      },
+    );
     expect(fee.computedCents).toBe(9_500);
   });
 
   it('a collection larger than the advance leaves no base, not a negative one', () => {
-    const fee = invoiceFee(act365, { amountCents: 1_000_000, advanceCents: 800_000, financedOn: '2026-01-01', until: '2026-03-02', collections: [{ day: '2026-01-31', cents: 900_000 }] });
+    const fee = invoiceFee(act365, {
+      amountCents: 1_000_000,
+      advanceCents: 800_000,
+      financedOn: '2026-01-01',
+      until: '2026-03-02',
+      collections: [{ day: '2026-01-31', cents: 900_000 }],
+    });
     expect(fee.segments.map((segment) => segment.baseCents)).toEqual([800_000, 0]);
   });
 
@@ -101,7 +122,13 @@ describe('daily interest on the advance outstanding', () => {
   });
 
   it('ignores collections after the day it is computed to (the accrual to date)', () => {
-    const toDate = invoiceFee(act365, { amountCents: 1_000_000, advanceCents: 800_000, financedOn: '2026-01-01', until: '2026-01-11', collections: [{ day: '2026-01-21', cents: 300_000 }] });
+    const toDate = invoiceFee(act365, {
+      amountCents: 1_000_000,
+      advanceCents: 800_000,
+      financedOn: '2026-01-01',
+      until: '2026-01-11',
+      collections: [{ day: '2026-01-21', cents: 300_000 }],
+    });
     expect(toDate.segments).toEqual([{ from: '2026-01-01', to: '2026-01-11', baseCents: 800_000, weight: 10 }]);
   });
 });
@@ -109,7 +136,16 @@ describe('daily interest on the advance outstanding', () => {
 describe('percentOfWeightedCents', () => {
   it('rounds once at the end, not per segment', () => {
     // Each 0.005 alone would round to 0.01; together 0.015 → 0.02, not 0.03.
-    expect(percentOfWeightedCents([{ cents: 1, weight: 1 }, { cents: 1, weight: 1 }, { cents: 1, weight: 1 }], '50')).toBe(2);
+    expect(
+      percentOfWeightedCents(
+        [
+          { cents: 1, weight: 1 },
+          { cents: 1, weight: 1 },
+          { cents: 1, weight: 1 },
+        ],
+        '50',
+      ),
+    ).toBe(2);
   });
   it('refuses a fractional weight or a zero divisor', () => {
     expect(() => percentOfWeightedCents([{ cents: 100, weight: 1.5 }], '1')).toThrow(RangeError);

@@ -94,10 +94,7 @@ function baseAt(startCents: number, collections: Array<{ offset: number; cents: 
  * debtor paid in full, today for the accrual, or the due date for the fee
  * expected at financing).
  */
-export function invoiceFee(
-  terms: FeeTerms,
-  input: { amountCents: number; advanceCents: number; financedOn: string; until: string; collections?: Collection[] },
-): FeeBreakdown {
+export function invoiceFee(terms: FeeTerms, input: { amountCents: number; advanceCents: number; financedOn: string; until: string; collections?: Collection[] }): FeeBreakdown {
   const start = dayNumber(input.financedOn);
   const days = daysBetween(input.financedOn, input.until);
   const collections = (input.collections ?? [])

@@ -50,7 +50,9 @@ describe.each(['7d', '90d'])('GET /api/analytics/export.xlsx?period=%s', (period
     expect(response.status).toBe(200);
     expect(response.headers.get('Content-Type')).toBe(XLSX_CONTENT_TYPE);
     expect(response.headers.get('Content-Disposition')).toBe(`attachment; filename="finflow-analytics-${period}-${data.to}.xlsx"`);
-    expect(workbook.files).toEqual(expect.arrayContaining(['[Content_Types].xml', '_rels/.rels', 'xl/workbook.xml', 'xl/_rels/workbook.xml.rels', 'xl/styles.xml', 'xl/worksheets/sheet1.xml']));
+    expect(workbook.files).toEqual(
+      expect.arrayContaining(['[Content_Types].xml', '_rels/.rels', 'xl/workbook.xml', 'xl/_rels/workbook.xml.rels', 'xl/styles.xml', 'xl/worksheets/sheet1.xml']),
+    );
     expect(workbook.sheets.map((sheet) => sheet.name)).toEqual(['Summary', 'Risk', 'Concentration', 'Top clients', 'Top customers', 'Financing']);
   });
 
@@ -93,7 +95,10 @@ describe.each(['7d', '90d'])('GET /api/analytics/export.xlsx?period=%s', (period
     expect(number(concentration, 'C2', EUR)).toBe(data.concentration.customers.total);
     expect(number(concentration, 'B3', XLSX_NUMBER_FORMATS.percent)).toBe(data.concentration.clients.largestShare);
     expect(number(concentration, 'C4', XLSX_NUMBER_FORMATS.decimal)).toBe(data.concentration.customers.hhi);
-    for (const [sheet, rows] of [[topClients, data.topClients], [topCustomers, data.topCustomers]] as const) {
+    for (const [sheet, rows] of [
+      [topClients, data.topClients],
+      [topCustomers, data.topCustomers],
+    ] as const) {
       expect(rows.length).toBeGreaterThan(0);
       expect(sheet.cells.has(`A${rows.length + 2}`)).toBe(false);
       rows.forEach((row, index) => {

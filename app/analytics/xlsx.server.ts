@@ -78,14 +78,7 @@ export function analyticsXlsxSheets(data: Analytics, t: Translate): XlsxSheet[] 
       ...data.series.map((point) => [{ date: point.start }, eur(point.volume), integer(point.count)]),
     ],
   };
-  return [
-    summary,
-    risk,
-    concentration,
-    top(t('analytics.xlsx.sheets.topClients'), data.topClients),
-    top(t('analytics.xlsx.sheets.topCustomers'), data.topCustomers),
-    series,
-  ];
+  return [summary, risk, concentration, top(t('analytics.xlsx.sheets.topClients'), data.topClients), top(t('analytics.xlsx.sheets.topCustomers'), data.topCustomers), series];
 }
 
 export function analyticsXlsx(data: Analytics, t: Translate): Uint8Array<ArrayBuffer> {

@@ -7,8 +7,7 @@ import { commitSession, getSession } from './session.server.ts';
 import { activityRows, apiFailure, cookieOf, getRequest, jsonRequest } from './test-helpers.server.ts';
 import { createTestUser, TEST_PASSWORD } from '../../tests/factories.ts';
 
-const login = (email: string, password: string, cookie?: string, ip?: string) =>
-  startLogin(jsonRequest('/api/auth/login', { email, password }, cookie), undefined, { ip });
+const login = (email: string, password: string, cookie?: string, ip?: string) => startLogin(jsonRequest('/api/auth/login', { email, password }, cookie), undefined, { ip });
 
 /** A code for the step `offsetSteps` away from now (the server accepts ±1). */
 const codeAt = (secret: string, offsetSteps = 0) => authenticator.clone({ epoch: Date.now() + offsetSteps * 30_000 }).generate(secret);
@@ -155,7 +154,9 @@ describe('the sign-in flow', () => {
   it('requires both fields', async () => {
     expect(await apiFailure(login('', 'x'))).toMatchObject({ status: 400, body: { message: 'Email and password are required' } });
     expect(await apiFailure(login('a@b.hr', ''))).toMatchObject({ status: 400 });
-    expect(await apiFailure(startLogin(new Request('http://localhost/api/auth/login', { method: 'POST', body: '{oops', headers: { 'Content-Type': 'application/json' } })))).toMatchObject({
+    expect(
+      await apiFailure(startLogin(new Request('http://localhost/api/auth/login', { method: 'POST', body: '{oops', headers: { 'Content-Type': 'application/json' } }))),
+    ).toMatchObject({
       status: 400,
     });
   });

@@ -55,7 +55,9 @@ function getAuthenticator(): Authenticator<UserRow> {
     authenticator = new Authenticator<UserRow>();
     authenticator.use(
       new FormStrategy<UserRow>(async ({ form }) => {
-        const email = String(form.get('email') ?? '').trim().toLowerCase();
+        const email = String(form.get('email') ?? '')
+          .trim()
+          .toLowerCase();
         const password = String(form.get('password') ?? '');
         const user = await findUserByEmail(email);
         const passwordOk = await verifyPassword(password, user?.password_hash ?? (await getDummyHash()));
@@ -96,15 +98,8 @@ function throttleKeys(kind: 'email' | 'otp', value: string, meta: RequestMeta): 
  * session id (the old row is deleted, against fixation), last_login_at, and
  * the 'user_login' activity row. Returns the Set-Cookie value.
  */
-async function completeSignIn(
-  transaction: Transaction,
-  args: { user: UserRow; previousSessionId: string; request: Request; meta: RequestMeta; method: string },
-): Promise<string> {
-  const { count } = await execute(
-    `UPDATE users SET last_login_at = now() WHERE id = :id AND is_active`,
-    { id: args.user.id },
-    { transaction },
-  );
+async function completeSignIn(transaction: Transaction, args: { user: UserRow; previousSessionId: string; request: Request; meta: RequestMeta; method: string }): Promise<string> {
+  const { count } = await execute(`UPDATE users SET last_login_at = now() WHERE id = :id AND is_active`, { id: args.user.id }, { transaction });
   if (count === 0) throw apiError(401, INVALID_CREDENTIALS);
   await logActivity(
     {
@@ -118,10 +113,7 @@ async function completeSignIn(
     transaction,
   );
   await deleteSessionRow(args.previousSessionId, transaction);
-  const { setCookie } = await createSessionCookie(
-    { userId: args.user.id },
-    { ip: args.meta.ip, userAgent: userAgentOf(args.request), transaction },
-  );
+  const { setCookie } = await createSessionCookie({ userId: args.user.id }, { ip: args.meta.ip, userAgent: userAgentOf(args.request), transaction });
   return setCookie;
 }
 
@@ -132,11 +124,7 @@ async function completeSignIn(
  * Throws 400 'Email and password are required', 401 'Invalid email or password',
  * 429 'Too many attempts. Try again later.' (with Retry-After).
  */
-export async function startLogin(
-  request: Request,
-  credentials?: { email?: unknown; password?: unknown },
-  meta: RequestMeta = {},
-): Promise<AuthResult<LoginResponse>> {
+export async function startLogin(request: Request, credentials?: { email?: unknown; password?: unknown }, meta: RequestMeta = {}): Promise<AuthResult<LoginResponse>> {
   const parsed = loginSchema.safeParse(credentials ?? (await readCredentials(request)));
   if (!parsed.success) throw zodRefusal(parsed.error);
   const { email, password } = parsed.data;
@@ -162,9 +150,7 @@ export async function startLogin(
 
   const previous = await getSession(request);
   if (user.otp_enabled === false) {
-    const setCookie = await inTransaction((transaction) =>
-      completeSignIn(transaction, { user, previousSessionId: previous.id, request, meta, method: 'password' }),
-    );
+    const setCookie = await inTransaction((transaction) => completeSignIn(transaction, { user, previousSessionId: previous.id, request, meta, method: 'password' }));
     return { data: { requiresTotp: false, needsTotpSetup: false }, headers: { 'Set-Cookie': setCookie } };
   }
 
@@ -172,18 +158,13 @@ export async function startLogin(
   // A new id for the half-signed-in state too: it grants the TOTP setup step.
   const setCookie = await inTransaction(async (transaction) => {
     await deleteSessionRow(previous.id, transaction);
-    const created = await createSessionCookie(
-      { pendingUserId: user.id, pendingStartedAt: Date.now() },
-      { ip: meta.ip, userAgent: userAgentOf(request), transaction },
-    );
+    const created = await createSessionCookie({ pendingUserId: user.id, pendingStartedAt: Date.now() }, { ip: meta.ip, userAgent: userAgentOf(request), transaction });
     return created.setCookie;
   });
   return { data: { requiresTotp: hasTotp, needsTotpSetup: !hasTotp }, headers: { 'Set-Cookie': setCookie } };
 }
 
-type SecondFactorContext =
-  | { mode: 'pending'; session: FinflowSession; user: UserRow }
-  | { mode: 'signed-in'; session: FinflowSession; user: UserRow };
+type SecondFactorContext = { mode: 'pending'; session: FinflowSession; user: UserRow } | { mode: 'signed-in'; session: FinflowSession; user: UserRow };
 
 /** The user between password and code, or 401 when there is none or it is older than 10 minutes. */
 async function requirePendingSignIn(session: FinflowSession): Promise<UserRow> {
@@ -234,11 +215,7 @@ class CodeRejected extends Error {}
  * Throws 400 'Authenticator code is required' | 'Invalid TOTP code', 401, 409
  * (no setup started), 429.
  */
-export async function verifyTotpSetup(
-  request: Request,
-  input: { totpCode?: unknown },
-  meta: RequestMeta = {},
-): Promise<AuthResult<{ success: true }>> {
+export async function verifyTotpSetup(request: Request, input: { totpCode?: unknown }, meta: RequestMeta = {}): Promise<AuthResult<{ success: true }>> {
   const parsed = verifyTotpSetupSchema.safeParse(input);
   if (!parsed.success) throw zodRefusal(parsed.error);
   const context = await setupContext(request);
@@ -267,10 +244,7 @@ export async function verifyTotpSetup(
       { transaction },
     );
     if (count === 0) throw new CodeRejected();
-    await logActivity(
-      { action: 'totp_configured', userId: user.id, entityType: 'user', entityId: user.id, ipAddress: meta.ip, details: {} },
-      transaction,
-    );
+    await logActivity({ action: 'totp_configured', userId: user.id, entityType: 'user', entityId: user.id, ipAddress: meta.ip, details: {} }, transaction);
     if (context.mode === 'signed-in') return null;
     return completeSignIn(transaction, { user, previousSessionId: context.session.id, request, meta, method: 'password+totp_setup' });
   }).catch((error) => {
@@ -289,11 +263,7 @@ export async function verifyTotpSetup(
  * (wrong, malformed or replayed), 401 (no or expired pending sign-in), 409
  * (no authenticator configured), 429.
  */
-export async function verifyOtp(
-  request: Request,
-  input: { otpCode?: unknown },
-  meta: RequestMeta = {},
-): Promise<AuthResult<{ success: true }>> {
+export async function verifyOtp(request: Request, input: { otpCode?: unknown }, meta: RequestMeta = {}): Promise<AuthResult<{ success: true }>> {
   const parsed = verifyOtpSchema.safeParse(input);
   if (!parsed.success) throw zodRefusal(parsed.error);
   const session = await getSession(request);
@@ -341,10 +311,7 @@ export async function logout(request: Request, meta: RequestMeta = {}): Promise<
   await inTransaction(async (transaction) => {
     await deleteSessionRow(session.id, transaction);
     if (userId) {
-      await logActivity(
-        { action: 'user_logout', userId, entityType: 'user', entityId: userId, ipAddress: meta.ip, details: {} },
-        transaction,
-      );
+      await logActivity({ action: 'user_logout', userId, entityType: 'user', entityId: userId, ipAddress: meta.ip, details: {} }, transaction);
     }
   });
   return { data: { success: true }, headers: { 'Set-Cookie': await clearSessionCookie() } };

@@ -230,7 +230,11 @@ describe('using a reset link', () => {
 
     const again = await apiFailure(completePasswordReset(token, passwords('Third-password-3'), { ip }));
     expect(again.status).toBe(400);
-    expect(again.body).toMatchObject({ message: 'This link is invalid or has expired', code: 'errors.auth.invalidLink', errors: { token: ['This link is invalid or has expired'] } });
+    expect(again.body).toMatchObject({
+      message: 'This link is invalid or has expired',
+      code: 'errors.auth.invalidLink',
+      errors: { token: ['This link is invalid or has expired'] },
+    });
     expect(await passwordHashOf(user.id)).toBe(hash);
     expect(await getSignedInUser(getRequest('/', session))).toMatchObject({ id: user.id });
     expect(await findPasswordResetLink(token)).toBeNull();

@@ -83,11 +83,7 @@ export function findPasswordResetLink(token: string) {
  * throttle of the address starts from zero (the owner proved their mailbox).
  * Throws 400 (password rules per field; 'This link is invalid or has expired' on `token`), 429.
  */
-export async function completePasswordReset(
-  token: string,
-  input: { newPassword?: unknown; confirmPassword?: unknown },
-  meta: WriteMeta = {},
-): Promise<{ success: true }> {
+export async function completePasswordReset(token: string, input: { newPassword?: unknown; confirmPassword?: unknown }, meta: WriteMeta = {}): Promise<{ success: true }> {
   const passwords = parseInput(setPasswordSchema, input);
   await assertNotThrottled(ipKeys(meta.ip), TOO_MANY_RESET_ATTEMPTS);
   let email: string;

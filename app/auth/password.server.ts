@@ -10,9 +10,7 @@ const KEY_LENGTH = 32;
 const MAX_MEMORY = 64 * 1024 * 1024;
 
 function scrypt(password: string, salt: Buffer, keyLength: number, options: ScryptOptions) {
-  return new Promise<Buffer>((resolve, reject) =>
-    scryptCallback(password.normalize('NFKC'), salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key))),
-  );
+  return new Promise<Buffer>((resolve, reject) => scryptCallback(password.normalize('NFKC'), salt, keyLength, options, (error, key) => (error ? reject(error) : resolve(key))));
 }
 
 export async function hashPassword(password: string): Promise<string> {

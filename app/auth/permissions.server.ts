@@ -91,10 +91,9 @@ export async function getSignedInUser(request: Request): Promise<PublicUser | nu
   // Every request asks this: a live session of an active user is one query.
   const sessionId = await sessionIdOf(request);
   if (!sessionId) return null;
-  const signedIn = await selectOne<UserRow>(
-    `SELECT u.* FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = :sessionId AND s.expires_at > now() AND u.is_active`,
-    { sessionId },
-  );
+  const signedIn = await selectOne<UserRow>(`SELECT u.* FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = :sessionId AND s.expires_at > now() AND u.is_active`, {
+    sessionId,
+  });
   if (signedIn) return toPublicUser(signedIn);
   // Otherwise the long way, which also ends the session of a deactivated user.
   const session = await getSession(request);

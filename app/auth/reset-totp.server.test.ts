@@ -17,24 +17,27 @@ const asActor = (row: { id: string; role: Role }) => ({ id: row.id, role: row.ro
 /** A user whose authenticator is set up and confirmed, as after a first sign-in. */
 async function userWithAuthenticator(role: Role = 'user') {
   const user = await createTestUser({ role });
-  await execute(
-    `UPDATE users SET totp_secret_encrypted = :secret, totp_confirmed_at = now(), totp_last_step = 123 WHERE id = :id`,
-    { id: user.id, secret: encryptSecret(generateTotpSecret()) },
-  );
+  await execute(`UPDATE users SET totp_secret_encrypted = :secret, totp_confirmed_at = now(), totp_last_step = 123 WHERE id = :id`, {
+    id: user.id,
+    secret: encryptSecret(generateTotpSecret()),
+  });
   return user;
 }
 
 async function totpColumns(userId: string) {
-  return selectOne<{ totp_secret_encrypted: string | null; totp_pending_secret_encrypted: string | null; totp_confirmed_at: Date | null; totp_last_step: string | null; otp_enabled: boolean | null }>(
-    `SELECT totp_secret_encrypted, totp_pending_secret_encrypted, totp_confirmed_at, totp_last_step, otp_enabled FROM users WHERE id = :id`,
-    { id: userId },
-  );
+  return selectOne<{
+    totp_secret_encrypted: string | null;
+    totp_pending_secret_encrypted: string | null;
+    totp_confirmed_at: Date | null;
+    totp_last_step: string | null;
+    otp_enabled: boolean | null;
+  }>(`SELECT totp_secret_encrypted, totp_pending_secret_encrypted, totp_confirmed_at, totp_last_step, otp_enabled FROM users WHERE id = :id`, { id: userId });
 }
 
 const login = (email: string) => startLogin(jsonRequest('/api/auth/login', { email, password: TEST_PASSWORD }));
 
-describe('resetting a user\'s authenticator', () => {
-  it('clears the secret so the next sign-in sets it up again, ends the user\'s sessions and logs it', async () => {
+describe("resetting a user's authenticator", () => {
+  it("clears the secret so the next sign-in sets it up again, ends the user's sessions and logs it", async () => {
     const admin = await createTestUser({ role: 'admin' });
     const user = await userWithAuthenticator();
     await execute(`UPDATE users SET totp_pending_secret_encrypted = :pending WHERE id = :id`, { id: user.id, pending: encryptSecret(generateTotpSecret()) });
@@ -60,7 +63,7 @@ describe('resetting a user\'s authenticator', () => {
     expect(log).toMatchObject({ user_id: admin.id, ip_address: '10.3.3.3', details: { email: user.email, hadAuthenticator: true, sessionsEnded: 2 } });
   });
 
-  it('refuses one\'s own account with 403 and changes nothing', async () => {
+  it("refuses one's own account with 403 and changes nothing", async () => {
     const admin = await userWithAuthenticator('admin');
     const session = await signedInCookie(admin.id);
     const refused = await apiFailure(resetUserTotp(asActor(admin), admin.id));
@@ -90,8 +93,7 @@ describe('resetting a user\'s authenticator', () => {
 
   it('POST /api/admin/users/{userId}/reset-totp: 200 for an admin, 403 for a manager', async () => {
     const user = await userWithAuthenticator();
-    const call = (cookie: string) =>
-      resetTotpApi({ request: jsonRequest(`/api/admin/users/${user.id}/reset-totp`, undefined, cookie), params: { userId: user.id }, context: {} });
+    const call = (cookie: string) => resetTotpApi({ request: jsonRequest(`/api/admin/users/${user.id}/reset-totp`, undefined, cookie), params: { userId: user.id }, context: {} });
     const manager = await createTestUser({ role: 'manager' });
     expect((await apiFailure(call(await signedInCookie(manager.id)))).status).toBe(403);
     expect((await totpColumns(user.id))?.totp_confirmed_at).not.toBeNull();
@@ -110,7 +112,11 @@ describe('resetting a user\'s authenticator', () => {
       const form = new FormData();
       form.set('intent', 'reset-totp');
       form.set('userId', userId);
-      return settingsAction({ request: new Request('http://localhost/settings', { method: 'POST', body: form, headers: { Cookie: cookie } }), params: {}, context: { clientIp: '10.4.4.4' } });
+      return settingsAction({
+        request: new Request('http://localhost/settings', { method: 'POST', body: form, headers: { Cookie: cookie } }),
+        params: {},
+        context: { clientIp: '10.4.4.4' },
+      });
     };
     const done = await post(user.id);
     expect(done.status).toBe(302);

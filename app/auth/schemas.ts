@@ -40,8 +40,7 @@ const password = (message: string, min = 1) => plainText(z.string().min(min, mes
 export const CODE_LENGTH = 6;
 
 /** Missing, null and non-strings read as '' so the "required" message wins. */
-const text = (message: string) =>
-  z.preprocess((value) => (typeof value === 'string' ? value : value == null ? '' : value), z.string(message));
+const text = (message: string) => z.preprocess((value) => (typeof value === 'string' ? value : value == null ? '' : value), z.string(message));
 
 const requiredText = (message: string, max = 255) => text(message).pipe(plainText(z.string().trim().min(1, message).max(max, AUTH_ERRORS.tooLong)));
 
@@ -128,10 +127,7 @@ export const createUserSchema = z.object({
   firstName: requiredText(AUTH_ERRORS.firstNameRequired),
   lastName: requiredText(AUTH_ERRORS.lastNameRequired),
   role: roleField,
-  password: z.preprocess(
-    (value) => (value === '' || value === null ? undefined : value),
-    password(AUTH_ERRORS.newPasswordTooShort, PASSWORD_MIN_LENGTH).optional(),
-  ),
+  password: z.preprocess((value) => (value === '' || value === null ? undefined : value), password(AUTH_ERRORS.newPasswordTooShort, PASSWORD_MIN_LENGTH).optional()),
 });
 
 /** PUT /api/admin/users/{userId}/role */

@@ -2,15 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { execute, selectOne, selectRows } from '../db.server.ts';
 import { startLogin } from './login.server.ts';
 import { getSignedInUser } from './permissions.server.ts';
-import {
-  SESSION_MAX_AGE_SECONDS,
-  commitSession,
-  createSessionCookie,
-  destroySession,
-  endSessionsOfUser,
-  getSession,
-  purgeExpiredSessions,
-} from './session.server.ts';
+import { SESSION_MAX_AGE_SECONDS, commitSession, createSessionCookie, destroySession, endSessionsOfUser, getSession, purgeExpiredSessions } from './session.server.ts';
 import { cookieOf, getRequest, jsonRequest, signedInCookie } from './test-helpers.server.ts';
 import { setUserActive, setUserRole } from './users.server.ts';
 import { createTestUser, TEST_PASSWORD } from '../../tests/factories.ts';

@@ -36,11 +36,7 @@ function userIdOf(data: Partial<SessionData>): string | null {
   return typeof data.userId === 'string' ? data.userId : null;
 }
 
-async function insertSession(
-  data: Partial<SessionData>,
-  expires: Date,
-  meta: { ip?: string | null; userAgent?: string | null; transaction?: Transaction },
-): Promise<string> {
+async function insertSession(data: Partial<SessionData>, expires: Date, meta: { ip?: string | null; userAgent?: string | null; transaction?: Transaction }): Promise<string> {
   const id = newSessionId();
   await execute(
     `INSERT INTO sessions (id, user_id, data, ip_address, user_agent, expires_at)
@@ -77,10 +73,12 @@ function getStorage() {
       },
       updateData: async (id, data, expires) => {
         // A row ended meanwhile (logout elsewhere, deactivation) stays ended: no upsert.
-        await execute(
-          `UPDATE sessions SET data = CAST(:data AS jsonb), user_id = :userId, expires_at = :expiresAt WHERE id = :id`,
-          { id, data: JSON.stringify(data), userId: userIdOf(data), expiresAt: expiryFrom(expires) },
-        );
+        await execute(`UPDATE sessions SET data = CAST(:data AS jsonb), user_id = :userId, expires_at = :expiresAt WHERE id = :id`, {
+          id,
+          data: JSON.stringify(data),
+          userId: userIdOf(data),
+          expiresAt: expiryFrom(expires),
+        });
       },
       deleteData: async (id) => {
         await execute(`DELETE FROM sessions WHERE id = :id`, { id });
@@ -143,10 +141,7 @@ export function clearSessionCookie(): Promise<string> {
  * `except` (e.g. the session that just changed its own password). Returns the
  * number ended.
  */
-export async function endSessionsOfUser(
-  userId: string,
-  options: { except?: string; transaction?: Transaction } = {},
-): Promise<number> {
+export async function endSessionsOfUser(userId: string, options: { except?: string; transaction?: Transaction } = {}): Promise<number> {
   const { count } = await execute(
     `DELETE FROM sessions
       WHERE (user_id = :userId OR data->>'pendingUserId' = :userIdText)

@@ -5,17 +5,7 @@ import { verifyPassword } from './password.server.ts';
 import { getSignedInUser } from './permissions.server.ts';
 import { createSessionCookie, getSession } from './session.server.ts';
 import { activityRows, apiFailure, getRequest, jsonRequest, signedInCookie } from './test-helpers.server.ts';
-import {
-  changePassword,
-  createStaffUser,
-  findSetPasswordToken,
-  listUsers,
-  setPasswordWithToken,
-  setUserActive,
-  setUserOtp,
-  setUserRole,
-  updateProfile,
-} from './users.server.ts';
+import { changePassword, createStaffUser, findSetPasswordToken, listUsers, setPasswordWithToken, setUserActive, setUserOtp, setUserRole, updateProfile } from './users.server.ts';
 import { createTestUser, TEST_PASSWORD } from '../../tests/factories.ts';
 
 const asActor = (row: { id: string; role: 'user' | 'manager' | 'admin' | 'super_admin' }) => ({ id: row.id, role: row.role });
@@ -190,9 +180,7 @@ describe('one’s own account', () => {
     const elsewhere = await signedInCookie(user.id);
     const currentId = (await getSession(getRequest('/', current))).id;
 
-    const wrong = await apiFailure(
-      changePassword(asActor(user), { currentPassword: 'not-it', newPassword: 'New-password-1', confirmPassword: 'New-password-1' }),
-    );
+    const wrong = await apiFailure(changePassword(asActor(user), { currentPassword: 'not-it', newPassword: 'New-password-1', confirmPassword: 'New-password-1' }));
     expect(wrong).toMatchObject({ status: 400, body: { errors: { currentPassword: ['Trenutna lozinka nije ispravna'] } } });
 
     await changePassword(
@@ -221,8 +209,9 @@ describe('one’s own account', () => {
         },
       },
     });
-    expect(
-      await apiFailure(changePassword(asActor(user), { currentPassword: TEST_PASSWORD, newPassword: 'Long-enough-1', confirmPassword: 'Different-1' })),
-    ).toMatchObject({ status: 400, body: { errors: { confirmPassword: ['Lozinke se ne podudaraju'] } } });
+    expect(await apiFailure(changePassword(asActor(user), { currentPassword: TEST_PASSWORD, newPassword: 'Long-enough-1', confirmPassword: 'Different-1' }))).toMatchObject({
+      status: 400,
+      body: { errors: { confirmPassword: ['Lozinke se ne podudaraju'] } },
+    });
   });
 });

@@ -6,14 +6,7 @@ import { logActivity } from '../activity-log.server.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
 import { hashPassword, verifyPassword } from './password.server.ts';
 import { assertCan, can } from './permissions.server.ts';
-import {
-  AUTH_ERRORS,
-  changePasswordSchema,
-  createUserSchema,
-  profileSchema,
-  setPasswordSchema,
-  type Role,
-} from './schemas.ts';
+import { AUTH_ERRORS, changePasswordSchema, createUserSchema, profileSchema, setPasswordSchema, type Role } from './schemas.ts';
 import { endSessionsOfUser } from './session.server.ts';
 import { assertNotThrottled, recordFailure, resetThrottle } from './throttle.server.ts';
 import { findUserById, toPublicUser, type PublicUser, type UserRow } from './user-record.server.ts';
@@ -57,12 +50,7 @@ export type UserTokenPurpose = 'set_password' | 'reset_password';
  * same purpose ends now, so only the newest link works. Returns the token for
  * the email and how many older links it superseded.
  */
-export async function issueUserToken(
-  userId: string,
-  purpose: UserTokenPurpose,
-  ttlMinutes: number,
-  transaction: Transaction,
-): Promise<{ token: string; superseded: number }> {
+export async function issueUserToken(userId: string, purpose: UserTokenPurpose, ttlMinutes: number, transaction: Transaction): Promise<{ token: string; superseded: number }> {
   const { count: superseded } = await execute(
     `UPDATE user_tokens SET expires_at = now()
       WHERE user_id = :userId AND purpose = :purpose AND used_at IS NULL AND expires_at > now()`,
@@ -102,10 +90,7 @@ export async function listUsers(options: { q?: string | null; limit?: number; of
   const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
   const q = options.q?.trim() ? `%${options.q.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const where = q ? `WHERE email ILIKE :q OR first_name ILIKE :q OR last_name ILIKE :q OR (first_name || ' ' || last_name) ILIKE :q` : '';
-  const rows = await selectRows<UserRow>(
-    `SELECT * FROM users ${where} ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset`,
-    { q, limit, offset },
-  );
+  const rows = await selectRows<UserRow>(`SELECT * FROM users ${where} ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset`, { q, limit, offset });
   const count = await selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM users ${where}`, { q });
   return { users: rows.map(toPublicUser), total: count?.total ?? 0 };
 }
@@ -207,11 +192,7 @@ export async function setUserActive(actor: Actor, userId: string, isActive: bool
     const target = await loadTarget(userId, transaction);
     assertMayManage(actor, target);
     if (target.is_active === isActive) return target;
-    const { rows } = await execute<UserRow>(
-      `UPDATE users SET is_active = :isActive WHERE id = :id RETURNING *`,
-      { id: target.id, isActive },
-      { transaction },
-    );
+    const { rows } = await execute<UserRow>(`UPDATE users SET is_active = :isActive WHERE id = :id RETURNING *`, { id: target.id, isActive }, { transaction });
     const sessionsEnded = isActive ? 0 : await endSessionsOfUser(target.id, { transaction });
     await logActivity(
       {
@@ -240,11 +221,7 @@ export async function setUserOtp(actor: Actor, userId: string, otpEnabled: boole
     if (target.id !== actor.id) assertMayManage(actor, target);
     const current = target.otp_enabled !== false;
     if (current === otpEnabled) return target;
-    const { rows } = await execute<UserRow>(
-      `UPDATE users SET otp_enabled = :otpEnabled WHERE id = :id RETURNING *`,
-      { id: target.id, otpEnabled },
-      { transaction },
-    );
+    const { rows } = await execute<UserRow>(`UPDATE users SET otp_enabled = :otpEnabled WHERE id = :id RETURNING *`, { id: target.id, otpEnabled }, { transaction });
     await logActivity(
       {
         action: 'user_otp_changed',
@@ -300,20 +277,14 @@ export async function resetUserTotp(actor: Actor, userId: string, meta: WriteMet
 }
 
 /** PUT /api/auth/profile. Throws 400 (docs/domain-model.md#validation messages per field), 409 (email taken). Returns the user. */
-export async function updateProfile(
-  user: Actor,
-  input: { firstName: string; lastName: string; email: string },
-  meta: WriteMeta = {},
-): Promise<PublicUser> {
+export async function updateProfile(user: Actor, input: { firstName: string; lastName: string; email: string }, meta: WriteMeta = {}): Promise<PublicUser> {
   const data = parseInput(profileSchema, input);
   try {
     const updated = await inTransaction(async (transaction) => {
       const current = await loadTarget(user.id, transaction);
       const before = { firstName: current.first_name, lastName: current.last_name, email: current.email };
       const changes = Object.fromEntries(
-        (Object.keys(before) as Array<keyof typeof before>)
-          .filter((field) => before[field] !== data[field])
-          .map((field) => [field, { old: before[field], new: data[field] }]),
+        (Object.keys(before) as Array<keyof typeof before>).filter((field) => before[field] !== data[field]).map((field) => [field, { old: before[field], new: data[field] }]),
       );
       if (Object.keys(changes).length === 0) return current;
       const { rows } = await execute<UserRow>(
@@ -321,10 +292,7 @@ export async function updateProfile(
         { id: current.id, ...data },
         { transaction },
       );
-      await logActivity(
-        { action: 'profile_updated', userId: user.id, entityType: 'user', entityId: user.id, ipAddress: meta.ip, details: { changes } },
-        transaction,
-      );
+      await logActivity({ action: 'profile_updated', userId: user.id, entityType: 'user', entityId: user.id, ipAddress: meta.ip, details: { changes } }, transaction);
       return rows[0];
     });
     return toPublicUser(updated);
@@ -357,16 +325,9 @@ export async function changePassword(
   await resetThrottle([throttleKey]);
   const passwordHash = await hashPassword(data.newPassword);
   await inTransaction(async (transaction) => {
-    await execute(
-      `UPDATE users SET password_hash = :passwordHash, must_change_password = false WHERE id = :id`,
-      { id: current.id, passwordHash },
-      { transaction },
-    );
+    await execute(`UPDATE users SET password_hash = :passwordHash, must_change_password = false WHERE id = :id`, { id: current.id, passwordHash }, { transaction });
     const sessionsEnded = await endSessionsOfUser(current.id, { except: meta.exceptSessionId, transaction });
-    await logActivity(
-      { action: 'password_changed', userId: current.id, entityType: 'user', entityId: current.id, ipAddress: meta.ip, details: { sessionsEnded } },
-      transaction,
-    );
+    await logActivity({ action: 'password_changed', userId: current.id, entityType: 'user', entityId: current.id, ipAddress: meta.ip, details: { sessionsEnded } }, transaction);
   });
   return { success: true };
 }
@@ -375,10 +336,7 @@ export async function changePassword(
  * For the /set-password/{token} and /reset-password/{token} loaders: whose
  * link it is, or null when unknown, of another purpose, used, superseded or expired.
  */
-export async function findSetPasswordToken(
-  token: string,
-  purpose: UserTokenPurpose = 'set_password',
-): Promise<{ email: string; firstName: string; lastName: string } | null> {
+export async function findSetPasswordToken(token: string, purpose: UserTokenPurpose = 'set_password'): Promise<{ email: string; firstName: string; lastName: string } | null> {
   const row = await selectOne<RowOf<typeof User, 'email' | 'first_name' | 'last_name'>>(
     `SELECT u.email, u.first_name, u.last_name FROM user_tokens t JOIN users u ON u.id = t.user_id
       WHERE t.token_hash = :hash AND t.purpose = :purpose AND t.used_at IS NULL AND t.expires_at > now() AND u.is_active`,
@@ -416,11 +374,7 @@ export async function setPasswordWithToken(
     );
     const owner = rows[0];
     if (!owner) throw apiError(400, INVALID_LINK, { errors: { token: [INVALID_LINK] } });
-    await execute(
-      `UPDATE users SET password_hash = :passwordHash, must_change_password = false WHERE id = :id`,
-      { id: owner.user_id, passwordHash },
-      { transaction },
-    );
+    await execute(`UPDATE users SET password_hash = :passwordHash, must_change_password = false WHERE id = :id`, { id: owner.user_id, passwordHash }, { transaction });
     const sessionsEnded = await endSessionsOfUser(owner.user_id, { transaction });
     await logActivity(
       {
@@ -439,8 +393,6 @@ export async function setPasswordWithToken(
 
 /** For the worker's cleanup job: tokens past their expiry or used over a week ago. */
 export async function purgeExpiredUserTokens(): Promise<number> {
-  const { count } = await execute(
-    `DELETE FROM user_tokens WHERE expires_at <= now() OR used_at <= now() - interval '7 days'`,
-  );
+  const { count } = await execute(`DELETE FROM user_tokens WHERE expires_at <= now() OR used_at <= now() - interval '7 days'`);
   return count;
 }

@@ -126,7 +126,10 @@ export async function writeBackup(
   for (const name of order) {
     const [{ count }] = await snapshot.query<{ count: string }>(`SELECT count(*) AS count FROM ${quoteIdent(name)}`);
     // Generated columns are computed again on load; COPY FROM refuses values for them.
-    const columns = catalog.get(name)!.filter((column) => !column.generated).map((column) => column.name);
+    const columns = catalog
+      .get(name)!
+      .filter((column) => !column.generated)
+      .map((column) => column.name);
     tables.push({ name, columns, rows: Number(count) });
   }
   const [info] = await snapshot.query<{ created_at: string; version: string }>(
@@ -141,9 +144,11 @@ export async function writeBackup(
     migrations: (await snapshot.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY name')).map((row) => row.name),
     tables,
     // Sequences are not transactional: a value read now is at least what any row of the snapshot used.
-    sequences: (await snapshot.query<{ name: string; last_value: string | null }>(
-      `SELECT sequencename AS name, last_value::text AS last_value FROM pg_sequences WHERE schemaname = 'public' ORDER BY sequencename`,
-    )).map((row) => ({ name: row.name, lastValue: row.last_value })),
+    sequences: (
+      await snapshot.query<{ name: string; last_value: string | null }>(
+        `SELECT sequencename AS name, last_value::text AS last_value FROM pg_sequences WHERE schemaname = 'public' ORDER BY sequencename`,
+      )
+    ).map((row) => ({ name: row.name, lastValue: row.last_value })),
   };
 
   const out = fs.createWriteStream(target, { flags: 'wx', mode: 0o600 });
@@ -193,9 +198,7 @@ export async function writeBackup(
         written += bytes.length;
         entry.push(bytes);
       };
-      const copy = snapshot.client.query(
-        pgCopyStreams.to(`COPY ${quoteIdent(table.name)} (${table.columns.map(quoteIdent).join(', ')}) TO STDOUT`),
-      );
+      const copy = snapshot.client.query(pgCopyStreams.to(`COPY ${quoteIdent(table.name)} (${table.columns.map(quoteIdent).join(', ')}) TO STDOUT`));
       for await (const chunk of copy as AsyncIterable<Buffer>) {
         for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines += 1;
         // Each row is one line (COPY escapes line breaks inside values), so a row end is a safe place to split.

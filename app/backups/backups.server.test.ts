@@ -96,7 +96,10 @@ beforeAll(async () => {
   // Everything in the backup; the activity log without what was written after its snapshot.
   source = new Map();
   for (const table of manifest.tables) {
-    source.set(table.name, (await selectRows<{ rows: number; md5: string | null }>(CHECKSUM(table.name, table.name === 'activity_logs' ? `WHERE NOT (action = 'backup_completed')` : '')))[0]);
+    source.set(
+      table.name,
+      (await selectRows<{ rows: number; md5: string | null }>(CHECKSUM(table.name, table.name === 'activity_logs' ? `WHERE NOT (action = 'backup_completed')` : '')))[0],
+    );
   }
 }, 180_000);
 
@@ -152,7 +155,9 @@ describe('a backup', () => {
     const amounts = await selectRows<{ id: string; amount: string }>('SELECT id, amount::text FROM invoices ORDER BY id LIMIT 50');
     const restoredAmounts = await onDatabase(url, async (client) => (await client.query('SELECT id, amount::text FROM invoices ORDER BY id LIMIT 50')).rows);
     expect(restoredAmounts).toEqual(amounts);
-    expect(await onDatabase(url, async (client) => (await client.query(`SELECT address FROM clients WHERE oib = '12345678903'`)).rows[0].address)).toBe('Line one\nline two \\ backslash');
+    expect(await onDatabase(url, async (client) => (await client.query(`SELECT address FROM clients WHERE oib = '12345678903'`)).rows[0].address)).toBe(
+      'Line one\nline two \\ backslash',
+    );
 
     // A second restore into the same database is refused: it is not empty any more.
     const error = await rejection(restoreBackup({ databaseUrl: url, file }));
@@ -281,7 +286,10 @@ describe('asking for and downloading backups', () => {
       const bytes = fs.readFileSync(file);
       bytes[Math.floor(bytes.length / 2)] ^= 0xff;
       fs.writeFileSync(file, bytes);
-      expect(await apiFailure(openBackupDownload({ actor: toPublicUser(admin), id: backup.id }))).toMatchObject({ status: 409, body: { message: 'The backup file does not match its checksum' } });
+      expect(await apiFailure(openBackupDownload({ actor: toPublicUser(admin), id: backup.id }))).toMatchObject({
+        status: 409,
+        body: { message: 'The backup file does not match its checksum' },
+      });
     } finally {
       fs.renameSync(copy, file);
     }
@@ -313,7 +321,9 @@ describe('asking for and downloading backups', () => {
     const manager = await createTestUser({ role: 'manager' });
     const managerCookie = await signedInCookie(manager.id);
     expect((await apiFailure(backupsLoader({ request: getRequest('/api/backups', managerCookie), params: {}, context: {} }))).status).toBe(403);
-    expect((await apiFailure(downloadLoader({ request: getRequest(`/api/backups/${backup.id}/download`, managerCookie), params: { id: backup.id }, context: {} }))).status).toBe(403);
+    expect((await apiFailure(downloadLoader({ request: getRequest(`/api/backups/${backup.id}/download`, managerCookie), params: { id: backup.id }, context: {} }))).status).toBe(
+      403,
+    );
   });
 
   it("the Settings page lists them for an admin, and its 'Stvori sigurnosnu kopiju' form starts one", async () => {
@@ -337,7 +347,10 @@ describe('asking for and downloading backups', () => {
     const managerCookie = await signedInCookie(manager.id);
     const refused = (await rejection(settingsAction({ request: post(managerCookie), params: {}, context: {} }))) as Response;
     expect(refused.status).toBe(403);
-    const managerPage = (await (await settingsLoader({ request: getRequest('/settings', managerCookie), params: {}, context: {} })).json()) as { backups: unknown; canBackup: boolean };
+    const managerPage = (await (await settingsLoader({ request: getRequest('/settings', managerCookie), params: {}, context: {} })).json()) as {
+      backups: unknown;
+      canBackup: boolean;
+    };
     expect(managerPage).toMatchObject({ backups: null, canBackup: false });
   });
 });

@@ -31,7 +31,6 @@ export const STALE_AFTER_MINUTES = 15;
 /** How often the running job touches its row. */
 const PROGRESS_EVERY_MS = 20_000;
 
-
 /** Refusal codes of the backup calls (docs/decisions/013-error-codes.md). */
 const BACKUP_REFUSALS = {
   inProgress: 'backups.refusals.inProgress',
@@ -158,7 +157,10 @@ export async function runBackup(id: string, log: (line: string) => void = () => 
   );
   if (rows.length === 0) return getBackup(id);
   const dir = backupsDir();
-  const stamp = rows[0].created_at.toISOString().replace(/\.\d+Z$/, 'Z').replaceAll(':', '-');
+  const stamp = rows[0].created_at
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replaceAll(':', '-');
   const fileName = `finflow-backup-${stamp}-${id.slice(0, 8)}.zip`;
   const target = path.join(dir, fileName);
   const partial = `${target}.partial`;

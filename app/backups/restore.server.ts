@@ -86,7 +86,9 @@ export async function restoreBackup({ databaseUrl, file, log = () => {} }: { dat
       if (here.length === 0) throw new RestoreError(`Table ${table.name} of the backup does not exist in this database`);
       const difference = listDifference(table.columns, here);
       if (difference.missing.length || difference.extra.length) {
-        throw new RestoreError(`Table ${table.name} has other columns here than in the backup (missing: ${difference.missing.join(', ') || '-'}; extra: ${difference.extra.join(', ') || '-'})`);
+        throw new RestoreError(
+          `Table ${table.name} has other columns here than in the backup (missing: ${difference.missing.join(', ') || '-'}; extra: ${difference.extra.join(', ') || '-'})`,
+        );
       }
     }
 
@@ -192,7 +194,8 @@ async function loadTables({
       } else {
         await finishCopy();
         const expected = manifest.tables[loaded.length];
-        if (part.table !== expected?.name || part.index !== 1) throw new RestoreError(`${event.name} is out of order (expected ${expected ? `${expected.name}'s first part` : 'no more tables'})`);
+        if (part.table !== expected?.name || part.index !== 1)
+          throw new RestoreError(`${event.name} is out of order (expected ${expected ? `${expected.name}'s first part` : 'no more tables'})`);
         loaded.push(part.table);
         const columns = tables.get(part.table)!.columns.map(quoteIdent).join(', ');
         const stream = client.query(pgCopyStreams.from(`COPY ${quoteIdent(part.table)} (${columns}) FROM STDIN`));

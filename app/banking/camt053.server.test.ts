@@ -117,12 +117,24 @@ describe('camt.053 cash application', () => {
     const xml = camt053Fixture({ iban: factorAccount().iban, statementId: `API-${Date.now()}`, entries: [{ ref: `API-${Date.now()}`, amount: '10.00', ustrd: 'nepoznato' }] });
     const form = new FormData();
     form.append('file', new Blob([xml], { type: 'application/xml' }), 'izvod.xml');
-    const response = (await importAction({ request: new Request('http://localhost/api/bank-statements', { method: 'POST', body: form, headers: { Cookie: cookie } }), params: {}, context: {} })) as Response;
+    const response = (await importAction({
+      request: new Request('http://localhost/api/bank-statements', { method: 'POST', body: form, headers: { Cookie: cookie } }),
+      params: {},
+      context: {},
+    })) as Response;
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ matched: 0, unmatched: 1, duplicates: 0 });
-    const raw = (await importAction({ request: new Request('http://localhost/api/bank-statements', { method: 'POST', body: xml, headers: { Cookie: cookie, 'Content-Type': 'application/xml' } }), params: {}, context: {} })) as Response;
+    const raw = (await importAction({
+      request: new Request('http://localhost/api/bank-statements', { method: 'POST', body: xml, headers: { Cookie: cookie, 'Content-Type': 'application/xml' } }),
+      params: {},
+      context: {},
+    })) as Response;
     expect(await raw.json()).toMatchObject({ duplicates: 1, alreadyImported: true });
-    const list = (await unmatchedLoader({ request: new Request('http://localhost/api/bank-statements/unmatched', { headers: { Cookie: cookie } }), params: {}, context: {} })) as Response;
+    const list = (await unmatchedLoader({
+      request: new Request('http://localhost/api/bank-statements/unmatched', { headers: { Cookie: cookie } }),
+      params: {},
+      context: {},
+    })) as Response;
     expect(Number(list.headers.get('X-Total-Count'))).toBeGreaterThanOrEqual(1);
     expect(await selectRows('SELECT 1 FROM bank_statements WHERE file_name = :f', { f: 'izvod.xml' })).not.toHaveLength(0);
   });
@@ -139,9 +151,15 @@ describe('camt.053 cash application', () => {
       [statement({ ref: `D-${Date.now()}`, amount: '10.00', bookingDate: '9999-99-99' }), `Ntry[1]/BookgDt/Dt: "9999-99-99" is not a valid date`],
       [statement({ ref: `D-${Date.now()}`, amount: '10.00' }, '2026-02-31'), /is not a valid date$/],
       // The fixture escapes &, so the reference goes in afterwards.
-      [statement({ ref: `C-${Date.now()}`, amount: '10.00', ustrd: 'Uplata racuna' }).replace('Uplata racuna', 'Uplata &#1; racuna'), 'XML text contains a control character (&#1;)'],
+      [
+        statement({ ref: `C-${Date.now()}`, amount: '10.00', ustrd: 'Uplata racuna' }).replace('Uplata racuna', 'Uplata &#1; racuna'),
+        'XML text contains a control character (&#1;)',
+      ],
       // The fixture's escaping drops characters XML cannot carry, so the raw NUL goes in afterwards too.
-      [statement({ ref: `C-${Date.now()}`, amount: '10.00', debtorName: 'Kupac NUL d.d.' }).replace('Kupac NUL d.d.', 'Kupac \u0000 d.d.'), 'XML text contains a control character'],
+      [
+        statement({ ref: `C-${Date.now()}`, amount: '10.00', debtorName: 'Kupac NUL d.d.' }).replace('Kupac NUL d.d.', 'Kupac \u0000 d.d.'),
+        'XML text contains a control character',
+      ],
       [statement({ ref: `C-${Date.now()}`, amount: '10.00', debtorName: 'K'.repeat(300) }), "Ntry[1]: the debtor's name is longer than 255 characters"],
       [`<Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">${'<a>'.repeat(20_000)}${'</a>'.repeat(20_000)}</Document>`, /^Malformed XML/],
     ];
@@ -152,13 +170,19 @@ describe('camt.053 cash application', () => {
       expect(failure.body.errors?.file, String(message)).toBeDefined();
     }
     const post = (body: BodyInit, type: string) =>
-      importAction({ request: new Request('http://localhost/api/bank-statements', { method: 'POST', body, headers: { Cookie: cookie, 'Content-Type': type } }), params: {}, context: {} }) as Promise<Response>;
+      importAction({
+        request: new Request('http://localhost/api/bank-statements', { method: 'POST', body, headers: { Cookie: cookie, 'Content-Type': type } }),
+        params: {},
+        context: {},
+      }) as Promise<Response>;
     expect((await apiFailure(post('--x\r\nbroken', 'multipart/form-data; boundary=x'))).status).toBe(400);
     expect((await apiFailure(post('--x\r\nbroken', 'multipart/form-data'))).status).toBe(400);
     expect((await apiFailure(post('{"file":"x"}', 'application/json'))).status).toBe(415);
     const badName = new FormData();
     badName.append('file', new Blob([statement({ ref: `N-${Date.now()}`, amount: '1.00' })], { type: 'application/xml' }), 'izvod\u0001.xml');
-    const named = await apiFailure(importAction({ request: new Request('http://localhost/api/bank-statements', { method: 'POST', body: badName, headers: { Cookie: cookie } }), params: {}, context: {} }));
+    const named = await apiFailure(
+      importAction({ request: new Request('http://localhost/api/bank-statements', { method: 'POST', body: badName, headers: { Cookie: cookie } }), params: {}, context: {} }),
+    );
     expect(named).toMatchObject({ status: 400, body: { errors: { file: ['Contains characters that are not allowed'] } } });
     expect({ statements: await count('bank_statements'), entries: await count('bank_statement_entries'), payments: await count('payments') }).toEqual(before);
   });

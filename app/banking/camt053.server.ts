@@ -468,9 +468,7 @@ export async function assignEntry({ actor, id, input, ip }: { actor: Actor; id: 
   const parsed = entryAssignSchema.safeParse(input);
   if (!parsed.success) throw zodRefusal(parsed.error);
   return inTransaction(async (transaction) => {
-    const entry = UUID.test(id)
-      ? await selectOne<EntryRow>(`${SELECT_ENTRY} WHERE e.id = :id FOR UPDATE OF e`, { id }, { transaction })
-      : null;
+    const entry = UUID.test(id) ? await selectOne<EntryRow>(`${SELECT_ENTRY} WHERE e.id = :id FOR UPDATE OF e`, { id }, { transaction }) : null;
     if (!entry) throw apiError(404, PAYMENT_MESSAGES.entryNotFound);
     if (entry.status !== 'unmatched') throw apiError(409, PAYMENT_MESSAGES.entryNotUnmatched);
     const payment = await recordPayment(
@@ -499,7 +497,14 @@ export async function assignEntry({ actor, id, input, ip }: { actor: Actor; id: 
         entityType: 'bank_statement_entry',
         entityId: entry.id,
         ipAddress: ip,
-        details: { entryRef: entry.entry_ref, statementRef: entry.statement_ref, amount: centsToNumber(toCents(entry.amount)), invoiceId: parsed.data.invoiceId, invoiceNumber: payment.invoiceNumber, paymentId: payment.id },
+        details: {
+          entryRef: entry.entry_ref,
+          statementRef: entry.statement_ref,
+          amount: centsToNumber(toCents(entry.amount)),
+          invoiceId: parsed.data.invoiceId,
+          invoiceNumber: payment.invoiceNumber,
+          paymentId: payment.id,
+        },
       },
       transaction,
     );

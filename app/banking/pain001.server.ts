@@ -38,8 +38,14 @@ export interface Pain001Input {
 
 /** SEPA text fields: no control characters, single spaces, cut to the field's length. */
 export function sepaText(value: string, max: number): string {
-  // eslint-disable-next-line no-control-regex
-  return value.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, max);
+  return (
+    value
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, max)
+  );
 }
 
 /** CreDtTm as local ISO time without fraction (ISODateTime). */
@@ -128,7 +134,14 @@ export interface Pain001Summary {
   ctrlSumCents: number | null;
   debtorIban: string | null;
   executionDate: string | null;
-  transactions: Array<{ endToEndId: string | null; amountCents: number | null; currency: string | null; creditorName: string | null; creditorIban: string | null; remittance: string | null }>;
+  transactions: Array<{
+    endToEndId: string | null;
+    amountCents: number | null;
+    currency: string | null;
+    creditorName: string | null;
+    creditorIban: string | null;
+    remittance: string | null;
+  }>;
 }
 
 const AMOUNT = /^\d{1,13}\.\d{2}$/;

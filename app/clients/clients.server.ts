@@ -23,21 +23,7 @@ export type { ClientCreateInput, ClientUpdateInput };
 const CLIENTS: PartyConfig = {
   kind: 'client',
   table: 'clients',
-  fields: [
-    'companyName',
-    'oib',
-    'address',
-    'city',
-    'postalCode',
-    'country',
-    'contactPerson',
-    'email',
-    'phone',
-    'iban',
-    'registrationNumber',
-    'status',
-    'onboardingStatus',
-  ],
+  fields: ['companyName', 'oib', 'address', 'city', 'postalCode', 'country', 'contactPerson', 'email', 'phone', 'iban', 'registrationNumber', 'status', 'onboardingStatus'],
   createPermission: 'create:client',
   updatePermission: 'update:client',
   duplicateOibMessage: PARTY_ERRORS.clientDuplicateOib,
@@ -153,9 +139,7 @@ export async function createClient(
 }
 
 /** GET /api/clients: newest first; `q` (name, OIB prefix, email), `status`; the page and the full count. */
-export async function listClients(
-  options: { q?: string | null; status?: string | null; limit?: number; offset?: number } = {},
-): Promise<{ clients: ClientDto[]; total: number }> {
+export async function listClients(options: { q?: string | null; status?: string | null; limit?: number; offset?: number } = {}): Promise<{ clients: ClientDto[]; total: number }> {
   const where: string[] = [];
   if (options.status) {
     if (!(CLIENT_STATUSES as readonly string[]).includes(options.status)) {
@@ -188,20 +172,9 @@ export async function getClient(id: string): Promise<ClientDetailDto> {
   };
 }
 
-
 /** PUT /api/clients/{id}: the given fields; logs client_updated with old→new. Throws 400, 403, 404, 409 (OIB taken; 'active' before the KYC approval). */
 
-export async function updateClient({
-  actor,
-  id,
-  input,
-  ip,
-}: {
-  actor: Actor;
-  id: string;
-  input: ClientUpdateInput;
-  ip?: string | null;
-}): Promise<ClientDto> {
+export async function updateClient({ actor, id, input, ip }: { actor: Actor; id: string; input: ClientUpdateInput; ip?: string | null }): Promise<ClientDto> {
   const data = parseInput(clientUpdateSchema, input);
   if (data.status === 'active') {
     // Only the KYC approval makes a client active (app/onboarding/kyc-decision.server.ts); an edit cannot skip it.

@@ -143,15 +143,10 @@ export async function createParty<Row extends PartyRow>(
  * `<kind>_updated` with every changed field as {old, new}. Nothing changed:
  * no write and no log row. Throws 403, 404, 409 (OIB taken).
  */
-export async function updateParty<Row extends PartyRow>(
-  config: PartyConfig,
-  args: { actor: Actor; id: string; values: PartyValues; ip?: string | null },
-): Promise<Row> {
+export async function updateParty<Row extends PartyRow>(config: PartyConfig, args: { actor: Actor; id: string; values: PartyValues; ip?: string | null }): Promise<Row> {
   assertCan(args.actor, config.updatePermission);
   return inTransaction(async (transaction) => {
-    const current = isUuid(args.id)
-      ? await selectOne<Row>(`SELECT * FROM ${config.table} WHERE id = :id FOR UPDATE`, { id: args.id }, { transaction })
-      : null;
+    const current = isUuid(args.id) ? await selectOne<Row>(`SELECT * FROM ${config.table} WHERE id = :id FOR UPDATE`, { id: args.id }, { transaction }) : null;
     if (!current) throw apiError(404, config.notFoundMessage);
     const changes: Record<string, { old: unknown; new: unknown }> = {};
     for (const field of config.fields) {
@@ -312,9 +307,7 @@ export async function partyRelations(kind: PartyKind, id: string): Promise<Party
         WHERE entity_type = :kind AND entity_id = :id ORDER BY created_at DESC, id DESC LIMIT :limit`,
       { kind, id, limit: DETAIL_ROW_LIMIT },
     ),
-    selectRows<
-      RowOf<typeof RiskAssessment, 'id' | 'score' | 'category' | 'automatic_score' | 'manual_adjustment' | 'notes' | 'created_at'> & { assessor: string | null }
-    >(
+    selectRows<RowOf<typeof RiskAssessment, 'id' | 'score' | 'category' | 'automatic_score' | 'manual_adjustment' | 'notes' | 'created_at'> & { assessor: string | null }>(
       `SELECT r.id, r.score, r.category, r.automatic_score, r.manual_adjustment, r.notes, r.created_at,
               CASE WHEN u.id IS NULL THEN NULL ELSE u.first_name || ' ' || u.last_name END AS assessor
          FROM risk_assessments r LEFT JOIN users u ON u.id = r.assessed_by

@@ -26,12 +26,10 @@ export const PARTY_ERRORS = {
   kycNotApproved: 'clients.validation.kycNotApproved',
 } as const;
 
-
 export const DEFAULT_COUNTRY = 'Croatia';
 
 /** '' and whitespace-only count as "not given" (forms send empty inputs; JSON callers may send null). */
-const blankToUndefined = (value: unknown) =>
-  value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value;
+const blankToUndefined = (value: unknown) => (value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value);
 /** In an update, a blank value clears the field; a missing key leaves it unchanged. */
 const blankToNull = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? null : value);
 
@@ -140,18 +138,6 @@ export const customerEditFormSchema = customerCreateSchema;
 /** Any of the creation/edit form schemas (what the shared page helpers accept). */
 export type PartySchema = typeof clientCreateSchema | typeof customerCreateSchema;
 
-export const CLIENT_FIELDS = [
-  'companyName',
-  'oib',
-  'address',
-  'city',
-  'postalCode',
-  'country',
-  'contactPerson',
-  'email',
-  'phone',
-  'iban',
-  'registrationNumber',
-] as const;
+export const CLIENT_FIELDS = ['companyName', 'oib', 'address', 'city', 'postalCode', 'country', 'contactPerson', 'email', 'phone', 'iban', 'registrationNumber'] as const;
 export const CUSTOMER_FIELDS = CLIENT_FIELDS.filter((field) => field !== 'contactPerson');
 export type PartyField = (typeof CLIENT_FIELDS)[number];

@@ -90,7 +90,11 @@ export function AppShell({ shell, children }: { shell: ShellData; children: Reac
 function UserBlock({ user }: { user: ShellData['user'] | null }) {
   const { t } = useTranslation();
   if (!user) {
-    return <Text size="2" color="gray">{t('userMenu.noData')}</Text>;
+    return (
+      <Text size="2" color="gray">
+        {t('userMenu.noData')}
+      </Text>
+    );
   }
   const name = user.firstName && user.lastName ? `${user.firstName} ${user.lastName}` : t('userMenu.unknownUser');
   return (

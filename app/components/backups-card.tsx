@@ -76,10 +76,7 @@ export function BackupsCard({ backups, canBackup, canExport }: { backups: Backup
           ) : (
             <Table.Root variant="surface" size="1" data-testid="backup-list">
               <TableHead
-                columns={[
-                  t('backups.columns.created'), t('backups.columns.status'), t('backups.columns.size'), t('backups.columns.requestedBy'),
-                  t('backups.columns.file'),
-                ]}
+                columns={[t('backups.columns.created'), t('backups.columns.status'), t('backups.columns.size'), t('backups.columns.requestedBy'), t('backups.columns.file')]}
               />
               <Table.Body>
                 {backups.map((backup) => (

@@ -175,9 +175,7 @@ function IntegrationsCard({ integrations }: { integrations: DashboardData['integ
                   {integration.name}
                 </Text>
                 <Text as="div" size="1" color="gray">
-                  {integration.lastCheck
-                    ? t('dashboard.integrations.lastCheck', { time: formatDateTime(integration.lastCheck) })
-                    : t('dashboard.integrations.neverChecked')}
+                  {integration.lastCheck ? t('dashboard.integrations.lastCheck', { time: formatDateTime(integration.lastCheck) }) : t('dashboard.integrations.neverChecked')}
                   {integration.errorCount ? ` · ${t('dashboard.integrations.errors', { count: integration.errorCount })}` : ''}
                 </Text>
               </Box>

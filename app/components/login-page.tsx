@@ -9,10 +9,7 @@ import { useRefusalText } from './refusal-text.ts';
 import { LanguageSwitcher } from './language-switcher.tsx';
 import { useToast } from './toaster.tsx';
 
-export type LoginActionData =
-  | { step: 'credentials'; error?: string }
-  | { step: 'code'; error?: string }
-  | { step: 'setup'; qrCode: string; manualKey: string; error?: string };
+export type LoginActionData = { step: 'credentials'; error?: string } | { step: 'code'; error?: string } | { step: 'setup'; qrCode: string; manualKey: string; error?: string };
 
 const FEATURES = ['compliance', 'einvoice', 'automation', 'kyc'] as const;
 

@@ -8,7 +8,9 @@ export function NotFound() {
   return (
     <Flex asChild direction="column" align="center" justify="center" gap="4" className="centered-page">
       <main>
-        <Heading as="h1" size="8">{t('notFound.title')}</Heading>
+        <Heading as="h1" size="8">
+          {t('notFound.title')}
+        </Heading>
         <Text color="gray">{t('notFound.description')}</Text>
         <Button asChild>
           <Link to="/">{t('notFound.back')}</Link>

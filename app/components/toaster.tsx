@@ -44,17 +44,9 @@ export function ToastProvider({ initial, children }: { initial: ToastMessage | n
       <RadixToast.Provider duration={TOAST_DURATION_MS} swipeDirection="right" swipeThreshold={50} label={t('toast.label')}>
         {children}
         {current ? (
-          <RadixToast.Root
-            key={current.id}
-            open={open}
-            onOpenChange={setOpen}
-            className="toast"
-            data-variant={current.variant ?? 'default'}
-          >
+          <RadixToast.Root key={current.id} open={open} onOpenChange={setOpen} className="toast" data-variant={current.variant ?? 'default'}>
             <RadixToast.Title className="toast-title">{t(current.title, params)}</RadixToast.Title>
-            {current.description ? (
-              <RadixToast.Description className="toast-description">{t(current.description, params)}</RadixToast.Description>
-            ) : null}
+            {current.description ? <RadixToast.Description className="toast-description">{t(current.description, params)}</RadixToast.Description> : null}
             <RadixToast.Close className="toast-close" aria-label={t('toast.close')}>
               <Cross2Icon />
             </RadixToast.Close>

@@ -29,15 +29,7 @@ interface ManagedUser {
  * JavaScript, the `?resetTotp=<id>` panel without.
  * The server enforces the same rules; this only hides what it would refuse.
  */
-export function UserManagement({
-  users,
-  me,
-  canGrantSuperAdmin,
-}: {
-  users: ManagedUser[];
-  me: { id: string };
-  canGrantSuperAdmin: boolean;
-}) {
+export function UserManagement({ users, me, canGrantSuperAdmin }: { users: ManagedUser[]; me: { id: string }; canGrantSuperAdmin: boolean }) {
   const { t } = useTranslation();
   const [searchParams] = useSearchParams();
   const confirming = users.find((user) => user.id === searchParams.get('resetTotp') && user.id !== me.id) ?? null;
@@ -60,7 +52,9 @@ export function UserManagement({
       ) : null}
       <Flex justify="between" align="start" mb="3" gap="3" wrap="wrap">
         <div>
-          <Heading as="h3" size="4">{t('settings.users')}</Heading>
+          <Heading as="h3" size="4">
+            {t('settings.users')}
+          </Heading>
           <Text size="2" color="gray">
             {t('settings.usersDescription')}
           </Text>
@@ -69,10 +63,7 @@ export function UserManagement({
       </Flex>
       <Table.Root variant="surface" data-testid="user-table">
         <TableHead
-          columns={[
-            t('settings.name'), t('settings.email'), t('settings.role'), t('settings.active'), t('settings.otp'), t('recovery.totp.column'),
-            t('settings.lastLogin'),
-          ]}
+          columns={[t('settings.name'), t('settings.email'), t('settings.role'), t('settings.active'), t('settings.otp'), t('recovery.totp.column'), t('settings.lastLogin')]}
         />
         <Table.Body>
           {users.map((user) => (
@@ -124,12 +115,7 @@ function UserRow({ user, self, canGrantSuperAdmin }: { user: ManagedUser; self: 
         </fetcher.Form>
       </Table.Cell>
       <Table.Cell>
-        <Switch
-          checked={isActive}
-          disabled={locked}
-          aria-label={t('settings.active')}
-          onCheckedChange={(checked) => submit({ intent: 'status', isActive: String(checked) })}
-        />
+        <Switch checked={isActive} disabled={locked} aria-label={t('settings.active')} onCheckedChange={(checked) => submit({ intent: 'status', isActive: String(checked) })} />
       </Table.Cell>
       <Table.Cell>
         <Switch

@@ -18,7 +18,15 @@ describe('customers', () => {
       input: { companyName: 'Kupac d.d.', oib: newOib(), iban: croatianIban('2402006', '1100000001'), postalCode: '21000' },
       ip: '10.0.0.1',
     });
-    expect(customer).toMatchObject({ companyName: 'Kupac d.d.', country: 'Croatia', accountBlocked: false, blockageReason: null, lastFinaCheck: null, riskScore: 83, riskCategory: 'low' });
+    expect(customer).toMatchObject({
+      companyName: 'Kupac d.d.',
+      country: 'Croatia',
+      accountBlocked: false,
+      blockageReason: null,
+      lastFinaCheck: null,
+      riskScore: 83,
+      riskCategory: 'low',
+    });
     expect(customer).not.toHaveProperty('contactPerson');
     const [log] = await activityRows('customer_created', customer.id);
     expect(log).toMatchObject({ user_id: user.id, ip_address: '10.0.0.1', details: { companyName: 'Kupac d.d.' } });

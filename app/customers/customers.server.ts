@@ -107,17 +107,7 @@ export async function getCustomer(id: string): Promise<CustomerDetailDto> {
 }
 
 /** PUT /api/customers/{id}: the given fields; logs customer_updated with old→new. Throws 400, 403, 404, 409. */
-export async function updateCustomer({
-  actor,
-  id,
-  input,
-  ip,
-}: {
-  actor: Actor;
-  id: string;
-  input: CustomerUpdateInput;
-  ip?: string | null;
-}): Promise<CustomerDto> {
+export async function updateCustomer({ actor, id, input, ip }: { actor: Actor; id: string; input: CustomerUpdateInput; ip?: string | null }): Promise<CustomerDto> {
   const data = parseInput(customerUpdateSchema, input);
   const row = await updateParty<CustomerRow>(CUSTOMERS, { actor, id, values: data, ip });
   return toCustomerDto(row);

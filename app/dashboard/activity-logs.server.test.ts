@@ -18,10 +18,10 @@ async function seedLogs() {
     await logActivity({ action: 'client_updated', userId: bob.id, entityType: 'client', entityId: entity }, transaction);
   });
   // An old row: the log is append-only, so it is inserted with its date.
-  await execute(
-    `INSERT INTO activity_logs (action, entity_type, entity_id, user_id, created_at) VALUES ('task_created', 'task', :id, :user, '2024-03-10T10:00:00Z')`,
-    { id: randomUUID(), user: alice.id },
-  );
+  await execute(`INSERT INTO activity_logs (action, entity_type, entity_id, user_id, created_at) VALUES ('task_created', 'task', :id, :user, '2024-03-10T10:00:00Z')`, {
+    id: randomUUID(),
+    user: alice.id,
+  });
   return { alice, bob, entity, cookie: await signedInCookie(alice.id) };
 }
 

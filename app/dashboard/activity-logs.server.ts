@@ -87,10 +87,7 @@ export async function listActivityLogs(
   filters: ActivityLogFilters,
   options?: { limit?: number; offset?: number; count?: true },
 ): Promise<{ logs: ActivityLogDto[]; total: number }>;
-export async function listActivityLogs(
-  filters: ActivityLogFilters,
-  options: { limit?: number; offset?: number; count: false },
-): Promise<{ logs: ActivityLogDto[]; total: null }>;
+export async function listActivityLogs(filters: ActivityLogFilters, options: { limit?: number; offset?: number; count: false }): Promise<{ logs: ActivityLogDto[]; total: null }>;
 export async function listActivityLogs(
   filters: ActivityLogFilters,
   { limit = 100, offset = 0, count: withCount = true }: { limit?: number; offset?: number; count?: boolean } = {},

@@ -20,7 +20,9 @@ export interface IntegrationStatusRow {
 
 /** The integrations table as it stands (the recurring health check keeps status, lastCheck, errorCount, lastError). */
 export async function integrationStatuses(): Promise<IntegrationStatusRow[]> {
-  const rows = await selectRows<RowOf<typeof Integration, 'id' | 'name' | 'type' | 'status' | 'is_enabled' | 'last_check' | 'error_count' | 'last_error'>>(`SELECT id, name, type, status, is_enabled, last_check, error_count, last_error FROM integrations ORDER BY name, type`);
+  const rows = await selectRows<RowOf<typeof Integration, 'id' | 'name' | 'type' | 'status' | 'is_enabled' | 'last_check' | 'error_count' | 'last_error'>>(
+    `SELECT id, name, type, status, is_enabled, last_check, error_count, last_error FROM integrations ORDER BY name, type`,
+  );
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
@@ -81,13 +83,10 @@ export async function loadDashboard({ userId, period, now = new Date() }: { user
   const days = PERIODS[period];
   return {
     period,
-    metrics: metrics.ok
-      ? { ok: true as const, data: { ...metrics.data, historicalData: metrics.data.historicalData.slice(-days) } }
-      : metrics,
+    metrics: metrics.ok ? { ok: true as const, data: { ...metrics.data, historicalData: metrics.data.historicalData.slice(-days) } } : metrics,
     integrations,
     workflows,
     activities,
     tasks,
   };
 }
-

@@ -42,9 +42,7 @@ const count = async (sql: string, replacements: Record<string, unknown> = {}) =>
 describe('dashboard metrics over the demo book', () => {
   it('the four cards equal their SQL', async () => {
     const metrics = await dashboardMetrics({ now });
-    const clients = await selectRows<{ credit_limit: string | null; used_credit: string; status: string }>(
-      'SELECT credit_limit, used_credit, status FROM clients',
-    );
+    const clients = await selectRows<{ credit_limit: string | null; used_credit: string; status: string }>('SELECT credit_limit, used_credit, status FROM clients');
     // In cents, summed row by row.
     const availableCents = clients
       .filter((client) => client.status === 'active')
@@ -99,7 +97,10 @@ describe('dashboard metrics over the demo book', () => {
     for (const point of historicalData) {
       expect(point).toEqual({ date: point.date, received: created[point.date] ?? 0, processed: verified[point.date] ?? 0, approved: approved[point.date] ?? 0 });
     }
-    const sum = (map: Record<string, number>) => Object.entries(map).filter(([day]) => day >= first && day <= today).reduce((total, [, n]) => total + n, 0);
+    const sum = (map: Record<string, number>) =>
+      Object.entries(map)
+        .filter(([day]) => day >= first && day <= today)
+        .reduce((total, [, n]) => total + n, 0);
     expect(historicalData.reduce((total, point) => total + point.received, 0)).toBe(sum(created));
     expect(sum(created)).toBeGreaterThan(0);
   });
@@ -108,15 +109,12 @@ describe('dashboard metrics over the demo book', () => {
     const { notes, availableForFinancing } = await dashboardMetrics({ now });
     const { thisMonth, lastMonth } = await monthStarts();
     expect(notes.awaitingVerification).toBe(await count(`SELECT count(*)::int AS n FROM invoices WHERE status = 'pending'`));
-    expect(notes.newActiveClientsThisMonth).toBe(
-      await count(`SELECT count(*)::int AS n FROM clients WHERE status = 'active' AND created_at >= :start`, { start: thisMonth }),
-    );
+    expect(notes.newActiveClientsThisMonth).toBe(await count(`SELECT count(*)::int AS n FROM clients WHERE status = 'active' AND created_at >= :start`, { start: thisMonth }));
 
     // Available at the start of this month: today's limits less the advances then open.
-    const rows = await selectRows<{ id: string; credit_limit: string | null }>(
-      `SELECT id, credit_limit FROM clients WHERE status = 'active' AND created_at < :start`,
-      { start: thisMonth },
-    );
+    const rows = await selectRows<{ id: string; credit_limit: string | null }>(`SELECT id, credit_limit FROM clients WHERE status = 'active' AND created_at < :start`, {
+      start: thisMonth,
+    });
     let beforeCents = 0;
     for (const row of rows) {
       const open = await selectOne<{ s: string | null }>(
@@ -159,7 +157,13 @@ describe('dashboard metrics over the demo book', () => {
 
 describe('the dashboard page', () => {
   it('the period links change the chart data length (7, 30, 90; 30 by default)', async () => {
-    for (const [period, days] of [['7d', 7], ['30d', 30], ['90d', 90], ['', 30], ['bogus', 30]] as const) {
+    for (const [period, days] of [
+      ['7d', 7],
+      ['30d', 30],
+      ['90d', 90],
+      ['', 30],
+      ['bogus', 30],
+    ] as const) {
       const response = await indexLoader({ request: getRequest(`/?period=${period}`, cookie), params: {}, context: {} });
       const body = (await response.json()) as { dashboard: { period: string; metrics: { data: { historicalData: unknown[] } } } };
       expect(body.dashboard.period).toBe(period === '' || period === 'bogus' ? '30d' : period);
@@ -203,9 +207,7 @@ describe('the dashboard page', () => {
     const latest = await selectRows<{ id: string }>('SELECT id FROM activity_logs ORDER BY created_at DESC, id DESC LIMIT 10');
     expect(data.activities.data.map((activity) => activity.id)).toEqual(latest.map((row) => row.id));
 
-    expect(data.tasks.data.total).toBe(
-      await count(`SELECT count(*)::int AS n FROM tasks WHERE assigned_to = :id AND status IN ('pending', 'in_progress')`, { id: admin.id }),
-    );
+    expect(data.tasks.data.total).toBe(await count(`SELECT count(*)::int AS n FROM tasks WHERE assigned_to = :id AND status IN ('pending', 'in_progress')`, { id: admin.id }));
     expect(data.tasks.data).toEqual(await pendingTasksOf(admin.id, { limit: 10 }));
   });
 });

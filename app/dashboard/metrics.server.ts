@@ -123,8 +123,7 @@ export async function dashboardMetrics({ now = new Date() }: { now?: Date } = {}
     historicalData,
     riskStats: { low: clients.low, medium: clients.medium, high: clients.high },
     notes: {
-      availableForFinancingChange:
-        availableBefore === 0 ? null : Math.round((1000 * (available - availableBefore)) / availableBefore) / 10,
+      availableForFinancingChange: availableBefore === 0 ? null : Math.round((1000 * (available - availableBefore)) / availableBefore) / 10,
       newActiveClientsThisMonth: clients.new_active,
       awaitingVerification: invoices.pending,
       automationSuccessChange: thisMonth === null || lastMonth === null ? null : Math.round(10 * (thisMonth - lastMonth)) / 10,

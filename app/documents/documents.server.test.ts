@@ -49,10 +49,17 @@ describe('storeDocument', () => {
   it('marks a document that needs a signature as pending; the public wizard stores without an actor', async () => {
     const signed = await storeDocument({ actor: actorOf(staff), bytes: pdf('s'), fileName: 's.pdf', name: 'Za potpis', type: 'contract', signatureRequired: true });
     expect(signed.signatureStatus).toBe('pending');
-    const client = await selectOne<{ id: string }>(
-      `INSERT INTO clients (company_name, oib) VALUES ('Dokumenti d.o.o.', '12345678903') RETURNING id`,
-    );
-    const kyc = await storeDocument({ actor: null, bytes: pdf('kyc'), fileName: 'izvadak.pdf', name: 'Izvadak', type: 'kyc_document', kycType: 'company_registration', entityType: 'client', entityId: client!.id });
+    const client = await selectOne<{ id: string }>(`INSERT INTO clients (company_name, oib) VALUES ('Dokumenti d.o.o.', '12345678903') RETURNING id`);
+    const kyc = await storeDocument({
+      actor: null,
+      bytes: pdf('kyc'),
+      fileName: 'izvadak.pdf',
+      name: 'Izvadak',
+      type: 'kyc_document',
+      kycType: 'company_registration',
+      entityType: 'client',
+      entityId: client!.id,
+    });
     expect(kyc).toMatchObject({ uploadedBy: null, kycType: 'company_registration', entityType: 'client', entityId: client!.id });
   });
 
@@ -67,7 +74,15 @@ describe('storeDocument', () => {
     expect(missing).toMatchObject({ status: 400, body: { message: 'Molimo unesite sve obavezne podatke.' } });
     const orphan = pdf('linked to nothing');
     const unknown = await apiFailure(
-      storeDocument({ actor: actorOf(staff), bytes: orphan, fileName: 'o.pdf', name: 'O', type: 'contract', entityType: 'client', entityId: '00000000-0000-4000-8000-000000000009' }),
+      storeDocument({
+        actor: actorOf(staff),
+        bytes: orphan,
+        fileName: 'o.pdf',
+        name: 'O',
+        type: 'contract',
+        entityType: 'client',
+        entityId: '00000000-0000-4000-8000-000000000009',
+      }),
     );
     expect(unknown.status).toBe(400);
     for (const bytes of [exe, big, orphan]) expect(fs.existsSync(objectPath(objectKeyFor(sha256Hex(bytes))))).toBe(false);

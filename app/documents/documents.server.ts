@@ -263,7 +263,17 @@ export async function createRegistrationDocument({ actor, input, ip }: { actor: 
     const objectId = await resolveUploadReference(data.fileUrl, { transaction, field: 'fileUrl' });
     const [upload] = await claimUploads([objectId], { transaction, field: 'fileUrl' });
     return recordStoredDocument(
-      { actor, ...upload, storageKey: upload.storageKey, name: data.name, type: data.type, kycType: data.kycType ?? null, entityType: data.entityType, entityId: data.entityId, ip },
+      {
+        actor,
+        ...upload,
+        storageKey: upload.storageKey,
+        name: data.name,
+        type: data.type,
+        kycType: data.kycType ?? null,
+        entityType: data.entityType,
+        entityId: data.entityId,
+        ip,
+      },
       { transaction },
     );
   });
@@ -313,10 +323,7 @@ export async function listDocuments(options: {
          FROM documents d WHERE ${base}`,
       replacements,
     ),
-    selectRows<DocumentRow>(
-      `${SELECT_DOCUMENT} WHERE ${base} AND ${TAB_FILTER[tab]} ORDER BY d.created_at DESC, d.id DESC LIMIT :limit OFFSET :offset`,
-      replacements,
-    ),
+    selectRows<DocumentRow>(`${SELECT_DOCUMENT} WHERE ${base} AND ${TAB_FILTER[tab]} ORDER BY d.created_at DESC, d.id DESC LIMIT :limit OFFSET :offset`, replacements),
   ]);
   const allCounts = counts ?? { all: 0, signatures: 0, recent: 0, invoice: 0, contract: 0 };
   return { items: rows.map(toDto), total: allCounts[tab], counts: allCounts };
@@ -389,7 +396,14 @@ export async function signDocument({ actor, id, ip, adapter }: { actor: Actor; i
       { transaction },
     );
     await logActivity(
-      { action: 'document_signed', userId: actor.id, entityType: 'document', entityId: row.id, ipAddress: ip, details: { name: row.name, signatureId, checksum: row.checksum.trim() } },
+      {
+        action: 'document_signed',
+        userId: actor.id,
+        entityType: 'document',
+        entityId: row.id,
+        ipAddress: ip,
+        details: { name: row.name, signatureId, checksum: row.checksum.trim() },
+      },
       transaction,
     );
     return toDto((await selectOne<DocumentRow>(`${SELECT_DOCUMENT} WHERE d.id = :id`, { id: row.id }, { transaction }))!);

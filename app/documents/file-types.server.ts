@@ -65,12 +65,10 @@ export function wrongFileType(): Response {
  * gave none (the quarantine PUT), then the bytes alone decide. `declaredMime`
  * is informational: browsers disagree on it (image/jpg, application/octet-stream).
  */
-export function checkUpload(args: {
-  bytes: Buffer;
-  fileName: string | null;
-  declaredMime?: string | null;
-  allowed?: readonly AllowedExtension[];
-}): { mimeType: DetectedType['mimeType']; extension: AllowedExtension } {
+export function checkUpload(args: { bytes: Buffer; fileName: string | null; declaredMime?: string | null; allowed?: readonly AllowedExtension[] }): {
+  mimeType: DetectedType['mimeType'];
+  extension: AllowedExtension;
+} {
   const allowed = args.allowed ?? ALLOWED_EXTENSIONS;
   if (args.bytes.length > MAX_UPLOAD_BYTES) throw fileTooLarge();
   const detected = detectFileType(args.bytes) ?? (allowed.includes('xml') ? detectXml(args.bytes) : null);
@@ -113,7 +111,11 @@ export function safeFileName(name: string, mimeType: string): string {
     base = base.slice(0, base.length - current.length - 1);
   }
   // Cutting may split a surrogate pair: drop a high half left at the end.
-  base = base.slice(0, 150).replace(/[\uD800-\uDBFF]$/, '').trim() || 'document';
+  base =
+    base
+      .slice(0, 150)
+      .replace(/[\uD800-\uDBFF]$/, '')
+      .trim() || 'document';
   return extension ? `${base}.${extension}` : base;
 }
 

@@ -42,8 +42,16 @@ describe('upload quarantine', () => {
 
   it('stores a PUT file, refuses a second PUT (409), an executable (415), too large (413) and unknown addresses (404)', async () => {
     const { token, uploadURL, objectId, bytes } = await uploaded('first');
-    const row = await selectOne<Record<string, unknown>>(`SELECT status, storage_key, size::int AS size, mime_type, file_name FROM upload_objects WHERE id = :id`, { id: objectId });
-    expect(row).toEqual({ status: 'uploaded', storage_key: objectKeyFor(sha256Hex(bytes)), size: bytes.length, mime_type: 'application/pdf', file_name: 'izvadak sudskog registra.pdf' });
+    const row = await selectOne<Record<string, unknown>>(`SELECT status, storage_key, size::int AS size, mime_type, file_name FROM upload_objects WHERE id = :id`, {
+      id: objectId,
+    });
+    expect(row).toEqual({
+      status: 'uploaded',
+      storage_key: objectKeyFor(sha256Hex(bytes)),
+      size: bytes.length,
+      mime_type: 'application/pdf',
+      file_name: 'izvadak sudskog registra.pdf',
+    });
     expect(fs.existsSync(objectPath(objectKeyFor(sha256Hex(bytes))))).toBe(true);
     expect((await apiFailure(receiveUpload(token, put(uploadURL, pdf('second'))))).status).toBe(409);
 
@@ -70,7 +78,7 @@ describe('upload quarantine', () => {
       );
     });
     expect(documents[0]).toMatchObject({ checksum: sha256Hex(a.bytes), size: a.bytes.length, uploadedBy: null, kycType: 'tax_certificate' });
-    expect((await apiFailure(claimUploads([a.objectId])))).toMatchObject({ status: 400 });
+    expect(await apiFailure(claimUploads([a.objectId]))).toMatchObject({ status: 400 });
 
     const empty = await createUploadSlot({ ip: '192.0.2.3' });
     expect((await apiFailure(claimUploads([empty.objectId]))).status).toBe(400);

@@ -136,9 +136,7 @@ function fileNameHeader(request: Request): string | null {
  */
 export async function receiveUpload(token: string, request: Request): Promise<{ objectId: string; size: number; mimeType: string; fileName: string | null }> {
   const hash = /^[A-Za-z0-9_-]{43}$/.test(token) ? hashToken(token) : null;
-  const slot = hash
-    ? await selectOne<SlotRow>(`SELECT id, status, expires_at <= now() AS expired FROM upload_objects WHERE token_hash = :hash`, { hash })
-    : null;
+  const slot = hash ? await selectOne<SlotRow>(`SELECT id, status, expires_at <= now() AS expired FROM upload_objects WHERE token_hash = :hash`, { hash }) : null;
   if (!slot || (slot.status === 'pending' && slot.expired)) throw apiError(404, MESSAGES.uploadAddressInvalid);
   if (slot.status !== 'pending') throw apiError(409, MESSAGES.alreadyUploaded);
 

@@ -45,8 +45,7 @@ export function lineAmountCents(quantity: Decimal, price: Decimal, baseQuantity:
 
 /** The decimal rounded half-up to `scale` places, as text ('1.23456' at 4 → '1.2346'). */
 export function decimalToFixed(value: Decimal, scale: number): string {
-  const units =
-    value.scale <= scale ? value.units * 10n ** BigInt(scale - value.scale) : divideHalfUp(value.units, 10n ** BigInt(value.scale - scale));
+  const units = value.scale <= scale ? value.units * 10n ** BigInt(scale - value.scale) : divideHalfUp(value.units, 10n ** BigInt(value.scale - scale));
   const negative = units < 0n;
   const digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
   const text = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;

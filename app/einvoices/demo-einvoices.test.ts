@@ -29,7 +29,7 @@ interface Row {
   invoice_number: string;
 }
 
-describe('the demo book\'s fee e-invoices', () => {
+describe("the demo book's fee e-invoices", () => {
   it('exist for every invoice financed (or paid) since e-invoices began, one each, and for none before', async () => {
     const since = `(i.financed_at AT TIME ZONE 'Europe/Zagreb')::date >= DATE '${E_INVOICING_FROM}'`;
     const missing = await selectRows(
@@ -89,7 +89,7 @@ describe('the demo book\'s fee e-invoices', () => {
     for (const year of years) expect(year).toEqual({ year: year.year, n: year.last, first: 1, last: year.last, counter: year.last, ordered: true });
   });
 
-  it('show a sending history: delivered with the intermediary\'s id, one failed waiting to be sent again', async () => {
+  it("show a sending history: delivered with the intermediary's id, one failed waiting to be sent again", async () => {
     const statuses = await selectRows<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM outgoing_einvoices GROUP BY status ORDER BY status');
     expect(statuses.map((row) => row.status)).toEqual(['delivered', 'failed']);
     expect(statuses.find((row) => row.status === 'failed')!.n).toBe(1);

@@ -115,7 +115,8 @@ export function readDocument(root: XmlElement): DocumentView {
   const taxTotals = all(root, 'cac:TaxTotal');
   const currency = textOf(root, 'cbc:DocumentCurrencyCode');
   // BT-110 is the TaxTotal in the document currency, the one with the breakdown; a second one (BT-111) has none.
-  const taxTotal = taxTotals.find((total) => first(total, 'cac:TaxSubtotal')) ?? taxTotals.find((total) => first(total, 'cbc:TaxAmount')?.attrs.currencyID === currency) ?? taxTotals[0];
+  const taxTotal =
+    taxTotals.find((total) => first(total, 'cac:TaxSubtotal')) ?? taxTotals.find((total) => first(total, 'cbc:TaxAmount')?.attrs.currencyID === currency) ?? taxTotals[0];
   const contact = first(root, 'cac:AccountingSupplierParty', 'cac:SellerContact');
   return {
     isInvoice: root.name === 'Invoice' && root.ns === UBL_INVOICE_NS,
@@ -185,4 +186,3 @@ export function readDocument(root: XmlElement): DocumentView {
     },
   };
 }
-

@@ -55,7 +55,6 @@ const cents = (value: Amount | null) => value?.cents ?? null;
 /** An optional amount (BT-107, BT-108, BT-113, BT-114) counts as zero when absent. */
 const optional = (value: Amount | null) => (value === null ? 0 : value.cents);
 
-
 /** ISO 3166-1 alpha-2, plus EL (Greece's VAT prefix, which BR-CO-9 allows). */
 const COUNTRY_CODES = new Set(
   (
@@ -99,14 +98,21 @@ const TERM_RULES: readonly Rule[] = [
   {
     id: 'BR-03',
     description: 'An Invoice shall have an Invoice issue date (BT-2)',
-    check: (d) => (d.issueDate === null ? ['An Invoice shall have an Invoice issue date (BT-2)'] : isCalendarDate(d.issueDate) ? [] : [`Invoice issue date (BT-2) '${d.issueDate}' is not a YYYY-MM-DD date`]),
+    check: (d) =>
+      d.issueDate === null
+        ? ['An Invoice shall have an Invoice issue date (BT-2)']
+        : isCalendarDate(d.issueDate)
+          ? []
+          : [`Invoice issue date (BT-2) '${d.issueDate}' is not a YYYY-MM-DD date`],
   },
   present('BR-04', 'An Invoice shall have an Invoice type code (BT-3)', (d) => d.typeCode),
   present('BR-05', 'An Invoice shall have an Invoice currency code (BT-5)', (d) => d.currency),
   present('BR-06', 'An Invoice shall contain the Seller name (BT-27)', (d) => d.seller?.name ?? null),
   present('BR-07', 'An Invoice shall contain the Buyer name (BT-44)', (d) => d.buyer?.name ?? null),
   present('BR-08', 'An Invoice shall contain the Seller postal address (BG-5)', (d) => (d.seller?.hasAddress ? true : null)),
-  present('BR-09', 'The Seller postal address (BG-5) shall contain a Seller country code (BT-40)', (d) => (d.seller?.hasAddress === false ? true : (d.seller?.countryCode ?? null))),
+  present('BR-09', 'The Seller postal address (BG-5) shall contain a Seller country code (BT-40)', (d) =>
+    d.seller?.hasAddress === false ? true : (d.seller?.countryCode ?? null),
+  ),
   present('BR-10', 'An Invoice shall contain the Buyer postal address (BG-8)', (d) => (d.buyer?.hasAddress ? true : null)),
   present('BR-11', 'The Buyer postal address (BG-8) shall contain a Buyer country code (BT-55)', (d) => (d.buyer?.hasAddress === false ? true : (d.buyer?.countryCode ?? null))),
   present('BR-12', 'An Invoice shall have the Sum of Invoice line net amount (BT-106)', (d) => d.totals.lineExtension),
@@ -128,7 +134,8 @@ const TERM_RULES: readonly Rule[] = [
   },
   {
     id: 'BR-61',
-    description: 'If the Payment means type code (BT-81) means SEPA credit transfer, Local credit transfer or Non-SEPA international credit transfer, the Payment account identifier (BT-84) shall be present',
+    description:
+      'If the Payment means type code (BT-81) means SEPA credit transfer, Local credit transfer or Non-SEPA international credit transfer, the Payment account identifier (BT-84) shall be present',
     check: (d) =>
       d.paymentMeans
         .filter((means) => (means.code === '30' || means.code === '58') && means.accountIds.length === 0)
@@ -149,10 +156,7 @@ const TERM_RULES: readonly Rule[] = [
     id: 'BR-CO-09',
     description: 'The Seller VAT identifier (BT-31) and the Buyer VAT identifier (BT-48) shall have a prefix in accordance with ISO code ISO 3166-1 alpha-2',
     check: (d) =>
-      [
-        ...(d.seller?.vatIds ?? []).map((id) => ['Seller', id]),
-        ...(d.buyer?.vatIds ?? []).map((id) => ['Buyer', id]),
-      ]
+      [...(d.seller?.vatIds ?? []).map((id) => ['Seller', id]), ...(d.buyer?.vatIds ?? []).map((id) => ['Buyer', id])]
         .filter(([, id]) => !COUNTRY_CODES.has(id.slice(0, 2)))
         .map(([role, id]) => `${role} VAT identifier '${id}' does not start with an ISO 3166-1 alpha-2 country code`),
   },
@@ -161,19 +165,30 @@ const TERM_RULES: readonly Rule[] = [
     description: 'In case the Amount due for payment (BT-115) is positive, either the Payment due date (BT-9) or the Payment terms (BT-20) shall be present',
     check: (d) => {
       const payable = cents(d.totals.payable);
-      return payable !== null && payable > 0 && d.dueDate === null && d.paymentTermsNote === null ? ['A positive amount is due but there is no Payment due date (BT-9) or Payment terms (BT-20)'] : [];
+      return payable !== null && payable > 0 && d.dueDate === null && d.paymentTermsNote === null
+        ? ['A positive amount is due but there is no Payment due date (BT-9) or Payment terms (BT-20)']
+        : [];
     },
   },
   {
     id: 'BR-S-02',
-    description: 'An Invoice with a "Standard rated" line shall contain the Seller VAT identifier (BT-31), the Seller tax registration identifier (BT-32) or the Seller tax representative VAT identifier (BT-63)',
-    check: (d) => (d.lines.some((line) => line.category === 'S') && d.seller !== null && d.seller.vatIds.length === 0 ? ['Standard rated lines but no Seller VAT identifier (BT-31)'] : []),
+    description:
+      'An Invoice with a "Standard rated" line shall contain the Seller VAT identifier (BT-31), the Seller tax registration identifier (BT-32) or the Seller tax representative VAT identifier (BT-63)',
+    check: (d) =>
+      d.lines.some((line) => line.category === 'S') && d.seller !== null && d.seller.vatIds.length === 0 ? ['Standard rated lines but no Seller VAT identifier (BT-31)'] : [],
   },
-  perLine('BR-S-05', 'in a "Standard rated" Invoice line the Invoiced item VAT rate (BT-152) shall be greater than zero', (line) => line.category === 'S' && (line.rate === null || Number(line.rate) <= 0)),
+  perLine(
+    'BR-S-05',
+    'in a "Standard rated" Invoice line the Invoiced item VAT rate (BT-152) shall be greater than zero',
+    (line) => line.category === 'S' && (line.rate === null || Number(line.rate) <= 0),
+  ),
   {
     id: 'BR-S-10',
     description: 'A VAT breakdown (BG-23) with category "Standard rated" shall not have a VAT exemption reason code (BT-121) or text (BT-120)',
-    check: (d) => d.subtotals.filter((subtotal) => subtotal.category === 'S' && subtotal.exemption !== null).map((subtotal) => `VAT S ${subtotal.rate ?? '?'} % has an exemption reason '${subtotal.exemption}'`),
+    check: (d) =>
+      d.subtotals
+        .filter((subtotal) => subtotal.category === 'S' && subtotal.exemption !== null)
+        .map((subtotal) => `VAT S ${subtotal.rate ?? '?'} % has an exemption reason '${subtotal.exemption}'`),
   },
   twoDecimals('BR-DEC-09', 'Sum of Invoice line net amount (BT-106)', (d) => [d.totals.lineExtension]),
   twoDecimals('BR-DEC-12', 'Invoice total amount without VAT (BT-109)', (d) => [d.totals.taxExclusive]),
@@ -192,8 +207,9 @@ const TERM_RULES: readonly Rule[] = [
   },
   {
     id: 'HR-BR-34',
-    description: 'The Business process type (BT-23, ProfileID) shall be P1–P12, or P99 followed by the buyer\'s designation (P99:…)',
-    check: (d) => (d.profileId === null ? ['ProfileID (BT-23) is missing'] : HR_PROFILE_ID.test(d.profileId) ? [] : [`ProfileID '${d.profileId}' is not P1–P12 or P99:<designation>`]),
+    description: "The Business process type (BT-23, ProfileID) shall be P1–P12, or P99 followed by the buyer's designation (P99:…)",
+    check: (d) =>
+      d.profileId === null ? ['ProfileID (BT-23) is missing'] : HR_PROFILE_ID.test(d.profileId) ? [] : [`ProfileID '${d.profileId}' is not P1–P12 or P99:<designation>`],
   },
   {
     id: 'HR-BR-2',
@@ -218,21 +234,19 @@ const TERM_RULES: readonly Rule[] = [
       return d.issueDate !== null && isCalendarDate(d.issueDate) && d.dueDate < d.issueDate ? [`DueDate ${d.dueDate} is before the issue date ${d.issueDate}`] : [];
     },
   },
-  ...(['Seller', 'Buyer'] as const).map(
-    (role): Rule => ({
-      id: `HR-CIUS-${role.toUpperCase()}-OIB`,
-      description: `The ${role}'s electronic address (EndpointID) shall be its OIB with schemeID="${OIB_SCHEME_ID}"`,
-      check: (d) => {
-        const party = role === 'Seller' ? d.seller : d.buyer;
-        if (party === null) return [];
-        if (party.endpointId === null) return [`${role} EndpointID is missing`];
-        // Without any schemeID BR-62/BR-63 speak.
-        if (party.endpointScheme === null) return [];
-        if (party.endpointScheme !== OIB_SCHEME_ID) return [`${role} EndpointID schemeID is '${party.endpointScheme}', not ${OIB_SCHEME_ID}`];
-        return isValidOib(party.endpointId) ? [] : [`${role} EndpointID '${party.endpointId}' is not a valid OIB`];
-      },
-    }),
-  ),
+  ...(['Seller', 'Buyer'] as const).map((role): Rule => ({
+    id: `HR-CIUS-${role.toUpperCase()}-OIB`,
+    description: `The ${role}'s electronic address (EndpointID) shall be its OIB with schemeID="${OIB_SCHEME_ID}"`,
+    check: (d) => {
+      const party = role === 'Seller' ? d.seller : d.buyer;
+      if (party === null) return [];
+      if (party.endpointId === null) return [`${role} EndpointID is missing`];
+      // Without any schemeID BR-62/BR-63 speak.
+      if (party.endpointScheme === null) return [];
+      if (party.endpointScheme !== OIB_SCHEME_ID) return [`${role} EndpointID schemeID is '${party.endpointScheme}', not ${OIB_SCHEME_ID}`];
+      return isValidOib(party.endpointId) ? [] : [`${role} EndpointID '${party.endpointId}' is not a valid OIB`];
+    },
+  })),
   {
     id: 'HR-CIUS-VAT-ID',
     description: "A Croatian party's VAT identifier shall be HR followed by its OIB (the EndpointID)",
@@ -254,11 +268,12 @@ const TERM_RULES: readonly Rule[] = [
     description: 'The operator who issued the invoice shall be given by a valid OIB (SellerContact ID)',
     check: (d) => (d.sellerContact?.id && isValidOib(d.sellerContact.id) ? [] : [`SellerContact ID '${d.sellerContact?.id ?? ''}' is not a valid OIB`]),
   },
-    perLine('HR-BR-25', 'each Invoice line shall have a KPD classification (ItemClassificationCode listID="CG")', (line) => !line.kpdCodes.some((code) => code !== '')),
+  perLine('HR-BR-25', 'each Invoice line shall have a KPD classification (ItemClassificationCode listID="CG")', (line) => !line.kpdCodes.some((code) => code !== '')),
   {
     id: 'HR-BR-CL-2',
     description: 'a KPD classification shall be a code of the KPD 2025 list (app/einvoices/kpd.ts)',
-    check: (d) => d.lines.flatMap((line) => line.kpdCodes.filter((code) => code !== '' && !isKpd2025Code(code)).map((code) => `${line.label}: KPD code ${code} is not in the KPD 2025 list`)),
+    check: (d) =>
+      d.lines.flatMap((line) => line.kpdCodes.filter((code) => code !== '' && !isKpd2025Code(code)).map((code) => `${line.label}: KPD code ${code} is not in the KPD 2025 list`)),
   },
   perLine('HR-CIUS-TAX-NAME', 'each "Standard rated" line shall name its tax category HR:PDV<rate> (e.g. HR:PDV25)', (line) => {
     if (line.category !== 'S' || line.rate === null) return false;
@@ -313,7 +328,9 @@ function taxableBasis(document: DocumentView): Map<string, VatBasis> | null {
 function completeSubtotals(d: DocumentView) {
   return d.subtotals.flatMap((s) => {
     const [taxable, tax] = [cents(s.taxable), cents(s.tax)];
-    return s.category !== null && s.rate !== null && taxable !== null && tax !== null ? [{ key: `${s.category} ${s.rate}%`, category: s.category, rate: s.rate, taxable, tax }] : [];
+    return s.category !== null && s.rate !== null && taxable !== null && tax !== null
+      ? [{ key: `${s.category} ${s.rate}%`, category: s.category, rate: s.rate, taxable, tax }]
+      : [];
   });
 }
 
@@ -336,26 +353,25 @@ const CALCULATION_RULES: readonly Rule[] = [
       return sum === total ? [] : [`Sum of line net amounts ${fmt(sum)} ≠ LineExtensionAmount (BT-106) ${fmt(total)}`];
     },
   },
-  ...([false, true] as const).map(
-    (isCharge): Rule => ({
-      id: isCharge ? 'BR-CO-12' : 'BR-CO-11',
-      description: isCharge
-        ? 'Sum of charges on document level (BT-108) = Σ Document level charge amount (BT-99)'
-        : 'Sum of allowances on document level (BT-107) = Σ Document level allowance amount (BT-92)',
-      check: (d) => {
-        const amounts = d.allowanceCharges.filter((entry) => entry.isCharge === isCharge).map((entry) => cents(entry.amount));
-        const given = isCharge ? d.totals.charges : d.totals.allowances;
-        const total = optional(given);
-        if (total === null || (given === null && amounts.length === 0)) return [];
-        const sum = sumCents(amounts.filter((value): value is number => value !== null));
-        const [what, term] = isCharge ? ['charges', 'ChargeTotalAmount (BT-108)'] : ['allowances', 'AllowanceTotalAmount (BT-107)'];
-        return sum === total ? [] : [`Sum of document level ${what} ${fmt(sum)} ≠ ${term} ${fmt(total)}`];
-      },
-    }),
-  ),
+  ...([false, true] as const).map((isCharge): Rule => ({
+    id: isCharge ? 'BR-CO-12' : 'BR-CO-11',
+    description: isCharge
+      ? 'Sum of charges on document level (BT-108) = Σ Document level charge amount (BT-99)'
+      : 'Sum of allowances on document level (BT-107) = Σ Document level allowance amount (BT-92)',
+    check: (d) => {
+      const amounts = d.allowanceCharges.filter((entry) => entry.isCharge === isCharge).map((entry) => cents(entry.amount));
+      const given = isCharge ? d.totals.charges : d.totals.allowances;
+      const total = optional(given);
+      if (total === null || (given === null && amounts.length === 0)) return [];
+      const sum = sumCents(amounts.filter((value): value is number => value !== null));
+      const [what, term] = isCharge ? ['charges', 'ChargeTotalAmount (BT-108)'] : ['allowances', 'AllowanceTotalAmount (BT-107)'];
+      return sum === total ? [] : [`Sum of document level ${what} ${fmt(sum)} ≠ ${term} ${fmt(total)}`];
+    },
+  })),
   {
     id: 'BR-CO-13',
-    description: 'Invoice total amount without VAT (BT-109) = Σ Invoice line net amount (BT-106) − Sum of allowances on document level (BT-107) + Sum of charges on document level (BT-108)',
+    description:
+      'Invoice total amount without VAT (BT-109) = Σ Invoice line net amount (BT-106) − Sum of allowances on document level (BT-107) + Sum of charges on document level (BT-108)',
     check: (d) => {
       const [lines, exclusive, allowances, charges] = [cents(d.totals.lineExtension), cents(d.totals.taxExclusive), optional(d.totals.allowances), optional(d.totals.charges)];
       if (lines === null || exclusive === null || allowances === null || charges === null) return [];
@@ -382,7 +398,9 @@ const CALCULATION_RULES: readonly Rule[] = [
     check: (d) => {
       const [exclusive, tax, inclusive] = [cents(d.totals.taxExclusive), cents(d.taxAmount), cents(d.totals.taxInclusive)];
       if (exclusive === null || tax === null || inclusive === null) return [];
-      return exclusive + tax === inclusive ? [] : [`TaxInclusiveAmount (BT-112) ${fmt(inclusive)} ≠ TaxExclusiveAmount ${fmt(exclusive)} + TaxAmount ${fmt(tax)} = ${fmt(exclusive + tax)}`];
+      return exclusive + tax === inclusive
+        ? []
+        : [`TaxInclusiveAmount (BT-112) ${fmt(inclusive)} ≠ TaxExclusiveAmount ${fmt(exclusive)} + TaxAmount ${fmt(tax)} = ${fmt(exclusive + tax)}`];
     },
   },
   {
@@ -411,7 +429,9 @@ const CALCULATION_RULES: readonly Rule[] = [
       const basis = taxableBasis(d);
       if (d.subtotals.length === 0 || basis === null) return [];
       const keys = new Set(completeSubtotals(d).map((subtotal) => subtotal.key));
-      return [...basis].filter(([key]) => !keys.has(key)).map(([key, basis]) => ({ rule: `BR-${basis.category}-01`, message: `VAT ${key} is used by lines or allowances/charges but has no VAT breakdown` }));
+      return [...basis]
+        .filter(([key]) => !keys.has(key))
+        .map(([key, basis]) => ({ rule: `BR-${basis.category}-01`, message: `VAT ${key} is used by lines or allowances/charges but has no VAT breakdown` }));
     },
   },
   {
@@ -423,7 +443,14 @@ const CALCULATION_RULES: readonly Rule[] = [
       if (basis === null) return [];
       return completeSubtotals(d).flatMap((subtotal) => {
         const expected = sumCents(basis.get(subtotal.key)?.cents ?? []);
-        return expected === subtotal.taxable ? [] : [{ rule: `BR-${subtotal.category}-08`, message: `VAT ${subtotal.key}: taxable amount ${fmt(subtotal.taxable)} ≠ lines − allowances + charges of that category ${fmt(expected)}` }];
+        return expected === subtotal.taxable
+          ? []
+          : [
+              {
+                rule: `BR-${subtotal.category}-08`,
+                message: `VAT ${subtotal.key}: taxable amount ${fmt(subtotal.taxable)} ≠ lines − allowances + charges of that category ${fmt(expected)}`,
+              },
+            ];
       });
     },
   },

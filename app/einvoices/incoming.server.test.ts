@@ -33,10 +33,16 @@ function drop(name: string, xml: string) {
 }
 
 const incoming = (documentId: string) =>
-  selectOne<{ id: string; status: string; invoice_id: string | null; invoice_number: string | null; seller_oib: string | null; error: string | null; xml: string; attempts: number }>(
-    'SELECT * FROM incoming_einvoices WHERE document_id = :documentId',
-    { documentId },
-  );
+  selectOne<{
+    id: string;
+    status: string;
+    invoice_id: string | null;
+    invoice_number: string | null;
+    seller_oib: string | null;
+    error: string | null;
+    xml: string;
+    attempts: number;
+  }>('SELECT * FROM incoming_einvoices WHERE document_id = :documentId', { documentId });
 
 const setEnabled = async (enabled: boolean) => {
   await ensureIntegrations();
@@ -160,7 +166,11 @@ describe('/integrations/einvoicing', () => {
     expect(received.status).toBe(302);
     expect(received.headers.get('Location')).toBe('/integrations/einvoicing');
 
-    const response = await integrationLoader({ request: new Request('http://localhost/integrations/einvoicing', { headers: { Cookie: userCookie } }), params: { type: 'einvoicing' }, context: {} });
+    const response = await integrationLoader({
+      request: new Request('http://localhost/integrations/einvoicing', { headers: { Cookie: userCookie } }),
+      params: { type: 'einvoicing' },
+      context: {},
+    });
     const data = await response.json();
     const rows = (data.einvoices!.incoming.items as Array<{ id: string; status: string; invoiceNumber: string; error: string | null; documentId: string }>).filter((row) =>
       [documentIdOf(good), documentIdOf(xml)].includes(row.documentId),

@@ -113,7 +113,14 @@ export async function intakeReceivedDocument(
     // Taken meanwhile by a concurrent receive: this intake rolls back.
     if (rows.length === 0) throw apiError(409, DUPLICATE);
     await logActivity(
-      { action: 'einvoice_received', userId: actor?.id ?? null, entityType: 'incoming_einvoice', entityId: rows[0].id, ipAddress: ip, details: { documentId: document.documentId, invoiceId, status: 'imported' } },
+      {
+        action: 'einvoice_received',
+        userId: actor?.id ?? null,
+        entityType: 'incoming_einvoice',
+        entityId: rows[0].id,
+        ipAddress: ip,
+        details: { documentId: document.documentId, invoiceId, status: 'imported' },
+      },
       transaction,
     );
   });
@@ -175,10 +182,7 @@ export async function receiveIncomingEInvoices({ actor, ip = null }: { actor: Ac
 export async function retryIncomingEInvoice({ actor, id, ip = null }: { actor: Actor; id: string; ip?: string | null }): Promise<IncomingEInvoiceStatus> {
   assertCan(actor, 'create:invoice');
   const row = /^[0-9a-f-]{36}$/i.test(id)
-    ? await selectOne<RowOf<typeof IncomingEInvoice, 'id' | 'document_id' | 'xml' | 'status'>>(
-        'SELECT id, document_id, xml, status FROM incoming_einvoices WHERE id = :id',
-        { id },
-      )
+    ? await selectOne<RowOf<typeof IncomingEInvoice, 'id' | 'document_id' | 'xml' | 'status'>>('SELECT id, document_id, xml, status FROM incoming_einvoices WHERE id = :id', { id })
     : null;
   if (!row) throw apiError(404, UBL_MESSAGES.incomingNotFound);
   if (row.status === 'imported') throw apiError(409, UBL_MESSAGES.alreadyImported);
@@ -191,7 +195,14 @@ export async function retryIncomingEInvoice({ actor, id, ip = null }: { actor: A
     );
     if (count !== 1) throw apiError(409, UBL_MESSAGES.alreadyImported);
     await logActivity(
-      { action: 'einvoice_intake_retried', userId: actor.id, entityType: 'incoming_einvoice', entityId: row.id, ipAddress: ip, details: { documentId: row.document_id, invoiceId, status: 'imported' } },
+      {
+        action: 'einvoice_intake_retried',
+        userId: actor.id,
+        entityType: 'incoming_einvoice',
+        entityId: row.id,
+        ipAddress: ip,
+        details: { documentId: row.document_id, invoiceId, status: 'imported' },
+      },
       transaction,
     );
   });
@@ -205,7 +216,14 @@ export async function retryIncomingEInvoice({ actor, id, ip = null }: { actor: A
       { transaction },
     );
     await logActivity(
-      { action: 'einvoice_intake_retried', userId: actor.id, entityType: 'incoming_einvoice', entityId: row.id, ipAddress: ip, details: { documentId: row.document_id, status: 'failed', error: outcome.error } },
+      {
+        action: 'einvoice_intake_retried',
+        userId: actor.id,
+        entityType: 'incoming_einvoice',
+        entityId: row.id,
+        ipAddress: ip,
+        details: { documentId: row.document_id, status: 'failed', error: outcome.error },
+      },
       transaction,
     );
   });
@@ -218,10 +236,9 @@ export async function listIncomingEInvoices(options: { limit?: number; offset?: 
   const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
   const [rows, count] = await Promise.all([
     selectRows<
-      RowOf<
-        typeof IncomingEInvoice,
-        'id' | 'document_id' | 'received_at' | 'status' | 'invoice_number' | 'seller_oib' | 'invoice_id' | 'error' | 'attempts' | 'created_at'
-      > & { client_name: RowOf<typeof Client>['company_name'] | null }
+      RowOf<typeof IncomingEInvoice, 'id' | 'document_id' | 'received_at' | 'status' | 'invoice_number' | 'seller_oib' | 'invoice_id' | 'error' | 'attempts' | 'created_at'> & {
+        client_name: RowOf<typeof Client>['company_name'] | null;
+      }
     >(
       `SELECT e.id, e.document_id, e.received_at, e.status, e.invoice_number, e.seller_oib, e.invoice_id, c.company_name AS client_name,
               e.error, e.attempts, e.created_at

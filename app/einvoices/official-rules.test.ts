@@ -39,16 +39,24 @@ function mutate(xml: string, from: string, to: string): string {
 /** Intake examples: what each is, and the official rule ids it breaks (none: it must be accepted). */
 const INTAKE_EXAMPLES: Array<{ name: string; xml: string; breaks: string[] }> = [
   { name: 'two standard-rated lines (5 % and 25 %)', xml: BASE, breaks: [] },
-  { name: 'a process P99 with the buyer\'s designation', xml: mutate(BASE, '<cbc:ProfileID>P1</cbc:ProfileID>', '<cbc:ProfileID>P99:Narudžba 42</cbc:ProfileID>'), breaks: [] },
+  { name: "a process P99 with the buyer's designation", xml: mutate(BASE, '<cbc:ProfileID>P1</cbc:ProfileID>', '<cbc:ProfileID>P99:Narudžba 42</cbc:ProfileID>'), breaks: [] },
   { name: 'the intake fixture (three lines, two rates)', xml: VALID_FIXTURE, breaks: [] },
   {
     name: 'a KPD 2015 code the 2025 list no longer has',
-    xml: mutate(BASE, '<cbc:ItemClassificationCode listID="CG">62.20.20</cbc:ItemClassificationCode>', '<cbc:ItemClassificationCode listID="CG">62.02.30</cbc:ItemClassificationCode>'),
+    xml: mutate(
+      BASE,
+      '<cbc:ItemClassificationCode listID="CG">62.20.20</cbc:ItemClassificationCode>',
+      '<cbc:ItemClassificationCode listID="CG">62.02.30</cbc:ItemClassificationCode>',
+    ),
     breaks: ['HR-BR-CL-2'],
   },
   {
     name: 'a line classified in another list than KPD',
-    xml: mutate(BASE, '<cbc:ItemClassificationCode listID="CG">10.71.11</cbc:ItemClassificationCode>', '<cbc:ItemClassificationCode listID="STI">10.71.11</cbc:ItemClassificationCode>'),
+    xml: mutate(
+      BASE,
+      '<cbc:ItemClassificationCode listID="CG">10.71.11</cbc:ItemClassificationCode>',
+      '<cbc:ItemClassificationCode listID="STI">10.71.11</cbc:ItemClassificationCode>',
+    ),
     breaks: ['HR-BR-25'],
   },
   { name: 'no operator', xml: BASE.replace(/\s*<cac:SellerContact>[\s\S]*?<\/cac:SellerContact>/, ''), breaks: ['HR-BR-37', 'HR-BR-9'] },
@@ -89,8 +97,16 @@ const INTAKE_EXAMPLES: Array<{ name: string; xml: string; breaks: string[] }> = 
     ].reduce((xml, [from, to]) => mutate(xml, from, to), BASE),
     breaks: [],
   },
-  { name: 'an issue date before e-invoices began (2025)', xml: mutate(BASE, '<cbc:IssueDate>2026-04-14</cbc:IssueDate>', '<cbc:IssueDate>2025-12-31</cbc:IssueDate>'), breaks: ['HR-BR-40'] },
-  { name: 'a buyer without a VAT identifier', xml: BASE.replace(/\s*<cac:PartyTaxScheme>\s*<cbc:CompanyID>HR53180726948[\s\S]*?<\/cac:PartyTaxScheme>/, ''), breaks: ['HR-BR-S-1'] },
+  {
+    name: 'an issue date before e-invoices began (2025)',
+    xml: mutate(BASE, '<cbc:IssueDate>2026-04-14</cbc:IssueDate>', '<cbc:IssueDate>2025-12-31</cbc:IssueDate>'),
+    breaks: ['HR-BR-40'],
+  },
+  {
+    name: 'a buyer without a VAT identifier',
+    xml: BASE.replace(/\s*<cac:PartyTaxScheme>\s*<cbc:CompanyID>HR53180726948[\s\S]*?<\/cac:PartyTaxScheme>/, ''),
+    breaks: ['HR-BR-S-1'],
+  },
   { name: 'a seller without an electronic address', xml: mutate(BASE, '<cbc:EndpointID schemeID="9934">27901185366</cbc:EndpointID>', ''), breaks: ['HR-BR-7'] },
   { name: 'another specification identifier', xml: BASE.replace('urn:mfin.gov.hr:cius-2025:1.0', 'urn:example:cius'), breaks: ['HR-BR-5'] },
 ];
@@ -111,14 +127,28 @@ async function intakeRefusal(xml: string): Promise<string[]> {
 /** A financing as staff do it: the client's KYC approved, an invoice created, verified and approved by two managers, financed. */
 async function freshFinancing(): Promise<string> {
   // Names with characters XML must escape.
-  const client = await financeableClient({ name: 'Mlinar & kći d.o.o.', email: 'racuni@mlinar.hr', address: { address: 'Ilica 12', city: 'Zagreb', postalCode: '10000' }, creditLimit: '1000000.00' });
+  const client = await financeableClient({
+    name: 'Mlinar & kći d.o.o.',
+    email: 'racuni@mlinar.hr',
+    address: { address: 'Ilica 12', city: 'Zagreb', postalCode: '10000' },
+    creditLimit: '1000000.00',
+  });
   const customer = await insertCustomer({ name: 'Kupac "Jug" d.d.' });
   const user = await createTestUser({ role: 'user' });
   const today = new Date().toISOString().slice(0, 10);
   const due = new Date(Date.now() + 45 * 86_400_000).toISOString().slice(0, 10);
   const invoice = await createInvoice({
     actor: { id: user.id, role: user.role },
-    input: { clientId: client.id, customerId: customer.id, invoiceNumber: newInvoiceNumber(), issueDate: today, dueDate: due, amount: 18_765.43, currency: 'EUR', description: 'Isporuka brašna' },
+    input: {
+      clientId: client.id,
+      customerId: customer.id,
+      invoiceNumber: newInvoiceNumber(),
+      issueDate: today,
+      dueDate: due,
+      amount: 18_765.43,
+      currency: 'EUR',
+      description: 'Isporuka brašna',
+    },
   });
   const manager = async () => {
     const row = await createTestUser({ role: 'manager' });

@@ -30,10 +30,7 @@ export type SendOutcome = 'sent' | 'skipped' | 'failed' | 'retry';
  * (attempts, error, activity) and rethrown for pg-boss to retry, except the
  * last (`retryCount` at `retryLimit`), which marks it failed.
  */
-export async function sendOutgoingEInvoice(
-  einvoiceId: string,
-  delivery: { retryCount: number; retryLimit: number } = { retryCount: 0, retryLimit: 0 },
-): Promise<SendOutcome> {
+export async function sendOutgoingEInvoice(einvoiceId: string, delivery: { retryCount: number; retryLimit: number } = { retryCount: 0, retryLimit: 0 }): Promise<SendOutcome> {
   let failure: unknown;
   const outcome = await inTransaction(async (transaction): Promise<SendOutcome> => {
     const row = await selectOne<SendRow>(
@@ -117,7 +114,11 @@ async function failOnRules(row: SendRow, violations: RuleViolation[], transactio
       actor: null,
       input: {
         title: `E-račun ${row.number} nije poslan: krši pravila ${rules.join(', ')}`.slice(0, 255),
-        description: `Provjera prije slanja (EN 16931, HR CIUS) odbila je e-račun ${row.number}:\n${violations.map((violation) => `${violation.rule}: ${violation.message}`).join('\n')}`.slice(0, 5000),
+        description:
+          `Provjera prije slanja (EN 16931, HR CIUS) odbila je e-račun ${row.number}:\n${violations.map((violation) => `${violation.rule}: ${violation.message}`).join('\n')}`.slice(
+            0,
+            5000,
+          ),
         type: 'manual_review',
         priority: 'high',
         entityType: 'invoice',
@@ -149,7 +150,14 @@ export async function resendEInvoice({ actor, id, ip }: { actor: Actor; id: stri
     // The last error stays in the activity log (einvoice_send_failed, einvoice_rules_failed); the row shows the next attempt's.
     await execute(`UPDATE outgoing_einvoices SET status = 'pending', error = NULL, rule_failures = NULL WHERE id = :id`, { id: row.id }, { transaction });
     await logActivity(
-      { action: 'einvoice_resend_requested', userId: actor.id, entityType: 'outgoing_einvoice', entityId: row.id, ipAddress: ip, details: { number: row.number, previousError: row.error } },
+      {
+        action: 'einvoice_resend_requested',
+        userId: actor.id,
+        entityType: 'outgoing_einvoice',
+        entityId: row.id,
+        ipAddress: ip,
+        details: { number: row.number, previousError: row.error },
+      },
       transaction,
     );
     enqueueAfterCommit(transaction, row.id);
@@ -174,4 +182,3 @@ export async function requeueStalledEInvoices(options: { minutes?: number; limit
   for (const { id } of rows) await sendJob(SEND_QUEUE, { einvoiceId: id });
   return rows.length;
 }
-

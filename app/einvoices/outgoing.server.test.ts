@@ -29,7 +29,12 @@ import { financeableClient, insertCustomer, newInvoiceNumber, newOib, staff, zag
 
 // The client's name and the customer's carry characters XML must escape.
 const insertEInvoiceClient = (creditLimit = '1000000.00') =>
-  financeableClient({ name: `Klijent & sinovi ${newOib()} d.o.o.`, email: 'racuni@klijent.hr', address: { address: 'Ilica 12', city: 'Zagreb', postalCode: '10000' }, creditLimit });
+  financeableClient({
+    name: `Klijent & sinovi ${newOib()} d.o.o.`,
+    email: 'racuni@klijent.hr',
+    address: { address: 'Ilica 12', city: 'Zagreb', postalCode: '10000' },
+    creditLimit,
+  });
 
 /** An invoice verified by one manager and approved by another, ready to finance. */
 async function approvedInvoice(options: { clientId?: string; amount?: number; dueInDays?: number; creditLimit?: string } = {}) {
@@ -55,21 +60,38 @@ async function approvedInvoice(options: { clientId?: string; amount?: number; du
 }
 
 const einvoiceOf = (invoiceId: string) =>
-  selectOne<{ id: string; number: string; year: number; sequence: number; net_amount: string; vat_amount: string; gross_amount: string; status: string; ubl_xml: string; ubl_sha256: string; document_id: string | null; error: string | null; attempts: number; issue_date: string; due_date: string; payment_reference: string }>(
-    'SELECT * FROM outgoing_einvoices WHERE invoice_id = :invoiceId',
-    { invoiceId },
-  );
-const counter = async () => (await selectOne<{ last_number: number }>('SELECT last_number FROM outgoing_einvoice_counters WHERE year = :year', { year: Number(zagrebDay().slice(0, 4)) }))?.last_number ?? 0;
+  selectOne<{
+    id: string;
+    number: string;
+    year: number;
+    sequence: number;
+    net_amount: string;
+    vat_amount: string;
+    gross_amount: string;
+    status: string;
+    ubl_xml: string;
+    ubl_sha256: string;
+    document_id: string | null;
+    error: string | null;
+    attempts: number;
+    issue_date: string;
+    due_date: string;
+    payment_reference: string;
+  }>('SELECT * FROM outgoing_einvoices WHERE invoice_id = :invoiceId', { invoiceId });
+const counter = async () =>
+  (await selectOne<{ last_number: number }>('SELECT last_number FROM outgoing_einvoice_counters WHERE year = :year', { year: Number(zagrebDay().slice(0, 4)) }))?.last_number ?? 0;
 
 /** Half-up rounding of an exact ratio, computed here without the code under test. */
 const roundRatio = (numerator: bigint, denominator: bigint) => Number((numerator * 2n + denominator) / (2n * denominator));
 
 async function queuedJob(einvoiceId: string) {
   return selectOne<{ id: string; state: string; retry_count: number; retry_limit: number }>(
-    `SELECT id, state, retry_count, retry_limit FROM pgboss.job WHERE name = :queue AND data ->> 'einvoiceId' = :einvoiceId ORDER BY created_on DESC LIMIT 1`, {
-    queue: SEND_QUEUE,
-    einvoiceId,
-  });
+    `SELECT id, state, retry_count, retry_limit FROM pgboss.job WHERE name = :queue AND data ->> 'einvoiceId' = :einvoiceId ORDER BY created_on DESC LIMIT 1`,
+    {
+      queue: SEND_QUEUE,
+      einvoiceId,
+    },
+  );
 }
 
 describe('issuing on financing', () => {
@@ -221,7 +243,9 @@ describe('sending', () => {
     expect(tampered).not.toBe(row.ubl_xml);
     await execute('UPDATE outgoing_einvoices SET ubl_xml = :xml WHERE id = :id', { id: row.id, xml: tampered });
     const sendCalls = async () =>
-      (await selectOne<{ n: number }>(`SELECT count(*)::int AS n FROM integration_logs l JOIN integrations i ON i.id = l.integration_id WHERE i.type = 'einvoicing' AND l.operation = 'sendDocument'`))!.n;
+      (await selectOne<{ n: number }>(
+        `SELECT count(*)::int AS n FROM integration_logs l JOIN integrations i ON i.id = l.integration_id WHERE i.type = 'einvoicing' AND l.operation = 'sendDocument'`,
+      ))!.n;
     const callsBefore = await sendCalls();
 
     await runJob(row.id);
@@ -241,7 +265,9 @@ describe('sending', () => {
       `SELECT type, status, priority, title, entity_type FROM tasks WHERE entity_id = :invoiceId AND type = 'manual_review' AND title LIKE :title`,
       { invoiceId, title: `E-račun ${row.number}%` },
     );
-    expect(tasks).toEqual([{ type: 'manual_review', status: 'pending', priority: 'high', title: `E-račun ${row.number} nije poslan: krši pravila BR-CO-15, BR-CO-16`, entity_type: 'invoice' }]);
+    expect(tasks).toEqual([
+      { type: 'manual_review', status: 'pending', priority: 'high', title: `E-račun ${row.number} nije poslan: krši pravila BR-CO-15, BR-CO-16`, entity_type: 'invoice' },
+    ]);
     // The list (page and API) carries the ids.
     const listed = await listLoader({ request: getRequest(`/api/einvoices?q=${row.number}`, await signedInCookie((await staff('user')).id)), params: {}, context: {} });
     expect(await listed.json()).toEqual([expect.objectContaining({ number: row.number, status: 'failed', ruleFailures: ['BR-CO-15', 'BR-CO-16'] })]);
@@ -250,7 +276,10 @@ describe('sending', () => {
     const resent = await resendEInvoice({ actor: await staff('manager'), id: row.id });
     expect(resent).toMatchObject({ status: 'pending', error: null, ruleFailures: null });
     await runJob(row.id);
-    expect(await selectOne('SELECT status, rule_failures FROM outgoing_einvoices WHERE id = :id', { id: row.id })).toEqual({ status: 'failed', rule_failures: ['BR-CO-15', 'BR-CO-16'] });
+    expect(await selectOne('SELECT status, rule_failures FROM outgoing_einvoices WHERE id = :id', { id: row.id })).toEqual({
+      status: 'failed',
+      rule_failures: ['BR-CO-15', 'BR-CO-16'],
+    });
     expect(await sendCalls()).toBe(callsBefore);
   });
 
@@ -286,7 +315,7 @@ describe('sending', () => {
   });
 });
 
-describe('the sync job\'s sweep', () => {
+describe("the sync job's sweep", () => {
   it('re-queues a pending e-invoice whose job is gone, and only that one', async () => {
     const { invoice } = await approvedInvoice();
     await financeInvoice({ actor: await staff('manager'), id: invoice.id });
@@ -311,9 +340,21 @@ describe('the API', () => {
     const byNumber = await listLoader({ request: getRequest(`/api/einvoices?q=${row.number}`, userCookie), params: {}, context: {} });
     expect(byNumber.headers.get('X-Total-Count')).toBe('1');
     expect(await byNumber.json()).toEqual([
-      expect.objectContaining({ id: row.id, number: row.number, invoiceNumber: invoice.invoiceNumber, status: 'pending', grossAmount: Number(row.gross_amount), netAmount: Number(row.net_amount), vatRate: 25 }),
+      expect.objectContaining({
+        id: row.id,
+        number: row.number,
+        invoiceNumber: invoice.invoiceNumber,
+        status: 'pending',
+        grossAmount: Number(row.gross_amount),
+        netAmount: Number(row.net_amount),
+        vatRate: 25,
+      }),
     ]);
-    const byInvoice = await listLoader({ request: getRequest(`/api/einvoices?q=${encodeURIComponent(invoice.invoiceNumber)}&status=pending`, userCookie), params: {}, context: {} });
+    const byInvoice = await listLoader({
+      request: getRequest(`/api/einvoices?q=${encodeURIComponent(invoice.invoiceNumber)}&status=pending`, userCookie),
+      params: {},
+      context: {},
+    });
     expect((await byInvoice.json()).map((item: { id: string }) => item.id)).toEqual([row.id]);
     const all = await listLoader({ request: getRequest('/api/einvoices?limit=2', userCookie), params: {}, context: {} });
     const total = (await selectOne<{ total: number }>('SELECT count(*)::int AS total FROM outgoing_einvoices'))!.total;

@@ -121,7 +121,6 @@ const SELECT_OUTGOING = `
     JOIN clients c ON c.id = o.client_id
     JOIN customers cu ON cu.id = i.customer_id`;
 
-
 function toDto(row: OutgoingRow): OutgoingEInvoiceDto {
   return {
     id: row.id,

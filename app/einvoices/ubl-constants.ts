@@ -12,8 +12,7 @@ export const CAC_NS = 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggreg
 export const CBC_NS = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
 
 /** The Croatian CIUS specification identifier (BT-24) of Fiskalizacija 2.0 e-invoices. */
-export const HR_CIUS_CUSTOMIZATION_ID =
-  'urn:cen.eu:en16931:2017#compliant#urn:mfin.gov.hr:cius-2025:1.0#conformant#urn:mfin.gov.hr:ext-2025:1.0';
+export const HR_CIUS_CUSTOMIZATION_ID = 'urn:cen.eu:en16931:2017#compliant#urn:mfin.gov.hr:cius-2025:1.0#conformant#urn:mfin.gov.hr:ext-2025:1.0';
 /** Business process types (BT-23) the Croatian CIUS allows (HR-BR-34): P1–P12, or P99 followed by ':' and the buyer's own designation. */
 export const HR_PROFILE_ID = /^P([1-9]|1[0-2])$|^P99:/;
 /** The participant identifier scheme of the Croatian OIB (EndpointID schemeID). */
@@ -122,4 +121,3 @@ export interface UblInvoice {
   buyer: UblParty;
   paymentMeans: UblPaymentMeans[];
 }
-

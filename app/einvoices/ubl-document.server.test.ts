@@ -46,7 +46,17 @@ describe('a valid Croatian CIUS e-invoice', () => {
       totals: { lineExtension: 652075, taxExclusive: 652075, taxAmount: 161619, taxInclusive: 813694, payable: 813694 },
     });
     expect(invoice.lines).toEqual([
-      expect.objectContaining({ lineNumber: '1', quantity: '12.5000', unitCode: 'MTQ', unitPrice: '480.0000', netAmount: 600000, vatCategory: 'S', vatRate: '25.00', vatName: 'HR:PDV25', kpdCode: '16.11.12' }),
+      expect.objectContaining({
+        lineNumber: '1',
+        quantity: '12.5000',
+        unitCode: 'MTQ',
+        unitPrice: '480.0000',
+        netAmount: 600000,
+        vatCategory: 'S',
+        vatRate: '25.00',
+        vatName: 'HR:PDV25',
+        kpdCode: '16.11.12',
+      }),
       expect.objectContaining({ lineNumber: '2', quantity: '3.0000', unitPrice: '150.2500', netAmount: 45075, kpdCode: '49.41.19' }),
       expect.objectContaining({ lineNumber: '3', netAmount: 7000, vatRate: '5.00', vatName: 'HR:PDV5' }),
     ]);
@@ -161,25 +171,101 @@ describe('safe parsing', () => {
  * charges, prepaid and rounding amounts, a base quantity and two categories.
  */
 const RULES: Array<{ rule: string; passing: string; failing: string }> = [
-  { rule: 'BR-CO-10', passing: VALID, failing: mutate(VALID, '<cbc:LineExtensionAmount currencyID="EUR">6520.75</cbc:LineExtensionAmount>', '<cbc:LineExtensionAmount currencyID="EUR">6520.76</cbc:LineExtensionAmount>') },
-  { rule: 'BR-CO-11', passing: ALLOWANCES, failing: mutate(ALLOWANCES, '<b:AllowanceTotalAmount currencyID="EUR">30.00</b:AllowanceTotalAmount>', '<b:AllowanceTotalAmount currencyID="EUR">25.00</b:AllowanceTotalAmount>') },
-  { rule: 'BR-CO-12', passing: ALLOWANCES, failing: mutate(ALLOWANCES, '<b:ChargeTotalAmount currencyID="EUR">10.00</b:ChargeTotalAmount>', '<b:ChargeTotalAmount currencyID="EUR">12.00</b:ChargeTotalAmount>') },
-  { rule: 'BR-CO-13', passing: ALLOWANCES, failing: mutate(ALLOWANCES, '<b:TaxExclusiveAmount currencyID="EUR">2510.00</b:TaxExclusiveAmount>', '<b:TaxExclusiveAmount currencyID="EUR">2530.00</b:TaxExclusiveAmount>') },
-  { rule: 'BR-CO-14', passing: VALID, failing: mutate(VALID, '<cbc:TaxAmount currencyID="EUR">1616.19</cbc:TaxAmount>', '<cbc:TaxAmount currencyID="EUR">1616.20</cbc:TaxAmount>') },
-  { rule: 'BR-CO-15', passing: VALID, failing: mutate(VALID, '<cbc:TaxInclusiveAmount currencyID="EUR">8136.94</cbc:TaxInclusiveAmount>', '<cbc:TaxInclusiveAmount currencyID="EUR">8136.95</cbc:TaxInclusiveAmount>') },
-  { rule: 'BR-CO-16', passing: ALLOWANCES, failing: mutate(ALLOWANCES, '<b:PayableRoundingAmount currencyID="EUR">0.37</b:PayableRoundingAmount>', '<b:PayableRoundingAmount currencyID="EUR">0.00</b:PayableRoundingAmount>') },
+  {
+    rule: 'BR-CO-10',
+    passing: VALID,
+    failing: mutate(
+      VALID,
+      '<cbc:LineExtensionAmount currencyID="EUR">6520.75</cbc:LineExtensionAmount>',
+      '<cbc:LineExtensionAmount currencyID="EUR">6520.76</cbc:LineExtensionAmount>',
+    ),
+  },
+  {
+    rule: 'BR-CO-11',
+    passing: ALLOWANCES,
+    failing: mutate(
+      ALLOWANCES,
+      '<b:AllowanceTotalAmount currencyID="EUR">30.00</b:AllowanceTotalAmount>',
+      '<b:AllowanceTotalAmount currencyID="EUR">25.00</b:AllowanceTotalAmount>',
+    ),
+  },
+  {
+    rule: 'BR-CO-12',
+    passing: ALLOWANCES,
+    failing: mutate(ALLOWANCES, '<b:ChargeTotalAmount currencyID="EUR">10.00</b:ChargeTotalAmount>', '<b:ChargeTotalAmount currencyID="EUR">12.00</b:ChargeTotalAmount>'),
+  },
+  {
+    rule: 'BR-CO-13',
+    passing: ALLOWANCES,
+    failing: mutate(ALLOWANCES, '<b:TaxExclusiveAmount currencyID="EUR">2510.00</b:TaxExclusiveAmount>', '<b:TaxExclusiveAmount currencyID="EUR">2530.00</b:TaxExclusiveAmount>'),
+  },
+  {
+    rule: 'BR-CO-14',
+    passing: VALID,
+    failing: mutate(VALID, '<cbc:TaxAmount currencyID="EUR">1616.19</cbc:TaxAmount>', '<cbc:TaxAmount currencyID="EUR">1616.20</cbc:TaxAmount>'),
+  },
+  {
+    rule: 'BR-CO-15',
+    passing: VALID,
+    failing: mutate(
+      VALID,
+      '<cbc:TaxInclusiveAmount currencyID="EUR">8136.94</cbc:TaxInclusiveAmount>',
+      '<cbc:TaxInclusiveAmount currencyID="EUR">8136.95</cbc:TaxInclusiveAmount>',
+    ),
+  },
+  {
+    rule: 'BR-CO-16',
+    passing: ALLOWANCES,
+    failing: mutate(
+      ALLOWANCES,
+      '<b:PayableRoundingAmount currencyID="EUR">0.37</b:PayableRoundingAmount>',
+      '<b:PayableRoundingAmount currencyID="EUR">0.00</b:PayableRoundingAmount>',
+    ),
+  },
   { rule: 'BR-CO-17', passing: VALID, failing: mutate(VALID, '<cbc:TaxAmount currencyID="EUR">3.50</cbc:TaxAmount>', '<cbc:TaxAmount currencyID="EUR">4.50</cbc:TaxAmount>') },
-  { rule: 'BR-S-08', passing: VALID, failing: mutate(VALID, '<cbc:TaxableAmount currencyID="EUR">70.00</cbc:TaxableAmount>', '<cbc:TaxableAmount currencyID="EUR">80.00</cbc:TaxableAmount>') },
-  { rule: 'BR-E-08', passing: ALLOWANCES, failing: mutate(ALLOWANCES, '<b:TaxableAmount currencyID="EUR">315.50</b:TaxableAmount>', '<b:TaxableAmount currencyID="EUR">300.00</b:TaxableAmount>') },
-  { rule: 'BR-LINE-NET', passing: ALLOWANCES, failing: mutate(ALLOWANCES, '<b:PriceAmount currencyID="EUR">12.345</b:PriceAmount>', '<b:PriceAmount currencyID="EUR">12.346</b:PriceAmount>') },
+  {
+    rule: 'BR-S-08',
+    passing: VALID,
+    failing: mutate(VALID, '<cbc:TaxableAmount currencyID="EUR">70.00</cbc:TaxableAmount>', '<cbc:TaxableAmount currencyID="EUR">80.00</cbc:TaxableAmount>'),
+  },
+  {
+    rule: 'BR-E-08',
+    passing: ALLOWANCES,
+    failing: mutate(ALLOWANCES, '<b:TaxableAmount currencyID="EUR">315.50</b:TaxableAmount>', '<b:TaxableAmount currencyID="EUR">300.00</b:TaxableAmount>'),
+  },
+  {
+    rule: 'BR-LINE-NET',
+    passing: ALLOWANCES,
+    failing: mutate(ALLOWANCES, '<b:PriceAmount currencyID="EUR">12.345</b:PriceAmount>', '<b:PriceAmount currencyID="EUR">12.346</b:PriceAmount>'),
+  },
   { rule: 'HR-BR-4', passing: VALID, failing: mutate(VALID, '<cbc:DueDate>2026-04-16</cbc:DueDate>', '') },
-  { rule: 'BR-DEC', passing: VALID, failing: mutate(VALID, '<cbc:PayableAmount currencyID="EUR">8136.94</cbc:PayableAmount>', '<cbc:PayableAmount currencyID="EUR">8136.940001</cbc:PayableAmount>') },
+  {
+    rule: 'BR-DEC',
+    passing: VALID,
+    failing: mutate(VALID, '<cbc:PayableAmount currencyID="EUR">8136.94</cbc:PayableAmount>', '<cbc:PayableAmount currencyID="EUR">8136.940001</cbc:PayableAmount>'),
+  },
   { rule: 'HR-BR-5', passing: VALID, failing: VALID.replace('urn:mfin.gov.hr:cius-2025:1.0', 'urn:example:cius') },
   { rule: 'HR-BR-34', passing: VALID.replace('<cbc:ProfileID>P1<', '<cbc:ProfileID>P12<'), failing: VALID.replace('<cbc:ProfileID>P1<', '<cbc:ProfileID>P13<') },
   { rule: 'HR-BR-34', passing: VALID.replace('<cbc:ProfileID>P1<', '<cbc:ProfileID>P99:Narudžba 7<'), failing: VALID.replace('<cbc:ProfileID>P1<', '<cbc:ProfileID>P99<') },
   { rule: 'HR-BR-2', passing: VALID, failing: mutate(VALID, '<cbc:IssueTime>09:41:17</cbc:IssueTime>', '') },
-  { rule: 'HR-BR-25', passing: VALID, failing: mutate(VALID, '<cbc:ItemClassificationCode listID="CG">49.41.19</cbc:ItemClassificationCode>', '<cbc:ItemClassificationCode listID="CPV">49.41.19</cbc:ItemClassificationCode>') },
-  { rule: 'HR-BR-CL-2', passing: VALID, failing: mutate(VALID, '<cbc:ItemClassificationCode listID="CG">49.41.19</cbc:ItemClassificationCode>', '<cbc:ItemClassificationCode listID="CG">64.99.19</cbc:ItemClassificationCode>') },
+  {
+    rule: 'HR-BR-25',
+    passing: VALID,
+    failing: mutate(
+      VALID,
+      '<cbc:ItemClassificationCode listID="CG">49.41.19</cbc:ItemClassificationCode>',
+      '<cbc:ItemClassificationCode listID="CPV">49.41.19</cbc:ItemClassificationCode>',
+    ),
+  },
+  {
+    rule: 'HR-BR-CL-2',
+    passing: VALID,
+    failing: mutate(
+      VALID,
+      '<cbc:ItemClassificationCode listID="CG">49.41.19</cbc:ItemClassificationCode>',
+      '<cbc:ItemClassificationCode listID="CG">64.99.19</cbc:ItemClassificationCode>',
+    ),
+  },
   { rule: 'HR-BR-37', passing: VALID, failing: mutate(VALID, '<cbc:Name>Ivana Horvat</cbc:Name>', '') },
   { rule: 'HR-BR-9', passing: VALID, failing: mutate(VALID, '<cbc:ID>33590277412</cbc:ID>', '<cbc:ID>33590277413</cbc:ID>') },
   { rule: 'HR-BR-7', passing: VALID, failing: mutate(VALID, '<cbc:EndpointID schemeID="9934">47120589305</cbc:EndpointID>', '') },

@@ -60,7 +60,6 @@ function refusal(problems: Problem[]): Response {
   return apiError(400, UBL_MESSAGES.rule, { params: refusals[0]?.params, errors: { xml: refusals } });
 }
 
-
 const fmt = (cents: number) => centsToDecimalString(cents);
 
 /** An amount element in cents; BR-DEC: at most two decimals. Null (and a problem) when it is not a decimal. */
@@ -152,7 +151,6 @@ function readParty(problems: Problems, container: XmlElement | undefined, role: 
     email: textOf(party, 'cac:Contact', 'cbc:ElectronicMail'),
   };
 }
-
 
 /** Parses and checks one e-invoice. Throws 400 (every failing rule), 413 (over 5 MB). */
 export function parseUblInvoice(input: Buffer | string): UblInvoice {
@@ -251,7 +249,11 @@ function checkUblInvoice(input: Buffer | string): UblInvoice {
     const rate = rateText(textOf(item, 'cac:ClassifiedTaxCategory', 'cbc:Percent'));
     if (rate === null) problems.add('BR-CO-04', `${label}: VAT rate (BT-152) is not a number`);
     checkCategoryRate(problems, label, category, rate);
-    if ((category === 'E' || category === 'O') && !textOf(item, 'cac:ClassifiedTaxCategory', 'cbc:TaxExemptionReason') && !textOf(item, 'cac:ClassifiedTaxCategory', 'cbc:TaxExemptionReasonCode')) {
+    if (
+      (category === 'E' || category === 'O') &&
+      !textOf(item, 'cac:ClassifiedTaxCategory', 'cbc:TaxExemptionReason') &&
+      !textOf(item, 'cac:ClassifiedTaxCategory', 'cbc:TaxExemptionReasonCode')
+    ) {
       problems.add('HR-BR-36', `${label}: a line exempt from or outside VAT (${category}) needs an exemption reason or reason code`);
     }
     const kpdCodes = all(item, 'cac:CommodityClassification', 'cbc:ItemClassificationCode').filter((code) => code.attrs.listID === 'CG');
@@ -269,7 +271,8 @@ function checkUblInvoice(input: Buffer | string): UblInvoice {
       if (amount === null) problems.add(isCharge ? 'BR-43' : 'BR-41', `${label}: line ${isCharge ? 'charge' : 'allowance'} amount is missing`);
       else adjustments += isCharge ? amount : -amount;
       if (!hasReason(allowanceCharge)) {
-        for (const rule of isCharge ? ['BR-44', 'BR-CO-24'] : ['BR-42', 'BR-CO-23']) problems.add(rule, `${label}: line ${isCharge ? 'charge' : 'allowance'} has no reason nor reason code`);
+        for (const rule of isCharge ? ['BR-44', 'BR-CO-24'] : ['BR-42', 'BR-CO-23'])
+          problems.add(rule, `${label}: line ${isCharge ? 'charge' : 'allowance'} has no reason nor reason code`);
       }
     }
     // Line net amount = quantity × price ÷ base quantity − allowances + charges, to the cent.
@@ -341,7 +344,8 @@ function checkUblInvoice(input: Buffer | string): UblInvoice {
 
   // --- VAT: the total in the invoice currency (BT-110) and its breakdown (BG-23)
   const taxTotals = all(root, 'cac:TaxTotal');
-  const taxTotal = taxTotals.find((total) => first(total, 'cac:TaxSubtotal')) ?? taxTotals.find((total) => first(total, 'cbc:TaxAmount')?.attrs.currencyID === currency) ?? taxTotals[0];
+  const taxTotal =
+    taxTotals.find((total) => first(total, 'cac:TaxSubtotal')) ?? taxTotals.find((total) => first(total, 'cbc:TaxAmount')?.attrs.currencyID === currency) ?? taxTotals[0];
   const taxAmount = amountOf(problems, first(taxTotal, 'cbc:TaxAmount'), 'Invoice total VAT amount (BT-110)', currency);
   const breakdown: UblVatBreakdown[] = [];
   for (const subtotal of all(taxTotal, 'cac:TaxSubtotal')) {

@@ -30,7 +30,16 @@ export interface UblPartyMatch {
   proposedCustomer: ProposedCustomer | null;
 }
 
-const COUNTRY_NAMES: Record<string, string> = { HR: 'Croatia', SI: 'Slovenia', AT: 'Austria', DE: 'Germany', IT: 'Italy', HU: 'Hungary', BA: 'Bosnia and Herzegovina', RS: 'Serbia' };
+const COUNTRY_NAMES: Record<string, string> = {
+  HR: 'Croatia',
+  SI: 'Slovenia',
+  AT: 'Austria',
+  DE: 'Germany',
+  IT: 'Italy',
+  HU: 'Hungary',
+  BA: 'Bosnia and Herzegovina',
+  RS: 'Serbia',
+};
 
 /** The buyer's data as a customer creation input (fields the creation schema would refuse are left out). */
 export function proposeCustomer(buyer: UblParty): ProposedCustomer {
@@ -53,11 +62,7 @@ export function proposeCustomer(buyer: UblParty): ProposedCustomer {
  * looked up by OIB. Throws 400 on clientId when the client does not exist,
  * 400 naming both OIBs when the seller is someone else.
  */
-export async function matchUblParties(
-  invoice: Pick<UblInvoice, 'seller' | 'buyer'>,
-  clientId: string,
-  options: { transaction?: Transaction } = {},
-): Promise<UblPartyMatch> {
+export async function matchUblParties(invoice: Pick<UblInvoice, 'seller' | 'buyer'>, clientId: string, options: { transaction?: Transaction } = {}): Promise<UblPartyMatch> {
   const client = /^[0-9a-f-]{36}$/i.test(clientId)
     ? await selectOne<RowOf<typeof Client, 'id' | 'company_name' | 'oib'>>(
         'SELECT id, company_name, oib FROM clients WHERE id = :clientId',

@@ -154,12 +154,7 @@ function party(p: UblWriteParty, role: 'supplier' | 'customer'): XmlNode | null 
 }
 
 function taxCategory(tag: string, group: { category: string; rate: string; name?: string }): XmlNode | null {
-  return el(tag, [
-    el('cbc:ID', group.category),
-    group.name ? el('cbc:Name', group.name) : null,
-    el('cbc:Percent', group.rate),
-    el('cac:TaxScheme', [el('cbc:ID', 'VAT')]),
-  ]);
+  return el(tag, [el('cbc:ID', group.category), group.name ? el('cbc:Name', group.name) : null, el('cbc:Percent', group.rate), el('cac:TaxScheme', [el('cbc:ID', 'VAT')])]);
 }
 
 /** The UBL document and the figures it states. Throws RangeError on a line that is not decimal. */
@@ -186,10 +181,7 @@ export function writeUblInvoice(input: UblWriteInvoice): { xml: string; totals: 
       el('cac:PaymentMeans', [
         el('cbc:PaymentMeansCode', input.payment.meansCode),
         el('cbc:PaymentID', input.payment.reference),
-        el('cac:PayeeFinancialAccount', [
-          el('cbc:ID', input.payment.iban),
-          input.payment.bic ? el('cac:FinancialInstitutionBranch', [el('cbc:ID', input.payment.bic)]) : null,
-        ]),
+        el('cac:PayeeFinancialAccount', [el('cbc:ID', input.payment.iban), input.payment.bic ? el('cac:FinancialInstitutionBranch', [el('cbc:ID', input.payment.bic)]) : null]),
       ]),
       input.paymentTermsNote ? el('cac:PaymentTerms', [el('cbc:Note', input.paymentTermsNote)]) : null,
       el('cac:TaxTotal', [

@@ -79,7 +79,11 @@ describe('a campaign sent by the worker process', () => {
     const campaign = await createCampaign({ actor, input: { name: 'Studeni', templateId: template.id } });
 
     // Half accepted and recorded, the next message waiting for the server's answer: kill.
-    await waitFor(async () => smtp.held > 0 && (await sentInDatabase(campaign.id)) === HALF, 90_000, () => `100 sent (stderr: ${first.output.stderr})`);
+    await waitFor(
+      async () => smtp.held > 0 && (await sentInDatabase(campaign.id)) === HALF,
+      90_000,
+      () => `100 sent (stderr: ${first.output.stderr})`,
+    );
     const active = await selectRows<{ id: string }>(`SELECT id FROM pgboss.job WHERE name = 'email-send' AND state = 'active'`);
     await first.kill();
     expect(smtp.received).toHaveLength(HALF);
@@ -87,9 +91,16 @@ describe('a campaign sent by the worker process', () => {
 
     // Restart: the dead worker's jobs are retried (as on their expiry), the rest were waiting in the queue.
     smtp.acceptLimit = Infinity;
-    await failJobsOfDeadWorker('email-send', active.map((job) => job.id));
+    await failJobsOfDeadWorker(
+      'email-send',
+      active.map((job) => job.id),
+    );
     const second = startWorkerProcess({ env: workerEnv });
-    await waitFor(async () => (await getCampaign(campaign.id))!.status === 'completed', 100_000, () => `completion (stderr: ${second.output.stderr})`);
+    await waitFor(
+      async () => (await getCampaign(campaign.id))!.status === 'completed',
+      100_000,
+      () => `completion (stderr: ${second.output.stderr})`,
+    );
 
     expect(smtp.received).toHaveLength(RECIPIENTS);
     expect(smtp.received.map((mail) => mail.to).sort()).toEqual([...emails].sort());

@@ -101,7 +101,11 @@ export async function createCampaign({ actor, input, ip }: { actor: Actor; input
   if (!parsed.success) throw zodRefusal(parsed.error);
   const data = parsed.data;
   const id = await inTransaction(async (transaction) => {
-    const template = await selectOne<RowOf<typeof EmailTemplate, 'is_active' | 'name'>>('SELECT is_active, name FROM email_templates WHERE id = :id', { id: data.templateId }, { transaction });
+    const template = await selectOne<RowOf<typeof EmailTemplate, 'is_active' | 'name'>>(
+      'SELECT is_active, name FROM email_templates WHERE id = :id',
+      { id: data.templateId },
+      { transaction },
+    );
     if (!template) throw apiError(400, EMAIL_ERRORS.templateRequired, { errors: { templateId: [EMAIL_ERRORS.templateRequired] } });
     if (!template.is_active) throw apiError(409, EMAIL_ERRORS.templateInactive, { errors: { templateId: [EMAIL_ERRORS.templateInactive] } });
     const scheduled = data.scheduledAt ?? null;
@@ -156,7 +160,15 @@ export async function createCampaign({ actor, input, ip }: { actor: Actor; input
  */
 export async function fanOutCampaign(campaignId: string): Promise<{ added: number; queued: number; status: string }> {
   return inTransaction(async (transaction) => {
-    const campaign = await selectOne<{ id: string; status: string; recipients: CampaignRecipients; specific_client_ids: string[] | string; template_id: string; subject: string; body: string }>(
+    const campaign = await selectOne<{
+      id: string;
+      status: string;
+      recipients: CampaignRecipients;
+      specific_client_ids: string[] | string;
+      template_id: string;
+      subject: string;
+      body: string;
+    }>(
       `SELECT c.id, c.status, c.recipients, c.specific_client_ids, c.template_id, t.subject, t.body
          FROM email_campaigns c JOIN email_templates t ON t.id = c.template_id WHERE c.id = :id FOR UPDATE OF c`,
       { id: campaignId },
@@ -165,12 +177,7 @@ export async function fanOutCampaign(campaignId: string): Promise<{ added: numbe
     if (!campaign) return { added: 0, queued: 0, status: 'missing' };
     if (campaign.status === 'completed' || campaign.status === 'failed') return { added: 0, queued: 0, status: campaign.status };
 
-    const filter =
-      campaign.recipients === 'active_clients'
-        ? `AND status = 'active'`
-        : campaign.recipients === 'specific_clients'
-          ? `AND id = ANY (CAST(:ids AS uuid[]))`
-          : '';
+    const filter = campaign.recipients === 'active_clients' ? `AND status = 'active'` : campaign.recipients === 'specific_clients' ? `AND id = ANY (CAST(:ids AS uuid[]))` : '';
     const ids = Array.isArray(campaign.specific_client_ids) ? `{${campaign.specific_client_ids.join(',')}}` : campaign.specific_client_ids;
     const clients = await selectRows<RowOf<typeof Client, 'id' | 'company_name' | 'contact_person'> & { email: string }>(
       `SELECT DISTINCT ON (lower(btrim(email))) id, lower(btrim(email)) AS email, company_name, contact_person
@@ -205,7 +212,11 @@ export async function fanOutCampaign(campaignId: string): Promise<{ added: numbe
       { id: campaign.id },
       { transaction },
     );
-    const queued = await selectRows<{ id: string }>(`SELECT id FROM email_logs WHERE campaign_id = :id AND status = 'queued' ORDER BY created_at, id`, { id: campaign.id }, { transaction });
+    const queued = await selectRows<{ id: string }>(
+      `SELECT id FROM email_logs WHERE campaign_id = :id AND status = 'queued' ORDER BY created_at, id`,
+      { id: campaign.id },
+      { transaction },
+    );
     for (const log of queued) enqueueAfterCommit(transaction, log.id);
     // Nobody to send to (or everything already done): completed now.
     await completeCampaignIfDone(campaign.id, transaction);

@@ -53,11 +53,14 @@ async function runQueued(campaignId: string) {
 
 describe('rendering', () => {
   it('escapes HTML in a value and in the template, and keeps line breaks', () => {
-    const email = renderEmail({ subject: 'Faktura {{invoice_number}}', body: 'Poštovani {{client_name}},\n<b>iznos</b>: {{amount}}' }, {
-      client_name: '<script>alert(1)</script>',
-      invoice_number: 'R-1',
-      amount: '1234.5',
-    });
+    const email = renderEmail(
+      { subject: 'Faktura {{invoice_number}}', body: 'Poštovani {{client_name}},\n<b>iznos</b>: {{amount}}' },
+      {
+        client_name: '<script>alert(1)</script>',
+        invoice_number: 'R-1',
+        amount: '1234.5',
+      },
+    );
     expect(email.subject).toBe('Faktura R-1');
     expect(email.html).not.toContain('<script>alert(1)</script>');
     expect(email.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
@@ -82,23 +85,36 @@ describe('templates API', () => {
   it('creates and lists, refuses invalid content on save with the line, and previews', async () => {
     const { cookie } = await manager();
     // Other tests of this file create templates too: count what this one adds, whatever ran before.
-    const countTemplates = async () => Number((await templatesLoader({ request: getRequest('/api/email/templates', cookie), params: {}, context: {} })).headers.get('X-Total-Count'));
+    const countTemplates = async () =>
+      Number((await templatesLoader({ request: getRequest('/api/email/templates', cookie), params: {}, context: {} })).headers.get('X-Total-Count'));
     const before = await countTemplates();
-    const created = await templatesAction({ request: jsonRequest('/api/email/templates', { name: 'Opći', subject: 'Pozdrav {{client_name}}', body: 'Tekst' }, cookie), params: {}, context: {} });
+    const created = await templatesAction({
+      request: jsonRequest('/api/email/templates', { name: 'Opći', subject: 'Pozdrav {{client_name}}', body: 'Tekst' }, cookie),
+      params: {},
+      context: {},
+    });
     expect(created.status).toBe(201);
     expect(await created.json()).toMatchObject({ name: 'Opći', trigger: 'manual', isActive: true, usageCount: 0 });
 
-    const unknown = await apiFailure(templatesAction({ request: jsonRequest('/api/email/templates', { name: 'X', subject: 'S', body: 'Red 1\n{{iban}}' }, cookie), params: {}, context: {} }));
+    const unknown = await apiFailure(
+      templatesAction({ request: jsonRequest('/api/email/templates', { name: 'X', subject: 'S', body: 'Red 1\n{{iban}}' }, cookie), params: {}, context: {} }),
+    );
     expect(unknown.status).toBe(400);
     expect(unknown.body.errors?.body?.[0]).toMatch(/^Line 2: unknown variable \{\{iban\}\}/);
-    const syntax = await apiFailure(templatesAction({ request: jsonRequest('/api/email/templates', { name: 'X', subject: 'S {{amount', body: 'b' }, cookie), params: {}, context: {} }));
+    const syntax = await apiFailure(
+      templatesAction({ request: jsonRequest('/api/email/templates', { name: 'X', subject: 'S {{amount', body: 'b' }, cookie), params: {}, context: {} }),
+    );
     expect(syntax.status).toBe(400);
     expect(syntax.body.errors?.subject?.[0]).toMatch(/^Line 1: template syntax error/);
 
     // The two refused templates were not stored.
     expect(await countTemplates()).toBe(before + 1);
 
-    const preview = await previewAction({ request: jsonRequest('/api/email/templates/preview', { subject: 'Za {{company_name}}', body: 'Iznos {{amount}}\n<i>x</i>' }, cookie), params: {}, context: {} });
+    const preview = await previewAction({
+      request: jsonRequest('/api/email/templates/preview', { subject: 'Za {{company_name}}', body: 'Iznos {{amount}}\n<i>x</i>' }, cookie),
+      params: {},
+      context: {},
+    });
     const body = (await preview.json()) as { subject: string; html: string; text: string };
     expect(body.subject).toBe('Za Primjer d.o.o.');
     expect(body.html).toMatch(/Iznos 12\.500,00\s€<br \/>/);
@@ -111,12 +127,22 @@ describe('templates API', () => {
     const first = await createTemplate({ actor, input: { name: 'Due A', trigger: 'payment_due', subject: 'S', body: 'B' } });
     const second = await createTemplate({ actor, input: { name: 'Due B', trigger: 'payment_due', subject: 'S', body: 'B' } });
     expect(second.deactivatedTemplate).toEqual({ id: first.id, name: 'Due A' });
-    const again = await templateUpdateAction({ request: jsonRequest(`/api/email/templates/${first.id}`, { isActive: true }, cookie, 'PUT'), params: { id: first.id }, context: {} });
+    const again = await templateUpdateAction({
+      request: jsonRequest(`/api/email/templates/${first.id}`, { isActive: true }, cookie, 'PUT'),
+      params: { id: first.id },
+      context: {},
+    });
     expect(await again.json()).toMatchObject({ isActive: true, deactivatedTemplate: { id: second.id, name: 'Due B' } });
     const off = await templateUpdateAction({ request: jsonRequest(`/api/email/templates/${first.id}`, { isActive: false }, cookie, 'PUT'), params: { id: first.id }, context: {} });
     expect(await off.json()).toMatchObject({ isActive: false });
     const user = await createTestUser({ role: 'user' });
-    const forbidden = await apiFailure(templateUpdateAction({ request: jsonRequest(`/api/email/templates/${first.id}`, { isActive: true }, await signedInCookie(user.id), 'PUT'), params: { id: first.id }, context: {} }));
+    const forbidden = await apiFailure(
+      templateUpdateAction({
+        request: jsonRequest(`/api/email/templates/${first.id}`, { isActive: true }, await signedInCookie(user.id), 'PUT'),
+        params: { id: first.id },
+        context: {},
+      }),
+    );
     expect(forbidden.status).toBe(403);
   });
 });
@@ -136,7 +162,10 @@ describe('campaign over real SMTP', () => {
     }
     await insertClient({ status: 'inactive', email: 'neaktivan@example.hr' });
     await insertClient({ email: null });
-    const template = await createTemplate({ actor, input: { name: 'Novosti', subject: 'Novosti za {{company_name}}', body: 'Poštovani {{client_name}},\nviše na https://finflow.hr/novosti.' } });
+    const template = await createTemplate({
+      actor,
+      input: { name: 'Novosti', subject: 'Novosti za {{company_name}}', body: 'Poštovani {{client_name}},\nviše na https://finflow.hr/novosti.' },
+    });
     const campaign = await createCampaign({ actor, input: { name: 'Studeni', templateId: template.id } });
     expect(campaign).toMatchObject({ status: 'draft', recipients: 'active_clients', sentCount: 0 });
 
@@ -170,7 +199,9 @@ describe('campaign over real SMTP', () => {
     expect((await selectOne<{ usage_count: number }>('SELECT usage_count FROM email_templates WHERE id = :id', { id: template.id }))!.usage_count).toBe(N);
 
     // Tracking: the pixel and the one link of the body; an unknown index is 404 (no open redirect).
-    const log = (await selectOne<{ tracking_token: string }>(`SELECT tracking_token FROM email_logs WHERE campaign_id = :id AND recipient = 'prima1@example.hr'`, { id: campaign.id }))!;
+    const log = (await selectOne<{ tracking_token: string }>(`SELECT tracking_token FROM email_logs WHERE campaign_id = :id AND recipient = 'prima1@example.hr'`, {
+      id: campaign.id,
+    }))!;
     const pixel = await openLoader({ request: getRequest(`/email/open/${log.tracking_token}.gif`), params: { token: `${log.tracking_token}.gif` }, context: {} });
     expect(pixel.headers.get('Content-Type')).toBe('image/gif');
     const click = await clickLoader({ request: getRequest(`/email/click/${log.tracking_token}/0`), params: { token: log.tracking_token, index: '0' }, context: {} });
@@ -181,11 +212,19 @@ describe('campaign over real SMTP', () => {
     const stranger = await clickLoader({ request: getRequest('/email/click/abcdefabcdefabcdef/0'), params: { token: 'abcdefabcdefabcdef', index: '0' }, context: {} });
     expect(stranger.status).toBe(404);
 
-    const row = (await selectOne<{ status: string; opened_at: Date | null; clicked_at: Date | null }>(`SELECT status, opened_at, clicked_at FROM email_logs WHERE tracking_token = :t`, { t: log.tracking_token }))!;
+    const row = (await selectOne<{ status: string; opened_at: Date | null; clicked_at: Date | null }>(
+      `SELECT status, opened_at, clicked_at FROM email_logs WHERE tracking_token = :t`,
+      { t: log.tracking_token },
+    ))!;
     expect(row.status).toBe('clicked');
     expect(row.opened_at).not.toBeNull();
     expect(row.clicked_at).not.toBeNull();
-    const listed = (await (await campaignsLoader({ request: getRequest('/api/email/campaigns', cookie), params: {}, context: {} })).json()) as { id: string; openCount: number; clickCount: number; sentCount: number }[];
+    const listed = (await (await campaignsLoader({ request: getRequest('/api/email/campaigns', cookie), params: {}, context: {} })).json()) as {
+      id: string;
+      openCount: number;
+      clickCount: number;
+      sentCount: number;
+    }[];
     expect(listed.find((item) => item.id === campaign.id)).toMatchObject({ sentCount: N, openCount: 1, clickCount: 1 });
     const summary = await emailSummary();
     expect(summary).toMatchObject({ totalSent: N, opened: 1, clicked: 1, openedPercent: 4, clickedPercent: 4 });
@@ -206,7 +245,9 @@ describe('campaign over real SMTP', () => {
       await expect(processEmailJob({ logId: log.id }, { retryCount: 0, retryLimit: 1 })).rejects.toThrow();
       expect(await selectOne('SELECT status, attempts FROM email_logs WHERE id = :id', { id: log.id })).toMatchObject({ status: 'queued', attempts: 1 });
       expect(await processEmailJob({ logId: log.id }, { retryCount: 1, retryLimit: 1 })).toBe('failed');
-      const failed = (await selectOne<{ status: string; attempts: number; error_message: string }>('SELECT status, attempts, error_message FROM email_logs WHERE id = :id', { id: log.id }))!;
+      const failed = (await selectOne<{ status: string; attempts: number; error_message: string }>('SELECT status, attempts, error_message FROM email_logs WHERE id = :id', {
+        id: log.id,
+      }))!;
       expect(failed).toMatchObject({ status: 'failed', attempts: 2 });
       expect(failed.error_message).toBeTruthy();
       expect((await getCampaign(campaign.id))!.status).toBe('failed');
@@ -227,14 +268,22 @@ describe('invoice_verified trigger', () => {
       `INSERT INTO invoices (client_id, customer_id, invoice_number, amount, issue_date, due_date) VALUES (:clientId, :customerId, 'R-77/1', 1500.5, current_date, current_date + 30) RETURNING id`,
       { clientId, customerId: customer.id },
     );
-    await createTemplate({ actor, input: { name: 'Verificirana', trigger: 'invoice_verified', subject: 'Faktura {{invoice_number}} verificirana', body: 'Iznos {{amount}} za {{company_name}}.' } });
+    await createTemplate({
+      actor,
+      input: { name: 'Verificirana', trigger: 'invoice_verified', subject: 'Faktura {{invoice_number}} verificirana', body: 'Iznos {{amount}} za {{company_name}}.' },
+    });
     await verifyInvoice({ actor, id: invoices[0].id });
 
-    const log = (await selectOne<{ id: string; recipient: string; subject: string; status: string }>('SELECT id, recipient, subject, status FROM email_logs WHERE client_id = :clientId', { clientId }))!;
+    const log = (await selectOne<{ id: string; recipient: string; subject: string; status: string }>(
+      'SELECT id, recipient, subject, status FROM email_logs WHERE client_id = :clientId',
+      { clientId },
+    ))!;
     expect(log).toMatchObject({ recipient: 'racuni@klijent.hr', subject: 'Faktura R-77/1 verificirana', status: 'queued' });
     // The job was sent after the commit.
     await expect.poll(async () => (await selectRows(`SELECT 1 FROM pgboss.job WHERE name = 'email-send' AND singleton_key = :id`, { id: log.id })).length).toBe(1);
-    const job = (await selectOne<{ data: { logId: string; variables: Record<string, string> } }>(`SELECT data FROM pgboss.job WHERE name = 'email-send' AND singleton_key = :id`, { id: log.id }))!;
+    const job = (await selectOne<{ data: { logId: string; variables: Record<string, string> } }>(`SELECT data FROM pgboss.job WHERE name = 'email-send' AND singleton_key = :id`, {
+      id: log.id,
+    }))!;
 
     received.length = 0;
     expect(await processEmailJob(job.data)).toBe('sent');
@@ -287,7 +336,11 @@ describe('payment reminders and scheduled campaigns', () => {
     const campaign = await createCampaign({ actor, input: { name: 'Kasnije', templateId: template.id, scheduledAt: '2099-01-15T09:30' } });
     expect(campaign).toMatchObject({ status: 'active', scheduledAt: '2099-01-15T08:30:00.000Z' });
     await expect
-      .poll(async () => (await selectOne<{ start_after: Date }>(`SELECT start_after FROM pgboss.job WHERE name = 'email-campaign' AND singleton_key = :id`, { id: campaign.id }))?.start_after.toISOString())
+      .poll(async () =>
+        (
+          await selectOne<{ start_after: Date }>(`SELECT start_after FROM pgboss.job WHERE name = 'email-campaign' AND singleton_key = :id`, { id: campaign.id })
+        )?.start_after.toISOString(),
+      )
       .toBe('2099-01-15T08:30:00.000Z');
     const inactive = await createTemplate({ actor, input: { name: 'Ugašeni', subject: 'S', body: 'B', isActive: false } });
     const refused = await apiFailure(createCampaign({ actor, input: { name: 'Ne', templateId: inactive.id } }));

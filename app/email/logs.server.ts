@@ -92,7 +92,11 @@ export async function emailSummary(): Promise<EmailSummary> {
 /** The newest .eml files of the local outbox (used when SMTP_URL is unset). */
 export async function listOutbox(limit = 50): Promise<{ name: string; size: number }[]> {
   const names = await fs.readdir(outboxDir()).catch(() => [] as string[]);
-  const files = names.filter((name) => /^[\w.-]+\.eml$/.test(name)).sort().reverse().slice(0, limit);
+  const files = names
+    .filter((name) => /^[\w.-]+\.eml$/.test(name))
+    .sort()
+    .reverse()
+    .slice(0, limit);
   return Promise.all(files.map(async (name) => ({ name, size: (await fs.stat(path.join(outboxDir(), name))).size })));
 }
 

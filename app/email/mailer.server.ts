@@ -27,9 +27,7 @@ export function resetMailer(): void {
 
 function getTransporter(): Transporter {
   const env = getEnv();
-  transporter ??= env.SMTP_URL
-    ? nodemailer.createTransport(env.SMTP_URL)
-    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  transporter ??= env.SMTP_URL ? nodemailer.createTransport(env.SMTP_URL) : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return transporter;
 }
 

@@ -6,8 +6,5 @@ declare module 'mjml' {
     tagName: string;
     formattedMessage: string;
   }
-  export default function mjml2html(
-    input: string,
-    options?: { validationLevel?: 'strict' | 'soft' | 'skip'; minify?: boolean },
-  ): { html: string; errors: MjmlError[] };
+  export default function mjml2html(input: string, options?: { validationLevel?: 'strict' | 'soft' | 'skip'; minify?: boolean }): { html: string; errors: MjmlError[] };
 }

@@ -149,7 +149,10 @@ export interface Tracking {
 /** `{subject, html, text, links}` of a template with these variables; with `tracking`, links go through the redirect and a pixel is added. */
 export function renderEmail(template: { subject: string; body: string }, variables: TemplateVariables, options: { tracking?: Tracking } = {}): RenderedEmail {
   const values = valuesOf(variables);
-  const subject = fillPlain(template.subject, values).replace(/\s*[\r\n]+\s*/g, ' ').trim().slice(0, 255);
+  const subject = fillPlain(template.subject, values)
+    .replace(/\s*[\r\n]+\s*/g, ' ')
+    .trim()
+    .slice(0, 255);
   const text = fillPlain(template.body, values);
   const tracking = options.tracking;
   const body = bodyHtml(text, (url, index) => (tracking ? tracking.clickUrl(index) : url));

@@ -12,7 +12,6 @@ export type EmailTrigger = (typeof EMAIL_TRIGGERS)[number];
 export const CAMPAIGN_RECIPIENTS = ['all_clients', 'active_clients', 'specific_clients'] as const;
 export type CampaignRecipients = (typeof CAMPAIGN_RECIPIENTS)[number];
 
-
 export const EMAIL_ERRORS = {
   nameRequired: 'email.errors.nameRequired',
   subjectRequired: 'email.errors.subjectRequired',

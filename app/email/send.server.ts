@@ -145,7 +145,11 @@ export async function processEmailJob(
     // Already sent (a repeated or resumed job), failed for good, or gone: nothing to do.
     if (!log || log.status !== 'queued') return 'skipped';
     if (log.template_subject === null || log.template_body === null) {
-      await execute(`UPDATE email_logs SET status = 'failed', error_message = 'Template no longer exists', attempts = attempts + 1 WHERE id = :id`, { id: log.id }, { transaction });
+      await execute(
+        `UPDATE email_logs SET status = 'failed', error_message = 'Template no longer exists', attempts = attempts + 1 WHERE id = :id`,
+        { id: log.id },
+        { transaction },
+      );
       await completeCampaignIfDone(log.campaign_id, transaction);
       return 'failed';
     }

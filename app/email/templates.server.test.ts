@@ -126,19 +126,16 @@ describe('concurrent activations of one trigger', () => {
     const replacedIds = saved.map((template) => template.deactivatedTemplate?.id).filter(Boolean);
     expect(new Set(replacedIds).size).toBe(5);
     expect(replacedIds).not.toContain(active[0].id);
-    const handOvers = await selectRows<{ entity_id: string }>(
-      `SELECT entity_id FROM activity_logs WHERE action = 'email_template_deactivated' AND entity_id IN (:ids)`,
-      { ids: templates.map((template) => template.id) },
-    );
+    const handOvers = await selectRows<{ entity_id: string }>(`SELECT entity_id FROM activity_logs WHERE action = 'email_template_deactivated' AND entity_id IN (:ids)`, {
+      ids: templates.map((template) => template.id),
+    });
     expect(handOvers.map((row) => row.entity_id).sort()).toEqual([...replacedIds].sort());
   });
 
   it('two templates created active at once for a trigger that has none: both saved, the later one active', async () => {
     const { actor } = await manager();
     await clearTrigger('invoice_verified');
-    const [a, b] = await Promise.all(
-      ['Prva', 'Druga'].map((name) => createTemplate({ actor, input: { name, trigger: 'invoice_verified', ...content } })),
-    );
+    const [a, b] = await Promise.all(['Prva', 'Druga'].map((name) => createTemplate({ actor, input: { name, trigger: 'invoice_verified', ...content } })));
     const active = await activeOf('invoice_verified');
     expect(active).toHaveLength(1);
     expect([a.deactivatedTemplate, b.deactivatedTemplate].filter(Boolean)).toHaveLength(1);

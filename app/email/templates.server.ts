@@ -5,14 +5,7 @@ import type { Role } from '../auth/schemas.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
 import { apiError, zodRefusal, type FieldErrors } from '../utils/api.server.ts';
 import { validateTemplate } from './render.server.ts';
-import {
-  EMAIL_ERRORS,
-  templateCreateSchema,
-  templateUpdateSchema,
-  type EmailTrigger,
-  type TemplateCreateInput,
-  type TemplateUpdateInput,
-} from './schemas.ts';
+import { EMAIL_ERRORS, templateCreateSchema, templateUpdateSchema, type EmailTrigger, type TemplateCreateInput, type TemplateUpdateInput } from './schemas.ts';
 import { isUuid } from '../utils/validation.ts';
 import type { EmailTemplate } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';

@@ -53,7 +53,10 @@ export async function sendPaymentReminders(): Promise<{ due: number; overdue: nu
   const due = await pick('payment_due_email_queued', `i.due_date > ${today} AND i.due_date <= ${today} + CAST(:days AS int)`);
   const overdue = await pick('payment_overdue_email_queued', `i.due_date < ${today} AND i.due_date >= ${today} - 7`);
   let counts = { due: 0, overdue: 0 };
-  for (const [trigger, rows] of [['payment_due', due], ['payment_overdue', overdue]] as const) {
+  for (const [trigger, rows] of [
+    ['payment_due', due],
+    ['payment_overdue', overdue],
+  ] as const) {
     for (const row of rows) {
       const queued = await inTransaction(async (transaction) => {
         const invoice = await invoiceVariables(row.id, transaction);

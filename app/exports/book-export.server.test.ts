@@ -118,7 +118,8 @@ describe('GET /api/exports/book.zip', () => {
       // No row twice, none missing.
       expect(new Set(file.rows.map((row) => row.id)).size, table).toBe(rows);
     }
-    for (const table of ['clients', 'invoices', 'payments', 'activity_logs', 'tasks', 'documents', 'email_logs']) expect(zip.csv.get(`${table}.csv`)!.rows.length, table).toBeGreaterThan(0);
+    for (const table of ['clients', 'invoices', 'payments', 'activity_logs', 'tasks', 'documents', 'email_logs'])
+      expect(zip.csv.get(`${table}.csv`)!.rows.length, table).toBeGreaterThan(0);
   });
 
   it('writes money as the exact decimal, days and instants in ISO 8601', async () => {
@@ -225,7 +226,9 @@ describe('the book export', () => {
       for (;;) if ((await reader.read()).done) break;
     }).rejects.toThrow();
     await expect
-      .poll(async () => Number((await selectOne<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'finflow-book-export'`))!.n))
+      .poll(async () =>
+        Number((await selectOne<{ n: string }>(`SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'finflow-book-export'`))!.n),
+      )
       .toBe(0);
   });
 });

@@ -16,7 +16,7 @@ import { createTestUser } from '../../tests/factories.ts';
  * CSV injection (OWASP): every spreadsheet FinFlow writes shows a text that
  * starts like a formula as text, and keeps amounts numbers.
  */
-const FORMULAS = ['=HYPERLINK("http://evil.example","klik")', '+cmd|\' /C calc\'!A0', '-2+3', '@SUM(A1:A9)', '\t=1+1', '\r=1+1'];
+const FORMULAS = ['=HYPERLINK("http://evil.example","klik")', "+cmd|' /C calc'!A0", '-2+3', '@SUM(A1:A9)', '\t=1+1', '\r=1+1'];
 
 describe('spreadsheetText', () => {
   it('puts an apostrophe before a text that starts with =, +, -, @, tab or CR', () => {

@@ -18,7 +18,13 @@ export interface ReadSheet {
   xml: string;
 }
 
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', isArray: (name) => ['sheet', 'row', 'c', 'xf', 'numFmt', 'Relationship', 'Override'].includes(name), parseTagValue: false, trimValues: false });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  isArray: (name) => ['sheet', 'row', 'c', 'xf', 'numFmt', 'Relationship', 'Override'].includes(name),
+  parseTagValue: false,
+  trimValues: false,
+});
 const BUILT_IN_FORMATS: Record<string, string> = { '0': 'General', '3': '#,##0', '14': 'm/d/yyyy' };
 
 export function readXlsx(bytes: Uint8Array) {

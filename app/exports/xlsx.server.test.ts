@@ -13,7 +13,11 @@ describe('the XLSX writer', () => {
   });
 
   it('writes numbers as numeric cells with their format, and days as date serials', () => {
-    const workbook = readXlsx(buildXlsx([{ name: 'S', rows: [[{ number: 1234567.89, format: 'eur' }, { number: 12.5, format: 'percent' }, { date: '2026-01-01' }, null, { number: 7, format: 'integer' }]] }]));
+    const workbook = readXlsx(
+      buildXlsx([
+        { name: 'S', rows: [[{ number: 1234567.89, format: 'eur' }, { number: 12.5, format: 'percent' }, { date: '2026-01-01' }, null, { number: 7, format: 'integer' }]] },
+      ]),
+    );
     const cells = workbook.sheets[0].cells;
     expect(cells.get('A1')).toMatchObject({ value: 1234567.89, format: XLSX_NUMBER_FORMATS.eur });
     expect(cells.get('B1')).toMatchObject({ value: 12.5, format: XLSX_NUMBER_FORMATS.percent });
@@ -32,7 +36,12 @@ describe('the XLSX writer', () => {
   it('refuses sheet names Excel refuses, and numbers that are not finite', () => {
     expect(() => buildXlsx([{ name: 'a/b', rows: [] }])).toThrow(/invalid sheet name/);
     expect(() => buildXlsx([{ name: 'x'.repeat(32), rows: [] }])).toThrow(/invalid sheet name/);
-    expect(() => buildXlsx([{ name: 'Same', rows: [] }, { name: 'same', rows: [] }])).toThrow(/duplicate/);
+    expect(() =>
+      buildXlsx([
+        { name: 'Same', rows: [] },
+        { name: 'same', rows: [] },
+      ]),
+    ).toThrow(/duplicate/);
     expect(() => buildXlsx([{ name: 'S', rows: [[{ number: Number.NaN, format: 'eur' }]] }])).toThrow(/finite/);
   });
 });

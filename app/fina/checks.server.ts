@@ -41,7 +41,6 @@ export interface FinaCheckResult {
 
 type CustomerRow = RowOf<typeof Customer, 'id' | 'company_name' | 'oib' | 'account_blocked' | 'blockage_reason' | 'risk_score'>;
 
-
 export async function checkCustomerAccount({
   actor,
   customerId,
@@ -90,10 +89,7 @@ export async function checkCustomerAccount({
     if (change === 'blocked') {
       await logActivity({ action: 'fina_blockage_found', userId, entityType: 'customer', entityId: customerId, ipAddress: ip, details }, transaction);
       // The system assesses (an actor may lack 'assess:risk'); the check itself is logged with the actor above.
-      const assessment = await assessEntity(
-        { entityType: 'customer', entityId: customerId, actor: null, reason: 'blockage', notes: `FINA: ${reason ?? ''}`, ip },
-        { transaction },
-      );
+      const assessment = await assessEntity({ entityType: 'customer', entityId: customerId, actor: null, reason: 'blockage', notes: `FINA: ${reason ?? ''}`, ip }, { transaction });
       riskScore = assessment.score;
       const task = await createTask(
         {

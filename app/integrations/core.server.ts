@@ -48,10 +48,7 @@ export function decryptCredentials(id: string, stored: string | null): Record<st
 }
 
 export async function loadConfig(type: IntegrationType): Promise<IntegrationConfig> {
-  const row = await selectOne<ConfigRow>(
-    `SELECT id, name, mode, is_enabled, endpoint, settings_encrypted FROM integrations WHERE type = :type`,
-    { type },
-  );
+  const row = await selectOne<ConfigRow>(`SELECT id, name, mode, is_enabled, endpoint, settings_encrypted FROM integrations WHERE type = :type`, { type });
   if (!row) {
     return {
       type,
@@ -133,12 +130,7 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
  * logged outcome (a test answering ok: false is a failure without a throw).
  * Thrown errors are recorded and rethrown.
  */
-export async function recorded<T>(
-  type: IntegrationType,
-  operation: string,
-  run: () => Promise<T>,
-  describe: (result: T) => { success: boolean; message: string },
-): Promise<T> {
+export async function recorded<T>(type: IntegrationType, operation: string, run: () => Promise<T>, describe: (result: T) => { success: boolean; message: string }): Promise<T> {
   const startedAt = performance.now();
   const duration = () => Math.max(0, Math.round(performance.now() - startedAt));
   try {

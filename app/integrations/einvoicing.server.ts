@@ -104,17 +104,32 @@ export function getEInvoicing(base?: EInvoicingAdapter): EInvoicingAdapter {
   };
   return {
     test: () =>
-      recorded('einvoicing', 'test', async () => (await resolve(false)).test(), (result: TestOutcome) => ({ success: result.ok, message: result.message })),
+      recorded(
+        'einvoicing',
+        'test',
+        async () => (await resolve(false)).test(),
+        (result: TestOutcome) => ({ success: result.ok, message: result.message }),
+      ),
     sendDocument: (ubl) =>
-      recorded('einvoicing', 'sendDocument', async () => (await resolve(true)).sendDocument(ubl), (sent) => ({
-        success: true,
-        message: `Sent ${sent.documentId} (${sent.status})`,
-      })),
+      recorded(
+        'einvoicing',
+        'sendDocument',
+        async () => (await resolve(true)).sendDocument(ubl),
+        (sent) => ({
+          success: true,
+          message: `Sent ${sent.documentId} (${sent.status})`,
+        }),
+      ),
     receiveDocuments: () =>
-      recorded('einvoicing', 'receiveDocuments', async () => (await resolve(true)).receiveDocuments(), (documents) => ({
-        success: true,
-        message: `Received ${documents.length} document(s)`,
-      })),
+      recorded(
+        'einvoicing',
+        'receiveDocuments',
+        async () => (await resolve(true)).receiveDocuments(),
+        (documents) => ({
+          success: true,
+          message: `Received ${documents.length} document(s)`,
+        }),
+      ),
   };
 }
 

@@ -82,6 +82,12 @@ export function getESignature(base?: ESignatureAdapter): ESignatureAdapter {
         async () => (await resolve(true)).sign(document, signer),
         (result) => ({ success: true, message: `Document ${document.id} signed by ${signer.email} (${result.signatureId})` }),
       ),
-    test: () => recorded(INTEGRATION_TYPE, 'test', async () => (await resolve(false)).test(), (result) => ({ success: result.ok, message: result.message })),
+    test: () =>
+      recorded(
+        INTEGRATION_TYPE,
+        'test',
+        async () => (await resolve(false)).test(),
+        (result) => ({ success: result.ok, message: result.message }),
+      ),
   };
 }

@@ -112,13 +112,28 @@ export function getFina(base?: FinaAdapter): FinaAdapter {
   };
   return {
     test: () =>
-      recorded('fina', 'test', async () => (await resolve(false)).test(), (result: TestOutcome) => ({ success: result.ok, message: result.message })),
+      recorded(
+        'fina',
+        'test',
+        async () => (await resolve(false)).test(),
+        (result: TestOutcome) => ({ success: result.ok, message: result.message }),
+      ),
     companyByOib: (oib) =>
-      recorded('fina', 'companyByOib', async () => (await resolve(true)).companyByOib(oib), (company) => ({ success: true, message: `${oib}: ${company.name} (${company.status})` })),
+      recorded(
+        'fina',
+        'companyByOib',
+        async () => (await resolve(true)).companyByOib(oib),
+        (company) => ({ success: true, message: `${oib}: ${company.name} (${company.status})` }),
+      ),
     accountBlockage: (oib) =>
-      recorded('fina', 'accountBlockage', async () => (await resolve(true)).accountBlockage(oib), (result) => ({
-        success: true,
-        message: result.blocked ? `${oib}: blocked since ${result.since ?? '?'} (${result.reason ?? ''})` : `${oib}: not blocked`,
-      })),
+      recorded(
+        'fina',
+        'accountBlockage',
+        async () => (await resolve(true)).accountBlockage(oib),
+        (result) => ({
+          success: true,
+          message: result.blocked ? `${oib}: blocked since ${result.since ?? '?'} (${result.reason ?? ''})` : `${oib}: not blocked`,
+        }),
+      ),
   };
 }

@@ -144,11 +144,22 @@ export function getHanfa(base?: HanfaAdapter): HanfaAdapter {
     return base ?? (config.mode === 'live' ? liveHanfa(config) : sandboxHanfa);
   };
   return {
-    test: () => recorded('hanfa', 'test', async () => (await resolve(false)).test(), (result: TestOutcome) => ({ success: result.ok, message: result.message })),
+    test: () =>
+      recorded(
+        'hanfa',
+        'test',
+        async () => (await resolve(false)).test(),
+        (result: TestOutcome) => ({ success: result.ok, message: result.message }),
+      ),
     submitQuarterlyReport: (period) =>
-      recorded('hanfa', 'submitQuarterlyReport', async () => (await resolve(true)).submitQuarterlyReport(period), (receipt) => ({
-        success: true,
-        message: `Quarterly report ${period} accepted, receipt ${receipt.receiptId} (${receipt.figures.financedCount} financed, ${receipt.figures.financedVolume.toFixed(2)} EUR)`,
-      })),
+      recorded(
+        'hanfa',
+        'submitQuarterlyReport',
+        async () => (await resolve(true)).submitQuarterlyReport(period),
+        (receipt) => ({
+          success: true,
+          message: `Quarterly report ${period} accepted, receipt ${receipt.receiptId} (${receipt.figures.financedCount} financed, ${receipt.figures.financedVolume.toFixed(2)} EUR)`,
+        }),
+      ),
   };
 }

@@ -247,10 +247,9 @@ export async function listIntegrationLogs(type: IntegrationType, options: { limi
       WHERE i.type = :type ORDER BY l.created_at DESC, l.id DESC LIMIT :limit OFFSET :offset`,
     { type, limit, offset },
   );
-  const count = await selectOne<{ total: string }>(
-    `SELECT count(*) AS total FROM integration_logs l JOIN integrations i ON i.id = l.integration_id WHERE i.type = :type`,
-    { type },
-  );
+  const count = await selectOne<{ total: string }>(`SELECT count(*) AS total FROM integration_logs l JOIN integrations i ON i.id = l.integration_id WHERE i.type = :type`, {
+    type,
+  });
   return {
     logs: rows.map((row) => ({
       id: row.id,

@@ -54,7 +54,11 @@ export async function handleIntegrationIntent(request: Request, options: { ip: s
       const parsed = hanfaReportSchema.safeParse({ period: formData.get('period') });
       if (!parsed.success) return json({ intent, message: parsed.error.issues[0].message, errors: { period: [parsed.error.issues[0].message] } }, { status: 400 });
       const receipt = await submitHanfaReport({ actor, period: parsed.data.period, ip: options.ip });
-      return redirectWithToast(back, { title: 'integrations.toast.reportTitle', description: 'integrations.toast.report', params: { period: parsed.data.period, receiptId: receipt.receiptId } });
+      return redirectWithToast(back, {
+        title: 'integrations.toast.reportTitle',
+        description: 'integrations.toast.report',
+        params: { period: parsed.data.period, receiptId: receipt.receiptId },
+      });
     }
     const summary = await receiveEInvoices({ actor, ip: options.ip });
     return redirectWithToast(back, {

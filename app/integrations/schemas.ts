@@ -68,5 +68,8 @@ export const integrationConfigFormSchema = z.object({
 });
 
 export const hanfaReportSchema = z.object({
-  period: z.string().trim().regex(/^\d{4}-Q[1-4]$/, INTEGRATION_MESSAGES.periodInvalid),
+  period: z
+    .string()
+    .trim()
+    .regex(/^\d{4}-Q[1-4]$/, INTEGRATION_MESSAGES.periodInvalid),
 });

@@ -47,9 +47,7 @@ export async function financeInvoice(args: { actor: Actor; id: string; ip?: stri
       from: ['approved'],
       to: 'financed',
       apply: async (row, transaction) => {
-        const client = (await selectOne<
-          RowOf<typeof Client, 'company_name' | 'iban' | 'credit_limit' | 'used_credit' | 'advance_rate' | 'fee_rate' | 'onboarding_status'>
-        >(
+        const client = (await selectOne<RowOf<typeof Client, 'company_name' | 'iban' | 'credit_limit' | 'used_credit' | 'advance_rate' | 'fee_rate' | 'onboarding_status'>>(
           'SELECT company_name, iban, credit_limit, used_credit, advance_rate, fee_rate, onboarding_status FROM clients WHERE id = :clientId FOR UPDATE',
           { clientId: row.client_id },
           { transaction },
@@ -97,10 +95,14 @@ export async function financeInvoice(args: { actor: Actor; id: string; ip?: stri
           { id: row.id, actorId: args.actor.id, factorAmount: centsToDecimalString(factorAmount), factorFee: centsToDecimalString(factorFee) },
           { transaction },
         );
-        await execute('UPDATE clients SET used_credit = used_credit + :advance WHERE id = :clientId', {
-          clientId: row.client_id,
-          advance: centsToDecimalString(factorAmount),
-        }, { transaction });
+        await execute(
+          'UPDATE clients SET used_credit = used_credit + :advance WHERE id = :clientId',
+          {
+            clientId: row.client_id,
+            advance: centsToDecimalString(factorAmount),
+          },
+          { transaction },
+        );
         const { rows } = await execute<{ id: string }>(
           `INSERT INTO payouts (client_id, invoice_id, kind, amount, currency, iban, status, created_by)
            VALUES (:clientId, :invoiceId, 'advance', :amount, :currency, :iban, 'pending', :actorId)

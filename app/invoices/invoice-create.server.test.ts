@@ -15,7 +15,11 @@ describe('creating an invoice', () => {
     expect(log).toMatchObject({ user_id: user.id, ip_address: '10.1.1.1', details: { invoiceNumber: 'A-1', amount: 1234.5, fromStatus: null, toStatus: 'pending' } });
 
     const unknown = '00000000-0000-4000-8000-0000000000aa';
-    expect((await apiFailure(newInvoice(user, unknown, customerId))).body).toMatchObject({ message: 'Client not found', code: 'invoices.validation.clientNotFound', errors: { clientId: ['Client not found'] } });
+    expect((await apiFailure(newInvoice(user, unknown, customerId))).body).toMatchObject({
+      message: 'Client not found',
+      code: 'invoices.validation.clientNotFound',
+      errors: { clientId: ['Client not found'] },
+    });
     expect((await apiFailure(newInvoice(user, clientId, unknown))).body.errors).toEqual({ customerId: ['Customer not found'] });
     const duplicate = await apiFailure(newInvoice(user, clientId, customerId, { invoiceNumber: 'A-1' }));
     expect(duplicate).toMatchObject({ status: 409, body: { errors: { invoiceNumber: ['An invoice with this number already exists for this client'] } } });

@@ -29,9 +29,7 @@ import type { RowOf } from '../../db/models/rows.ts';
  * '15/1/1' repeat between sellers.
  */
 async function findDuplicate(row: InvoiceRow, transaction: Transaction) {
-  return selectOne<
-    RowOf<typeof Invoice, 'invoice_number' | 'status'> & { client_name: RowOf<typeof Client>['company_name']; rule: 'same_receivable' | 'financed_elsewhere' }
-  >(
+  return selectOne<RowOf<typeof Invoice, 'invoice_number' | 'status'> & { client_name: RowOf<typeof Client>['company_name']; rule: 'same_receivable' | 'financed_elsewhere' }>(
     `SELECT i.invoice_number, i.status, c.company_name AS client_name,
             CASE WHEN i.client_id = :clientId THEN 'same_receivable' ELSE 'financed_elsewhere' END AS rule
        FROM invoices i JOIN clients c ON c.id = i.client_id
@@ -108,10 +106,14 @@ export async function approveInvoice(args: { actor: Actor; id: string; ip?: stri
         if (row.verified_by === args.actor.id) {
           throw apiError(403, INVOICE_REFUSALS.fourEyes);
         }
-        await execute(`UPDATE invoices SET status = 'approved', approved_by = :actorId, approved_at = now() WHERE id = :id`, {
-          id: row.id,
-          actorId: args.actor.id,
-        }, { transaction });
+        await execute(
+          `UPDATE invoices SET status = 'approved', approved_by = :actorId, approved_at = now() WHERE id = :id`,
+          {
+            id: row.id,
+            actorId: args.actor.id,
+          },
+          { transaction },
+        );
         return { verifiedBy: row.verified_by };
       },
     },
@@ -120,10 +122,7 @@ export async function approveInvoice(args: { actor: Actor; id: string; ip?: stri
 }
 
 /** PUT /api/invoices/{id}/reject {reason} (manager): pending, verified or approved → rejected. */
-export async function rejectInvoice(
-  args: { actor: Actor; id: string; input: InvoiceRejectInput; ip?: string | null },
-  options: { transaction?: Transaction } = {},
-) {
+export async function rejectInvoice(args: { actor: Actor; id: string; input: InvoiceRejectInput; ip?: string | null }, options: { transaction?: Transaction } = {}) {
   assertCan(args.actor, 'reject:invoice');
   const { reason } = parseInput(invoiceRejectSchema, args.input);
   return transition(

@@ -208,7 +208,10 @@ export async function getInvoiceDetail(id: string): Promise<InvoiceDetailDto> {
   if (!row) throw apiError(404, INVOICE_MESSAGES.notFound);
   const [lines, client, customer, documents, payments, payouts, history] = await Promise.all([
     selectRows<RowOf<typeof InvoiceLine>>('SELECT * FROM invoice_lines WHERE invoice_id = :id ORDER BY line_number', { id: row.id }),
-    selectOne<RowOf<typeof Client, 'id' | 'company_name' | 'oib' | 'iban' | 'advance_rate' | 'fee_rate' | 'credit_limit' | 'used_credit'>>('SELECT id, company_name, oib, iban, advance_rate, fee_rate, credit_limit, used_credit FROM clients WHERE id = :id', { id: row.client_id }),
+    selectOne<RowOf<typeof Client, 'id' | 'company_name' | 'oib' | 'iban' | 'advance_rate' | 'fee_rate' | 'credit_limit' | 'used_credit'>>(
+      'SELECT id, company_name, oib, iban, advance_rate, fee_rate, credit_limit, used_credit FROM clients WHERE id = :id',
+      { id: row.client_id },
+    ),
     selectOne<RowOf<typeof Customer, 'id' | 'company_name' | 'oib' | 'account_blocked' | 'blockage_reason'>>(
       'SELECT id, company_name, oib, account_blocked, blockage_reason FROM customers WHERE id = :id',
       { id: row.customer_id },
@@ -219,10 +222,7 @@ export async function getInvoiceDetail(id: string): Promise<InvoiceDetailDto> {
       { id: row.id },
     ),
     selectRows<RowOf<typeof Payment>>('SELECT * FROM payments WHERE invoice_id = :id ORDER BY created_at DESC, id DESC', { id: row.id }),
-    selectRows<RowOf<typeof Payout>>(
-      'SELECT * FROM payouts WHERE invoice_id = :id ORDER BY created_at, id',
-      { id: row.id },
-    ),
+    selectRows<RowOf<typeof Payout>>('SELECT * FROM payouts WHERE invoice_id = :id ORDER BY created_at, id', { id: row.id }),
     selectRows<
       RowOf<typeof ActivityLog, 'id' | 'action' | 'user_id' | 'ip_address' | 'details' | 'created_at'> & {
         user_name: string | null;
@@ -322,9 +322,7 @@ export async function getInvoiceDetail(id: string): Promise<InvoiceDetailDto> {
  * payments), newest first, with that open amount; `q` as the list. The
  * definition is the one recording checks (app/payments/open-amount.server.ts).
  */
-export async function listPayableInvoices(
-  options: { q?: string | null; limit?: number; offset?: number } = {},
-): Promise<{ items: PayableInvoiceDto[]; total: number }> {
+export async function listPayableInvoices(options: { q?: string | null; limit?: number; offset?: number } = {}): Promise<{ items: PayableInvoiceDto[]; total: number }> {
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000);
   const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
   const replacements: Record<string, unknown> = { limit, offset };

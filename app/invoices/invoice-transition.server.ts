@@ -52,9 +52,7 @@ export async function transition(
 ): Promise<InvoiceDto> {
   assertCan(actor, spec.permission);
   const run = async (transaction: Transaction) => {
-    const row = isUuid(id)
-      ? await selectOne<InvoiceRow>('SELECT * FROM invoices WHERE id = :id FOR UPDATE', { id }, { transaction })
-      : null;
+    const row = isUuid(id) ? await selectOne<InvoiceRow>('SELECT * FROM invoices WHERE id = :id FOR UPDATE', { id }, { transaction }) : null;
     if (!row) throw apiError(404, INVOICE_MESSAGES.notFound);
     if (!spec.from.includes(row.status)) throw apiError(409, INVOICE_REFUSALS.wrongState, { params: { status: row.status, verb: spec.verb } });
     const extra = await spec.apply(row, transaction);

@@ -108,11 +108,9 @@ describe('the invoice list', () => {
     const plan = await inTransaction(async (transaction) => {
       await execute('SET LOCAL enable_seqscan = off', {}, { transaction });
       const replacements: Record<string, unknown> = {};
-      const rows = await selectRows<{ 'QUERY PLAN': string }>(
-        `EXPLAIN SELECT i.id FROM invoices i WHERE ${invoiceSearchCondition('i', '0042', replacements)}`,
-        replacements,
-        { transaction },
-      );
+      const rows = await selectRows<{ 'QUERY PLAN': string }>(`EXPLAIN SELECT i.id FROM invoices i WHERE ${invoiceSearchCondition('i', '0042', replacements)}`, replacements, {
+        transaction,
+      });
       return rows.map((row) => row['QUERY PLAN']).join('\n');
     });
     expect(plan).toContain('invoices_number_grams_idx');

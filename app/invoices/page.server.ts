@@ -45,7 +45,6 @@ export function backTo(request: Request): string {
   return `${url.pathname}${url.search}`;
 }
 
-
 export interface PartyOption {
   id: string;
   name: string;
@@ -104,10 +103,9 @@ const zagrebToday = () => businessDay();
 export async function financePreviews(invoices: Pick<InvoiceDto, 'id' | 'status' | 'amount' | 'clientId' | 'dueDate'>[]) {
   const approved = invoices.filter((invoice) => invoice.status === 'approved');
   if (approved.length === 0) return {};
-  const rates = await selectRows<RowOf<typeof Client, 'id' | 'advance_rate' | 'fee_rate'>>(
-    'SELECT id, advance_rate, fee_rate FROM clients WHERE id IN (:ids)',
-    { ids: [...new Set(approved.map((invoice) => invoice.clientId))] },
-  );
+  const rates = await selectRows<RowOf<typeof Client, 'id' | 'advance_rate' | 'fee_rate'>>('SELECT id, advance_rate, fee_rate FROM clients WHERE id IN (:ids)', {
+    ids: [...new Set(approved.map((invoice) => invoice.clientId))],
+  });
   const byClient = new Map(rates.map((row) => [row.id, row]));
   const today = Date.parse(`${zagrebToday()}T00:00:00Z`);
   const previews: Record<string, { factorAmount: number; factorFee: number }> = {};
@@ -200,7 +198,10 @@ export interface FindResult {
   options: PartyOptionsView;
 }
 
-const searchTerm = (formData: FormData, name: string) => String(formData.get(name) ?? '').trim().slice(0, 100);
+const searchTerm = (formData: FormData, name: string) =>
+  String(formData.get(name) ?? '')
+    .trim()
+    .slice(0, 100);
 
 export async function handleFind(formData: FormData) {
   const form = formData.get('intent') === 'import' ? 'import' : 'create';
@@ -306,7 +307,10 @@ export async function handleImport(formData: FormData, { actor, ip, back }: { ac
     number = invoice.invoiceNumber;
   } catch (error) {
     if (error instanceof Response && error.status === 409) {
-      const body = (await error.clone().json().catch(() => null)) as { message?: string; proposedCustomer?: ProposedCustomerView } | null;
+      const body = (await error
+        .clone()
+        .json()
+        .catch(() => null)) as { message?: string; proposedCustomer?: ProposedCustomerView } | null;
       if (body?.proposedCustomer) {
         return refuse(409, body.message ?? '', { proposal: body.proposedCustomer, xmlText, fileName: fileName ?? undefined });
       }

@@ -59,14 +59,12 @@ export const INVOICE_REFUSALS = {
   customerProposal: 'invoices.refusals.customerProposal',
 } as const;
 
-
 /** The five tabs of /invoices (docs/screens.md): all and four statuses. */
 export const INVOICE_TABS = ['all', 'pending', 'verified', 'approved', 'rejected'] as const;
 export type InvoiceTab = (typeof INVOICE_TABS)[number];
 export { INVOICE_STATUSES, type InvoiceStatus };
 
-const blankToUndefined = (value: unknown) =>
-  value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value;
+const blankToUndefined = (value: unknown) => (value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value);
 
 /** An ISO calendar date 'YYYY-MM-DD' (a form's date input sends exactly this) that exists. */
 const dateSchema = calendarDateSchema;
@@ -116,7 +114,10 @@ export const invoiceCreateSchema = z
         .regex(/^[A-Z]{3}$/, { message: INVOICE_MESSAGES.currencyInvalid })
         .default('EUR'),
     ),
-    description: z.preprocess(blankToUndefined, plainText(z.string(INVOICE_MESSAGES.descriptionTooLong).trim().max(5000, INVOICE_MESSAGES.descriptionTooLong), { multiline: true }).optional()),
+    description: z.preprocess(
+      blankToUndefined,
+      plainText(z.string(INVOICE_MESSAGES.descriptionTooLong).trim().max(5000, INVOICE_MESSAGES.descriptionTooLong), { multiline: true }).optional(),
+    ),
     lines: z.array(invoiceLineSchema).max(1000).optional(),
   })
   .refine((value) => value.dueDate >= value.issueDate, { message: INVOICE_MESSAGES.dueBeforeIssue, path: ['dueDate'] });

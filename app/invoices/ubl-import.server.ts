@@ -71,7 +71,8 @@ export async function intakeUblInvoice(
 ): Promise<ImportedInvoice> {
   if (!clientId) throw apiError(400, INVOICE_MESSAGES.clientRequired, { errors: { clientId: [INVOICE_MESSAGES.clientRequired] } });
   // Not a UUID cannot name a client; refused here rather than by the database.
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(clientId)) throw apiError(400, INVOICE_MESSAGES.clientNotFound, { errors: { clientId: [INVOICE_MESSAGES.clientNotFound] } });
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(clientId))
+    throw apiError(400, INVOICE_MESSAGES.clientNotFound, { errors: { clientId: [INVOICE_MESSAGES.clientNotFound] } });
   const bytes = typeof xml === 'string' ? Buffer.from(xml, 'utf8') : xml;
   const parsed = parseUblInvoice(bytes);
   const name = fileName?.trim() || `${parsed.invoiceNumber.replace(/[^\w.-]+/g, '_')}.xml`;

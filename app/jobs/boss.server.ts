@@ -82,11 +82,7 @@ let sender: Promise<PgBoss> | undefined;
  * it rather than later in the worker. Returns the job id, or null when pg-boss
  * deduplicated the job (singletonKey, throttling, or a singleton queue policy).
  */
-export async function sendJob<Name extends QueueName>(
-  name: Name,
-  data: QueueInput<Name>,
-  options: PgBoss.SendOptions = {},
-): Promise<string | null> {
+export async function sendJob<Name extends QueueName>(name: Name, data: QueueInput<Name>, options: PgBoss.SendOptions = {}): Promise<string | null> {
   const payload = parsePayload(name, data);
   const boss = await getSender();
   // pg-boss stores whatever JSON it is given; jobs without a schema carry null.

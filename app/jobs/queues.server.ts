@@ -167,12 +167,10 @@ export type QueueName = (typeof queues)[number]['name'];
 type DefinitionOf<Name extends QueueName> = Extract<(typeof queues)[number], { name: Name }>;
 
 /** The data a job on this queue carries (the payload schema's output; null when it declares none). */
-export type QueuePayload<Name extends QueueName> =
-  DefinitionOf<Name> extends { payload: infer Schema extends z.ZodType } ? z.output<Schema> : null;
+export type QueuePayload<Name extends QueueName> = DefinitionOf<Name> extends { payload: infer Schema extends z.ZodType } ? z.output<Schema> : null;
 
 /** What a sender passes (the payload schema's input, before defaults and transforms). */
-export type QueueInput<Name extends QueueName> =
-  DefinitionOf<Name> extends { payload: infer Schema extends z.ZodType } ? z.input<Schema> : null | undefined;
+export type QueueInput<Name extends QueueName> = DefinitionOf<Name> extends { payload: infer Schema extends z.ZodType } ? z.input<Schema> : null | undefined;
 
 const byName = new Map<string, QueueDefinition>(queues.map((queue) => [queue.name, queue]));
 

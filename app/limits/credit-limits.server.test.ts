@@ -27,11 +27,7 @@ const requestRow = (id: string) =>
   );
 
 async function staff() {
-  const [user, manager, otherManager] = await Promise.all([
-    createTestUser({ role: 'user' }),
-    createTestUser({ role: 'manager' }),
-    createTestUser({ role: 'manager' }),
-  ]);
+  const [user, manager, otherManager] = await Promise.all([createTestUser({ role: 'user' }), createTestUser({ role: 'manager' }), createTestUser({ role: 'manager' })]);
   return { user: actorOf(user), manager: actorOf(manager), otherManager: actorOf(otherManager) };
 }
 
@@ -54,10 +50,9 @@ describe('requesting a credit limit', () => {
       status: 'pending',
       decidedAt: null,
     });
-    const stored = await selectOne<{ requested_limit: string; previous_limit: string }>(
-      `SELECT requested_limit, previous_limit FROM credit_limit_requests WHERE id = :id`,
-      { id: request.id },
-    );
+    const stored = await selectOne<{ requested_limit: string; previous_limit: string }>(`SELECT requested_limit, previous_limit FROM credit_limit_requests WHERE id = :id`, {
+      id: request.id,
+    });
     expect(stored).toEqual({ requested_limit: '123456.78', previous_limit: '50000.00' });
     expect(await clientLimit(clientId)).toBe('50000.00');
     const [logged] = await activityRows('credit_limit_requested', request.id);
@@ -84,9 +79,7 @@ describe('requesting a credit limit', () => {
     expect(past.body.errors).toEqual({ validUntil: ['Valid until cannot be in the past'] });
     const badDate = await apiFailure(requestCreditLimit({ actor: user, input: { clientId, creditLimit: 1000, reason: 'x', validUntil: '2026-02-30' } }));
     expect(badDate.status).toBe(400);
-    const unknown = await apiFailure(
-      requestCreditLimit({ actor: user, input: { clientId: '00000000-0000-4000-8000-000000000001', creditLimit: 1000, reason: 'x' } }),
-    );
+    const unknown = await apiFailure(requestCreditLimit({ actor: user, input: { clientId: '00000000-0000-4000-8000-000000000001', creditLimit: 1000, reason: 'x' } }));
     expect(unknown).toMatchObject({ status: 400, body: { errors: { clientId: ['Client not found'] } } });
     expect((await selectOne<{ n: number }>(`SELECT count(*)::int AS n FROM credit_limit_requests WHERE client_id = :clientId`, { clientId }))!.n).toBe(0);
   });
@@ -104,7 +97,9 @@ describe('deciding a credit limit request (four eyes)', () => {
     const [logged] = await activityRows('credit_limit_approved', request.id);
     expect(logged).toMatchObject({ user_id: manager.id, details: { previousLimit: '20000.00', approvedLimit: '75000.55' } });
 
-    const overview = await clientLimitsOverview({ q: (await selectOne<{ company_name: string }>(`SELECT company_name FROM clients WHERE id = :id`, { id: clientId }))!.company_name });
+    const overview = await clientLimitsOverview({
+      q: (await selectOne<{ company_name: string }>(`SELECT company_name FROM clients WHERE id = :id`, { id: clientId }))!.company_name,
+    });
     expect(overview.clients).toEqual([
       { id: clientId, companyName: expect.any(String), creditLimit: 75000.55, usedCredit: 15000.1, availableCredit: 60000.45, utilisation: 20, validUntil: request.validUntil },
     ]);
@@ -192,7 +187,13 @@ describe('the list and its tab counts', () => {
     const { id: alpha } = await insertClient({ name: 'Alfa Limiti d.o.o.' });
     const { id: beta } = await insertClient({ name: 'Beta Limiti d.o.o.' });
     const ids = [];
-    for (const [clientId, amount] of [[alpha, 1000], [alpha, 2000], [beta, 3000], [beta, 4000], [beta, 5000]] as const) {
+    for (const [clientId, amount] of [
+      [alpha, 1000],
+      [alpha, 2000],
+      [beta, 3000],
+      [beta, 4000],
+      [beta, 5000],
+    ] as const) {
       ids.push((await requestCreditLimit({ actor: user, input: { clientId, creditLimit: amount, reason: 'x' } })).id);
     }
     await approveCreditLimit({ actor: manager, id: ids[0] });
@@ -206,9 +207,7 @@ describe('the list and its tab counts', () => {
          FROM credit_limit_requests r JOIN clients c ON c.id = r.client_id WHERE c.company_name ILIKE '%Limiti d.o.o%'`,
     );
     expect(all.counts).toEqual(sql);
-    expect((await listCreditLimitRequests()).counts.all).toBe(
-      (await selectOne<{ n: number }>(`SELECT count(*)::int AS n FROM credit_limit_requests`))!.n,
-    );
+    expect((await listCreditLimitRequests()).counts.all).toBe((await selectOne<{ n: number }>(`SELECT count(*)::int AS n FROM credit_limit_requests`))!.n);
     expect(all.counts).toEqual({ pending: 3, approved: 1, rejected: 1, expired: 0, all: 5 });
     expect(all.requests.map((request) => request.id)).toEqual([...ids].reverse());
 
@@ -272,7 +271,10 @@ describe('expiry', () => {
   it('two lapses of one client on the same day end at the limit before both', async () => {
     const { user, manager } = await staff();
     const { id: clientId } = await insertClient({ creditLimit: '5000.00' });
-    for (const [amount, days] of [[10000, 5], [20000, 6]] as const) {
+    for (const [amount, days] of [
+      [10000, 5],
+      [20000, 6],
+    ] as const) {
       const request = await requestCreditLimit({ actor: user, input: { clientId, creditLimit: amount, reason: 'x', validUntil: addDays(today, days) } });
       await approveCreditLimit({ actor: manager, id: request.id });
     }

@@ -261,17 +261,7 @@ export async function approveCreditLimit({
  * page always sends FIXED_REJECTION_REASON, docs/lifecycle.md#credit-limits). The client's limit is
  * untouched. Throws 400, 403 (role; own request), 404, 409 (not pending).
  */
-export async function rejectCreditLimit({
-  actor,
-  id,
-  reason,
-  ip,
-}: {
-  actor: Actor;
-  id: string;
-  reason: string;
-  ip?: string | null;
-}): Promise<CreditLimitRequestDto> {
+export async function rejectCreditLimit({ actor, id, reason, ip }: { actor: Actor; id: string; reason: string; ip?: string | null }): Promise<CreditLimitRequestDto> {
   assertCan(actor, 'decide:credit_limit');
   const data = parseInput(rejectCreditLimitSchema, { reason });
   return inTransaction(async (transaction) => {
@@ -341,10 +331,7 @@ export async function listCreditLimitRequests(
   const listWhere = [search.condition, status ? 'r.status = :status' : null].filter(Boolean).join(' AND ');
   const replacements = { ...search.replacements, status, limit, offset };
   const [rows, counts] = await Promise.all([
-    selectRows<RequestRow>(
-      `${SELECT_REQUESTS} ${listWhere ? `WHERE ${listWhere}` : ''} ORDER BY r.requested_at DESC, r.id DESC LIMIT :limit OFFSET :offset`,
-      replacements,
-    ),
+    selectRows<RequestRow>(`${SELECT_REQUESTS} ${listWhere ? `WHERE ${listWhere}` : ''} ORDER BY r.requested_at DESC, r.id DESC LIMIT :limit OFFSET :offset`, replacements),
     selectOne<LimitCounts>(
       `SELECT count(*) FILTER (WHERE r.status = 'pending')::int AS pending,
               count(*) FILTER (WHERE r.status = 'approved')::int AS approved,
@@ -373,9 +360,7 @@ export interface ClientLimitDto {
 }
 
 /** The /limits grid: clients that have a credit limit, by name; `q` as in the list. */
-export async function clientLimitsOverview(
-  options: { q?: string | null; limit?: number; offset?: number } = {},
-): Promise<{ clients: ClientLimitDto[]; total: number }> {
+export async function clientLimitsOverview(options: { q?: string | null; limit?: number; offset?: number } = {}): Promise<{ clients: ClientLimitDto[]; total: number }> {
   const { limit, offset } = pageBounds(options);
   const search = clientSearch(options.q, 'c');
   const where = ['c.credit_limit IS NOT NULL', search.condition].filter(Boolean).join(' AND ');

@@ -26,7 +26,6 @@ export const LIMIT_ERRORS = {
   invalidStatus: 'limits.validation.invalidStatus',
 } as const;
 
-
 /** docs/lifecycle.md#credit-limits: what the page always sends when rejecting (a fixed text, stored as rejectionReason). */
 export const FIXED_REJECTION_REASON = 'Odbijeno od strane administratora';
 
@@ -40,8 +39,7 @@ export type CreditLimitStatus = (typeof CREDIT_LIMIT_STATUSES)[number];
 export const LIMIT_TABS = ['pending', 'approved', 'rejected', 'all'] as const;
 export type LimitTab = (typeof LIMIT_TABS)[number];
 
-const blankToUndefined = (value: unknown) =>
-  value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value;
+const blankToUndefined = (value: unknown) => (value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value);
 
 /**
  * A positive EUR amount to the cent, from a form string or a JSON number, as

@@ -34,10 +34,11 @@ async function createPgBossJobs() {
     ['not-ours', 'created', null],
   ];
   for (const [name, state, completed] of jobs) {
-    await execute(
-      `INSERT INTO pgboss.job (name, state, completed_on, output) VALUES (:name, :state, ${completed ?? 'NULL'}, CAST(:output AS jsonb))`,
-      { name, state, output: JSON.stringify(state === 'failed' ? { message: `${name} broke` } : {}) },
-    );
+    await execute(`INSERT INTO pgboss.job (name, state, completed_on, output) VALUES (:name, :state, ${completed ?? 'NULL'}, CAST(:output AS jsonb))`, {
+      name,
+      state,
+      output: JSON.stringify(state === 'failed' ? { message: `${name} broke` } : {}),
+    });
   }
 }
 

@@ -20,9 +20,7 @@ export async function loadMonitoring(url: URL) {
   const filters: ActivityLogFilters = parsed.success ? parsed.data : {};
   const [status, logs, choices] = await Promise.all([
     monitoringStatus(),
-    tab === 'logs' && parsed.success
-      ? listActivityLogs(filters, { limit: LOG_PAGE_SIZE, offset: pageOffset(page, LOG_PAGE_SIZE) })
-      : Promise.resolve(null),
+    tab === 'logs' && parsed.success ? listActivityLogs(filters, { limit: LOG_PAGE_SIZE, offset: pageOffset(page, LOG_PAGE_SIZE) }) : Promise.resolve(null),
     tab === 'logs' ? activityLogChoices() : Promise.resolve(null),
   ]);
   return {

@@ -2,17 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { apiFailure } from '../auth/test-helpers.server.ts';
 import { execute, inTransaction, selectOne } from '../db.server.ts';
 import { getObjectStore } from '../storage/object-store.server.ts';
-import {
-  attachDraftFile,
-  createDraft,
-  draftCookie,
-  listDraftFiles,
-  loadDraft,
-  loadDraftByToken,
-  purgeExpiredDrafts,
-  saveDraft,
-  type DraftFile,
-} from './drafts.server.ts';
+import { attachDraftFile, createDraft, draftCookie, listDraftFiles, loadDraft, loadDraftByToken, purgeExpiredDrafts, saveDraft, type DraftFile } from './drafts.server.ts';
 import { DRAFT_UPLOAD_CAP_BYTES } from './limits.ts';
 import { TINY_PDF, TINY_PNG } from './test-fixtures.server.ts';
 

@@ -111,11 +111,7 @@ export async function createDraft(input: { ip?: string | null; values?: DraftVal
  * Merges `values` into the draft and moves it to `step`; each save extends
  * the expiry, so an applicant who is still working never loses the draft.
  */
-export async function saveDraft(
-  draftId: string,
-  input: { values?: DraftValues; step?: number; ip?: string | null },
-  options: { transaction?: Transaction } = {},
-): Promise<Draft> {
+export async function saveDraft(draftId: string, input: { values?: DraftValues; step?: number; ip?: string | null }, options: { transaction?: Transaction } = {}): Promise<Draft> {
   const { rows } = await execute<DraftRow>(
     `UPDATE registration_drafts
         SET data = data || CAST(:data AS jsonb),

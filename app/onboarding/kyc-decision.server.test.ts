@@ -116,7 +116,13 @@ describe('approving an application', () => {
     expect(task).toMatchObject({ status: 'pending', type: 'kyc_verification', workflow_instance_id: instanceId });
 
     const result = await decideKyc({ actor: manager, clientId, input: { decision: 'approve' }, ip: '10.1.1.1' });
-    expect(result).toMatchObject({ decision: 'approve', status: 'active', onboardingStatus: 'completed', closedTaskIds: [task.id], workflow: [{ instanceId, effect: 'advanced' }] });
+    expect(result).toMatchObject({
+      decision: 'approve',
+      status: 'active',
+      onboardingStatus: 'completed',
+      closedTaskIds: [task.id],
+      workflow: [{ instanceId, effect: 'advanced' }],
+    });
     expect(await clientState(clientId)).toEqual({ status: 'active', onboarding_status: 'completed' });
     expect((await kycTasks(clientId))[0].status).toBe('completed');
     const [log] = await activityRows('client_kyc_approved', clientId);
@@ -348,7 +354,10 @@ describe('a client entered by staff', () => {
   }
 
   it('starts pending with its review (the onboarding workflow) and cannot be financed until approved', async () => {
-    const client = await createClient({ actor: user, input: { companyName: 'Osoblje d.o.o.', oib: newOib(), email: 'osoblje@primjer.hr', iban: croatianIban('2340009', '1110098765') } });
+    const client = await createClient({
+      actor: user,
+      input: { companyName: 'Osoblje d.o.o.', oib: newOib(), email: 'osoblje@primjer.hr', iban: croatianIban('2340009', '1110098765') },
+    });
     expect(client).toMatchObject({ status: 'pending', onboardingStatus: 'pending' });
     const instance = await selectOne<{ id: string; status: string }>(`SELECT id, status FROM workflow_instances WHERE entity_id = :id`, { id: client.id });
     expect(instance).toMatchObject({ status: 'running' });

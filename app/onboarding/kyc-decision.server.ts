@@ -67,7 +67,17 @@ export interface KycDecisionResult {
 }
 
 /** POST /api/clients/{id}/kyc-decision and the decision forms. Throws 400, 403, 404, 409. */
-export async function decideKyc({ actor, clientId, input, ip }: { actor: Actor; clientId: string; input: KycDecisionInput | unknown; ip?: string | null }): Promise<KycDecisionResult> {
+export async function decideKyc({
+  actor,
+  clientId,
+  input,
+  ip,
+}: {
+  actor: Actor;
+  clientId: string;
+  input: KycDecisionInput | unknown;
+  ip?: string | null;
+}): Promise<KycDecisionResult> {
   assertCan(actor, 'decide:kyc');
   const parsed = kycDecisionSchema.safeParse(input);
   if (!parsed.success) throw zodRefusal(parsed.error);
@@ -97,11 +107,7 @@ export async function decideKyc({ actor, clientId, input, ip }: { actor: Actor; 
           ? { status: 'inactive', onboarding: 'rejected' }
           : // Asked for documents, the review is under way; the client stays as it was.
             { status: client.status, onboarding: 'in_progress' };
-    await execute(
-      `UPDATE clients SET status = :status, onboarding_status = :onboarding, updated_at = now() WHERE id = :clientId`,
-      { clientId, ...next },
-      { transaction },
-    );
+    await execute(`UPDATE clients SET status = :status, onboarding_status = :onboarding, updated_at = now() WHERE id = :clientId`, { clientId, ...next }, { transaction });
 
     const closedTaskIds = await closeKycTasks(clientId, decision, actor, ip ?? null, transaction);
     const rejectedLimitRequestIds = decision === 'reject' ? await rejectPendingLimits(client, reason ?? null, actor, ip ?? null, transaction) : [];
@@ -196,7 +202,14 @@ async function closeKycTasks(clientId: string, decision: KycDecision, actor: Act
   );
   for (const task of rows) {
     await logActivity(
-      { action: 'task_completed', userId: actor.id, entityType: 'task', entityId: task.id, ipAddress: ip, details: { title: task.title, from: task.status, to: 'completed', kycDecision: decision } },
+      {
+        action: 'task_completed',
+        userId: actor.id,
+        entityType: 'task',
+        entityId: task.id,
+        ipAddress: ip,
+        details: { title: task.title, from: task.status, to: 'completed', kycDecision: decision },
+      },
       transaction,
     );
   }
@@ -252,7 +265,10 @@ export async function startKycReview({ clientId, actor, ip }: { clientId: string
     await startWorkflowInstance({ type: 'client_onboarding', entityType: 'client', entityId: clientId, actor, ip }, { transaction });
     return;
   }
-  await openTask({ clientId, type: 'kyc_verification', title: 'KYC pregled', description: 'Pregled KYC dokumentacije klijenta kojeg je unijelo osoblje.', actorId: actor.id }, transaction);
+  await openTask(
+    { clientId, type: 'kyc_verification', title: 'KYC pregled', description: 'Pregled KYC dokumentacije klijenta kojeg je unijelo osoblje.', actorId: actor.id },
+    transaction,
+  );
 }
 
 async function openTask(
@@ -268,7 +284,13 @@ async function openTask(
     { transaction },
   );
   await logActivity(
-    { action: 'task_created', userId: input.actorId, entityType: 'task', entityId: rows[0].id, details: { title: input.title, type: input.type, priority: 'high', clientId: input.clientId } },
+    {
+      action: 'task_created',
+      userId: input.actorId,
+      entityType: 'task',
+      entityId: rows[0].id,
+      details: { title: input.title, type: input.type, priority: 'high', clientId: input.clientId },
+    },
     transaction,
   );
   return rows[0].id;
@@ -325,9 +347,7 @@ export async function getKycApplication(clientId: string): Promise<KycApplicatio
     status: client.status,
     onboardingStatus: client.onboarding_status,
     pending: UNDECIDED.includes(client.onboarding_status),
-    openRequest: request
-      ? { message: request.message, createdAt: iso(request.created_at), expiresAt: iso(request.expires_at) }
-      : null,
+    openRequest: request ? { message: request.message, createdAt: iso(request.created_at), expiresAt: iso(request.expires_at) } : null,
     lastDecision: decision
       ? {
           action: decision.action,
@@ -395,8 +415,7 @@ export const REQUEST_ERRORS = {
 } as const;
 
 export type SubmitDocumentsResult =
-  | { ok: true; documents: number; taskId: string }
-  | { ok: false; status: number; request: DocumentRequestState; formErrors?: string[]; fileErrors?: UploadErrors };
+  { ok: true; documents: number; taskId: string } | { ok: false; status: number; request: DocumentRequestState; formErrors?: string[]; fileErrors?: UploadErrors };
 
 /**
  * The applicant's post through the link: every file is checked by its bytes

@@ -42,7 +42,15 @@ export async function handleKycDecision(formData: FormData, { actor, ip, back }:
   } catch (error) {
     const problem = await readApiError(error);
     if (!problem) throw error;
-    const body: KycRefusalData = { intent: 'kyc', clientId, decision, status: problem.status, message: problem.message, ...(problem.errors ? { errors: problem.errors } : {}), values };
+    const body: KycRefusalData = {
+      intent: 'kyc',
+      clientId,
+      decision,
+      status: problem.status,
+      message: problem.message,
+      ...(problem.errors ? { errors: problem.errors } : {}),
+      values,
+    };
     return json(body, { status: problem.status });
   }
 }

@@ -39,9 +39,6 @@ export async function assertRegistrationRate(ip: string | null | undefined, rule
 
 /** For a cleanup job: counters whose window is over. */
 export async function purgeRegistrationRateLimits(rule: RateRule = REGISTRATION_RATE): Promise<number> {
-  const { count } = await execute(
-    `DELETE FROM registration_rate_limits WHERE window_started_at <= now() - make_interval(secs => :window)`,
-    { window: rule.windowSeconds },
-  );
+  const { count } = await execute(`DELETE FROM registration_rate_limits WHERE window_started_at <= now() - make_interval(secs => :window)`, { window: rule.windowSeconds });
   return count;
 }

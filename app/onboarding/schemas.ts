@@ -1,13 +1,5 @@
 import { z } from 'zod';
-import {
-  amountCentsSchema,
-  emailSchema,
-  ibanSchema,
-  oibSchema,
-  plainText,
-  postalCodeSchema,
-  requiredString,
-} from '../utils/validation.ts';
+import { amountCentsSchema, emailSchema, ibanSchema, oibSchema, plainText, postalCodeSchema, requiredString } from '../utils/validation.ts';
 import { KYC_DOCUMENT_TYPES } from './kyc.ts';
 
 /**
@@ -95,7 +87,6 @@ export const KYC_ERRORS = {
   noEmail: 'kyc.messages.noEmail',
   clientNotFound: 'kyc.messages.clientNotFound',
 } as const;
-
 
 /** Optional text: absent or blank is "not given"; present, it must be a string of at most 5,000 characters, lines but no control characters. */
 const optionalText = z.preprocess(

@@ -16,10 +16,11 @@ async function readyDraft(values = wizardValues(), types: readonly DraftFile['ky
   return { draft, token, values };
 }
 
-const clientByOib = (oib: string) => selectOne<{ id: string; status: string; onboarding_status: string; created_by: string | null }>(
-  `SELECT id, status, onboarding_status, created_by FROM clients WHERE oib = :oib`,
-  { oib },
-);
+const clientByOib = (oib: string) =>
+  selectOne<{ id: string; status: string; onboarding_status: string; created_by: string | null }>(
+    `SELECT id, status, onboarding_status, created_by FROM clients WHERE oib = :oib`,
+    { oib },
+  );
 
 describe('submitting a registration', () => {
   it('creates the pending client, its five documents, the limit request and the onboarding instance in one go', async () => {
@@ -61,7 +62,10 @@ describe('submitting a registration', () => {
     expect(await selectRows(`SELECT id FROM activity_logs WHERE ip_address = '198.51.100.4'`)).not.toHaveLength(0);
 
     // The draft is done: a second submit creates nothing more.
-    expect(await selectOne(`SELECT submitted_at IS NOT NULL AS done, client_id FROM registration_drafts WHERE id = :id`, { id: draft.id })).toEqual({ done: true, client_id: clientId });
+    expect(await selectOne(`SELECT submitted_at IS NOT NULL AS done, client_id FROM registration_drafts WHERE id = :id`, { id: draft.id })).toEqual({
+      done: true,
+      client_id: clientId,
+    });
     expect(await submitRegistration({ token })).toMatchObject({ ok: false });
     expect(await selectRows(`SELECT id FROM clients WHERE oib = :oib`, { oib: values.oib })).toHaveLength(1);
   });
@@ -83,10 +87,11 @@ describe('submitting a registration', () => {
   it('a duplicate OIB is "Client registration failed" on the OIB field of step 1; nothing is created and the draft stays', async () => {
     const first = await readyDraft();
     expect((await submitRegistration({ token: first.token })).ok).toBe(true);
-    const counts = () => selectOne<Record<string, number>>(
-      `SELECT (SELECT count(*)::int FROM clients) AS clients, (SELECT count(*)::int FROM documents) AS documents,
+    const counts = () =>
+      selectOne<Record<string, number>>(
+        `SELECT (SELECT count(*)::int FROM clients) AS clients, (SELECT count(*)::int FROM documents) AS documents,
               (SELECT count(*)::int FROM credit_limit_requests) AS limits, (SELECT count(*)::int FROM workflow_instances) AS instances`,
-    );
+      );
     const before = await counts();
 
     const second = await readyDraft(wizardValues({ oib: first.values.oib, companyName: 'Kopija d.o.o.' }));

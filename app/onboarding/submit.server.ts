@@ -25,15 +25,11 @@ export const SUBMIT_ERRORS = {
 /** docs/lifecycle.md#onboarding-and-kyc: the wizard's desired limit becomes a pending request with this reason. */
 export const REGISTRATION_LIMIT_REASON = 'Zahtjev iz registracije';
 
-export type SubmitResult =
-  | { ok: true; clientId: string }
-  | { ok: false; step: 1 | 2 | 3; message: string; fieldErrors?: FieldErrors };
+export type SubmitResult = { ok: true; clientId: string } | { ok: false; step: 1 | 2 | 3; message: string; fieldErrors?: FieldErrors };
 
 function stepOfFields(errors: FieldErrors | undefined): 1 | 2 {
   const fields = Object.keys(errors ?? {});
-  return fields.some((field) => (STEP_FIELDS[2] as string[]).includes(field)) && !fields.some((field) => (STEP_FIELDS[1] as string[]).includes(field))
-    ? 2
-    : 1;
+  return fields.some((field) => (STEP_FIELDS[2] as string[]).includes(field)) && !fields.some((field) => (STEP_FIELDS[1] as string[]).includes(field)) ? 2 : 1;
 }
 
 export async function submitRegistration(input: { token: string; ip?: string | null }): Promise<SubmitResult> {

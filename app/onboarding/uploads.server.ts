@@ -116,10 +116,7 @@ export async function attachPostedFiles(draftId: string, files: Map<KycDocumentT
  * Claims quarantined uploads (JavaScript flow) into the draft, each in its own
  * transaction with the attach, so a claimed object is never left unattached.
  */
-export async function claimPostedUploads(
-  draftId: string,
-  entries: Array<{ kycType: KycDocumentType; objectId: string; fileName?: string }>,
-): Promise<UploadErrors> {
+export async function claimPostedUploads(draftId: string, entries: Array<{ kycType: KycDocumentType; objectId: string; fileName?: string }>): Promise<UploadErrors> {
   const errors: UploadErrors = {};
   for (const entry of entries) {
     try {

@@ -84,10 +84,14 @@ describe('the wizard without JavaScript', () => {
     expect(missing.status).toBe(400);
     expect((await missing.json()).formErrors).toEqual(['onboarding.errors.kycRequired']);
 
-    const ok = await visitor.post(3, { intent: 'submit' }, {
-      file_company_registration: { name: 'izvadak.pdf', bytes: TINY_PDF, type: 'application/pdf' },
-      file_director_id: { name: 'osobna.png', bytes: TINY_PNG, type: 'image/png' },
-    });
+    const ok = await visitor.post(
+      3,
+      { intent: 'submit' },
+      {
+        file_company_registration: { name: 'izvadak.pdf', bytes: TINY_PDF, type: 'application/pdf' },
+        file_director_id: { name: 'osobna.png', bytes: TINY_PNG, type: 'image/png' },
+      },
+    );
     expect(ok.headers.get('Location')).toBe('/onboarding?step=4');
     expect((await visitor.load()).step).toBe(4);
     const client = await selectOne<{ id: string; status: string }>(`SELECT id, status FROM clients WHERE oib = :oib`, { oib: values.oib });
@@ -142,7 +146,8 @@ describe('abuse limits', () => {
 });
 
 describe('bad posts to the wizard', () => {
-  const raw = (body: BodyInit, type: string) => wizardAction(new Request('http://localhost/onboarding?step=1', { method: 'POST', body, headers: { 'Content-Type': type } }), freshIp());
+  const raw = (body: BodyInit, type: string) =>
+    wizardAction(new Request('http://localhost/onboarding?step=1', { method: 'POST', body, headers: { 'Content-Type': type } }), freshIp());
 
   it('answers a JSON or text body with 415 and a broken multipart body with 400, never a 500', async () => {
     expect((await raw(JSON.stringify({ step: 1, companyName: 'X' }), 'application/json')).status).toBe(415);

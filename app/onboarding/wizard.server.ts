@@ -80,7 +80,10 @@ export async function wizardAction(request: Request, ip: string | null): Promise
     const problem = await readApiError(error);
     if (!problem) throw error;
     const step = Number(new URL(request.url).searchParams.get('step'));
-    return json({ step: step >= 1 && step <= 3 ? step : 1, formErrors: ['onboarding.errors.tooManyRequests'] }, { status: 429, headers: { 'Retry-After': error instanceof Response ? (error.headers.get('Retry-After') ?? '60') : '60' } });
+    return json(
+      { step: step >= 1 && step <= 3 ? step : 1, formErrors: ['onboarding.errors.tooManyRequests'] },
+      { status: 429, headers: { 'Retry-After': error instanceof Response ? (error.headers.get('Retry-After') ?? '60') : '60' } },
+    );
   }
 
   let form;

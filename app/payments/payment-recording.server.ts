@@ -25,10 +25,7 @@ import type { RowOf } from '../../db/models/rows.ts';
  * waiting for confirmation.
  */
 
-export type LockedInvoice = RowOf<
-  typeof Invoice,
-  'id' | 'client_id' | 'invoice_number' | 'status' | 'amount' | 'paid_amount' | 'factor_amount' | 'factor_fee' | 'currency'
-> & {
+export type LockedInvoice = RowOf<typeof Invoice, 'id' | 'client_id' | 'invoice_number' | 'status' | 'amount' | 'paid_amount' | 'factor_amount' | 'factor_fee' | 'currency'> & {
   /** What a new payment may still cover (./open-amount.server.ts). */
   open_for_payment: string;
 };
@@ -61,10 +58,7 @@ export interface RecordOptions {
  * required', unknown invoice on the field), 403, 409 not payable or above
  * what is still expected (message names the figure).
  */
-export async function recordPayment(
-  { actor, input, ip }: { actor: Actor; input: PaymentCreateInput; ip?: string | null },
-  options: RecordOptions = {},
-): Promise<PaymentDto> {
+export async function recordPayment({ actor, input, ip }: { actor: Actor; input: PaymentCreateInput; ip?: string | null }, options: RecordOptions = {}): Promise<PaymentDto> {
   assertCan(actor, 'create:payment');
   // Domain functions validate again, so a caller that skipped the schema cannot write bad data.
   const parsed = paymentCreateSchema.safeParse(input);

@@ -41,9 +41,7 @@ import type { RowOf } from '../../db/models/rows.ts';
 type LockedPayment = RowOf<typeof Payment, 'id' | 'invoice_id' | 'amount' | 'status'>;
 
 async function lockPayment(id: string, transaction: Transaction): Promise<LockedPayment> {
-  const row = isUuid(id)
-    ? await selectOne<LockedPayment>('SELECT id, invoice_id, amount, status FROM payments WHERE id = :id FOR UPDATE', { id }, { transaction })
-    : null;
+  const row = isUuid(id) ? await selectOne<LockedPayment>('SELECT id, invoice_id, amount, status FROM payments WHERE id = :id FOR UPDATE', { id }, { transaction }) : null;
   if (!row) throw apiError(404, PAYMENT_MESSAGES.notFound);
   return row;
 }
@@ -57,11 +55,15 @@ async function lockClient(id: string, transaction: Transaction): Promise<LockedC
 type Args = { actor: Actor; id: string; ip?: string | null };
 
 async function setPaymentStatus(payment: LockedPayment, status: string, actor: Actor, transaction: Transaction) {
-  await execute(`UPDATE payments SET status = :status, processed_by = :actorId, processed_at = coalesce(processed_at, now()) WHERE id = :id`, {
-    id: payment.id,
-    status,
-    actorId: actor.id,
-  }, { transaction });
+  await execute(
+    `UPDATE payments SET status = :status, processed_by = :actorId, processed_at = coalesce(processed_at, now()) WHERE id = :id`,
+    {
+      id: payment.id,
+      status,
+      actorId: actor.id,
+    },
+    { transaction },
+  );
 }
 
 async function logPayment(
@@ -114,13 +116,20 @@ export async function confirmPayment(args: Args, options: { transaction?: Transa
       { id: invoice.id, paid: centsToDecimalString(paidAfter), settles },
       { transaction },
     );
-    await logPayment('payment_confirmed', args, payment, invoice, {
-      toStatus: 'confirmed',
-      paidBefore: centsToNumber(paidBefore),
-      paidAfter: centsToNumber(paidAfter),
-      invoiceAmount: centsToNumber(amount),
-      settlesInvoice: settles,
-    }, transaction);
+    await logPayment(
+      'payment_confirmed',
+      args,
+      payment,
+      invoice,
+      {
+        toStatus: 'confirmed',
+        paidBefore: centsToNumber(paidBefore),
+        paidAfter: centsToNumber(paidAfter),
+        invoiceAmount: centsToNumber(amount),
+        settlesInvoice: settles,
+      },
+      transaction,
+    );
     if (settles) await settleInvoice(args, invoice, client, transaction);
     // The confirmation is the payment processing's manual step: its task closes and the instance goes on.
     await applyEntityDecision({ workflowType: 'payment_processing', entityId: payment.id, decision: 'approve', actor: args.actor, summary: 'payment confirmed' }, { transaction });
@@ -164,7 +173,13 @@ async function settleInvoice(args: Args, invoice: LockedInvoice, client: LockedC
   // The advance went to this account at financing; it is the fallback when the client's IBAN was cleared since.
   const iban =
     client.iban ??
-    (await selectOne<RowOf<typeof Payout, 'iban'>>(`SELECT iban FROM payouts WHERE invoice_id = :id AND kind = 'advance' ORDER BY created_at DESC LIMIT 1`, { id: invoice.id }, { transaction }))?.iban;
+    (
+      await selectOne<RowOf<typeof Payout, 'iban'>>(
+        `SELECT iban FROM payouts WHERE invoice_id = :id AND kind = 'advance' ORDER BY created_at DESC LIMIT 1`,
+        { id: invoice.id },
+        { transaction },
+      )
+    )?.iban;
   if (!iban) throw apiError(409, PAYMENT_MESSAGES.noIbanForReserve, { params: { name: client.company_name } });
   const { rows } = await execute<{ id: string }>(
     `INSERT INTO payouts (client_id, invoice_id, kind, amount, currency, iban, status, created_by)
@@ -247,7 +262,14 @@ export async function refundPayment(args: Args, options: { transaction?: Transac
             entityType: 'payout',
             entityId: reserve.id,
             ipAddress: args.ip,
-            details: { invoiceId: invoice.id, invoiceNumber: invoice.invoice_number, amount: money(reserve.amount), paymentId: payment.id, fromStatus: 'pending', toStatus: 'cancelled' },
+            details: {
+              invoiceId: invoice.id,
+              invoiceNumber: invoice.invoice_number,
+              amount: money(reserve.amount),
+              paymentId: payment.id,
+              fromStatus: 'pending',
+              toStatus: 'cancelled',
+            },
           },
           transaction,
         );

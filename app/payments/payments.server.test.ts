@@ -9,8 +9,7 @@ import { listPayments, paymentSummary, paymentTabCounts } from './payment-querie
 import { recordPayment } from './payment-recording.server.ts';
 import { book, financedInvoice, financeableClient, insertCustomer } from '../../tests/factories.ts';
 
-const usedCredit = async (clientId: string) =>
-  (await selectOne<{ used_credit: string }>('SELECT used_credit FROM clients WHERE id = :id', { id: clientId }))!.used_credit;
+const usedCredit = async (clientId: string) => (await selectOne<{ used_credit: string }>('SELECT used_credit FROM clients WHERE id = :id', { id: clientId }))!.used_credit;
 
 describe('payments: recording, confirming, settling', () => {
   it('settles an invoice paid in two part-payments: paid, used credit back, reserve = amount − advance − fee to the cent', async () => {
@@ -25,7 +24,9 @@ describe('payments: recording, confirming, settling', () => {
     const first = await recordPayment({ actor: b.user, input: { invoiceId: invoice.id, amount: '4000.00', reference: 'HR00 1' }, ip: '10.0.0.1' });
     expect(first).toMatchObject({ status: 'pending', amount: 4000, paymentMethod: 'bank_transfer', invoiceNumber: invoice.invoice_number });
     await confirmPayment({ actor: b.manager, id: first.id, ip: '10.0.0.2' });
-    let row = (await selectOne<{ status: string; paid_amount: string; paid_at: Date | null }>('SELECT status, paid_amount, paid_at FROM invoices WHERE id = :id', { id: invoice.id }))!;
+    let row = (await selectOne<{ status: string; paid_amount: string; paid_at: Date | null }>('SELECT status, paid_amount, paid_at FROM invoices WHERE id = :id', {
+      id: invoice.id,
+    }))!;
     expect(row).toMatchObject({ status: 'financed', paid_amount: '4000.00', paid_at: null });
     // A part-payment stays confirmed and is listed with what is paid so far.
     const listed = (await listPayments({ tab: 'confirmed', q: invoice.invoice_number })).items;
@@ -101,7 +102,8 @@ describe('payments: recording, confirming, settling', () => {
 
     const managerCookie = await signedInCookie(b.manager.id);
     const userCookie = await signedInCookie(b.user.id);
-    const put = (cookie: string) => confirmAction({ request: jsonRequest(`/api/payments/${payment.id}/confirm`, undefined, cookie, 'PUT'), params: { id: payment.id }, context: {} });
+    const put = (cookie: string) =>
+      confirmAction({ request: jsonRequest(`/api/payments/${payment.id}/confirm`, undefined, cookie, 'PUT'), params: { id: payment.id }, context: {} });
     expect((await apiFailure(put(userCookie))).status).toBe(403);
     const ok = (await put(managerCookie)) as Response;
     expect(ok.status).toBe(200);
@@ -112,17 +114,41 @@ describe('payments: recording, confirming, settling', () => {
     expect((await apiFailure(confirmPayment({ actor: b.manager, id: '00000000-0000-4000-8000-000000000009' }))).status).toBe(404);
 
     // POST /api/payments: 201 with the spec's fields; list with X-Total-Count and ?status.
-    const created = (await paymentsAction({ request: jsonRequest('/api/payments', { invoiceId: invoice.id, amount: 50.5, paymentMethod: 'cash', reference: 'R1', notes: 'N' }, userCookie), params: {}, context: {} })) as Response;
+    const created = (await paymentsAction({
+      request: jsonRequest('/api/payments', { invoiceId: invoice.id, amount: 50.5, paymentMethod: 'cash', reference: 'R1', notes: 'N' }, userCookie),
+      params: {},
+      context: {},
+    })) as Response;
     expect(created.status).toBe(201);
     const body = await created.json();
-    for (const field of ['id', 'invoiceNumber', 'clientName', 'customerName', 'amount', 'currency', 'paymentMethod', 'status', 'dueDate', 'reference', 'notes', 'createdAt', 'processedAt']) {
+    for (const field of [
+      'id',
+      'invoiceNumber',
+      'clientName',
+      'customerName',
+      'amount',
+      'currency',
+      'paymentMethod',
+      'status',
+      'dueDate',
+      'reference',
+      'notes',
+      'createdAt',
+      'processedAt',
+    ]) {
       expect(body).toHaveProperty(field);
     }
     expect(body).toMatchObject({ amount: 50.5, paymentMethod: 'cash', status: 'pending', reference: 'R1', processedAt: null });
-    const list = (await paymentsLoader({ request: new Request('http://localhost/api/payments?status=pending&limit=1', { headers: { Cookie: userCookie } }), params: {}, context: {} })) as Response;
+    const list = (await paymentsLoader({
+      request: new Request('http://localhost/api/payments?status=pending&limit=1', { headers: { Cookie: userCookie } }),
+      params: {},
+      context: {},
+    })) as Response;
     expect(Number(list.headers.get('X-Total-Count'))).toBeGreaterThanOrEqual(1);
     expect(await list.json()).toHaveLength(1);
-    const badStatus = await apiFailure(paymentsLoader({ request: new Request('http://localhost/api/payments?status=nope', { headers: { Cookie: userCookie } }), params: {}, context: {} }));
+    const badStatus = await apiFailure(
+      paymentsLoader({ request: new Request('http://localhost/api/payments?status=nope', { headers: { Cookie: userCookie } }), params: {}, context: {} }),
+    );
     expect(badStatus.status).toBe(400);
 
     const failed = await failPayment({ actor: b.manager, id: body.id });
@@ -158,7 +184,9 @@ describe('payments: recording, confirming, settling', () => {
     // Paid again; the new reserve goes into a bank file; a refund is now refused and changes nothing.
     const again = await recordPayment({ actor: b.user, input: { invoiceId: invoice.id, amount: '2000.00' } });
     await confirmPayment({ actor: b.manager, id: again.id });
-    await execute(`UPDATE payouts SET status = 'exported', exported_at = now(), export_batch_id = 'T' WHERE invoice_id = :id AND kind = 'reserve_release' AND status = 'pending'`, { id: invoice.id });
+    await execute(`UPDATE payouts SET status = 'exported', exported_at = now(), export_batch_id = 'T' WHERE invoice_id = :id AND kind = 'reserve_release' AND status = 'pending'`, {
+      id: invoice.id,
+    });
     const refused = await apiFailure(refundPayment({ actor: b.manager, id: again.id }));
     expect(refused).toMatchObject({ status: 409, body: { message: 'Reserve already paid out' } });
     expect((await selectOne<{ status: string }>('SELECT status FROM invoices WHERE id = :id', { id: invoice.id }))!.status).toBe('paid');

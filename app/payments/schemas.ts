@@ -37,7 +37,6 @@ export const PAYMENT_MESSAGES = {
   paymentFileInvalid: 'payments.validation.paymentFileInvalid',
 } as const;
 
-
 export const PAYMENT_TABS = ['pending', 'confirmed', 'failed', 'refunded', 'all'] as const;
 export type PaymentTab = (typeof PAYMENT_TABS)[number];
 export { PAYMENT_METHODS, PAYMENT_STATUSES, PAYOUT_STATUSES };
@@ -70,10 +69,7 @@ export type PaymentCreateInput = z.input<typeof paymentCreateSchema>;
 
 /** POST /api/payouts/export {ids}. */
 export const payoutExportSchema = z.object({
-  ids: z
-    .array(z.string().trim().regex(UUID_PATTERN, PAYMENT_MESSAGES.payoutNotFound), PAYMENT_MESSAGES.payoutsRequired)
-    .min(1, PAYMENT_MESSAGES.payoutsRequired)
-    .max(1000),
+  ids: z.array(z.string().trim().regex(UUID_PATTERN, PAYMENT_MESSAGES.payoutNotFound), PAYMENT_MESSAGES.payoutsRequired).min(1, PAYMENT_MESSAGES.payoutsRequired).max(1000),
 });
 
 /** POST /api/bank-statements/unmatched/{id}/assign {invoiceId}. */

@@ -54,10 +54,9 @@ describe('payouts: pain.001 export', () => {
       expect(textAt(tx, 'PmtId/EndToEndId')!.length).toBeLessThanOrEqual(35);
     }
 
-    const rows = await selectRows<{ status: string; export_batch_id: string; exported_at: Date }>(
-      'SELECT status, export_batch_id, exported_at FROM payouts WHERE id IN (:ids)',
-      { ids: [p1.id, p2.id] },
-    );
+    const rows = await selectRows<{ status: string; export_batch_id: string; exported_at: Date }>('SELECT status, export_batch_id, exported_at FROM payouts WHERE id IN (:ids)', {
+      ids: [p1.id, p2.id],
+    });
     expect(rows.every((r) => r.status === 'exported' && r.export_batch_id === file.batchId && r.exported_at)).toBe(true);
     expect(await activityRows('payout_exported')).toHaveLength(2);
 

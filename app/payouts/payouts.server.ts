@@ -42,10 +42,7 @@ export interface PayoutDto {
   createdAt: string;
 }
 
-type PayoutRow = RowOf<
-  typeof Payout,
-  'id' | 'kind' | 'client_id' | 'invoice_id' | 'amount' | 'currency' | 'iban' | 'status' | 'export_batch_id' | 'exported_at' | 'created_at'
-> &
+type PayoutRow = RowOf<typeof Payout, 'id' | 'kind' | 'client_id' | 'invoice_id' | 'amount' | 'currency' | 'iban' | 'status' | 'export_batch_id' | 'exported_at' | 'created_at'> &
   RowOf<typeof Invoice, 'invoice_number'> & { client_name: RowOf<typeof Client>['company_name'] };
 
 const SELECT_PAYOUT = `
@@ -72,9 +69,7 @@ function toPayoutDto(row: PayoutRow): PayoutDto {
 }
 
 /** GET /api/payouts: newest first; `status` pending | exported | paid | cancelled (absent or 'all' = every one). */
-export async function listPayouts(
-  options: { status?: string | null; limit?: number; offset?: number } = {},
-): Promise<{ items: PayoutDto[]; total: number; pendingTotal: number }> {
+export async function listPayouts(options: { status?: string | null; limit?: number; offset?: number } = {}): Promise<{ items: PayoutDto[]; total: number; pendingTotal: number }> {
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000);
   const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
   const replacements: Record<string, unknown> = { limit, offset };
@@ -187,7 +182,16 @@ export async function exportPayouts({ actor, ids, ip }: { actor: Actor; ids: str
           entityType: 'payout',
           entityId: row.id,
           ipAddress: ip,
-          details: { batchId, kind: row.kind, invoiceNumber: row.invoice_number, clientName: row.client_name, amount: centsToNumber(toCents(row.amount)), iban: row.iban, fromStatus: 'pending', toStatus: 'exported' },
+          details: {
+            batchId,
+            kind: row.kind,
+            invoiceNumber: row.invoice_number,
+            clientName: row.client_name,
+            amount: centsToNumber(toCents(row.amount)),
+            iban: row.iban,
+            fromStatus: 'pending',
+            toStatus: 'exported',
+          },
         },
         transaction,
       );
@@ -217,7 +221,14 @@ export async function markPayoutsPaid({ actor, ids, ip }: { actor: Actor; ids: s
           entityType: 'payout',
           entityId: row.id,
           ipAddress: ip,
-          details: { batchId: row.export_batch_id, kind: row.kind, invoiceNumber: row.invoice_number, amount: centsToNumber(toCents(row.amount)), fromStatus: 'exported', toStatus: 'paid' },
+          details: {
+            batchId: row.export_batch_id,
+            kind: row.kind,
+            invoiceNumber: row.invoice_number,
+            amount: centsToNumber(toCents(row.amount)),
+            fromStatus: 'exported',
+            toStatus: 'paid',
+          },
         },
         transaction,
       );

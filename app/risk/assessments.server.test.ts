@@ -40,9 +40,7 @@ describe('assessEntity', () => {
     expect(await selectRows(`SELECT id FROM risk_assessments WHERE entity_id = :clientId`, { clientId })).toEqual([]);
     expect(await entityScore('clients', clientId)).toEqual({ risk_score: null, risk_category: null });
 
-    const assessment = await inTransaction((transaction) =>
-      assessEntity({ entityType: 'client', entityId: clientId, actor: null, reason: 'created' }, { transaction }),
-    );
+    const assessment = await inTransaction((transaction) => assessEntity({ entityType: 'client', entityId: clientId, actor: null, reason: 'created' }, { transaction }));
     expect(assessment.assessedBy).toBe('system');
     expect((await selectOne<{ assessed_by: string | null }>(`SELECT assessed_by FROM risk_assessments WHERE id = :id`, { id: assessment.id }))!.assessed_by).toBeNull();
   });
@@ -64,9 +62,11 @@ describe('assessEntity', () => {
 
   it('refuses an unknown entity (404) and a bad entity type (400)', async () => {
     expect((await apiFailure(assessEntity({ entityType: 'client', entityId: 'nope', actor: null, reason: 'created' }))).status).toBe(404);
-    expect(
-      (await apiFailure(assessEntity({ entityType: 'customer', entityId: '00000000-0000-4000-8000-000000000000', actor: null, reason: 'created' }))).body,
-    ).toMatchObject({ message: 'Customer not found', code: 'errors.parties.customerNotFound', errors: { entityId: ['Customer not found'] } });
+    expect((await apiFailure(assessEntity({ entityType: 'customer', entityId: '00000000-0000-4000-8000-000000000000', actor: null, reason: 'created' }))).body).toMatchObject({
+      message: 'Customer not found',
+      code: 'errors.parties.customerNotFound',
+      errors: { entityId: ['Customer not found'] },
+    });
     // @ts-expect-error an entity type the schema does not know
     const badType = await apiFailure(assessEntity({ entityType: 'invoice', entityId: 'x', actor: null, reason: 'created' }));
     expect(badType).toMatchObject({ status: 400, body: { errors: { entityType: ['Entity type must be client or customer'] } } });
@@ -159,7 +159,22 @@ describe('the API', () => {
     expect(created.status).toBe(201);
     const body = await created.json();
     expect(Object.keys(body)).toEqual(
-      expect.arrayContaining(['id', 'entityType', 'entityId', 'entityName', 'category', 'score', 'automaticScore', 'manualAdjustment', 'assessedBy', 'factors', 'notes', 'hanfaData', 'finaData', 'createdAt']),
+      expect.arrayContaining([
+        'id',
+        'entityType',
+        'entityId',
+        'entityName',
+        'category',
+        'score',
+        'automaticScore',
+        'manualAdjustment',
+        'assessedBy',
+        'factors',
+        'notes',
+        'hanfaData',
+        'finaData',
+        'createdAt',
+      ]),
     );
     expect(body).toMatchObject({ entityName: 'API Rizik d.o.o.', assessedBy: 'Test User', notes: 'Na zahtjev' });
 

@@ -237,13 +237,7 @@ export async function requestAssessment(input: {
  * category follow; the entity's score follows when this is its latest
  * assessment. Throws 400, 403, 404.
  */
-export async function adjustAssessment(input: {
-  actor: Actor;
-  id: string;
-  manualAdjustment: number;
-  notes: string;
-  ip?: string | null;
-}): Promise<RiskAssessmentDto> {
+export async function adjustAssessment(input: { actor: Actor; id: string; manualAdjustment: number; notes: string; ip?: string | null }): Promise<RiskAssessmentDto> {
   assertCan(input.actor, 'adjust:risk');
   const data = parseInput(adjustAssessmentSchema, { manualAdjustment: input.manualAdjustment, notes: input.notes });
   if (!isUuid(input.id)) throw apiError(404, 'risk.errors.notFound');

@@ -56,10 +56,7 @@ export async function reassessOverdue(options: { asOf?: string } = {}): Promise<
       );
     }
     for (const { entityType, entityId, numbers } of entities.values()) {
-      await assessEntity(
-        { entityType, entityId, actor: null, reason: 'overdue', notes: `Prekoračen rok plaćanja: ${numbers.join(', ')}`.slice(0, 5000) },
-        { transaction },
-      );
+      await assessEntity({ entityType, entityId, actor: null, reason: 'overdue', notes: `Prekoračen rok plaćanja: ${numbers.join(', ')}`.slice(0, 5000) }, { transaction });
     }
     return { invoices: invoices.length, assessments: entities.size };
   });

@@ -34,17 +34,11 @@ export const newAssessmentSchema = z.object({
 
 /** The 'Nova procjena' form: one select whose values read 'client:<uuid>' or 'customer:<uuid>'. */
 export const newAssessmentFormSchema = z.object({
-  entity: z
-    .string(RISK_ERRORS.entityRequired)
-    .regex(/^(client|customer):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, RISK_ERRORS.entityRequired),
+  entity: z.string(RISK_ERRORS.entityRequired).regex(/^(client|customer):[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, RISK_ERRORS.entityRequired),
   notes: optionalNotes,
 });
 
-const adjustment = z
-  .number(RISK_ERRORS.adjustmentRequired)
-  .int(RISK_ERRORS.adjustmentRange)
-  .min(-100, RISK_ERRORS.adjustmentRange)
-  .max(100, RISK_ERRORS.adjustmentRange);
+const adjustment = z.number(RISK_ERRORS.adjustmentRequired).int(RISK_ERRORS.adjustmentRange).min(-100, RISK_ERRORS.adjustmentRange).max(100, RISK_ERRORS.adjustmentRange);
 
 /** PUT /api/risk-assessments/{id} {manualAdjustment, notes}. */
 export const adjustAssessmentSchema = z.object({ manualAdjustment: adjustment, notes: requiredNotes });

@@ -1,12 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  computeScore,
-  RISK_FACTORS,
-  RISK_FACTOR_NAMES,
-  scoreEntity,
-  scoreFactors,
-  type RiskInputs,
-} from './scoring.server.ts';
+import { computeScore, RISK_FACTORS, RISK_FACTOR_NAMES, scoreEntity, scoreFactors, type RiskInputs } from './scoring.server.ts';
 import { categoryOf } from './scoring.ts';
 import { clearBook, insertClient, insertCustomer, insertInvoice } from '../../tests/factories.ts';
 

@@ -23,14 +23,7 @@ export { computeScore, categoryOf, clampScore, type ScoreResult } from './scorin
 
 export type RiskEntityType = 'client' | 'customer';
 
-export const RISK_FACTOR_NAMES = [
-  'paymentHistory',
-  'daysPastDue',
-  'accountBlockages',
-  'concentration',
-  'companyAge',
-  'creditUsage',
-] as const;
+export const RISK_FACTOR_NAMES = ['paymentHistory', 'daysPastDue', 'accountBlockages', 'concentration', 'companyAge', 'creditUsage'] as const;
 export type RiskFactorName = (typeof RISK_FACTOR_NAMES)[number];
 
 /** A customer whose open exposure reaches this amount scores 0 on creditUsage. */
@@ -50,20 +43,17 @@ export const RISK_FACTORS: ReadonlyArray<{ name: RiskFactorName; weight: number;
   {
     name: 'paymentHistory',
     weight: 0.3,
-    description:
-      'Share of due invoices paid on or before their due date (paid in full on time ÷ paid or past due), × 100. No due invoice yet: 60.',
+    description: 'Share of due invoices paid on or before their due date (paid in full on time ÷ paid or past due), × 100. No due invoice yet: 60.',
   },
   {
     name: 'daysPastDue',
     weight: 0.2,
-    description:
-      'Average days past due of the open book, weighted by open amount; 100 − 2 × days, floored at 0 (0 days = 100, 50+ days = 0). No open book: 100.',
+    description: 'Average days past due of the open book, weighted by open amount; 100 − 2 × days, floored at 0 (0 days = 100, 50+ days = 0). No open book: 100.',
   },
   {
     name: 'accountBlockages',
     weight: 0.15,
-    description:
-      'Customer: 0 if its account is blocked now (FINA), else 100. Client: 100 × (1 − share of its open book owed by blocked customers). No open book: 100.',
+    description: 'Customer: 0 if its account is blocked now (FINA), else 100. Client: 100 × (1 − share of its open book owed by blocked customers). No open book: 100.',
   },
   {
     name: 'concentration',
@@ -218,8 +208,7 @@ function round4(value: number): number {
   return Math.round(value * 10_000) / 10_000;
 }
 
-const num = (value: string | number | null | undefined): number | null =>
-  value === null || value === undefined ? null : Number(value);
+const num = (value: string | number | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));
 
 /** SQL for "today in Croatia", unless the caller pins the day (tests, reruns). */
 const TODAY = `coalesce(CAST(:asOf AS date), ${SQL_BUSINESS_TODAY})`;
@@ -228,11 +217,7 @@ const TODAY = `coalesce(CAST(:asOf AS date), ${SQL_BUSINESS_TODAY})`;
  * Every input of one entity, computed in SQL (sums and shares in NUMERIC, so
  * nothing is loaded row by row). Throws 404 for an unknown entity.
  */
-export async function gatherInputs(
-  entityType: RiskEntityType,
-  entityId: string,
-  options: { asOf?: string | null; transaction?: Transaction | null } = {},
-): Promise<RiskInputs> {
+export async function gatherInputs(entityType: RiskEntityType, entityId: string, options: { asOf?: string | null; transaction?: Transaction | null } = {}): Promise<RiskInputs> {
   const own = entityType === 'client' ? 'client_id' : 'customer_id';
   const table = entityType === 'client' ? 'clients' : 'customers';
   const row = await selectOne<{

@@ -35,7 +35,10 @@ describe('the demo book', () => {
 
     const client = await selectOne<{ id: string }>(`SELECT id FROM clients WHERE status = 'active' ORDER BY company_name LIMIT 1`);
     const customer = await selectOne<{ id: string }>(`SELECT id FROM customers WHERE account_blocked ORDER BY company_name LIMIT 1`);
-    for (const [entityType, entityId] of [['client', client!.id], ['customer', customer!.id]] as const) {
+    for (const [entityType, entityId] of [
+      ['client', client!.id],
+      ['customer', customer!.id],
+    ] as const) {
       const fresh = await assessEntity({ entityType, entityId, actor: null, reason: 'on_demand' });
       const stored = await selectOne<Row>(`SELECT * FROM risk_assessments WHERE id = :id`, { id: fresh.id });
       expect(computeScore(stored!.factors, stored!.manual_adjustment)).toEqual({

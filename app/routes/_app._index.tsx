@@ -69,8 +69,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!apiError) throw error;
     // 401 here means the pending sign-in expired: start again from the credentials.
     const nextStep = apiError.status === 401 ? 'credentials' : step;
-    const data: LoginActionData =
-      nextStep === 'setup' ? { step: 'setup', ...setup, error: apiError.message } : { step: nextStep, error: apiError.message };
+    const data: LoginActionData = nextStep === 'setup' ? { step: 'setup', ...setup, error: apiError.message } : { step: nextStep, error: apiError.message };
     return json<LoginActionData>(data, { status: apiError.status });
   }
 }

@@ -61,10 +61,7 @@ export default function CustomerDetailPage() {
           <Facts
             rows={[
               [t('clients.fields.oib').replace(/ \*$/, ''), customer.oib],
-              [
-                t('clients.fields.address'),
-                [customer.address, [customer.postalCode, customer.city].filter(Boolean).join(' '), customer.country].filter(Boolean).join(', '),
-              ],
+              [t('clients.fields.address'), [customer.address, [customer.postalCode, customer.city].filter(Boolean).join(' '), customer.country].filter(Boolean).join(', ')],
               [t('clients.fields.email'), customer.email],
               [t('clients.fields.phone'), customer.phone],
               [t('clients.fields.iban'), customer.iban],

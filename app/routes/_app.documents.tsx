@@ -77,7 +77,9 @@ export default function DocumentsPage() {
     <Flex direction="column" gap="4">
       <Flex justify="between" align="center" gap="3" wrap="wrap">
         <div>
-          <Heading as="h2" size="6">{t('documents.title')}</Heading>
+          <Heading as="h2" size="6">
+            {t('documents.title')}
+          </Heading>
           <Text size="2" color="gray">
             {t('documents.subtitle')}
           </Text>
@@ -118,7 +120,14 @@ export default function DocumentsPage() {
         </Flex>
       </Form>
 
-      <TabBar label={t('documents.title')} tabs={DOCUMENT_TABS} active={data.tab} hrefFor={(tab) => listHref({ q: data.q, tab })} labelFor={(tab) => t(`documents.tabs.${tab}`)} countFor={(tab) => data.counts[tab]} />
+      <TabBar
+        label={t('documents.title')}
+        tabs={DOCUMENT_TABS}
+        active={data.tab}
+        hrefFor={(tab) => listHref({ q: data.q, tab })}
+        labelFor={(tab) => t(`documents.tabs.${tab}`)}
+        countFor={(tab) => data.counts[tab]}
+      />
 
       {data.items.length === 0 ? (
         <Card>

@@ -110,7 +110,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     } catch (error) {
       const problem = await readApiError(error);
       if (!problem) throw error;
-      return redirectWithToast(hrefOf('templates'), { title: 'email.toast.errorTitle', description: problem.status === 409 ? 'email.toast.activeConflict' : 'email.toast.updateTemplateFailed', variant: 'destructive' });
+      return redirectWithToast(hrefOf('templates'), {
+        title: 'email.toast.errorTitle',
+        description: problem.status === 409 ? 'email.toast.activeConflict' : 'email.toast.updateTemplateFailed',
+        variant: 'destructive',
+      });
     }
     return redirectWithToast(hrefOf('templates'), savedToast(saved, 'email.toast.templateUpdated'));
   }

@@ -151,9 +151,7 @@ export default function IntegrationPage() {
           {data.mailbox ? <Mailbox entries={data.mailbox} canManage={data.canManage} /> : null}
         </>
       ) : null}
-      {data.tab === 'configure' ? (
-        <IntegrationConfigForm integration={data.integration} errors={actionData?.intent === 'configure' ? actionData : null} />
-      ) : null}
+      {data.tab === 'configure' ? <IntegrationConfigForm integration={data.integration} errors={actionData?.intent === 'configure' ? actionData : null} /> : null}
       {data.tab === 'logs' && data.logs ? (
         <IntegrationLogsTable logs={data.logs.items} page={data.page} pages={data.logs.pages} hrefFor={(page) => href('logs', { page: String(page) })} />
       ) : null}

@@ -80,14 +80,29 @@ export default function InvoiceDetailPage() {
         <Section title={t('invoices.detail.invoice')}>
           <Facts
             rows={[
-              [t('invoices.card.amount'), <span key="amount" data-testid="detail-amount">{formatMoney(invoice.amount, invoice.currency)}</span>],
+              [
+                t('invoices.card.amount'),
+                <span key="amount" data-testid="detail-amount">
+                  {formatMoney(invoice.amount, invoice.currency)}
+                </span>,
+              ],
               [t('invoices.card.issueDate'), formatDate(invoice.issueDate)],
               [t('invoices.card.dueDate'), formatDate(invoice.dueDate)],
               [t('invoices.card.createdAt'), formatDateTime(invoice.createdAt)],
               [t('invoices.form.description'), invoice.description],
               [t('invoices.detail.source'), t(`invoices.detail.sources.${invoice.source}`)],
-              [t('invoices.card.factorAmount'), <span key="advance" data-testid="detail-factor-amount">{formatMoney(invoice.factorAmount, invoice.currency)}</span>],
-              [t('invoices.card.factorFee'), <span key="fee" data-testid="detail-factor-fee">{formatMoney(invoice.factorFee, invoice.currency)}</span>],
+              [
+                t('invoices.card.factorAmount'),
+                <span key="advance" data-testid="detail-factor-amount">
+                  {formatMoney(invoice.factorAmount, invoice.currency)}
+                </span>,
+              ],
+              [
+                t('invoices.card.factorFee'),
+                <span key="fee" data-testid="detail-factor-fee">
+                  {formatMoney(invoice.factorFee, invoice.currency)}
+                </span>,
+              ],
               [t('invoices.detail.paidAmount'), formatMoney(invoice.paidAmount, invoice.currency)],
               ...(invoice.rejectionReason ? [[t('invoices.detail.rejectionReason'), invoice.rejectionReason] as [string, string]] : []),
             ]}
@@ -97,7 +112,12 @@ export default function InvoiceDetailPage() {
           <Section title={t('invoices.card.client')}>
             <Facts
               rows={[
-                [t('invoices.detail.name'), <Link key="client" to={`/clients/${client.id}`}>{client.companyName}</Link>],
+                [
+                  t('invoices.detail.name'),
+                  <Link key="client" to={`/clients/${client.id}`}>
+                    {client.companyName}
+                  </Link>,
+                ],
                 ['OIB', client.oib],
                 ['IBAN', client.iban],
                 [t('invoices.detail.advanceRate'), `${client.advanceRate.toLocaleString('hr-HR')} %`],
@@ -110,7 +130,12 @@ export default function InvoiceDetailPage() {
           <Section title={t('invoices.card.customer')}>
             <Facts
               rows={[
-                [t('invoices.detail.name'), <Link key="customer" to={`/customers/${customer.id}`}>{customer.companyName}</Link>],
+                [
+                  t('invoices.detail.name'),
+                  <Link key="customer" to={`/customers/${customer.id}`}>
+                    {customer.companyName}
+                  </Link>,
+                ],
                 ['OIB', customer.oib],
                 [
                   t('invoices.detail.account'),

@@ -44,7 +44,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     listInvoices({ q, status: tab === 'all' ? null : tab, limit, offset }),
     invoiceTabCounts({ q }),
     // The no-JavaScript panel needs the lists in the page; the dialog loads its own (PartySelect).
-    canCreate && showNew ? partyOptions() : Promise.resolve<PartyOptionsView>({ clients: [], customers: [], capped: { clients: false, customers: false }, found: { clients: 0, customers: 0 } }),
+    canCreate && showNew
+      ? partyOptions()
+      : Promise.resolve<PartyOptionsView>({ clients: [], customers: [], capped: { clients: false, customers: false }, found: { clients: 0, customers: 0 } }),
   ]);
   const rights = {
     verify: can(user, 'verify:invoice'),

@@ -9,24 +9,9 @@ import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { ClientLimitCard, RequestCard } from '~/components/limits/display.tsx';
 import { RequestLimitDialog, RequestLimitPanel, type LimitActionData } from '~/components/limits/request-form.tsx';
-import {
-  approveCreditLimit,
-  clientChoices,
-  clientLimitsOverview,
-  listCreditLimitRequests,
-  rejectCreditLimit,
-  requestCreditLimit,
-} from '~/limits/credit-limits.server.ts';
+import { approveCreditLimit, clientChoices, clientLimitsOverview, listCreditLimitRequests, rejectCreditLimit, requestCreditLimit } from '~/limits/credit-limits.server.ts';
 import { addDays, zagrebToday } from '~/limits/dates.ts';
-import {
-  DEFAULT_VALIDITY_DAYS,
-  FIXED_REJECTION_REASON,
-  LIMIT_TABS,
-  creditLimitRequestSchema,
-  decisionFormSchema,
-  limitPageIntentSchema,
-  type LimitTab,
-} from '~/limits/schemas.ts';
+import { DEFAULT_VALIDITY_DAYS, FIXED_REJECTION_REASON, LIMIT_TABS, creditLimitRequestSchema, decisionFormSchema, limitPageIntentSchema, type LimitTab } from '~/limits/schemas.ts';
 import { AUTH_ERRORS } from '~/auth/schemas.ts';
 import { readApiError } from '~/utils/api.server.ts';
 import { formatEur } from '~/utils/format.ts';
@@ -194,9 +179,7 @@ export default function LimitsPage() {
             {t('limits.subtitle')}
           </Text>
         </div>
-        {data.canRequest ? (
-          <CreateButton to={listHref(params, { new: true })} onOpen={dialog.show} label={t('limits.add')} />
-        ) : null}
+        {data.canRequest ? <CreateButton to={listHref(params, { new: true })} onOpen={dialog.show} label={t('limits.add')} /> : null}
       </Flex>
 
       {showPanel ? (
@@ -234,7 +217,14 @@ export default function LimitsPage() {
           <Heading as="h3" size="4" id="limit-requests-heading">
             {t('limits.requests')}
           </Heading>
-          <TabBar label={t('limits.requests')} tabs={LIMIT_TABS} active={data.tab} hrefFor={(tab) => listHref({ ...params, tab, page: 1 })} labelFor={(tab) => t(`limits.tabs.${tab}`)} countFor={(tab) => data.counts[tab]} />
+          <TabBar
+            label={t('limits.requests')}
+            tabs={LIMIT_TABS}
+            active={data.tab}
+            hrefFor={(tab) => listHref({ ...params, tab, page: 1 })}
+            labelFor={(tab) => t(`limits.tabs.${tab}`)}
+            countFor={(tab) => data.counts[tab]}
+          />
           {data.requests.length === 0 ? (
             <Card>
               <Text color="gray">{data.q ? t('limits.noMatches', { q: data.q }) : t(`limits.empty.${data.tab}`)}</Text>

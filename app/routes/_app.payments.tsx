@@ -133,7 +133,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       const { xml, fileName } = await readStatementUpload(request);
       const result = await importBankStatement({ actor, xml, fileName, ip });
       const target = `${back}&matched=${result.matched}&unmatched=${result.unmatched}&duplicates=${result.duplicates}`;
-      return redirectWithToast(target, { title: 'payments.toast.successTitle', description: 'payments.toast.imported', params: { matched: result.matched, unmatched: result.unmatched, duplicates: result.duplicates } });
+      return redirectWithToast(target, {
+        title: 'payments.toast.successTitle',
+        description: 'payments.toast.imported',
+        params: { matched: result.matched, unmatched: result.unmatched, duplicates: result.duplicates },
+      });
     } catch (error) {
       return redirectWithToast(back, await refusalToast(error, 'payments.toast.importFailed'));
     }
@@ -243,16 +247,20 @@ export default function PaymentsPage() {
         <Heading as="h2" size="6">
           {t('payments.title')}
         </Heading>
-        {data.canRecord ? (
-          <CreateButton to={`?${newParams}`} onOpen={dialog.show} label={t('payments.record')} />
-        ) : null}
+        {data.canRecord ? <CreateButton to={`?${newParams}`} onOpen={dialog.show} label={t('payments.record')} /> : null}
       </Flex>
       {data.showNew && data.canRecord ? (
         <RecordPaymentPanel invoices={data.payable} lastResult={actionData?.result} cancelTo={`/payments${cancelParams.size ? `?${cancelParams}` : ''}`} />
       ) : null}
 
       <Grid columns={{ initial: '1', sm: '2', lg: '4' }} gap="3" data-testid="summary-cards">
-        <SummaryCard testId="summary-pending" label={t('payments.summary.pending')} amount={summary.pending.amount} hint={t('payments.summary.pendingHint', { count: summary.pending.count })} colour="amber" />
+        <SummaryCard
+          testId="summary-pending"
+          label={t('payments.summary.pending')}
+          amount={summary.pending.amount}
+          hint={t('payments.summary.pendingHint', { count: summary.pending.count })}
+          colour="amber"
+        />
         <SummaryCard
           testId="summary-confirmed"
           label={t('payments.summary.confirmedThisMonth')}
@@ -260,8 +268,20 @@ export default function PaymentsPage() {
           hint={t('payments.summary.confirmedHint', { count: summary.confirmedThisMonth.count })}
           colour="green"
         />
-        <SummaryCard testId="summary-overdue" label={t('payments.summary.overdue')} amount={summary.overdue.amount} hint={t('payments.summary.overdueHint', { count: summary.overdue.count })} colour="red" />
-        <SummaryCard testId="summary-failed" label={t('payments.summary.failed')} amount={summary.failed.amount} hint={t('payments.summary.failedHint', { count: summary.failed.count })} colour="gray" />
+        <SummaryCard
+          testId="summary-overdue"
+          label={t('payments.summary.overdue')}
+          amount={summary.overdue.amount}
+          hint={t('payments.summary.overdueHint', { count: summary.overdue.count })}
+          colour="red"
+        />
+        <SummaryCard
+          testId="summary-failed"
+          label={t('payments.summary.failed')}
+          amount={summary.failed.amount}
+          hint={t('payments.summary.failedHint', { count: summary.failed.count })}
+          colour="gray"
+        />
       </Grid>
 
       <TabBar

@@ -78,7 +78,9 @@ export default function ProfilePage() {
   const { t } = useTranslation();
   return (
     <Flex direction="column" gap="4">
-      <Heading as="h2" size="6">{t('profile.title')}</Heading>
+      <Heading as="h2" size="6">
+        {t('profile.title')}
+      </Heading>
       {user.mustChangePassword ? (
         <Callout.Root color="amber" role="status">
           <Callout.Text>{t('profile.mustChange')}</Callout.Text>
@@ -101,13 +103,7 @@ function useFailureToast(lastResult: SubmissionResult<string[]> | undefined, des
   }, [lastResult, toast, description]);
 }
 
-function ProfileForm({
-  user,
-  lastResult,
-}: {
-  user: { firstName: string; lastName: string; email: string };
-  lastResult?: SubmissionResult<string[]>;
-}) {
+function ProfileForm({ user, lastResult }: { user: { firstName: string; lastName: string; email: string }; lastResult?: SubmissionResult<string[]> }) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'profile';
@@ -119,7 +115,9 @@ function ProfileForm({
       <Form method="post" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="profile" />
         <Flex direction="column" gap="3">
-          <Heading as="h3" size="4">{t('profile.personal')}</Heading>
+          <Heading as="h3" size="4">
+            {t('profile.personal')}
+          </Heading>
           <Field label={t('profile.firstName')} inputProps={getInputProps(fields.firstName, { type: 'text' })} errors={fields.firstName.errors} />
           <Field label={t('profile.lastName')} inputProps={getInputProps(fields.lastName, { type: 'text' })} errors={fields.lastName.errors} />
           <Field label={t('profile.email')} inputProps={getInputProps(fields.email, { type: 'email' })} errors={fields.email.errors} />
@@ -144,7 +142,9 @@ function PasswordForm({ lastResult }: { lastResult?: SubmissionResult<string[]> 
       <Form method="post" {...getFormProps(form)}>
         <input type="hidden" name="intent" value="password" />
         <Flex direction="column" gap="3">
-          <Heading as="h3" size="4">{t('profile.password')}</Heading>
+          <Heading as="h3" size="4">
+            {t('profile.password')}
+          </Heading>
           <PasswordField label={t('profile.currentPassword')} meta={fields.currentPassword} autoComplete="current-password" />
           <PasswordField label={t('profile.newPassword')} meta={fields.newPassword} autoComplete="new-password" />
           <PasswordField label={t('profile.confirmPassword')} meta={fields.confirmPassword} autoComplete="new-password" />
@@ -158,11 +158,7 @@ function PasswordForm({ lastResult }: { lastResult?: SubmissionResult<string[]> 
   );
 }
 
-function AccountInfo({
-  user,
-}: {
-  user: { role: string; isActive: boolean; lastLoginAt: string | null; totpConfigured: boolean; otpEnabled: boolean };
-}) {
+function AccountInfo({ user }: { user: { role: string; isActive: boolean; lastLoginAt: string | null; totpConfigured: boolean; otpEnabled: boolean } }) {
   const { t } = useTranslation();
   return (
     <FactsCard
@@ -171,9 +167,7 @@ function AccountInfo({
         { label: t('profile.role'), value: t(`roles.${user.role}`) },
         {
           label: t('profile.status'),
-          value: (
-            <Badge color={user.isActive ? 'green' : 'gray'}>{user.isActive ? t('profile.active') : t('profile.inactive')}</Badge>
-          ),
+          value: <Badge color={user.isActive ? 'green' : 'gray'}>{user.isActive ? t('profile.active') : t('profile.inactive')}</Badge>,
         },
         { label: t('profile.lastLogin'), value: user.lastLoginAt ? formatDateTime(user.lastLoginAt) : t('profile.never'), testId: 'last-login' },
         { label: t('profile.totp'), value: user.otpEnabled && user.totpConfigured ? t('profile.yes') : t('profile.no'), testId: 'totp-enabled' },

@@ -9,15 +9,7 @@ import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { AssessmentCard, AssessmentPlaceholders } from '~/components/risk/assessment-card.tsx';
 import { AdjustPanel, DetailsPanel, NewAssessmentPanel } from '~/components/risk/panels.tsx';
 import { formatPercent } from '~/components/risk/risk-display.tsx';
-import {
-  adjustAssessment,
-  assessableEntities,
-  categoryCounts,
-  getAssessment,
-  listAssessments,
-  requestAssessment,
-  type RiskAssessmentDto,
-} from '~/risk/assessments.server.ts';
+import { adjustAssessment, assessableEntities, categoryCounts, getAssessment, listAssessments, requestAssessment, type RiskAssessmentDto } from '~/risk/assessments.server.ts';
 import { adjustAssessmentFormSchema, ENTITY_TYPES, newAssessmentFormSchema, riskPageIntentSchema } from '~/risk/schemas.ts';
 import { RISK_CATEGORIES, type RiskCategory } from '~/risk/scoring.ts';
 import { readApiError } from '~/utils/api.server.ts';
@@ -189,17 +181,9 @@ export default function RiskPage() {
         ))}
       </Grid>
 
-      {showNew && data.entities ? (
-        <NewAssessmentPanel entities={data.entities} closeHref={closeHref} lastResult={assessResult} />
-      ) : null}
+      {showNew && data.entities ? <NewAssessmentPanel entities={data.entities} closeHref={closeHref} lastResult={assessResult} /> : null}
       {data.edit ? <AdjustPanel key={data.edit.id} assessment={data.edit} closeHref={closeHref} lastResult={adjustResult} /> : null}
-      {data.details ? (
-        <DetailsPanel
-          assessment={data.details}
-          closeHref={closeHref}
-          editHref={data.canAdjust ? listHref(params, { edit: data.details.id }) : null}
-        />
-      ) : null}
+      {data.details ? <DetailsPanel assessment={data.details} closeHref={closeHref} editHref={data.canAdjust ? listHref(params, { edit: data.details.id }) : null} /> : null}
 
       <Form method="get" role="search" aria-label={t('risk.searchLabel')}>
         <Flex gap="2" align="center" wrap="wrap">

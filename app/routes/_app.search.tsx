@@ -50,15 +50,7 @@ export default function SearchPage() {
   );
 }
 
-function PartyResults({
-  title,
-  rows,
-  basePath,
-}: {
-  title: string;
-  rows: Array<{ id: string; companyName: string; oib: string; city: string | null }>;
-  basePath: string;
-}) {
+function PartyResults({ title, rows, basePath }: { title: string; rows: Array<{ id: string; companyName: string; oib: string; city: string | null }>; basePath: string }) {
   if (!rows.length) return null;
   return (
     <Card size="2">

@@ -135,7 +135,9 @@ export default function SettingsPage() {
   const { t } = useTranslation();
   return (
     <Flex direction="column" gap="4">
-      <Heading as="h2" size="6">{t('settings.title')}</Heading>
+      <Heading as="h2" size="6">
+        {t('settings.title')}
+      </Heading>
       <Card size="3">
         <Heading as="h3" size="4" mb="3">
           {t('settings.appearance')}
@@ -148,9 +150,7 @@ export default function SettingsPage() {
           </Flex>
         </Flex>
       </Card>
-      {data.canManageUsers && data.users ? (
-        <UserManagement users={data.users} me={data.me} canGrantSuperAdmin={data.canGrantSuperAdmin} />
-      ) : null}
+      {data.canManageUsers && data.users ? <UserManagement users={data.users} me={data.me} canGrantSuperAdmin={data.canGrantSuperAdmin} /> : null}
       {data.canBackup || data.canExport ? <BackupsCard backups={data.backups} canBackup={data.canBackup} canExport={data.canExport} /> : null}
       <FactsCard
         title={t('settings.system')}
@@ -159,11 +159,7 @@ export default function SettingsPage() {
           { label: t('settings.date'), value: formatDate(data.now) },
           {
             label: t('settings.database'),
-            value: (
-              <Badge color={data.system.databaseConnected ? 'green' : 'red'}>
-                {data.system.databaseConnected ? t('settings.databaseOk') : t('settings.databaseDown')}
-              </Badge>
-            ),
+            value: <Badge color={data.system.databaseConnected ? 'green' : 'red'}>{data.system.databaseConnected ? t('settings.databaseOk') : t('settings.databaseDown')}</Badge>,
           },
           {
             label: t('settings.worker'),

@@ -120,9 +120,7 @@ export default function TasksPage() {
         </Heading>
         {addButton(t('tasks.add'))}
       </Flex>
-      {showPanel ? (
-        <NewTaskPanel users={data.users} entity={data.entity} lastResult={formData?.intent === 'create' ? formData.result : undefined} cancelTo={listHref} />
-      ) : null}
+      {showPanel ? <NewTaskPanel users={data.users} entity={data.entity} lastResult={formData?.intent === 'create' ? formData.result : undefined} cancelTo={listHref} /> : null}
       {data.editing ? (
         data.editing.status === 'pending' || data.editing.status === 'in_progress' ? (
           <EditTaskPanel

@@ -26,8 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 /** The page's sidebar label, as its heading shows it; the sign-in title for the login page. Pages of one record name it instead. */
-export const meta: MetaFunction<typeof loader> = ({ data, matches, location }) =>
-  pageTitle(matches, data?.shell ? titleKeyForPath(location.pathname) : 'login.metaTitle');
+export const meta: MetaFunction<typeof loader> = ({ data, matches, location }) => pageTitle(matches, data?.shell ? titleKeyForPath(location.pathname) : 'login.metaTitle');
 
 export default function AppLayout() {
   const { shell } = useLoaderData<typeof loader>();

@@ -244,9 +244,7 @@ export default function WorkflowsPage() {
           closeHref={href({}, 'definitions')}
         />
       ) : null}
-      {data.testing ? (
-        <TestPanel definition={data.testing} report={testData?.report ?? null} error={testData?.error ?? null} closeHref={href({}, 'definitions')} />
-      ) : null}
+      {data.testing ? <TestPanel definition={data.testing} report={testData?.report ?? null} error={testData?.error ?? null} closeHref={href({}, 'definitions')} /> : null}
 
       <TabBar label={t('workflows.tabs.label')} tabs={TABS} active={data.tab} hrefFor={(tab) => `/workflows?tab=${tab}`} labelFor={(tab) => t(`workflows.tabs.${tab}`)} />
 

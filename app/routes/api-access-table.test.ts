@@ -62,7 +62,10 @@ async function methodsOf(file: string): Promise<string[]> {
     if (!(thrown instanceof Response)) throw thrown;
     response = thrown;
   }
-  return (response.headers.get('Allow') ?? '').split(',').map((method) => method.trim()).filter(Boolean);
+  return (response.headers.get('Allow') ?? '')
+    .split(',')
+    .map((method) => method.trim())
+    .filter(Boolean);
 }
 
 describe('the 401/403 table', () => {

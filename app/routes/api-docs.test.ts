@@ -24,7 +24,12 @@ export function urlPathOf(file: string): string {
   const segments = file
     .replace(/\.ts$/, '')
     .split(/(?<!\[)\.(?!\])/)
-    .map((segment) => segment.replace(/\[\.\]/g, '.').replace(/^\[(.+)\]$/, '$1').replace(/^\$(\w+)$/, '{$1}'));
+    .map((segment) =>
+      segment
+        .replace(/\[\.\]/g, '.')
+        .replace(/^\[(.+)\]$/, '$1')
+        .replace(/^\$(\w+)$/, '{$1}'),
+    );
   return `/${segments.join('/')}`;
 }
 

@@ -58,7 +58,10 @@ function serialise(value: unknown): string {
   if (value instanceof Raw) return value.text;
   if (value instanceof Refused) return serialise(value.value);
   if (Array.isArray(value)) return `[${value.map(serialise).join(',')}]`;
-  if (value !== null && typeof value === 'object') return `{${Object.entries(value).map(([key, item]) => `${JSON.stringify(key)}:${serialise(item)}`).join(',')}}`;
+  if (value !== null && typeof value === 'object')
+    return `{${Object.entries(value)
+      .map(([key, item]) => `${JSON.stringify(key)}:${serialise(item)}`)
+      .join(',')}}`;
   return JSON.stringify(value) ?? 'null';
 }
 
@@ -99,7 +102,9 @@ beforeAll(async () => {
   cookie = await signedInCookie(fx.admin.id);
   const tables = (await selectRows<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`)).map((row) => row.name);
   tableCounts = `SELECT json_build_object(${tables.map((table) => `'${table}', (SELECT count(*) FROM "${table}")`).join(', ')}) AS counts`;
-  files = Object.keys(modules).map((path) => path.slice(2)).filter((file) => !NOT_A_RESOURCE.has(file));
+  files = Object.keys(modules)
+    .map((path) => path.slice(2))
+    .filter((file) => !NOT_A_RESOURCE.has(file));
 }, 120_000);
 
 describe('the table of POST and PUT routes', () => {
@@ -107,8 +112,14 @@ describe('the table of POST and PUT routes', () => {
     const served: string[] = [];
     for (const file of files) for (const method of await writeMethods(file)) served.push(`${file} ${method}`);
     expect(served.length).toBeGreaterThan(40);
-    expect(served.filter((key) => !(key in TABLE)), 'POST/PUT routes missing from the bad-input table').toEqual([]);
-    expect(Object.keys(TABLE).filter((key) => !served.includes(key)), 'table rows without a route').toEqual([]);
+    expect(
+      served.filter((key) => !(key in TABLE)),
+      'POST/PUT routes missing from the bad-input table',
+    ).toEqual([]);
+    expect(
+      Object.keys(TABLE).filter((key) => !served.includes(key)),
+      'table rows without a route',
+    ).toEqual([]);
   });
 });
 
@@ -169,7 +180,11 @@ describe.each(Object.entries(TABLE))('%s', (key, entry) => {
   // a 400 naming a field of the table would mean the probes above tested a body that was wrong to begin with.
   it('the base body is valid: sent as it is, no field is refused as invalid', async () => {
     const params = entry.params?.(fx) ?? {};
-    const request = new Request(`http://localhost${routePath(file, params)}`, { method, body: serialise(entry.body(fx)), headers: { Cookie: cookie, 'Content-Type': 'application/json' } });
+    const request = new Request(`http://localhost${routePath(file, params)}`, {
+      method,
+      body: serialise(entry.body(fx)),
+      headers: { Cookie: cookie, 'Content-Type': 'application/json' },
+    });
     const response = await callAction(file, request, params);
     const text = await response.text();
     expect(response.status, text).toBeLessThan(500);

@@ -19,7 +19,9 @@ describe('the /api/invoices routes', () => {
     const { id: clientId } = await financeableClient();
     const { id: customerId } = await insertCustomer();
     const created = await invoicesAction(
-      ctx(jsonRequest('/api/invoices', { clientId, customerId, invoiceNumber: 'API-1', issueDate: '2026-11-01', dueDate: '2026-12-15', amount: 2500.5, description: 'Roba' }, cookie)),
+      ctx(
+        jsonRequest('/api/invoices', { clientId, customerId, invoiceNumber: 'API-1', issueDate: '2026-11-01', dueDate: '2026-12-15', amount: 2500.5, description: 'Roba' }, cookie),
+      ),
     );
     expect(created.status).toBe(201);
     const body = await created.json();

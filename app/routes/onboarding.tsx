@@ -39,9 +39,7 @@ export default function OnboardingPage() {
       {step === 1 || step === 2 ? <WizardFormErrors errors={lastResult ? undefined : actionData?.formErrors} /> : null}
       {step === 1 ? <CompanyStep key="step-1" values={data.values} lastResult={lastResult} /> : null}
       {step === 2 ? <BankingStep key="step-2" values={data.values} lastResult={lastResult} /> : null}
-      {step === 3 ? (
-        <DocumentsStep files={data.files} missing={data.missing} fileErrors={actionData?.fileErrors} formErrors={actionData?.formErrors} />
-      ) : null}
+      {step === 3 ? <DocumentsStep files={data.files} missing={data.missing} fileErrors={actionData?.fileErrors} formErrors={actionData?.formErrors} /> : null}
       {step === 4 ? <SuccessStep /> : null}
     </WizardFrame>
   );

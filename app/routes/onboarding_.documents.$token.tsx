@@ -59,11 +59,5 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 export default function DocumentRequestRoute() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<ActionData>();
-  return (
-    <DocumentRequestPage
-      request={actionData?.request ?? data.request}
-      fileErrors={actionData?.fileErrors}
-      formErrors={actionData?.formErrors}
-    />
-  );
+  return <DocumentRequestPage request={actionData?.request ?? data.request} fileErrors={actionData?.fileErrors} formErrors={actionData?.formErrors} />;
 }

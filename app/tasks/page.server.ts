@@ -5,7 +5,17 @@ import { handleKycDecision } from '../onboarding/kyc-page.server.ts';
 import { readApiError } from '../utils/api.server.ts';
 import { pageOffset, readListUrl, tabSchema } from '../utils/list-url.ts';
 import { redirectWithToast, toastHeaders } from '../utils/toast.server.ts';
-import { ASSIGNEE_FILTERS, TASK_EDIT_FIELDS, TASK_PRIORITIES, TASK_TABS, taskCreateSchema, taskEditFormSchema, type AssigneeFilter, type TaskPageIntent, type TaskTab } from './schemas.ts';
+import {
+  ASSIGNEE_FILTERS,
+  TASK_EDIT_FIELDS,
+  TASK_PRIORITIES,
+  TASK_TABS,
+  taskCreateSchema,
+  taskEditFormSchema,
+  type AssigneeFilter,
+  type TaskPageIntent,
+  type TaskTab,
+} from './schemas.ts';
 import { assignTask, createTask, updateTask } from './tasks.server.ts';
 
 /**

@@ -38,7 +38,6 @@ export const TASK_ERRORS = {
   decidePayment: 'tasks.validation.decidePayment',
 } as const;
 
-
 /** The page's status tabs (docs/screens.md): no 'cancelled' tab, 'all' includes them. */
 export const TASK_TABS = ['all', 'pending', 'in_progress', 'completed'] as const;
 export type TaskTab = (typeof TASK_TABS)[number];
@@ -47,8 +46,7 @@ export type AssigneeFilter = (typeof ASSIGNEE_FILTERS)[number];
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-const blankToUndefined = (value: unknown) =>
-  value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value;
+const blankToUndefined = (value: unknown) => (value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value);
 /** In an update, '' or null clears an optional field; a missing key leaves it unchanged. */
 const blankToNull = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? null : value);
 
@@ -105,10 +103,7 @@ export const taskCreateSchema = z
     // A missing title reads as empty, so it gets 'Title is required', not a type error.
     title: z.preprocess((value) => value ?? '', titleSchema),
     description: z.preprocess(blankToUndefined, text(5000, TASK_ERRORS.tooLong5000).optional()),
-    type: z.preprocess(
-      blankToUndefined,
-      z.enum(TASK_TYPES, { error: (issue) => (issue.input === undefined ? TASK_ERRORS.typeRequired : TASK_ERRORS.invalidType) }),
-    ),
+    type: z.preprocess(blankToUndefined, z.enum(TASK_TYPES, { error: (issue) => (issue.input === undefined ? TASK_ERRORS.typeRequired : TASK_ERRORS.invalidType) })),
     priority: z.preprocess(blankToUndefined, prioritySchema.default('medium')),
     assignedTo: z.preprocess(blankToUndefined, uuidSchema(TASK_ERRORS.invalidAssignee).optional()),
     dueDate: z.preprocess(blankToUndefined, dueDateSchema.optional()),

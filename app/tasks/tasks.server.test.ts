@@ -142,7 +142,10 @@ describe('task transitions', () => {
     // The /tasks page posts the id from a form: anything that is no UUID is 404 too, not a SQL error.
     expect((await apiFailure(updateTask({ actor, id: 'abc', input: { status: 'in_progress' } }))).status).toBe(404);
     const task = await newTask(actor);
-    expect(await apiFailure(updateTask({ actor, id: task.id, input: { completedAt: '2020-01-01' } }))).toMatchObject({ status: 400, body: { message: 'Nothing to update', errors: { status: ['Nothing to update'] } } });
+    expect(await apiFailure(updateTask({ actor, id: task.id, input: { completedAt: '2020-01-01' } }))).toMatchObject({
+      status: 400,
+      body: { message: 'Nothing to update', errors: { status: ['Nothing to update'] } },
+    });
   });
 });
 
@@ -317,7 +320,9 @@ describe('a workflow manual task', () => {
     await updateTask({ actor, id: taskId, input: { status: 'completed' } });
     const instance = await selectOne<{ current_step: number; status: string }>(`SELECT current_step, status FROM workflow_instances WHERE id = :instanceId`, { instanceId });
     expect(instance).toEqual({ current_step: 1, status: 'running' });
-    const next = await selectRows<{ title: string; status: string }>(`SELECT title, status FROM tasks WHERE workflow_instance_id = :instanceId AND workflow_step = 1`, { instanceId });
+    const next = await selectRows<{ title: string; status: string }>(`SELECT title, status FROM tasks WHERE workflow_instance_id = :instanceId AND workflow_step = 1`, {
+      instanceId,
+    });
     expect(next).toEqual([{ title: 'Potvrda', status: 'pending' }]);
     expect(await activityRows('workflow_step_completed', instanceId)).toMatchObject([{ user_id: actor.id, details: { taskId, stepIndex: 0 } }]);
   });
@@ -339,7 +344,11 @@ describe('the task API', () => {
     const context = {};
     const tag = `Api${randomUUID().slice(0, 6)}`;
 
-    const created = await tasksAction({ request: jsonRequest('/api/tasks', { title: `${tag} poziv`, type: 'customer_contact', priority: 'high', assignedTo: user.id }, cookie), params: {}, context });
+    const created = await tasksAction({
+      request: jsonRequest('/api/tasks', { title: `${tag} poziv`, type: 'customer_contact', priority: 'high', assignedTo: user.id }, cookie),
+      params: {},
+      context,
+    });
     expect(created.status).toBe(201);
     const task = (await created.json()) as { id: string; priority: string; status: string };
     expect(task).toMatchObject({ priority: 'high', status: 'pending' });
@@ -363,9 +372,9 @@ describe('the task API', () => {
     await expect(apiFailure(put({ status: 'completed' }))).resolves.toMatchObject({ status: 409 });
     await expect(apiFailure(put({ priority: 'low' }))).resolves.toMatchObject({ status: 409 });
 
-    await expect(
-      apiFailure(taskLoader({ request: getRequest(`/api/tasks/${randomUUID()}`, cookie), params: { taskId: randomUUID() }, context })),
-    ).resolves.toMatchObject({ status: 404 });
+    await expect(apiFailure(taskLoader({ request: getRequest(`/api/tasks/${randomUUID()}`, cookie), params: { taskId: randomUUID() }, context }))).resolves.toMatchObject({
+      status: 404,
+    });
     const wrongMethod = await taskAction({ request: jsonRequest(`/api/tasks/${task.id}`, {}, cookie, 'DELETE'), params: { taskId: task.id }, context });
     expect(wrongMethod.status).toBe(405);
   });

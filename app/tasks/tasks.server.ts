@@ -248,12 +248,7 @@ async function assertEntityExists(type: TaskEntityType | undefined, id: string |
  * `options.transaction` the caller's transaction is used. Throws 400, 403.
  */
 export async function createTask(
-  {
-    actor,
-    input,
-    ip,
-    workflow,
-  }: { actor: Actor | null; input: TaskCreateInput; ip?: string | null; workflow?: { instanceId: string; step: number } },
+  { actor, input, ip, workflow }: { actor: Actor | null; input: TaskCreateInput; ip?: string | null; workflow?: { instanceId: string; step: number } },
   options: { transaction?: Transaction } = {},
 ): Promise<TaskDto> {
   if (actor) assertCan(actor, 'create:task');

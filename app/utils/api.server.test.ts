@@ -7,8 +7,7 @@ import { encodeRefusal, refusalText } from './refusals.ts';
 
 const schema = z.object({ name: z.string().min(1, 'Name is required'), items: z.array(z.object({ qty: z.number('Quantity must be a number') })) });
 
-const post = (body: string, type = 'application/json') =>
-  new Request('http://localhost/api/x', { method: 'POST', headers: { 'Content-Type': type }, body });
+const post = (body: string, type = 'application/json') => new Request('http://localhost/api/x', { method: 'POST', headers: { 'Content-Type': type }, body });
 
 async function failure(promise: Promise<unknown>) {
   try {
@@ -47,7 +46,9 @@ describe('apiError / apiJson', () => {
   });
 
   it('reads a thrown API error back for a page action as codes, which the page shows in hr', async () => {
-    const problem = await readApiError(apiError(409, 'invoices.refusals.limitExceeded', { params: { used: '1.00', advance: '2.00', limit: '3.00' }, errors: { email: ['errors.auth.duplicateEmail'] } }));
+    const problem = await readApiError(
+      apiError(409, 'invoices.refusals.limitExceeded', { params: { used: '1.00', advance: '2.00', limit: '3.00' }, errors: { email: ['errors.auth.duplicateEmail'] } }),
+    );
     expect(problem).toMatchObject({ status: 409, code: 'invoices.refusals.limitExceeded', errors: { email: ['errors.auth.duplicateEmail'] } });
     const hr = createInstance({ ...i18nConfig, lng: 'hr', initImmediate: false, saveMissing: false });
     await hr.init();
@@ -57,7 +58,7 @@ describe('apiError / apiJson', () => {
     expect(await readApiError(new Error('x'))).toBeNull();
   });
 
-  it('gives an enum param its label in the reader\'s language beside the raw value', () => {
+  it("gives an enum param its label in the reader's language beside the raw value", () => {
     const t = (key: string, options?: Record<string, unknown>) => (key === 'invoices.status.financed' ? 'Financirana' : `${key} ${JSON.stringify(options)}`);
     expect(refusalText(t, () => true, encodeRefusal('invoices.refusals.duplicate', { number: 'R-1', status: 'financed' }))).toBe(
       'invoices.refusals.duplicate {"number":"R-1","status":"financed","statusLabel":"Financirana"}',

@@ -180,11 +180,7 @@ function unsafeStrings(value: unknown): { code: string; errors: FieldRefusals } 
  * every zod issue per field (message = the first issue's text). An empty body
  * counts as `{}`, so missing fields get their own messages.
  */
-export async function parseJsonBody<S extends z.ZodType>(
-  request: Request,
-  schema: S,
-  options: { maxBytes?: number } = {},
-): Promise<z.output<S>> {
+export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S, options: { maxBytes?: number } = {}): Promise<z.output<S>> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const type = (request.headers.get('Content-Type') ?? '').split(';')[0].trim().toLowerCase();
   if (type !== 'application/json' && !type.endsWith('+json')) {
@@ -241,7 +237,6 @@ export function listParams(request: Request): { q: string | undefined; limit: nu
   });
   return { q: parsed.q || undefined, limit: parsed.limit, offset: parsed.offset };
 }
-
 
 /** An id from the URL: anything that is not a UUID cannot exist, so it is a 404, not a SQL error. */
 export function requireUuidParam(value: string | undefined): string {

@@ -12,8 +12,24 @@ const form = (entries: [string, string | Blob][]) => {
 
 describe('readIntent', () => {
   it("reads the page's intents with their own fields", () => {
-    expect(readIntent(form([['intent', 'start'], ['id', 'a']]), schema)).toEqual({ intent: 'start', id: 'a' });
-    expect(readIntent(form([['intent', 'create'], ['title', 'x']]), schema)).toEqual({ intent: 'create' });
+    expect(
+      readIntent(
+        form([
+          ['intent', 'start'],
+          ['id', 'a'],
+        ]),
+        schema,
+      ),
+    ).toEqual({ intent: 'start', id: 'a' });
+    expect(
+      readIntent(
+        form([
+          ['intent', 'create'],
+          ['title', 'x'],
+        ]),
+        schema,
+      ),
+    ).toEqual({ intent: 'create' });
   });
 
   it('is null for an unknown or missing intent, or an intent without its fields', () => {
@@ -23,7 +39,15 @@ describe('readIntent', () => {
   });
 
   it('takes the first of repeated fields and ignores files', () => {
-    expect(readIntent(form([['intent', 'create'], ['intent', 'start']]), schema)).toEqual({ intent: 'create' });
+    expect(
+      readIntent(
+        form([
+          ['intent', 'create'],
+          ['intent', 'start'],
+        ]),
+        schema,
+      ),
+    ).toEqual({ intent: 'create' });
     expect(readIntent(form([['intent', new Blob(['create'])]]), schema)).toBeNull();
   });
 });

@@ -30,10 +30,7 @@ export function optionalChoiceSchema<const Values extends readonly [string, ...s
 }
 
 /** 1…MAX_PAGE; anything that is no number (or below 1) is page 1, a fraction is cut to its whole pages. */
-export const pageSchema = z
-  .unknown()
-  .transform((value) => Math.min(Math.max(Math.trunc(Number(value ?? 1)) || 1, 1), MAX_PAGE));
-
+export const pageSchema = z.unknown().transform((value) => Math.min(Math.max(Math.trunc(Number(value ?? 1)) || 1, 1), MAX_PAGE));
 
 export interface ListUrl {
   params: URLSearchParams;

@@ -17,7 +17,9 @@ export function languageOf(matches: Matches): Language {
 
 /** The text of `key` ('clients.title') in `language`, with {{name}} filled from `params`; the key itself when missing. */
 export function translate(language: Language, key: string, params: Record<string, string | number> = {}): string {
-  const found = key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), resources[language].common);
+  const found = key
+    .split('.')
+    .reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), resources[language].common);
   const text = typeof found === 'string' ? found : key;
   return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }

@@ -35,8 +35,7 @@ function divideRounded(numerator: bigint, denominator: bigint, rounding: Roundin
     const twice = remainder * 2n;
     // half-up rounds ties away from zero (the usual commercial rounding).
     if (rounding === 'half-up' && twice >= denominator) quotient += 1n;
-    else if (rounding === 'half-even' && (twice > denominator || (twice === denominator && quotient % 2n === 1n)))
-      quotient += 1n;
+    else if (rounding === 'half-even' && (twice > denominator || (twice === denominator && quotient % 2n === 1n))) quotient += 1n;
   }
   return negative ? -quotient : quotient;
 }
@@ -67,8 +66,7 @@ export function toCents(value: string | number): number {
   const { units, scale } = parseDecimal(value);
   if (scale <= 2) return toSafeNumber(units * 10n ** BigInt(2 - scale), 'amount');
   const divisor = 10n ** BigInt(scale - 2);
-  if (units % divisor !== 0n)
-    throw new RangeError(`amount has more than 2 decimals: ${JSON.stringify(decimalText(value))}`);
+  if (units % divisor !== 0n) throw new RangeError(`amount has more than 2 decimals: ${JSON.stringify(decimalText(value))}`);
   return toSafeNumber(units / divisor, 'amount');
 }
 

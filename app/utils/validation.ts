@@ -122,10 +122,7 @@ export function emailSchema(message: string) {
  * 255, notes 5,000) that refuses control characters and broken Unicode
  * (`isSingleLineText`; `multiline` lets line breaks and tabs through).
  */
-export function requiredString(
-  message: string,
-  options: { max?: number; maxMessage?: string; multiline?: boolean; invalidMessage?: string } = {},
-) {
+export function requiredString(message: string, options: { max?: number; maxMessage?: string; multiline?: boolean; invalidMessage?: string } = {}) {
   const max = options.max ?? 255;
   return plainText(
     z

@@ -122,10 +122,9 @@ describe('an invoice verification', () => {
       outcome: { decision: 'reject', reason: 'Kupac osporava isporuku' },
     });
     expect(runs.find((run) => run.step_index === INVOICE_REVIEW + 1)).toMatchObject({ status: 'skipped' });
-    const ended = await selectOne<{ details: Record<string, unknown> }>(
-      `SELECT details FROM activity_logs WHERE action = 'workflow_completed' AND entity_id = :id`,
-      { id: instance.id },
-    );
+    const ended = await selectOne<{ details: Record<string, unknown> }>(`SELECT details FROM activity_logs WHERE action = 'workflow_completed' AND entity_id = :id`, {
+      id: instance.id,
+    });
     expect(ended!.details).toMatchObject({ outcome: 'rejected', reason: 'Kupac osporava isporuku' });
   });
 

@@ -3,14 +3,7 @@ import { logActivity } from '../activity-log.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
 import type { LockedInstance, StepOutcome, WorkflowStepDef } from './types.ts';
-import {
-  advance,
-  completeManualRun,
-  insertStepTask,
-  isDecisionStep,
-  lockInstance,
-  nextRunAttempt,
-} from './engine.server.ts';
+import { advance, completeManualRun, insertStepTask, isDecisionStep, lockInstance, nextRunAttempt } from './engine.server.ts';
 import type { Task } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 
@@ -92,7 +85,11 @@ export async function applyKycDecision(
     const atReview = isKycReview(step) && (instance.status === 'running' || instance.status === 'paused');
     if (input.decision === 'approve') {
       const context = { ...instance.context, kycDecision: 'approved', kycDecidedBy: input.actor.id };
-      await execute(`UPDATE workflow_instances SET context = CAST(:context AS jsonb), updated_at = now() WHERE id = :id`, { id: instance.id, context: JSON.stringify(context) }, { transaction });
+      await execute(
+        `UPDATE workflow_instances SET context = CAST(:context AS jsonb), updated_at = now() WHERE id = :id`,
+        { id: instance.id, context: JSON.stringify(context) },
+        { transaction },
+      );
       if (atReview) {
         await completeManualRun(instance, index, step, { summary: 'KYC approved', decision: 'approve', decidedBy: input.actor.id }, input.actor.id, transaction);
         await advance({ ...instance, context }, transaction);
@@ -119,15 +116,20 @@ export async function applyKycDecision(
 }
 
 async function endRejected(instance: LockedInstance, actor: Actor, reason: string | null, transaction: Transaction): Promise<void> {
-  await endEarly(instance, actor, {
-    decisionRun: { summary: 'KYC rejected', decision: 'reject', reason, decidedBy: actor.id },
-    skipped: 'skipped: the application was rejected',
-    context: { kycDecision: 'rejected', outcome: 'rejected', kycDecidedBy: actor.id },
-    details: { outcome: 'rejected', reason },
-    // The review task itself is closed by the caller (closeKycTasks).
-    cancelReason: 'application rejected',
-    keepTaskType: 'kyc_verification',
-  }, transaction);
+  await endEarly(
+    instance,
+    actor,
+    {
+      decisionRun: { summary: 'KYC rejected', decision: 'reject', reason, decidedBy: actor.id },
+      skipped: 'skipped: the application was rejected',
+      context: { kycDecision: 'rejected', outcome: 'rejected', kycDecidedBy: actor.id },
+      details: { outcome: 'rejected', reason },
+      // The review task itself is closed by the caller (closeKycTasks).
+      cancelReason: 'application rejected',
+      keepTaskType: 'kyc_verification',
+    },
+    transaction,
+  );
 }
 
 /**
@@ -185,7 +187,13 @@ async function endEarly(
   );
   for (const task of cancelled.rows) {
     await logActivity(
-      { action: 'task_cancelled', userId: actor.id, entityType: 'task', entityId: task.id, details: { title: task.title, reason: how.cancelReason, workflowInstanceId: instance.id } },
+      {
+        action: 'task_cancelled',
+        userId: actor.id,
+        entityType: 'task',
+        entityId: task.id,
+        details: { title: task.title, reason: how.cancelReason, workflowInstanceId: instance.id },
+      },
       transaction,
     );
   }
@@ -297,18 +305,27 @@ export async function applyEntityDecision(
     const atReview = index === reviewIndex && (instance.status === 'running' || instance.status === 'paused');
     if (input.decision === 'reject') {
       const closed = atReview ? await completeStepTasks(instance, index, input.actor, input.summary, transaction) : [];
-      await endEarly(instance, input.actor, {
-        decisionRun: { ...decisionRun, ...(closed[0] ? { taskId: closed[0] } : {}) },
-        skipped: `skipped: ${input.summary}`,
-        context: { decision: 'rejected', decidedBy: input.actor.id, decisionSummary: input.summary, outcome: 'rejected' },
-        details: { outcome: 'rejected', decision: input.summary, ...(input.reason ? { reason: input.reason } : {}) },
-        cancelReason: input.summary,
-      }, transaction);
+      await endEarly(
+        instance,
+        input.actor,
+        {
+          decisionRun: { ...decisionRun, ...(closed[0] ? { taskId: closed[0] } : {}) },
+          skipped: `skipped: ${input.summary}`,
+          context: { decision: 'rejected', decidedBy: input.actor.id, decisionSummary: input.summary, outcome: 'rejected' },
+          details: { outcome: 'rejected', decision: input.summary, ...(input.reason ? { reason: input.reason } : {}) },
+          cancelReason: input.summary,
+        },
+        transaction,
+      );
       results.push({ instanceId: instance.id, effect: 'ended' });
       continue;
     }
     const context = { ...instance.context, decision: 'approved', decidedBy: input.actor.id, decisionSummary: input.summary };
-    await execute(`UPDATE workflow_instances SET context = CAST(:context AS jsonb), updated_at = now() WHERE id = :id`, { id: instance.id, context: JSON.stringify(context) }, { transaction });
+    await execute(
+      `UPDATE workflow_instances SET context = CAST(:context AS jsonb), updated_at = now() WHERE id = :id`,
+      { id: instance.id, context: JSON.stringify(context) },
+      { transaction },
+    );
     if (!atReview) {
       results.push({ instanceId: instance.id, effect: 'noted' });
       continue;
@@ -334,7 +351,13 @@ async function completeStepTasks(instance: LockedInstance, index: number, actor:
   );
   for (const task of rows) {
     await logActivity(
-      { action: 'task_completed', userId: actor.id, entityType: 'task', entityId: task.id, details: { title: task.title, from: task.status, to: 'completed', decision, workflowInstanceId: instance.id } },
+      {
+        action: 'task_completed',
+        userId: actor.id,
+        entityType: 'task',
+        entityId: task.id,
+        details: { title: task.title, from: task.status, to: 'completed', decision, workflowInstanceId: instance.id },
+      },
       transaction,
     );
   }

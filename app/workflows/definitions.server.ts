@@ -78,11 +78,7 @@ export async function getDefinition(id: string, transaction?: Transaction): Prom
 }
 
 async function deactivateOthers(id: string, type: string, transaction: Transaction) {
-  await execute(
-    `UPDATE workflow_definitions SET is_active = false, updated_at = now() WHERE type = :type AND id <> :id AND is_active`,
-    { id, type },
-    { transaction },
-  );
+  await execute(`UPDATE workflow_definitions SET is_active = false, updated_at = now() WHERE type = :type AND id <> :id AND is_active`, { id, type }, { transaction });
 }
 
 export async function createDefinition({ actor, input, ip }: { actor: Actor; input: unknown; ip?: string | null }): Promise<WorkflowDefinitionDto> {
@@ -98,7 +94,14 @@ export async function createDefinition({ actor, input, ip }: { actor: Actor; inp
     );
     const row = rows[0];
     await logActivity(
-      { action: 'workflow_definition_created', userId: actor.id, entityType: 'workflow_definition', entityId: row.id, ipAddress: ip, details: { name: row.name, type: row.type, steps: value.steps.length } },
+      {
+        action: 'workflow_definition_created',
+        userId: actor.id,
+        entityType: 'workflow_definition',
+        entityId: row.id,
+        ipAddress: ip,
+        details: { name: row.name, type: row.type, steps: value.steps.length },
+      },
       transaction,
     );
     return toDto(row);
@@ -111,9 +114,7 @@ export async function updateDefinition({ actor, id, input, ip }: { actor: Actor;
   const value = parseInput(definitionUpdateSchema, input);
   if (value.steps) checkHandlers(value.steps);
   return inTransaction(async (transaction) => {
-    const current = isUuid(id)
-      ? await selectOne<DefinitionRow>(`SELECT * FROM workflow_definitions WHERE id = :id FOR UPDATE`, { id }, { transaction })
-      : null;
+    const current = isUuid(id) ? await selectOne<DefinitionRow>(`SELECT * FROM workflow_definitions WHERE id = :id FOR UPDATE`, { id }, { transaction }) : null;
     if (!current) throw apiError(404, WORKFLOW_MESSAGES.definitionNotFound);
     const next = {
       name: value.name ?? current.name,

@@ -40,10 +40,9 @@ async function instanceRow(id: string) {
 const effects = async (id: string) => (await activityRows('workflow_test_effect', id)).length;
 const attemptOf = async (id: string) => (await instanceRow(id)).context.attempt ?? 1;
 const queuedJobs = (id: string) =>
-  selectRows<{ data: { stepIndex: number; attempt: number } }>(
-    `SELECT data FROM pgboss.job WHERE name = 'workflow-step' AND data->>'instanceId' = :id ORDER BY created_on`,
-    { id },
-  );
+  selectRows<{ data: { stepIndex: number; attempt: number } }>(`SELECT data FROM pgboss.job WHERE name = 'workflow-step' AND data->>'instanceId' = :id ORDER BY created_on`, {
+    id,
+  });
 
 // A client awaiting onboarding, the entity the workflows below run on.
 const pendingClient = async () => (await insertClient({ email: 'client@example.hr', status: 'pending' })).id;
@@ -169,9 +168,7 @@ describe('definitions', () => {
     const active = await selectRows<{ id: string }>(`SELECT id FROM workflow_definitions WHERE type = 'payment_processing' AND is_active`);
     expect(active.map((row) => row.id)).toEqual([second.id]);
     expect(first.isActive).toBe(false);
-    const bad = await apiFailure(
-      createDefinition({ actor: manager, input: { name: 'X', type: 'risk_assessment', steps: [{ name: 'A', type: 'automated', handler: 'nope' }] } }),
-    );
+    const bad = await apiFailure(createDefinition({ actor: manager, input: { name: 'X', type: 'risk_assessment', steps: [{ name: 'A', type: 'automated', handler: 'nope' }] } }));
     expect(bad).toMatchObject({ status: 400, body: { errors: { 'steps[0].handler': ['Unknown handler'] } } });
   });
 

@@ -297,12 +297,7 @@ export async function onTaskCompleted(
   if (!task?.workflow_instance_id || task.workflow_step === null) return { advanced: false, instanceId: null };
   const instance = await lockInstance(task.workflow_instance_id, transaction);
   const step = instance?.steps[task.workflow_step];
-  if (
-    !instance ||
-    (instance.status !== 'running' && instance.status !== 'paused') ||
-    instance.current_step !== task.workflow_step ||
-    step?.type !== 'manual'
-  ) {
+  if (!instance || (instance.status !== 'running' && instance.status !== 'paused') || instance.current_step !== task.workflow_step || step?.type !== 'manual') {
     return { advanced: false, instanceId: task.workflow_instance_id };
   }
   await completeManualRun(instance, task.workflow_step, step, { taskId, completedBy: actor?.id ?? null, summary: 'task completed' }, actor?.id ?? null, transaction);

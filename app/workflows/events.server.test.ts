@@ -63,21 +63,17 @@ describe('an invoice submitted', () => {
     const customer = await insertCustomer();
     const invoice = await createInvoice({ actor: b.user, input: invoiceInput(client.id, customer.id) });
     const instances = await instancesOf(invoice.id);
-    expect(instances).toEqual([
-      expect.objectContaining({ type: 'invoice_verification', status: 'running', start_event: 'invoice_submitted', started_by: b.user.id }),
-    ]);
-    const [log] = await selectRows<{ details: Record<string, unknown> }>(
-      `SELECT details FROM activity_logs WHERE action = 'workflow_started' AND entity_id = :id`,
-      { id: instances[0].id },
-    );
+    expect(instances).toEqual([expect.objectContaining({ type: 'invoice_verification', status: 'running', start_event: 'invoice_submitted', started_by: b.user.id })]);
+    const [log] = await selectRows<{ details: Record<string, unknown> }>(`SELECT details FROM activity_logs WHERE action = 'workflow_started' AND entity_id = :id`, {
+      id: instances[0].id,
+    });
     expect(log.details).toMatchObject({ workflowType: 'invoice_verification', entityType: 'invoice', entityId: invoice.id, startEvent: 'invoice_submitted' });
   });
 
   it('as a UBL e-invoice starts it too', async () => {
-    const { rows } = await execute<{ id: string }>(
-      `INSERT INTO clients (company_name, oib, status) VALUES ('Prodavatelj UBL d.o.o.', :oib, 'active') RETURNING id`,
-      { oib: FIXTURE_SELLER_OIB },
-    );
+    const { rows } = await execute<{ id: string }>(`INSERT INTO clients (company_name, oib, status) VALUES ('Prodavatelj UBL d.o.o.', :oib, 'active') RETURNING id`, {
+      oib: FIXTURE_SELLER_OIB,
+    });
     const imported = await importUblInvoice({ actor: b.user, clientId: rows[0].id, xml: FIXTURE, createCustomer: true });
     expect(await instancesOf(imported.id)).toEqual([expect.objectContaining({ type: 'invoice_verification', start_event: 'invoice_submitted' })]);
   });
@@ -134,9 +130,7 @@ describe('a risk assessment requested', () => {
     const client = await financeableClient();
     const first = await requestAssessment({ entityType: 'client', entityId: client.id, actor: manager });
     const instances = await instancesOf(client.id);
-    expect(instances).toEqual([
-      expect.objectContaining({ type: 'risk_assessment', start_event: 'risk_assessment_completed', context: { assessmentId: first.id } }),
-    ]);
+    expect(instances).toEqual([expect.objectContaining({ type: 'risk_assessment', start_event: 'risk_assessment_completed', context: { assessmentId: first.id } })]);
     const second = await requestAssessment({ entityType: 'client', entityId: client.id, actor: manager });
     expect(second.id).not.toBe(first.id);
     expect(await instancesOf(client.id)).toHaveLength(1);
@@ -185,8 +179,7 @@ describe('a risk assessment requested', () => {
     const client = await financeableClient();
     const assessment = await requestAssessment({ entityType: 'client', entityId: client.id, actor: manager });
     const [instance] = await instancesOf(client.id);
-    const count = async () =>
-      (await selectOne<{ n: number }>(`SELECT count(*)::int AS n FROM risk_assessments WHERE entity_id = :id`, { id: client.id }))!.n;
+    const count = async () => (await selectOne<{ n: number }>(`SELECT count(*)::int AS n FROM risk_assessments WHERE entity_id = :id`, { id: client.id }))!.n;
     const before = await count();
     // HANFA, FINA, then the scoring step; the analyst's review waits for its task.
     for (const stepIndex of [0, 1, 2]) expect(await runWorkflowStep({ instanceId: instance.id, stepIndex, attempt: 1 })).toBe('completed');

@@ -67,9 +67,7 @@ describe('startWorkflowInstance', () => {
   });
 
   it('refuses an unknown type, entity type or id with 400', async () => {
-    const bad = await apiFailure(
-      startWorkflowInstance({ type: 'custom' as never, entityType: 'user' as never, entityId: 'nope', actor: null }),
-    );
+    const bad = await apiFailure(startWorkflowInstance({ type: 'custom' as never, entityType: 'user' as never, entityId: 'nope', actor: null }));
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors ?? {}).sort()).toEqual(['entityId', 'entityType', 'workflowType']);
   });

@@ -1,12 +1,5 @@
 import type { Transaction } from 'sequelize';
-import {
-  WORKFLOW_ENTITY_TYPES,
-  WORKFLOW_INSTANCE_STATUSES,
-  WORKFLOW_TYPES,
-  type WorkflowEntityType,
-  type WorkflowStartEvent,
-  type WorkflowType,
-} from '../../db/models/enums.ts';
+import { WORKFLOW_ENTITY_TYPES, WORKFLOW_INSTANCE_STATUSES, WORKFLOW_TYPES, type WorkflowEntityType, type WorkflowStartEvent, type WorkflowType } from '../../db/models/enums.ts';
 import { logActivity } from '../activity-log.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
@@ -45,7 +38,6 @@ type InstanceRow = RowOf<
   typeof WorkflowInstance,
   'id' | 'workflow_id' | 'status' | 'entity_type' | 'entity_id' | 'current_step' | 'steps' | 'started_by' | 'started_at' | 'completed_at' | 'start_event'
 >;
-
 
 export async function startWorkflowInstance(
   input: { type: WorkflowType; entityType: WorkflowEntityType; entityId: string; actor: Actor | null; ip?: string | null },
@@ -281,9 +273,7 @@ function toListItem(row: ListRow): WorkflowInstanceListItem {
   };
 }
 
-export async function listInstances(
-  options: { status?: string | null; limit?: number; offset?: number } = {},
-): Promise<{ items: WorkflowInstanceListItem[]; total: number }> {
+export async function listInstances(options: { status?: string | null; limit?: number; offset?: number } = {}): Promise<{ items: WorkflowInstanceListItem[]; total: number }> {
   const status = options.status && (WORKFLOW_INSTANCE_STATUSES as readonly string[]).includes(options.status) ? options.status : null;
   const where = status ? 'WHERE i.status = :status' : '';
   const [items, count] = await Promise.all([
@@ -299,9 +289,7 @@ export async function listInstances(
 
 /** The four counters of /workflows, one grouped count. */
 export async function instanceStatusCounts(): Promise<Record<'running' | 'completed' | 'failed' | 'paused', number>> {
-  const rows = await selectRows<RowOf<typeof WorkflowInstance, 'status'> & { n: number }>(
-    `SELECT status, count(*)::int AS n FROM workflow_instances GROUP BY status`,
-  );
+  const rows = await selectRows<RowOf<typeof WorkflowInstance, 'status'> & { n: number }>(`SELECT status, count(*)::int AS n FROM workflow_instances GROUP BY status`);
   const counts = { running: 0, completed: 0, failed: 0, paused: 0 };
   for (const row of rows) counts[row.status] = row.n;
   return counts;

@@ -81,14 +81,7 @@ export async function runWorkflowStep(job: StepJob, delivery: { retryCount: numb
   throw failure;
 }
 
-async function recordCompletedRun(
-  instance: LockedInstance,
-  index: number,
-  step: WorkflowStepDef,
-  outcome: StepOutcome,
-  startedAt: Date,
-  transaction: Transaction,
-) {
+async function recordCompletedRun(instance: LockedInstance, index: number, step: WorkflowStepDef, outcome: StepOutcome, startedAt: Date, transaction: Transaction) {
   await execute(
     `INSERT INTO workflow_step_runs (instance_id, step_index, step_name, step_type, status, attempt, outcome, started_at, finished_at)
      VALUES (:id, :index, :name, :type, 'completed', :attempt, CAST(:outcome AS jsonb), :startedAt, clock_timestamp())`,
@@ -148,4 +141,3 @@ async function recordStepFailure(job: StepJob, message: string, startedAt: Date,
     }
   });
 }
-

@@ -15,7 +15,10 @@ export class PermanentStepError extends Error {
 /** A readable message for anything a handler threw; a domain module's API error Response gives its JSON message. */
 export async function describeError(error: unknown): Promise<string> {
   if (error instanceof Response) {
-    const text = await error.clone().text().catch(() => '');
+    const text = await error
+      .clone()
+      .text()
+      .catch(() => '');
     try {
       return `${error.status}: ${(JSON.parse(text) as { message?: string }).message ?? text}`;
     } catch {

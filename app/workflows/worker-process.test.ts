@@ -116,7 +116,11 @@ describe('a worker killed mid-step', () => {
       const clientId = (await insertClient({ email: `kill-${randomUUID().slice(0, 6)}@example.hr`, status: 'pending', onboardingStatus: 'in_progress' })).id;
       const instance = await inTransaction(async (transaction) => {
         const started = await startWorkflowInstance({ type: 'risk_assessment', entityType: 'client', entityId: clientId, actor: null }, { transaction });
-        await execute(`UPDATE workflow_instances SET context = CAST(:context AS jsonb) WHERE id = :id`, { id: started.id, context: JSON.stringify({ blockOnLock: lock }) }, { transaction });
+        await execute(
+          `UPDATE workflow_instances SET context = CAST(:context AS jsonb) WHERE id = :id`,
+          { id: started.id, context: JSON.stringify({ blockOnLock: lock }) },
+          { transaction },
+        );
         return started;
       });
 
@@ -127,8 +131,9 @@ describe('a worker killed mid-step', () => {
         30_000,
         `the worker to block in the step (${first.output.stderr})`,
       );
-      const [job] = (await holder.query(`SELECT id FROM pgboss.job WHERE name = 'workflow-step' AND state = 'active' AND data->>'instanceId' = $1`, [instance.id]))
-        .rows as Array<{ id: string }>;
+      const [job] = (await holder.query(`SELECT id FROM pgboss.job WHERE name = 'workflow-step' AND state = 'active' AND data->>'instanceId' = $1`, [instance.id])).rows as Array<{
+        id: string;
+      }>;
       expect(job).toBeDefined();
       await first.kill();
       expect(await activityRows('workflow_test_effect', instance.id)).toHaveLength(0);

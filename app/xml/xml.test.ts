@@ -23,7 +23,11 @@ describe('the safe reader', () => {
   });
 
   it('refuses DOCTYPE and ENTITY declarations, other encodings, an empty document, too many bytes (413)', async () => {
-    expect(await refusal('<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>')).toEqual({ status: 400, message: 'XML with a DOCTYPE/entities is not accepted', file: ['XML with a DOCTYPE/entities is not accepted'] });
+    expect(await refusal('<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>')).toEqual({
+      status: 400,
+      message: 'XML with a DOCTYPE/entities is not accepted',
+      file: ['XML with a DOCTYPE/entities is not accepted'],
+    });
     expect((await refusal('<!ENTITY e "y"><x/>')).message).toBe('XML with a DOCTYPE/entities is not accepted');
     expect((await refusal('<?xml version="1.0" encoding="ISO-8859-2"?><x/>')).message).toBe('Bank statement XML must be UTF-8 encoded (declared ISO-8859-2)');
     expect((await refusal(Buffer.from([0x3c, 0x78, 0x3e, 0xff, 0x3c, 0x2f, 0x78, 0x3e]))).message).toBe('Bank statement XML must be UTF-8 encoded');
@@ -82,7 +86,9 @@ describe('the capped upload reader', () => {
     expect(big).toMatchObject({ status: 413, body: { message: 'too large', errors: { file: ['too large'] } } });
     const bigPart = new FormData();
     bigPart.append('file', new Blob(['a'.repeat(200)]), 'big.xml');
-    expect((await apiFailure(readXmlUpload(new Request('http://localhost/upload', { method: 'POST', body: bigPart }), { maxBytes: 100, tooLargeMessage: 'too large' }))).status).toBe(413);
+    expect(
+      (await apiFailure(readXmlUpload(new Request('http://localhost/upload', { method: 'POST', body: bigPart }), { maxBytes: 100, tooLargeMessage: 'too large' }))).status,
+    ).toBe(413);
     expect((await apiFailure(readXmlUpload(post('{}', 'application/json'), { maxBytes: 100, tooLargeMessage: 'too large' }))).status).toBe(415);
   });
 });

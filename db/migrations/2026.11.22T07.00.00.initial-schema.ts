@@ -545,13 +545,25 @@ export const up: Migration = async ({ context: db }) => {
   `);
 
   for (const table of [
-    'users', 'sessions', 'clients', 'customers', 'documents', 'invoices', 'risk_assessments',
-    'credit_limit_requests', 'payments', 'payouts', 'workflow_definitions', 'workflow_instances',
-    'tasks', 'email_templates', 'email_campaigns', 'email_logs', 'integrations',
+    'users',
+    'sessions',
+    'clients',
+    'customers',
+    'documents',
+    'invoices',
+    'risk_assessments',
+    'credit_limit_requests',
+    'payments',
+    'payouts',
+    'workflow_definitions',
+    'workflow_instances',
+    'tasks',
+    'email_templates',
+    'email_campaigns',
+    'email_logs',
+    'integrations',
   ]) {
-    await db.query(
-      `CREATE TRIGGER ${table}_set_updated_at BEFORE UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION set_updated_at()`,
-    );
+    await db.query(`CREATE TRIGGER ${table}_set_updated_at BEFORE UPDATE ON ${table} FOR EACH ROW EXECUTE FUNCTION set_updated_at()`);
   }
 };
 

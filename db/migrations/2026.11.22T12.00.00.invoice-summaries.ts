@@ -15,8 +15,7 @@ import type { Migration } from '../migrate.ts';
 const ZONE = `'Europe/Zagreb'`;
 
 /** One row per invoice in `rows`, signed: what it contributes to the status totals. */
-const statusRows = (rows: string, sign: 1 | -1) =>
-  `SELECT status, ${sign} AS invoices, ${sign} * (approved_at IS NOT NULL)::int AS ever_approved FROM ${rows}`;
+const statusRows = (rows: string, sign: 1 | -1) => `SELECT status, ${sign} AS invoices, ${sign} * (approved_at IS NOT NULL)::int AS ever_approved FROM ${rows}`;
 
 /** The day events of the invoices in `rows`, signed. */
 const dayRows = (rows: string, sign: 1 | -1) => `
@@ -59,7 +58,10 @@ export const up: Migration = async ({ context: db }) => {
     CREATE INDEX invoice_day_deltas_day_idx ON invoice_day_deltas (day);
 
     ${deltaFunction('invoice_summaries_inserted', [['new_rows', 1]])}
-    ${deltaFunction('invoice_summaries_updated', [['new_rows', 1], ['old_rows', -1]])}
+    ${deltaFunction('invoice_summaries_updated', [
+      ['new_rows', 1],
+      ['old_rows', -1],
+    ])}
     ${deltaFunction('invoice_summaries_deleted', [['old_rows', -1]])}
     CREATE FUNCTION invoice_summaries_truncated() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN

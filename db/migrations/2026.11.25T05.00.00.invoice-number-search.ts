@@ -84,7 +84,10 @@ export const up: Migration = async ({ context: db }) => {
       FOR EACH ROW WHEN (pg_trigger_depth() = 0) EXECUTE FUNCTION set_updated_at();
 
     ${pendingFunction('payments_pending_inserted', [['new_rows', 1]])}
-    ${pendingFunction('payments_pending_updated', [['new_rows', 1], ['old_rows', -1]])}
+    ${pendingFunction('payments_pending_updated', [
+      ['new_rows', 1],
+      ['old_rows', -1],
+    ])}
     ${pendingFunction('payments_pending_deleted', [['old_rows', -1]])}
     CREATE FUNCTION payments_pending_truncated() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN

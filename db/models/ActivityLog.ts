@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { User } from './User.ts';
 
 /**
@@ -38,7 +30,7 @@ export class ActivityLog extends Model<InferAttributes<ActivityLog>, InferCreati
         details: DataTypes.JSONB,
         createdAt: DataTypes.DATE,
       },
-      { sequelize, tableName: 'activity_logs', underscored: true, timestamps: true, updatedAt: false }
+      { sequelize, tableName: 'activity_logs', underscored: true, timestamps: true, updatedAt: false },
     );
   }
 }

@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { BackupStatus } from './enums.ts';
 import type { User } from './User.ts';
 
@@ -46,7 +38,7 @@ export class Backup extends Model<InferAttributes<Backup>, InferCreationAttribut
         completedAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },
-      { sequelize, tableName: 'backups', underscored: true, timestamps: true }
+      { sequelize, tableName: 'backups', underscored: true, timestamps: true },
     );
   }
 }

@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { CreditLimitRequest } from './CreditLimitRequest.ts';
 import type { Document } from './Document.ts';
 import type { ClientStatus, OnboardingStatus, RiskCategory } from './enums.ts';
@@ -89,7 +81,7 @@ export class Client extends Model<InferAttributes<Client>, InferCreationAttribut
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },
-      { sequelize, tableName: 'clients', underscored: true, timestamps: true }
+      { sequelize, tableName: 'clients', underscored: true, timestamps: true },
     );
   }
 }

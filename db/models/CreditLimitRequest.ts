@@ -1,21 +1,10 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { Client } from './Client.ts';
 import type { CreditLimitStatus } from './enums.ts';
 import type { User } from './User.ts';
 
 /** A request to set a client's credit limit; decided by someone other than the requester (four eyes). */
-export class CreditLimitRequest extends Model<
-  InferAttributes<CreditLimitRequest>,
-  InferCreationAttributes<CreditLimitRequest>
-> {
+export class CreditLimitRequest extends Model<InferAttributes<CreditLimitRequest>, InferCreationAttributes<CreditLimitRequest>> {
   declare id: CreationOptional<string>;
   declare clientId: string;
   declare previousLimit: string | null;
@@ -57,7 +46,7 @@ export class CreditLimitRequest extends Model<
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },
-      { sequelize, tableName: 'credit_limit_requests', underscored: true, timestamps: true }
+      { sequelize, tableName: 'credit_limit_requests', underscored: true, timestamps: true },
     );
   }
 }

@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { Document } from './Document.ts';
 import type { RiskCategory } from './enums.ts';
 import type { Invoice } from './Invoice.ts';
@@ -66,7 +58,7 @@ export class Customer extends Model<InferAttributes<Customer>, InferCreationAttr
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },
-      { sequelize, tableName: 'customers', underscored: true, timestamps: true }
+      { sequelize, tableName: 'customers', underscored: true, timestamps: true },
     );
   }
 }

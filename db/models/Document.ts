@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { DocumentEntityType, DocumentType, KycDocumentType, SignatureStatus } from './enums.ts';
 import type { User } from './User.ts';
 
@@ -57,7 +49,7 @@ export class Document extends Model<InferAttributes<Document>, InferCreationAttr
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },
-      { sequelize, tableName: 'documents', underscored: true, timestamps: true }
+      { sequelize, tableName: 'documents', underscored: true, timestamps: true },
     );
   }
 }

@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { EmailLog } from './EmailLog.ts';
 import type { EmailTemplate } from './EmailTemplate.ts';
 import type { CampaignRecipients, CampaignStatus } from './enums.ts';
@@ -48,7 +40,7 @@ export class EmailCampaign extends Model<InferAttributes<EmailCampaign>, InferCr
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },
-      { sequelize, tableName: 'email_campaigns', underscored: true, timestamps: true }
+      { sequelize, tableName: 'email_campaigns', underscored: true, timestamps: true },
     );
   }
 }

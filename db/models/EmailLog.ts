@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { Client } from './Client.ts';
 import type { EmailCampaign } from './EmailCampaign.ts';
 import type { EmailTemplate } from './EmailTemplate.ts';
@@ -59,7 +51,7 @@ export class EmailLog extends Model<InferAttributes<EmailLog>, InferCreationAttr
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },
-      { sequelize, tableName: 'email_logs', underscored: true, timestamps: true }
+      { sequelize, tableName: 'email_logs', underscored: true, timestamps: true },
     );
   }
 }

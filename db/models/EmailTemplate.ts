@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { EmailCampaign } from './EmailCampaign.ts';
 import type { EmailTrigger } from './enums.ts';
 
@@ -39,7 +31,7 @@ export class EmailTemplate extends Model<InferAttributes<EmailTemplate>, InferCr
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },
-      { sequelize, tableName: 'email_templates', underscored: true, timestamps: true }
+      { sequelize, tableName: 'email_templates', underscored: true, timestamps: true },
     );
   }
 }

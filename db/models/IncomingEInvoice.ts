@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { IncomingEInvoiceStatus } from './enums.ts';
 import type { Invoice } from './Invoice.ts';
 
@@ -46,7 +38,7 @@ export class IncomingEInvoice extends Model<InferAttributes<IncomingEInvoice>, I
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },
-      { sequelize, tableName: 'incoming_einvoices', underscored: true, timestamps: true }
+      { sequelize, tableName: 'incoming_einvoices', underscored: true, timestamps: true },
     );
   }
 }

@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { IntegrationMode, IntegrationStatus, IntegrationType } from './enums.ts';
 import type { IntegrationLog } from './IntegrationLog.ts';
 
@@ -50,7 +42,7 @@ export class Integration extends Model<InferAttributes<Integration>, InferCreati
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },
-      { sequelize, tableName: 'integrations', underscored: true, timestamps: true }
+      { sequelize, tableName: 'integrations', underscored: true, timestamps: true },
     );
   }
 }

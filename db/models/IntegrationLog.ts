@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { Integration } from './Integration.ts';
 
 /** One call to an integration, for monitoring. */
@@ -32,7 +24,7 @@ export class IntegrationLog extends Model<InferAttributes<IntegrationLog>, Infer
         message: DataTypes.TEXT,
         createdAt: DataTypes.DATE,
       },
-      { sequelize, tableName: 'integration_logs', underscored: true, timestamps: true, updatedAt: false }
+      { sequelize, tableName: 'integration_logs', underscored: true, timestamps: true, updatedAt: false },
     );
   }
 }

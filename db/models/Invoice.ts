@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { Client } from './Client.ts';
 import type { Customer } from './Customer.ts';
 import type { Document } from './Document.ts';
@@ -95,7 +87,7 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },
-      { sequelize, tableName: 'invoices', underscored: true, timestamps: true }
+      { sequelize, tableName: 'invoices', underscored: true, timestamps: true },
     );
   }
 }

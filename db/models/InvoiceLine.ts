@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { VatCategory } from './enums.ts';
 import type { Invoice } from './Invoice.ts';
 
@@ -46,7 +38,7 @@ export class InvoiceLine extends Model<InferAttributes<InvoiceLine>, InferCreati
         vatRate: DataTypes.DECIMAL(5, 2),
         kpdCode: DataTypes.TEXT,
       },
-      { sequelize, tableName: 'invoice_lines', underscored: true, timestamps: false }
+      { sequelize, tableName: 'invoice_lines', underscored: true, timestamps: false },
     );
   }
 }

@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { Client } from './Client.ts';
 import type { OutgoingEInvoiceStatus } from './enums.ts';
 import type { Invoice } from './Invoice.ts';
@@ -81,7 +73,7 @@ export class OutgoingEInvoice extends Model<InferAttributes<OutgoingEInvoice>, I
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },
-      { sequelize, tableName: 'outgoing_einvoices', underscored: true, timestamps: true }
+      { sequelize, tableName: 'outgoing_einvoices', underscored: true, timestamps: true },
     );
   }
 }

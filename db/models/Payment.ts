@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { PaymentMethod, PaymentSource, PaymentStatus } from './enums.ts';
 import type { Invoice } from './Invoice.ts';
 import type { User } from './User.ts';
@@ -54,7 +46,7 @@ export class Payment extends Model<InferAttributes<Payment>, InferCreationAttrib
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },
-      { sequelize, tableName: 'payments', underscored: true, timestamps: true }
+      { sequelize, tableName: 'payments', underscored: true, timestamps: true },
     );
   }
 }

@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { Client } from './Client.ts';
 import type { PayoutKind, PayoutStatus } from './enums.ts';
 import type { Invoice } from './Invoice.ts';
@@ -48,7 +40,7 @@ export class Payout extends Model<InferAttributes<Payout>, InferCreationAttribut
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },
-      { sequelize, tableName: 'payouts', underscored: true, timestamps: true }
+      { sequelize, tableName: 'payouts', underscored: true, timestamps: true },
     );
   }
 }

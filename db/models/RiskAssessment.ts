@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { RiskCategory, RiskEntityType } from './enums.ts';
 import type { User } from './User.ts';
 
@@ -55,7 +47,7 @@ export class RiskAssessment extends Model<InferAttributes<RiskAssessment>, Infer
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },
-      { sequelize, tableName: 'risk_assessments', underscored: true, timestamps: true }
+      { sequelize, tableName: 'risk_assessments', underscored: true, timestamps: true },
     );
   }
 }

@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { User } from './User.ts';
 
 /** A server-side session; the cookie holds only its signed id. */
@@ -36,7 +28,7 @@ export class Session extends Model<InferAttributes<Session>, InferCreationAttrib
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },
-      { sequelize, tableName: 'sessions', underscored: true, timestamps: true }
+      { sequelize, tableName: 'sessions', underscored: true, timestamps: true },
     );
   }
 }

@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { TaskEntityType, TaskPriority, TaskStatus, TaskType } from './enums.ts';
 import type { User } from './User.ts';
 import type { WorkflowInstance } from './WorkflowInstance.ts';
@@ -59,7 +51,7 @@ export class Task extends Model<InferAttributes<Task>, InferCreationAttributes<T
         completedAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },
-      { sequelize, tableName: 'tasks', underscored: true, timestamps: true }
+      { sequelize, tableName: 'tasks', underscored: true, timestamps: true },
     );
   }
 }

@@ -1,11 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 import type { UserRole } from './enums.ts';
 
 /** A member of staff who signs in. */
@@ -53,7 +46,7 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
         tableName: 'users',
         underscored: true,
         timestamps: true,
-      }
+      },
     );
   }
 }

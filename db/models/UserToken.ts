@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { UserTokenPurpose } from './enums.ts';
 import type { User } from './User.ts';
 
@@ -34,7 +26,7 @@ export class UserToken extends Model<InferAttributes<UserToken>, InferCreationAt
         createdAt: DataTypes.DATE,
       },
       // Written once and marked used; the table has no updated_at.
-      { sequelize, tableName: 'user_tokens', underscored: true, timestamps: true, updatedAt: false }
+      { sequelize, tableName: 'user_tokens', underscored: true, timestamps: true, updatedAt: false },
     );
   }
 }

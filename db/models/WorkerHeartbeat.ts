@@ -1,11 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
 /** Liveness of one worker process, upserted by its heartbeat job. */
 export class WorkerHeartbeat extends Model<InferAttributes<WorkerHeartbeat>, InferCreationAttributes<WorkerHeartbeat>> {
@@ -25,7 +18,7 @@ export class WorkerHeartbeat extends Model<InferAttributes<WorkerHeartbeat>, Inf
         lastBeatAt: DataTypes.DATE,
       },
       // started_at is the process's start, not the row's; every beat sets last_beat_at itself.
-      { sequelize, tableName: 'worker_heartbeats', underscored: true, timestamps: false }
+      { sequelize, tableName: 'worker_heartbeats', underscored: true, timestamps: false },
     );
   }
 }

@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { TaskType, WorkflowStepType, WorkflowType } from './enums.ts';
 import type { WorkflowInstance } from './WorkflowInstance.ts';
 
@@ -19,10 +11,7 @@ export interface WorkflowStep {
 }
 
 /** An ordered list of steps that instances follow. */
-export class WorkflowDefinition extends Model<
-  InferAttributes<WorkflowDefinition>,
-  InferCreationAttributes<WorkflowDefinition>
-> {
+export class WorkflowDefinition extends Model<InferAttributes<WorkflowDefinition>, InferCreationAttributes<WorkflowDefinition>> {
   declare id: CreationOptional<string>;
   declare name: string;
   declare description: string | null;
@@ -48,7 +37,7 @@ export class WorkflowDefinition extends Model<
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },
-      { sequelize, tableName: 'workflow_definitions', underscored: true, timestamps: true }
+      { sequelize, tableName: 'workflow_definitions', underscored: true, timestamps: true },
     );
   }
 }

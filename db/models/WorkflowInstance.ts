@@ -1,22 +1,11 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { WorkflowEntityType, WorkflowInstanceStatus, WorkflowStartEvent } from './enums.ts';
 import type { Task } from './Task.ts';
 import type { WorkflowDefinition, WorkflowStep } from './WorkflowDefinition.ts';
 import type { WorkflowStepRun } from './WorkflowStepRun.ts';
 
 /** One run of a workflow for one entity. */
-export class WorkflowInstance extends Model<
-  InferAttributes<WorkflowInstance>,
-  InferCreationAttributes<WorkflowInstance>
-> {
+export class WorkflowInstance extends Model<InferAttributes<WorkflowInstance>, InferCreationAttributes<WorkflowInstance>> {
   declare id: CreationOptional<string>;
   declare workflowId: string;
   declare status: CreationOptional<WorkflowInstanceStatus>;
@@ -65,7 +54,7 @@ export class WorkflowInstance extends Model<
         underscored: true,
         timestamps: true,
         createdAt: 'startedAt',
-      }
+      },
     );
   }
 }

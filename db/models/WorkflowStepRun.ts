@@ -1,12 +1,4 @@
-import {
-  DataTypes,
-  Model,
-  type CreationOptional,
-  type InferAttributes,
-  type InferCreationAttributes,
-  type NonAttribute,
-  type Sequelize,
-} from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { WorkflowStepRunStatus, WorkflowStepType } from './enums.ts';
 import type { WorkflowInstance } from './WorkflowInstance.ts';
 
@@ -50,7 +42,7 @@ export class WorkflowStepRun extends Model<InferAttributes<WorkflowStepRun>, Inf
         timestamps: true,
         createdAt: 'startedAt',
         updatedAt: false,
-      }
+      },
     );
   }
 }

@@ -19,23 +19,10 @@ export type RiskCategory = (typeof RISK_CATEGORIES)[number];
 export const ONBOARDING_STATUSES = ['pending', 'in_progress', 'completed', 'rejected'] as const;
 export type OnboardingStatus = (typeof ONBOARDING_STATUSES)[number];
 
-export const DOCUMENT_TYPES = [
-  'invoice',
-  'contract',
-  'kyc_document',
-  'financial_statement',
-  'id_document',
-  'bank_statement',
-] as const;
+export const DOCUMENT_TYPES = ['invoice', 'contract', 'kyc_document', 'financial_statement', 'id_document', 'bank_statement'] as const;
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
-export const KYC_DOCUMENT_TYPES = [
-  'company_registration',
-  'tax_certificate',
-  'bank_statement',
-  'financial_statements',
-  'director_id',
-] as const;
+export const KYC_DOCUMENT_TYPES = ['company_registration', 'tax_certificate', 'bank_statement', 'financial_statements', 'director_id'] as const;
 export type KycDocumentType = (typeof KYC_DOCUMENT_TYPES)[number];
 
 export const DOCUMENT_ENTITY_TYPES = ['client', 'customer', 'invoice'] as const;
@@ -78,12 +65,7 @@ export type PayoutKind = (typeof PAYOUT_KINDS)[number];
 export const PAYOUT_STATUSES = ['pending', 'exported', 'paid', 'cancelled'] as const;
 export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
-export const WORKFLOW_TYPES = [
-  'client_onboarding',
-  'invoice_verification',
-  'risk_assessment',
-  'payment_processing',
-] as const;
+export const WORKFLOW_TYPES = ['client_onboarding', 'invoice_verification', 'risk_assessment', 'payment_processing'] as const;
 export type WorkflowType = (typeof WORKFLOW_TYPES)[number];
 
 export const WORKFLOW_INSTANCE_STATUSES = ['running', 'completed', 'failed', 'paused'] as const;
@@ -102,14 +84,7 @@ export type WorkflowStepType = (typeof WORKFLOW_STEP_TYPES)[number];
 export const WORKFLOW_STEP_RUN_STATUSES = ['running', 'waiting', 'completed', 'failed', 'skipped'] as const;
 export type WorkflowStepRunStatus = (typeof WORKFLOW_STEP_RUN_STATUSES)[number];
 
-export const TASK_TYPES = [
-  'kyc_verification',
-  'risk_assessment',
-  'manual_review',
-  'document_review',
-  'customer_contact',
-  'limit_approval',
-] as const;
+export const TASK_TYPES = ['kyc_verification', 'risk_assessment', 'manual_review', 'document_review', 'customer_contact', 'limit_approval'] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
 
 export const TASK_PRIORITIES = ['urgent', 'high', 'medium', 'normal', 'low'] as const;
@@ -118,23 +93,10 @@ export type TaskPriority = (typeof TASK_PRIORITIES)[number];
 export const TASK_STATUSES = ['pending', 'in_progress', 'completed', 'cancelled'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
-export const TASK_ENTITY_TYPES = [
-  'client',
-  'customer',
-  'invoice',
-  'payment',
-  'credit_limit_request',
-  'document',
-] as const;
+export const TASK_ENTITY_TYPES = ['client', 'customer', 'invoice', 'payment', 'credit_limit_request', 'document'] as const;
 export type TaskEntityType = (typeof TASK_ENTITY_TYPES)[number];
 
-export const EMAIL_TRIGGERS = [
-  'client_onboarding',
-  'invoice_verified',
-  'payment_due',
-  'payment_overdue',
-  'manual',
-] as const;
+export const EMAIL_TRIGGERS = ['client_onboarding', 'invoice_verified', 'payment_due', 'payment_overdue', 'manual'] as const;
 export type EmailTrigger = (typeof EMAIL_TRIGGERS)[number];
 
 export const CAMPAIGN_RECIPIENTS = ['all_clients', 'active_clients', 'specific_clients'] as const;

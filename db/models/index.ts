@@ -69,9 +69,32 @@ const models = {
 };
 // The classes by name as well, for `import { Client } from 'db/models'`.
 export {
-  ActivityLog, Backup, Client, CreditLimitRequest, Customer, Document, EmailCampaign, EmailLog, EmailTemplate, Integration,
-  IntegrationLog, Invoice, InvoiceLine, Payment, Payout, RiskAssessment, Session, Task, User, UserToken,
-  WorkerHeartbeat, WorkflowDefinition, WorkflowInstance, WorkflowStepRun, OutgoingEInvoice, IncomingEInvoice,
+  ActivityLog,
+  Backup,
+  Client,
+  CreditLimitRequest,
+  Customer,
+  Document,
+  EmailCampaign,
+  EmailLog,
+  EmailTemplate,
+  Integration,
+  IntegrationLog,
+  Invoice,
+  InvoiceLine,
+  Payment,
+  Payout,
+  RiskAssessment,
+  Session,
+  Task,
+  User,
+  UserToken,
+  WorkerHeartbeat,
+  WorkflowDefinition,
+  WorkflowInstance,
+  WorkflowStepRun,
+  OutgoingEInvoice,
+  IncomingEInvoice,
 };
 export * from './enums.ts';
 

@@ -56,30 +56,24 @@ describe('model definitions', () => {
               udt_name::text AS "udtName", character_maximum_length::int AS length,
               numeric_precision::int AS precision, numeric_scale::int AS scale
        FROM information_schema.columns WHERE table_schema = 'public'`,
-      { type: QueryTypes.SELECT }
+      { type: QueryTypes.SELECT },
     );
     for (const model of Object.values(models) as Array<ModelStatic<Model>>) {
       const table = model.getTableName() as string;
       const inTable = columns.filter((column) => column.table === table);
       const attributes = Object.values(model.getAttributes());
 
-      expect(attributes.map((attribute) => attribute.field).sort(), table).toEqual(
-        inTable.map((column) => column.column).sort()
-      );
+      expect(attributes.map((attribute) => attribute.field).sort(), table).toEqual(inTable.map((column) => column.column).sort());
       for (const attribute of attributes) {
         const column = inTable.find((candidate) => candidate.column === attribute.field)!;
-        expect(column, `${table}.${attribute.field}`).toMatchObject(
-          expectedColumnType(attribute.type as unknown as Parameters<typeof expectedColumnType>[0])
-        );
+        expect(column, `${table}.${attribute.field}`).toMatchObject(expectedColumnType(attribute.type as unknown as Parameters<typeof expectedColumnType>[0]));
       }
     }
   });
 
   it('declares the associations under their aliases', () => {
     const { Invoice, Task, EmailCampaign, WorkflowInstance, ActivityLog, Client } = models;
-    expect(Object.keys(Invoice.associations)).toEqual(
-      expect.arrayContaining(['client', 'customer', 'lines', 'payments', 'payouts', 'documents', 'ublDocument'])
-    );
+    expect(Object.keys(Invoice.associations)).toEqual(expect.arrayContaining(['client', 'customer', 'lines', 'payments', 'payouts', 'documents', 'ublDocument']));
     expect(Task.associations.assignee.target).toBe(models.User);
     expect(EmailCampaign.associations.template.target).toBe(models.EmailTemplate);
     expect(WorkflowInstance.associations.workflow.target).toBe(models.WorkflowDefinition);
@@ -224,16 +218,10 @@ describe('round trip through the models', () => {
       [2, '10.0000', '50.0500', '500.50'],
     ]);
     expect(read.lines![0]).toMatchObject({ unitCode: 'H87', vatCategory: 'S', vatRate: '25.00', kpdCode: '28.29.22' });
-    expect(read.payments!.map((payment) => [payment.amount, payment.status, payment.paymentMethod])).toEqual([
-      ['2500.25', 'pending', 'bank_transfer'],
-    ]);
+    expect(read.payments!.map((payment) => [payment.amount, payment.status, payment.paymentMethod])).toEqual([['2500.25', 'pending', 'bank_transfer']]);
     expect(read.payments![0].recorder!.email).toBe('ivana.horvat@example.hr');
-    expect(read.payouts!.map((payout) => [payout.kind, payout.amount, payout.status])).toEqual([
-      ['advance', '10000.40', 'pending'],
-    ]);
-    expect(read.documents!.map((document) => [document.name, document.size])).toEqual([
-      ['faktura-2026-0042.pdf', 48_213],
-    ]);
+    expect(read.payouts!.map((payout) => [payout.kind, payout.amount, payout.status])).toEqual([['advance', '10000.40', 'pending']]);
+    expect(read.documents!.map((document) => [document.name, document.size])).toEqual([['faktura-2026-0042.pdf', 48_213]]);
 
     const withInvoices = await Client.findByPk(client.id, { include: ['invoices', 'creator'], rejectOnEmpty: true });
     expect(withInvoices.invoices!.map((each) => each.id)).toEqual([invoice.id]);
@@ -334,9 +322,7 @@ describe('round trip through the models', () => {
     });
     expect(readInstance.workflow!.steps[1]).toEqual({ name: 'KYC', type: 'manual', taskType: 'kyc_verification' });
     expect(readInstance).toMatchObject({ status: 'running', currentStep: 0, context: {} });
-    expect(readInstance.stepRuns!.map((run) => [run.status, run.attempt, run.startedAt instanceof Date])).toEqual([
-      ['running', 1, true],
-    ]);
+    expect(readInstance.stepRuns!.map((run) => [run.status, run.attempt, run.startedAt instanceof Date])).toEqual([['running', 1, true]]);
     expect(readInstance.tasks![0].assignee!.email).toBe('luka@example.hr');
     expect(readInstance.tasks![0].dueDate).toEqual(new Date('2026-02-01T12:00:00Z'));
 
@@ -374,9 +360,7 @@ describe('round trip through the models', () => {
     await IntegrationLog.create({ integrationId: integration.id, operation: 'test', success: true, durationMs: 42 });
     const readIntegration = await Integration.findByPk(integration.id, { include: ['logs'], rejectOnEmpty: true });
     expect(readIntegration).toMatchObject({ status: 'inactive', mode: 'sandbox', isEnabled: true, errorCount: 0 });
-    expect(readIntegration.logs!.map((each) => [each.operation, each.success, each.durationMs])).toEqual([
-      ['test', true, 42],
-    ]);
+    expect(readIntegration.logs!.map((each) => [each.operation, each.success, each.durationMs])).toEqual([['test', true, 42]]);
 
     await RiskAssessment.create({
       entityType: 'client',
@@ -405,9 +389,7 @@ describe('round trip through the models', () => {
       include: ['riskAssessments', { association: 'creditLimitRequests', include: ['requester', 'decider'] }],
       rejectOnEmpty: true,
     });
-    expect(readClient.riskAssessments!.map((each) => [each.score, each.factors])).toEqual([
-      [65, { paymentHistory: 70, companyAge: { score: 50, years: 3 } }],
-    ]);
+    expect(readClient.riskAssessments!.map((each) => [each.score, each.factors])).toEqual([[65, { paymentHistory: 70, companyAge: { score: 50, years: 3 } }]]);
     const [readRequest] = readClient.creditLimitRequests!;
     expect(readRequest).toMatchObject({ status: 'approved', approvedLimit: '75000.00', validUntil: '2026-12-31' });
     expect(readRequest.requestedAt).toBeInstanceOf(Date);
@@ -419,9 +401,7 @@ describe('round trip through the models', () => {
       data: { totpPassed: true },
       expiresAt: new Date(Date.now() + 3_600_000),
     });
-    expect((await Session.findByPk(session.id, { include: ['user'], rejectOnEmpty: true })).user!.id).toBe(
-      requester.id
-    );
+    expect((await Session.findByPk(session.id, { include: ['user'], rejectOnEmpty: true })).user!.id).toBe(requester.id);
     const token = await UserToken.create({
       userId: requester.id,
       purpose: 'set_password',

@@ -17,9 +17,7 @@ import type { CreationOptional, InferAttributes, Model, ModelStatic } from 'sequ
  */
 
 /** 'postalCode' → 'postal_code'. */
-type SnakeCase<Name extends string> = Name extends `${infer Head}${infer Tail}`
-  ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}`
-  : Name;
+type SnakeCase<Name extends string> = Name extends `${infer Head}${infer Tail}` ? `${Head extends Lowercase<Head> ? Head : `_${Lowercase<Head>}`}${SnakeCase<Tail>}` : Name;
 
 /** An attribute's type as the driver returns it. */
 type RowValue<Attribute> = Attribute extends CreationOptional<infer Value> ? Value : Attribute;
@@ -33,9 +31,8 @@ type FullRow<M extends ModelStatic<Model>> = {
  * (`typeof Client | typeof Customer`, a query over either table) gives the
  * union of their rows, and takes only the columns they share.
  */
-export type RowOf<M extends ModelStatic<Model>, Column extends keyof FullRow<M> = keyof FullRow<M>> = M extends ModelStatic<Model>
-  ? Pick<FullRow<M>, Column & keyof FullRow<M>>
-  : never;
+export type RowOf<M extends ModelStatic<Model>, Column extends keyof FullRow<M> = keyof FullRow<M>> =
+  M extends ModelStatic<Model> ? Pick<FullRow<M>, Column & keyof FullRow<M>> : never;
 
 /** `Row` with the given columns not null: a query whose WHERE or JOIN rules the NULLs out. */
 export type NonNullColumns<Row, Column extends keyof Row> = Omit<Row, Column> & { [Name in Column]: NonNullable<Row[Name]> };

@@ -61,18 +61,12 @@ async function tableDigests(): Promise<Record<string, string>> {
     const rows = await select<{ id: string; key: string }>(`SELECT id::text, ${key} AS key FROM ${table}`);
     for (const row of rows) names.set(row.id, `${table}:${row.key}`);
   }
-  const tables = await select<{ tablename: string }>(
-    `SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations' ORDER BY tablename`,
-  );
+  const tables = await select<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations' ORDER BY tablename`);
   const digests: Record<string, string> = {};
   for (const { tablename } of tables) {
     const dropped = (RANDOM_COLUMNS[tablename] ?? []).map((column) => ` - '${column}'`).join('');
     const rows = await select<{ line: string }>(`SELECT (to_jsonb(t)${dropped})::text AS line FROM ${tablename} t`);
-    const lines = rows
-      .map(({ line }) =>
-        line.replace(ANY_UUID, (uuid) => (SEEDED_UUID.test(uuid) ? uuid : (names.get(uuid) ?? 'database-drawn-id'))),
-      )
-      .sort();
+    const lines = rows.map(({ line }) => line.replace(ANY_UUID, (uuid) => (SEEDED_UUID.test(uuid) ? uuid : (names.get(uuid) ?? 'database-drawn-id')))).sort();
     digests[tablename] = `${lines.length} ${createHash('sha256').update(lines.join('\n')).digest('hex').slice(0, 16)}`;
   }
   return digests;

@@ -9,29 +9,35 @@ import { createSequelize, getSequelize } from '../connection.ts';
 import { minimalPdf, seedDemo } from './demo.ts';
 
 const sequelize = getSequelize();
-const select = <T extends object = Record<string, unknown>>(sql: string) =>
-  sequelize.query<T>(sql, { type: QueryTypes.SELECT });
+const select = <T extends object = Record<string, unknown>>(sql: string) => sequelize.query<T>(sql, { type: QueryTypes.SELECT });
 
 // Tables that start empty by design: migration bookkeeping, sign-in state, worker liveness.
 // Any other table a later migration adds fails this test until the demo book fills it.
-const NOT_SEEDED = ['schema_migrations', 'sessions', 'user_tokens', 'login_throttle', 'worker_heartbeats',
+const NOT_SEEDED = [
+  'schema_migrations',
+  'sessions',
+  'user_tokens',
+  'login_throttle',
+  'worker_heartbeats',
   // The registration wizard's drafts and its per-IP counter: visitors' state, not business data.
-  'registration_drafts', 'registration_draft_files', 'registration_rate_limits',
+  'registration_drafts',
+  'registration_draft_files',
+  'registration_rate_limits',
   // Wizard uploads held in quarantine until a submit claims them (purged when unclaimed).
   'upload_objects',
   // Imported bank statements and their entries: filled by staff uploading camt.053 files.
-  'bank_statements', 'bank_statement_entries',
+  'bank_statements',
+  'bank_statement_entries',
   // Database backups: made from Settings by an admin.
   'backups',
   // E-invoices received from the intermediary: filled by the sync job and 'Zaprimi dokumente'.
   'incoming_einvoices',
   // Requests for more KYC documents: made by a manager deciding an application, each a link only its email holds.
-  'kyc_document_requests'];
+  'kyc_document_requests',
+];
 
 async function tableCounts() {
-  const tables = await select<{ tablename: string }>(
-    `SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`,
-  );
+  const tables = await select<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename`);
   const counts: Record<string, number> = {};
   for (const { tablename } of tables) {
     const [{ count }] = await select<{ count: number }>(`SELECT count(*)::int AS count FROM ${tablename}`);
@@ -167,17 +173,13 @@ describe('seedDemo', () => {
       SELECT i.invoice_number FROM invoices i
        WHERE i.paid_amount <> (SELECT coalesce(sum(p.amount), 0) FROM payments p WHERE p.invoice_id = i.id AND p.status = 'confirmed')`);
     expect(wrongPaidAmount).toEqual([]);
-    const openButCovered = await select(
-      `SELECT invoice_number FROM invoices WHERE status = 'financed' AND paid_amount >= amount`,
-    );
+    const openButCovered = await select(`SELECT invoice_number FROM invoices WHERE status = 'financed' AND paid_amount >= amount`);
     expect(openButCovered).toEqual([]);
   });
 
   it('covers every status of invoices, payments, limits, tasks, workflows, campaigns and email logs', async () => {
     const statuses = async (table: string, column = 'status') =>
-      (await select<{ value: string }>(`SELECT DISTINCT ${column} AS value FROM ${table} ORDER BY 1`)).map(
-        (row) => row.value,
-      );
+      (await select<{ value: string }>(`SELECT DISTINCT ${column} AS value FROM ${table} ORDER BY 1`)).map((row) => row.value);
     expect(await statuses('invoices')).toEqual(['approved', 'financed', 'paid', 'pending', 'rejected', 'verified']);
     expect(await statuses('payments')).toEqual(['confirmed', 'failed', 'pending', 'refunded']);
     expect(await statuses('credit_limit_requests')).toEqual(['approved', 'expired', 'pending', 'rejected']);
@@ -197,9 +199,7 @@ describe('seedDemo', () => {
 
   it('keeps the details consistent with the rules', async () => {
     // One active template per trigger.
-    const triggers = await select<{ trigger: string; active: number }>(
-      `SELECT trigger, count(*) FILTER (WHERE is_active)::int AS active FROM email_templates GROUP BY trigger`,
-    );
+    const triggers = await select<{ trigger: string; active: number }>(`SELECT trigger, count(*) FILTER (WHERE is_active)::int AS active FROM email_templates GROUP BY trigger`);
     expect(triggers.filter((row) => row.trigger !== 'manual').every((row) => row.active === 1)).toBe(true);
     // Risk categories follow the score thresholds (80 and 60), and entities show their latest score.
     const wrongCategory = await select(`
@@ -228,9 +228,7 @@ describe('seedDemo', () => {
     const sameEyes = await select(`SELECT id FROM invoices WHERE verified_by = approved_by`);
     expect(sameEyes).toEqual([]);
     // Unique invoice numbers per client in the R-YYYY-NNNN form.
-    const badNumbers = await select(
-      `SELECT invoice_number FROM invoices WHERE invoice_number !~ '^R-[0-9]{4}-[0-9]{4}$'`,
-    );
+    const badNumbers = await select(`SELECT invoice_number FROM invoices WHERE invoice_number !~ '^R-[0-9]{4}-[0-9]{4}$'`);
     expect(badNumbers).toEqual([]);
     // Nothing that happened is in the future.
     const future = await select(`
@@ -249,9 +247,7 @@ describe('seedDemo', () => {
   });
 
   it('stores every document file, whose sha256 is its checksum', async () => {
-    const documents = await select<{ storage_key: string; checksum: string; size: number; mime_type: string }>(
-      'SELECT storage_key, checksum, size, mime_type FROM documents',
-    );
+    const documents = await select<{ storage_key: string; checksum: string; size: number; mime_type: string }>('SELECT storage_key, checksum, size, mime_type FROM documents');
     const store = getObjectStore();
     for (const document of documents) {
       expect(await store.exists(document.storage_key)).toBe(true);

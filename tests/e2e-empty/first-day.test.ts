@@ -107,12 +107,12 @@ describe('a fresh install without the demo book', () => {
       ['risk_assessment', true],
     ]);
     const templates = (await admin.get('/api/email/templates')).json as unknown as Array<{ trigger: string; isActive: boolean }>;
-    expect(templates.filter((template) => template.isActive).map((template) => template.trigger).sort()).toEqual([
-      'client_onboarding',
-      'invoice_verified',
-      'payment_due',
-      'payment_overdue',
-    ]);
+    expect(
+      templates
+        .filter((template) => template.isActive)
+        .map((template) => template.trigger)
+        .sort(),
+    ).toEqual(['client_onboarding', 'invoice_verified', 'payment_due', 'payment_overdue']);
 
     const { page, errors, close } = await newStrictPage(browser, { sessionCookie: admin.cookie });
     await page.goto(`${baseUrl}/workflows?tab=definitions`);
@@ -178,9 +178,7 @@ describe('a fresh install without the demo book', () => {
       entityId: string;
       workflowInstanceId: string;
     }>;
-    expect(tasks).toEqual([
-      expect.objectContaining({ type: 'kyc_verification', status: 'pending', entityType: 'client', entityId: client.id, workflowInstanceId: instance.id }),
-    ]);
+    expect(tasks).toEqual([expect.objectContaining({ type: 'kyc_verification', status: 'pending', entityType: 'client', entityId: client.id, workflowInstanceId: instance.id })]);
 
     // The reference flow sends its client_onboarding mail (the welcome) at its end, after the KYC review and
     // the limit: nothing has gone to the applicant yet, and nothing failed for want of a template.
@@ -320,7 +318,10 @@ async function registerWithJavaScript(applicant: Applicant) {
     const uploaded = page.waitForResponse((response) => response.url().includes('/api/objects/upload/') && response.request().method() === 'PUT');
     await page.setInputFiles(`#file-${kycType}`, namedPdf(name));
     expect((await uploaded).status()).toBe(200);
-    await page.getByTestId(`kyc-${kycType}`).getByText(/Attached:/).waitFor();
+    await page
+      .getByTestId(`kyc-${kycType}`)
+      .getByText(/Attached:/)
+      .waitFor();
   }
   await page.getByRole('button', { name: 'Submit registration' }).click();
   await page.getByTestId('wizard-success').waitFor();

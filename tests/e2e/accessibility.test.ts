@@ -50,10 +50,12 @@ interface State {
 const at = (url: string, label?: string): State => ({ path: () => url, label });
 
 /** Opens every `<details>` whose summary reads `text` (the first one when `first`). */
-const expand = (text: string, { first = false } = {}) => async (page: Page) => {
-  const summaries = page.locator('summary', { hasText: text });
-  for (const summary of first ? [summaries.first()] : await summaries.all()) await summary.click();
-};
+const expand =
+  (text: string, { first = false } = {}) =>
+  async (page: Page) => {
+    const summaries = page.locator('summary', { hasText: text });
+    for (const summary of first ? [summaries.first()] : await summaries.all()) await summary.click();
+  };
 
 const SHELL_STATES: State[] = [
   at('/', 'dashboard'),
@@ -64,10 +66,14 @@ const SHELL_STATES: State[] = [
   { path: () => '/clients', open: { role: 'link', name: 'Dodaj klijenta', shows: 'dialog' } },
   { path: (ids) => `/clients/${ids.client}` },
   { path: (ids) => `/clients/${ids.applicant}`, label: 'applicant in KYC review' },
-  { path: (ids) => `/clients/${ids.applicant}`, label: 'KYC reject and request forms open', then: async (page) => {
-    await expand('Reject…')(page);
-    await expand('Request documents…')(page);
-  } },
+  {
+    path: (ids) => `/clients/${ids.applicant}`,
+    label: 'KYC reject and request forms open',
+    then: async (page) => {
+      await expand('Reject…')(page);
+      await expand('Request documents…')(page);
+    },
+  },
   at(`/clients/${UNKNOWN_ID}`, 'unknown client'),
   at('/customers'),
   at('/customers?new=1', 'create panel'),
@@ -336,17 +342,13 @@ describe('signed-in pages', () => {
   }
 
   for (const state of SHELL_STATES) {
-    it.concurrent(describeState(state), () =>
-      withPage((page) => expectAccessibleInEachAppearance(page, baseUrl, describeState(state), () => showState(page, state))),
-    );
+    it.concurrent(describeState(state), () => withPage((page) => expectAccessibleInEachAppearance(page, baseUrl, describeState(state), () => showState(page, state))));
   }
 
   for (const state of NO_SCRIPT_STATES) {
     it.concurrent(`${describeState(state)} without JavaScript`, () =>
       withPage((page) =>
-        expectAccessibleInEachAppearance(page, baseUrl, `${describeState(state)} without JavaScript`, () =>
-          gotoWithoutJavaScript(page, `${baseUrl}${state.path(ids)}`),
-        ),
+        expectAccessibleInEachAppearance(page, baseUrl, `${describeState(state)} without JavaScript`, () => gotoWithoutJavaScript(page, `${baseUrl}${state.path(ids)}`)),
       ),
     );
   }
@@ -403,10 +405,16 @@ describe('signed-out pages', () => {
     await fillWizardDetails(page, `Pristupačnost ${Date.now()} d.o.o.`, 'iva@pristupacnost.hr');
     await settle(page);
     await page.setInputFiles('#file-company_registration', pdf('izvadak.pdf'));
-    await page.getByTestId('kyc-company_registration').getByText(/Attached:/).waitFor();
+    await page
+      .getByTestId('kyc-company_registration')
+      .getByText(/Attached:/)
+      .waitFor();
     await expectAccessibleInEachAppearance(page, baseUrl, 'onboarding step 3 with a file attached', async () => {
       await visit(page, '/onboarding?step=3');
-      await page.getByTestId('kyc-company_registration').getByText(/Attached:/).waitFor();
+      await page
+        .getByTestId('kyc-company_registration')
+        .getByText(/Attached:/)
+        .waitFor();
     });
     await page.getByRole('button', { name: 'Submit registration' }).click();
     await page.getByTestId('wizard-success').waitFor();
@@ -445,7 +453,13 @@ describe('signed-out pages', () => {
       await page.getByTestId('reset-requested').waitFor();
     });
     // One link per request, each making the one before stop working: the last of the two.
-    const mail = await poll('the second reset link', () => outboxFiles().slice(seen).filter((file) => file.text.includes(`To: ${ids.setupUser.email}`))[1]);
+    const mail = await poll(
+      'the second reset link',
+      () =>
+        outboxFiles()
+          .slice(seen)
+          .filter((file) => file.text.includes(`To: ${ids.setupUser.email}`))[1],
+    );
     const link = /\/reset-password\/[A-Za-z0-9_-]+/.exec(mail.text)?.[0];
     if (!link) throw new Error('the reset email carries no link');
     await expectAccessibleInEachAppearance(page, baseUrl, 'reset-password', () => visit(page, link));

@@ -181,7 +181,12 @@ describe("an admin resets a user's authenticator", () => {
     const panel = adminPage.page.getByTestId('reset-totp-panel');
     await expect(panel.textContent()).resolves.toContain(email);
     // The admin's own row offers no reset.
-    await expect(adminPage.page.getByTestId(`user-row-${inject('adminEmail')}`).getByRole('link', { name: /^Reset authenticator/ }).count()).resolves.toBe(0);
+    await expect(
+      adminPage.page
+        .getByTestId(`user-row-${inject('adminEmail')}`)
+        .getByRole('link', { name: /^Reset authenticator/ })
+        .count(),
+    ).resolves.toBe(0);
     await panel.getByRole('button', { name: 'Reset' }).click();
     await adminPage.page.getByTestId(`user-row-${email}`).waitFor();
     expect(new URL(adminPage.page.url()).search).toBe('');
@@ -198,13 +203,16 @@ describe("an admin resets a user's authenticator", () => {
     await close();
   });
 
-  it('with JavaScript the confirmation is a dialog; the API refuses one\'s own account', async () => {
+  it("with JavaScript the confirmation is a dialog; the API refuses one's own account", async () => {
     const { email } = await staffUser('totp-js');
     const { page, errors, close } = await newStrictPage(browser, { sessionCookie: admin.cookie });
     await page.goto(`${baseUrl}/settings`);
     // Before hydration the link is the no-JavaScript panel's; the dialog needs the page's scripts running.
     await page.waitForLoadState('networkidle');
-    await page.getByTestId(`user-row-${email}`).getByRole('link', { name: `Reset authenticator of ${email}` }).click();
+    await page
+      .getByTestId(`user-row-${email}`)
+      .getByRole('link', { name: `Reset authenticator of ${email}` })
+      .click();
     const dialog = page.getByRole('alertdialog', { name: 'Reset the authenticator?' });
     await dialog.getByRole('button', { name: 'Reset' }).click();
     await page.locator('.toast').getByText('Authenticator reset').waitFor();

@@ -73,7 +73,10 @@ beforeAll(async () => {
     headers: { 'Content-Type': 'application/json', Origin: baseUrl },
   });
   expect(login.status).toBe(200);
-  cookie = login.headers.getSetCookie().map((line) => line.split(';')[0]).find((pair) => pair.startsWith('finflow_session='))!;
+  cookie = login.headers
+    .getSetCookie()
+    .map((line) => line.split(';')[0])
+    .find((pair) => pair.startsWith('finflow_session='))!;
   expect(cookie).toBeTruthy();
 }, 180_000);
 
@@ -124,8 +127,20 @@ describe('while the database is away', () => {
     expect(await croatian.text()).toContain('Usluga je privremeno nedostupna');
 
     const failures = API_CALLS.length + 3;
-    await waitFor(async () => log.join('').split('\n').filter((line) => line.startsWith('database unavailable: ')).length >= failures, 'the log lines', 5_000);
-    const newLines = log.join('').split('\n').slice(linesBefore - 1).filter((line) => line.trim() !== '');
+    await waitFor(
+      async () =>
+        log
+          .join('')
+          .split('\n')
+          .filter((line) => line.startsWith('database unavailable: ')).length >= failures,
+      'the log lines',
+      5_000,
+    );
+    const newLines = log
+      .join('')
+      .split('\n')
+      .slice(linesBefore - 1)
+      .filter((line) => line.trim() !== '');
     expect(newLines.filter((line) => line.startsWith('database unavailable: '))).toHaveLength(failures);
     // No stack traces: nothing else was written while the database was away.
     expect(newLines.filter((line) => !line.startsWith('database unavailable: '))).toEqual([]);

@@ -68,7 +68,14 @@ afterAll(async () => {
 
 describe('outgoing e-invoices', () => {
   it('financing issues the fee e-invoice; the worker sends it; the page lists it and downloads its UBL', async () => {
-    const clients = (await admin.get('/api/clients?limit=1000')).json as Array<{ id: string; companyName: string; iban: string | null; creditLimit: number | null; usedCredit: number; status: string }>;
+    const clients = (await admin.get('/api/clients?limit=1000')).json as Array<{
+      id: string;
+      companyName: string;
+      iban: string | null;
+      creditLimit: number | null;
+      usedCredit: number;
+      status: string;
+    }>;
     const client = clients.find((c) => c.status === 'active' && c.iban && c.creditLimit !== null && c.creditLimit - c.usedCredit > 50_000)!;
     expect(client).toBeDefined();
     const detail = (await admin.get(`/api/clients/${client.id}`)).json as unknown as { agreement: { feeRate: number } };
@@ -145,7 +152,9 @@ describe('outgoing e-invoices', () => {
     expect(squash(await mine.getByTestId('einvoice-error').textContent())).toMatch(/HTTP 503/);
     await mine.getByRole('button', { name: 'Send again' }).click();
     await page.waitForURL(`${baseUrl}/integrations/einvoicing`);
-    await expect.poll(async () => ((await admin.get(`/api/einvoices?q=${failed[0].number}`)).json as unknown as EInvoice[])[0].status, { timeout: 30_000, interval: 500 }).toBe('delivered');
+    await expect
+      .poll(async () => ((await admin.get(`/api/einvoices?q=${failed[0].number}`)).json as unknown as EInvoice[])[0].status, { timeout: 30_000, interval: 500 })
+      .toBe('delivered');
     await page.reload();
     expect(squash(await row(page, failed[0].number).getByTestId('einvoice-status').textContent())).toBe('Delivered');
     expect(await row(page, failed[0].number).getByRole('button', { name: 'Send again' }).count()).toBe(0);
@@ -197,7 +206,10 @@ describe('outgoing e-invoices', () => {
     await row(page, issued.number).getByRole('button', { name: 'Send again' }).click();
     await page.waitForURL(`${baseUrl}/integrations/einvoicing`);
     await expect
-      .poll(async () => ((await admin.get(`/api/einvoices?q=${issued.number}`)).json as unknown as Array<EInvoice & { ruleFailures: string[] | null }>)[0], { timeout: 30_000, interval: 500 })
+      .poll(async () => ((await admin.get(`/api/einvoices?q=${issued.number}`)).json as unknown as Array<EInvoice & { ruleFailures: string[] | null }>)[0], {
+        timeout: 30_000,
+        interval: 500,
+      })
       .toMatchObject({ status: 'failed', ruleFailures: ['BR-CO-15', 'BR-CO-16'] });
     await page.reload();
     const mine = row(page, issued.number);

@@ -72,7 +72,9 @@ describe('email automation', () => {
     expect(srcDoc).toContain('novi sadržaj za &lt;b&gt;Primjer d.o.o.&lt;/b&gt;.');
     await expect(card.textContent()).resolves.toContain('novi sadržaj za');
     const stored = await admin.get('/api/email/templates');
-    expect((stored.json as unknown as { name: string; body: string }[]).find((template) => template.name === name)?.body).toBe('Poštovani {{client_name}},\nnovi sadržaj za <b>{{company_name}}</b>.');
+    expect((stored.json as unknown as { name: string; body: string }[]).find((template) => template.name === name)?.body).toBe(
+      'Poštovani {{client_name}},\nnovi sadržaj za <b>{{company_name}}</b>.',
+    );
 
     await page.getByTestId('tab-logs').click();
     await page.waitForURL(/tab=logs/);
@@ -89,8 +91,7 @@ describe('email automation', () => {
     expect([first.status, second.status]).toEqual([201, 201]);
     const a = first.json as unknown as { id: string; name: string };
     const b = second.json as unknown as { id: string; name: string };
-    const badge = async (page: Page, name: string) =>
-      (await page.getByTestId('template-card').filter({ hasText: name }).locator('.rt-Badge').first().textContent())?.trim();
+    const badge = async (page: Page, name: string) => (await page.getByTestId('template-card').filter({ hasText: name }).locator('.rt-Badge').first().textContent())?.trim();
 
     // With JavaScript: the switch on B (a fetcher post); the toast names the template that went off.
     const withJs = await newStrictPage(browser, { sessionCookie: admin.cookie });

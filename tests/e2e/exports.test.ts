@@ -60,7 +60,11 @@ describe('Settings: data export and backups', () => {
     const entries = unzipSync(new Uint8Array(file.bytes));
     expect(Object.keys(entries)).toEqual(expect.arrayContaining(['clients.csv', 'customers.csv', 'invoices.csv', 'payments.csv', 'activity_logs.csv', 'manifest.json']));
     expect(Object.keys(entries)).not.toContain('sessions.csv');
-    for (const [entity, path] of [['clients', '/api/clients'], ['invoices', '/api/invoices'], ['customers', '/api/customers']]) {
+    for (const [entity, path] of [
+      ['clients', '/api/clients'],
+      ['invoices', '/api/invoices'],
+      ['customers', '/api/customers'],
+    ]) {
       const [header, ...rows] = csvRows(entries[`${entity}.csv`]);
       expect(header.split(',')[0]).toBe('id');
       expect(rows.length, entity).toBe(Number((await admin.get(`${path}?limit=1`)).headers.get('x-total-count')));

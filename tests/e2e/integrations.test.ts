@@ -41,7 +41,9 @@ describe('integrations', () => {
 
     await page.getByTestId('test-fina').click();
     await toast(page, 'Test uspješan').waitFor();
-    await toast(page, /FINA API/).first().waitFor();
+    await toast(page, /FINA API/)
+      .first()
+      .waitFor();
     await expect.poll(async () => (await admin.get('/api/integrations/fina')).json.status).toBe('active');
 
     // The API answers the same test as JSON.

@@ -45,7 +45,14 @@ const roundRatio = (numerator: bigint, denominator: bigint) => Number((numerator
 describe('invoices over the API', () => {
   it('imports a UBL e-invoice and takes it through verify, approve (four eyes) and finance', async () => {
     // A seeded client with an agreement, an IBAN and room under its credit limit.
-    const clients = (await admin.get('/api/clients?limit=1000')).json as Array<{ id: string; oib: string; iban: string | null; creditLimit: number | null; usedCredit: number; status: string }>;
+    const clients = (await admin.get('/api/clients?limit=1000')).json as Array<{
+      id: string;
+      oib: string;
+      iban: string | null;
+      creditLimit: number | null;
+      usedCredit: number;
+      status: string;
+    }>;
     const client = clients.find((c) => c.status === 'active' && c.iban && c.creditLimit !== null && c.creditLimit - c.usedCredit > 20_000);
     expect(client).toBeDefined();
     const before = (await admin.get(`/api/clients/${client!.id}`)).json as unknown as { usedCredit: number; agreement: { advanceRate: number; feeRate: number } };

@@ -92,7 +92,15 @@ beforeAll(async () => {
   browser = await launchBrowser();
   admin = await signInAsAdmin();
   // A seeded client with an IBAN and room under its limit, and a customer whose account is not blocked.
-  const clients = (await admin.get('/api/clients?limit=1000')).json as Array<{ id: string; oib: string; companyName: string; iban: string | null; creditLimit: number | null; usedCredit: number; status: string }>;
+  const clients = (await admin.get('/api/clients?limit=1000')).json as Array<{
+    id: string;
+    oib: string;
+    companyName: string;
+    iban: string | null;
+    creditLimit: number | null;
+    usedCredit: number;
+    status: string;
+  }>;
   const found = clients.find((c) => c.status === 'active' && c.iban && c.creditLimit !== null && c.creditLimit - c.usedCredit > 50_000);
   expect(found).toBeDefined();
   client = found!;
@@ -261,7 +269,7 @@ describe('invoice processing', () => {
     await close();
   });
 
-  it('without JavaScript, finds the client and customer through the pickers\' search step, keeping everything entered', async () => {
+  it("without JavaScript, finds the client and customer through the pickers' search step, keeping everything entered", async () => {
     const { page, close } = await newStrictPage(browser, { sessionCookie: admin.cookie, javaScriptEnabled: false });
     await page.goto(`${baseUrl}/invoices?new=1`);
     const form = () => page.getByTestId('add-invoice-panel').getByTestId('manual-invoice-form');
@@ -293,7 +301,10 @@ describe('invoice processing', () => {
     // Then the customer by name: the chosen client stays chosen (and listed).
     await form().getByLabel('Search customers (name, OIB, email)').fill(customer.companyName);
     await form().getByRole('button', { name: 'Find customers' }).click();
-    await form().getByTestId('customers-find').getByText(/found$/).waitFor();
+    await form()
+      .getByTestId('customers-find')
+      .getByText(/found$/)
+      .waitFor();
     await expect(form().getByLabel('Client *').inputValue()).resolves.toBe(client.id);
     const customerOptions = await form().getByLabel('Customer *').locator('option').allTextContents();
     expect(customerOptions).toContain(customer.companyName);

@@ -136,7 +136,11 @@ describe('the KYC decision', () => {
       await panel.getByText('Request documents…').click();
       await panel.getByLabel('Message to the applicant: which documents are needed').fill('Molimo potvrdu Porezne uprave o nepostojanju duga.');
       await panel.getByRole('button', { name: 'Send request' }).click();
-      await page.getByTestId('kyc-panel').getByTestId('kyc-open-request').getByText(/Molimo potvrdu Porezne uprave/).waitFor();
+      await page
+        .getByTestId('kyc-panel')
+        .getByTestId('kyc-open-request')
+        .getByText(/Molimo potvrdu Porezne uprave/)
+        .waitFor();
       expect(errors).toEqual([]);
       await close();
     }

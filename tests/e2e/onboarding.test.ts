@@ -118,7 +118,10 @@ describe('the registration wizard', () => {
       const uploaded = page.waitForResponse((response) => response.url().includes('/api/objects/upload/') && response.request().method() === 'PUT');
       await page.setInputFiles(`#file-${kycType}`, fileFor(kycType));
       expect((await uploaded).status()).toBe(200);
-      await page.getByTestId(`kyc-${kycType}`).getByText(/Attached:/).waitFor();
+      await page
+        .getByTestId(`kyc-${kycType}`)
+        .getByText(/Attached:/)
+        .waitFor();
     }
     await page.getByText('All documents are attached.').waitFor();
     await page.getByRole('button', { name: 'Submit registration' }).click();

@@ -132,7 +132,10 @@ describe('payouts and bank statements on the page', () => {
     await page.getByLabel('Bank statement file').setInputFiles({ name: 'izvod.xml', mimeType: 'application/xml', buffer: Buffer.from(xml) });
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await page.getByTestId('import-result').getByText('Matched: 0, unmatched: 1, already imported: 0').waitFor();
-    await page.getByTestId('unmatched-row').filter({ hasText: `Nepoznata uplata ${stamp}` }).waitFor();
+    await page
+      .getByTestId('unmatched-row')
+      .filter({ hasText: `Nepoznata uplata ${stamp}` })
+      .waitFor();
 
     await page.goto(`${baseUrl}/payments?tab=payouts`);
     const first = page.getByTestId('payout-row').first();

@@ -64,7 +64,10 @@ describe('risk assessment (/risk)', () => {
     await edit.getByRole('button', { name: 'Save adjustment' }).click();
 
     await page.locator('.toast').getByText('Assessment updated').waitFor();
-    await details.getByTestId('assessment-score').filter({ hasText: `${expected}/100` }).waitFor();
+    await details
+      .getByTestId('assessment-score')
+      .filter({ hasText: `${expected}/100` })
+      .waitFor();
     expect(await details.getByTestId('assessment-category').textContent()).toBe(CATEGORY_LABEL[categoryOf(expected)]);
     expect(await details.getByTestId('adjusted-by').textContent()).toMatch(/\d{2}:\d{2}/);
 

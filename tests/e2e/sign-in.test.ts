@@ -50,7 +50,9 @@ describe('signing in', () => {
     await admin.close();
 
     const { page, errors, close } = await newStrictPage(browser);
-    const link = outboxMessages().at(-1)!.match(/http:\/\/localhost:\d+\/set-password\/[A-Za-z0-9_-]+/)?.[0];
+    const link = outboxMessages()
+      .at(-1)!
+      .match(/http:\/\/localhost:\d+\/set-password\/[A-Za-z0-9_-]+/)?.[0];
     expect(link).toBeTruthy();
     await page.goto(link!);
     await page.getByLabel('New password', { exact: true }).fill('Nova-lozinka-2026');

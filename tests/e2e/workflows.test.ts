@@ -71,10 +71,7 @@ describe('workflow engine (/workflows)', () => {
 
     const card = page.getByTestId('definition-card').filter({ hasText: name });
     await card.waitFor();
-    expect(await card.getByTestId('definition-step').allTextContents()).toEqual([
-      expect.stringContaining('Izračun rizika'),
-      expect.stringContaining('Pregled analitičara'),
-    ]);
+    expect(await card.getByTestId('definition-step').allTextContents()).toEqual([expect.stringContaining('Izračun rizika'), expect.stringContaining('Pregled analitičara')]);
     const listed = (await admin.get('/api/workflows')).json as Array<{ name: string; type: string; isActive: boolean; steps: unknown[] }>;
     expect(listed.find((definition) => definition.name === name)).toMatchObject({
       type: 'risk_assessment',

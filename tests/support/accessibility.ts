@@ -77,9 +77,7 @@ export async function auditPage(page: Page, { coloursOnly = false }: { coloursOn
   // the same way, but axe only recognises role=dialog, so the same finding is left out while focus
   // is inside one of those (and reported whenever it is not).
   const focusTrappedInPopup = await page.evaluate(() => Boolean(document.activeElement?.closest('[role="menu"], [role="listbox"]')));
-  const violations = results.violations.filter(
-    (violation) => BLOCKING_IMPACTS.has(violation.impact ?? '') && !(focusTrappedInPopup && violation.id === 'aria-hidden-focus'),
-  );
+  const violations = results.violations.filter((violation) => BLOCKING_IMPACTS.has(violation.impact ?? '') && !(focusTrappedInPopup && violation.id === 'aria-hidden-focus'));
   const landmarks = await page.evaluate(() => {
     const rendered = (element: Element) => element.checkVisibility();
     return {
@@ -97,9 +95,7 @@ export async function auditPage(page: Page, { coloursOnly = false }: { coloursOn
   }
   if (landmarks.untitledFrames > 0) problems.push(`${landmarks.untitledFrames} iframe(s) without a title`);
   for (const violation of violations) {
-    const nodes = violation.nodes
-      .slice(0, 5)
-      .map((node) => `      ${node.target.join(' >> ')}\n        ${node.failureSummary?.replace(/\n\s*/g, ' | ') ?? ''}`);
+    const nodes = violation.nodes.slice(0, 5).map((node) => `      ${node.target.join(' >> ')}\n        ${node.failureSummary?.replace(/\n\s*/g, ' | ') ?? ''}`);
     const more = violation.nodes.length > 5 ? [`      … and ${violation.nodes.length - 5} more`] : [];
     problems.push(`[${violation.impact}] ${violation.id}: ${violation.help} (${violation.helpUrl})\n${[...nodes, ...more].join('\n')}`);
   }

@@ -157,7 +157,11 @@ export const TABLE: Record<string, Case> = {
   'api.bank-statements.ts POST': {
     custom: (fx, cookie) => {
       const statement = (extra: { bookingDate?: string; ustrd?: string } = {}) =>
-        camt053Fixture({ iban: factorAccount().iban, statementId: `T-${randomUUID().slice(0, 8)}`, entries: [{ ref: `E-${randomUUID()}`, amount: '10.00', ustrd: 'Uplata', ...extra }] });
+        camt053Fixture({
+          iban: factorAccount().iban,
+          statementId: `T-${randomUUID().slice(0, 8)}`,
+          entries: [{ ref: `E-${randomUUID()}`, amount: '10.00', ustrd: 'Uplata', ...extra }],
+        });
       const xml = (body: string, query = '') =>
         new Request(`http://localhost/api/bank-statements${query}`, { method: 'POST', body, headers: { Cookie: cookie, 'Content-Type': 'application/xml' } });
       const multipart = (fileName: string) => {
@@ -254,12 +258,29 @@ export const TABLE: Record<string, Case> = {
   },
   'api.documents.$id.sign.ts PUT': { noInput: 'signs the document named in the path; no body' },
   'api.documents.ts POST': {
-    body: (fx) => ({ name: 'Izvadak', type: 'kyc_document', kycType: 'company_registration', entityType: 'client', entityId: fx.client.id, fileUrl: fx.upload.uploadURL, size: PDF.length, mimeType: 'application/pdf' }),
+    body: (fx) => ({
+      name: 'Izvadak',
+      type: 'kyc_document',
+      kycType: 'company_registration',
+      entityType: 'client',
+      entityId: fx.client.id,
+      fileUrl: fx.upload.uploadURL,
+      size: PDF.length,
+      mimeType: 'application/pdf',
+    }),
     text: ['name', 'type', 'kycType', 'entityType', 'entityId', 'fileUrl', 'mimeType'],
     invalid: { kycType: ['zzz', 5], size: [-1, 'abc', true, 1.5], mimeType: [5], entityType: ['zzz'], fileUrl: ['https://elsewhere.example/x'] },
   },
   'api.documents.upload.ts POST': {
-    body: (fx) => ({ name: 'Ugovor', type: 'contract', fileData: PDF.toString('base64'), fileName: 'ugovor.pdf', entityType: 'client', entityId: fx.client.id, signatureRequired: true }),
+    body: (fx) => ({
+      name: 'Ugovor',
+      type: 'contract',
+      fileData: PDF.toString('base64'),
+      fileName: 'ugovor.pdf',
+      entityType: 'client',
+      entityId: fx.client.id,
+      signatureRequired: true,
+    }),
     text: ['name', 'type', 'fileData', 'fileName', 'entityType', 'entityId'],
     invalid: { signatureRequired: ['yes', 2, 'no'], entityType: ['zzz', 5], fileName: [5], entityId: ['x'], fileData: ['***'] },
   },
@@ -340,8 +361,29 @@ export const TABLE: Record<string, Case> = {
       description: 'Isporuka robe',
       lines: [{ description: 'Roba', quantity: '1', unitCode: 'H87', unitPrice: '1000', vatCategory: 'S', vatRate: '25', kpdCode: '46.90.10' }],
     }),
-    text: ['clientId', 'customerId', 'invoiceNumber', 'issueDate', 'dueDate', 'amount', 'currency', 'description', 'lines.0.description', 'lines.0.unitCode', 'lines.0.kpdCode', 'lines.0.quantity'],
-    invalid: { issueDate: ['2026-02-30', '9999-99-99'], dueDate: ['2026-02-30'], currency: ['EURO'], description: [5], lines: ['x'], 'lines.0.vatRate': ['101'], amount: [-1, new Raw('1e400')] },
+    text: [
+      'clientId',
+      'customerId',
+      'invoiceNumber',
+      'issueDate',
+      'dueDate',
+      'amount',
+      'currency',
+      'description',
+      'lines.0.description',
+      'lines.0.unitCode',
+      'lines.0.kpdCode',
+      'lines.0.quantity',
+    ],
+    invalid: {
+      issueDate: ['2026-02-30', '9999-99-99'],
+      dueDate: ['2026-02-30'],
+      currency: ['EURO'],
+      description: [5],
+      lines: ['x'],
+      'lines.0.vatRate': ['101'],
+      amount: [-1, new Raw('1e400')],
+    },
   },
   'api.objects.upload.$token.ts PUT': {
     custom: async (_fx, cookie) => {
@@ -357,7 +399,11 @@ export const TABLE: Record<string, Case> = {
           label,
           field: 'fileName',
           params: { token },
-          request: new Request(`http://localhost${slot.uploadURL}`, { method: 'PUT', body: PDF, headers: { Cookie: cookie, 'Content-Type': 'application/pdf', 'X-File-Name': header } }),
+          request: new Request(`http://localhost${slot.uploadURL}`, {
+            method: 'PUT',
+            body: PDF,
+            headers: { Cookie: cookie, 'Content-Type': 'application/pdf', 'X-File-Name': header },
+          }),
         });
       }
       return probes;
@@ -397,7 +443,17 @@ export const TABLE: Record<string, Case> = {
     row: (fx) => ({ table: 'tasks', id: fx.task.id }),
   },
   'api.tasks.ts POST': {
-    body: (fx) => ({ title: 'Provjera', description: 'Provjeriti\ndokumente', type: 'manual_review', priority: 'medium', assignedTo: fx.other.id, dueDate: DAY(3), entityType: 'client', entityId: fx.client.id, notes: 'x' }),
+    body: (fx) => ({
+      title: 'Provjera',
+      description: 'Provjeriti\ndokumente',
+      type: 'manual_review',
+      priority: 'medium',
+      assignedTo: fx.other.id,
+      dueDate: DAY(3),
+      entityType: 'client',
+      entityId: fx.client.id,
+      notes: 'x',
+    }),
     text: ['title', 'description', 'type', 'priority', 'assignedTo', 'dueDate', 'entityType', 'entityId', 'notes'],
     invalid: { dueDate: ['2026-02-30', '2026-02-30T10:00:00Z', '2026-01-01T24:00Z'], priority: ['x'], assignedTo: ['x'], entityType: ['x'], type: ['x'] },
   },
@@ -441,10 +497,22 @@ export async function buildFixtures() {
   const customer = { id: customerRow.id, oib: customerRow.oib };
   const invoice = await createInvoice({
     actor,
-    input: { clientId: client.id, customerId: customer.id, invoiceNumber: `R-${randomUUID().slice(0, 8)}`, issueDate: DAY(-3), dueDate: DAY(30), amount: '1250.00', currency: 'EUR', description: 'Roba' },
+    input: {
+      clientId: client.id,
+      customerId: customer.id,
+      invoiceNumber: `R-${randomUUID().slice(0, 8)}`,
+      issueDate: DAY(-3),
+      dueDate: DAY(30),
+      amount: '1250.00',
+      currency: 'EUR',
+      description: 'Roba',
+    },
   });
   const task = await createTask({ actor, input: { title: 'Provjera', type: 'manual_review' } });
-  const template = await createTemplate({ actor, input: { name: `Kampanja ${randomUUID().slice(0, 4)}`, trigger: 'manual', subject: 'Novosti', body: 'Poštovani,\nnovosti.', isActive: true } });
+  const template = await createTemplate({
+    actor,
+    input: { name: `Kampanja ${randomUUID().slice(0, 4)}`, trigger: 'manual', subject: 'Novosti', body: 'Poštovani,\nnovosti.', isActive: true },
+  });
   const limitRequest = await requestCreditLimit({ actor: { id: requester.id, role: 'manager' }, input: { clientId: client.id, creditLimit: '20000', reason: 'Rast' } });
   const assessment = await assessEntity({ entityType: 'client', entityId: client.id, actor: null, reason: 'created' });
   const { rows } = await execute<{ id: string }>(
@@ -459,7 +527,10 @@ export async function buildFixtures() {
   const entry = await selectOne<{ id: string }>(`SELECT id FROM bank_statement_entries WHERE status = 'unmatched' LIMIT 1`);
   // An uploaded object for POST /api/documents.
   const upload = await createUploadSlot({ ip: '10.8.0.1' });
-  await receiveUpload(upload.uploadURL.split('/').at(-1)!, new Request(`http://localhost${upload.uploadURL}`, { method: 'PUT', body: PDF, headers: { 'Content-Type': 'application/pdf' } }));
+  await receiveUpload(
+    upload.uploadURL.split('/').at(-1)!,
+    new Request(`http://localhost${upload.uploadURL}`, { method: 'PUT', body: PDF, headers: { 'Content-Type': 'application/pdf' } }),
+  );
   return {
     admin,
     other,

@@ -88,7 +88,10 @@ export function validateOfficially(documents: Array<{ name: string; xml: string 
     });
     const creditNotes = new Set(files.filter((_file, index) => /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*<(\w+:)?CreditNote[\s>]/.test(documents[index].xml)));
     const xsd = new Map([
-      ...xsdErrors(files.filter((file) => !creditNotes.has(file)), path.join(RULES, 'xsd/maindoc/UBL-Invoice-2.1.xsd')),
+      ...xsdErrors(
+        files.filter((file) => !creditNotes.has(file)),
+        path.join(RULES, 'xsd/maindoc/UBL-Invoice-2.1.xsd'),
+      ),
       ...xsdErrors([...creditNotes], path.join(RULES, 'xsd/maindoc/UBL-CreditNote-2.1.xsd')),
     ]);
 
@@ -146,6 +149,8 @@ export function describeFailures(verdicts: OfficialVerdict[]): string[] {
     .filter((verdict) => !verdict.valid)
     .flatMap((verdict) => [
       ...verdict.xsdErrors.map((error) => `${verdict.name}: XSD ${error}`),
-      ...verdict.findings.filter((finding) => finding.severity === 'fatal').map((finding) => `${verdict.name}: ${finding.layer} ${finding.id} ${finding.text} (${finding.location})`),
+      ...verdict.findings
+        .filter((finding) => finding.severity === 'fatal')
+        .map((finding) => `${verdict.name}: ${finding.layer} ${finding.id} ${finding.text} (${finding.location})`),
     ]);
 }

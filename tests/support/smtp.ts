@@ -49,7 +49,10 @@ export async function startTestSmtp(): Promise<TestSmtp> {
 
 /** Unescapes quoted-printable so a raw message can be searched. */
 export const decodeQuotedPrintable = (raw: string) =>
-  Buffer.from(raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
+  Buffer.from(
+    raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
 
 /** The text and HTML parts of a raw message from nodemailer (multipart/alternative). */
 export function mailParts(raw: string): { text: string; html: string } {

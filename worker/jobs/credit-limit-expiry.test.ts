@@ -22,10 +22,9 @@ describe('credit-limit-expiry', () => {
   it('expires lapsed limits and opens renewal tasks, and a second run changes nothing', async () => {
     const [user, manager] = await Promise.all([createTestUser({ role: 'user' }), createTestUser({ role: 'manager' })]);
     const actor = (row: { id: string; role: 'user' | 'manager' | 'admin' | 'super_admin' }) => ({ id: row.id, role: row.role });
-    const { rows } = await execute<{ id: string }>(
-      `INSERT INTO clients (company_name, oib, status, credit_limit) VALUES ('Istek d.o.o.', :oib, 'active', 40000) RETURNING id`,
-      { oib: String(randomInt(10_000_000_000, 99_999_999_999)) },
-    );
+    const { rows } = await execute<{ id: string }>(`INSERT INTO clients (company_name, oib, status, credit_limit) VALUES ('Istek d.o.o.', :oib, 'active', 40000) RETURNING id`, {
+      oib: String(randomInt(10_000_000_000, 99_999_999_999)),
+    });
     const clientId = rows[0].id;
     const today = zagrebToday();
     const lapsed = await requestCreditLimit({ actor: actor(user), input: { clientId, creditLimit: 60000, reason: 'x', validUntil: today } });

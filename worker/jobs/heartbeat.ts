@@ -16,9 +16,7 @@ const FORGET_DEAD_WORKERS_AFTER = '1 day';
 // upsert, so a retried or duplicate beat is harmless).
 export const handler: JobHandler<typeof queue> = async (_jobs, { worker }) => {
   await writeHeartbeat(worker);
-  await getSequelize().query(
-    `DELETE FROM worker_heartbeats WHERE last_beat_at < now() - interval '${FORGET_DEAD_WORKERS_AFTER}'`,
-  );
+  await getSequelize().query(`DELETE FROM worker_heartbeats WHERE last_beat_at < now() - interval '${FORGET_DEAD_WORKERS_AFTER}'`);
 };
 
 export async function writeHeartbeat(worker: WorkerIdentity): Promise<void> {

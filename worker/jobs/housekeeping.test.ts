@@ -9,13 +9,8 @@ describe('housekeeping', () => {
   it('removes expired sessions and stale throttle windows and keeps live ones; a rerun changes nothing', async () => {
     const expired = randomBytes(32).toString('base64url');
     const live = randomBytes(32).toString('base64url');
-    await execute(
-      `INSERT INTO sessions (id, expires_at) VALUES (:expired, now() - interval '1 hour'), (:live, now() + interval '1 hour')`,
-      { expired, live },
-    );
-    await execute(
-      `INSERT INTO login_throttle (key, failures, window_started_at) VALUES ('email:old@finflow.local', 3, now() - interval '2 days')`,
-    );
+    await execute(`INSERT INTO sessions (id, expires_at) VALUES (:expired, now() - interval '1 hour'), (:live, now() + interval '1 hour')`, { expired, live });
+    await execute(`INSERT INTO login_throttle (key, failures, window_started_at) VALUES ('email:old@finflow.local', 3, now() - interval '2 days')`);
     await handler([], context as never);
     expect((await selectRows<{ id: string }>(`SELECT id FROM sessions WHERE id IN (:expired, :live)`, { expired, live })).map((row) => row.id)).toEqual([live]);
     expect(await selectRows(`SELECT key FROM login_throttle WHERE key = 'email:old@finflow.local'`)).toEqual([]);

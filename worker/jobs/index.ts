@@ -18,4 +18,19 @@ import * as workflowStep from './workflow-step.ts';
  * Every job the worker runs: one module per queue declared in app/jobs/queues.server.ts
  * (worker.test.ts checks that each declared queue has exactly one).
  */
-export const jobs: readonly JobModule[] = [heartbeat, housekeeping, overdueRisk, creditLimitExpiry, workflowStep, integrationHealth, finaChecks, emailSend, emailCampaign, emailPaymentReminders, einvoiceSend, einvoiceSync, backup, passwordReset];
+export const jobs: readonly JobModule[] = [
+  heartbeat,
+  housekeeping,
+  overdueRisk,
+  creditLimitExpiry,
+  workflowStep,
+  integrationHealth,
+  finaChecks,
+  emailSend,
+  emailCampaign,
+  emailPaymentReminders,
+  einvoiceSend,
+  einvoiceSync,
+  backup,
+  passwordReset,
+];

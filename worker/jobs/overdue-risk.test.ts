@@ -4,8 +4,7 @@ import { OVERDUE_ACTION, reassessOverdue } from '../../app/risk/overdue.server.t
 import { handler } from './overdue-risk.ts';
 import { insertClient, insertCustomer, insertInvoice } from '../../tests/factories.ts';
 
-const assessmentsOf = (entityId: string) =>
-  selectRows<{ score: number }>(`SELECT score FROM risk_assessments WHERE entity_id = :entityId`, { entityId });
+const assessmentsOf = (entityId: string) => selectRows<{ score: number }>(`SELECT score FROM risk_assessments WHERE entity_id = :entityId`, { entityId });
 
 describe('overdue-risk', () => {
   it('reassesses the customer and client of a newly overdue financed invoice once, however often it runs', async () => {
@@ -26,10 +25,9 @@ describe('overdue-risk', () => {
     const logs = await selectRows<{ entity_id: string }>(`SELECT entity_id FROM activity_logs WHERE action = :action`, { action: OVERDUE_ACTION });
     expect(logs.map((row) => row.entity_id)).toContain(overdue);
     expect(logs).toHaveLength(2);
-    const [assessed] = await selectRows<{ details: { reason: string } }>(
-      `SELECT details FROM activity_logs WHERE action = 'risk_assessed' AND entity_id = :customerId`,
-      { customerId },
-    );
+    const [assessed] = await selectRows<{ details: { reason: string } }>(`SELECT details FROM activity_logs WHERE action = 'risk_assessed' AND entity_id = :customerId`, {
+      customerId,
+    });
     expect(assessed.details.reason).toBe('overdue');
 
     // Two runs at once (a retried job beside the scheduled one) still handle each invoice once.

@@ -45,12 +45,48 @@ function KpiCards({ data }: { data: Analytics }) {
   const feeShare = data.turnover === 0 ? null : Math.round((1000 * data.feeIncome) / data.turnover) / 10;
   return (
     <Grid columns={{ initial: '1', sm: '2', md: '3' }} gap="3">
-      <Kpi testId="kpi-volume" label={t('analytics.cards.financingVolume')} value={formatEur(data.financingVolume)} raw={data.financingVolume} note={t('analytics.notes.financed', { count: data.financedCount })} />
-      <Kpi testId="kpi-turnover" label={t('analytics.cards.turnover')} value={formatEur(data.turnover)} raw={data.turnover} note={t('analytics.notes.financed', { count: data.financedCount })} />
-      <Kpi testId="kpi-fees" label={t('analytics.cards.feeIncome')} value={formatEur(data.feeIncome)} raw={data.feeIncome} note={t('analytics.notes.ofTurnover', { value: feeShare === null ? none : decimal.format(feeShare) })} />
-      <Kpi testId="kpi-dso" label={t('analytics.cards.dso')} value={data.dso === null ? none : t('analytics.days', { value: decimal.format(data.dso) })} raw={data.dso} note={t('analytics.notes.paid', { count: data.paidCount })} />
-      <Kpi testId="kpi-overdue" label={t('analytics.cards.overdueRate')} value={percent(data.overdueRate)} raw={data.overdueRate} note={t('analytics.notes.overdue', { amount: formatEur(data.overdueAmount), open: formatEur(data.openFinanced) })} />
-      <Kpi testId="kpi-default" label={t('analytics.cards.defaultRate')} value={percent(data.defaultRate)} raw={data.defaultRate} note={t('analytics.notes.default', { amount: formatEur(data.defaultAmount) })} />
+      <Kpi
+        testId="kpi-volume"
+        label={t('analytics.cards.financingVolume')}
+        value={formatEur(data.financingVolume)}
+        raw={data.financingVolume}
+        note={t('analytics.notes.financed', { count: data.financedCount })}
+      />
+      <Kpi
+        testId="kpi-turnover"
+        label={t('analytics.cards.turnover')}
+        value={formatEur(data.turnover)}
+        raw={data.turnover}
+        note={t('analytics.notes.financed', { count: data.financedCount })}
+      />
+      <Kpi
+        testId="kpi-fees"
+        label={t('analytics.cards.feeIncome')}
+        value={formatEur(data.feeIncome)}
+        raw={data.feeIncome}
+        note={t('analytics.notes.ofTurnover', { value: feeShare === null ? none : decimal.format(feeShare) })}
+      />
+      <Kpi
+        testId="kpi-dso"
+        label={t('analytics.cards.dso')}
+        value={data.dso === null ? none : t('analytics.days', { value: decimal.format(data.dso) })}
+        raw={data.dso}
+        note={t('analytics.notes.paid', { count: data.paidCount })}
+      />
+      <Kpi
+        testId="kpi-overdue"
+        label={t('analytics.cards.overdueRate')}
+        value={percent(data.overdueRate)}
+        raw={data.overdueRate}
+        note={t('analytics.notes.overdue', { amount: formatEur(data.overdueAmount), open: formatEur(data.openFinanced) })}
+      />
+      <Kpi
+        testId="kpi-default"
+        label={t('analytics.cards.defaultRate')}
+        value={percent(data.defaultRate)}
+        raw={data.defaultRate}
+        note={t('analytics.notes.default', { amount: formatEur(data.defaultAmount) })}
+      />
     </Grid>
   );
 }
@@ -59,7 +95,13 @@ function ChartCard({ data }: { data: Analytics }) {
   const { t } = useTranslation();
   const unit = SERIES_BUCKET[data.period];
   return (
-    <SectionCard title={<>{t('analytics.chart.title')} ({t(`analytics.chart.${unit}`)})</>}>
+    <SectionCard
+      title={
+        <>
+          {t('analytics.chart.title')} ({t(`analytics.chart.${unit}`)})
+        </>
+      }
+    >
       <VolumeChart data={data.series} unit={unit} />
     </SectionCard>
   );
@@ -70,12 +112,7 @@ function RiskCard({ data }: { data: Analytics }) {
   return (
     <SectionCard title={t('analytics.risk.title')} testId="analytics-risk">
       <Table.Root size="1">
-        <TableHead
-          columns={[
-            t('analytics.risk.category'), { label: t('analytics.risk.clients'), justify: 'end' },
-            { label: t('analytics.risk.exposure'), justify: 'end' },
-          ]}
-        />
+        <TableHead columns={[t('analytics.risk.category'), { label: t('analytics.risk.clients'), justify: 'end' }, { label: t('analytics.risk.exposure'), justify: 'end' }]} />
         <Table.Body>
           {data.riskDistribution.map((row) => (
             <Table.Row key={row.category} data-testid={`risk-${row.category}`}>
@@ -101,11 +138,7 @@ function ConcentrationCard({ data }: { data: Analytics }) {
   return (
     <SectionCard title={t('analytics.concentration.title')} testId="analytics-concentration">
       <Table.Root size="1">
-        <TableHead
-          columns={[
-            '', { label: t('analytics.concentration.clients'), justify: 'end' }, { label: t('analytics.concentration.customers'), justify: 'end' },
-          ]}
-        />
+        <TableHead columns={['', { label: t('analytics.concentration.clients'), justify: 'end' }, { label: t('analytics.concentration.customers'), justify: 'end' }]} />
         <Table.Body>
           {rows.map(([key, show]) => (
             <Table.Row key={key}>
@@ -130,7 +163,9 @@ function TopList({ title, rows, link, testId }: { title: string; rows: ExposureR
         <Table.Root size="1">
           <TableHead
             columns={[
-              t('analytics.top.name'), { label: t('analytics.top.invoices'), justify: 'end' }, { label: t('analytics.top.exposure'), justify: 'end' },
+              t('analytics.top.name'),
+              { label: t('analytics.top.invoices'), justify: 'end' },
+              { label: t('analytics.top.exposure'), justify: 'end' },
               { label: t('analytics.top.share'), justify: 'end' },
             ]}
           />
@@ -158,10 +193,7 @@ function SeriesTable({ data }: { data: Analytics }) {
     <SectionCard title={t('analytics.performance.title')} testId="analytics-series">
       <Table.Root size="1">
         <TableHead
-          columns={[
-            t('analytics.performance.start'), { label: t('analytics.performance.count'), justify: 'end' },
-            { label: t('analytics.performance.volume'), justify: 'end' },
-          ]}
+          columns={[t('analytics.performance.start'), { label: t('analytics.performance.count'), justify: 'end' }, { label: t('analytics.performance.volume'), justify: 'end' }]}
         />
         <Table.Body>
           {data.series.map((point) => (

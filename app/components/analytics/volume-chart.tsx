@@ -4,8 +4,7 @@ import { chartPlot, SvgChart } from '~/components/kit/svg-chart.tsx';
 import { formatEur } from '~/utils/format.ts';
 
 /** 'DD.MM.' of a YYYY-MM-DD day, or 'MM.YYYY.' for a month bucket; the same on server and browser. */
-const label = (start: string, unit: 'day' | 'week' | 'month') =>
-  unit === 'month' ? `${start.slice(5, 7)}.${start.slice(0, 4)}.` : `${start.slice(8, 10)}.${start.slice(5, 7)}.`;
+const label = (start: string, unit: 'day' | 'week' | 'month') => (unit === 'month' ? `${start.slice(5, 7)}.${start.slice(0, 4)}.` : `${start.slice(8, 10)}.${start.slice(5, 7)}.`);
 
 const compact = new Intl.NumberFormat('hr-HR', { notation: 'compact', maximumFractionDigits: 1 });
 

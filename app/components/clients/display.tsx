@@ -76,4 +76,3 @@ export function CreditUsageBar({ used, limit }: { used: number; limit: number | 
     </Flex>
   );
 }
-

@@ -94,9 +94,12 @@ export function InvoicesSection({ invoices, count, counterparty }: { invoices: P
       columns={[
         t('clients.detail.invoiceNumber'),
         counterparty === 'customer' ? t('clients.detail.counterpartyCustomer') : t('clients.detail.counterpartyClient'),
-        t('clients.detail.invoiceStatus'), { label: t('clients.detail.amount'), justify: 'end' },
-        { label: t('clients.detail.advance'), justify: 'end' }, { label: t('clients.detail.fee'), justify: 'end' },
-        t('clients.detail.issueDate'), t('clients.detail.dueDate'),
+        t('clients.detail.invoiceStatus'),
+        { label: t('clients.detail.amount'), justify: 'end' },
+        { label: t('clients.detail.advance'), justify: 'end' },
+        { label: t('clients.detail.fee'), justify: 'end' },
+        t('clients.detail.issueDate'),
+        t('clients.detail.dueDate'),
       ]}
     >
       {invoices.map((invoice) => (
@@ -184,20 +187,7 @@ const KNOWN_ACTIONS = new Set([
   'client_kyc_documents_received',
   'client_onboarding_completed',
 ]);
-const FIELD_NAMES = new Set([
-  'companyName',
-  'oib',
-  'address',
-  'city',
-  'postalCode',
-  'country',
-  'contactPerson',
-  'email',
-  'phone',
-  'iban',
-  'registrationNumber',
-  'status',
-]);
+const FIELD_NAMES = new Set(['companyName', 'oib', 'address', 'city', 'postalCode', 'country', 'contactPerson', 'email', 'phone', 'iban', 'registrationNumber', 'status']);
 
 /** The activity log rows of the entity, newest first; edits list their changes old → new. */
 export function ActivitySection({ activity }: { activity: ActivityDto[] }) {

@@ -100,8 +100,8 @@ export function CreatePartyDialog({
       failureToast={{ title: 'clients.toast.errorTitle', description: `${area}.toast.createFailed`, variant: 'destructive' }}
       labels={{ cancel: t('clients.cancel'), save: t('clients.save'), saving: t('clients.saving') }}
     >
-        <PartyFields fields={fields} names={names} />
-        <FormErrors errors={form.errors} />
+      <PartyFields fields={fields} names={names} />
+      <FormErrors errors={form.errors} />
     </CreateDialog>
   );
 }

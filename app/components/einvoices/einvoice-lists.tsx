@@ -188,9 +188,7 @@ export function IncomingEInvoices({
                 <Text size="1" color="red">
                   {document.error}
                 </Text>
-                {canRetry ? (
-                  <RowAction intent="retryIncoming" id={document.id} redirectTo={redirectTo} label={t('einvoices.incoming.retry')} />
-                ) : null}
+                {canRetry ? <RowAction intent="retryIncoming" id={document.id} redirectTo={redirectTo} label={t('einvoices.incoming.retry')} /> : null}
               </Flex>
             )}
           </Table.Cell>

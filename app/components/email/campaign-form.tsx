@@ -37,20 +37,25 @@ function CampaignFields({ fields, formErrors, choices }: { fields: ReturnType<ty
   return (
     <Flex direction="column" gap="3">
       <Field label={t('email.campaignForm.name')} inputProps={getInputProps(fields.name, { type: 'text' })} errors={errorText(fields.name.errors)} />
-      <SelectField label={t('email.campaignForm.template')} meta={fields.templateId} errors={errorText(fields.templateId.errors)} selectProps={{ 'data-testid': 'campaign-template' }}>
-          <option value="">{choices.templates.length ? t('email.campaignForm.templatePlaceholder') : t('email.campaignForm.noActiveTemplates')}</option>
-          {choices.templates.map((template) => (
-            <option key={template.id} value={template.id}>
-              {template.name}
-            </option>
-          ))}
+      <SelectField
+        label={t('email.campaignForm.template')}
+        meta={fields.templateId}
+        errors={errorText(fields.templateId.errors)}
+        selectProps={{ 'data-testid': 'campaign-template' }}
+      >
+        <option value="">{choices.templates.length ? t('email.campaignForm.templatePlaceholder') : t('email.campaignForm.noActiveTemplates')}</option>
+        {choices.templates.map((template) => (
+          <option key={template.id} value={template.id}>
+            {template.name}
+          </option>
+        ))}
       </SelectField>
       <SelectField label={t('email.campaignForm.recipients')} meta={fields.recipients} errors={errorText(fields.recipients.errors)}>
-          {CAMPAIGN_RECIPIENTS.map((value) => (
-            <option key={value} value={value}>
-              {t(`email.recipients.${value}`)}
-            </option>
-          ))}
+        {CAMPAIGN_RECIPIENTS.map((value) => (
+          <option key={value} value={value}>
+            {t(`email.recipients.${value}`)}
+          </option>
+        ))}
       </SelectField>
       {/* Dimmed while another choice of recipients applies, yet still readable (AA contrast). */}
       <SelectField
@@ -60,11 +65,11 @@ function CampaignFields({ fields, formErrors, choices }: { fields: ReturnType<ty
         selectProps={{ multiple: true, size: 6 }}
         style={recipients === 'specific_clients' ? undefined : { opacity: 0.75 }}
       >
-          {choices.clients.map((client) => (
-            <option key={client.id} value={client.id}>
-              {client.companyName}
-            </option>
-          ))}
+        {choices.clients.map((client) => (
+          <option key={client.id} value={client.id}>
+            {client.companyName}
+          </option>
+        ))}
       </SelectField>
       <Field label={t('email.campaignForm.scheduledAt')} inputProps={getInputProps(fields.scheduledAt, { type: 'datetime-local' })} errors={errorText(fields.scheduledAt.errors)} />
       {formErrors?.length ? (

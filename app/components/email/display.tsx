@@ -31,4 +31,3 @@ export function LogStatusBadge({ status }: { status: string }) {
   const known = Object.hasOwn(LOG_COLORS, status);
   return <Badge color={known ? LOG_COLORS[status] : 'gray'}>{known ? t(`email.logStatus.${status}`) : status}</Badge>;
 }
-

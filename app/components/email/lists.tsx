@@ -74,7 +74,15 @@ export function TemplateCard({ template, canEdit }: { template: TemplateDto; can
                 <input type="hidden" name="intent" value="toggleTemplate" />
                 <input type="hidden" name="id" value={template.id} />
                 <input type="hidden" name="isActive" value={String(!active)} />
-                <Button type="submit" size="1" variant={active ? 'solid' : 'soft'} color={active ? 'green' : 'gray'} role="switch" aria-checked={active} aria-label={t('email.templates.toggle')}>
+                <Button
+                  type="submit"
+                  size="1"
+                  variant={active ? 'solid' : 'soft'}
+                  color={active ? 'green' : 'gray'}
+                  role="switch"
+                  aria-checked={active}
+                  aria-label={t('email.templates.toggle')}
+                >
                   {active ? '●' : '○'}
                 </Button>
               </fetcher.Form>

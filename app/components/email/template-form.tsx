@@ -45,11 +45,11 @@ function TemplateFields({ fields, formErrors }: { fields: ReturnType<typeof useT
     <Flex direction="column" gap="3">
       <Field label={t('email.templateForm.name')} inputProps={getInputProps(fields.name, { type: 'text' })} errors={errorText(fields.name.errors)} />
       <SelectField label={t('email.templateForm.trigger')} meta={fields.trigger} errors={errorText(fields.trigger.errors)}>
-          {EMAIL_TRIGGERS.map((trigger) => (
-            <option key={trigger} value={trigger}>
-              {t(`email.triggers.${trigger}`)}
-            </option>
-          ))}
+        {EMAIL_TRIGGERS.map((trigger) => (
+          <option key={trigger} value={trigger}>
+            {t(`email.triggers.${trigger}`)}
+          </option>
+        ))}
       </SelectField>
       <Field label={t('email.templateForm.subject')} inputProps={getInputProps(fields.subject, { type: 'text' })} errors={errorText(fields.subject.errors)} />
       <TextAreaField

@@ -14,10 +14,7 @@ export function IntegrationLogsTable({ logs, page, pages, hrefFor }: { logs: Int
     <Flex direction="column" gap="3">
       <Table.Root variant="surface" data-testid="integration-logs">
         <TableHead
-          columns={[
-            t('integrations.logs.time'), t('integrations.logs.operation'), t('integrations.logs.duration'), t('integrations.logs.outcome'),
-            t('integrations.logs.message'),
-          ]}
+          columns={[t('integrations.logs.time'), t('integrations.logs.operation'), t('integrations.logs.duration'), t('integrations.logs.outcome'), t('integrations.logs.message')]}
         />
         <Table.Body>
           {logs.map((log) => (

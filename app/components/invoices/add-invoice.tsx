@@ -232,7 +232,12 @@ export function ManualInvoiceForm({
             errors={fields.clientId.errors}
             selectProps={getSelectProps(fields.clientId)}
             initial={options.clients}
-            noScript={{ term: searched?.clientQ ?? '', searched: Boolean(searched?.clientQ), capped: options.capped?.clients ?? false, found: options.found?.clients ?? options.clients.length }}
+            noScript={{
+              term: searched?.clientQ ?? '',
+              searched: Boolean(searched?.clientQ),
+              capped: options.capped?.clients ?? false,
+              found: options.found?.clients ?? options.clients.length,
+            }}
           />
           <PartySelect
             kind="customers"
@@ -240,7 +245,12 @@ export function ManualInvoiceForm({
             errors={fields.customerId.errors}
             selectProps={getSelectProps(fields.customerId)}
             initial={options.customers}
-            noScript={{ term: searched?.customerQ ?? '', searched: Boolean(searched?.customerQ), capped: options.capped?.customers ?? false, found: options.found?.customers ?? options.customers.length }}
+            noScript={{
+              term: searched?.customerQ ?? '',
+              searched: Boolean(searched?.customerQ),
+              capped: options.capped?.customers ?? false,
+              found: options.found?.customers ?? options.customers.length,
+            }}
           />
           <Field label={t('invoices.form.invoiceNumber')} inputProps={getInputProps(fields.invoiceNumber, { type: 'text' })} errors={tr(fields.invoiceNumber.errors)} />
           <Field
@@ -301,7 +311,12 @@ export function UblImportForm({ options, result, fetcher, find }: { options: Par
               label={t('invoices.form.client')}
               selectProps={{ name: 'clientId', required: true, defaultValue: refused?.clientId ?? searched?.values.clientId ?? '' }}
               initial={options.clients}
-              noScript={{ term: searched?.clientQ ?? '', searched: Boolean(searched?.clientQ), capped: options.capped?.clients ?? false, found: options.found?.clients ?? options.clients.length }}
+              noScript={{
+                term: searched?.clientQ ?? '',
+                searched: Boolean(searched?.clientQ),
+                capped: options.capped?.clients ?? false,
+                found: options.found?.clients ?? options.clients.length,
+              }}
             />
             <FileInput name="xmlFile" label={t('invoices.ubl.file')} accept=".xml,application/xml,text/xml" />
           </Grid>
@@ -335,9 +350,7 @@ export function UblImportForm({ options, result, fetcher, find }: { options: Par
               <DataList.Item>
                 <DataList.Label>{t('invoices.ubl.proposalAddress')}</DataList.Label>
                 <DataList.Value>
-                  {[refused.proposal.address, [refused.proposal.postalCode, refused.proposal.city].filter(Boolean).join(' '), refused.proposal.country]
-                    .filter(Boolean)
-                    .join(', ')}
+                  {[refused.proposal.address, [refused.proposal.postalCode, refused.proposal.city].filter(Boolean).join(' '), refused.proposal.country].filter(Boolean).join(', ')}
                 </DataList.Value>
               </DataList.Item>
             </DataList.Root>

@@ -25,8 +25,11 @@ export function LinesSection({ invoice }: { invoice: Detail }) {
         <Table.Root size="1">
           <TableHead
             columns={[
-              '#', t('invoices.detail.lineDescription'), { label: t('invoices.detail.quantity'), justify: 'end' },
-              { label: t('invoices.detail.unitPrice'), justify: 'end' }, t('invoices.detail.vat'),
+              '#',
+              t('invoices.detail.lineDescription'),
+              { label: t('invoices.detail.quantity'), justify: 'end' },
+              { label: t('invoices.detail.unitPrice'), justify: 'end' },
+              t('invoices.detail.vat'),
               { label: t('invoices.detail.netAmount'), justify: 'end' },
             ]}
           />

@@ -24,7 +24,14 @@ export function InvoiceSearch({ q, tab }: { q: string; tab: InvoiceTab }) {
     <Form method="get" role="search" aria-label={t('invoices.searchLabel')}>
       {tab !== 'all' ? <input type="hidden" name="tab" value={tab} /> : null}
       <Flex gap="2" align="center" wrap="wrap">
-        <TextField.Root name="q" type="search" defaultValue={q} placeholder={t('invoices.searchPlaceholder')} aria-label={t('invoices.searchLabel')} style={{ minWidth: 280, flexGrow: 1 }}>
+        <TextField.Root
+          name="q"
+          type="search"
+          defaultValue={q}
+          placeholder={t('invoices.searchPlaceholder')}
+          aria-label={t('invoices.searchLabel')}
+          style={{ minWidth: 280, flexGrow: 1 }}
+        >
           <TextField.Slot>
             <MagnifyingGlassIcon />
           </TextField.Slot>

@@ -134,7 +134,16 @@ export function CheckboxField({
     <Flex direction="column" gap="1">
       <Text as="label" size="2" htmlFor={id}>
         <Flex gap="2" align="center">
-          <input {...inputProps} id={id} type="checkbox" name={name} value={value} defaultChecked={defaultChecked} aria-invalid={errorId ? true : undefined} aria-describedby={errorId} />
+          <input
+            {...inputProps}
+            id={id}
+            type="checkbox"
+            name={name}
+            value={value}
+            defaultChecked={defaultChecked}
+            aria-invalid={errorId ? true : undefined}
+            aria-describedby={errorId}
+          />
           {label}
         </Flex>
       </Text>

@@ -4,9 +4,5 @@ import { useLocation, useNavigation } from '@remix-run/react';
 export function useListLoading(): boolean {
   const navigation = useNavigation();
   const location = useLocation();
-  return (
-    navigation.state === 'loading' &&
-    navigation.location.pathname === location.pathname &&
-    (!navigation.formMethod || navigation.formMethod.toUpperCase() === 'GET')
-  );
+  return navigation.state === 'loading' && navigation.location.pathname === location.pathname && (!navigation.formMethod || navigation.formMethod.toUpperCase() === 'GET');
 }

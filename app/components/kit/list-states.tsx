@@ -13,19 +13,7 @@ const COLUMNS = { 2: { initial: '1', md: '2' }, 3: { initial: '1', sm: '2', lg: 
  * `lines` are the widths of the card's lines: a title line, then text lines;
  * `badge` adds the taller line of a card's badge or button row.
  */
-export function PlaceholderCards({
-  count,
-  label,
-  lines,
-  badge,
-  columns = 2,
-}: {
-  count: number;
-  label: string;
-  lines: readonly string[];
-  badge?: boolean;
-  columns?: 2 | 3;
-}) {
+export function PlaceholderCards({ count, label, lines, badge, columns = 2 }: { count: number; label: string; lines: readonly string[]; badge?: boolean; columns?: 2 | 3 }) {
   return (
     <Grid columns={COLUMNS[columns]} gap="4" aria-busy="true" aria-label={label}>
       {Array.from({ length: count }, (_, index) => (

@@ -17,7 +17,6 @@ import { formatBytes, formatDate } from '~/utils/format.ts';
 const ONBOARDING_COLOURS = { pending: 'gray', in_progress: 'amber', completed: 'green', rejected: 'red' } as const;
 const STATUS_COLOURS = { active: 'green', pending: 'amber', inactive: 'gray' } as const;
 
-
 function DecisionForm({ clientId, decision, children }: { clientId: string; decision: string; children: React.ReactNode }) {
   return (
     <Form method="post" preventScrollReset>

@@ -19,7 +19,6 @@ export function LimitStatusBadge({ status }: { status: CreditLimitStatus }) {
   );
 }
 
-
 /** Limits show whole euros (docs/screens.md). */
 const eur0 = (amount: number | null) => formatEur(amount, { decimals: 0 });
 

@@ -122,7 +122,7 @@ export function RequestLimitDialog({
       failureToast={{ title: 'limits.toast.createFailed', variant: 'destructive' }}
       labels={{ cancel: t('limits.cancel'), save: t('limits.save'), saving: t('limits.saving') }}
     >
-        <RequestFields form={form} fields={fields} clients={clients} today={today} />
+      <RequestFields form={form} fields={fields} clients={clients} today={today} />
     </CreateDialog>
   );
 }

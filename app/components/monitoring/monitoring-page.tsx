@@ -69,8 +69,10 @@ function IntegrationTable({ status }: { status: Status }) {
     <Table.Root size="1" data-testid="integration-health">
       <TableHead
         columns={[
-          t('dashboard.monitoring.integrations.name'), t('dashboard.monitoring.integrations.status'),
-          t('dashboard.monitoring.integrations.lastCheck'), { label: t('dashboard.monitoring.integrations.errorCount'), justify: 'end' },
+          t('dashboard.monitoring.integrations.name'),
+          t('dashboard.monitoring.integrations.status'),
+          t('dashboard.monitoring.integrations.lastCheck'),
+          { label: t('dashboard.monitoring.integrations.errorCount'), justify: 'end' },
           t('dashboard.monitoring.integrations.lastError'),
         ]}
       />
@@ -143,8 +145,10 @@ function SystemTab({ status }: { status: Status }) {
         <Table.Root size="1" data-testid="queue-table">
           <TableHead
             columns={[
-              t('dashboard.monitoring.queues.name'), { label: t('dashboard.monitoring.queues.created'), justify: 'end' },
-              { label: t('dashboard.monitoring.queues.retry'), justify: 'end' }, { label: t('dashboard.monitoring.queues.active'), justify: 'end' },
+              t('dashboard.monitoring.queues.name'),
+              { label: t('dashboard.monitoring.queues.created'), justify: 'end' },
+              { label: t('dashboard.monitoring.queues.retry'), justify: 'end' },
+              { label: t('dashboard.monitoring.queues.active'), justify: 'end' },
               { label: t('dashboard.monitoring.queues.failed'), justify: 'end' },
             ]}
           />
@@ -222,9 +226,18 @@ function LogsTab({ data }: { data: MonitoringData }) {
       <Form method="get" action="/monitoring" aria-label={t('dashboard.monitoring.tabs.logs')} data-testid="log-filters">
         <input type="hidden" name="tab" value="logs" />
         <Flex gap="3" align="end" wrap="wrap">
-          {select('userId', choices.users.map((user) => ({ value: user.id, label: user.name })))}
-          {select('action', choices.actions.map((action) => ({ value: action, label: action })))}
-          {select('entityType', choices.entityTypes.map((type) => ({ value: type, label: type })))}
+          {select(
+            'userId',
+            choices.users.map((user) => ({ value: user.id, label: user.name })),
+          )}
+          {select(
+            'action',
+            choices.actions.map((action) => ({ value: action, label: action })),
+          )}
+          {select(
+            'entityType',
+            choices.entityTypes.map((type) => ({ value: type, label: type })),
+          )}
           {(['from', 'to'] as const).map((name) => (
             <label key={name}>
               <Text as="div" size="1" color="gray">
@@ -255,8 +268,11 @@ function LogsTab({ data }: { data: MonitoringData }) {
             <Table.Root size="1" data-testid="log-table">
               <TableHead
                 columns={[
-                  t('dashboard.monitoring.logs.time'), t('dashboard.monitoring.logs.user'), t('dashboard.monitoring.logs.action'),
-                  t('dashboard.monitoring.logs.entity'), t('dashboard.monitoring.logs.ip'),
+                  t('dashboard.monitoring.logs.time'),
+                  t('dashboard.monitoring.logs.user'),
+                  t('dashboard.monitoring.logs.action'),
+                  t('dashboard.monitoring.logs.entity'),
+                  t('dashboard.monitoring.logs.ip'),
                 ]}
               />
               <Table.Body>
@@ -324,11 +340,26 @@ export function MonitoringPage({ data }: { data: MonitoringData }) {
       </Flex>
       <Grid columns={{ initial: '2', md: '4' }} gap="4">
         <Counter testId="counter-health" label={t('dashboard.monitoring.summary.health')} value={`${status.healthPercent}%`} color={status.healthy ? 'green' : 'red'} />
-        <Counter testId="counter-integrations" label={t('dashboard.monitoring.summary.activeIntegrations')} value={`${status.summary.activeIntegrations}/${status.integrations.length}`} />
+        <Counter
+          testId="counter-integrations"
+          label={t('dashboard.monitoring.summary.activeIntegrations')}
+          value={`${status.summary.activeIntegrations}/${status.integrations.length}`}
+        />
         <Counter testId="counter-queued" label={t('dashboard.monitoring.summary.queuedJobs')} value={String(status.summary.queuedJobs)} />
-        <Counter testId="counter-failed" label={t('dashboard.monitoring.summary.failedJobs')} value={String(status.summary.failedJobs24h)} color={status.summary.failedJobs24h ? 'red' : undefined} />
+        <Counter
+          testId="counter-failed"
+          label={t('dashboard.monitoring.summary.failedJobs')}
+          value={String(status.summary.failedJobs24h)}
+          color={status.summary.failedJobs24h ? 'red' : undefined}
+        />
       </Grid>
-      <TabBar label={t('dashboard.monitoring.title')} tabs={tabs} active={data.tab} hrefFor={(tab) => (tab === 'system' ? '/monitoring' : `/monitoring?tab=${tab}`)} labelFor={(tab) => t(`dashboard.monitoring.tabs.${tab}`)} />
+      <TabBar
+        label={t('dashboard.monitoring.title')}
+        tabs={tabs}
+        active={data.tab}
+        hrefFor={(tab) => (tab === 'system' ? '/monitoring' : `/monitoring?tab=${tab}`)}
+        labelFor={(tab) => t(`dashboard.monitoring.tabs.${tab}`)}
+      />
       <Box>
         {data.tab === 'system' ? <SystemTab status={status} /> : null}
         {data.tab === 'integrations' ? <IntegrationTable status={status} /> : null}

@@ -14,15 +14,7 @@ import { WizardErrors, WizardFormErrors } from './fields.tsx';
  * wizard, one multipart form post (no JavaScript needed), and a clear page
  * for a link that was used, replaced, decided, expired or never existed.
  */
-export function DocumentRequestPage({
-  request,
-  fileErrors,
-  formErrors,
-}: {
-  request: DocumentRequestState;
-  fileErrors?: Partial<Record<string, string[]>>;
-  formErrors?: string[];
-}) {
+export function DocumentRequestPage({ request, fileErrors, formErrors }: { request: DocumentRequestState; fileErrors?: Partial<Record<string, string[]>>; formErrors?: string[] }) {
   const { t } = useTranslation();
   const busy = useNavigation().state === 'submitting';
   return (

@@ -3,14 +3,7 @@ import { Badge, Button, Callout, Card, Flex, Text } from '@radix-ui/themes';
 import { Form, useFetcher, useNavigation } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  formatBytes,
-  hasAllowedExtension,
-  KYC_ACCEPT,
-  KYC_DOCUMENT_TYPES,
-  KYC_MAX_FILE_BYTES,
-  type KycDocumentType,
-} from '~/onboarding/kyc.ts';
+import { formatBytes, hasAllowedExtension, KYC_ACCEPT, KYC_DOCUMENT_TYPES, KYC_MAX_FILE_BYTES, type KycDocumentType } from '~/onboarding/kyc.ts';
 import { WizardErrors, WizardFormErrors } from './fields.tsx';
 
 export interface AttachedFile {
@@ -55,7 +48,12 @@ function KycCard({ kycType, attached, errors }: { kycType: KycDocumentType; atta
       const slot = await fetch('/api/objects/upload', { method: 'POST', credentials: 'same-origin' });
       if (!slot.ok) throw new Error(String(slot.status));
       const { uploadURL, objectId } = (await slot.json()) as { uploadURL: string; objectId: string };
-      const put = await fetch(uploadURL, { method: 'PUT', headers: { 'Content-Type': file.type || 'application/octet-stream', 'X-File-Name': encodeURIComponent(file.name) }, body: file, credentials: 'same-origin' });
+      const put = await fetch(uploadURL, {
+        method: 'PUT',
+        headers: { 'Content-Type': file.type || 'application/octet-stream', 'X-File-Name': encodeURIComponent(file.name) },
+        body: file,
+        credentials: 'same-origin',
+      });
       if (put.status === 413) return setLocalError('onboarding.upload.tooLarge');
       if (put.status === 415) return setLocalError('onboarding.upload.invalidType');
       if (!put.ok) throw new Error(String(put.status));
@@ -109,17 +107,7 @@ function KycCard({ kycType, attached, errors }: { kycType: KycDocumentType; atta
   );
 }
 
-export function DocumentsStep({
-  files,
-  missing,
-  fileErrors,
-  formErrors,
-}: {
-  files: AttachedFile[];
-  missing: KycDocumentType[];
-  fileErrors?: FileErrors;
-  formErrors?: string[];
-}) {
+export function DocumentsStep({ files, missing, fileErrors, formErrors }: { files: AttachedFile[]; missing: KycDocumentType[]; fileErrors?: FileErrors; formErrors?: string[] }) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const busy = useNavigation().state === 'submitting';
@@ -134,9 +122,7 @@ export function DocumentsStep({
         <WizardFormErrors errors={formErrors} />
         <Callout.Root color={missing.length ? 'amber' : 'green'} data-testid="kyc-missing">
           <Callout.Text>
-            {missing.length
-              ? t('onboarding.kyc.missing', { types: missing.map((type) => t(`onboarding.kyc.types.${type}.label`)).join(', ') })
-              : t('onboarding.kyc.allPresent')}
+            {missing.length ? t('onboarding.kyc.missing', { types: missing.map((type) => t(`onboarding.kyc.types.${type}.label`)).join(', ') }) : t('onboarding.kyc.allPresent')}
           </Callout.Text>
         </Callout.Root>
         {KYC_DOCUMENT_TYPES.map((kycType) => (

@@ -59,12 +59,7 @@ export function WizardField({ label, hint, inputProps, errors }: { label: string
       <Text as="label" htmlFor={id} size="2" weight="medium">
         {label}
       </Text>
-      <TextField.Root
-        {...inputProps}
-        id={id}
-        aria-invalid={errorId ? true : undefined}
-        aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined}
-      />
+      <TextField.Root {...inputProps} id={id} aria-invalid={errorId ? true : undefined} aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined} />
       {hint ? (
         <Text id={hintId} size="1" color="gray">
           {hint}

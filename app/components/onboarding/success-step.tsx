@@ -12,13 +12,17 @@ export function SuccessStep() {
     <Flex direction="column" gap="3" data-testid="wizard-success">
       <Flex align="center" gap="2">
         <CheckCircledIcon width="24" height="24" color="green" />
-        <Heading as="h2" size="5">{t('onboarding.success.title')}</Heading>
+        <Heading as="h2" size="5">
+          {t('onboarding.success.title')}
+        </Heading>
       </Flex>
       <Callout.Root color="green">
         <Callout.Text>{t('onboarding.success.registered')}</Callout.Text>
       </Callout.Root>
       <Text as="p">{t('onboarding.success.review')}</Text>
-      <Heading as="h3" size="3">{t('onboarding.success.nextSteps')}</Heading>
+      <Heading as="h3" size="3">
+        {t('onboarding.success.nextSteps')}
+      </Heading>
       <ol className="onboarding-next-steps">
         {NEXT_STEPS.map((step) => (
           <li key={step}>

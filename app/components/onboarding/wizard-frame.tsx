@@ -22,7 +22,9 @@ export function WizardFrame({ step, children }: { step: number; children: React.
           <LanguageSwitcher />
         </Flex>
         <Card size="3">
-          <Heading as="h1" size="6">{t('onboarding.title')}</Heading>
+          <Heading as="h1" size="6">
+            {t('onboarding.title')}
+          </Heading>
           <Text as="p" color="gray" mb="4">
             {t('onboarding.subtitle')}
           </Text>

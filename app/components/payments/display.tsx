@@ -51,4 +51,3 @@ export function SummaryCard({ testId, label, amount, hint, colour }: { testId: s
     </Card>
   );
 }
-

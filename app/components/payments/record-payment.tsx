@@ -50,12 +50,12 @@ function Fields({ form, fields, invoices }: { form: ReturnType<typeof useRecordF
   return (
     <Flex direction="column" gap="3">
       <SelectField label={t('payments.fields.invoice')} meta={fields.invoiceId} errors={errorText(fields.invoiceId.errors)}>
-          <option value="">{t('payments.fields.chooseInvoice')}</option>
-          {invoices.map((invoice) => (
-            <option key={invoice.id} value={invoice.id}>
-              {t('payments.fields.invoiceOption', { number: invoice.invoiceNumber, customer: invoice.customerName, open: formatEur(invoice.openAmount) })}
-            </option>
-          ))}
+        <option value="">{t('payments.fields.chooseInvoice')}</option>
+        {invoices.map((invoice) => (
+          <option key={invoice.id} value={invoice.id}>
+            {t('payments.fields.invoiceOption', { number: invoice.invoiceNumber, customer: invoice.customerName, open: formatEur(invoice.openAmount) })}
+          </option>
+        ))}
       </SelectField>
       <Field
         label={t('payments.fields.amount')}
@@ -63,11 +63,11 @@ function Fields({ form, fields, invoices }: { form: ReturnType<typeof useRecordF
         errors={errorText(fields.amount.errors)}
       />
       <SelectField label={t('payments.fields.paymentMethod')} meta={fields.paymentMethod} errors={errorText(fields.paymentMethod.errors)}>
-          {PAYMENT_METHODS.map((method) => (
-            <option key={method} value={method}>
-              {t(`payments.method.${method}`)}
-            </option>
-          ))}
+        {PAYMENT_METHODS.map((method) => (
+          <option key={method} value={method}>
+            {t(`payments.method.${method}`)}
+          </option>
+        ))}
       </SelectField>
       <Field label={t('payments.fields.reference')} inputProps={getInputProps(fields.reference, { type: 'text' })} errors={errorText(fields.reference.errors)} />
       <TextAreaField label={t('payments.fields.notes')} meta={fields.notes} errors={errorText(fields.notes.errors)} />

@@ -58,9 +58,16 @@ export function PaymentsTable({ payments, canDecide }: { payments: PaymentRowDat
     <Table.Root variant="surface" data-testid="payments-table">
       <TableHead
         columns={[
-          t('payments.columns.invoice'), t('payments.columns.parties'), { label: t('payments.columns.amount'), justify: 'end' },
-          { label: t('payments.columns.paidOfAmount'), justify: 'end' }, t('payments.columns.method'), t('payments.columns.status'),
-          t('payments.columns.dueDate'), t('payments.columns.reference'), t('payments.columns.dates'), t('payments.columns.actions'),
+          t('payments.columns.invoice'),
+          t('payments.columns.parties'),
+          { label: t('payments.columns.amount'), justify: 'end' },
+          { label: t('payments.columns.paidOfAmount'), justify: 'end' },
+          t('payments.columns.method'),
+          t('payments.columns.status'),
+          t('payments.columns.dueDate'),
+          t('payments.columns.reference'),
+          t('payments.columns.dates'),
+          t('payments.columns.actions'),
         ]}
       />
       <Table.Body>
@@ -106,7 +113,11 @@ export function PaymentsTable({ payments, canDecide }: { payments: PaymentRowDat
             <Table.Cell>
               <Flex direction="column">
                 <Text size="1">{t('payments.createdAt', { date: formatDateTime(payment.createdAt) })}</Text>
-                {payment.processedAt ? <Text size="1" color="gray">{t('payments.processedAt', { date: formatDateTime(payment.processedAt) })}</Text> : null}
+                {payment.processedAt ? (
+                  <Text size="1" color="gray">
+                    {t('payments.processedAt', { date: formatDateTime(payment.processedAt) })}
+                  </Text>
+                ) : null}
               </Flex>
             </Table.Cell>
             <Table.Cell>
@@ -179,9 +190,14 @@ export function PayoutsPanel({ payouts, status, canExport, pendingTotal }: { pay
           <Table.Root variant="surface" data-testid="payouts-table">
             <TableHead
               columns={[
-                { label: <VisuallyHidden>{t('payments.payouts.select')}</VisuallyHidden> }, t('payments.payouts.kindLabel'),
-                t('payments.payouts.client'), t('payments.columns.invoice'), { label: t('payments.columns.amount'), justify: 'end' }, 'IBAN',
-                t('payments.columns.status'), t('payments.payouts.batch'),
+                { label: <VisuallyHidden>{t('payments.payouts.select')}</VisuallyHidden> },
+                t('payments.payouts.kindLabel'),
+                t('payments.payouts.client'),
+                t('payments.columns.invoice'),
+                { label: t('payments.columns.amount'), justify: 'end' },
+                'IBAN',
+                t('payments.columns.status'),
+                t('payments.payouts.batch'),
               ]}
             />
             <Table.Body>
@@ -291,8 +307,11 @@ export function BankPanel({ entries, invoices, result }: { entries: EntryRowData
         <Table.Root variant="surface" data-testid="unmatched-table">
           <TableHead
             columns={[
-              t('payments.bank.bookingDate'), { label: t('payments.columns.amount'), justify: 'end' }, t('payments.bank.payer'),
-              t('payments.bank.remittance'), t('payments.bank.assign'),
+              t('payments.bank.bookingDate'),
+              { label: t('payments.columns.amount'), justify: 'end' },
+              t('payments.bank.payer'),
+              t('payments.bank.remittance'),
+              t('payments.bank.assign'),
             ]}
           />
           <Table.Body>

@@ -14,15 +14,7 @@ function entityHref(assessment: Pick<RiskAssessmentDto, 'entityType' | 'entityId
   return assessment.entityType === 'client' ? `/clients/${assessment.entityId}` : `/customers/${assessment.entityId}`;
 }
 
-export function AssessmentCard({
-  assessment,
-  detailsHref,
-  editHref,
-}: {
-  assessment: RiskAssessmentDto;
-  detailsHref: string;
-  editHref: string | null;
-}) {
+export function AssessmentCard({ assessment, detailsHref, editHref }: { assessment: RiskAssessmentDto; detailsHref: string; editHref: string | null }) {
   const { t } = useTranslation();
   const factors = Object.entries(assessment.factors ?? {});
   const shown = factors.slice(0, FACTORS_SHOWN);

@@ -10,15 +10,7 @@ import { adjustAssessmentFormSchema, newAssessmentFormSchema } from '~/risk/sche
 import { Field } from '~/components/forms.tsx';
 import { SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 import { formatDateTime } from '~/utils/format.ts';
-import {
-  CategoryBadge,
-  factorLabel,
-  formatDecimal,
-  formatFactorValue,
-  RiskFormErrors,
-  ScoreText,
-  signed,
-} from './risk-display.tsx';
+import { CategoryBadge, factorLabel, formatDecimal, formatFactorValue, RiskFormErrors, ScoreText, signed } from './risk-display.tsx';
 
 /**
  * The three panels of /risk, opened by the URL (?details=, ?edit=, ?new=1) so
@@ -142,15 +134,7 @@ export function DetailsPanel({ assessment, closeHref, editHref }: { assessment: 
 }
 
 /** 'Uredi' (manager): manual adjustment −100…100 and notes; shows who adjusted last and when. */
-export function AdjustPanel({
-  assessment,
-  closeHref,
-  lastResult,
-}: {
-  assessment: RiskAssessmentDto;
-  closeHref: string;
-  lastResult?: SubmissionResult<string[]>;
-}) {
+export function AdjustPanel({ assessment, closeHref, lastResult }: { assessment: RiskAssessmentDto; closeHref: string; lastResult?: SubmissionResult<string[]> }) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'adjust';
@@ -237,25 +221,31 @@ export function NewAssessmentPanel({
         <input type="hidden" name="intent" value="assess" />
         <Flex direction="column" gap="3">
           <SelectField label={t('risk.new.entity')} meta={fields.entity} errors={errorText(fields.entity.errors)}>
-              <option value="">{t('risk.new.choose')}</option>
-              <optgroup label={t('risk.new.clients')}>
-                {entities.clients.map((entity) => (
-                  <option key={entity.id} value={`client:${entity.id}`}>
-                    {entity.name} ({entity.oib})
-                  </option>
-                ))}
-              </optgroup>
-              <optgroup label={t('risk.new.customers')}>
-                {entities.customers.map((entity) => (
-                  <option key={entity.id} value={`customer:${entity.id}`}>
-                    {entity.name} ({entity.oib})
-                  </option>
-                ))}
-              </optgroup>
+            <option value="">{t('risk.new.choose')}</option>
+            <optgroup label={t('risk.new.clients')}>
+              {entities.clients.map((entity) => (
+                <option key={entity.id} value={`client:${entity.id}`}>
+                  {entity.name} ({entity.oib})
+                </option>
+              ))}
+            </optgroup>
+            <optgroup label={t('risk.new.customers')}>
+              {entities.customers.map((entity) => (
+                <option key={entity.id} value={`customer:${entity.id}`}>
+                  {entity.name} ({entity.oib})
+                </option>
+              ))}
+            </optgroup>
           </SelectField>
           <TextAreaField label={t('risk.new.notes')} meta={fields.notes} errors={errorText(fields.notes.errors)} rows={2} />
           <RiskFormErrors errors={form.errors} />
-          <SubmitRow cancel={{ to: closeHref, label: t('risk.actions.cancel') }} submitLabel={t('risk.new.submit')} busyLabel={t('risk.new.submitting')} busy={submitting} gap="2" />
+          <SubmitRow
+            cancel={{ to: closeHref, label: t('risk.actions.cancel') }}
+            submitLabel={t('risk.new.submit')}
+            busyLabel={t('risk.new.submitting')}
+            busy={submitting}
+            gap="2"
+          />
         </Flex>
       </Form>
     </Card>

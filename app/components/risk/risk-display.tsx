@@ -57,7 +57,6 @@ export function signed(value: number): string {
   return '0';
 }
 
-
 export function RiskFormErrors({ errors }: { errors?: string[] | null }) {
   const text = useRefusalText();
   if (!errors?.length) return null;

@@ -36,12 +36,27 @@ export function TaskFilters({ state }: { state: TaskListState }) {
     <Form method="get" role="search" aria-label={t('tasks.searchLabel')}>
       {state.tab !== 'all' ? <input type="hidden" name="tab" value={state.tab} /> : null}
       <Flex gap="2" align="center" wrap="wrap">
-        <TextField.Root name="q" type="search" defaultValue={state.q} placeholder={t('tasks.searchPlaceholder')} aria-label={t('tasks.searchLabel')} style={{ minWidth: 240, flexGrow: 1 }}>
+        <TextField.Root
+          name="q"
+          type="search"
+          defaultValue={state.q}
+          placeholder={t('tasks.searchPlaceholder')}
+          aria-label={t('tasks.searchLabel')}
+          style={{ minWidth: 240, flexGrow: 1 }}
+        >
           <TextField.Slot>
             <MagnifyingGlassIcon />
           </TextField.Slot>
         </TextField.Root>
-        <select name="priority" defaultValue={state.priority} key={`p-${state.priority}`} aria-label={t('tasks.filters.priority')} className="native-select" onChange={autoSubmit} data-testid="priority-filter">
+        <select
+          name="priority"
+          defaultValue={state.priority}
+          key={`p-${state.priority}`}
+          aria-label={t('tasks.filters.priority')}
+          className="native-select"
+          onChange={autoSubmit}
+          data-testid="priority-filter"
+        >
           <option value="all">{t('tasks.filters.allPriorities')}</option>
           {TASK_PRIORITIES.map((priority) => (
             <option key={priority} value={priority}>
@@ -49,7 +64,15 @@ export function TaskFilters({ state }: { state: TaskListState }) {
             </option>
           ))}
         </select>
-        <select name="assignee" defaultValue={state.assignee} key={`a-${state.assignee}`} aria-label={t('tasks.filters.assignee')} className="native-select" onChange={autoSubmit} data-testid="assignee-filter">
+        <select
+          name="assignee"
+          defaultValue={state.assignee}
+          key={`a-${state.assignee}`}
+          aria-label={t('tasks.filters.assignee')}
+          className="native-select"
+          onChange={autoSubmit}
+          data-testid="assignee-filter"
+        >
           {ASSIGNEE_FILTERS.map((value) => (
             <option key={value} value={value}>
               {t(`tasks.filters.assignees.${value}`)}

@@ -104,7 +104,17 @@ function EntityInputs({ entity }: { entity: { type: string; id: string } | null 
   );
 }
 
-export function NewTaskDialog({ users, entity, open, onOpenChange }: { users: UserOption[]; entity: { type: string; id: string } | null; open: boolean; onOpenChange: (open: boolean) => void }) {
+export function NewTaskDialog({
+  users,
+  entity,
+  open,
+  onOpenChange,
+}: {
+  users: UserOption[];
+  entity: { type: string; id: string } | null;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
   const { t } = useTranslation();
   const fetcher = useFetcher<TaskFormData>({ key: 'create-task' });
   const [form, fields] = useCreateForm('new-task', fetcher.data?.result);
@@ -120,14 +130,24 @@ export function NewTaskDialog({ users, entity, open, onOpenChange }: { users: Us
       failureToast={{ title: 'tasks.toast.errorTitle', description: 'tasks.toast.createFailed', variant: 'destructive' }}
       labels={{ cancel: t('tasks.cancel'), save: t('tasks.create'), saving: t('tasks.saving') }}
     >
-        <EntityInputs entity={entity} />
-        <TaskFields fields={fields} users={users} withType />
-        <FormErrors errors={form.errors} />
+      <EntityInputs entity={entity} />
+      <TaskFields fields={fields} users={users} withType />
+      <FormErrors errors={form.errors} />
     </CreateDialog>
   );
 }
 
-export function NewTaskPanel({ users, entity, lastResult, cancelTo }: { users: UserOption[]; entity: { type: string; id: string } | null; lastResult?: TaskFormResult; cancelTo: string }) {
+export function NewTaskPanel({
+  users,
+  entity,
+  lastResult,
+  cancelTo,
+}: {
+  users: UserOption[];
+  entity: { type: string; id: string } | null;
+  lastResult?: TaskFormResult;
+  cancelTo: string;
+}) {
   const { t } = useTranslation();
   const [form, fields] = useCreateForm('new-task-panel', lastResult);
   return (

@@ -97,17 +97,7 @@ export function InstanceCard({ instance, detailsHref, canRun }: { instance: Work
   );
 }
 
-export function DefinitionCard({
-  definition,
-  editHref,
-  testHref,
-  canEdit,
-}: {
-  definition: WorkflowDefinitionDto;
-  editHref: string;
-  testHref: string;
-  canEdit: boolean;
-}) {
+export function DefinitionCard({ definition, editHref, testHref, canEdit }: { definition: WorkflowDefinitionDto; editHref: string; testHref: string; canEdit: boolean }) {
   const { t } = useTranslation();
   const shown = definition.steps.slice(0, STEPS_SHOWN);
   const rest = definition.steps.length - shown.length;

@@ -127,11 +127,7 @@ export function EditorPanel({
               {showRefusal(formError)}
             </Text>
           ) : null}
-          <Field
-            label={`${t('workflows.editor.name')} *`}
-            inputProps={{ name: 'name', defaultValue: draft.name, required: true, maxLength: 255 }}
-            errors={errorsOf('name')}
-          />
+          <Field label={`${t('workflows.editor.name')} *`} inputProps={{ name: 'name', defaultValue: draft.name, required: true, maxLength: 255 }} errors={errorsOf('name')} />
           <SelectField label={`${t('workflows.editor.type')} *`} name="type" errors={errorsOf('type')} selectProps={{ defaultValue: draft.type }}>
             {WORKFLOW_TYPES.map((type) => (
               <option key={type} value={type}>
@@ -198,13 +194,39 @@ export function EditorPanel({
                   ))}
                 </SelectField>
                 <Flex gap="1">
-                  <Button type="submit" name="intent" value={`move-up:${index}`} size="1" variant="soft" color="gray" disabled={index === 0} aria-label={`${t('workflows.actions.moveUp')} ${index + 1}`}>
+                  <Button
+                    type="submit"
+                    name="intent"
+                    value={`move-up:${index}`}
+                    size="1"
+                    variant="soft"
+                    color="gray"
+                    disabled={index === 0}
+                    aria-label={`${t('workflows.actions.moveUp')} ${index + 1}`}
+                  >
                     ↑
                   </Button>
-                  <Button type="submit" name="intent" value={`move-down:${index}`} size="1" variant="soft" color="gray" disabled={index === last} aria-label={`${t('workflows.actions.moveDown')} ${index + 1}`}>
+                  <Button
+                    type="submit"
+                    name="intent"
+                    value={`move-down:${index}`}
+                    size="1"
+                    variant="soft"
+                    color="gray"
+                    disabled={index === last}
+                    aria-label={`${t('workflows.actions.moveDown')} ${index + 1}`}
+                  >
                     ↓
                   </Button>
-                  <Button type="submit" name="intent" value={`remove-step:${index}`} size="1" variant="soft" color="red" aria-label={`${t('workflows.actions.remove')} ${index + 1}`}>
+                  <Button
+                    type="submit"
+                    name="intent"
+                    value={`remove-step:${index}`}
+                    size="1"
+                    variant="soft"
+                    color="red"
+                    aria-label={`${t('workflows.actions.remove')} ${index + 1}`}
+                  >
                     {t('workflows.actions.remove')}
                   </Button>
                 </Flex>
@@ -275,7 +297,8 @@ export function TestPanel({
             {report.steps.map((step) => (
               <li key={step.index} data-testid="dry-run-step">
                 <Text size="2">
-                  <Badge color={step.status === 'ok' ? 'green' : step.status === 'error' ? 'red' : 'gray'}>{t(`workflows.dryRun.${step.status}`)}</Badge> {step.name}: {step.summary}
+                  <Badge color={step.status === 'ok' ? 'green' : step.status === 'error' ? 'red' : 'gray'}>{t(`workflows.dryRun.${step.status}`)}</Badge> {step.name}:{' '}
+                  {step.summary}
                 </Text>
               </li>
             ))}

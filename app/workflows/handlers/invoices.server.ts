@@ -9,10 +9,7 @@ import type { RowOf } from '../../../db/models/rows.ts';
 
 /** Handlers of invoice_verification: the invoice's data, duplicates, and the client's notice. */
 
-type InvoiceRow = RowOf<
-  typeof Invoice,
-  'id' | 'invoice_number' | 'status' | 'amount' | 'currency' | 'issue_date' | 'due_date' | 'client_id' | 'customer_id'
-> & {
+type InvoiceRow = RowOf<typeof Invoice, 'id' | 'invoice_number' | 'status' | 'amount' | 'currency' | 'issue_date' | 'due_date' | 'client_id' | 'customer_id'> & {
   client_status: RowOf<typeof Client>['status'] | null;
   customer_blocked: RowOf<typeof Customer>['account_blocked'] | null;
 };

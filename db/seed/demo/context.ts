@@ -70,16 +70,13 @@ export class Context {
   readonly events: Event[] = [];
   private readonly usedOibs = new Set<string>();
 
-  constructor(readonly random: Random, readonly clock: Clock, readonly staff: StaffSet) {}
+  constructor(
+    readonly random: Random,
+    readonly clock: Clock,
+    readonly staff: StaffSet,
+  ) {}
 
-  event(
-    at: number,
-    action: string,
-    entityType: string | null,
-    entityId: string | null,
-    userId: string | null,
-    details: Record<string, unknown>,
-  ) {
+  event(at: number, action: string, entityType: string | null, entityId: string | null, userId: string | null, details: Record<string, unknown>) {
     this.events.push({ at, action, entityType, entityId, userId, details });
   }
   anyone(): Staff {
@@ -110,8 +107,7 @@ export class Context {
   /** Landlines with the city's area code, some mobiles. */
   phone(cityName: string): string {
     const { random } = this;
-    if (random.chance(0.25))
-      return `+385 9${random.pick(['1', '2', '5', '8', '9'])} ${random.digits(3)} ${random.digits(4)}`;
+    if (random.chance(0.25)) return `+385 9${random.pick(['1', '2', '5', '8', '9'])} ${random.digits(3)} ${random.digits(4)}`;
     const area = cityOf(cityName)[2];
     const first = `${random.int(2, 6)}${random.digits(2)}`;
     return `+385 ${area} ${first} ${area.length === 1 ? random.digits(4) : random.digits(3)}`;
@@ -123,10 +119,7 @@ export class Context {
     return `0${this.random.pick(['80', '60', '30', '40', '90'])}${this.random.digits(6)}`;
   }
   foundedOn(year: number): string {
-    return `${year}-${String(this.random.int(1, 12)).padStart(2, '0')}-${String(this.random.int(1, 28)).padStart(
-      2,
-      '0',
-    )}`;
+    return `${year}-${String(this.random.int(1, 12)).padStart(2, '0')}-${String(this.random.int(1, 28)).padStart(2, '0')}`;
   }
 }
 

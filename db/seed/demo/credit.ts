@@ -15,13 +15,7 @@ export interface Credit {
 export function buildCredit(ctx: Context, clients: ClientInfo[], invoices: InvoiceInfo[]): Credit {
   const { random, clock } = ctx;
   const credit: Credit = { rows: [], pending: [] };
-  const request = (
-    fields: Row,
-    requester: Staff | null,
-    requestedAt: number,
-    clientName: string,
-    requested: number,
-  ) => {
+  const request = (fields: Row, requester: Staff | null, requestedAt: number, clientName: string, requested: number) => {
     const id = randomUUID();
     credit.rows.push({
       id,
@@ -44,9 +38,7 @@ export function buildCredit(ctx: Context, clients: ClientInfo[], invoices: Invoi
 
   for (const client of clients) {
     // docs/money.md: used credit is the sum of open advances.
-    const used = sumCents(
-      invoices.filter((i) => i.client === client && i.status === 'financed').map((i) => i.factorAmount!),
-    );
+    const used = sumCents(invoices.filter((i) => i.client === client && i.status === 'financed').map((i) => i.factorAmount!));
     client.row.used_credit = money(used);
     if (client.status === 'pending') {
       client.row.credit_limit = null;
@@ -55,21 +47,16 @@ export function buildCredit(ctx: Context, clients: ClientInfo[], invoices: Invoi
     // A limit that leaves 5–80 % headroom, in steps of 10,000 EUR, so usage bars show green, amber and red.
     const utilisation = random.weighted([random.int(20, 60), 6], [random.int(61, 89), 3], [random.int(90, 95), 1]);
     const floor = [20_000, 50_000, 100_000][client.size] * 100;
-    const limit =
-      client.status === 'inactive'
-        ? null
-        : Math.max(floor, Math.ceil((used * 100) / utilisation / 1_000_000) * 1_000_000);
+    const limit = client.status === 'inactive' ? null : Math.max(floor, Math.ceil((used * 100) / utilisation / 1_000_000) * 1_000_000);
     client.row.credit_limit = limit === null ? null : money(limit);
 
     // The history: approved at onboarding, renewed yearly; all but the current one have expired.
     const approvals: number[] = [];
-    for (let at = client.createdAt + random.int(2, 6) * DAY; at < clock.now; at += random.int(350, 364) * DAY)
-      approvals.push(at);
+    for (let at = client.createdAt + random.int(2, 6) * DAY; at < clock.now; at += random.int(350, 364) * DAY) approvals.push(at);
     let previous: number | null = null;
     approvals.forEach((approvedAt, index) => {
       const current = index === approvals.length - 1;
-      const granted =
-        current && limit !== null ? limit : Math.max(floor, (limit ?? floor) - random.int(1, 5) * 2_500_000);
+      const granted = current && limit !== null ? limit : Math.max(floor, (limit ?? floor) - random.int(1, 5) * 2_500_000);
       const requester = ctx.anyone();
       const approver = ctx.decider(requester);
       const requestedAt = clock.past(Math.max(client.createdAt, approvedAt - random.int(1, 3) * DAY));
@@ -79,10 +66,7 @@ export function buildCredit(ctx: Context, clients: ClientInfo[], invoices: Invoi
           client_id: client.id,
           previous_limit: previous === null ? null : money(previous),
           approved_limit: money(granted),
-          reason:
-            index === 0
-              ? 'Početni limit po sklapanju ugovora o faktoringu.'
-              : 'Godišnja obnova limita na temelju financijskih izvještaja.',
+          reason: index === 0 ? 'Početni limit po sklapanju ugovora o faktoringu.' : 'Godišnja obnova limita na temelju financijskih izvještaja.',
           valid_until: clock.day(approvedAt + 365 * DAY),
           status: current && client.status === 'active' ? 'approved' : 'expired',
           decided_by: approver.id,

@@ -1,36 +1,11 @@
-
-
 // ---------------------------------------------------------------------------
 // Croatian reference data
 
 // [city, postal code, phone area code, streets]
 export const CITIES: ReadonlyArray<readonly [string, string, string, readonly string[]]> = [
-  [
-    'Zagreb',
-    '10000',
-    '1',
-    [
-      'Ilica',
-      'Savska cesta',
-      'Radnička cesta',
-      'Heinzelova ulica',
-      'Ulica grada Vukovara',
-      'Slavonska avenija',
-      'Zagrebačka avenija',
-    ],
-  ],
-  [
-    'Split',
-    '21000',
-    '21',
-    ['Domovinskog rata', 'Poljička cesta', 'Ulica Ruđera Boškovića', 'Put Supavla', 'Vukovarska ulica'],
-  ],
-  [
-    'Rijeka',
-    '51000',
-    '51',
-    ['Riva', 'Ulica Milutina Barača', 'Zvonimirova ulica', 'Krešimirova ulica', 'Ulica Franje Čandeka'],
-  ],
+  ['Zagreb', '10000', '1', ['Ilica', 'Savska cesta', 'Radnička cesta', 'Heinzelova ulica', 'Ulica grada Vukovara', 'Slavonska avenija', 'Zagrebačka avenija']],
+  ['Split', '21000', '21', ['Domovinskog rata', 'Poljička cesta', 'Ulica Ruđera Boškovića', 'Put Supavla', 'Vukovarska ulica']],
+  ['Rijeka', '51000', '51', ['Riva', 'Ulica Milutina Barača', 'Zvonimirova ulica', 'Krešimirova ulica', 'Ulica Franje Čandeka']],
   ['Osijek', '31000', '31', ['Europska avenija', 'Vukovarska cesta', 'Ulica Hrvatske Republike', 'Ulica Svetog Roka']],
   ['Zadar', '23000', '23', ['Ulica Ivana Mažuranića', 'Put Murvice', 'Ulica Bartula Kašića', 'Obala kneza Branimira']],
   ['Pula', '52100', '52', ['Istarska ulica', 'Flanatička ulica', 'Ulica Giardini', 'Šijanska cesta']],
@@ -212,20 +187,7 @@ export const LAST_NAMES = [
 // Bank codes (VBDI) of Croatian banks, for IBANs.
 export const BANK_CODES = ['2340009', '2360000', '2484008', '2402006', '2390001', '2407000', '2500009'];
 
-export const MONTHS = [
-  'siječanj',
-  'veljača',
-  'ožujak',
-  'travanj',
-  'svibanj',
-  'lipanj',
-  'srpanj',
-  'kolovoz',
-  'rujan',
-  'listopad',
-  'studeni',
-  'prosinac',
-];
+export const MONTHS = ['siječanj', 'veljača', 'ožujak', 'travanj', 'svibanj', 'lipanj', 'srpanj', 'kolovoz', 'rujan', 'listopad', 'studeni', 'prosinac'];
 
 export const REJECTION_REASONS = [
   'Kupac osporava isporuku – otvorena reklamacija.',

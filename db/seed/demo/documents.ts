@@ -19,12 +19,7 @@ const KYC_DOCUMENTS: ReadonlyArray<readonly [string, string, string]> = [
   ['director_id', 'id_document', 'Osobna iskaznica direktora'],
 ];
 
-export function buildDocuments(
-  ctx: Context,
-  clients: ClientInfo[],
-  customers: CustomerInfo[],
-  invoices: InvoiceInfo[],
-): Documents {
+export function buildDocuments(ctx: Context, clients: ClientInfo[], customers: CustomerInfo[], invoices: InvoiceInfo[]): Documents {
   const { random, clock } = ctx;
   const documents: Documents = { rows: [], files: [] };
   const add = (doc: {

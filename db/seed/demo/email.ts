@@ -29,11 +29,7 @@ const TEMPLATES: ReadonlyArray<{ name: string; trigger: string; active: boolean;
     trigger: 'manual',
     active: true,
     subject: 'Mjesečni pregled faktoringa – {{company_name}}',
-    body: signed([
-      'Poštovani {{client_name}},',
-      '',
-      'u privitku je pregled financiranih i naplaćenih faktura tvrtke {{company_name}} za prethodni mjesec.',
-    ]),
+    body: signed(['Poštovani {{client_name}},', '', 'u privitku je pregled financiranih i naplaćenih faktura tvrtke {{company_name}} za prethodni mjesec.']),
   },
   {
     name: 'Podsjetnik na dospijeće (stara verzija)',
@@ -51,25 +47,13 @@ function signed(body: string[]): string {
 
 export function buildEmail(ctx: Context, clients: ClientInfo[], invoices: InvoiceInfo[], reference: ReferenceRowIds) {
   const { random, clock } = ctx;
-  const templateIds = TEMPLATES.map((template) =>
-    template.reference ? reference.templates[template.trigger as keyof ReferenceRowIds['templates']] : randomUUID(),
-  );
+  const templateIds = TEMPLATES.map((template) => (template.reference ? reference.templates[template.trigger as keyof ReferenceRowIds['templates']] : randomUUID()));
   const usage = TEMPLATES.map(() => 0);
   const logs: Row[] = [];
-  const send = (mail: {
-    template: number;
-    campaignId?: string;
-    client: ClientInfo;
-    at: number;
-    invoice?: InvoiceInfo;
-    failed?: boolean;
-  }) => {
+  const send = (mail: { template: number; campaignId?: string; client: ClientInfo; at: number; invoice?: InvoiceInfo; failed?: boolean }) => {
     const template = TEMPLATES[mail.template];
-    const status = mail.failed
-      ? 'failed'
-      : random.weighted(['sent', 15], ['delivered', 35], ['opened', 25], ['clicked', 15], ['failed', 10]);
-    const openedAt =
-      status === 'opened' || status === 'clicked' ? clock.past(mail.at + random.int(5, 2000) * MINUTE) : undefined;
+    const status = mail.failed ? 'failed' : random.weighted(['sent', 15], ['delivered', 35], ['opened', 25], ['clicked', 15], ['failed', 10]);
+    const openedAt = status === 'opened' || status === 'clicked' ? clock.past(mail.at + random.int(5, 2000) * MINUTE) : undefined;
     const clickedAt = status === 'clicked' ? clock.past(openedAt! + random.int(1, 30) * MINUTE) : undefined;
     const values: Record<string, string> = {
       company_name: mail.client.companyName,
@@ -86,10 +70,7 @@ export function buildEmail(ctx: Context, clients: ClientInfo[], invoices: Invoic
       subject: template.subject.replace(/\{\{(\w+)\}\}/g, (_, key: string) => values[key] ?? ''),
       status,
       message_id: status === 'failed' ? null : `<${randomUUID()}@finflow.local>`,
-      error_message:
-        status === 'failed'
-          ? random.pick(['550 5.1.1 Mailbox unavailable', 'SMTP timeout nakon 30 s', '552 5.2.2 Mailbox full'])
-          : null,
+      error_message: status === 'failed' ? random.pick(['550 5.1.1 Mailbox unavailable', 'SMTP timeout nakon 30 s', '552 5.2.2 Mailbox full']) : null,
       attempts: status === 'failed' ? 3 : 1,
       sent_at: status === 'failed' ? null : date(mail.at),
       opened_at: openedAt === undefined ? null : date(openedAt),
@@ -101,8 +82,7 @@ export function buildEmail(ctx: Context, clients: ClientInfo[], invoices: Invoic
   };
 
   // Triggered mail: welcome on onboarding, invoice verified, due and overdue reminders.
-  for (const client of newestActive(clients))
-    send({ template: WELCOME, client, at: clock.past(client.createdAt + 3 * DAY) });
+  for (const client of newestActive(clients)) send({ template: WELCOME, client, at: clock.past(client.createdAt + 3 * DAY) });
   const verified = invoices.filter((i) => i.row.verified_at).sort((a, b) => b.createdAt - a.createdAt);
   for (const invoice of verified.slice(0, 30)) {
     const at = clock.past((invoice.row.verified_at as Date).getTime() + MINUTE);
@@ -110,8 +90,7 @@ export function buildEmail(ctx: Context, clients: ClientInfo[], invoices: Invoic
   }
   for (const invoice of invoices.filter((i) => i.status === 'financed').slice(0, 25)) {
     const due = Date.parse(invoice.dueDay);
-    if (due < clock.midnight)
-      send({ template: OVERDUE, client: invoice.client, invoice, at: clock.past(due + DAY + 8 * HOUR) });
+    if (due < clock.midnight) send({ template: OVERDUE, client: invoice.client, invoice, at: clock.past(due + DAY + 8 * HOUR) });
     else if (due - 7 * DAY < clock.now) {
       send({ template: DUE, client: invoice.client, invoice, at: clock.past(due - 7 * DAY + 8 * HOUR) });
     }
@@ -158,20 +137,10 @@ export function buildEmail(ctx: Context, clients: ClientInfo[], invoices: Invoic
     const createdAt = clock.at(spec.daysAgo + (spec.status === 'draft' ? 0 : 1), random);
     const started = ['sending', 'completed', 'failed'].includes(spec.status);
     const startedAt = started ? clock.past(createdAt + HOUR) : undefined;
-    const audience =
-      spec.recipients === 'all_clients'
-        ? onboarded
-        : spec.recipients === 'active_clients'
-        ? active
-        : random.shuffle(active).slice(0, 4);
+    const audience = spec.recipients === 'all_clients' ? onboarded : spec.recipients === 'active_clients' ? active : random.shuffle(active).slice(0, 4);
     let completedAt: number | undefined;
     if (startedAt !== undefined) {
-      const reached =
-        spec.status === 'completed'
-          ? audience
-          : spec.status === 'sending'
-          ? audience.slice(0, Math.ceil(audience.length / 2))
-          : audience.slice(0, 3);
+      const reached = spec.status === 'completed' ? audience : spec.status === 'sending' ? audience.slice(0, Math.ceil(audience.length / 2)) : audience.slice(0, 3);
       reached.forEach((client, index) => {
         send({
           template: spec.template,

@@ -30,17 +30,8 @@ export function buildIntegrations(ctx: Context, reference: ReferenceRowIds) {
     // Twelve calls over the last three weeks, oldest first; the e-signature sandbox timed out twice lately.
     for (let n = 11; n >= 0; n--) {
       const at = clock.past(clock.midnight - n * 2 * DAY + random.int(0, 23) * HOUR);
-      const success =
-        spec.type === 'docusign'
-          ? n > 2 || n === 0
-          : spec.type === 'einvoicing'
-          ? random.chance(0.8)
-          : random.chance(0.95);
-      const message = success
-        ? 'OK (sandbox)'
-        : spec.type === 'docusign'
-        ? 'Timeout nakon 5000 ms (POST /envelopes)'
-        : 'HTTP 503 Service Unavailable';
+      const success = spec.type === 'docusign' ? n > 2 || n === 0 : spec.type === 'einvoicing' ? random.chance(0.8) : random.chance(0.95);
+      const message = success ? 'OK (sandbox)' : spec.type === 'docusign' ? 'Timeout nakon 5000 ms (POST /envelopes)' : 'HTTP 503 Service Unavailable';
       if (!success) {
         errors += 1;
         lastError = message;

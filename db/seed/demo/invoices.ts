@@ -65,17 +65,13 @@ export function buildInvoices(ctx: Context, clients: ClientInfo[], customers: Cu
       const year = new Date(clock.midnight - issueAgo * DAY).getUTCFullYear();
       const sequence = (sequenceByYear.get(year) ?? 0) + 1;
       sequenceByYear.set(year, sequence);
-      ledger.invoices.push(
-        buildInvoice(ctx, ledger, client, issueAgo, `R-${year}-${String(sequence).padStart(4, '0')}`, bankEntries),
-      );
+      ledger.invoices.push(buildInvoice(ctx, ledger, client, issueAgo, `R-${year}-${String(sequence).padStart(4, '0')}`, bankEntries));
     }
   }
 
   // Customers existed before their first invoice.
   for (const customer of customers) {
-    const first = Math.min(
-      ...ledger.invoices.filter((invoice) => invoice.customer === customer).map((invoice) => invoice.createdAt),
-    );
+    const first = Math.min(...ledger.invoices.filter((invoice) => invoice.customer === customer).map((invoice) => invoice.createdAt));
     if (first < customer.createdAt) customer.createdAt = first - random.int(1, 30) * DAY;
     Object.assign(customer.row, { created_at: date(customer.createdAt), updated_at: date(customer.createdAt) });
   }
@@ -85,18 +81,10 @@ export function buildInvoices(ctx: Context, clients: ClientInfo[], customers: Cu
 /** The status an invoice issued `issueAgo` days ago, due `dueAgo` days ago (negative: not yet), would have by now. */
 function lifecycleStatus(random: Random, issueAgo: number, dueAgo: number): string {
   if (issueAgo < 3) return random.weighted(['pending', 8], ['verified', 2]);
-  if (dueAgo < 0 && issueAgo < 6)
-    return random.weighted(['pending', 4], ['verified', 3], ['approved', 2], ['rejected', 1]);
+  if (dueAgo < 0 && issueAgo < 6) return random.weighted(['pending', 4], ['verified', 3], ['approved', 2], ['rejected', 1]);
   if (dueAgo < 0) {
     // Not due yet: most are financed, the rest still on their way (or refused).
-    return random.weighted(
-      ['financed', 55],
-      ['pending', 10],
-      ['verified', 10],
-      ['approved', 10],
-      ['rejected', 8],
-      ['paid', 7],
-    );
+    return random.weighted(['financed', 55], ['pending', 10], ['verified', 10], ['approved', 10], ['rejected', 8], ['paid', 7]);
   }
   // Due: mostly collected by now; a few financed ones are overdue, but only recently.
   if (dueAgo < 70) return random.weighted(['financed', 12], ['paid', 78], ['rejected', 10]);
@@ -104,14 +92,7 @@ function lifecycleStatus(random: Random, issueAgo: number, dueAgo: number): stri
 }
 
 /** One invoice, taken as far along its lifecycle as an invoice of its age would be by now. */
-function buildInvoice(
-  ctx: Context,
-  ledger: Ledger,
-  client: ClientInfo,
-  issueAgo: number,
-  number: string,
-  bankEntries: { next: number },
-): InvoiceInfo {
+function buildInvoice(ctx: Context, ledger: Ledger, client: ClientInfo, issueAgo: number, number: string, bankEntries: { next: number }): InvoiceInfo {
   const { random, clock } = ctx;
   const issueMs = clock.midnight - issueAgo * DAY;
   const termDays = random.pick([30, 30, 45, 60, 60, 90]);
@@ -168,11 +149,7 @@ function buildInvoice(
     currency: 'EUR',
     issue_date: clock.day(issueMs),
     due_date: dueDay,
-    description: random.pick(DESCRIPTIONS)(
-      String(random.int(1000, 9999)),
-      MONTHS[new Date(issueMs).getUTCMonth()],
-      new Date(issueMs).getUTCFullYear(),
-    ),
+    description: random.pick(DESCRIPTIONS)(String(random.int(1000, 9999)), MONTHS[new Date(issueMs).getUTCMonth()], new Date(issueMs).getUTCFullYear()),
     factor_amount: null,
     factor_fee: null,
     paid_amount: '0.00',
@@ -243,14 +220,7 @@ function buildInvoice(
 }
 
 /** A payout to the client's IBAN, exported in the next day's SEPA batch and paid soon after. */
-function payout(
-  ctx: Context,
-  invoice: InvoiceInfo,
-  kind: 'advance' | 'reserve_release',
-  amount: number,
-  at: number,
-  by: Staff,
-): Row {
+function payout(ctx: Context, invoice: InvoiceInfo, kind: 'advance' | 'reserve_release', amount: number, at: number, by: Staff): Row {
   const age = ctx.clock.now - at;
   const exported = age > 2 * DAY;
   return {
@@ -280,12 +250,7 @@ function collect(ctx: Context, ledger: Ledger, invoice: InvoiceInfo, bankEntries
   const { amount, number } = invoice;
   const financedAt = invoice.financedAt!;
   const confirmed: number[] = [];
-  const add = (
-    amountCents: number,
-    status: 'pending' | 'confirmed' | 'failed' | 'refunded',
-    at: number,
-    notes?: string,
-  ) => {
+  const add = (amountCents: number, status: 'pending' | 'confirmed' | 'failed' | 'refunded', at: number, notes?: string) => {
     // Most settled payments come in with the bank statement import; the rest are typed in.
     const fromBank = status !== 'pending' && random.chance(0.6);
     const recorder = ctx.anyone();
@@ -297,16 +262,12 @@ function collect(ctx: Context, ledger: Ledger, invoice: InvoiceInfo, bankEntries
       invoice_id: invoice.id,
       amount: money(amountCents),
       currency: 'EUR',
-      payment_method: fromBank
-        ? 'bank_transfer'
-        : random.weighted(['bank_transfer', 85], ['card', 6], ['check', 5], ['cash', 4]),
+      payment_method: fromBank ? 'bank_transfer' : random.weighted(['bank_transfer', 85], ['card', 6], ['check', 5], ['cash', 4]),
       status,
       reference: `HR00 ${number.replace(/\D/g, '')}`,
       notes: notes ?? null,
       source: fromBank ? 'bank_statement' : 'manual',
-      bank_entry_ref: fromBank
-        ? `IZV-${clock.day(at).replace(/-/g, '')}-${String(++bankEntries.next).padStart(5, '0')}`
-        : null,
+      bank_entry_ref: fromBank ? `IZV-${clock.day(at).replace(/-/g, '')}-${String(++bankEntries.next).padStart(5, '0')}` : null,
       recorded_by: fromBank ? null : recorder.id,
       processed_by: status === 'pending' ? null : processor.id,
       processed_at: status === 'pending' ? null : date(at),
@@ -321,13 +282,9 @@ function collect(ctx: Context, ledger: Ledger, invoice: InvoiceInfo, bankEntries
 
   if (invoice.status === 'paid') {
     const dueMs = Date.parse(invoice.dueDay);
-    const paidAt = clock.past(
-      Math.max(financedAt + random.int(1, 5) * DAY, dueMs + random.int(-12, 20) * DAY + random.int(8, 15) * HOUR),
-    );
-    const earlier = (maxDays: number, minDays = 2) =>
-      Math.max(financedAt + HOUR, paidAt - random.int(minDays, maxDays) * DAY);
-    if (random.chance(0.06))
-      add(amount, 'failed', earlier(6), 'Banka odbila nalog: nedovoljno sredstava na računu platitelja.');
+    const paidAt = clock.past(Math.max(financedAt + random.int(1, 5) * DAY, dueMs + random.int(-12, 20) * DAY + random.int(8, 15) * HOUR));
+    const earlier = (maxDays: number, minDays = 2) => Math.max(financedAt + HOUR, paidAt - random.int(minDays, maxDays) * DAY);
+    if (random.chance(0.06)) add(amount, 'failed', earlier(6), 'Banka odbila nalog: nedovoljno sredstava na računu platitelja.');
     if (random.chance(0.15)) {
       const first = Math.floor((amount * random.int(3, 6)) / 10);
       add(first, 'confirmed', earlier(20, 5), 'Djelomična uplata.');
@@ -341,8 +298,7 @@ function collect(ctx: Context, ledger: Ledger, invoice: InvoiceInfo, bankEntries
     invoice.paidAt = paidAt;
   } else {
     const kind = random.weighted(['none', 66], ['pending', 16], ['partial', 10], ['failed', 8]);
-    const recent = (daysBack: number) =>
-      clock.past(Math.max(financedAt + HOUR, clock.at(random.int(0, daysBack), random)));
+    const recent = (daysBack: number) => clock.past(Math.max(financedAt + HOUR, clock.at(random.int(0, daysBack), random)));
     if (kind === 'partial') {
       const part = Math.floor((amount * random.int(2, 5)) / 10);
       add(part, 'confirmed', recent(20), 'Djelomična uplata po dogovoru o obročnoj otplati.');
@@ -350,10 +306,7 @@ function collect(ctx: Context, ledger: Ledger, invoice: InvoiceInfo, bankEntries
     } else if (kind === 'pending') {
       add(amount, 'pending', recent(6));
     } else if (kind === 'failed') {
-      const reason = random.pick([
-        'Povrat od banke: neispravan IBAN primatelja.',
-        'Banka odbila nalog: račun platitelja je blokiran.',
-      ]);
+      const reason = random.pick(['Povrat od banke: neispravan IBAN primatelja.', 'Banka odbila nalog: račun platitelja je blokiran.']);
       add(amount, 'failed', recent(25), reason);
     }
   }

@@ -16,11 +16,7 @@ export function buildClients(ctx: Context): ClientInfo[] {
   return CLIENT_COMPANIES.map(([companyName, cityName], index) => {
     const status = statuses[index];
     const createdDaysAgo =
-      status === 'pending'
-        ? random.int(2, 25)
-        : status === 'inactive'
-        ? random.int(650, 760)
-        : random.weighted([random.int(400, 760), 7], [random.int(60, 399), 3]);
+      status === 'pending' ? random.int(2, 25) : status === 'inactive' ? random.int(650, 760) : random.weighted([random.int(400, 760), 7], [random.int(60, 399), 3]);
     const contactPerson = ctx.person();
     const domain = `${asciiSlug(companyName)}.hr`;
     const [first, last] = contactPerson.split(' ');
@@ -61,9 +57,7 @@ export function buildClients(ctx: Context): ClientInfo[] {
       advance_rate: client.advanceRate,
       fee_rate: client.feeRate,
       recourse: random.chance(0.8),
-      agreement_number: onboarded
-        ? `UGF-${new Date(createdAt).getUTCFullYear()}-${String(index + 1).padStart(4, '0')}`
-        : null,
+      agreement_number: onboarded ? `UGF-${new Date(createdAt).getUTCFullYear()}-${String(index + 1).padStart(4, '0')}` : null,
       agreement_signed_on: onboarded ? clock.day(createdAt + random.int(1, 6) * DAY) : null,
       founded_on: ctx.foundedOn(client.foundedYear),
       onboarding_status: onboarded ? 'completed' : 'in_progress',

@@ -1,5 +1,3 @@
-
-
 // ---------------------------------------------------------------------------
 // A minimal, valid one-page PDF, so document downloads open in any viewer.
 
@@ -15,15 +13,7 @@ function pdfText(text: string): string {
 }
 
 export function minimalPdf(title: string, lines: string[]): Buffer {
-  const content = [
-    'BT',
-    '/F1 16 Tf',
-    '56 780 Td',
-    `(${pdfText(title)}) Tj`,
-    '/F1 11 Tf',
-    ...lines.flatMap((line) => ['0 -22 Td', `(${pdfText(line)}) Tj`]),
-    'ET',
-  ].join('\n');
+  const content = ['BT', '/F1 16 Tf', '56 780 Td', `(${pdfText(title)}) Tj`, '/F1 11 Tf', ...lines.flatMap((line) => ['0 -22 Td', `(${pdfText(line)}) Tj`]), 'ET'].join('\n');
   const objects = [
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',

@@ -37,10 +37,10 @@ export async function updateRows(sequelize: Sequelize, transaction: Transaction,
   await sequelize.query(`ALTER TABLE ${table} DISABLE TRIGGER ${table}_set_updated_at`, { transaction });
   for (const { id, ...values } of rows) {
     const columns = Object.keys(values);
-    await sequelize.query(
-      `UPDATE ${table} SET ${columns.map((column, index) => `${column} = $${index + 1}`).join(', ')} WHERE id = $${columns.length + 1}`,
-      { bind: [...columns.map((column) => (values[column] === undefined ? null : values[column])), id], transaction },
-    );
+    await sequelize.query(`UPDATE ${table} SET ${columns.map((column, index) => `${column} = $${index + 1}`).join(', ')} WHERE id = $${columns.length + 1}`, {
+      bind: [...columns.map((column) => (values[column] === undefined ? null : values[column])), id],
+      transaction,
+    });
   }
   await sequelize.query(`ALTER TABLE ${table} ENABLE TRIGGER ${table}_set_updated_at`, { transaction });
 }

@@ -18,8 +18,7 @@ export class RiskBook {
 
   assessHistory(clients: ClientInfo[], customers: CustomerInfo[]) {
     // Applicants are assessed by their onboarding workflow (buildWorkflows).
-    for (const client of clients)
-      if (client.status !== 'pending') this.history('client', client, false, this.ctx.random.int(1, 3));
+    for (const client of clients) if (client.status !== 'pending') this.history('client', client, false, this.ctx.random.int(1, 3));
     for (const customer of customers) this.history('customer', customer, customer.blocked, this.ctx.random.int(1, 2));
   }
 
@@ -38,13 +37,7 @@ export class RiskBook {
     }
   }
 
-  assess(
-    entityType: 'client' | 'customer',
-    party: Party,
-    target: number,
-    at: number,
-    options: { blocked?: boolean; adjust?: boolean; withData?: boolean },
-  ) {
+  assess(entityType: 'client' | 'customer', party: Party, target: number, at: number, options: { blocked?: boolean; adjust?: boolean; withData?: boolean }) {
     const { random, clock } = this.ctx;
     const factors: Record<string, { score: number; weight: number }> = {};
     let weighted = 0;
@@ -79,11 +72,9 @@ export class RiskBook {
       notes: !adjuster
         ? 'Automatska procjena na temelju podataka FINA-e i povijesti plaćanja.'
         : adjustment > 0
-        ? 'Korekcija naviše: dugogodišnja uredna suradnja i osigurani ugovori s kupcima.'
-        : 'Korekcija naniže: koncentracija na jednog kupca i pad prihoda u zadnjem kvartalu.',
-      hanfa_data: options.withData
-        ? json({ source: 'sandbox', supervisedEntity: false, supervisoryMeasures: [], checkedAt })
-        : null,
+          ? 'Korekcija naviše: dugogodišnja uredna suradnja i osigurani ugovori s kupcima.'
+          : 'Korekcija naniže: koncentracija na jednog kupca i pad prihoda u zadnjem kvartalu.',
+      hanfa_data: options.withData ? json({ source: 'sandbox', supervisedEntity: false, supervisoryMeasures: [], checkedAt }) : null,
       fina_data: options.withData
         ? json({
             source: 'sandbox',

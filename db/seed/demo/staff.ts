@@ -52,12 +52,11 @@ export async function insertStaff(sequelize: Sequelize, transaction: Transaction
     });
     return `(${placeholders.join(', ')})`;
   });
-  const inserted = (await sequelize.query(
-    `INSERT INTO users (${Object.keys(rows[0]).join(', ')}) VALUES ${tuples.join(
-      ', ',
-    )} ON CONFLICT (email) DO NOTHING RETURNING id`,
-    { bind: values, transaction, type: QueryTypes.SELECT },
-  )) as Array<{ id: string }>;
+  const inserted = (await sequelize.query(`INSERT INTO users (${Object.keys(rows[0]).join(', ')}) VALUES ${tuples.join(', ')} ON CONFLICT (email) DO NOTHING RETURNING id`, {
+    bind: values,
+    transaction,
+    type: QueryTypes.SELECT,
+  })) as Array<{ id: string }>;
   const [found] = (await sequelize.query('SELECT id, email, role FROM users WHERE email IN (:emails)', {
     replacements: { emails: rows.map((row) => row.email) },
     transaction,

@@ -74,14 +74,7 @@ export function buildDailyTasks(
   book: { clients: ClientInfo[]; customers: CustomerInfo[]; invoices: InvoiceInfo[]; documents: Row[]; credit: Credit },
 ) {
   const { random, clock } = ctx;
-  const TYPES = [
-    'kyc_verification',
-    'risk_assessment',
-    'manual_review',
-    'document_review',
-    'customer_contact',
-    'limit_approval',
-  ];
+  const TYPES = ['kyc_verification', 'risk_assessment', 'manual_review', 'document_review', 'customer_contact', 'limit_approval'];
   const PRIORITIES = ['urgent', 'high', 'medium', 'normal', 'low'];
   const STATUSES = ['pending', 'in_progress', 'completed', 'cancelled'] as const;
   const pending = book.clients.filter((client) => client.status === 'pending');
@@ -139,12 +132,7 @@ export function buildDailyTasks(
       createdAt,
       dueInDays: random.int(1, 10),
       completedAt: status === 'completed' ? clock.past(clock.office(createdAt + random.int(2, 72) * HOUR)) : undefined,
-      notes:
-        status === 'cancelled'
-          ? 'Otkazano: zadatak više nije potreban.'
-          : status === 'completed'
-          ? 'Riješeno.'
-          : undefined,
+      notes: status === 'cancelled' ? 'Otkazano: zadatak više nije potreban.' : status === 'completed' ? 'Riješeno.' : undefined,
     });
   }
 }

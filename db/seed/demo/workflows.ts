@@ -135,10 +135,7 @@ export function buildWorkflows(
     } else if (spec.status === 'paused') {
       after(random.int(1, 24) * HOUR);
     }
-    const context =
-      spec.status === 'paused'
-        ? { ...spec.context, pausedBy: ctx.decider().id, pausedAt: new Date(cursor).toISOString() }
-        : spec.context;
+    const context = spec.status === 'paused' ? { ...spec.context, pausedBy: ctx.decider().id, pausedAt: new Date(cursor).toISOString() } : spec.context;
     instances.push({
       id,
       workflow_id: reference.workflows[spec.type],
@@ -219,9 +216,7 @@ export function buildWorkflows(
   ];
   const taken = new Set<InvoiceInfo>();
   for (const [invoiceStatus, status, current] of verificationPlan) {
-    const invoice = newest.find(
-      (i) => i.status === invoiceStatus && i.row.verification_status !== 'failed' && !taken.has(i),
-    );
+    const invoice = newest.find((i) => i.status === invoiceStatus && i.row.verification_status !== 'failed' && !taken.has(i));
     if (!invoice) continue;
     taken.add(invoice);
     run({
@@ -268,12 +263,7 @@ export function buildWorkflows(
 
   // Collections: pending payments wait for confirmation; recently confirmed ones went through.
   const invoiceNumber = (payment: Row) => book.ledger.invoices.find((i) => i.id === payment.invoice_id)!.number;
-  const paymentRun = (
-    payment: Row,
-    status: InstanceSpec['status'],
-    current: number,
-    waitingTask?: 'pending' | 'in_progress',
-  ) =>
+  const paymentRun = (payment: Row, status: InstanceSpec['status'], current: number, waitingTask?: 'pending' | 'in_progress') =>
     run({
       type: 'payment_processing',
       entity: ['payment', payment.id as string],
@@ -289,18 +279,12 @@ export function buildWorkflows(
   book.ledger.payments
     .filter((payment) => payment.status === 'pending')
     .slice(0, 5)
-    .forEach((payment, index) =>
-      index === 4
-        ? paymentRun(payment, 'failed', 0)
-        : paymentRun(payment, 'running', 1, index === 0 ? 'in_progress' : 'pending'),
-    );
+    .forEach((payment, index) => (index === 4 ? paymentRun(payment, 'failed', 0) : paymentRun(payment, 'running', 1, index === 0 ? 'in_progress' : 'pending')));
   book.ledger.payments
     .filter((payment) => payment.status === 'confirmed')
     .sort((a, b) => (b.processed_at as Date).getTime() - (a.processed_at as Date).getTime())
     .slice(0, 6)
-    .forEach((payment, index) =>
-      index === 5 ? paymentRun(payment, 'paused', 2) : paymentRun(payment, 'completed', 0),
-    );
+    .forEach((payment, index) => (index === 5 ? paymentRun(payment, 'paused', 2) : paymentRun(payment, 'completed', 0)));
 
   return { definitions, instances, runs };
 }
