@@ -32,7 +32,7 @@ describe('without a session', () => {
   it.each(PROTECTED_ROUTES)('$method $path answers 401', async ({ method, path, body }) => {
     const response = await new ApiClient().request(method, path, body);
     expect(response.status).toBe(401);
-    expect(response.json).toEqual({ message: 'Unauthorized' });
+    expect(response.json).toEqual({ message: 'Unauthorized', code: 'errors.auth.unauthorized', params: {} });
   });
 
   it('sends /api/login to the login page', async () => {
@@ -44,7 +44,7 @@ describe('without a session', () => {
   it('answers unknown /api paths with JSON 404', async () => {
     const response = await new ApiClient().get('/api/no-such-thing');
     expect(response.status).toBe(404);
-    expect(response.json).toEqual({ message: 'Not Found' });
+    expect(response.json).toEqual({ message: 'Not Found', code: 'errors.api.notFound', params: {} });
   });
 });
 
@@ -58,16 +58,19 @@ describe('with a role below the one a route needs', () => {
     if (!sessions.has(caller)) sessions.set(caller, (await staffSession(caller)).client);
     const response = await sessions.get(caller)!.request(method, path, body);
     expect(response.status).toBe(403);
-    expect(response.json).toEqual({ message: 'Forbidden' });
+    expect(response.json).toEqual({ message: 'Forbidden', code: 'errors.auth.forbidden', params: {} });
   });
 });
 
 describe('sign-in over the API', () => {
   it('refuses missing credentials with the spec text and wrong ones generically', async () => {
     const client = new ApiClient();
-    expect((await client.post('/api/auth/login', {})).json).toEqual({
+    // The English texts are the API's; the codes are what the pages translate (docs/api.md#errors).
+    expect((await client.post('/api/auth/login', {})).json).toMatchObject({
       message: 'Email and password are required',
+      code: 'errors.auth.credentialsRequired',
       errors: { email: ['Email and password are required'], password: ['Email and password are required'] },
+      errorCodes: { email: [{ code: 'errors.auth.credentialsRequired' }], password: [{ code: 'errors.auth.credentialsRequired' }] },
     });
     const wrong = await client.post('/api/auth/login', { email: 'nobody@finflow.local', password: 'whatever-1' });
     expect(wrong.status).toBe(401);
@@ -90,7 +93,7 @@ describe('sign-in over the API', () => {
     const secret = secrets.get('e2e-admin@finflow.local')!;
     const replay = await client.post('/api/auth/verify-otp', { otpCode: lastUsedTotpCode(secret) });
     expect(replay.status).toBe(400);
-    expect(replay.json).toEqual({ message: 'Invalid authenticator code', errors: { otpCode: ['Invalid authenticator code'] } });
+    expect(replay.json).toMatchObject({ message: 'Invalid authenticator code', code: 'errors.auth.invalidCode', errors: { otpCode: ['Invalid authenticator code'] } });
     expect((await client.post('/api/auth/verify-otp', { otpCode: await freshTotpCode(secret) })).status).toBe(200);
     expect((await client.get('/api/auth/user')).status).toBe(200);
 

@@ -109,8 +109,10 @@ describe('while the database is away', () => {
       expect(response.status, url).toBe(503);
       expect(response.headers.get('Content-Type'), url).toMatch(/^application\/json/);
       expect(response.headers.get('Retry-After'), url).toMatch(/^\d+$/);
-      const body = (await response.json()) as { message: string };
-      expect(Object.keys(body), url).toEqual(['message']);
+      const body = (await response.json()) as { message: string; code: string };
+      // The error shape and nothing more (no stack, no driver text).
+      expect(Object.keys(body), url).toEqual(['message', 'code', 'params']);
+      expect(body.code, url).toBe('errors.api.unavailable');
       expect(body.message, url).toMatch(/unavailable/i);
     }
 
