@@ -13,6 +13,7 @@ import { findUserById, toPublicUser, type PublicUser, type UserRow } from './use
 import { isUuid } from '../utils/validation.ts';
 import type { User, UserToken } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
+import { pageBounds } from '../utils/list-url.ts';
 
 /**
  * Staff accounts: what admins do to users (docs/domain-model.md#roles-and-permissions, docs/api.md) and what a
@@ -86,8 +87,7 @@ export async function listUsers(options: { q?: string | null; limit?: number; of
   users: PublicUser[];
   total: number;
 }> {
-  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000);
-  const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
+  const { limit, offset } = pageBounds(options);
   const q = options.q?.trim() ? `%${options.q.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const where = q ? `WHERE email ILIKE :q OR first_name ILIKE :q OR last_name ILIKE :q OR (first_name || ' ' || last_name) ILIKE :q` : '';
   const rows = await selectRows<UserRow>(`SELECT * FROM users ${where} ORDER BY created_at DESC, id DESC LIMIT :limit OFFSET :offset`, { q, limit, offset });

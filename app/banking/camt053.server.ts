@@ -14,6 +14,7 @@ import { factorAccount } from './factor-account.server.ts';
 import { isValidIban, normalizeAnyIban } from './iban.ts';
 import { child, children, textAt, type XmlElement } from '../xml/reader.server.ts';
 import { BANK_REFUSALS, parseBankXml } from './xml.server.ts';
+import { pageBounds } from '../utils/list-url.ts';
 
 /**
  * Cash application from ISO 20022 camt.053 (bank-to-customer statement,
@@ -446,8 +447,7 @@ function toEntryDto(row: EntryRow): BankEntryDto {
 
 /** GET /api/bank-statements/unmatched: entries waiting for a person, newest first. */
 export async function listUnmatchedEntries(options: { limit?: number; offset?: number } = {}): Promise<{ items: BankEntryDto[]; total: number }> {
-  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000);
-  const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
+  const { limit, offset } = pageBounds(options);
   const [rows, count] = await Promise.all([
     selectRows<EntryRow>(`${SELECT_ENTRY} WHERE e.status = 'unmatched' ORDER BY e.created_at DESC, e.id DESC LIMIT :limit OFFSET :offset`, { limit, offset }),
     selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM bank_statement_entries WHERE status = 'unmatched'`),

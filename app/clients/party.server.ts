@@ -10,6 +10,7 @@ import { iso, money } from '../utils/api-values.ts';
 import { isUuid } from '../utils/validation.ts';
 import type { ActivityLog, Client, Customer, Document, Invoice, RiskAssessment } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
+import { pageBounds } from '../utils/list-url.ts';
 
 /**
  * What clients and customers have in common ("parties": companies with an
@@ -209,8 +210,7 @@ export async function listParties<Row extends PartyRow>(
   config: PartyConfig,
   options: { q?: string | null; where?: string[]; replacements?: Record<string, unknown>; limit?: number; offset?: number },
 ): Promise<{ rows: Row[]; total: number }> {
-  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000);
-  const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
+  const { limit, offset } = pageBounds(options);
   const conditions = [...(options.where ?? [])];
   const replacements: Record<string, unknown> = { ...options.replacements, limit, offset };
   const term = options.q?.trim();

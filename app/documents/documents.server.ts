@@ -28,6 +28,7 @@ import { iso } from '../utils/api-values.ts';
 import type { Document } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 import { sqlUserName } from '../auth/user-record.server.ts';
+import { pageBounds } from '../utils/list-url.ts';
 
 export { deleteObjectIfUnreferenced } from './object-refs.server.ts';
 export { claimUploads, createUploadSlot, purgeUnclaimedUploads, receiveUpload } from './uploads.server.ts';
@@ -307,8 +308,7 @@ export async function listDocuments(options: {
   offset?: number;
 }): Promise<{ items: DocumentDto[]; total: number; counts: DocumentCounts }> {
   const tab = options.tab && options.tab in TAB_FILTER ? options.tab : 'all';
-  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000);
-  const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
+  const { limit, offset } = pageBounds(options);
   const q = options.q?.trim() ? `%${options.q.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
   const conditions = [q ? 'd.name ILIKE :q' : 'TRUE', options.type ? 'd.type = :type' : 'TRUE'];
   const base = conditions.join(' AND ');

@@ -14,6 +14,7 @@ import { parseUblInvoice } from './ubl-document.server.ts';
 import type { Client, IncomingEInvoice } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 import { iso } from '../utils/api-values.ts';
+import { pageBounds } from '../utils/list-url.ts';
 
 /**
  * E-invoices received through the intermediary: each document goes
@@ -232,8 +233,7 @@ export async function retryIncomingEInvoice({ actor, id, ip = null }: { actor: A
 
 /** The received documents for /integrations/einvoicing, newest first, with the full count. */
 export async function listIncomingEInvoices(options: { limit?: number; offset?: number } = {}): Promise<{ items: IncomingEInvoiceDto[]; total: number }> {
-  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000);
-  const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
+  const { limit, offset } = pageBounds(options);
   const [rows, count] = await Promise.all([
     selectRows<
       RowOf<typeof IncomingEInvoice, 'id' | 'document_id' | 'received_at' | 'status' | 'invoice_number' | 'seller_oib' | 'invoice_id' | 'error' | 'attempts' | 'created_at'> & {

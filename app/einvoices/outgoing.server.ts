@@ -17,6 +17,7 @@ import type { Client, Customer, Invoice, OutgoingEInvoice } from '../../db/model
 import type { InvoicePartyNames } from '../invoices/invoice-dto.server.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 import { sqlUserName } from '../auth/user-record.server.ts';
+import { pageBounds } from '../utils/list-url.ts';
 
 /**
  * The factor's own e-invoices (docs/croatian-formats.md; docs/decisions/006-outgoing-einvoices.md): when an
@@ -425,8 +426,7 @@ export function enqueueAfterCommit(transaction: Transaction, einvoiceId: string)
 export async function listOutgoingEInvoices(
   options: { q?: string | null; status?: string | null; limit?: number; offset?: number } = {},
 ): Promise<{ items: OutgoingEInvoiceDto[]; total: number }> {
-  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000);
-  const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
+  const { limit, offset } = pageBounds(options);
   const replacements: Record<string, unknown> = { limit, offset };
   const conditions: string[] = [];
   const term = options.q?.trim();

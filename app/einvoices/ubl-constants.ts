@@ -1,3 +1,4 @@
+import type { NewInvoiceLine } from '../invoices/invoice-create.server.ts';
 /**
  * The constants and the data shape of a UBL 2.1 Invoice as FinFlow reads it
  * (EN 16931, Croatian CIUS 2025): shared by the reader
@@ -51,22 +52,11 @@ export interface UblParty {
   email: string | null;
 }
 
-export interface UblLine {
+/** A line of an incoming UBL document: what the invoice stores, plus its number and tax category name. */
+export interface UblLine extends NewInvoiceLine {
   lineNumber: string;
-  description: string;
-  quantity: string;
-  unitCode: string;
-  /** Net price per one unit (BT-146 ÷ BT-149), 4 decimals as stored. */
-  unitPrice: string;
-  /** BT-131 in cents. */
-  netAmount: number;
-  vatCategory: string;
-  /** Percent with 2 decimals ('25.00'); '0.00' for categories without a rate. */
-  vatRate: string;
   /** The tax category name, e.g. 'HR:PDV25'. */
   vatName: string | null;
-  /** The KPD classification (ItemClassificationCode listID="CG"). */
-  kpdCode: string | null;
 }
 
 export interface UblPaymentMeans {

@@ -26,10 +26,14 @@ export interface NewInvoiceLine {
   description: string;
   quantity: string;
   unitCode: string;
+  /** Net price per one unit (BT-146 ÷ BT-149), 4 decimals as stored. */
   unitPrice: string;
+  /** BT-131 in cents. */
   netAmount: number;
   vatCategory: string;
+  /** Percent with 2 decimals ('25.00'); '0.00' for categories without a rate. */
   vatRate: string;
+  /** The KPD classification (ItemClassificationCode listID="CG"). */
   kpdCode: string | null;
 }
 

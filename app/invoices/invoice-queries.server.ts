@@ -10,6 +10,7 @@ import { iso, money } from '../utils/api-values.ts';
 import type { ActivityLog, Client, Customer, Document, InvoiceLine, Payment, Payout, User } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 import { sqlUserName } from '../auth/user-record.server.ts';
+import { pageBounds } from '../utils/list-url.ts';
 
 /** Reading invoices: the list and its tab counts, one invoice's detail, and the payable list of the payment form. */
 
@@ -146,8 +147,7 @@ function uuidFilter(name: 'clientId' | 'customerId', value: string | null | unde
 export async function listInvoices(
   options: { q?: string | null; status?: string | null; clientId?: string | null; customerId?: string | null; limit?: number; offset?: number } = {},
 ): Promise<{ items: InvoiceDto[]; total: number }> {
-  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000);
-  const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
+  const { limit, offset } = pageBounds(options);
   const replacements: Record<string, unknown> = { limit, offset };
   const conditions: string[] = [];
   const search = searchCondition(options.q, replacements);
@@ -323,8 +323,7 @@ export async function getInvoiceDetail(id: string): Promise<InvoiceDetailDto> {
  * definition is the one recording checks (app/payments/open-amount.server.ts).
  */
 export async function listPayableInvoices(options: { q?: string | null; limit?: number; offset?: number } = {}): Promise<{ items: PayableInvoiceDto[]; total: number }> {
-  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000);
-  const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
+  const { limit, offset } = pageBounds(options);
   const replacements: Record<string, unknown> = { limit, offset };
   const conditions = [payableSql('i')];
   const search = searchCondition(options.q, replacements);

@@ -25,6 +25,7 @@ import { iso, money } from '../utils/api-values.ts';
 import type { Client, CreditLimitRequest } from '../../db/models/index.ts';
 import type { NonNullColumns, RowOf } from '../../db/models/rows.ts';
 import { sqlUserName } from '../auth/user-record.server.ts';
+import { pageBounds } from '../utils/list-url.ts';
 
 /**
  * Credit limits (docs/lifecycle.md#credit-limits, docs/domain-model.md, docs/api.md). A limit is
@@ -302,13 +303,6 @@ function clientSearch(q: string | null | undefined, alias: string): { condition:
     };
   }
   return { condition: `${alias}.company_name ILIKE :pattern`, replacements: { pattern: containsPattern(term) } };
-}
-
-function pageBounds(options: { limit?: number; offset?: number }) {
-  return {
-    limit: Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000),
-    offset: Math.max(Math.trunc(options.offset ?? 0), 0),
-  };
 }
 
 /**

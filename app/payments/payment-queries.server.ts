@@ -9,6 +9,7 @@ import { isUuid } from '../utils/validation.ts';
 import type { Invoice, Payment } from '../../db/models/index.ts';
 import type { InvoicePartyNames } from '../invoices/invoice-dto.server.ts';
 import type { RowOf } from '../../db/models/rows.ts';
+import { pageBounds } from '../utils/list-url.ts';
 
 /**
  * Reading payments (docs/domain-model.md): one payment in the API's shape,
@@ -140,8 +141,7 @@ const FROM_JOINED = `FROM payments p JOIN invoices i ON i.id = p.invoice_id JOIN
 export async function listPayments(
   options: { q?: string | null; tab?: string | null; status?: string | null; limit?: number; offset?: number } = {},
 ): Promise<{ items: PaymentDto[]; total: number }> {
-  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000);
-  const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
+  const { limit, offset } = pageBounds(options);
   const replacements: Record<string, unknown> = { limit, offset };
   const conditions: string[] = [];
   const search = searchCondition(options.q, replacements);

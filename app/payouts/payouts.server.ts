@@ -16,6 +16,7 @@ import { isUuid } from '../utils/validation.ts';
 import { iso, money } from '../utils/api-values.ts';
 import type { Client, Invoice, Payout } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
+import { pageBounds } from '../utils/list-url.ts';
 
 /**
  * Money the factor pays to its clients (docs/money.md): the advance at financing
@@ -70,8 +71,7 @@ function toPayoutDto(row: PayoutRow): PayoutDto {
 
 /** GET /api/payouts: newest first; `status` pending | exported | paid | cancelled (absent or 'all' = every one). */
 export async function listPayouts(options: { status?: string | null; limit?: number; offset?: number } = {}): Promise<{ items: PayoutDto[]; total: number; pendingTotal: number }> {
-  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000);
-  const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
+  const { limit, offset } = pageBounds(options);
   const replacements: Record<string, unknown> = { limit, offset };
   let where = '';
   if (options.status && options.status !== 'all') {

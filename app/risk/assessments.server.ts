@@ -13,6 +13,7 @@ import { iso } from '../utils/api-values.ts';
 import { sqlUserName } from '../auth/user-record.server.ts';
 import type { RiskAssessment } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
+import { pageBounds } from '../utils/list-url.ts';
 
 /**
  * Risk assessments (docs/domain-model.md): made by the system when a client or
@@ -317,8 +318,7 @@ export interface ListAssessmentsOptions {
 
 /** Newest first; `q` searches the entity's name (and OIB prefix); filters by entity type and category; the full count in SQL. */
 export async function listAssessments(options: ListAssessmentsOptions = {}): Promise<{ items: RiskAssessmentDto[]; total: number }> {
-  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000);
-  const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
+  const { limit, offset } = pageBounds(options);
   const text = options.q?.trim() ?? '';
   const conditions: string[] = [];
   const replacements: Record<string, unknown> = { limit, offset };

@@ -215,6 +215,14 @@ async function createPayment(request: Request, formData: FormData, ip: string | 
   return redirectWithToast(withoutNew(safeReturn(formData.get('returnTo'), '/payments')), toast);
 }
 
+/** The four summary cards: the figure each shows (also its label key), its test id, hint key and colour. */
+const SUMMARY_CARDS = [
+  { key: 'pending', testId: 'summary-pending', hint: 'pendingHint', colour: 'amber' },
+  { key: 'confirmedThisMonth', testId: 'summary-confirmed', hint: 'confirmedHint', colour: 'green' },
+  { key: 'overdue', testId: 'summary-overdue', hint: 'overdueHint', colour: 'red' },
+  { key: 'failed', testId: 'summary-failed', hint: 'failedHint', colour: 'gray' },
+] as const;
+
 export default function PaymentsPage() {
   const data = useLoaderData<typeof loader>();
   const actionData = useActionData<RecordActionData>();
@@ -254,34 +262,16 @@ export default function PaymentsPage() {
       ) : null}
 
       <Grid columns={{ initial: '1', sm: '2', lg: '4' }} gap="3" data-testid="summary-cards">
-        <SummaryCard
-          testId="summary-pending"
-          label={t('payments.summary.pending')}
-          amount={summary.pending.amount}
-          hint={t('payments.summary.pendingHint', { count: summary.pending.count })}
-          colour="amber"
-        />
-        <SummaryCard
-          testId="summary-confirmed"
-          label={t('payments.summary.confirmedThisMonth')}
-          amount={summary.confirmedThisMonth.amount}
-          hint={t('payments.summary.confirmedHint', { count: summary.confirmedThisMonth.count })}
-          colour="green"
-        />
-        <SummaryCard
-          testId="summary-overdue"
-          label={t('payments.summary.overdue')}
-          amount={summary.overdue.amount}
-          hint={t('payments.summary.overdueHint', { count: summary.overdue.count })}
-          colour="red"
-        />
-        <SummaryCard
-          testId="summary-failed"
-          label={t('payments.summary.failed')}
-          amount={summary.failed.amount}
-          hint={t('payments.summary.failedHint', { count: summary.failed.count })}
-          colour="gray"
-        />
+        {SUMMARY_CARDS.map(({ key, testId, hint, colour }) => (
+          <SummaryCard
+            key={key}
+            testId={testId}
+            label={t(`payments.summary.${key}`)}
+            amount={summary[key].amount}
+            hint={t(`payments.summary.${hint}`, { count: summary[key].count })}
+            colour={colour}
+          />
+        ))}
       </Grid>
 
       <TabBar

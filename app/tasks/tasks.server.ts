@@ -29,6 +29,7 @@ import { iso } from '../utils/api-values.ts';
 import type { ActivityLog, Task, User, WorkflowDefinition, WorkflowInstance } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 import { sqlUserName } from '../auth/user-record.server.ts';
+import { pageBounds } from '../utils/list-url.ts';
 
 /**
  * Tasks (docs/domain-model.md, docs/lifecycle.md#tasks): creating, working
@@ -481,8 +482,7 @@ export async function listTasks(options: TaskListOptions): Promise<{ tasks: Task
     where.push('t.status = :status');
   }
   const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000);
-  const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
+  const { limit, offset } = pageBounds(options);
   const [rows, count] = await Promise.all([
     selectRows<TaskRow>(`${TASK_SELECT} ${clause} ORDER BY t.created_at DESC, t.id DESC LIMIT :limit OFFSET :offset`, { ...replacements, limit, offset }),
     selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM tasks t ${clause}`, replacements),
@@ -510,8 +510,7 @@ export async function taskTabCounts(options: Omit<TaskListOptions, 'status' | 'l
  * assigned to them), the latest due date first and undated ones last.
  */
 export async function pendingTasksOf(userId: string, options: { limit?: number; offset?: number } = {}): Promise<{ tasks: PendingTaskDto[]; total: number }> {
-  const limit = Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000);
-  const offset = Math.max(Math.trunc(options.offset ?? 0), 0);
+  const { limit, offset } = pageBounds(options);
   const where = "assigned_to = :userId AND status IN ('pending', 'in_progress')";
   const [tasks, count] = await Promise.all([
     selectRows<PendingTaskDto>(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PAGE, optionalChoiceSchema, pageCount, pageOffset, readListUrl, tabSchema } from './list-url.ts';
+import { MAX_PAGE, optionalChoiceSchema, pageBounds, pageCount, pageOffset, readListUrl, tabSchema } from './list-url.ts';
 
 const TABS = tabSchema(['all', 'pending', 'done'], 'all');
 const read = (search: string) => readListUrl(new URL(`http://finflow.test/list${search}`));
@@ -52,5 +52,13 @@ describe('pages', () => {
     expect(pageCount(0, 20)).toBe(1);
     expect(pageCount(41, 20)).toBe(3);
     expect(pageOffset(3, 20)).toBe(40);
+  });
+});
+
+describe('pageBounds', () => {
+  it('keeps a domain list to 1–1000 rows from a whole offset ≥ 0', () => {
+    expect(pageBounds({})).toEqual({ limit: 100, offset: 0 });
+    expect(pageBounds({ limit: 5000, offset: -3 })).toEqual({ limit: 1000, offset: 0 });
+    expect(pageBounds({ limit: 0.5, offset: 20.9 })).toEqual({ limit: 1, offset: 20 });
   });
 });

@@ -74,3 +74,11 @@ export function pageOffset(page: number, pageSize: number): number {
 export function pageCount(total: number, pageSize: number): number {
   return Math.max(1, Math.ceil(total / pageSize));
 }
+
+/** The window a domain list reads: limit 1–1000 (default 100), offset ≥ 0, whole numbers (docs/api.md lists). */
+export function pageBounds(options: { limit?: number; offset?: number }): { limit: number; offset: number } {
+  return {
+    limit: Math.min(Math.max(Math.trunc(options.limit ?? 100), 1), 1000),
+    offset: Math.max(Math.trunc(options.offset ?? 0), 0),
+  };
+}
