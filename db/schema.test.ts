@@ -265,6 +265,21 @@ describe('constraints', () => {
       spent_at: new Date(),
       spent_reason: 'superseded',
     }),
+    agreements: () => ({
+      client_id: f.client,
+      number: `UF-${unique()}`,
+      version: counter++ + 1,
+      effective_from: '2026-01-01',
+      valid_from: '2026-01-01',
+      advance_rate: '80.00',
+      fee_model: 'discount_30',
+      fee_rate: '1.5000',
+      recourse_days: 60,
+      max_tenor_days: 120,
+    }),
+    client_ledger: () => ({ client_id: f.client, booked_on: '2026-01-10', kind: 'advance', amount: '80.00', invoice_id: f.invoice, description: 'R-1' }),
+    // Decided, so that a bad status breaks only the enum.
+    ledger_adjustments: () => ({ client_id: f.client, amount: '-5.00', reason: 'Ispravak', decided_at: new Date(), rejection_reason: 'Ne' }),
   };
 
   /** A plausible wrong value for every enum column. */
@@ -313,6 +328,12 @@ describe('constraints', () => {
     ['outgoing_einvoices', 'status', 'queued'],
     ['incoming_einvoices', 'status', 'pending'],
     ['kyc_document_requests', 'spent_reason', 'used'],
+    ['agreements', 'fee_model', 'interest_366'],
+    ['agreements', 'signature_status', 'pending'],
+    ['client_ledger', 'kind', 'payout'],
+    ['ledger_adjustments', 'status', 'done'],
+    ['outgoing_einvoices', 'purpose', 'penalty'],
+    ['outgoing_einvoices', 'type_code', '384'],
   ];
 
   beforeAll(async () => {

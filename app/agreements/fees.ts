@@ -1,4 +1,5 @@
 import { percentOfWeightedCents } from '../utils/money.ts';
+import { AGREEMENT_FEE_MODELS, type AgreementFeeModel } from '../../db/models/enums.ts';
 
 /**
  * The fee models of a factoring agreement (docs/money.md#fees-that-follow-time).
@@ -14,8 +15,8 @@ import { percentOfWeightedCents } from '../utils/money.ts';
  * from their day. The time fee is at least the agreement's minimum fee; the admin
  * fee per invoice is added on top. One rounding, half-up, at the end.
  */
-export const FEE_MODELS = ['discount_30', 'interest_360', 'interest_365'] as const;
-export type FeeModel = (typeof FEE_MODELS)[number];
+export const FEE_MODELS = AGREEMENT_FEE_MODELS;
+export type FeeModel = AgreementFeeModel;
 
 export interface FeeTerms {
   feeModel: FeeModel;

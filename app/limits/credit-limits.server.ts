@@ -61,7 +61,8 @@ export interface CreditLimitRequestDto {
   rejectionReason: string | null;
 }
 
-type RequestRow = Omit<RowOf<typeof CreditLimitRequest>, 'created_at' | 'updated_at'> & {
+// Client requests only until the debtor side joins customers (the JOIN above keeps client_id set).
+type RequestRow = NonNullColumns<Omit<RowOf<typeof CreditLimitRequest>, 'created_at' | 'updated_at' | 'customer_id'>, 'client_id'> & {
   client_name: ClientRow['company_name'];
   requested_by_name: string | null;
   decided_by_name: string | null;

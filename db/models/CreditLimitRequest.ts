@@ -3,10 +3,12 @@ import type { Client } from './Client.ts';
 import type { CreditLimitStatus } from './enums.ts';
 import type { User } from './User.ts';
 
-/** A request to set a client's credit limit; decided by someone other than the requester (four eyes). */
+/** A request to set a client's or a debtor's (customer's) credit limit; decided by someone other than the requester (four eyes). */
 export class CreditLimitRequest extends Model<InferAttributes<CreditLimitRequest>, InferCreationAttributes<CreditLimitRequest>> {
   declare id: CreationOptional<string>;
-  declare clientId: string;
+  /** Exactly one of clientId and customerId. */
+  declare clientId: string | null;
+  declare customerId: string | null;
   declare previousLimit: string | null;
   declare requestedLimit: string;
   declare approvedLimit: string | null;
@@ -32,6 +34,7 @@ export class CreditLimitRequest extends Model<InferAttributes<CreditLimitRequest
       {
         id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
         clientId: DataTypes.UUID,
+        customerId: DataTypes.UUID,
         previousLimit: DataTypes.DECIMAL(15, 2),
         requestedLimit: DataTypes.DECIMAL(15, 2),
         approvedLimit: DataTypes.DECIMAL(15, 2),

@@ -25,6 +25,9 @@ export class Customer extends Model<InferAttributes<Customer>, InferCreationAttr
   declare riskScore: number | null;
   /** 'YYYY-MM-DD' */
   declare foundedOn: string | null;
+  /** The debtor's limit across all clients (NULL: none approved) and the advances outstanding on its invoices. */
+  declare creditLimit: string | null;
+  declare usedCredit: CreationOptional<string>;
   declare createdBy: string | null;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
@@ -52,6 +55,8 @@ export class Customer extends Model<InferAttributes<Customer>, InferCreationAttr
         blockageReason: DataTypes.TEXT,
         lastFinaCheck: DataTypes.DATE,
         riskCategory: DataTypes.TEXT,
+        creditLimit: DataTypes.DECIMAL(15, 2),
+        usedCredit: DataTypes.DECIMAL(15, 2),
         riskScore: DataTypes.INTEGER,
         foundedOn: DataTypes.DATEONLY,
         createdBy: DataTypes.UUID,

@@ -25,6 +25,12 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
   /** The advance paid to the client at financing. */
   declare factorAmount: string | null;
   declare factorFee: string | null;
+  /** VAT on factorFee (the fee documents' VAT). */
+  declare factorFeeVat: string | null;
+  /** The agreement's one-off documentation fee when this was its first financing (part of factorFee). */
+  declare documentationFee: CreationOptional<string>;
+  /** The agreement version the financing used. */
+  declare agreementId: string | null;
   /** Sum of confirmed collections. */
   declare paidAmount: CreationOptional<string>;
   /** Sum of pending collections, kept by triggers on payments. */
@@ -69,6 +75,9 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
         description: DataTypes.TEXT,
         factorAmount: DataTypes.DECIMAL(15, 2),
         factorFee: DataTypes.DECIMAL(15, 2),
+        factorFeeVat: DataTypes.DECIMAL(15, 2),
+        documentationFee: DataTypes.DECIMAL(15, 2),
+        agreementId: DataTypes.UUID,
         paidAmount: DataTypes.DECIMAL(15, 2),
         pendingAmount: DataTypes.DECIMAL(15, 2),
         source: DataTypes.TEXT,

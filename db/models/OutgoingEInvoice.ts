@@ -1,6 +1,6 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
 import type { Client } from './Client.ts';
-import type { OutgoingEInvoiceStatus } from './enums.ts';
+import type { OutgoingEInvoicePurpose, OutgoingEInvoiceStatus, OutgoingEInvoiceTypeCode } from './enums.ts';
 import type { Invoice } from './Invoice.ts';
 
 /**
@@ -36,6 +36,11 @@ export class OutgoingEInvoice extends Model<InferAttributes<OutgoingEInvoice>, I
   /** The rule ids the document broke when checked before sending (then status failed). */
   declare ruleFailures: string[] | null;
   declare attempts: CreationOptional<number>;
+  /** Why the document was written: the fee at financing, or at settlement a completing invoice or a credit note (type 381). */
+  declare purpose: CreationOptional<OutgoingEInvoicePurpose>;
+  declare typeCode: CreationOptional<OutgoingEInvoiceTypeCode>;
+  /** The fee invoice a completion or credit note refers to. */
+  declare precedingId: string | null;
   declare createdBy: string | null;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
@@ -69,6 +74,9 @@ export class OutgoingEInvoice extends Model<InferAttributes<OutgoingEInvoice>, I
         error: DataTypes.TEXT,
         ruleFailures: DataTypes.ARRAY(DataTypes.TEXT),
         attempts: DataTypes.INTEGER,
+        purpose: DataTypes.TEXT,
+        typeCode: DataTypes.TEXT,
+        precedingId: DataTypes.UUID,
         createdBy: DataTypes.UUID,
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,

@@ -126,6 +126,24 @@ export type OutgoingEInvoiceStatus = (typeof OUTGOING_EINVOICE_STATUSES)[number]
 export const INCOMING_EINVOICE_STATUSES = ['imported', 'failed'] as const;
 export type IncomingEInvoiceStatus = (typeof INCOMING_EINVOICE_STATUSES)[number];
 
+export const AGREEMENT_FEE_MODELS = ['discount_30', 'interest_360', 'interest_365'] as const;
+export type AgreementFeeModel = (typeof AGREEMENT_FEE_MODELS)[number];
+
+export const AGREEMENT_SIGNATURE_STATUSES = ['unsigned', 'sent', 'signed'] as const;
+export type AgreementSignatureStatus = (typeof AGREEMENT_SIGNATURE_STATUSES)[number];
+
+export const LEDGER_KINDS = ['advance', 'fee', 'fee_vat', 'collection', 'reserve_release', 'chargeback', 'adjustment'] as const;
+export type LedgerKind = (typeof LEDGER_KINDS)[number];
+
+export const LEDGER_ADJUSTMENT_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type LedgerAdjustmentStatus = (typeof LEDGER_ADJUSTMENT_STATUSES)[number];
+
+export const OUTGOING_EINVOICE_PURPOSES = ['financing_fee', 'fee_completion', 'fee_credit'] as const;
+export type OutgoingEInvoicePurpose = (typeof OUTGOING_EINVOICE_PURPOSES)[number];
+
+export const OUTGOING_EINVOICE_TYPE_CODES = ['380', '381'] as const;
+export type OutgoingEInvoiceTypeCode = (typeof OUTGOING_EINVOICE_TYPE_CODES)[number];
+
 /** Why a link asking the applicant for more documents no longer works (app/onboarding/kyc-decision.server.ts). */
 export const KYC_REQUEST_SPENT_REASONS = ['submitted', 'superseded', 'decided'] as const;
 
@@ -174,4 +192,10 @@ export const ENUM_COLUMNS: ReadonlyArray<readonly [table: string, column: string
   ['outgoing_einvoices', 'status', OUTGOING_EINVOICE_STATUSES],
   ['incoming_einvoices', 'status', INCOMING_EINVOICE_STATUSES],
   ['kyc_document_requests', 'spent_reason', KYC_REQUEST_SPENT_REASONS],
+  ['agreements', 'fee_model', AGREEMENT_FEE_MODELS],
+  ['agreements', 'signature_status', AGREEMENT_SIGNATURE_STATUSES],
+  ['client_ledger', 'kind', LEDGER_KINDS],
+  ['ledger_adjustments', 'status', LEDGER_ADJUSTMENT_STATUSES],
+  ['outgoing_einvoices', 'purpose', OUTGOING_EINVOICE_PURPOSES],
+  ['outgoing_einvoices', 'type_code', OUTGOING_EINVOICE_TYPE_CODES],
 ];

@@ -1,6 +1,10 @@
 import type { Sequelize } from 'sequelize';
 import { getSequelize } from '../connection.ts';
 import { ActivityLog } from './ActivityLog.ts';
+import { Agreement } from './Agreement.ts';
+import { BookSetting } from './BookSetting.ts';
+import { LedgerAdjustment } from './LedgerAdjustment.ts';
+import { LedgerEntry } from './LedgerEntry.ts';
 import { Backup } from './Backup.ts';
 import { Client } from './Client.ts';
 import { CreditLimitRequest } from './CreditLimitRequest.ts';
@@ -41,6 +45,10 @@ import { WorkflowStepRun } from './WorkflowStepRun.ts';
 
 const models = {
   ActivityLog,
+  Agreement,
+  BookSetting,
+  LedgerAdjustment,
+  LedgerEntry,
   Backup,
   Client,
   CreditLimitRequest,
@@ -70,6 +78,10 @@ const models = {
 // The classes by name as well, for `import { Client } from 'db/models'`.
 export {
   ActivityLog,
+  Agreement,
+  BookSetting,
+  LedgerAdjustment,
+  LedgerEntry,
   Backup,
   Client,
   CreditLimitRequest,
@@ -129,15 +141,25 @@ function associate() {
   Payout.belongsTo(Client, { as: 'client', foreignKey: 'clientId' });
 
   // E-invoices: the fee e-invoice of a financed invoice, and documents received from the intermediary
-  Invoice.hasOne(OutgoingEInvoice, { as: 'feeEInvoice', foreignKey: 'invoiceId' });
+  Invoice.hasMany(OutgoingEInvoice, { as: 'feeEInvoices', foreignKey: 'invoiceId' });
   OutgoingEInvoice.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
   OutgoingEInvoice.belongsTo(Client, { as: 'client', foreignKey: 'clientId' });
   OutgoingEInvoice.belongsTo(User, { as: 'creator', foreignKey: 'createdBy' });
   IncomingEInvoice.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
 
+  // The factoring contract and the client's account
+  Client.hasMany(Agreement, { as: 'agreements', foreignKey: 'clientId' });
+  Agreement.belongsTo(Client, { as: 'client', foreignKey: 'clientId' });
+  Invoice.belongsTo(Agreement, { as: 'agreement', foreignKey: 'agreementId' });
+  Client.hasMany(LedgerEntry, { as: 'ledger', foreignKey: 'clientId' });
+  LedgerEntry.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
+  LedgerAdjustment.belongsTo(Client, { as: 'client', foreignKey: 'clientId' });
+
   // Credit limits
   Client.hasMany(CreditLimitRequest, { as: 'creditLimitRequests', foreignKey: 'clientId' });
   CreditLimitRequest.belongsTo(Client, { as: 'client', foreignKey: 'clientId' });
+  Customer.hasMany(CreditLimitRequest, { as: 'creditLimitRequests', foreignKey: 'customerId' });
+  CreditLimitRequest.belongsTo(Customer, { as: 'customer', foreignKey: 'customerId' });
   CreditLimitRequest.belongsTo(User, { as: 'requester', foreignKey: 'requestedBy' });
   CreditLimitRequest.belongsTo(User, { as: 'decider', foreignKey: 'decidedBy' });
 

@@ -1,0 +1,47 @@
+import { createRequire } from 'node:module';
+import PDFDocument from 'pdfkit';
+
+/**
+ * One way to write a PDF (agreements, statements of account): pdfkit with
+ * DejaVu Sans embedded, because the PDF standard fonts carry no č, ć or đ.
+ * The drawing callback gets the document with the regular font selected;
+ * `FONT.bold` switches to bold. The result is the whole file in memory:
+ * these documents are a few pages.
+ */
+const require = createRequire(import.meta.url);
+
+export const FONT = {
+  regular: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf'),
+  bold: require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf'),
+} as const;
+
+export type PdfDocument = PDFKit.PDFDocument;
+
+export interface PdfInfo {
+  title: string;
+  subject?: string;
+  /** Fixed so that the same input gives the same bytes (tests, stored documents' checksums). */
+  createdAt?: Date;
+}
+
+export function renderPdf(info: PdfInfo, draw: (doc: PdfDocument) => void): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({
+      size: 'A4',
+      margin: 50,
+      lang: 'hr-HR',
+      info: { Title: info.title, ...(info.subject ? { Subject: info.subject } : {}), Producer: 'FinFlow', Creator: 'FinFlow', CreationDate: info.createdAt ?? new Date() },
+    });
+    const chunks: Buffer[] = [];
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+    try {
+      doc.font(FONT.regular);
+      draw(doc);
+      doc.end();
+    } catch (error) {
+      reject(error);
+    }
+  });
+}

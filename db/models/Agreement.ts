@@ -1,0 +1,70 @@
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import type { Client } from './Client.ts';
+import type { AgreementFeeModel, AgreementSignatureStatus } from './enums.ts';
+
+/** One version of a client's factoring agreement (docs/money.md); rows are never deleted, a financing keeps the version it used. */
+export class Agreement extends Model<InferAttributes<Agreement>, InferCreationAttributes<Agreement>> {
+  declare id: CreationOptional<string>;
+  declare clientId: string;
+  declare number: string;
+  declare version: number;
+  /** 'YYYY-MM-DD' days */
+  declare effectiveFrom: string;
+  declare validFrom: string;
+  declare validUntil: string | null;
+  declare advanceRate: string;
+  declare feeModel: AgreementFeeModel;
+  declare feeRate: string;
+  declare minimumFee: CreationOptional<string>;
+  declare adminFee: CreationOptional<string>;
+  declare documentationFee: CreationOptional<string>;
+  declare recourse: CreationOptional<boolean>;
+  declare recourseDays: number | null;
+  declare maxTenorDays: number;
+  declare disclosed: CreationOptional<boolean>;
+  declare concentrationLimit: CreationOptional<string>;
+  declare concentrationThreshold: CreationOptional<string>;
+  declare signatureStatus: CreationOptional<AgreementSignatureStatus>;
+  declare signedOn: string | null;
+  declare signedBy: string | null;
+  declare documentId: string | null;
+  declare createdBy: string | null;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  declare client?: NonAttribute<Client>;
+
+  static initModel(sequelize: Sequelize) {
+    return Agreement.init(
+      {
+        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+        clientId: DataTypes.UUID,
+        number: DataTypes.TEXT,
+        version: DataTypes.INTEGER,
+        effectiveFrom: DataTypes.DATEONLY,
+        validFrom: DataTypes.DATEONLY,
+        validUntil: DataTypes.DATEONLY,
+        advanceRate: DataTypes.DECIMAL(5, 2),
+        feeModel: DataTypes.TEXT,
+        feeRate: DataTypes.DECIMAL(7, 4),
+        minimumFee: DataTypes.DECIMAL(15, 2),
+        adminFee: DataTypes.DECIMAL(15, 2),
+        documentationFee: DataTypes.DECIMAL(15, 2),
+        recourse: DataTypes.BOOLEAN,
+        recourseDays: DataTypes.INTEGER,
+        maxTenorDays: DataTypes.INTEGER,
+        disclosed: DataTypes.BOOLEAN,
+        concentrationLimit: DataTypes.DECIMAL(5, 2),
+        concentrationThreshold: DataTypes.DECIMAL(15, 2),
+        signatureStatus: DataTypes.TEXT,
+        signedOn: DataTypes.DATEONLY,
+        signedBy: DataTypes.UUID,
+        documentId: DataTypes.UUID,
+        createdBy: DataTypes.UUID,
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'agreements', underscored: true, timestamps: true },
+    );
+  }
+}
