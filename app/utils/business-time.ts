@@ -40,5 +40,10 @@ export const sqlBusinessLocal = (timestamptz: string) => `(${timestamptz} AT TIM
 /** SQL: a local timestamp (without zone) read as Croatian time, giving a timestamptz. */
 export const sqlFromBusinessLocal = (timestamp: string) => `(${timestamp} AT TIME ZONE '${BUSINESS_TIME_ZONE}')`;
 
-/** SQL: today's date in Croatia. */
-export const SQL_BUSINESS_TODAY = `${sqlBusinessLocal('now()')}::date`;
+/**
+ * SQL: today's date in Croatia. A transaction may fix the day it books on
+ * with `SELECT set_config('finflow.business_day', 'YYYY-MM-DD', true)`: the
+ * money tests do, to finance on day 0 and settle on day 45 without waiting
+ * (tests/support/business-day.ts). Unset, as in production, it is the clock's day.
+ */
+export const SQL_BUSINESS_TODAY = `coalesce(nullif(current_setting('finflow.business_day', true), '')::date, ${sqlBusinessLocal('now()')}::date)`;
