@@ -64,7 +64,15 @@ const XML_ONLY_Z = writeUblInvoice(sample([{ ...ZERO_LINE, id: '1' }])).xml;
 /** The settlement's documents (docs/decisions/015-fee-documents-at-settlement.md): a completing invoice and a credit note, each referring to the fee invoice. */
 const PRECEDING = { number: 'FF-2026-000001', issueDate: '2026-03-02' };
 const COMPLETION_XML = writeUblInvoice({ ...sample(), number: 'FF-2026-000002', precedingInvoice: PRECEDING }).xml;
-const CREDIT_NOTE_XML = writeUblInvoice({ ...sample(), kind: 'creditNote', typeCode: '381', number: 'FF-2026-000003', dueDate: null, payment: null, precedingInvoice: PRECEDING }).xml;
+const CREDIT_NOTE_XML = writeUblInvoice({
+  ...sample(),
+  kind: 'creditNote',
+  typeCode: '381',
+  number: 'FF-2026-000003',
+  dueDate: null,
+  payment: null,
+  precedingInvoice: PRECEDING,
+}).xml;
 
 /** Replaces `from` (the first occurrence, or the n-th) inside the first `<tag …>…</tag>` element of `xml`; fails loudly if absent. */
 function within(xml: string, tag: string, from: string | RegExp, to: string, nth = 0): string {
@@ -286,8 +294,7 @@ const CASES: Case[] = [
   [
     'BT-9',
     'a credit note whose payment due date is before its issue date',
-    () =>
-      writeUblInvoice({ ...sample(), kind: 'creditNote', typeCode: '381', dueDate: '2026-03-01', precedingInvoice: PRECEDING }).xml,
+    () => writeUblInvoice({ ...sample(), kind: 'creditNote', typeCode: '381', dueDate: '2026-03-01', precedingInvoice: PRECEDING }).xml,
   ],
 ];
 
@@ -299,7 +306,10 @@ describe('the conforming documents', () => {
     ['a completing invoice referring to the fee invoice', COMPLETION_XML],
     // Its positive amount is credited, not due from the buyer: no due date is needed beside the payment terms (HR-BR-4 reads it negated).
     ['a credit note (CreditNote, 381) referring to the fee invoice, with nothing due', CREDIT_NOTE_XML],
-    ['a credit note paid back by transfer, due (PaymentDueDate) after its issue date', writeUblInvoice({ ...sample(), kind: 'creditNote', typeCode: '381', precedingInvoice: PRECEDING }).xml],
+    [
+      'a credit note paid back by transfer, due (PaymentDueDate) after its issue date',
+      writeUblInvoice({ ...sample(), kind: 'creditNote', typeCode: '381', precedingInvoice: PRECEDING }).xml,
+    ],
   ])('%s break no rule', (_what, xml) => {
     expect(validateEn16931(xml)).toEqual([]);
   });

@@ -79,7 +79,9 @@ async function financedInvoice() {
 }
 
 const settle = (invoiceId: string, netCents: number, options: { reason?: string; actorId?: string } = {}) =>
-  inTransaction((transaction) => issueFeeSettlementDocument(invoiceId, { netCents, reason: options.reason ?? 'Konačni obračun naknade na stvarne dane.', actorId: options.actorId }, transaction));
+  inTransaction((transaction) =>
+    issueFeeSettlementDocument(invoiceId, { netCents, reason: options.reason ?? 'Konačni obračun naknade na stvarne dane.', actorId: options.actorId }, transaction),
+  );
 
 /** Every amount element of a UBL document, as written. */
 const amountsOf = (xml: string) => [...xml.matchAll(/<cbc:(\w+Amount) currencyID="EUR">([^<]*)</g)].map(([, tag, value]) => [tag, value]);
@@ -91,7 +93,14 @@ describe('the completing fee invoice', () => {
     const before = await counter();
     // 12.34 × 25 % = 3.085 → 3.09 half-up.
     const issued = await settle(invoice.id, 1234, { actorId: manager.id, reason: 'Naplata 20 dana nakon dospijeća & kamate.' });
-    expect(issued).toEqual({ id: expect.any(String), number: `FF-${YEAR}-${String(before + 1).padStart(6, '0')}`, netCents: 1234, vatCents: 309, grossCents: 1543, typeCode: '380' });
+    expect(issued).toEqual({
+      id: expect.any(String),
+      number: `FF-${YEAR}-${String(before + 1).padStart(6, '0')}`,
+      netCents: 1234,
+      vatCents: 309,
+      grossCents: 1543,
+      typeCode: '380',
+    });
     expect(vatOf(1234)).toBe(309);
 
     const [, row] = await rowsOf(invoice.id);
@@ -114,7 +123,9 @@ describe('the completing fee invoice', () => {
     expect(xml).toContain('<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"');
     expect(xml).toContain('<cbc:InvoiceTypeCode>380</cbc:InvoiceTypeCode>');
     // BT-25 and BT-26: the fee invoice of the financing.
-    expect(xml).toMatch(new RegExp(`<cac:BillingReference>\\s*<cac:InvoiceDocumentReference>\\s*<cbc:ID>${first.number}</cbc:ID>\\s*<cbc:IssueDate>${first.issue_date}</cbc:IssueDate>`));
+    expect(xml).toMatch(
+      new RegExp(`<cac:BillingReference>\\s*<cac:InvoiceDocumentReference>\\s*<cbc:ID>${first.number}</cbc:ID>\\s*<cbc:IssueDate>${first.issue_date}</cbc:IssueDate>`),
+    );
     // The note says what it completes, and why (escaped).
     expect(xml).toMatch(new RegExp(`<cbc:Note>Dopunski račun uz račun ${first.number} od [^<]*financiranog računa ${invoice.invoiceNumber}[^<]*</cbc:Note>`));
     expect(xml).toContain('<cbc:Note>Naplata 20 dana nakon dospijeća &amp; kamate.</cbc:Note>');
@@ -146,19 +157,36 @@ describe('the fee credit note', () => {
     const before = await counter();
     // 10.02 × 25 % = 2.505 → 2.51 half-up.
     const issued = await settle(invoice.id, -1002);
-    expect(issued).toEqual({ id: expect.any(String), number: `FF-${YEAR}-${String(before + 1).padStart(6, '0')}`, netCents: -1002, vatCents: -251, grossCents: -1253, typeCode: '381' });
+    expect(issued).toEqual({
+      id: expect.any(String),
+      number: `FF-${YEAR}-${String(before + 1).padStart(6, '0')}`,
+      netCents: -1002,
+      vatCents: -251,
+      grossCents: -1253,
+      typeCode: '381',
+    });
     expect(vatOf(1002)).toBe(251);
 
     const [, row] = await rowsOf(invoice.id);
     // The row states the document's (positive) amounts; the type code says it is a credit.
-    expect(row).toMatchObject({ purpose: 'fee_credit', type_code: '381', preceding_id: first.id, net_amount: '10.02', vat_amount: '2.51', gross_amount: '12.53', due_date: zagrebDay() });
+    expect(row).toMatchObject({
+      purpose: 'fee_credit',
+      type_code: '381',
+      preceding_id: first.id,
+      net_amount: '10.02',
+      vat_amount: '2.51',
+      gross_amount: '12.53',
+      due_date: zagrebDay(),
+    });
     const xml = row.ubl_xml;
     expect(validateEn16931(xml)).toEqual([]);
     expect(xml).toContain('<CreditNote xmlns="urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"');
     expect(xml).toContain('<cbc:CreditNoteTypeCode>381</cbc:CreditNoteTypeCode>');
     expect(xml).toMatch(/<cac:CreditNoteLine>\s*<cbc:ID>1<\/cbc:ID>\s*<cbc:CreditedQuantity unitCode="C62">1<\/cbc:CreditedQuantity>/);
     expect(xml).not.toMatch(/InvoiceLine|InvoicedQuantity|InvoiceTypeCode|<cbc:DueDate>|<cac:PaymentMeans>/);
-    expect(xml).toMatch(new RegExp(`<cac:BillingReference>\\s*<cac:InvoiceDocumentReference>\\s*<cbc:ID>${first.number}</cbc:ID>\\s*<cbc:IssueDate>${first.issue_date}</cbc:IssueDate>`));
+    expect(xml).toMatch(
+      new RegExp(`<cac:BillingReference>\\s*<cac:InvoiceDocumentReference>\\s*<cbc:ID>${first.number}</cbc:ID>\\s*<cbc:IssueDate>${first.issue_date}</cbc:IssueDate>`),
+    );
     expect(xml).toMatch(new RegExp(`<cbc:Note>Odobrenje uz račun ${first.number} od [^<]*</cbc:Note>`));
     // EN 16931: a credit note's amounts are positive.
     expect(amountsOf(xml)).toEqual([
@@ -247,7 +275,9 @@ describe('sending and serving both kinds', () => {
     const credit = (await settle(invoice.id, -1500))!;
     for (const { id } of [completion, credit]) {
       await runJob(id);
-      const row = (await selectOne<{ status: string; document_id: string; ubl_xml: string }>('SELECT status, document_id, ubl_xml FROM outgoing_einvoices WHERE id = :id', { id }))!;
+      const row = (await selectOne<{ status: string; document_id: string; ubl_xml: string }>('SELECT status, document_id, ubl_xml FROM outgoing_einvoices WHERE id = :id', {
+        id,
+      }))!;
       expect(row).toMatchObject({ status: 'delivered', document_id: documentIdOf(row.ubl_xml) });
       expect(fs.readFileSync(path.join(mailboxDir('sent'), `${row.document_id}.xml`), 'utf8')).toBe(row.ubl_xml);
     }

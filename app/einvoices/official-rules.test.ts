@@ -166,7 +166,9 @@ async function freshFinancing(): Promise<{ invoiceId: string; xml: string }> {
 
 /** The settlement's document for a difference to the fee invoiced (completion > 0, credit note < 0): its UBL. */
 async function settlementDocument(invoiceId: string, netCents: number): Promise<string> {
-  const issued = await inTransaction((transaction) => issueFeeSettlementDocument(invoiceId, { netCents, reason: 'Konačni obračun naknade na stvarne dane (čl. 5 ugovora).' }, transaction));
+  const issued = await inTransaction((transaction) =>
+    issueFeeSettlementDocument(invoiceId, { netCents, reason: 'Konačni obračun naknade na stvarne dane (čl. 5 ugovora).' }, transaction),
+  );
   return (await selectOne<{ ubl_xml: string }>('SELECT ubl_xml FROM outgoing_einvoices WHERE id = :id', { id: issued!.id }))!.ubl_xml;
 }
 

@@ -117,7 +117,13 @@ export function OutgoingEInvoices({
 }) {
   const { t } = useTranslation();
   return (
-    <EInvoiceListCard kind="outgoing" list={list} hrefFor={hrefFor} columns={['number', 'kind', 'client', 'invoice', 'gross', 'issueDate', 'status', 'actions']} alignEnd={['gross']}>
+    <EInvoiceListCard
+      kind="outgoing"
+      list={list}
+      hrefFor={hrefFor}
+      columns={['number', 'kind', 'client', 'invoice', 'gross', 'issueDate', 'status', 'actions']}
+      alignEnd={['gross']}
+    >
       {list.items.map((einvoice) => (
         <Table.Row key={einvoice.id} data-testid="outgoing-einvoice" data-number={einvoice.number}>
           <Table.Cell style={NO_WRAP}>
