@@ -28,8 +28,13 @@ import { parseUblXml, type XmlElement } from './ubl-xml.server.ts';
  * exactly in cents; the VAT of a breakdown is rounded half-up to the cent and
  * allowed less than one currency unit of difference, as the official rule.
  *
- * Not covered: code-list rules (BR-CL-*), allowances and charges beyond their
- * sums (BR-31…BR-48; the intake reader checks their reasons).
+ * A CreditNote is read as EN 16931 maps it (its type code, lines and
+ * quantities; its due date in PaymentMeans) and its amount due is credited,
+ * not owed by the buyer (HR-BR-4); docs/decisions/015-fee-documents-at-settlement.md.
+ *
+ * Not covered: code-list rules (BR-CL-*) except the document type code
+ * (BR-CL-01), allowances and charges beyond their sums (BR-31…BR-48; the
+ * intake reader checks their reasons).
  */
 
 export interface RuleViolation {

@@ -29,6 +29,9 @@ import { pageBounds } from '../utils/list-url.ts';
  * (outgoing-send.server.ts), after checking it against the rules; the job is
  * idempotent (a sent row is never sent again) and retried with backoff; the
  * last failure marks it failed, and a manager can send it again.
+ * At settlement a completing fee invoice or a credit note (UBL CreditNote,
+ * 381) corrects the fee invoiced, from the same counter and sent the same way
+ * (issueFeeSettlementDocument; docs/decisions/015-fee-documents-at-settlement.md).
  */
 
 /**
