@@ -234,6 +234,18 @@ describe('numbers and refusals', () => {
     expect(rows.slice(1).every((row) => row.preceding_id === first.id)).toBe(true);
   });
 
+  it('refuses a credit beyond the net fee invoiced so far (fee invoice + completions − credit notes), drawing no number', async () => {
+    const { invoice, first } = await financedInvoice();
+    const invoiced = Math.round(Number(first.net_amount) * 100);
+    await settle(invoice.id, 100);
+    await settle(invoice.id, -(invoiced + 100));
+    const before = await counter();
+    const refused = await apiFailure(settle(invoice.id, -1));
+    expect(refused).toMatchObject({ status: 409, body: { code: 'einvoices.refusals.creditExceedsFee' } });
+    expect(refused.body.message).toBe(`Invoice ${invoice.invoiceNumber}: a credit of 0.01 EUR exceeds the net fee invoiced so far (0.00 EUR)`);
+    expect(await counter()).toBe(before);
+  });
+
   it('a zero difference writes nothing and draws no number', async () => {
     const { invoice } = await financedInvoice();
     const before = await counter();

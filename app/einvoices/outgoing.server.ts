@@ -62,6 +62,7 @@ export const EINVOICE_MESSAGES = {
   alreadyQueued: 'einvoices.refusals.alreadyQueued',
   invalidStatus: 'einvoices.refusals.invalidStatus',
   noFeeInvoice: 'einvoices.refusals.noFeeInvoice',
+  creditExceedsFee: 'einvoices.refusals.creditExceedsFee',
 } as const;
 
 export interface OutgoingEInvoiceDto {
@@ -474,6 +475,8 @@ type SettlementSource = RowOf<typeof Invoice, 'id' | 'invoice_number' | 'status'
     first_id: RowOf<typeof OutgoingEInvoice>['id'] | null;
     first_number: RowOf<typeof OutgoingEInvoice>['number'] | null;
     first_issue_date: RowOf<typeof OutgoingEInvoice>['issue_date'] | null;
+    /** The net fee invoiced so far: fee invoice and completions less credit notes (NUMERIC text). */
+    invoiced_net: string;
   };
 
 /**
@@ -489,8 +492,9 @@ type SettlementSource = RowOf<typeof Invoice, 'id' | 'invoice_number' | 'status'
  * are written here and the sending is queued after commit (unless
  * `send: false`). Returns null as well when the financing predates
  * E_INVOICING_FROM (there is no fee e-invoice to refer to). Throws 404 for
- * an unknown invoice, 409 when it is not financed or its fee invoice is
- * missing, RangeError for a net that is not whole cents or an empty reason.
+ * an unknown invoice, 409 when it is not financed, its fee invoice is
+ * missing or a credit would exceed the net fee invoiced so far, RangeError
+ * for a net that is not whole cents or an empty reason.
  */
 export async function issueFeeSettlementDocument(
   invoiceId: string,
@@ -515,7 +519,9 @@ export async function issueFeeSettlementDocument(
                 c.city AS client_city, c.postal_code AS client_postal_code, c.email AS client_email,
                 cu.company_name AS customer_name,
                 (SELECT coalesce(${sqlUserName('u')}, u.email) FROM users u WHERE u.id = CAST(:actorId AS uuid)) AS operator_name,
-                f.id AS first_id, f.number AS first_number, f.issue_date AS first_issue_date
+                f.id AS first_id, f.number AS first_number, f.issue_date AS first_issue_date,
+                (SELECT coalesce(sum(CASE WHEN d.type_code = '381' THEN -d.net_amount ELSE d.net_amount END), 0)
+                   FROM outgoing_einvoices d WHERE d.invoice_id = i.id) AS invoiced_net
            FROM invoices i
            JOIN clients c ON c.id = i.client_id
            JOIN customers cu ON cu.id = i.customer_id
@@ -533,6 +539,14 @@ export async function issueFeeSettlementDocument(
     // A financing before e-invoices began has no fee e-invoice, so nothing to complete or credit electronically.
     if (source.financed_day < E_INVOICING_FROM) return null;
     throw apiError(409, EINVOICE_MESSAGES.noFeeInvoice, { params: { number: source.invoice_number } });
+  }
+
+  // A credit note can take back at most the net fee invoiced so far: the fee never goes below zero.
+  const invoicedNet = toCents(source.invoiced_net);
+  if (netCents < 0 && -netCents > invoicedNet) {
+    throw apiError(409, EINVOICE_MESSAGES.creditExceedsFee, {
+      params: { number: source.invoice_number, credit: centsToDecimalString(-netCents), invoiced: centsToDecimalString(invoicedNet) },
+    });
   }
 
   const purpose = netCents > 0 ? 'fee_completion' : 'fee_credit';
