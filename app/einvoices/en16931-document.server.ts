@@ -1,5 +1,5 @@
 import { decimalToFixed, parseDecimal, type Decimal } from './decimal.ts';
-import { UBL_INVOICE_NS } from './ubl-constants.ts';
+import { UBL_CREDIT_NOTE_NS, UBL_INVOICE_NS } from './ubl-constants.ts';
 import { all, first, textOf, type XmlElement } from './ubl-xml.server.ts';
 
 /**
@@ -54,8 +54,17 @@ export interface AllowanceChargeView {
   rate: string | null;
 }
 
+/** The UBL document: an Invoice or a CreditNote, each in its own namespace; null for anything else. */
+export type DocumentKind = 'invoice' | 'creditNote';
+
+export function documentKindOf(root: XmlElement): DocumentKind | null {
+  if (root.name === 'Invoice' && root.ns === UBL_INVOICE_NS) return 'invoice';
+  if (root.name === 'CreditNote' && root.ns === UBL_CREDIT_NOTE_NS) return 'creditNote';
+  return null;
+}
+
 export interface DocumentView {
-  isInvoice: boolean;
+  kind: DocumentKind | null;
   customizationId: string | null;
   profileId: string | null;
   number: string | null;
@@ -65,6 +74,8 @@ export interface DocumentView {
   typeCode: string | null;
   currency: string | null;
   paymentTermsNote: string | null;
+  /** Preceding invoice references (BG-3): BT-25 and BT-26 as written. */
+  precedingInvoices: Array<{ id: string | null; issueDate: string | null }>;
   seller: PartyView | null;
   buyer: PartyView | null;
   sellerContact: { id: string | null; name: string | null } | null;
@@ -118,22 +129,29 @@ export function readDocument(root: XmlElement): DocumentView {
   const taxTotal =
     taxTotals.find((total) => first(total, 'cac:TaxSubtotal')) ?? taxTotals.find((total) => first(total, 'cbc:TaxAmount')?.attrs.currencyID === currency) ?? taxTotals[0];
   const contact = first(root, 'cac:AccountingSupplierParty', 'cac:SellerContact');
+  const kind = documentKindOf(root);
+  const creditNote = kind === 'creditNote';
   return {
-    isInvoice: root.name === 'Invoice' && root.ns === UBL_INVOICE_NS,
+    kind,
     customizationId: textOf(root, 'cbc:CustomizationID'),
     profileId: textOf(root, 'cbc:ProfileID'),
     number: textOf(root, 'cbc:ID'),
     issueDate: textOf(root, 'cbc:IssueDate'),
     issueTime: textOf(root, 'cbc:IssueTime'),
-    dueDate: textOf(root, 'cbc:DueDate'),
-    typeCode: textOf(root, 'cbc:InvoiceTypeCode'),
+    // A UBL 2.1 CreditNote carries BT-9 in its payment means (it has no DueDate).
+    dueDate: creditNote ? (all(root, 'cac:PaymentMeans', 'cbc:PaymentDueDate').find((date) => date.text !== '')?.text ?? null) : textOf(root, 'cbc:DueDate'),
+    typeCode: textOf(root, creditNote ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode'),
     currency,
     paymentTermsNote: textOf(root, 'cac:PaymentTerms', 'cbc:Note'),
+    precedingInvoices: all(root, 'cac:BillingReference').map((reference) => ({
+      id: textOf(reference, 'cac:InvoiceDocumentReference', 'cbc:ID'),
+      issueDate: textOf(reference, 'cac:InvoiceDocumentReference', 'cbc:IssueDate'),
+    })),
     seller: partyOf(first(root, 'cac:AccountingSupplierParty')),
     buyer: partyOf(first(root, 'cac:AccountingCustomerParty')),
     sellerContact: contact ? { id: textOf(contact, 'cbc:ID'), name: textOf(contact, 'cbc:Name') } : null,
-    lines: all(root, 'cac:InvoiceLine').map((line, index) => {
-      const quantity = first(line, 'cbc:InvoicedQuantity');
+    lines: all(root, creditNote ? 'cac:CreditNoteLine' : 'cac:InvoiceLine').map((line, index) => {
+      const quantity = first(line, creditNote ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity');
       const item = first(line, 'cac:Item');
       const priceText = textOf(line, 'cac:Price', 'cbc:PriceAmount');
       return {

@@ -1,13 +1,13 @@
 import { centsToDecimalString, percentOfCents, sumCents } from '../utils/money.ts';
 import { isCalendarDate, isValidOib } from '../utils/validation.ts';
 import { parseDecimal } from './decimal.ts';
-import { readDocument, type Amount, type DocumentView, type LineView } from './en16931-document.server.ts';
+import { documentKindOf, readDocument, type Amount, type DocumentView, type LineView } from './en16931-document.server.ts';
 import { isKpd2025Code } from './kpd.ts';
-import { HR_CIUS_CUSTOMIZATION_ID, HR_PROFILE_ID, OIB_SCHEME_ID, UBL_INVOICE_NS } from './ubl-constants.ts';
+import { HR_CIUS_CUSTOMIZATION_ID, HR_PROFILE_ID, OIB_SCHEME_ID, UBL_CREDIT_NOTE_NS, UBL_INVOICE_NS } from './ubl-constants.ts';
 import { parseUblXml, type XmlElement } from './ubl-xml.server.ts';
 
 /**
- * The one rules engine of FinFlow's e-invoices: our own checks of the
+ * The one rules engine of FinFlow's e-invoices (UBL 2.1 Invoice and CreditNote): our own checks of the
  * EN 16931 business rules (BR-*, BR-CO-* calculation rules, BR-S-* standard
  * rated, BR-DEC-* decimals) and of the Croatian CIUS (HR-BR-* where the
  * official rules have the same check, FinFlow's own 'HR-CIUS-…' ids for what
@@ -28,8 +28,13 @@ import { parseUblXml, type XmlElement } from './ubl-xml.server.ts';
  * exactly in cents; the VAT of a breakdown is rounded half-up to the cent and
  * allowed less than one currency unit of difference, as the official rule.
  *
- * Not covered: code-list rules (BR-CL-*), allowances and charges beyond their
- * sums (BR-31…BR-48; the intake reader checks their reasons).
+ * A CreditNote is read as EN 16931 maps it (its type code, lines and
+ * quantities; its due date in PaymentMeans) and its amount due is credited,
+ * not owed by the buyer (HR-BR-4); docs/decisions/015-fee-documents-at-settlement.md.
+ *
+ * Not covered: code-list rules (BR-CL-*) except the document type code
+ * (BR-CL-01), allowances and charges beyond their sums (BR-31…BR-48; the
+ * intake reader checks their reasons).
  */
 
 export interface RuleViolation {
@@ -54,6 +59,25 @@ const fmt = centsToDecimalString;
 const cents = (value: Amount | null) => value?.cents ?? null;
 /** An optional amount (BT-107, BT-108, BT-113, BT-114) counts as zero when absent. */
 const optional = (value: Amount | null) => (value === null ? 0 : value.cents);
+/**
+ * What the buyer is asked to pay: BT-115 of an invoice. A credit note's
+ * BT-115 is what the seller credits, so the official Croatian rules read it
+ * negated (nothing is due from the buyer, no due date is required).
+ */
+const dueFromBuyer = (d: DocumentView) => {
+  const payable = cents(d.totals.payable);
+  return payable === null ? null : d.kind === 'creditNote' ? -payable : payable;
+};
+
+/** UNTDID 1001 codes EN 16931 allows (BR-CL-01): an Invoice's and a CreditNote's. */
+const TYPE_CODES = {
+  invoice: new Set(
+    '71 80 81 82 84 102 130 202 203 204 211 218 219 295 325 326 331 380 382 383 384 385 386 387 388 389 390 393 394 395 456 457 471 472 473 500 501 527 553 575 623 633 751 780 817 870 875 876 877 935'.split(
+      ' ',
+    ),
+  ),
+  creditNote: new Set('81 83 261 262 296 308 381 396 420 458 502 503 532'.split(' ')),
+};
 
 /** ISO 3166-1 alpha-2, plus EL (Greece's VAT prefix, which BR-CO-9 allows). */
 const COUNTRY_CODES = new Set(
@@ -106,6 +130,14 @@ const TERM_RULES: readonly Rule[] = [
           : [`Invoice issue date (BT-2) '${d.issueDate}' is not a YYYY-MM-DD date`],
   },
   present('BR-04', 'An Invoice shall have an Invoice type code (BT-3)', (d) => d.typeCode),
+  {
+    id: 'BR-CL-01',
+    description: 'The document type code (BT-3) shall be of the invoice (Invoice) or credit note (CreditNote) codes of UNTDID 1001',
+    check: (d) =>
+      d.typeCode === null || d.kind === null || TYPE_CODES[d.kind].has(d.typeCode)
+        ? []
+        : [`Type code ${d.typeCode} is not a${d.kind === 'creditNote' ? ' credit note' : 'n invoice'} type code of UNTDID 1001`],
+  },
   present('BR-05', 'An Invoice shall have an Invoice currency code (BT-5)', (d) => d.currency),
   present('BR-06', 'An Invoice shall contain the Seller name (BT-27)', (d) => d.seller?.name ?? null),
   present('BR-07', 'An Invoice shall contain the Buyer name (BT-44)', (d) => d.buyer?.name ?? null),
@@ -127,6 +159,11 @@ const TERM_RULES: readonly Rule[] = [
   perLine('BR-25', 'each Invoice line shall contain the Item name (BT-153)', (line) => line.itemName === null),
   perLine('BR-26', 'each Invoice line shall contain the Item net price (BT-146)', (line) => line.price === null),
   perLine('BR-27', 'the Item net price (BT-146) shall NOT be negative', (line) => line.price !== null && line.price.units < 0n),
+  {
+    id: 'BR-55',
+    description: 'Each Preceding Invoice reference (BG-3) shall contain a Preceding Invoice reference (BT-25)',
+    check: (d) => d.precedingInvoices.filter((reference) => reference.id === null).map(() => 'A Preceding Invoice reference (BG-3) has no invoice number (BT-25)'),
+  },
   {
     id: 'BR-49',
     description: 'A Payment instruction (BG-16) shall specify the Payment means type code (BT-81)',
@@ -218,12 +255,30 @@ const TERM_RULES: readonly Rule[] = [
   },
   {
     id: 'HR-BR-4',
-    description: 'An Invoice with an amount due shall have a Payment due date (BT-9, DueDate)',
+    description: 'An Invoice with an amount due from the buyer shall have a Payment due date (BT-9: DueDate, in a CreditNote PaymentMeans/PaymentDueDate)',
     check: (d) => {
-      const payable = cents(d.totals.payable);
+      const due = dueFromBuyer(d);
       // With neither a due date nor payment terms BR-CO-25 speaks; the CIUS wants the date even beside terms.
-      return d.dueDate === null && payable !== null && payable > 0 && d.paymentTermsNote !== null ? ['DueDate (BT-9) is missing'] : [];
+      return d.dueDate === null && due !== null && due > 0 && d.paymentTermsNote !== null ? ['DueDate (BT-9) is missing'] : [];
     },
+  },
+  {
+    id: 'HR-BR-6',
+    description: 'Each Preceding Invoice reference (BG-3) shall have the preceding invoice issue date (BT-26)',
+    check: (d) =>
+      d.precedingInvoices
+        .filter((reference) => reference.issueDate === null || !isCalendarDate(reference.issueDate))
+        .map((reference) =>
+          reference.issueDate === null
+            ? `Preceding invoice ${reference.id ?? '?'} has no issue date (BT-26)`
+            : `Preceding invoice ${reference.id ?? '?'}: issue date '${reference.issueDate}' is not a YYYY-MM-DD date`,
+        ),
+  },
+  {
+    // FinFlow's promise (docs/decisions/015-fee-documents-at-settlement.md): a credit note names the invoice it corrects.
+    id: 'HR-CIUS-CREDIT-NOTE-REF',
+    description: 'A credit note shall refer to the invoice it credits (BG-3, BT-25)',
+    check: (d) => (d.kind === 'creditNote' && !d.precedingInvoices.some((reference) => reference.id !== null) ? ['The credit note names no preceding invoice (BT-25)'] : []),
   },
   {
     id: 'BT-9',
@@ -472,7 +527,9 @@ export const RULES: readonly Rule[] = [...TERM_RULES, ...CALCULATION_RULES];
  * terms, outgoing every rule.
  */
 export function checkEInvoiceRules(root: XmlElement, direction: RuleDirection): RuleViolation[] {
-  if (root.name !== 'Invoice' || root.ns !== UBL_INVOICE_NS) return [{ rule: 'UBL', message: `The root element is not a UBL 2.1 Invoice (${UBL_INVOICE_NS})` }];
+  if (documentKindOf(root) === null) {
+    return [{ rule: 'UBL', message: `The root element is not a UBL 2.1 Invoice (${UBL_INVOICE_NS}) or CreditNote (${UBL_CREDIT_NOTE_NS})` }];
+  }
   const document = readDocument(root);
   const rules = direction === 'intake' ? CALCULATION_RULES : RULES;
   return rules.flatMap((rule) => rule.check(document).map((finding) => (typeof finding === 'string' ? { rule: rule.id, message: finding } : finding)));

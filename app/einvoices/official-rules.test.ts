@@ -3,11 +3,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getSequelize } from '../../db/connection.ts';
 import { seedDemo } from '../../db/seed/demo.ts';
 import { describeFailures, EXPECTED_WARNINGS, MISSING_TOOLS, validateOfficially, type OfficialVerdict } from '../../tests/support/official-einvoice-rules.ts';
-import { selectOne, selectRows } from '../db.server.ts';
+import { inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { approveInvoice, verifyInvoice } from '../invoices/invoice-decisions.server.ts';
 import { createInvoice } from '../invoices/invoice-create.server.ts';
 import { financeInvoice } from '../invoices/financing.server.ts';
 import { DEFAULT_FACTOR_KPD_CODE } from './kpd.ts';
+import { issueFeeSettlementDocument } from './outgoing.server.ts';
 import { parseUblInvoice } from './ubl-document.server.ts';
 import { createTestUser, financeableClient, insertCustomer, newInvoiceNumber } from '../../tests/factories.ts';
 
@@ -15,9 +16,10 @@ import { createTestUser, financeableClient, insertCustomer, newInvoiceNumber } f
  * The official rules (vendor/einvoice-rules: UBL 2.1 XSD, EN 16931 and the
  * Croatian CIUS schematrons) judge what FinFlow writes and what it accepts:
  *
- * - every document FinFlow writes: the fee e-invoice of a fresh financing
- *   and every fee e-invoice of the demo book — no XSD error, no fatal
- *   assertion, only the warnings every Croatian invoice draws;
+ * - every document FinFlow writes: the fee e-invoice of a fresh financing,
+ *   the completing fee invoice and the fee credit note (a UBL CreditNote)
+ *   of its settlement, and every fee e-invoice of the demo book — no XSD
+ *   error, no fatal assertion, only the warnings every Croatian invoice draws;
  * - the intake: examples laid out as the tax administration's own (valid
  *   ones, and ones broken in one place) get the same verdict from our intake
  *   (app/einvoices/ubl-document.server.ts) as from the official rules, and a
@@ -125,7 +127,7 @@ async function intakeRefusal(xml: string): Promise<string[]> {
 }
 
 /** A financing as staff do it: the client's KYC approved, an invoice created, verified and approved by two managers, financed. */
-async function freshFinancing(): Promise<string> {
+async function freshFinancing(): Promise<{ invoiceId: string; xml: string }> {
   // Names with characters XML must escape.
   const client = await financeableClient({
     name: 'Mlinar & kći d.o.o.',
@@ -159,26 +161,41 @@ async function freshFinancing(): Promise<string> {
   await financeInvoice({ actor: await manager(), id: invoice.id });
   const row = await selectOne<{ ubl_xml: string }>('SELECT ubl_xml FROM outgoing_einvoices WHERE invoice_id = :id', { id: invoice.id });
   if (!row) throw new Error('the financing issued no fee e-invoice');
-  return row.ubl_xml;
+  return { invoiceId: invoice.id, xml: row.ubl_xml };
+}
+
+/** The settlement's document for a difference to the fee invoiced (completion > 0, credit note < 0): its UBL. */
+async function settlementDocument(invoiceId: string, netCents: number): Promise<string> {
+  const issued = await inTransaction((transaction) =>
+    issueFeeSettlementDocument(invoiceId, { netCents, reason: 'Konačni obračun naknade na stvarne dane (čl. 5 ugovora).' }, transaction),
+  );
+  return (await selectOne<{ ubl_xml: string }>('SELECT ubl_xml FROM outgoing_einvoices WHERE id = :id', { id: issued!.id }))!.ubl_xml;
 }
 
 let fresh: OfficialVerdict;
+let completion: OfficialVerdict;
+let creditNote: OfficialVerdict;
+let creditNoteXml: string;
 let demo: OfficialVerdict[];
 let intake: OfficialVerdict[];
 
 beforeAll(async () => {
   await seedDemo(getSequelize(), { now: new Date() });
-  const freshXml = await freshFinancing();
+  const financing = await freshFinancing();
+  const completionXml = await settlementDocument(financing.invoiceId, 4321);
+  creditNoteXml = await settlementDocument(financing.invoiceId, -1234);
   const demoRows = await selectRows<{ number: string; ubl_xml: string }>('SELECT number, ubl_xml FROM outgoing_einvoices ORDER BY number');
   const verdicts = validateOfficially([
-    { name: 'fresh financing', xml: freshXml },
+    { name: 'fresh financing', xml: financing.xml },
+    { name: 'completing fee invoice', xml: completionXml },
+    { name: 'fee credit note', xml: creditNoteXml },
     ...demoRows.map((row) => ({ name: row.number, xml: row.ubl_xml })),
     ...INTAKE_EXAMPLES.map((example) => ({ name: example.name, xml: example.xml })),
   ]);
-  fresh = verdicts[0];
-  // The demo rows include the fresh one (it is in the same table): judged once more, harmlessly.
-  demo = verdicts.slice(1, 1 + demoRows.length);
-  intake = verdicts.slice(1 + demoRows.length);
+  [fresh, completion, creditNote] = verdicts;
+  // The demo rows include the fresh ones (they are in the same table): judged once more, harmlessly.
+  demo = verdicts.slice(3, 3 + demoRows.length);
+  intake = verdicts.slice(3 + demoRows.length);
 }, 600_000);
 
 describe('every document FinFlow writes passes the official rules', () => {
@@ -187,6 +204,15 @@ describe('every document FinFlow writes passes the official rules', () => {
     expect(fresh.valid).toBe(true);
     expect(fresh.findings.map((finding) => finding.id).sort()).toEqual(EXPECTED_WARNINGS);
     expect(DEFAULT_FACTOR_KPD_CODE).toBe('64.92.07');
+  });
+
+  it('the completing fee invoice and the fee credit note of its settlement: no XSD error, no fatal assertion', () => {
+    expect(describeFailures([completion, creditNote])).toEqual([]);
+    expect([completion.valid, creditNote.valid]).toEqual([true, true]);
+    expect(completion.findings.map((finding) => finding.id).sort()).toEqual(EXPECTED_WARNINGS);
+    // The credit note is judged as one (the CreditNote XSD, the rules' CreditNote contexts), not as an invoice.
+    expect(creditNoteXml).toMatch(/<CreditNote xmlns="urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"[\s\S]*<cbc:CreditNoteTypeCode>381</);
+    expect(creditNote.findings.map((finding) => finding.id).sort()).toEqual(EXPECTED_WARNINGS);
   });
 
   it('every fee e-invoice of the demo book, all of them: no XSD error, no fatal assertion, only the expected warnings', async () => {

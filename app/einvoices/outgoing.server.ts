@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
 import type { Transaction } from 'sequelize';
-import { OUTGOING_EINVOICE_STATUSES, type OutgoingEInvoiceStatus } from '../../db/models/enums.ts';
+import { OUTGOING_EINVOICE_STATUSES, type OutgoingEInvoicePurpose, type OutgoingEInvoiceStatus, type OutgoingEInvoiceTypeCode } from '../../db/models/enums.ts';
 import { logActivity } from '../activity-log.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
 import { sendJob } from '../jobs/boss.server.ts';
 import { containsPattern } from '../search.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { UBL_MESSAGES } from './ubl-constants.ts';
-import { formatEur } from '../utils/format.ts';
+import { formatDate, formatEur } from '../utils/format.ts';
 import { centsToDecimalString, centsToNumber, percentOfCents, toCents } from '../utils/money.ts';
 import { factorParty } from './factor-party.server.ts';
-import { writeUblInvoice } from './ubl-write.server.ts';
+import { writeUblInvoice, type UblWriteInvoice } from './ubl-write.server.ts';
 import { sqlBusinessLocal } from '../utils/business-time.ts';
 import { iso, money } from '../utils/api-values.ts';
 import type { Client, Customer, Invoice, OutgoingEInvoice } from '../../db/models/index.ts';
@@ -29,6 +29,9 @@ import { pageBounds } from '../utils/list-url.ts';
  * (outgoing-send.server.ts), after checking it against the rules; the job is
  * idempotent (a sent row is never sent again) and retried with backoff; the
  * last failure marks it failed, and a manager can send it again.
+ * At settlement a completing fee invoice or a credit note (UBL CreditNote,
+ * 381) corrects the fee invoiced, from the same counter and sent the same way
+ * (issueFeeSettlementDocument; docs/decisions/015-fee-documents-at-settlement.md).
  */
 
 /**
@@ -58,6 +61,8 @@ export const EINVOICE_MESSAGES = {
   alreadySent: 'einvoices.refusals.alreadySent',
   alreadyQueued: 'einvoices.refusals.alreadyQueued',
   invalidStatus: 'einvoices.refusals.invalidStatus',
+  noFeeInvoice: 'einvoices.refusals.noFeeInvoice',
+  creditExceedsFee: 'einvoices.refusals.creditExceedsFee',
 } as const;
 
 export interface OutgoingEInvoiceDto {
@@ -78,6 +83,12 @@ export interface OutgoingEInvoiceDto {
   grossAmount: number;
   paymentReference: string;
   status: OutgoingEInvoiceStatus;
+  /** financing_fee (the fee invoice at financing), fee_completion (a completing invoice at settlement), fee_credit (a credit note at settlement). */
+  purpose: OutgoingEInvoicePurpose;
+  /** UNTDID 1001: '380' invoice, '381' credit note (its amounts are positive, as the document states them). */
+  typeCode: OutgoingEInvoiceTypeCode;
+  /** The fee invoice a completion or credit note refers to (BT-25); null for the fee invoice itself. */
+  precedingNumber: string | null;
   documentId: string | null;
   sentAt: string | null;
   error: string | null;
@@ -109,18 +120,22 @@ type OutgoingRow = RowOf<
   | 'rule_failures'
   | 'attempts'
   | 'created_at'
+  | 'purpose'
+  | 'type_code'
 > &
   RowOf<typeof Invoice, 'invoice_number'> &
-  InvoicePartyNames;
+  InvoicePartyNames & { preceding_number: RowOf<typeof OutgoingEInvoice>['number'] | null };
 
 const SELECT_OUTGOING = `
   SELECT o.id, o.number, o.invoice_id, i.invoice_number, o.client_id, c.company_name AS client_name, cu.company_name AS customer_name,
          o.issued_at, o.issue_date, o.due_date, o.currency, o.net_amount, o.vat_rate, o.vat_amount, o.gross_amount,
-         o.payment_reference, o.status, o.document_id, o.sent_at, o.error, o.rule_failures, o.attempts, o.created_at
+         o.payment_reference, o.status, o.document_id, o.sent_at, o.error, o.rule_failures, o.attempts, o.created_at,
+         o.purpose, o.type_code, p.number AS preceding_number
     FROM outgoing_einvoices o
     JOIN invoices i ON i.id = o.invoice_id
     JOIN clients c ON c.id = o.client_id
-    JOIN customers cu ON cu.id = i.customer_id`;
+    JOIN customers cu ON cu.id = i.customer_id
+    LEFT JOIN outgoing_einvoices p ON p.id = o.preceding_id`;
 
 function toDto(row: OutgoingRow): OutgoingEInvoiceDto {
   return {
@@ -141,6 +156,9 @@ function toDto(row: OutgoingRow): OutgoingEInvoiceDto {
     grossAmount: money(row.gross_amount),
     paymentReference: row.payment_reference,
     status: row.status,
+    purpose: row.purpose,
+    typeCode: row.type_code,
+    precedingNumber: row.preceding_number,
     documentId: row.document_id,
     sentAt: iso(row.sent_at),
     error: row.error,
@@ -163,6 +181,23 @@ export function feeNumber(year: number, sequence: number): { number: string; pay
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/**
+ * The first of `count` numbers of `year` from the one counter every fee
+ * document draws from (fee invoice, completing invoice, credit note): the
+ * counter row stays locked until commit, so concurrent issuers queue here
+ * and a rollback returns the numbers (docs/decisions/006-outgoing-einvoices.md).
+ */
+async function drawNumbers(year: number, count: number, transaction: Transaction): Promise<number> {
+  const { rows } = await execute<{ last_number: number }>(
+    `INSERT INTO outgoing_einvoice_counters (year, last_number) VALUES (:year, :count)
+     ON CONFLICT (year) DO UPDATE SET last_number = outgoing_einvoice_counters.last_number + :count
+     RETURNING last_number`,
+    { year, count },
+    { transaction },
+  );
+  return rows[0].last_number - count + 1;
+}
 
 // ---------------------------------------------------------------------------
 // Issuing
@@ -242,7 +277,7 @@ export async function issueFeeEInvoices(invoiceIds: string[], transaction: Trans
        JOIN clients c ON c.id = i.client_id
        JOIN customers cu ON cu.id = i.customer_id
        LEFT JOIN users u ON u.id = i.financed_by
-       LEFT JOIN outgoing_einvoices o ON o.invoice_id = i.id
+       LEFT JOIN outgoing_einvoices o ON o.invoice_id = i.id AND o.purpose = 'financing_fee'
       WHERE i.id IN (:invoiceIds)`,
     { invoiceIds, days: FEE_PAYMENT_DAYS },
     { transaction },
@@ -274,14 +309,7 @@ export async function issueFeeEInvoices(invoiceIds: string[], transaction: Trans
   const perYear = new Map<number, Draft[]>();
   for (const draft of drafts) perYear.set(draft.year, [...(perYear.get(draft.year) ?? []), draft]);
   for (const [year, ofYear] of perYear) {
-    const { rows } = await execute<{ last_number: number }>(
-      `INSERT INTO outgoing_einvoice_counters (year, last_number) VALUES (:year, :count)
-       ON CONFLICT (year) DO UPDATE SET last_number = outgoing_einvoice_counters.last_number + :count
-       RETURNING last_number`,
-      { year, count: ofYear.length },
-      { transaction },
-    );
-    const first = rows[0].last_number - ofYear.length + 1;
+    const first = await drawNumbers(year, ofYear.length, transaction);
     ofYear.forEach((draft, index) => {
       draft.sequence = first + index;
       Object.assign(draft, feeNumber(year, draft.sequence));
@@ -361,18 +389,11 @@ export async function issueFeeEInvoices(invoiceIds: string[], transaction: Trans
   return results;
 }
 
-/** The UBL of one fee e-invoice; its totals are checked against the figures stored beside it. */
-function writeFeeUbl(draft: Draft, factor: ReturnType<typeof factorParty>): string {
-  const { source, fee, number, paymentReference } = draft;
-  const { xml, totals } = writeUblInvoice({
-    number,
-    issueDate: source.issue_date,
-    issueTime: source.issue_time,
-    dueDate: source.due_date,
-    typeCode: '380',
-    currency: 'EUR',
-    profileId: FEE_PROFILE_ID,
-    notes: [`Naknada za faktoring prema ugovoru o faktoringu za financirani račun ${source.invoice_number}.`],
+type FeeClient = Pick<IssueSource, 'client_name' | 'client_oib' | 'client_address' | 'client_city' | 'client_postal_code' | 'client_email' | 'operator_name'>;
+
+/** Seller (the factor), its operator and buyer (the client) of every fee document. */
+function feeParties(source: FeeClient, factor: ReturnType<typeof factorParty>): Pick<UblWriteInvoice, 'seller' | 'sellerContact' | 'buyer'> {
+  return {
     seller: { name: factor.name, oib: factor.oib, vatId: `HR${factor.oib}`, street: factor.street, city: factor.city, postalCode: factor.postalCode, countryCode: 'HR' },
     sellerContact: { oib: factor.oib, name: source.operator_name ?? factor.name },
     // Clients are Croatian companies (an OIB is required of every client): country HR, VAT id HR + OIB.
@@ -386,6 +407,22 @@ function writeFeeUbl(draft: Draft, factor: ReturnType<typeof factorParty>): stri
       countryCode: 'HR',
       email: source.client_email,
     },
+  };
+}
+
+/** The UBL of one fee e-invoice; its totals are checked against the figures stored beside it. */
+function writeFeeUbl(draft: Draft, factor: ReturnType<typeof factorParty>): string {
+  const { source, fee, number, paymentReference } = draft;
+  const { xml, totals } = writeUblInvoice({
+    number,
+    issueDate: source.issue_date,
+    issueTime: source.issue_time,
+    dueDate: source.due_date,
+    typeCode: '380',
+    currency: 'EUR',
+    profileId: FEE_PROFILE_ID,
+    notes: [`Naknada za faktoring prema ugovoru o faktoringu za financirani račun ${source.invoice_number}.`],
+    ...feeParties(source, factor),
     payment: { meansCode: FEE_PAYMENT_MEANS, iban: factor.iban, bic: factor.bic, reference: paymentReference },
     paymentTermsNote: `Plaćanje u roku od ${FEE_PAYMENT_DAYS} dana na IBAN ${factor.iban}, poziv na broj ${paymentReference}.`,
     lines: [
@@ -406,6 +443,225 @@ function writeFeeUbl(draft: Draft, factor: ReturnType<typeof factorParty>): stri
     throw new Error(`e-invoice ${number}: written totals do not match the fee figures`);
   }
   return xml;
+}
+
+// ---------------------------------------------------------------------------
+// At settlement: the completing fee invoice or the fee credit note
+
+/** What a settlement document is: its purpose, UBL kind and type code (docs/decisions/015-fee-documents-at-settlement.md). */
+const SETTLEMENT_KINDS = {
+  fee_completion: { kind: 'invoice', typeCode: '380' },
+  fee_credit: { kind: 'creditNote', typeCode: '381' },
+} as const;
+
+export interface FeeSettlementDocument {
+  id: string;
+  number: string;
+  /** Signed like the difference: positive for a completing invoice, negative for a credit note. */
+  netCents: number;
+  vatCents: number;
+  grossCents: number;
+  typeCode: OutgoingEInvoiceTypeCode;
+}
+
+type SettlementSource = RowOf<typeof Invoice, 'id' | 'invoice_number' | 'status' | 'client_id'> &
+  FeeClient & {
+    financed_day: string | null;
+    /** Today and now in Croatia: the settlement's issue date and time. */
+    issue_date: string;
+    issue_time: string;
+    due_date: string;
+    customer_name: RowOf<typeof Customer>['company_name'];
+    first_id: RowOf<typeof OutgoingEInvoice>['id'] | null;
+    first_number: RowOf<typeof OutgoingEInvoice>['number'] | null;
+    first_issue_date: RowOf<typeof OutgoingEInvoice>['issue_date'] | null;
+    /** The net fee invoiced so far: fee invoice and completions less credit notes (NUMERIC text). */
+    invoiced_net: string;
+  };
+
+/**
+ * At settlement the final fee may differ from the fee invoiced so far: this
+ * issues, in the caller's transaction (the settlement's), the document for
+ * the difference (docs/decisions/015-fee-documents-at-settlement.md):
+ * `netCents` > 0 a completing fee invoice (380, purpose fee_completion), < 0
+ * a credit note (a UBL CreditNote, 381, purpose fee_credit) for |netCents|,
+ * 0 nothing (null). Either refers to the invoice's fee invoice (BT-25, BT-26)
+ * and says why (`reason`, in a note); VAT is 25 % of |netCents| rounded once
+ * half-up, as at financing (feeFigures). The number comes from the same
+ * gapless counter; the row, its UBL and its einvoice_issued activity row
+ * are written here and the sending is queued after commit (unless
+ * `send: false`). Returns null as well when the financing predates
+ * E_INVOICING_FROM (there is no fee e-invoice to refer to). Throws 404 for
+ * an unknown invoice, 409 when it is not financed, its fee invoice is
+ * missing or a credit would exceed the net fee invoiced so far, RangeError
+ * for a net that is not whole cents or an empty reason.
+ */
+export async function issueFeeSettlementDocument(
+  invoiceId: string,
+  input: { netCents: number; reason: string; actorId?: string | null },
+  transaction: Transaction,
+  options: { send?: boolean } = {},
+): Promise<FeeSettlementDocument | null> {
+  const { netCents } = input;
+  if (!Number.isSafeInteger(netCents)) throw new RangeError(`netCents must be whole cents: ${netCents}`);
+  const reason = input.reason.trim();
+  if (reason === '' || reason.length > 500) throw new RangeError('reason must be 1–500 characters');
+  if (netCents === 0) return null;
+
+  const source = /^[0-9a-f-]{36}$/i.test(invoiceId)
+    ? await selectOne<SettlementSource>(
+        `SELECT i.id, i.invoice_number, i.status, i.client_id,
+                to_char(${sqlBusinessLocal('i.financed_at')}, 'YYYY-MM-DD') AS financed_day,
+                to_char(${sqlBusinessLocal('now()')}, 'YYYY-MM-DD') AS issue_date,
+                to_char(${sqlBusinessLocal('now()')}, 'HH24:MI:SS') AS issue_time,
+                to_char(${sqlBusinessLocal('now()')}::date + CAST(:days AS integer), 'YYYY-MM-DD') AS due_date,
+                c.company_name AS client_name, c.oib AS client_oib, c.address AS client_address,
+                c.city AS client_city, c.postal_code AS client_postal_code, c.email AS client_email,
+                cu.company_name AS customer_name,
+                (SELECT coalesce(${sqlUserName('u')}, u.email) FROM users u WHERE u.id = CAST(:actorId AS uuid)) AS operator_name,
+                f.id AS first_id, f.number AS first_number, f.issue_date AS first_issue_date,
+                (SELECT coalesce(sum(CASE WHEN d.type_code = '381' THEN -d.net_amount ELSE d.net_amount END), 0)
+                   FROM outgoing_einvoices d WHERE d.invoice_id = i.id) AS invoiced_net
+           FROM invoices i
+           JOIN clients c ON c.id = i.client_id
+           JOIN customers cu ON cu.id = i.customer_id
+           LEFT JOIN outgoing_einvoices f ON f.invoice_id = i.id AND f.purpose = 'financing_fee'
+          WHERE i.id = :invoiceId`,
+        { invoiceId, days: FEE_PAYMENT_DAYS, actorId: input.actorId ?? null },
+        { transaction },
+      )
+    : null;
+  if (!source) throw apiError(404, UBL_MESSAGES.invoiceNotFound);
+  if (!['financed', 'paid'].includes(source.status) || source.financed_day === null) {
+    throw apiError(409, UBL_MESSAGES.noFee, { params: { number: source.invoice_number, status: source.status } });
+  }
+  if (source.first_id === null) {
+    // A financing before e-invoices began has no fee e-invoice, so nothing to complete or credit electronically.
+    if (source.financed_day < E_INVOICING_FROM) return null;
+    throw apiError(409, EINVOICE_MESSAGES.noFeeInvoice, { params: { number: source.invoice_number } });
+  }
+
+  // A credit note can take back at most the net fee invoiced so far: the fee never goes below zero.
+  const invoicedNet = toCents(source.invoiced_net);
+  if (netCents < 0 && -netCents > invoicedNet) {
+    throw apiError(409, EINVOICE_MESSAGES.creditExceedsFee, {
+      params: { number: source.invoice_number, credit: centsToDecimalString(-netCents), invoiced: centsToDecimalString(invoicedNet) },
+    });
+  }
+
+  const purpose = netCents > 0 ? 'fee_completion' : 'fee_credit';
+  const { kind, typeCode } = SETTLEMENT_KINDS[purpose];
+  const fee = feeFigures(Math.abs(netCents));
+  const year = Number(source.issue_date.slice(0, 4));
+  const sequence = await drawNumbers(year, 1, transaction);
+  const { number, paymentReference } = feeNumber(year, sequence);
+  const first = { number: source.first_number!, issueDate: source.first_issue_date! };
+  const factor = factorParty();
+  const completion = kind === 'invoice';
+  const what = completion ? 'razlika naknade za faktoring' : 'umanjenje naknade za faktoring';
+  const { xml, totals } = writeUblInvoice({
+    kind,
+    number,
+    issueDate: source.issue_date,
+    issueTime: source.issue_time,
+    dueDate: completion ? source.due_date : null,
+    typeCode,
+    currency: 'EUR',
+    profileId: FEE_PROFILE_ID,
+    notes: [
+      `${completion ? 'Dopunski račun' : 'Odobrenje'} uz račun ${first.number} od ${formatDate(first.issueDate)}: ${what} financiranog računa ${source.invoice_number} prema konačnom obračunu.`,
+      reason,
+    ],
+    precedingInvoice: first,
+    ...feeParties(source, factor),
+    // A credit note asks nothing of the client: the credit is set off in the settlement of the financed invoice.
+    payment: completion ? { meansCode: FEE_PAYMENT_MEANS, iban: factor.iban, bic: factor.bic, reference: paymentReference } : null,
+    paymentTermsNote: completion
+      ? `Plaćanje u roku od ${FEE_PAYMENT_DAYS} dana na IBAN ${factor.iban}, poziv na broj ${paymentReference}.`
+      : `Iznos odobrenja ${formatEur(centsToNumber(fee.gross))} prebija se s obvezama klijenta u obračunu financiranog računa ${source.invoice_number}.`,
+    lines: [
+      {
+        id: '1',
+        name: completion ? 'Dopuna naknade za faktoring' : 'Umanjenje naknade za faktoring',
+        description: `${completion ? 'Dopuna' : 'Umanjenje'} naknade za faktoring računa ${source.invoice_number} (kupac ${source.customer_name}) uz račun ${first.number}`,
+        quantity: '1',
+        unitCode: 'C62',
+        price: centsToDecimalString(fee.net),
+        kpdCode: factor.kpdCode,
+        vat: FEE_VAT,
+      },
+    ],
+  });
+  if (totals.taxExclusive !== fee.net || totals.tax !== fee.vat || totals.payable !== fee.gross) {
+    throw new Error(`e-invoice ${number}: written totals do not match the fee figures`);
+  }
+
+  // A credit note has nothing due: its due date is its issue date (the row requires one).
+  const dueDate = completion ? source.due_date : source.issue_date;
+  const { rows } = await execute<RowOf<typeof OutgoingEInvoice, 'id'>>(
+    `INSERT INTO outgoing_einvoices (number, year, sequence, invoice_id, client_id, issued_at, issue_date, due_date, currency,
+                                     net_amount, vat_rate, vat_amount, gross_amount, payment_reference, ubl_xml, ubl_sha256,
+                                     purpose, type_code, preceding_id, created_by)
+     VALUES (:number, :year, :sequence, :invoiceId, :clientId, now(), :issueDate, :dueDate, 'EUR',
+             :net, :vatRate, :vat, :gross, :reference, :xml, :sha, :purpose, :typeCode, :precedingId, :createdBy)
+     RETURNING id`,
+    {
+      number,
+      year,
+      sequence,
+      invoiceId: source.id,
+      clientId: source.client_id,
+      issueDate: source.issue_date,
+      dueDate,
+      net: centsToDecimalString(fee.net),
+      vatRate: FEE_VAT.rate,
+      vat: centsToDecimalString(fee.vat),
+      gross: centsToDecimalString(fee.gross),
+      reference: paymentReference,
+      xml,
+      sha: sha256(xml),
+      purpose,
+      typeCode,
+      precedingId: source.first_id,
+      createdBy: input.actorId ?? null,
+    },
+    { transaction },
+  );
+  const id = rows[0].id;
+  await logActivity(
+    {
+      action: 'einvoice_issued',
+      userId: input.actorId ?? null,
+      entityType: 'outgoing_einvoice',
+      entityId: id,
+      details: {
+        number,
+        purpose,
+        typeCode,
+        precedingNumber: first.number,
+        invoiceNumber: source.invoice_number,
+        clientName: source.client_name,
+        issueDate: source.issue_date,
+        dueDate,
+        netAmount: centsToNumber(fee.net),
+        vatRate: Number(FEE_VAT.rate),
+        vatAmount: centsToNumber(fee.vat),
+        grossAmount: centsToNumber(fee.gross),
+        paymentReference,
+        reason,
+      },
+    },
+    transaction,
+  );
+  if (options.send !== false) enqueueAfterCommit(transaction, id);
+  const sign = netCents > 0 ? 1 : -1;
+  return { id, number, netCents, vatCents: sign * fee.vat, grossCents: sign * fee.gross, typeCode };
+}
+
+/** The invoice page's fee documents: every e-invoice of the invoice, in the order issued. */
+export async function listInvoiceFeeDocuments(invoiceId: string): Promise<OutgoingEInvoiceDto[]> {
+  const rows = await selectRows<OutgoingRow>(`${SELECT_OUTGOING} WHERE o.invoice_id = :invoiceId ORDER BY o.year, o.sequence`, { invoiceId });
+  return rows.map(toDto);
 }
 
 /** Queues the sending once `transaction` commits; a failed enqueue is logged and left to the sync job's sweep. */

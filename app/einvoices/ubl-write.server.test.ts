@@ -136,3 +136,43 @@ describe('writeUblInvoice', () => {
     expect(escapeXml('€ 😀 \uD800x')).toBe('€ 😀 x');
   });
 });
+
+describe('a CreditNote (381)', () => {
+  const preceding = { number: 'FF-2026-000001', issueDate: '2026-05-01' };
+  const credit = (overrides: Partial<UblWriteInvoice> = {}) =>
+    // Payment terms say how the credit is settled: EN 16931 (BR-CO-25) wants them, or a due date, beside a positive BT-115.
+    writeUblInvoice(
+      invoice({ kind: 'creditNote', typeCode: '381', dueDate: null, payment: null, paymentTermsNote: 'Prebija se u obračunu.', precedingInvoice: preceding, ...overrides }),
+    );
+
+  it('is written in the CreditNote namespace with its own type code, line and quantity elements, positive amounts and the reference', () => {
+    const { xml, totals } = credit();
+    const root = parseUblXml(xml);
+    expect([root.name, root.ns]).toEqual(['CreditNote', 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2']);
+    expect(textOf(root, 'cbc:CreditNoteTypeCode')).toBe('381');
+    expect([textOf(root, 'cbc:InvoiceTypeCode'), textOf(root, 'cbc:DueDate'), first(root, 'cac:PaymentMeans')]).toEqual([null, null, undefined]);
+    expect(all(root, 'cac:InvoiceLine')).toEqual([]);
+    const [creditLine] = all(root, 'cac:CreditNoteLine');
+    expect(first(creditLine, 'cbc:CreditedQuantity')?.attrs.unitCode).toBe('C62');
+    expect([
+      textOf(root, 'cac:BillingReference', 'cac:InvoiceDocumentReference', 'cbc:ID'),
+      textOf(root, 'cac:BillingReference', 'cac:InvoiceDocumentReference', 'cbc:IssueDate'),
+    ]).toEqual(['FF-2026-000001', '2026-05-01']);
+    expect(totals).toMatchObject({ lineExtension: 10000, tax: 2500, payable: 12500 });
+    expect(textOf(root, 'cac:LegalMonetaryTotal', 'cbc:PayableAmount')).toBe('125.00');
+    expect(validateEn16931(xml)).toEqual([]);
+  });
+
+  it('carries a due date, if one is given, in its payment means (a UBL 2.1 CreditNote has no DueDate)', () => {
+    const { xml } = credit({ dueDate: '2026-05-19', payment: invoice().payment });
+    const root = parseUblXml(xml);
+    expect(textOf(root, 'cac:PaymentMeans', 'cbc:PaymentDueDate')).toBe('2026-05-19');
+    expect(textOf(root, 'cbc:DueDate')).toBeNull();
+    expect(validateEn16931(xml)).toEqual([]);
+  });
+
+  it('an Invoice keeps its elements: no reference unless one is given', () => {
+    expect(writeUblInvoice(invoice()).xml).not.toContain('BillingReference');
+    expect(writeUblInvoice(invoice({ precedingInvoice: preceding })).xml).toMatch(/<\/cbc:DocumentCurrencyCode>\s*<cac:BillingReference>/);
+  });
+});

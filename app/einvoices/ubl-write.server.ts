@@ -1,11 +1,16 @@
 import { centsToDecimalString, percentOfCents, sumCents } from '../utils/money.ts';
 import { decimalToFixed, lineAmountCents, parseDecimal } from './decimal.ts';
 import { el, serialiseXml, type XmlNode } from '../xml/writer.ts';
-import { HR_CIUS_CUSTOMIZATION_ID, OIB_SCHEME_ID, UBL_INVOICE_NS } from './ubl-constants.ts';
+import { HR_CIUS_CUSTOMIZATION_ID, OIB_SCHEME_ID, UBL_CREDIT_NOTE_NS, UBL_INVOICE_NS } from './ubl-constants.ts';
 
 /**
- * Writes a UBL 2.1 Invoice conforming to EN 16931 and the Croatian CIUS
- * (docs/croatian-formats.md, docs/decisions/006-outgoing-einvoices.md). The writer computes every
+ * Writes a UBL 2.1 Invoice or CreditNote conforming to EN 16931 and the
+ * Croatian CIUS (docs/croatian-formats.md, docs/decisions/006-outgoing-einvoices.md,
+ * docs/decisions/015-fee-documents-at-settlement.md). The two differ only in
+ * the root and its namespace, the type code element, the line element and its
+ * quantity element, and where the due date goes (BT-9: the Invoice's DueDate,
+ * a CreditNote's PaymentMeans/PaymentDueDate); a credit note states positive
+ * amounts, as EN 16931 requires. The writer computes every
  * amount from the lines (line net = quantity × price to the cent; per VAT
  * category and rate: taxable = sum of line nets, VAT = taxable × rate rounded
  * once half-up; the document totals from those), so the totals agree by
@@ -51,22 +56,36 @@ export interface UblWriteLine {
   vat: { category: string; rate: string; name: string };
 }
 
+/** The UBL document written: an Invoice (380, also a completing invoice) or a CreditNote (381). */
+export type UblDocumentKind = 'invoice' | 'creditNote';
+
+const KIND = {
+  invoice: { root: 'Invoice', ns: UBL_INVOICE_NS, typeCode: 'cbc:InvoiceTypeCode', line: 'cac:InvoiceLine', quantity: 'cbc:InvoicedQuantity' },
+  creditNote: { root: 'CreditNote', ns: UBL_CREDIT_NOTE_NS, typeCode: 'cbc:CreditNoteTypeCode', line: 'cac:CreditNoteLine', quantity: 'cbc:CreditedQuantity' },
+} as const;
+
 export interface UblWriteInvoice {
+  /** Default 'invoice'. */
+  kind?: UblDocumentKind;
   number: string;
   /** 'YYYY-MM-DD' and 'hh:mm:ss' in Croatian time. */
   issueDate: string;
   issueTime: string;
-  dueDate: string;
-  /** UNTDID 1001: 380 commercial invoice. */
+  /** BT-9; null for a document with nothing due (a credit note settled in the client's account). */
+  dueDate: string | null;
+  /** UNTDID 1001: 380 commercial invoice, 381 credit note. */
   typeCode: string;
   currency: string;
   /** HR CIUS business process (BT-23), P1–P12 or P99. */
   profileId: string;
   notes: string[];
+  /** The preceding invoice this document completes or credits (BG-3: BT-25 number, BT-26 issue date). */
+  precedingInvoice?: { number: string; issueDate: string } | null;
   seller: UblWriteParty;
   /** The operator who issued it (HR CIUS: cac:SellerContact, ID = OIB, Name). */
   sellerContact: { oib: string; name: string };
   buyer: UblWriteParty;
+  /** The payment instruction (BG-16); null when nothing is to be paid by transfer (a credit note). */
   payment: {
     /** UNTDID 4461: 30 credit transfer, 58 SEPA credit transfer. */
     meansCode: string;
@@ -74,7 +93,7 @@ export interface UblWriteInvoice {
     bic: string | null;
     /** BT-83 in a Croatian model, e.g. 'HR00 2026-000001'. */
     reference: string;
-  };
+  } | null;
   paymentTermsNote?: string | null;
   lines: UblWriteLine[];
 }
@@ -159,30 +178,39 @@ function taxCategory(tag: string, group: { category: string; rate: string; name?
 
 /** The UBL document and the figures it states. Throws RangeError on a line that is not decimal. */
 export function writeUblInvoice(input: UblWriteInvoice): { xml: string; totals: UblWrittenTotals } {
+  const kind = KIND[input.kind ?? 'invoice'];
+  const isCreditNote = kind.root === 'CreditNote';
   const totals = computeTotals(input.lines);
   const c = input.currency;
   const root = el(
-    'Invoice',
+    kind.root,
     [
       el('cbc:CustomizationID', HR_CIUS_CUSTOMIZATION_ID),
       el('cbc:ProfileID', input.profileId),
       el('cbc:ID', input.number),
       el('cbc:IssueDate', input.issueDate),
       el('cbc:IssueTime', input.issueTime),
-      el('cbc:DueDate', input.dueDate),
-      el('cbc:InvoiceTypeCode', input.typeCode),
+      // A UBL 2.1 CreditNote has no DueDate: its BT-9 is PaymentMeans/PaymentDueDate.
+      isCreditNote ? null : el('cbc:DueDate', input.dueDate),
+      el(kind.typeCode, input.typeCode),
       ...input.notes.map((note) => el('cbc:Note', note)),
       el('cbc:DocumentCurrencyCode', c),
+      input.precedingInvoice
+        ? el('cac:BillingReference', [el('cac:InvoiceDocumentReference', [el('cbc:ID', input.precedingInvoice.number), el('cbc:IssueDate', input.precedingInvoice.issueDate)])])
+        : null,
       el('cac:AccountingSupplierParty', [
         party(input.seller, 'supplier'),
         el('cac:SellerContact', [el('cbc:ID', input.sellerContact.oib), el('cbc:Name', input.sellerContact.name)]),
       ]),
       el('cac:AccountingCustomerParty', [party(input.buyer, 'customer')]),
-      el('cac:PaymentMeans', [
-        el('cbc:PaymentMeansCode', input.payment.meansCode),
-        el('cbc:PaymentID', input.payment.reference),
-        el('cac:PayeeFinancialAccount', [el('cbc:ID', input.payment.iban), input.payment.bic ? el('cac:FinancialInstitutionBranch', [el('cbc:ID', input.payment.bic)]) : null]),
-      ]),
+      input.payment
+        ? el('cac:PaymentMeans', [
+            el('cbc:PaymentMeansCode', input.payment.meansCode),
+            isCreditNote ? el('cbc:PaymentDueDate', input.dueDate) : null,
+            el('cbc:PaymentID', input.payment.reference),
+            el('cac:PayeeFinancialAccount', [el('cbc:ID', input.payment.iban), input.payment.bic ? el('cac:FinancialInstitutionBranch', [el('cbc:ID', input.payment.bic)]) : null]),
+          ])
+        : null,
       input.paymentTermsNote ? el('cac:PaymentTerms', [el('cbc:Note', input.paymentTermsNote)]) : null,
       el('cac:TaxTotal', [
         amount('cbc:TaxAmount', totals.tax, c),
@@ -197,9 +225,9 @@ export function writeUblInvoice(input: UblWriteInvoice): { xml: string; totals: 
         amount('cbc:PayableAmount', totals.payable, c),
       ]),
       ...input.lines.map((line, index) =>
-        el('cac:InvoiceLine', [
+        el(kind.line, [
           el('cbc:ID', line.id),
-          el('cbc:InvoicedQuantity', line.quantity, { unitCode: line.unitCode }),
+          el(kind.quantity, line.quantity, { unitCode: line.unitCode }),
           amount('cbc:LineExtensionAmount', totals.lineNets[index], c),
           el('cac:Item', [
             el('cbc:Description', line.description ?? null),
@@ -211,7 +239,7 @@ export function writeUblInvoice(input: UblWriteInvoice): { xml: string; totals: 
         ]),
       ),
     ],
-    { xmlns: UBL_INVOICE_NS, 'xmlns:cac': CAC_NS, 'xmlns:cbc': CBC_NS },
+    { xmlns: kind.ns, 'xmlns:cac': CAC_NS, 'xmlns:cbc': CBC_NS },
   )!;
   return { xml: `<?xml version="1.0" encoding="UTF-8"?>\n${serialiseXml(root)}\n`, totals };
 }

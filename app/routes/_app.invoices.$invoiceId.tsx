@@ -9,6 +9,8 @@ import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { Facts, Section } from '~/components/clients/party-detail.tsx';
 import { DecisionButtons, formatMoney, InvoiceStatusBadge, RefusalCallout, VerifiedBadge } from '~/components/invoices/display.tsx';
 import { DocumentsSection, HistorySection, LinesSection, MoneyMovementsSection } from '~/components/invoices/detail.tsx';
+import { FeeDocumentsSection } from '~/components/einvoices/fee-documents.tsx';
+import { listInvoiceFeeDocuments } from '~/einvoices/outgoing.server.ts';
 import { useRefusalText } from '~/components/refusal-text.ts';
 import { useToast } from '~/components/toaster.tsx';
 import { getInvoiceDetail } from '~/invoices/invoice-queries.server.ts';
@@ -34,7 +36,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     reject: can(user, 'reject:invoice'),
   };
   const previews = rights.finance ? await financePreviews([invoice]) : {};
-  return json({ invoice, rights, preview: previews[invoice.id] ?? null });
+  const feeDocuments = await listInvoiceFeeDocuments(invoice.id);
+  return json({ invoice, rights, preview: previews[invoice.id] ?? null, feeDocuments });
 }
 
 /** The same four decisions as the list; back here afterwards. */
@@ -48,7 +51,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function InvoiceDetailPage() {
-  const { invoice, rights, preview } = useLoaderData<typeof loader>();
+  const { invoice, rights, preview, feeDocuments } = useLoaderData<typeof loader>();
   const refusal = useActionData<DecisionRefusal>();
   const { t } = useTranslation();
   const showRefusal = useRefusalText();
@@ -149,6 +152,7 @@ export default function InvoiceDetailPage() {
         </Flex>
       </Grid>
       <LinesSection invoice={invoice} />
+      <FeeDocumentsSection documents={feeDocuments} />
       <Grid columns={{ initial: '1', md: '2' }} gap="4">
         <DocumentsSection invoice={invoice} />
         <MoneyMovementsSection invoice={invoice} />

@@ -26,6 +26,21 @@ export function OutgoingStatusBadge({ status }: { status: OutgoingEInvoiceDto['s
   );
 }
 
+/** What the document is ('Račun za naknadu', 'Dopunski račun za naknadu', 'Odobrenje (knjižno)') and the fee invoice it refers to. */
+export function FeeDocumentKind({ einvoice }: { einvoice: Pick<OutgoingEInvoiceDto, 'purpose' | 'precedingNumber'> }) {
+  const { t } = useTranslation();
+  return (
+    <Flex direction="column" data-testid="fee-document-kind" data-purpose={einvoice.purpose}>
+      <Text size="2">{t(`einvoices.outgoing.purposes.${einvoice.purpose}`)}</Text>
+      {einvoice.precedingNumber ? (
+        <Text size="1" color="gray" style={NO_WRAP}>
+          {t('einvoices.outgoing.refersTo', { number: einvoice.precedingNumber })}
+        </Text>
+      ) : null}
+    </Flex>
+  );
+}
+
 /** The card around each list: title, help, the empty text or the table (its header from `columns`), the pager. */
 function EInvoiceListCard({
   kind,
@@ -102,11 +117,20 @@ export function OutgoingEInvoices({
 }) {
   const { t } = useTranslation();
   return (
-    <EInvoiceListCard kind="outgoing" list={list} hrefFor={hrefFor} columns={['number', 'client', 'invoice', 'gross', 'issueDate', 'status', 'actions']} alignEnd={['gross']}>
+    <EInvoiceListCard
+      kind="outgoing"
+      list={list}
+      hrefFor={hrefFor}
+      columns={['number', 'kind', 'client', 'invoice', 'gross', 'issueDate', 'status', 'actions']}
+      alignEnd={['gross']}
+    >
       {list.items.map((einvoice) => (
         <Table.Row key={einvoice.id} data-testid="outgoing-einvoice" data-number={einvoice.number}>
           <Table.Cell style={NO_WRAP}>
             <code>{einvoice.number}</code>
+          </Table.Cell>
+          <Table.Cell>
+            <FeeDocumentKind einvoice={einvoice} />
           </Table.Cell>
           <Table.Cell>
             <Link to={`/clients/${einvoice.clientId}`}>{einvoice.clientName}</Link>
@@ -115,7 +139,8 @@ export function OutgoingEInvoices({
             <Link to={`/invoices/${einvoice.invoiceId}`}>{einvoice.invoiceNumber}</Link>
           </Table.Cell>
           <Table.Cell justify="end" style={NO_WRAP}>
-            {formatEur(einvoice.grossAmount)}
+            {/* A credit note states a positive amount (EN 16931); it reduces the client's fee. */}
+            {formatEur(einvoice.typeCode === '381' ? -einvoice.grossAmount : einvoice.grossAmount)}
           </Table.Cell>
           <Table.Cell style={NO_WRAP}>{formatDate(einvoice.issueDate)}</Table.Cell>
           <Table.Cell>
