@@ -24,9 +24,9 @@ export const KIND_LABELS_HR: Record<LedgerKind, string> = {
 
 const HR_AMOUNT = new Intl.NumberFormat('hr-HR', { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: true });
 
-/** '1.234,56' (hr-HR, two decimals, no currency sign). */
+/** '1.234,56' (hr-HR, two decimals, no currency sign); a negative one with '-', not the U+2212 Intl writes, so it copies out as a number. */
 export function hrAmount(eur: number): string {
-  return HR_AMOUNT.format(eur);
+  return HR_AMOUNT.format(eur).replace('\u2212', '-');
 }
 
 /** The CSV's amount: a decimal comma and no grouping ('-1234,56'), so a Croatian spreadsheet reads a number it can sum. */

@@ -6,7 +6,7 @@ import { addDays, businessDay } from '../utils/business-time.ts';
 import { toCents } from '../utils/money.ts';
 import { createTestUser, insertClient, insertCustomer, insertInvoice } from '../../tests/factories.ts';
 import { pdfText } from '../../tests/support/pdf-text.ts';
-import { ledgerUsedCredit, postLedgerEntries, type LedgerEntryInput } from './ledger.server.ts';
+import { invoiceLedgerBalance, ledgerDebtorExposure, ledgerUsedCredit, postLedgerEntries, type LedgerEntryInput } from './ledger.server.ts';
 import { clientAccountSummary, ledgerPage, statement } from './statement.server.ts';
 
 const today = businessDay();
@@ -103,7 +103,7 @@ describe('the ledger page', () => {
 
 describe('the account summary', () => {
   it('has the balance, the used credit of clients.used_credit (= the ledger sum) and the reserve of the open invoices', async () => {
-    const { client, invoices } = await accountWithHistory();
+    const { client, customer, invoices } = await accountWithHistory();
     const summary = await clientAccountSummary(client.id, today);
     const expected = await independent(client.id);
     expect(cents(summary.balance)).toBe(expected.at(-1)!.balance);
@@ -115,7 +115,12 @@ describe('the account summary', () => {
     // Reserve per open invoice = amount − advance − fee − VAT on the fee.
     expect(cents(summary.reserve)).toBe(1000000 - 800000 - 15000 - 3750 + (77777 - 62222 - 1167 - 292));
     expect(summary.entryCount).toBe(12);
-    expect(invoices).toHaveLength(3);
+    // The debtor's exposure is the same sum, and the settled invoice's entries balance to zero.
+    expect(await ledgerDebtorExposure(customer.id)).toBe(500000 + 62222);
+    const exposure = await selectOne<{ used_credit: string }>('SELECT used_credit FROM customers WHERE id = :id', { id: customer.id });
+    expect(toCents(exposure!.used_credit)).toBe(500000 + 62222);
+    expect(await invoiceLedgerBalance(invoices[1])).toBe(0);
+    expect(await invoiceLedgerBalance(invoices[0])).toBe(800000 + 15000 + 3750 - 300000);
   });
 
   it('counts the fees and VAT booked this calendar year only', async () => {
