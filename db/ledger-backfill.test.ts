@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadBook, bookSize } from '../bench/load-book.ts';
 import { getSequelize } from './connection.ts';
 import { LEDGER_BACKFILL_STATEMENTS } from './ledger-backfill.ts';
+import { migrateDown, migrateUp } from './migrate.ts';
 
 /**
  * The ledger backfill of a book written before the ledger (db/ledger-backfill.ts),
@@ -81,4 +82,23 @@ describe('the ledger backfill', () => {
     const [{ financed }] = await select<{ financed: number }>(`SELECT count(*)::int AS financed FROM invoices WHERE status IN ('financed', 'paid')`);
     expect(invoices).toBe(financed);
   });
+});
+
+describe('an install upgraded with a book', () => {
+  it('gets the same ledger from the factoring-contract migration', async () => {
+    const before = await select<{ kind: string; total: string; entries: number }>(
+      'SELECT kind, sum(amount) AS total, count(*)::int AS entries FROM client_ledger GROUP BY kind ORDER BY kind',
+    );
+    const usedBefore = await select<{ id: string; used_credit: string }>('SELECT id, used_credit FROM clients ORDER BY id');
+    // Back to the schema before the ledger (its tables dropped), and the used credit as the old rule had it.
+    await migrateDown(sequelize, { to: '2026.11.27T01.00.00.factoring-contract' });
+    expect(await select(`SELECT 1 FROM pg_tables WHERE tablename = 'client_ledger'`)).toEqual([]);
+    await sequelize.query('UPDATE clients SET used_credit = 0');
+    await migrateUp(sequelize);
+    const after = await select<{ kind: string; total: string; entries: number }>(
+      'SELECT kind, sum(amount) AS total, count(*)::int AS entries FROM client_ledger GROUP BY kind ORDER BY kind',
+    );
+    expect(after).toEqual(before);
+    expect(await select<{ id: string; used_credit: string }>('SELECT id, used_credit FROM clients ORDER BY id')).toEqual(usedBefore);
+  }, 120_000);
 });

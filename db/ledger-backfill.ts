@@ -19,6 +19,8 @@
  * one INSERT … SELECT per kind. The statements must run in one session and in
  * order (the migration, the demo seed and bench/load-book.ts do, each in its
  * transaction). Plain SQL without replacements, so every caller can run it.
+ * The factoring-contract migration runs it too, so it may read only columns
+ * that exist once that migration has run.
  */
 const DAY_OF = (timestamptz: string) => `CAST((${timestamptz} AT TIME ZONE 'Europe/Zagreb') AS date)`;
 
