@@ -10,6 +10,7 @@ import enErrors from './locales/en/errors.json';
 import enIntegrations from './locales/en/integrations.json';
 import enInvoices from './locales/en/invoices.json';
 import enKyc from './locales/en/kyc.json';
+import enLedger from './locales/en/ledger.json';
 import enLimits from './locales/en/limits.json';
 import enOnboarding from './locales/en/onboarding.json';
 import enPayments from './locales/en/payments.json';
@@ -29,6 +30,7 @@ import hrErrors from './locales/hr/errors.json';
 import hrIntegrations from './locales/hr/integrations.json';
 import hrInvoices from './locales/hr/invoices.json';
 import hrKyc from './locales/hr/kyc.json';
+import hrLedger from './locales/hr/ledger.json';
 import hrLimits from './locales/hr/limits.json';
 import hrOnboarding from './locales/hr/onboarding.json';
 import hrPayments from './locales/hr/payments.json';
@@ -64,6 +66,7 @@ export const resources = {
       ...enIntegrations,
       ...enInvoices,
       ...enKyc,
+      ...enLedger,
       ...enLimits,
       ...enOnboarding,
       ...enPayments,
@@ -87,6 +90,7 @@ export const resources = {
       ...hrIntegrations,
       ...hrInvoices,
       ...hrKyc,
+      ...hrLedger,
       ...hrLimits,
       ...hrOnboarding,
       ...hrPayments,

@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import { hashPassword } from '../app/auth/password.server.ts';
+import { LEDGER_BACKFILL_STATEMENTS } from '../db/ledger-backfill.ts';
 
 /**
  * A large, realistic factoring book generated inside PostgreSQL
@@ -9,7 +10,8 @@ import { hashPassword } from '../app/auth/password.server.ts';
  * invoices carry their advance and fee, paid ones their payments, …).
  * `scale` 1 is the issue's book: 10,000 clients, 50,000 customers,
  * 1,000,000 invoices over three years, 500,000 payments, 100,000 activity
- * rows, 50,000 tasks (plus 50,000 email logs for the logs list).
+ * rows, 50,000 tasks (plus 50,000 email logs for the logs list), and the
+ * clients' ledgers those invoices and payments imply.
  */
 export const BENCH_USER = { email: 'bench@finflow.local', password: 'Bench-password-2026' };
 
@@ -152,12 +154,9 @@ export async function loadBook(sequelize: Sequelize, size: BookSize, log: (line:
          FROM (SELECT id, status, amount, invoice_number, issue_date FROM invoices WHERE status IN ('financed','paid') LIMIT :n) i`,
       { n: size.payments },
     );
-    await step(
-      'used credit = open advances',
-      `UPDATE clients c SET used_credit = s.open FROM (
-         SELECT client_id, sum(factor_amount) AS open FROM invoices WHERE status = 'financed' GROUP BY client_id) s
-        WHERE s.client_id = c.id`,
-    );
+    // The clients' ledgers the book implies, one set-based INSERT … SELECT per kind, then used credit and debtor
+    // exposure as their ledger sums (db/ledger-backfill.ts).
+    for (const { label, sql } of LEDGER_BACKFILL_STATEMENTS) await step(label, sql);
     const [users] = (await q(
       `INSERT INTO users (email, first_name, last_name, role, password_hash, otp_enabled)
        VALUES (:email, 'Bench', 'Runner', 'manager', :hash, false) RETURNING id`,

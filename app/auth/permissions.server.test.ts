@@ -12,6 +12,8 @@ const cases: Array<[Permission, Record<Role, boolean>]> = [
   ['approve:invoice', { user: false, manager: true, admin: true, super_admin: true }],
   ['finance:invoice', { user: false, manager: true, admin: true, super_admin: true }],
   ['decide:credit_limit', { user: false, manager: true, admin: true, super_admin: true }],
+  ['adjust:ledger', { user: false, manager: true, admin: true, super_admin: true }],
+  ['manage:book_settings', { user: false, manager: false, admin: true, super_admin: true }],
   ['decide:kyc', { user: false, manager: true, admin: true, super_admin: true }],
   ['confirm:payment', { user: false, manager: true, admin: true, super_admin: true }],
   ['edit:email_template', { user: false, manager: true, admin: true, super_admin: true }],

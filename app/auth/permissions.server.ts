@@ -48,9 +48,11 @@ const ADDED_BY_ROLE = {
     'edit:email_template',
     'edit:email_campaign',
     'send:einvoice',
+    // Manual adjustments of a client's account; above the book's four-eyes amount another manager approves (app/ledger/adjustments.server.ts).
+    'adjust:ledger',
   ],
   // export:data downloads the whole book; manage:backups makes and downloads database backups.
-  admin: ['manage:users', 'manage:integrations', 'export:data', 'manage:backups'],
+  admin: ['manage:users', 'manage:integrations', 'export:data', 'manage:backups', 'manage:book_settings'],
   super_admin: ['grant:super_admin'],
 } as const;
 

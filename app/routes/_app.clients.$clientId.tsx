@@ -12,6 +12,8 @@ import { ClientStatusBadge, CreditUsageBar, RiskScore } from '~/components/clien
 import { ActivitySection, DocumentsSection, Facts, InvoicesSection, RiskHistorySection, Section } from '~/components/clients/party-detail.tsx';
 import { EditPartyForm, type PartyActionData } from '~/components/clients/party-form.tsx';
 import { KycPanel } from '~/components/kyc/kyc-panel.tsx';
+import { ClientAccountSection } from '~/components/ledger/client-account.tsx';
+import { handleAccountAction, loadClientAccount, type AccountActionData } from '~/ledger/account-page.server.ts';
 import { getKycApplication } from '~/onboarding/kyc-decision.server.ts';
 import { handleKycDecision, type KycRefusalData } from '~/onboarding/kyc-page.server.ts';
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
@@ -30,7 +32,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (error instanceof Response && error.status === 404) notFound();
     throw error;
   });
-  return json({ client, kyc: await getKycApplication(client.id), canDecideKyc: can(user, 'decide:kyc') });
+  return json({
+    client,
+    kyc: await getKycApplication(client.id),
+    canDecideKyc: can(user, 'decide:kyc'),
+    account: await loadClientAccount(request, client.id, user),
+    meId: user.id,
+  });
 }
 
 /** The edit form (PUT semantics: every field posted, blanks clear) and the KYC panel's decisions (intent=kyc). */
@@ -40,6 +48,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   if (formData.get('intent') === 'kyc') {
     const actor = await requirePermission(request, 'decide:kyc');
     return handleKycDecision(formData, { actor, ip: clientIp(context), back: `/clients/${id}` });
+  }
+  if (String(formData.get('intent') ?? '').startsWith('adjustment-')) {
+    const actor = await requirePermission(request, 'adjust:ledger');
+    return handleAccountAction(formData, { actor, ip: clientIp(context), clientId: id });
   }
   const actor = await requirePermission(request, 'update:client');
   return handleUpdate(formData, {
@@ -52,11 +64,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function ClientDetailPage() {
-  const { client, kyc, canDecideKyc } = useLoaderData<typeof loader>();
-  const actionData = useActionData<PartyActionData | KycRefusalData>();
+  const { client, kyc, canDecideKyc, account, meId } = useLoaderData<typeof loader>();
+  const actionData = useActionData<PartyActionData | KycRefusalData | AccountActionData>();
   const { t } = useTranslation();
   const editing = actionData?.intent === 'update' ? actionData.result : undefined;
   const kycRefusal = actionData?.intent === 'kyc' ? actionData : null;
+  const accountData = actionData?.intent === 'adjustment-request' || actionData?.intent === 'adjustment-decision' ? actionData : null;
   const defaults = Object.fromEntries([...CLIENT_FIELDS, 'status'].map((field) => [field, (client as Record<string, unknown>)[field] ?? ''])) as Record<string, string>;
   return (
     <Flex direction="column" gap="4">
@@ -117,6 +130,7 @@ export default function ClientDetailPage() {
           </Section>
         </Flex>
       </Grid>
+      <ClientAccountSection clientId={client.id} account={account} meId={meId} actionData={accountData as AccountActionData | null} />
       <InvoicesSection invoices={client.invoices} count={client.invoiceCount} counterparty="customer" />
       <DocumentsSection documents={client.documents} />
       <RiskHistorySection history={client.riskHistory} />

@@ -1,7 +1,8 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Badge, Card, Flex, Heading, Switch, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { useFetcher, useLoaderData, useLocation, useRouteLoaderData } from '@remix-run/react';
+import { useActionData, useFetcher, useLoaderData, useLocation, useRouteLoaderData } from '@remix-run/react';
+import type { SubmissionResult } from '@conform-to/react';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import packageJson from '../../package.json';
@@ -22,15 +23,20 @@ import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import type { loader as rootLoader } from '~/root.tsx';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { FactsCard } from '~/components/kit/facts-card.tsx';
+import { BookSettingsCard } from '~/components/ledger/book-settings-card.tsx';
+import { fourEyesAmount } from '~/ledger/book-settings.server.ts';
+import { handleFourEyesSetting } from '~/ledger/settings-page.server.ts';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const canManageUsers = can(user, 'manage:users');
   const canBackup = can(user, 'manage:backups');
-  const [system, users, backups] = await Promise.all([
+  const canBookSettings = can(user, 'manage:book_settings');
+  const [system, users, backups, fourEyes] = await Promise.all([
     getSystemStatus(packageJson.version),
     canManageUsers ? listUsers({ limit: 1000 }) : Promise.resolve(null),
     canBackup ? listBackups({ actor: user, limit: 10 }) : Promise.resolve(null),
+    canBookSettings ? fourEyesAmount() : Promise.resolve(null),
   ]);
   return json({
     me: { id: user.id, role: user.role },
@@ -40,6 +46,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     canBackup,
     canExport: can(user, 'export:data'),
     backups: backups?.backups ?? null,
+    fourEyesAmount: fourEyes,
     system,
     now: new Date().toISOString(),
   });
@@ -65,6 +72,9 @@ const TOASTS = {
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
   if (formData.get('intent') === 'backup') return backupAction(request, clientIp(context));
+  if (formData.get('intent') === 'ledger-four-eyes') {
+    return handleFourEyesSetting(formData, { actor: await requirePermission(request, 'manage:book_settings'), ip: clientIp(context) });
+  }
   const actor = await requirePermission(request, 'manage:users');
   const meta = { ip: clientIp(context) };
 
@@ -151,6 +161,7 @@ export default function SettingsPage() {
         </Flex>
       </Card>
       {data.canManageUsers && data.users ? <UserManagement users={data.users} me={data.me} canGrantSuperAdmin={data.canGrantSuperAdmin} /> : null}
+      {data.fourEyesAmount !== null ? <BookSettingsSection amount={data.fourEyesAmount} /> : null}
       {data.canBackup || data.canExport ? <BackupsCard backups={data.backups} canBackup={data.canBackup} canExport={data.canExport} /> : null}
       <FactsCard
         title={t('settings.system')}
@@ -185,6 +196,12 @@ export default function SettingsPage() {
       />
     </Flex>
   );
+}
+
+/** The book's settings of the client account (app/ledger/book-settings.server.ts), with the form's refusal after a failed post. */
+function BookSettingsSection({ amount }: { amount: string }) {
+  const actionData = useActionData<{ intent?: string; result?: SubmissionResult<string[]> }>();
+  return <BookSettingsCard amount={amount} lastResult={actionData?.intent === 'ledger-four-eyes' ? actionData.result : null} />;
 }
 
 /** docs/screens.md: dark mode persisted as light/dark in localStorage (and a cookie for the server render), with a toast. */

@@ -1,4 +1,5 @@
 import type { Migration } from '../migrate.ts';
+import { LEDGER_BACKFILL_STATEMENTS } from '../ledger-backfill.ts';
 
 /**
  * The factoring contract (docs/money.md, docs/domain-model.md).
@@ -173,6 +174,8 @@ export const up: Migration = async ({ context: db }) => {
     CREATE UNIQUE INDEX outgoing_einvoices_financing_fee_key ON outgoing_einvoices (invoice_id) WHERE purpose = 'financing_fee';
     CREATE INDEX outgoing_einvoices_invoice_idx ON outgoing_einvoices (invoice_id);
   `);
+  // An install upgraded with a book gets the ledger its invoices, payments and payouts imply (nothing on an empty one).
+  for (const { sql } of LEDGER_BACKFILL_STATEMENTS) await db.query(sql);
 };
 
 export const down: Migration = async ({ context: db }) => {

@@ -70,6 +70,7 @@ async function fingerprint(db: typeof sequelize) {
       UNION ALL SELECT concat_ws(',', name, checksum, size, signature_status) FROM documents
       UNION ALL SELECT concat_ws(',', action, created_at, details::text) FROM activity_logs
       UNION ALL SELECT concat_ws(',', title, status, priority, due_date) FROM tasks
+      UNION ALL SELECT concat_ws(',', c.oib, l.booked_on, l.kind, l.amount, l.description) FROM client_ledger l JOIN clients c ON c.id = l.client_id
     ) lines`)) as [Array<{ digest: string; lines: number }>, unknown];
   return row;
 }
@@ -99,7 +100,10 @@ describe('seedDemo', () => {
     );
     expect(financed).toBeGreaterThan(100);
     expect(counts.outgoing_einvoices).toBe(financed);
-    expect(counts.activity_logs).toBe(300 + financed + 1);
+    // …and the demo's manual adjustments of clients' accounts (db/seed/demo/ledger.ts): six decisions.
+    expect(counts.activity_logs).toBe(300 + financed + 1 + 6);
+    expect(counts.ledger_adjustments).toBe(4);
+    expect(counts.client_ledger).toBeGreaterThan(financed * 3);
   });
 
   it('gives every client and customer a valid OIB and Croatian IBAN', async () => {
@@ -113,18 +117,47 @@ describe('seedDemo', () => {
     expect(payouts.filter((payout) => !isValidCroatianIban(payout.iban))).toEqual([]);
   });
 
-  it("keeps each client's used credit equal to its open advances, within its limit", async () => {
-    const mismatches = await select(`
-      SELECT c.company_name, c.used_credit, coalesce(sum(i.factor_amount), 0) AS open_advances
-        FROM clients c
-        LEFT JOIN invoices i ON i.client_id = c.id AND i.status = 'financed'
-       GROUP BY c.id
-      HAVING c.used_credit <> coalesce(sum(i.factor_amount), 0)`);
-    expect(mismatches).toEqual([]);
+  it("keeps each client's and customer's used credit equal to its ledger sum, within the client's limit", async () => {
+    // docs/money.md#the-clients-account: per invoice, the advance less its collections, never below zero.
+    const outstanding = `SELECT i.client_id, i.customer_id, greatest(0, sum(l.amount)) AS open
+                           FROM client_ledger l JOIN invoices i ON i.id = l.invoice_id
+                          WHERE l.kind IN ('advance', 'collection') GROUP BY i.id`;
+    const clientMismatches = await select(`
+      SELECT c.company_name, c.used_credit, coalesce(sum(o.open), 0) AS ledger
+        FROM clients c LEFT JOIN (${outstanding}) o ON o.client_id = c.id
+       GROUP BY c.id HAVING c.used_credit <> coalesce(sum(o.open), 0)`);
+    expect(clientMismatches).toEqual([]);
+    const customerMismatches = await select(`
+      SELECT u.company_name, u.used_credit, coalesce(sum(o.open), 0) AS ledger
+        FROM customers u LEFT JOIN (${outstanding}) o ON o.customer_id = u.id
+       GROUP BY u.id HAVING u.used_credit <> coalesce(sum(o.open), 0)`);
+    expect(customerMismatches).toEqual([]);
     const overLimit = await select(`SELECT company_name FROM clients WHERE used_credit > coalesce(credit_limit, 0)`);
     expect(overLimit).toEqual([]);
     const [{ total }] = await select<{ total: string }>(`SELECT sum(used_credit)::text AS total FROM clients`);
     expect(Number(total)).toBeGreaterThan(0);
+  });
+
+  it("balances each settled invoice's ledger to zero, and posts its fee and VAT from its fee e-invoice", async () => {
+    const unbalanced = await select(`
+      SELECT i.invoice_number, sum(l.amount) AS balance FROM invoices i JOIN client_ledger l ON l.invoice_id = i.id
+       WHERE i.status = 'paid' GROUP BY i.id HAVING sum(l.amount) <> 0`);
+    expect(unbalanced).toEqual([]);
+    const [{ settled }] = await select<{ settled: number }>(
+      `SELECT count(*)::int AS settled FROM invoices i WHERE i.status = 'paid' AND EXISTS (SELECT 1 FROM client_ledger l WHERE l.invoice_id = i.id AND l.kind = 'reserve_release')`,
+    );
+    expect(settled).toBeGreaterThan(100);
+    const feeMismatches = await select(`
+      SELECT e.number FROM outgoing_einvoices e
+        LEFT JOIN client_ledger f ON f.einvoice_id = e.id AND f.kind = 'fee'
+        LEFT JOIN client_ledger v ON v.einvoice_id = e.id AND v.kind = 'fee_vat'
+       WHERE f.amount IS DISTINCT FROM e.net_amount OR v.amount IS DISTINCT FROM e.vat_amount`);
+    expect(feeMismatches).toEqual([]);
+    const [{ pending }] = await select<{ pending: number }>(
+      `SELECT count(*)::int AS pending FROM ledger_adjustments a, book_settings s
+        WHERE a.status = 'pending' AND s.key = 'ledger_adjustment_four_eyes_above' AND abs(a.amount) > CAST(s.value AS numeric)`,
+    );
+    expect(pending).toBe(1);
   });
 
   it('has financed only clients whose KYC is approved', async () => {
@@ -137,7 +170,7 @@ describe('seedDemo', () => {
     expect(applicants).toBeGreaterThan(0);
   });
 
-  it('books advances and fees from the agreement, and pays the reserve back', async () => {
+  it('books advances and fees from the agreement, and pays the reserve back less the fee and its VAT', async () => {
     const wrongAdvance = await select(`
       SELECT i.invoice_number FROM invoices i JOIN clients c ON c.id = i.client_id
        WHERE i.status IN ('financed', 'paid')
@@ -156,7 +189,7 @@ describe('seedDemo', () => {
          AND NOT EXISTS (SELECT 1 FROM payouts p WHERE p.invoice_id = i.id AND p.kind = 'advance' AND p.amount = i.factor_amount)
           OR i.status = 'paid'
          AND NOT EXISTS (SELECT 1 FROM payouts p WHERE p.invoice_id = i.id AND p.kind = 'reserve_release'
-                           AND p.amount = i.amount - i.factor_amount - i.factor_fee)`);
+                           AND p.amount = i.amount - i.factor_amount - i.factor_fee - round(i.factor_fee * 0.25, 2))`);
     expect(missingPayouts).toEqual([]);
   });
 

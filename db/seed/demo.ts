@@ -5,6 +5,7 @@ import { ensureReferenceData, insertMissingReferenceData } from '../reference-da
 import { Clock, DAY, HOUR, Random, date, insertRows, updateRows } from './demo/plumbing.ts';
 import { insertStaff } from './demo/staff.ts';
 import { buildBook } from './demo/book.ts';
+import { seedLedger } from './demo/ledger.ts';
 
 /**
  * The demo book: a Croatian factoring company's back office after about
@@ -30,7 +31,8 @@ import { buildBook } from './demo/book.ts';
  * the clock, the INSERTs), croatia.ts (names, places, banks, rates),
  * context.ts (what every part draws on), book.ts (the parts in the order they
  * draw), then one file per area (staff, parties, invoices, credit, risk,
- * documents, tasks, workflows, email, integrations, activity). Moving a call
+ * documents, tasks, workflows, email, integrations, activity), and ledger.ts
+ * the clients' accounts after the fee e-invoices. Moving a call
  * changes the order of the draws, and so the book: db/seed/demo-snapshot.test.ts
  * compares it row for row.
  */
@@ -78,6 +80,8 @@ export async function seedDemo(sequelize: Sequelize, options: SeedDemoOptions = 
     for (const [table, rows] of book.tables) await insertRows(sequelize, transaction, table, rows);
     for (const [table, rows] of book.updates) await updateRows(sequelize, transaction, table, rows);
     const einvoices = await issueDemoFeeEInvoices(sequelize, transaction);
+    // After the fee e-invoices: the fee entries take their numbers and VAT.
+    const ledger = await seedLedger(sequelize, transaction, clock, staff);
     // Only the demo users this run created; an existing account keeps its own history.
     for (const [id, at] of book.lastLogins) {
       if (staff.inserted.has(id)) {
@@ -87,7 +91,7 @@ export async function seedDemo(sequelize: Sequelize, options: SeedDemoOptions = 
         });
       }
     }
-    return [...book.tables.map(([table, rows]) => `${rows.length} ${table}`), `${einvoices} outgoing_einvoices`];
+    return [...book.tables.map(([table, rows]) => `${rows.length} ${table}`), `${einvoices} outgoing_einvoices`, ...ledger];
   });
 
   if (!counts) {

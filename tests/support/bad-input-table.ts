@@ -7,6 +7,7 @@ import { createUploadSlot, receiveUpload } from '../../app/documents/uploads.ser
 import { createTemplate } from '../../app/email/templates.server.ts';
 import { createInvoice } from '../../app/invoices/invoice-create.server.ts';
 import { requestCreditLimit } from '../../app/limits/credit-limits.server.ts';
+import { requestAdjustment } from '../../app/ledger/adjustments.server.ts';
 import { assessEntity } from '../../app/risk/assessments.server.ts';
 import { createTask } from '../../app/tasks/tasks.server.ts';
 import { importBankStatement } from '../../app/banking/camt053.server.ts';
@@ -227,6 +228,12 @@ export const TABLE: Record<string, Case> = {
     text: ['clientId', 'creditLimit', 'reason', 'validUntil'],
     invalid: { validUntil: ['2026-02-30', '9999-99-99', '0000-01-01', 5], creditLimit: [-1, new Raw('1e400')], clientId: ['x'] },
   },
+  'api.clients.$clientId.ledger-adjustments.ts POST': {
+    params: (fx) => ({ clientId: fx.client.id }),
+    body: () => ({ amount: -12.5, reason: 'Povrat troška' }),
+    text: ['amount', 'reason'],
+    invalid: { amount: [0, 'abc', '1,5', new Raw('1e400'), 1.234], reason: ['', 5], invoiceId: ['x', 5] },
+  },
   'api.customers.$customerId.fina-check.ts POST': {
     custom: (fx, cookie) =>
       // A form body cannot carry a lone surrogate (it is encoded as U+FFFD): NUL and a header-splitting CR LF.
@@ -285,6 +292,14 @@ export const TABLE: Record<string, Case> = {
     invalid: { signatureRequired: ['yes', 2, 'no'], entityType: ['zzz', 5], fileName: [5], entityId: ['x'], fileData: ['***'] },
   },
   'api.einvoices.$id.send.ts POST': { noInput: 'sends the e-invoice named in the path; no body' },
+  'api.ledger-adjustments.$id.approve.ts POST': { noInput: 'approves the adjustment named in the path; no body' },
+  'api.ledger-adjustments.$id.reject.ts POST': {
+    params: (fx) => ({ id: fx.ledgerAdjustment.id }),
+    body: () => ({ reason: 'Nema dokumentacije' }),
+    text: ['reason'],
+    invalid: { reason: ['', 5] },
+    row: (fx) => ({ table: 'ledger_adjustments', id: fx.ledgerAdjustment.id }),
+  },
   'api.email.campaigns.ts POST': {
     body: (fx) => ({ name: 'Novosti', templateId: fx.template.id, recipients: 'specific_clients', clientIds: [fx.client.id], scheduledAt: `${DAY(10)}T10:00` }),
     text: ['name', 'templateId', 'recipients', 'clientIds.0', 'scheduledAt'],
@@ -515,6 +530,8 @@ export async function buildFixtures() {
   });
   const limitRequest = await requestCreditLimit({ actor: { id: requester.id, role: 'manager' }, input: { clientId: client.id, creditLimit: '20000', reason: 'Rast' } });
   const assessment = await assessEntity({ entityType: 'client', entityId: client.id, actor: null, reason: 'created' });
+  // Above the book's four-eyes amount, so it waits for a decision.
+  const ledgerAdjustment = await requestAdjustment({ actor: { id: requester.id, role: 'manager' }, clientId: client.id, input: { amount: '5000.00', reason: 'Otpis' } });
   const { rows } = await execute<{ id: string }>(
     `INSERT INTO workflow_definitions (name, type, steps, is_active) VALUES ('Uključivanje', 'client_onboarding', CAST(:steps AS jsonb), true) RETURNING id`,
     { steps: JSON.stringify(STEPS) },
@@ -542,6 +559,7 @@ export async function buildFixtures() {
     task,
     template,
     limitRequest,
+    ledgerAdjustment,
     assessment,
     workflowId: rows[0].id,
     unmatchedEntryId: entry!.id,

@@ -22,7 +22,7 @@ export function buildBook(random: Random, clock: Clock, staff: StaffSet, referen
   const clients = buildClients(ctx);
   const customers = buildCustomers(ctx, clients);
   const ledger = buildInvoices(ctx, clients, customers);
-  const credit = buildCredit(ctx, clients, ledger.invoices);
+  const credit = buildCredit(ctx, clients, ledger.invoices, customers);
   const risk = new RiskBook(ctx);
   risk.assessHistory(clients, customers);
   const documents = buildDocuments(ctx, clients, customers, ledger.invoices);

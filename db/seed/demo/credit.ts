@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { centsToNumber, sumCents, toCents } from '../../../app/utils/money.ts';
 import { DAY, type Row, date, money } from './plumbing.ts';
 import type { Staff } from './staff.ts';
-import type { ClientInfo, Context, InvoiceInfo } from './context.ts';
+import type { ClientInfo, Context, CustomerInfo, InvoiceInfo } from './context.ts';
 
 // ---- Credit limits ----------------------------------------------------------------
 
@@ -12,7 +12,7 @@ export interface Credit {
   pending: Array<{ id: string; client: ClientInfo }>;
 }
 
-export function buildCredit(ctx: Context, clients: ClientInfo[], invoices: InvoiceInfo[]): Credit {
+export function buildCredit(ctx: Context, clients: ClientInfo[], invoices: InvoiceInfo[], customers: CustomerInfo[]): Credit {
   const { random, clock } = ctx;
   const credit: Credit = { rows: [], pending: [] };
   const request = (fields: Row, requester: Staff | null, requestedAt: number, clientName: string, requested: number) => {
@@ -36,9 +36,18 @@ export function buildCredit(ctx: Context, clients: ClientInfo[], invoices: Invoi
     return id;
   };
 
+  // A debtor's exposure is the same sum over its invoices, so the backfill finds it already right.
+  const exposure = new Map<Row, number>(customers.map((customer) => [customer.row, 0]));
+  for (const invoice of invoices.filter((i) => i.status === 'financed')) {
+    const open = Math.max(0, invoice.factorAmount! - toCents(String(invoice.row.paid_amount)));
+    exposure.set(invoice.customer.row, (exposure.get(invoice.customer.row) ?? 0) + open);
+  }
+  for (const [row, used] of exposure) row.used_credit = money(used);
+
   for (const client of clients) {
-    // docs/money.md: used credit is the sum of open advances.
-    const used = sumCents(invoices.filter((i) => i.client === client && i.status === 'financed').map((i) => i.factorAmount!));
+    // docs/money.md#the-clients-account: used credit is the advances still outstanding, each less the collections on its
+    // invoice (never below zero), as the ledger the seed writes afterwards sums them (db/seed/demo/ledger.ts sets it again).
+    const used = sumCents(invoices.filter((i) => i.client === client && i.status === 'financed').map((i) => Math.max(0, i.factorAmount! - toCents(String(i.row.paid_amount)))));
     client.row.used_credit = money(used);
     if (client.status === 'pending') {
       client.row.credit_limit = null;

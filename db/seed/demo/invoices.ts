@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { centsToNumber, factoringFeeCents, percentOfCents, sumCents } from '../../../app/utils/money.ts';
 import { DAY, HOUR, MINUTE, type Random, type Row, date, daysBetween, money } from './plumbing.ts';
+import { FEE_VAT } from '../../../app/einvoices/outgoing.server.ts';
 import { LINE_ITEMS, MONTHS, REJECTION_REASONS } from './croatia.ts';
 import type { Staff } from './staff.ts';
 import type { ClientInfo, Context, CustomerInfo, InvoiceInfo } from './context.ts';
@@ -210,8 +211,9 @@ function buildInvoice(ctx: Context, ledger: Ledger, client: ClientInfo, issueAgo
     if (invoice.paidAt !== undefined) {
       row.paid_at = date(invoice.paidAt);
       ctx.event(invoice.paidAt, 'invoice_paid', 'invoice', id, null, details);
-      // The reserve goes back to the client once the customer has paid.
-      const reserve = amount - factorAmount - factorFee;
+      // The reserve goes back to the client once the customer has paid, less the fee and its VAT
+      // (docs/money.md#the-clients-account), so the settled invoice's ledger entries sum to zero.
+      const reserve = amount - factorAmount - factorFee - percentOfCents(factorFee, FEE_VAT.rate);
       ledger.payouts.push(payout(ctx, invoice, 'reserve_release', reserve, invoice.paidAt, ctx.decider()));
     }
   }
