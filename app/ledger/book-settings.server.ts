@@ -12,17 +12,19 @@ import { fourEyesSettingSchema } from './schemas.ts';
 /**
  * The book's setting for manual adjustments (book_settings, EUR): an
  * adjustment whose |amount| is above it waits for a second manager
- * (app/ledger/adjustments.server.ts). The migration writes 1000.00; a
- * missing or unreadable value counts as 0, so every adjustment waits rather
+ * (app/ledger/adjustments.server.ts). Until an admin sets it, it is
+ * 1000.00 (no row: a fresh database stays empty, so a backup can be restored
+ * into it); an unreadable value counts as 0, so every adjustment waits rather
  * than none.
  */
 const FOUR_EYES_KEY = 'ledger_adjustment_four_eyes_above';
+const FOUR_EYES_DEFAULT = '1000.00';
 
 /** The amount as a decimal string ('1000.00'). */
 export async function fourEyesAmount(transaction?: Transaction): Promise<string> {
   const row = await selectOne<RowOf<typeof BookSetting, 'value'>>('SELECT value FROM book_settings WHERE key = :key', { key: FOUR_EYES_KEY }, { transaction });
   try {
-    const cents = toCents(row?.value ?? '0');
+    const cents = toCents(row?.value ?? FOUR_EYES_DEFAULT);
     return centsToDecimalString(Math.max(0, cents));
   } catch {
     return '0.00';

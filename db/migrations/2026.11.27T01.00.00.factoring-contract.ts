@@ -109,7 +109,6 @@ export const up: Migration = async ({ context: db }) => {
       updated_at timestamptz NOT NULL DEFAULT now()
     );
     CREATE TRIGGER book_settings_set_updated_at BEFORE UPDATE ON book_settings FOR EACH ROW EXECUTE FUNCTION set_updated_at();
-    INSERT INTO book_settings (key, value) VALUES ('ledger_adjustment_four_eyes_above', '1000.00');
 
     CREATE TABLE ledger_adjustments (
       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),

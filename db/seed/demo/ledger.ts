@@ -53,6 +53,8 @@ export async function seedLedger(sequelize: Sequelize, transaction: Transaction,
     },
     { client: clients[2], amount: '-2400.00', reason: 'Odobrenje dijela naknade zbog ranije naplate', status: 'pending', requestedAt: at(2, 10), decider: null, decidedAt: null },
   ] as const;
+  // The demo book's setting, as an admin would have saved it on /settings.
+  await sequelize.query(`INSERT INTO book_settings (key, value, updated_by) VALUES ('ledger_adjustment_four_eyes_above', '1000.00', $1)`, { bind: [approver.id], transaction });
   for (const adjustment of adjustments) {
     const [[row]] = (await sequelize.query(
       `INSERT INTO ledger_adjustments (client_id, amount, reason, status, requested_by, requested_at, decided_by, decided_at, rejection_reason, created_at, updated_at)
