@@ -8,11 +8,13 @@ import { MAX_UPLOAD_BYTES } from '../documents/schemas.ts';
 import { readApiError } from '../utils/api.server.ts';
 import { readMultipartFormData } from '../utils/form-data.server.ts';
 import { pageOffset, readListUrl, tabSchema } from '../utils/list-url.ts';
-import { toCents } from '../utils/money.ts';
+import { centsToNumber, toCents } from '../utils/money.ts';
 import { redirectWithToast, toastHeaders } from '../utils/toast.server.ts';
 import { approveInvoice, rejectInvoice, verifyInvoice } from './invoice-decisions.server.ts';
 import { createInvoice } from './invoice-create.server.ts';
-import { financeInvoice, financingFigures } from './financing.server.ts';
+import { financeInvoice } from './financing.server.ts';
+import { financingFigures, firstUnderAgreement } from './eligibility.server.ts';
+import { agreementInForce, type AgreementRow } from '../agreements/in-force.server.ts';
 import type { InvoiceDto } from './invoice-dto.server.ts';
 import { type INVOICE_DECISIONS, INVOICE_MESSAGES, INVOICE_TABS, invoiceCreateSchema, type InvoiceTab } from './schemas.ts';
 import { importUblInvoice } from './ubl-import.server.ts';
@@ -93,28 +95,29 @@ export async function partyOptions(search: { clientQ?: string; customerQ?: strin
   };
 }
 
-const zagrebToday = () => businessDay();
-
 /**
- * What financing an approved invoice would book today (the domain's own
- * formula, financingFigures), so the confirmation can name the figures.
- * The server computes them again on finance; this is only the preview.
+ * What financing an approved invoice would book today, on its client's
+ * agreement in force (the domain's own formula, financingFigures), so the
+ * confirmation can name the figures. The server computes them again on
+ * finance; this is only the preview. One agreement read per client.
  */
 export async function financePreviews(invoices: Pick<InvoiceDto, 'id' | 'status' | 'amount' | 'clientId' | 'dueDate'>[]) {
   const approved = invoices.filter((invoice) => invoice.status === 'approved');
   if (approved.length === 0) return {};
-  const rates = await selectRows<RowOf<typeof Client, 'id' | 'advance_rate' | 'fee_rate'>>('SELECT id, advance_rate, fee_rate FROM clients WHERE id IN (:ids)', {
-    ids: [...new Set(approved.map((invoice) => invoice.clientId))],
-  });
-  const byClient = new Map(rates.map((row) => [row.id, row]));
-  const today = Date.parse(`${zagrebToday()}T00:00:00Z`);
+  const today = businessDay();
+  const agreements = new Map<string, { agreement: AgreementRow; first: boolean }>();
+  for (const invoice of approved) {
+    if (agreements.has(invoice.clientId)) continue;
+    const agreement = await agreementInForce(invoice.clientId, today);
+    // An approved invoice has no agreement_id yet, so any of the client's invoices answers for all.
+    if (agreement) agreements.set(invoice.clientId, { agreement, first: await firstUnderAgreement(agreement, invoice.id) });
+  }
   const previews: Record<string, { factorAmount: number; factorFee: number }> = {};
   for (const invoice of approved) {
-    const rate = byClient.get(invoice.clientId);
-    if (!rate) continue;
-    const days = Math.round((Date.parse(`${invoice.dueDate}T00:00:00Z`) - today) / 86_400_000);
-    const figures = financingFigures({ amountCents: toCents(invoice.amount), advanceRate: rate.advance_rate, feeRate: rate.fee_rate, days });
-    previews[invoice.id] = { factorAmount: figures.factorAmount / 100, factorFee: figures.factorFee / 100 };
+    const terms = agreements.get(invoice.clientId);
+    if (!terms) continue;
+    const figures = financingFigures(terms.agreement, { amountCents: toCents(invoice.amount), dueDate: invoice.dueDate, today, firstUnderAgreement: terms.first });
+    previews[invoice.id] = { factorAmount: centsToNumber(figures.advanceCents), factorFee: centsToNumber(figures.factorFeeCents) };
   }
   return previews;
 }
