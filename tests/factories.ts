@@ -306,20 +306,27 @@ export async function newInvoice(
   });
 }
 
-/** An invoice taken pending → verified → approved → financed by two managers (four eyes). */
+/**
+ * An invoice taken pending → verified → approved → financed by two managers
+ * (four eyes). A past due date (dueInDays < 0) cannot be financed
+ * (docs/lifecycle.md#financing): such an invoice is financed due today, the
+ * same fee of one period, and then its due date moves back, as if the days had passed.
+ */
 export async function financedInvoice(
   b: Book,
   values: { clientId: string; customerId: string; amount: string; invoiceNumber?: string; dueInDays?: number; issuedDaysAgo?: number },
 ) {
+  const dueInDays = values.dueInDays ?? 40;
   const invoice = await newInvoice(b.user, values.clientId, values.customerId, {
     amount: values.amount,
     invoiceNumber: values.invoiceNumber,
     issueDate: zagrebDay(-(values.issuedDaysAgo ?? 5)),
-    dueDate: zagrebDay(values.dueInDays ?? 40),
+    dueDate: zagrebDay(Math.max(0, dueInDays)),
   });
   await verifyInvoice({ actor: b.manager, id: invoice.id });
   await approveInvoice({ actor: b.manager2, id: invoice.id });
   await financeInvoice({ actor: b.manager, id: invoice.id });
+  if (dueInDays < 0) await execute('UPDATE invoices SET due_date = :dueDate WHERE id = :id', { id: invoice.id, dueDate: zagrebDay(dueInDays) });
   return (await selectOne<{ id: string; invoice_number: string; amount: string; factor_amount: string; factor_fee: string; paid_amount: string; status: string }>(
     'SELECT id, invoice_number, amount, factor_amount, factor_fee, paid_amount, status FROM invoices WHERE id = :id',
     { id: invoice.id },
