@@ -183,7 +183,9 @@ export interface AgreementTerms {
  * when it has one.
  */
 export async function createAgreement(clientId: string, terms: AgreementTerms = {}): Promise<{ id: string; number: string; version: number }> {
-  const last = await selectOne<{ number: string; version: number }>('SELECT number, version FROM agreements WHERE client_id = :clientId ORDER BY version DESC LIMIT 1', { clientId });
+  const last = await selectOne<{ number: string; version: number }>('SELECT number, version FROM agreements WHERE client_id = :clientId ORDER BY version DESC LIMIT 1', {
+    clientId,
+  });
   const validFrom = terms.validFrom ?? zagrebDay(-365);
   const signed = terms.signed ?? true;
   const recourseDays = terms.recourseDays === undefined ? 60 : terms.recourseDays;

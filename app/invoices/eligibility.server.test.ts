@@ -3,21 +3,12 @@ import { apiFailure } from '../auth/test-helpers.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { ledgerDebtorExposure, ledgerUsedCredit, postLedgerEntries } from '../ledger/ledger.server.ts';
 import { invoiceEligibility } from './eligibility.server.ts';
+import { financedFees } from './page.server.ts';
 import { ELIGIBILITY_CHECKS } from './eligibility.ts';
 import { financeInvoice } from './financing.server.ts';
 import { approveInvoice, verifyInvoice } from './invoice-decisions.server.ts';
 import { roundRatio, snapshot } from './test-fixtures.server.ts';
-import {
-  createAgreement,
-  financeableClient,
-  insertCustomer,
-  insertInvoice,
-  newInvoice,
-  staff,
-  zagrebDay,
-  type AgreementTerms,
-  type ClientValues,
-} from '../../tests/factories.ts';
+import { createAgreement, financeableClient, insertCustomer, insertInvoice, newInvoice, staff, zagrebDay, type AgreementTerms, type ClientValues } from '../../tests/factories.ts';
 
 interface Setup {
   client?: ClientValues;
@@ -82,7 +73,13 @@ describe('each eligibility check refuses a financing on its own, writing nothing
     const none = await approvedInvoice({ agreement: false });
     const eligibility = await invoiceEligibility(none.id);
     // Without an agreement the figures cannot be computed: the checks that need them are not evaluated.
-    expect(eligibility.checks.filter((check) => check.passed === null).map((check) => check.name)).toEqual(['tenor', 'client_limit', 'debtor_limit', 'concentration', 'fee_within_amount']);
+    expect(eligibility.checks.filter((check) => check.passed === null).map((check) => check.name)).toEqual([
+      'tenor',
+      'client_limit',
+      'debtor_limit',
+      'concentration',
+      'fee_within_amount',
+    ]);
     await expectRefused(none, 'invoices.refusals.noAgreement', /^No active agreement/);
   });
 
@@ -126,7 +123,11 @@ describe('each eligibility check refuses a financing on its own, writing nothing
   it('debtor_limit: the debtor’s exposure + advance beyond its limit, or no limit approved', async () => {
     const exceeded = await approvedInvoice({ customer: { creditLimit: '20000.00' } });
     await execute(`UPDATE customers SET used_credit = '12000.01' WHERE id = :id`, { id: exceeded.customerId });
-    const body = await expectRefused(exceeded, 'invoices.refusals.debtorLimitExceeded', /^Debtor limit exceeded: customer .* used 12000.01 \+ advance 8000.00 > limit 20000.00 EUR$/);
+    const body = await expectRefused(
+      exceeded,
+      'invoices.refusals.debtorLimitExceeded',
+      /^Debtor limit exceeded: customer .* used 12000.01 \+ advance 8000.00 > limit 20000.00 EUR$/,
+    );
     expect(body.params).toMatchObject({ used: '12000.01', advance: '8000.00', limit: '20000.00' });
     await expectRefused(await approvedInvoice({ customer: { creditLimit: null } }), 'invoices.refusals.debtorNoLimit', /has no approved debtor limit; financing is not possible$/);
   });
@@ -151,7 +152,11 @@ describe('each eligibility check refuses a financing on its own, writing nothing
     // Another client's financings on the same debtor: 260.00 aged (91 days past due) of 1 000.00 open = 26 %.
     await bookedAdvance({ clientId: other.id, customerId: invoice.customerId, amount: '325.00', advance: 26000, dueDate: zagrebDay(-91) });
     await bookedAdvance({ clientId: other.id, customerId: invoice.customerId, amount: '925.00', advance: 74000, dueDate: zagrebDay(10) });
-    const body = await expectRefused(invoice, 'invoices.refusals.crossAgeing', /^Cross-ageing: 260.00 of customer .* 1000.00 EUR open financed is over 90 days past due, 26.00 % > 25.00 %/);
+    const body = await expectRefused(
+      invoice,
+      'invoices.refusals.crossAgeing',
+      /^Cross-ageing: 260.00 of customer .* 1000.00 EUR open financed is over 90 days past due, 26.00 % > 25.00 %/,
+    );
     expect(body.params).toMatchObject({ aged: '260.00', open: '1000.00', share: '26.00', maxShare: '25.00' });
   });
 
@@ -168,7 +173,11 @@ describe('each eligibility check refuses a financing on its own, writing nothing
 
   it('fee_within_amount: advance + fee above the invoice amount', async () => {
     // 80 % advance + 15 % per started 30 days × 2 periods (40 days) = 110 % of the amount.
-    const body = await expectRefused(await approvedInvoice({ agreement: { feeRate: '15.0000' } }), 'invoices.refusals.feeExceedsAmount', /^Advance 8000.00 plus fee 3000.00 would exceed/);
+    const body = await expectRefused(
+      await approvedInvoice({ agreement: { feeRate: '15.0000' } }),
+      'invoices.refusals.feeExceedsAmount',
+      /^Advance 8000.00 plus fee 3000.00 would exceed/,
+    );
     expect(body.params).toEqual({ advance: '8000.00', fee: '3000.00', amount: '10000.00' });
   });
 });
@@ -203,9 +212,12 @@ describe('concurrent financings on one debtor', () => {
     expect(((await refusal.json()) as { code: string }).code).toBe('invoices.refusals.debtorLimitExceeded');
     expect((await selectOne<{ used_credit: string }>('SELECT used_credit FROM customers WHERE id = :customerId', { customerId }))!.used_credit).toBe('8000.00');
     expect(await ledgerDebtorExposure(customerId)).toBe(800000);
-    const advances = await selectRows<{ n: number }>(`SELECT count(*)::int AS n FROM client_ledger l JOIN invoices i ON i.id = l.invoice_id WHERE i.customer_id = :customerId AND l.kind = 'advance'`, {
-      customerId,
-    });
+    const advances = await selectRows<{ n: number }>(
+      `SELECT count(*)::int AS n FROM client_ledger l JOIN invoices i ON i.id = l.invoice_id WHERE i.customer_id = :customerId AND l.kind = 'advance'`,
+      {
+        customerId,
+      },
+    );
     expect(advances[0].n).toBe(1);
   });
 });
@@ -286,5 +298,17 @@ describe('figures from the agreement version in force', () => {
     const customer = await selectOne<{ used_credit: string }>('SELECT used_credit FROM customers WHERE id = :customerId', { customerId });
     expect([client!.used_credit, customer!.used_credit]).toEqual([cents(advance1 + advance2), cents(advance1 + advance2)]);
     expect([await ledgerUsedCredit(clientId), await ledgerDebtorExposure(customerId)]).toEqual([advance1 + advance2, advance1 + advance2]);
+
+    // The invoice page: the version used and, financed today with nothing collected, the fee to date is the 50.00 minimum.
+    expect(await financedFees({ id: first.id, status: 'financed' })).toEqual({
+      agreementNumber: v2.number,
+      agreementVersion: 1,
+      feeCharged: fee1 / 100,
+      documentationFee: 100,
+      feeVat: vat1 / 100,
+      feeAccrued: 50,
+      accruedUntil: zagrebDay(0),
+    });
+    expect(await financedFees({ id: second.id, status: 'financed' })).toMatchObject({ agreementVersion: 2, feeCharged: 50, documentationFee: 0, feeVat: 12.5 });
   });
 });

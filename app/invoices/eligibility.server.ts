@@ -75,10 +75,7 @@ function withinShare(part: number, whole: number, percent: string): boolean {
  * period applies) plus the documentation fee on the agreement's first
  * financing.
  */
-export function financingFigures(
-  agreement: AgreementRow,
-  input: { amountCents: number; dueDate: string; today: string; firstUnderAgreement: boolean },
-): FinancingFigures {
+export function financingFigures(agreement: AgreementRow, input: { amountCents: number; dueDate: string; today: string; firstUnderAgreement: boolean }): FinancingFigures {
   const advanceCents = percentOfCents(input.amountCents, agreement.advance_rate);
   const until = input.dueDate > input.today ? input.dueDate : input.today;
   const fee = invoiceFee(feeTermsOf(agreement), { amountCents: input.amountCents, advanceCents, financedOn: input.today, until });
@@ -178,8 +175,12 @@ export async function invoiceEligibility(invoiceId: string, options: { transacti
         apiError(409, INVOICE_REFUSALS.noAgreement, { params: { name: client.company_name, date: today } }),
       );
     }
-    add('debtor_blocked', !customer.account_blocked, customer.account_blocked ? ELIGIBILITY_TEXTS.debtorBlocked : ELIGIBILITY_TEXTS.debtorActive, { name: customer.company_name }, () =>
-      blockedRefusal(customer, 'finance'),
+    add(
+      'debtor_blocked',
+      !customer.account_blocked,
+      customer.account_blocked ? ELIGIBILITY_TEXTS.debtorBlocked : ELIGIBILITY_TEXTS.debtorActive,
+      { name: customer.company_name },
+      () => blockedRefusal(customer, 'finance'),
     );
     add('currency', invoice.currency === 'EUR', ELIGIBILITY_TEXTS.currency, { currency: invoice.currency }, () =>
       apiError(409, INVOICE_REFUSALS.notEur, { params: { currency: invoice.currency } }),

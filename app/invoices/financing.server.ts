@@ -34,7 +34,10 @@ export async function financeInvoice(args: { actor: Actor; id: string; ip?: stri
         const eligibility = await invoiceEligibility(row.id, { transaction, lock: true });
         const refusal = firstRefusal(eligibility);
         if (refusal) throw refusal;
-        const { agreement, figures, client } = eligibility as typeof eligibility & { agreement: NonNullable<typeof eligibility.agreement>; figures: NonNullable<typeof eligibility.figures> };
+        const { agreement, figures, client } = eligibility as typeof eligibility & {
+          agreement: NonNullable<typeof eligibility.agreement>;
+          figures: NonNullable<typeof eligibility.figures>;
+        };
         const factorFeeVat = feeFigures(figures.factorFeeCents).vat;
 
         await execute(

@@ -342,7 +342,9 @@ describe('who decides, and on what', () => {
 
 describe('a client entered by staff', () => {
   async function approvedInvoiceOf(clientId: string) {
-    const customer = (await selectOne<{ id: string }>(`INSERT INTO customers (company_name, oib, credit_limit) VALUES ('Kupac KYC d.d.', :oib, 100000) RETURNING id`, { oib: newOib() }))!;
+    const customer = (await selectOne<{ id: string }>(`INSERT INTO customers (company_name, oib, credit_limit) VALUES ('Kupac KYC d.d.', :oib, 100000) RETURNING id`, {
+      oib: newOib(),
+    }))!;
     const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
     const invoice = await createInvoice({
       actor: user,
