@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { oibCheckDigit } from '../../app/utils/validation.ts';
-import { expectAccessible } from '../support/accessibility.ts';
+import { expectAccessibleInEachAppearance } from '../support/accessibility.ts';
 import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
 import { ensureFinanceable, setDebtorLimit } from '../support/financing.ts';
@@ -110,7 +110,11 @@ describe('the financing checks on the invoice page', () => {
     expect(squash(await check(page, 'debtor_limit').textContent())).toBe(`Debtor limit: none approved for ${customerName}Failed`);
     expect(squash(await check(page, 'client_limit').textContent())).toMatch(new RegExp(`^Client limit: .* used \\+ ${money(advance).replace(/\s/g, ' ')} advance ≤ .*Passed$`));
     expect(squash(await page.getByTestId('eligibility-summary').textContent())).toBe('Financing would be refused');
-    await expectAccessible(page, 'invoice page with a failing financing check');
+    const show = async () => {
+      await page.goto(`${baseUrl}/invoices/${id}`);
+      await page.getByTestId('eligibility-checks').waitFor();
+    };
+    await expectAccessibleInEachAppearance(page, baseUrl, 'invoice page with a failing financing check', show);
 
     // The button stays; the refusal names the check.
     await page.getByText('Financiraj').click();
@@ -145,6 +149,10 @@ describe('the financing checks on the invoice page', () => {
     expect(squash(await page.getByTestId('financing-fee-charged').textContent())).toBe(squash(money(Math.round(financed.factorFee * 100))));
     // Financed today with nothing collected: the fee to date is the fee of day 0 (one discount period, or the minimum).
     expect(squash(await page.getByTestId('financing-fee-accrued').textContent())).toMatch(/€$/);
+    await expectAccessibleInEachAppearance(page, baseUrl, 'financed invoice page with its agreement and fees', async () => {
+      await page.goto(`${baseUrl}/invoices/${id}`);
+      await page.getByTestId('financing-fee-accrued').waitFor();
+    });
     // The refused financing answered 409.
     expect(errors.filter((error) => !/status of 409/.test(error))).toEqual([]);
     await close();
