@@ -138,6 +138,15 @@ describe('the financing checks on the invoice page', () => {
     expect(await check(page, 'debtor_limit').getAttribute('data-passed')).toBe('true');
     expect(squash(await check(page, 'debtor_limit').textContent())).toBe(squash(`Debtor limit: ${money(0)} used + ${money(advance)} advance ≤ ${money(2_500_000)}Passed`));
     expect(squash(await page.getByTestId('eligibility-summary').textContent())).toBe('Every check passes');
+    // In Croatian, as the staff read it.
+    const croatian = await newStrictPage(browser, { sessionCookie: b.cookie });
+    await croatian.page.context().addCookies([{ name: 'finflow-language', value: 'hr', url: baseUrl }]);
+    await croatian.page.goto(`${baseUrl}/invoices/${id}`);
+    await croatian.page.getByRole('heading', { name: 'Uvjeti financiranja' }).waitFor();
+    expect(squash(await check(croatian.page, 'debtor_limit').textContent())).toBe(
+      squash(`Limit dužnika: ${money(0)} iskorišteno + ${money(advance)} predujam ≤ ${money(2_500_000)}Ispunjeno`),
+    );
+    await croatian.close();
     await page.getByText('Financiraj').click();
     await page.getByRole('button', { name: 'Confirm financing' }).click();
     await page.getByTestId('financing-agreement').waitFor();
