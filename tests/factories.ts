@@ -118,6 +118,11 @@ export interface ClientValues {
   foundedOn?: string | null;
   /** Approve the client's KYC through the real decision, as financing needs (app/invoices/financing.server.ts). */
   kycApproved?: boolean;
+  /**
+   * The signed agreement financing needs (app/invoices/eligibility.server.ts): by default one of
+   * `createAgreement`'s defaults with the client's advance and fee rate; terms to change it, false for none.
+   */
+  agreement?: AgreementTerms | false;
 }
 
 /** An active client with a unique OIB and IBAN and no credit limit unless told. */
@@ -145,6 +150,73 @@ export async function insertClient(values: ClientValues = {}): Promise<Party> {
     },
   );
   if (values.kycApproved) await approveKyc(rows[0].id);
+  if (values.agreement !== false) await createAgreement(rows[0].id, { advanceRate: values.advanceRate, feeRate: values.feeRate, ...values.agreement });
+  return rows[0];
+}
+
+/** An agreement version's terms (db/migrations/2026.11.27T01.00.00.factoring-contract.ts); rates and amounts as NUMERIC text. */
+export interface AgreementTerms {
+  number?: string;
+  version?: number;
+  effectiveFrom?: string;
+  validFrom?: string;
+  validUntil?: string | null;
+  advanceRate?: string;
+  feeModel?: 'discount_30' | 'interest_360' | 'interest_365';
+  feeRate?: string;
+  minimumFee?: string;
+  adminFee?: string;
+  documentationFee?: string;
+  /** Recourse days; null: without recourse. */
+  recourseDays?: number | null;
+  maxTenorDays?: number;
+  concentrationLimit?: string;
+  concentrationThreshold?: string;
+  signed?: boolean;
+}
+
+/**
+ * A signed agreement version for the client, in force from a year ago unless
+ * told: discount 1.5 % per 30 days, 80 % advance, recourse after 60 days, a
+ * 365-day tenor and a 100 % concentration limit, so it refuses nothing a test
+ * did not ask for. The next version of the client's agreement (same number)
+ * when it has one.
+ */
+export async function createAgreement(clientId: string, terms: AgreementTerms = {}): Promise<{ id: string; number: string; version: number }> {
+  const last = await selectOne<{ number: string; version: number }>('SELECT number, version FROM agreements WHERE client_id = :clientId ORDER BY version DESC LIMIT 1', {
+    clientId,
+  });
+  const validFrom = terms.validFrom ?? zagrebDay(-365);
+  const signed = terms.signed ?? true;
+  const recourseDays = terms.recourseDays === undefined ? 60 : terms.recourseDays;
+  const { rows } = await execute<{ id: string; number: string; version: number }>(
+    `INSERT INTO agreements (client_id, number, version, effective_from, valid_from, valid_until, advance_rate, fee_model, fee_rate, minimum_fee, admin_fee,
+                             documentation_fee, recourse, recourse_days, max_tenor_days, concentration_limit, concentration_threshold, signature_status, signed_on)
+     VALUES (:clientId, :number, :version, :effectiveFrom, :validFrom, :validUntil, :advanceRate, :feeModel, :feeRate, :minimumFee, :adminFee,
+             :documentationFee, :recourse, :recourseDays, :maxTenorDays, :concentrationLimit, :concentrationThreshold, :status, :signedOn)
+     RETURNING id, number, version`,
+    {
+      clientId,
+      number: terms.number ?? last?.number ?? `UG-${next()}`,
+      version: terms.version ?? (last?.version ?? 0) + 1,
+      effectiveFrom: terms.effectiveFrom ?? validFrom,
+      validFrom,
+      validUntil: terms.validUntil ?? null,
+      advanceRate: terms.advanceRate ?? '80.00',
+      feeModel: terms.feeModel ?? 'discount_30',
+      feeRate: terms.feeRate ?? '1.500',
+      minimumFee: terms.minimumFee ?? '0',
+      adminFee: terms.adminFee ?? '0',
+      documentationFee: terms.documentationFee ?? '0',
+      recourse: recourseDays !== null,
+      recourseDays,
+      maxTenorDays: terms.maxTenorDays ?? 365,
+      concentrationLimit: terms.concentrationLimit ?? '100.00',
+      concentrationThreshold: terms.concentrationThreshold ?? '0',
+      status: signed ? 'signed' : 'unsigned',
+      signedOn: signed ? validFrom : null,
+    },
+  );
   return rows[0];
 }
 
@@ -172,10 +244,13 @@ export async function approveKyc(clientId: string, actor?: Actor): Promise<void>
   await decideKyc({ actor: actor ?? (await staff('manager')), clientId, input: { decision: 'approve' } });
 }
 
-export async function insertCustomer(values: { name?: string; oib?: string; iban?: string | null; blocked?: boolean; foundedOn?: string | null } = {}): Promise<Party> {
+/** A debtor, with a debtor limit of 10 000 000 EUR (large: financing's debtor check passes) unless told; null: none approved. */
+export async function insertCustomer(
+  values: { name?: string; oib?: string; iban?: string | null; blocked?: boolean; foundedOn?: string | null; creditLimit?: string | null } = {},
+): Promise<Party> {
   const { rows } = await execute<Party>(
-    `INSERT INTO customers (company_name, oib, iban, founded_on, account_blocked, blockage_reason)
-     VALUES (:name, :oib, :iban, :foundedOn, :blocked, CASE WHEN :blocked THEN 'FINA: blokada računa' END)
+    `INSERT INTO customers (company_name, oib, iban, founded_on, account_blocked, blockage_reason, credit_limit)
+     VALUES (:name, :oib, :iban, :foundedOn, :blocked, CASE WHEN :blocked THEN 'FINA: blokada računa' END, :creditLimit)
      RETURNING id, company_name AS name, oib, iban`,
     {
       name: values.name ?? `Kupac ${next()} d.d.`,
@@ -183,6 +258,7 @@ export async function insertCustomer(values: { name?: string; oib?: string; iban
       iban: values.iban ?? null,
       foundedOn: values.foundedOn ?? null,
       blocked: values.blocked ?? false,
+      creditLimit: values.creditLimit === undefined ? '10000000.00' : values.creditLimit,
     },
   );
   return rows[0];
@@ -232,20 +308,27 @@ export async function newInvoice(
   });
 }
 
-/** An invoice taken pending → verified → approved → financed by two managers (four eyes). */
+/**
+ * An invoice taken pending → verified → approved → financed by two managers
+ * (four eyes). A past due date (dueInDays < 0) cannot be financed
+ * (docs/lifecycle.md#financing): such an invoice is financed due today, the
+ * same fee of one period, and then its due date moves back, as if the days had passed.
+ */
 export async function financedInvoice(
   b: Book,
   values: { clientId: string; customerId: string; amount: string; invoiceNumber?: string; dueInDays?: number; issuedDaysAgo?: number },
 ) {
+  const dueInDays = values.dueInDays ?? 40;
   const invoice = await newInvoice(b.user, values.clientId, values.customerId, {
     amount: values.amount,
     invoiceNumber: values.invoiceNumber,
     issueDate: zagrebDay(-(values.issuedDaysAgo ?? 5)),
-    dueDate: zagrebDay(values.dueInDays ?? 40),
+    dueDate: zagrebDay(Math.max(0, dueInDays)),
   });
   await verifyInvoice({ actor: b.manager, id: invoice.id });
   await approveInvoice({ actor: b.manager2, id: invoice.id });
   await financeInvoice({ actor: b.manager, id: invoice.id });
+  if (dueInDays < 0) await execute('UPDATE invoices SET due_date = :dueDate WHERE id = :id', { id: invoice.id, dueDate: zagrebDay(dueInDays) });
   return (await selectOne<{ id: string; invoice_number: string; amount: string; factor_amount: string; factor_fee: string; paid_amount: string; status: string }>(
     'SELECT id, invoice_number, amount, factor_amount, factor_fee, paid_amount, status FROM invoices WHERE id = :id',
     { id: invoice.id },

@@ -17,7 +17,8 @@ describe('from an uploaded e-invoice to financing', () => {
     const user = await staff('user');
     const managerA = await staff('manager');
     const managerB = await staff('manager');
-    const { id: clientId, iban: IBAN } = await sellerClient({ creditLimit: '50000.00', advanceRate: '85.00', feeRate: '1.750' });
+    // The fixture's issue date is fixed (2026-03-02): a tenor the agreement allows whatever today is.
+    const { id: clientId, iban: IBAN } = await sellerClient({ creditLimit: '50000.00', advanceRate: '85.00', feeRate: '1.750', agreement: { maxTenorDays: 3650 } });
     await execute(`UPDATE clients SET used_credit = '1234.56' WHERE id = :clientId`, { clientId });
     // 75 days to the due date: three started 30-day periods.
     const dueDate = zagrebDay(75);
@@ -50,6 +51,8 @@ describe('from an uploaded e-invoice to financing', () => {
     expect(stored).toMatchObject({ ubl_document_id: imported.documentId, type: 'invoice', entity_id: imported.id });
     expect(stored!.mime_type).toMatch(/xml/);
 
+    // A debtor created by the import has no limit approved yet: financing needs one.
+    await execute(`UPDATE customers SET credit_limit = '20000.00' WHERE id = :id`, { id: imported.customerId });
     const verified = await verifyInvoice({ actor: managerA, id: imported.id, ip: '10.0.0.2' });
     expect(verified).toMatchObject({ status: 'verified', verificationStatus: 'verified' });
     const approved = await approveInvoice({ actor: managerB, id: imported.id, ip: '10.0.0.3' });

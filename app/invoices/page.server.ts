@@ -8,17 +8,22 @@ import { MAX_UPLOAD_BYTES } from '../documents/schemas.ts';
 import { readApiError } from '../utils/api.server.ts';
 import { readMultipartFormData } from '../utils/form-data.server.ts';
 import { pageOffset, readListUrl, tabSchema } from '../utils/list-url.ts';
-import { toCents } from '../utils/money.ts';
+import { centsToNumber, toCents } from '../utils/money.ts';
 import { redirectWithToast, toastHeaders } from '../utils/toast.server.ts';
 import { approveInvoice, rejectInvoice, verifyInvoice } from './invoice-decisions.server.ts';
 import { createInvoice } from './invoice-create.server.ts';
-import { financeInvoice, financingFigures } from './financing.server.ts';
+import { financeInvoice } from './financing.server.ts';
+import { eligibilityView, financingFigures, firstUnderAgreement, invoiceEligibility } from './eligibility.server.ts';
+import type { EligibilityCheckView } from './eligibility.ts';
+import { AGREEMENT_COLUMNS, agreementInForce, feeTermsOf, type AgreementRow } from '../agreements/in-force.server.ts';
+import { invoiceFee } from '../agreements/fees.ts';
+import { money } from '../utils/api-values.ts';
 import type { InvoiceDto } from './invoice-dto.server.ts';
 import { type INVOICE_DECISIONS, INVOICE_MESSAGES, INVOICE_TABS, invoiceCreateSchema, type InvoiceTab } from './schemas.ts';
 import { importUblInvoice } from './ubl-import.server.ts';
-import { businessDay } from '../utils/business-time.ts';
+import { businessDay, sqlBusinessLocal } from '../utils/business-time.ts';
 import { isUuid } from '../utils/validation.ts';
-import type { Client } from '../../db/models/index.ts';
+import type { Invoice } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 
 /**
@@ -93,30 +98,87 @@ export async function partyOptions(search: { clientQ?: string; customerQ?: strin
   };
 }
 
-const zagrebToday = () => businessDay();
-
 /**
- * What financing an approved invoice would book today (the domain's own
- * formula, financingFigures), so the confirmation can name the figures.
- * The server computes them again on finance; this is only the preview.
+ * What financing an approved invoice would book today, on its client's
+ * agreement in force (the domain's own formula, financingFigures), so the
+ * confirmation can name the figures. The server computes them again on
+ * finance; this is only the preview. One agreement read per client.
  */
 export async function financePreviews(invoices: Pick<InvoiceDto, 'id' | 'status' | 'amount' | 'clientId' | 'dueDate'>[]) {
   const approved = invoices.filter((invoice) => invoice.status === 'approved');
   if (approved.length === 0) return {};
-  const rates = await selectRows<RowOf<typeof Client, 'id' | 'advance_rate' | 'fee_rate'>>('SELECT id, advance_rate, fee_rate FROM clients WHERE id IN (:ids)', {
-    ids: [...new Set(approved.map((invoice) => invoice.clientId))],
-  });
-  const byClient = new Map(rates.map((row) => [row.id, row]));
-  const today = Date.parse(`${zagrebToday()}T00:00:00Z`);
+  const today = businessDay();
+  const agreements = new Map<string, { agreement: AgreementRow; first: boolean }>();
+  for (const invoice of approved) {
+    if (agreements.has(invoice.clientId)) continue;
+    const agreement = await agreementInForce(invoice.clientId, today);
+    // An approved invoice has no agreement_id yet, so any of the client's invoices answers for all.
+    if (agreement) agreements.set(invoice.clientId, { agreement, first: await firstUnderAgreement(agreement, invoice.id) });
+  }
   const previews: Record<string, { factorAmount: number; factorFee: number }> = {};
   for (const invoice of approved) {
-    const rate = byClient.get(invoice.clientId);
-    if (!rate) continue;
-    const days = Math.round((Date.parse(`${invoice.dueDate}T00:00:00Z`) - today) / 86_400_000);
-    const figures = financingFigures({ amountCents: toCents(invoice.amount), advanceRate: rate.advance_rate, feeRate: rate.fee_rate, days });
-    previews[invoice.id] = { factorAmount: figures.factorAmount / 100, factorFee: figures.factorFee / 100 };
+    const terms = agreements.get(invoice.clientId);
+    if (!terms) continue;
+    const figures = financingFigures(terms.agreement, { amountCents: toCents(invoice.amount), dueDate: invoice.dueDate, today, firstUnderAgreement: terms.first });
+    previews[invoice.id] = { factorAmount: centsToNumber(figures.advanceCents), factorFee: centsToNumber(figures.factorFeeCents) };
   }
   return previews;
+}
+
+/** The invoice page's financing panel: the checks of an approved invoice, before 'Financiraj' is pressed (docs/money.md#eligibility). */
+export async function eligibilityPanel(invoice: Pick<InvoiceDto, 'id' | 'status'>): Promise<{ eligible: boolean; checks: EligibilityCheckView[] } | null> {
+  if (invoice.status !== 'approved') return null;
+  const eligibility = await invoiceEligibility(invoice.id);
+  return { eligible: eligibility.eligible, checks: eligibilityView(eligibility) };
+}
+
+/** What a financed invoice was charged and has accrued: the agreement version used, the fee at financing and the fee to date. */
+export interface FinancedFees {
+  agreementNumber: string;
+  agreementVersion: number;
+  feeCharged: number;
+  documentationFee: number;
+  feeVat: number | null;
+  /** invoiceFee from the financing day until today (the paid day once paid), with the confirmed collections. */
+  feeAccrued: number;
+  accruedUntil: string;
+}
+
+export async function financedFees(invoice: Pick<InvoiceDto, 'id' | 'status'>): Promise<FinancedFees | null> {
+  if (invoice.status !== 'financed' && invoice.status !== 'paid') return null;
+  const row = await selectOne<
+    RowOf<typeof Invoice, 'amount' | 'factor_amount' | 'factor_fee' | 'factor_fee_vat' | 'documentation_fee' | 'agreement_id'> & { financed_on: string; paid_on: string | null }
+  >(
+    `SELECT amount, factor_amount, factor_fee, factor_fee_vat, documentation_fee, agreement_id,
+            to_char(${sqlBusinessLocal('financed_at')}, 'YYYY-MM-DD') AS financed_on, to_char(${sqlBusinessLocal('paid_at')}, 'YYYY-MM-DD') AS paid_on
+       FROM invoices WHERE id = :id`,
+    { id: invoice.id },
+  );
+  // Invoices financed before agreements (on the client's rates) have no version to show.
+  if (!row?.agreement_id || row.factor_amount === null || row.factor_fee === null) return null;
+  const agreement = (await selectOne<AgreementRow>(`SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE id = :id`, { id: row.agreement_id }))!;
+  const collections = await selectRows<{ day: string; amount: string }>(
+    `SELECT to_char(${sqlBusinessLocal('processed_at')}, 'YYYY-MM-DD') AS day, amount FROM payments WHERE invoice_id = :id AND status = 'confirmed'`,
+    { id: invoice.id },
+  );
+  const today = businessDay();
+  const until = row.paid_on && row.paid_on < today ? row.paid_on : today;
+  const accrued = invoiceFee(feeTermsOf(agreement), {
+    amountCents: toCents(row.amount),
+    advanceCents: toCents(row.factor_amount),
+    financedOn: row.financed_on,
+    until: until < row.financed_on ? row.financed_on : until,
+    collections: collections.map((collection) => ({ day: collection.day, cents: toCents(collection.amount) })),
+  });
+  return {
+    agreementNumber: agreement.number,
+    agreementVersion: agreement.version,
+    feeCharged: money(row.factor_fee),
+    documentationFee: money(row.documentation_fee),
+    feeVat: row.factor_fee_vat === null ? null : money(row.factor_fee_vat),
+    feeAccrued: centsToNumber(accrued.totalCents),
+    accruedUntil: until,
+  };
 }
 
 // ---------------------------------------------------------------------------

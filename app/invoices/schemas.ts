@@ -56,6 +56,13 @@ export const INVOICE_REFUSALS = {
   noLimit: 'invoices.refusals.noLimit',
   limitExceeded: 'invoices.refusals.limitExceeded',
   feeExceedsAmount: 'invoices.refusals.feeExceedsAmount',
+  noAgreement: 'invoices.refusals.noAgreement',
+  debtorNoLimit: 'invoices.refusals.debtorNoLimit',
+  debtorLimitExceeded: 'invoices.refusals.debtorLimitExceeded',
+  concentrationExceeded: 'invoices.refusals.concentrationExceeded',
+  tenorTooLong: 'invoices.refusals.tenorTooLong',
+  pastDue: 'invoices.refusals.pastDue',
+  crossAgeing: 'invoices.refusals.crossAgeing',
   customerProposal: 'invoices.refusals.customerProposal',
 } as const;
 

@@ -12,12 +12,15 @@ export function roundRatio(numerator: bigint, denominator: bigint): number {
   return Number((numerator * 2n + denominator) / (2n * denominator));
 }
 
-/** Everything a refused operation must leave as it was. */
+/** Everything a refused operation must leave as it was: the invoice, its parties' used credits, payouts, ledger rows, fee e-invoices, the activity log. */
 export async function snapshot(invoiceId: string, clientId: string) {
   return {
     invoice: await selectOne('SELECT * FROM invoices WHERE id = :invoiceId', { invoiceId }),
     client: await selectOne('SELECT * FROM clients WHERE id = :clientId', { clientId }),
+    customer: await selectOne('SELECT c.* FROM customers c JOIN invoices i ON i.customer_id = c.id WHERE i.id = :invoiceId', { invoiceId }),
     payouts: await selectRows('SELECT * FROM payouts WHERE invoice_id = :invoiceId', { invoiceId }),
+    ledger: await selectRows('SELECT * FROM client_ledger WHERE invoice_id = :invoiceId OR client_id = :clientId', { invoiceId, clientId }),
+    einvoices: await selectRows('SELECT id FROM outgoing_einvoices WHERE invoice_id = :invoiceId', { invoiceId }),
     activity: (await selectOne<{ n: number }>('SELECT count(*)::int AS n FROM activity_logs'))!.n,
   };
 }

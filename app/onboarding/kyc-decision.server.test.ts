@@ -24,7 +24,7 @@ import type { KycDocumentType } from './kyc.ts';
 import { submitRegistration } from './submit.server.ts';
 import { attachKycFiles, TINY_PDF, TINY_PNG } from './test-fixtures.server.ts';
 import type { FilePart } from './uploads.server.ts';
-import { createTestUser, newOib, wizardValues } from '../../tests/factories.ts';
+import { createAgreement, createTestUser, newOib, wizardValues } from '../../tests/factories.ts';
 
 let manager: Actor;
 let otherManager: Actor;
@@ -342,7 +342,9 @@ describe('who decides, and on what', () => {
 
 describe('a client entered by staff', () => {
   async function approvedInvoiceOf(clientId: string) {
-    const customer = (await selectOne<{ id: string }>(`INSERT INTO customers (company_name, oib) VALUES ('Kupac KYC d.d.', :oib) RETURNING id`, { oib: newOib() }))!;
+    const customer = (await selectOne<{ id: string }>(`INSERT INTO customers (company_name, oib, credit_limit) VALUES ('Kupac KYC d.d.', :oib, 100000) RETURNING id`, {
+      oib: newOib(),
+    }))!;
     const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
     const invoice = await createInvoice({
       actor: user,
@@ -364,6 +366,7 @@ describe('a client entered by staff', () => {
     expect((await kycTasks(client.id)).map((task) => [task.type, task.status, task.workflow_instance_id])).toEqual([['kyc_verification', 'pending', instance!.id]]);
 
     await execute(`UPDATE clients SET credit_limit = 100000 WHERE id = :id`, { id: client.id });
+    await createAgreement(client.id);
     const invoiceId = await approvedInvoiceOf(client.id);
     const refused = await apiFailure(financeInvoice({ actor: manager, id: invoiceId }));
     expect(refused).toMatchObject({ status: 409, body: { message: 'Client KYC is not approved', errors: { clientId: ['Client KYC is not approved'] } } });

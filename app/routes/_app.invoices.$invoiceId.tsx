@@ -14,7 +14,8 @@ import { listInvoiceFeeDocuments } from '~/einvoices/outgoing.server.ts';
 import { useRefusalText } from '~/components/refusal-text.ts';
 import { useToast } from '~/components/toaster.tsx';
 import { getInvoiceDetail } from '~/invoices/invoice-queries.server.ts';
-import { financePreviews, handleDecision, type DecisionRefusal } from '~/invoices/page.server.ts';
+import { eligibilityPanel, financedFees, financePreviews, handleDecision, type DecisionRefusal } from '~/invoices/page.server.ts';
+import { EligibilityPanel, FinancedFeesSection } from '~/components/invoices/financing-panel.tsx';
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
@@ -36,8 +37,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     reject: can(user, 'reject:invoice'),
   };
   const previews = rights.finance ? await financePreviews([invoice]) : {};
-  const feeDocuments = await listInvoiceFeeDocuments(invoice.id);
-  return json({ invoice, rights, preview: previews[invoice.id] ?? null, feeDocuments });
+  const [eligibility, fees, feeDocuments] = await Promise.all([eligibilityPanel(invoice), financedFees(invoice), listInvoiceFeeDocuments(invoice.id)]);
+  return json({ invoice, rights, preview: previews[invoice.id] ?? null, eligibility, fees, feeDocuments });
 }
 
 /** The same four decisions as the list; back here afterwards. */
@@ -51,7 +52,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function InvoiceDetailPage() {
-  const { invoice, rights, preview, feeDocuments } = useLoaderData<typeof loader>();
+  const { invoice, rights, preview, eligibility, fees, feeDocuments } = useLoaderData<typeof loader>();
   const refusal = useActionData<DecisionRefusal>();
   const { t } = useTranslation();
   const showRefusal = useRefusalText();
@@ -76,9 +77,11 @@ export default function InvoiceDetailPage() {
         </Flex>
       </Flex>
       {refusal?.message ? <RefusalCallout refusal={refusal} /> : null}
+      {eligibility ? <EligibilityPanel eligible={eligibility.eligible} checks={eligibility.checks} /> : null}
       <Flex gap="2" wrap="wrap" align="start">
         <DecisionButtons invoice={invoice} rights={rights} preview={preview ?? undefined} refusal={refusal} />
       </Flex>
+      {fees ? <FinancedFeesSection fees={fees} currency={invoice.currency} /> : null}
       <Grid columns={{ initial: '1', md: '2' }} gap="4">
         <Section title={t('invoices.detail.invoice')}>
           <Facts

@@ -6,6 +6,7 @@ import { expectAccessibleInEachAppearance, settle } from '../support/accessibili
 import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
 import { mailsTo, outboxMessages } from '../support/outbox.ts';
+import { ensureFinanceable } from '../support/financing.ts';
 
 /**
  * A new install as docker compose starts it (SEED_DEMO=false): no demo book,
@@ -456,6 +457,8 @@ describe('the first applicants of a new install', () => {
     const id = String(invoice.json.id);
     expect((await admin.put(`/api/invoices/${id}/verify`)).status).toBe(200);
     expect((await b.put(`/api/invoices/${id}/approve`)).status).toBe(200);
+    // Its agreement and the debtor's limit (until the agreement and the debtor limit are set up through the API here).
+    await ensureFinanceable(second.clientId, String(customer.json.id));
     const financed = await b.put(`/api/invoices/${id}/finance`);
     expect(financed).toMatchObject({ status: 200, json: { status: 'financed', factorAmount: 8000 } });
   });

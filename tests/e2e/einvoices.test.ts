@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
+import { ensureFinanceable } from '../support/financing.ts';
 
 /**
  * The fee e-invoice end to end, in the app as `npm start` runs it: an invoice
@@ -99,6 +100,7 @@ describe('outgoing e-invoices', () => {
     expect((await admin.put(`/api/invoices/${id}/verify`)).status).toBe(200);
     const b = await manager();
     expect((await b.put(`/api/invoices/${id}/approve`)).status).toBe(200);
+    await ensureFinanceable(client.id, customer.id);
     const financed = await b.put(`/api/invoices/${id}/finance`);
     expect(financed.status).toBe(200);
 
@@ -182,6 +184,7 @@ describe('outgoing e-invoices', () => {
     expect((await admin.put(`/api/invoices/${id}/verify`)).status).toBe(200);
     const b = await manager();
     expect((await b.put(`/api/invoices/${id}/approve`)).status).toBe(200);
+    await ensureFinanceable(client.id, customer.id);
     expect((await b.put(`/api/invoices/${id}/finance`)).status).toBe(200);
     await expect.poll(async () => (await einvoiceOf(invoiceNumber))?.status, { timeout: 30_000, interval: 500 }).toBe('delivered');
     const issued = (await einvoiceOf(invoiceNumber))!;

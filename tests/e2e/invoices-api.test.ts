@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { oibCheckDigit } from '../../app/utils/validation.ts';
 import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
+import { ensureFinanceable } from '../support/financing.ts';
 
 /**
  * The invoice API end to end (no browser): an admin uploads a client's UBL
@@ -87,6 +88,8 @@ describe('invoices over the API', () => {
     const own = await a.put(`/api/invoices/${invoice.id}/approve`);
     expect(own.status).toBe(403);
     expect((await b.put(`/api/invoices/${invoice.id}/approve`)).json).toMatchObject({ status: 'approved' });
+    // Financing needs an agreement in force and a debtor limit (the new buyer has none).
+    await ensureFinanceable(client!.id, invoice.customerId);
     const financed = await b.put(`/api/invoices/${invoice.id}/finance`);
     expect(financed.status).toBe(200);
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { oibCheckDigit } from '../../app/utils/validation.ts';
 import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
+import { ensureFinanceable } from '../support/financing.ts';
 
 /**
  * /invoices in Chromium (docs/screens.md): add through the form, the tabs and their
@@ -107,6 +108,8 @@ beforeAll(async () => {
   const customers = (await admin.get('/api/customers?limit=1000')).json as Array<{ id: string; companyName: string; accountBlocked: boolean }>;
   customer = customers.find((c) => !c.accountBlocked)!;
   expect(customer).toBeDefined();
+  // Financing needs the client's agreement in force and the customer's debtor limit.
+  await ensureFinanceable(client.id, customer.id);
 });
 afterAll(async () => {
   await browser?.close();
