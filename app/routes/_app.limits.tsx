@@ -286,6 +286,7 @@ export default function LimitsPage() {
             active={data.kind}
             hrefFor={(kind) => listHref({ ...params, kind, page: 1, cpage: 1 })}
             labelFor={(kind) => t(`limits.kinds.${kind}`)}
+            testIdPrefix="kind"
           />
           <TabBar
             label={t('limits.requests')}
@@ -341,7 +342,14 @@ export default function LimitsPage() {
       </Flex>
 
       {data.canRequest ? (
-        <RequestLimitDialog open={dialog.open} onOpenChange={dialog.onOpenChange} clients={data.clients} customers={data.customers} defaultValidUntil={data.defaultValidUntil} today={data.today} />
+        <RequestLimitDialog
+          open={dialog.open}
+          onOpenChange={dialog.onOpenChange}
+          clients={data.clients}
+          customers={data.customers}
+          defaultValidUntil={data.defaultValidUntil}
+          today={data.today}
+        />
       ) : null}
     </Flex>
   );
