@@ -315,7 +315,11 @@ export async function rejectCreditLimit({ actor, id, reason, ip }: { actor: Acto
       { transaction },
     );
     const party = partyOf(request);
-    const holder = await selectOne<RowOf<typeof Client | typeof Customer, 'company_name'>>(`SELECT company_name FROM ${party.table} WHERE id = :id`, { id: party.id }, { transaction });
+    const holder = await selectOne<RowOf<typeof Client | typeof Customer, 'company_name'>>(
+      `SELECT company_name FROM ${party.table} WHERE id = :id`,
+      { id: party.id },
+      { transaction },
+    );
     await logActivity(
       {
         action: 'credit_limit_rejected',

@@ -88,11 +88,7 @@ export default function CustomerDetailPage() {
           </Flex>
         </Section>
       </Grid>
-      <DebtorLimitSection
-        customer={customer}
-        requests={limitRequests}
-        requestHref={canRequestLimit ? `/limits?kind=customer&new=1&for=customer&customer=${customer.id}` : null}
-      />
+      <DebtorLimitSection customer={customer} requests={limitRequests} requestHref={canRequestLimit ? `/limits?kind=customer&new=1&for=customer&customer=${customer.id}` : null} />
       <InvoicesSection invoices={customer.invoices} count={customer.invoiceCount} counterparty="client" />
       <DocumentsSection documents={customer.documents} />
       <RiskHistorySection history={customer.riskHistory} />

@@ -185,7 +185,13 @@ function RequestFields({
   return (
     <Flex direction="column" gap="3">
       {partyType === 'client' ? (
-        <SelectField label={t('limits.fields.clientId')} meta={fields.clientId} errors={errorText(fields.clientId.errors)} selectProps={{ required: true }} hint={currentLimitHint(selected, t)}>
+        <SelectField
+          label={t('limits.fields.clientId')}
+          meta={fields.clientId}
+          errors={errorText(fields.clientId.errors)}
+          selectProps={{ required: true }}
+          hint={currentLimitHint(selected, t)}
+        >
           <option value="">{t('limits.fields.chooseClient')}</option>
           {clients.map((client) => (
             <option key={client.id} value={client.id}>
