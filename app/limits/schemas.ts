@@ -76,6 +76,18 @@ const optionalId = (message: string) => z.preprocess(blankToUndefined, z.uuid({ 
  * The form also sends partyType, which says which of its two selects counts
  * (the other is dropped), so a choice left in the hidden one is no conflict.
  */
+const creditLimitRequestFields = z.object({
+  partyType: z.preprocess(blankToUndefined, z.enum(LIMIT_PARTY_TYPES, { error: LIMIT_ERRORS.invalidPartyType }).optional()),
+  clientId: optionalId(LIMIT_ERRORS.clientRequired),
+  customerId: optionalId(LIMIT_ERRORS.customerRequired),
+  creditLimit: moneySchema(LIMIT_ERRORS.creditLimitRequired, LIMIT_ERRORS.creditLimitInvalid),
+  reason: requiredString(LIMIT_ERRORS.reasonRequired, { max: 5000, maxMessage: LIMIT_ERRORS.reasonTooLong, multiline: true }),
+  validUntil: z.preprocess(
+    blankToUndefined,
+    z.string({ error: LIMIT_ERRORS.validUntilInvalid }).trim().refine(isCalendarDate, { message: LIMIT_ERRORS.validUntilInvalid }).optional(),
+  ),
+});
+
 export const creditLimitRequestSchema = z.preprocess(
   (value) => {
     if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
@@ -84,32 +96,21 @@ export const creditLimitRequestSchema = z.preprocess(
     if (input.partyType === 'customer') return { ...input, clientId: undefined };
     return input;
   },
-  z
-    .object({
-      partyType: z.preprocess(blankToUndefined, z.enum(LIMIT_PARTY_TYPES, { error: LIMIT_ERRORS.invalidPartyType }).optional()),
-      clientId: optionalId(LIMIT_ERRORS.clientRequired),
-      customerId: optionalId(LIMIT_ERRORS.customerRequired),
-      creditLimit: moneySchema(LIMIT_ERRORS.creditLimitRequired, LIMIT_ERRORS.creditLimitInvalid),
-      reason: requiredString(LIMIT_ERRORS.reasonRequired, { max: 5000, maxMessage: LIMIT_ERRORS.reasonTooLong, multiline: true }),
-      validUntil: z.preprocess(
-        blankToUndefined,
-        z.string({ error: LIMIT_ERRORS.validUntilInvalid }).trim().refine(isCalendarDate, { message: LIMIT_ERRORS.validUntilInvalid }).optional(),
-      ),
-    })
-    .superRefine(
-      (data, ctx) => {
-        if (data.clientId !== undefined && data.customerId !== undefined) {
-          ctx.addIssue({ code: 'custom', path: ['customerId'], message: LIMIT_ERRORS.onePartyOnly });
-        } else if (data.clientId === undefined && data.customerId === undefined) {
-          const debtor = data.partyType === 'customer';
-          ctx.addIssue({ code: 'custom', path: [debtor ? 'customerId' : 'clientId'], message: debtor ? LIMIT_ERRORS.customerRequired : LIMIT_ERRORS.clientRequired });
-        }
-        // Checked alongside the other fields' refusals (all shown at once), unless an id itself was refused.
-      },
-      { when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === 'clientId' || issue.path?.[0] === 'customerId') },
-    ),
+  creditLimitRequestFields.superRefine(
+    (data, ctx) => {
+      if (data.clientId !== undefined && data.customerId !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['customerId'], message: LIMIT_ERRORS.onePartyOnly });
+      } else if (data.clientId === undefined && data.customerId === undefined) {
+        const debtor = data.partyType === 'customer';
+        ctx.addIssue({ code: 'custom', path: [debtor ? 'customerId' : 'clientId'], message: debtor ? LIMIT_ERRORS.customerRequired : LIMIT_ERRORS.clientRequired });
+      }
+    },
+    // Checked alongside the other fields' refusals (all shown at once), unless an id itself was refused.
+    { when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === 'clientId' || issue.path?.[0] === 'customerId') },
+  ),
 );
-export type CreditLimitRequestInput = z.input<typeof creditLimitRequestSchema>;
+// The preprocess takes any value; callers pass the fields.
+export type CreditLimitRequestInput = z.input<typeof creditLimitRequestFields>;
 
 /** PUT /api/credit-limits/{id}/approve {approvedLimit?}: without it the requested limit is approved (docs/lifecycle.md#credit-limits). */
 export const approveCreditLimitSchema = z.object({
