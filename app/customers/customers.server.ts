@@ -1,7 +1,8 @@
 import type { Transaction } from 'sequelize';
 import type { Actor } from '../auth/users.server.ts';
 import { createParty, findParty, listParties, partyRelations, updateParty, type PartyConfig, type PartyRelations } from '../clients/party.server.ts';
-import { iso } from '../utils/api-values.ts';
+import { iso, money } from '../utils/api-values.ts';
+import { centsToNumber, toCents } from '../utils/money.ts';
 import type { Customer } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 import { PARTY_ERRORS } from '../clients/schemas.ts';
@@ -42,6 +43,12 @@ export interface CustomerDto {
   lastFinaCheck: string | null;
   riskScore: number | null;
   riskCategory: 'low' | 'medium' | 'high' | null;
+  /** The debtor's approved limit in EUR across all clients (docs/domain-model.md); null: none approved. */
+  creditLimit: number | null;
+  /** The advances outstanding on its invoices across all clients (kept by the ledger, docs/money.md). */
+  usedCredit: number;
+  /** creditLimit − usedCredit (negative when over); null without a limit. */
+  availableCredit: number | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -67,6 +74,9 @@ export function toCustomerDto(row: CustomerRow): CustomerDto {
     lastFinaCheck: iso(row.last_fina_check),
     riskScore: row.risk_score,
     riskCategory: row.risk_category,
+    creditLimit: money(row.credit_limit),
+    usedCredit: money(row.used_credit),
+    availableCredit: row.credit_limit === null ? null : centsToNumber(toCents(row.credit_limit) - toCents(row.used_credit)),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };

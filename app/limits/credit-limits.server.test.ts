@@ -101,7 +101,16 @@ describe('deciding a credit limit request (four eyes)', () => {
       q: (await selectOne<{ company_name: string }>(`SELECT company_name FROM clients WHERE id = :id`, { id: clientId }))!.company_name,
     });
     expect(overview.clients).toEqual([
-      { id: clientId, companyName: expect.any(String), creditLimit: 75000.55, usedCredit: 15000.1, availableCredit: 60000.45, utilisation: 20, validUntil: request.validUntil },
+      {
+        id: clientId,
+        partyType: 'client',
+        companyName: expect.any(String),
+        creditLimit: 75000.55,
+        usedCredit: 15000.1,
+        availableCredit: 60000.45,
+        utilisation: 20,
+        validUntil: request.validUntil,
+      },
     ]);
   });
 

@@ -16,13 +16,15 @@ import {
   approveCreditLimitSchema,
   creditLimitRequestSchema,
   rejectCreditLimitSchema,
+  LIMIT_PARTY_TYPES,
   type CreditLimitRequestInput,
   type CreditLimitStatus,
+  type LimitPartyType,
 } from './schemas.ts';
 import { sqlFromBusinessLocal } from '../utils/business-time.ts';
 import { isUuid } from '../utils/validation.ts';
 import { iso, money } from '../utils/api-values.ts';
-import type { Client, CreditLimitRequest } from '../../db/models/index.ts';
+import type { Client, CreditLimitRequest, Customer } from '../../db/models/index.ts';
 import type { NonNullColumns, RowOf } from '../../db/models/rows.ts';
 import { sqlUserName } from '../auth/user-record.server.ts';
 import { pageBounds } from '../utils/list-url.ts';
@@ -30,7 +32,9 @@ import { pageBounds } from '../utils/list-url.ts';
 /**
  * Credit limits (docs/lifecycle.md#credit-limits, docs/domain-model.md, docs/api.md). A limit is
  * only ever set through a request that a manager other than its author
- * approves; the approval sets clients.credit_limit. Approved limits lapse
+ * approves; the approval sets the party's credit_limit: a client's
+ * (clients.credit_limit) or a debtor's (customers.credit_limit, the factor's
+ * exposure on that customer across all clients). Approved limits lapse
  * after validUntil (the daily 'credit-limit-expiry' job), and a renewal task
  * is opened 30 days ahead. Every write logs its activity row in its
  * transaction; decisions lock the request row so two managers cannot both
@@ -42,8 +46,13 @@ export const RENEWAL_NOTICE_DAYS = 30;
 
 export interface CreditLimitRequestDto {
   id: string;
-  clientId: string;
-  clientName: string;
+  /** Whose limit: a client's or a debtor's (customer); exactly one of clientId/customerId is set. */
+  partyType: LimitPartyType;
+  clientId: string | null;
+  /** The client's name; null on a debtor's request (partyName names either). */
+  clientName: string | null;
+  customerId: string | null;
+  partyName: string;
   previousLimit: number | null;
   requestedLimit: number;
   approvedLimit: number | null;
@@ -61,31 +70,55 @@ export interface CreditLimitRequestDto {
   rejectionReason: string | null;
 }
 
-// Client requests only until the debtor side joins customers (the JOIN above keeps client_id set).
-type RequestRow = NonNullColumns<Omit<RowOf<typeof CreditLimitRequest>, 'created_at' | 'updated_at' | 'customer_id'>, 'client_id'> & {
-  client_name: ClientRow['company_name'];
+// Exactly one of client_id/customer_id is set (the table's one_party check), so exactly one name is.
+type RequestRow = Omit<RowOf<typeof CreditLimitRequest>, 'created_at' | 'updated_at'> & {
+  client_name: RowOf<typeof Client>['company_name'] | null;
+  customer_name: RowOf<typeof Customer>['company_name'] | null;
   requested_by_name: string | null;
   decided_by_name: string | null;
 };
-type ClientRow = RowOf<typeof Client>;
 
 const SELECT_REQUESTS = `
-  SELECT r.id, r.client_id, c.company_name AS client_name, r.previous_limit, r.requested_limit, r.approved_limit, r.reason,
+  SELECT r.id, r.client_id, c.company_name AS client_name, r.customer_id, cu.company_name AS customer_name,
+         r.previous_limit, r.requested_limit, r.approved_limit, r.reason,
          r.requested_by, ${sqlUserName('ru')} AS requested_by_name, r.requested_at,
          to_char(r.valid_until, 'YYYY-MM-DD') AS valid_until, r.status,
          r.decided_by, ${sqlUserName('du')} AS decided_by_name, r.decided_at, r.rejection_reason
     FROM credit_limit_requests r
-    JOIN clients c ON c.id = r.client_id
+    LEFT JOIN clients c ON c.id = r.client_id
+    LEFT JOIN customers cu ON cu.id = r.customer_id
     LEFT JOIN users ru ON ru.id = r.requested_by
     LEFT JOIN users du ON du.id = r.decided_by`;
+
+/** A request's party: which table holds its limit, and the row's id. */
+interface Party {
+  type: LimitPartyType;
+  table: 'clients' | 'customers';
+  column: 'client_id' | 'customer_id';
+  id: string;
+}
+
+function partyOf(row: { client_id: string | null; customer_id: string | null }): Party {
+  return row.client_id !== null
+    ? { type: 'client', table: 'clients', column: 'client_id', id: row.client_id }
+    : { type: 'customer', table: 'customers', column: 'customer_id', id: row.customer_id! };
+}
+
+/** The activity details naming the party: clientId/clientName as before for a client, customerId/customerName for a debtor. */
+function partyDetails(party: Party, name: string | null): Record<string, string | null> {
+  return party.type === 'client' ? { clientId: party.id, clientName: name } : { customerId: party.id, customerName: name };
+}
 
 const decimal = (value: string): string => centsToDecimalString(toCents(value));
 
 function toDto(row: RequestRow): CreditLimitRequestDto {
   return {
     id: row.id,
+    partyType: row.client_id !== null ? 'client' : 'customer',
     clientId: row.client_id,
     clientName: row.client_name,
+    customerId: row.customer_id,
+    partyName: row.client_name ?? row.customer_name ?? '',
     previousLimit: money(row.previous_limit),
     requestedLimit: money(row.requested_limit),
     approvedLimit: money(row.approved_limit),
@@ -111,12 +144,13 @@ async function readRequest(id: string, transaction?: Transaction): Promise<Credi
 }
 
 /**
- * POST /api/credit-limits and the request dialog: a pending request.
- * previousLimit is the client's limit at this moment (read under a share
+ * POST /api/credit-limits and the request dialog: a pending request for a
+ * client's limit (clientId) or a debtor's (customerId).
+ * previousLimit is the party's limit at this moment (read under a share
  * lock, so a decision committing meanwhile is either before or after it);
  * validUntil defaults to 365 days after today in Croatia (docs/lifecycle.md#credit-limits) and may not
  * lie in the past. With `options.transaction` the caller's transaction is
- * used. Throws 400 (invalid input, unknown client), 403.
+ * used. Throws 400 (invalid input, both or neither party, unknown client or customer), 403.
  */
 export async function requestCreditLimit(
   { actor, input, ip }: { actor: Actor; input: CreditLimitRequestInput; ip?: string | null },
@@ -129,19 +163,25 @@ export async function requestCreditLimit(
   if (validUntil < today) throw apiError(400, LIMIT_ERRORS.validUntilPast, { errors: { validUntil: [LIMIT_ERRORS.validUntilPast] } });
 
   const work = async (transaction: Transaction) => {
-    const client = await selectOne<RowOf<typeof Client, 'id' | 'company_name' | 'credit_limit'>>(
-      `SELECT id, company_name, credit_limit FROM clients WHERE id = :id FOR SHARE`,
-      { id: data.clientId },
+    const party = partyOf({ client_id: data.clientId ?? null, customer_id: data.customerId ?? null });
+    const current = await selectOne<RowOf<typeof Client | typeof Customer, 'id' | 'company_name' | 'credit_limit'>>(
+      `SELECT id, company_name, credit_limit FROM ${party.table} WHERE id = :id FOR SHARE`,
+      { id: party.id },
       { transaction },
     );
-    if (!client) throw apiError(400, LIMIT_ERRORS.clientNotFound, { errors: { clientId: [LIMIT_ERRORS.clientNotFound] } });
+    if (!current) {
+      // Refused as the client side always was: a field error on the id that names no row.
+      const [field, code] = party.type === 'client' ? ['clientId', LIMIT_ERRORS.clientNotFound] : ['customerId', LIMIT_ERRORS.customerNotFound];
+      throw apiError(400, code, { errors: { [field]: [code] } });
+    }
+    const previousLimit = current.credit_limit === null ? null : decimal(current.credit_limit);
     const { rows } = await execute<{ id: string }>(
-      `INSERT INTO credit_limit_requests (client_id, previous_limit, requested_limit, reason, requested_by, valid_until, status)
-       VALUES (:clientId, :previousLimit, :requestedLimit, :reason, :actorId, CAST(:validUntil AS date), 'pending')
+      `INSERT INTO credit_limit_requests (${party.column}, previous_limit, requested_limit, reason, requested_by, valid_until, status)
+       VALUES (:partyId, :previousLimit, :requestedLimit, :reason, :actorId, CAST(:validUntil AS date), 'pending')
        RETURNING id`,
       {
-        clientId: client.id,
-        previousLimit: client.credit_limit === null ? null : decimal(client.credit_limit),
+        partyId: party.id,
+        previousLimit,
         requestedLimit: data.creditLimit,
         reason: data.reason,
         actorId: actor.id,
@@ -158,9 +198,8 @@ export async function requestCreditLimit(
         entityId: id,
         ipAddress: ip,
         details: {
-          clientId: client.id,
-          clientName: client.company_name,
-          previousLimit: client.credit_limit === null ? null : decimal(client.credit_limit),
+          ...partyDetails(party, current.company_name),
+          previousLimit,
           requestedLimit: data.creditLimit,
           validUntil,
         },
@@ -174,7 +213,8 @@ export async function requestCreditLimit(
 
 interface LockedRequest {
   id: string;
-  client_id: string;
+  client_id: string | null;
+  customer_id: string | null;
   requested_limit: string;
   requested_by: string | null;
   valid_until: string | null;
@@ -188,7 +228,7 @@ interface LockedRequest {
 async function lockForDecision(actor: Actor, id: string, transaction: Transaction): Promise<LockedRequest> {
   const row = isUuid(id)
     ? await selectOne<LockedRequest>(
-        `SELECT id, client_id, requested_limit, requested_by, to_char(valid_until, 'YYYY-MM-DD') AS valid_until, status
+        `SELECT id, client_id, customer_id, requested_limit, requested_by, to_char(valid_until, 'YYYY-MM-DD') AS valid_until, status
            FROM credit_limit_requests WHERE id = :id FOR UPDATE`,
         { id },
         { transaction },
@@ -203,8 +243,8 @@ async function lockForDecision(actor: Actor, id: string, transaction: Transactio
 /**
  * PUT /api/credit-limits/{id}/approve: a manager other than the author
  * approves a pending request whose validity has not ended; approvedLimit
- * defaults to the requested limit (docs/lifecycle.md#credit-limits) and becomes the client's credit
- * limit. Throws 400, 403 (role; own request), 404, 409 (not pending; validity ended).
+ * defaults to the requested limit (docs/lifecycle.md#credit-limits) and becomes the client's or
+ * the debtor's credit limit. Throws 400, 403 (role; own request), 404, 409 (not pending; validity ended).
  */
 export async function approveCreditLimit({
   actor,
@@ -224,9 +264,10 @@ export async function approveCreditLimit({
     if (request.status !== 'pending') throw apiError(409, LIMIT_ERRORS.notPendingApprove);
     if (request.valid_until !== null && request.valid_until < zagrebToday()) throw apiError(409, LIMIT_ERRORS.validityEnded);
     const limit = data.approvedLimit ?? decimal(request.requested_limit);
-    const client = (await selectOne<RowOf<typeof Client, 'company_name' | 'credit_limit'>>(
-      `SELECT company_name, credit_limit FROM clients WHERE id = :id FOR UPDATE`,
-      { id: request.client_id },
+    const party = partyOf(request);
+    const holder = (await selectOne<RowOf<typeof Client | typeof Customer, 'company_name' | 'credit_limit'>>(
+      `SELECT company_name, credit_limit FROM ${party.table} WHERE id = :id FOR UPDATE`,
+      { id: party.id },
       { transaction },
     ))!;
     await execute(
@@ -234,7 +275,7 @@ export async function approveCreditLimit({
       { id: request.id, limit, actorId: actor.id },
       { transaction },
     );
-    await execute(`UPDATE clients SET credit_limit = :limit WHERE id = :clientId`, { clientId: request.client_id, limit }, { transaction });
+    await execute(`UPDATE ${party.table} SET credit_limit = :limit WHERE id = :partyId`, { partyId: party.id, limit }, { transaction });
     await logActivity(
       {
         action: 'credit_limit_approved',
@@ -243,9 +284,8 @@ export async function approveCreditLimit({
         entityId: request.id,
         ipAddress: ip,
         details: {
-          clientId: request.client_id,
-          clientName: client.company_name,
-          previousLimit: client.credit_limit === null ? null : decimal(client.credit_limit),
+          ...partyDetails(party, holder.company_name),
+          previousLimit: holder.credit_limit === null ? null : decimal(holder.credit_limit),
           requestedLimit: decimal(request.requested_limit),
           approvedLimit: limit,
           validUntil: request.valid_until,
@@ -260,7 +300,7 @@ export async function approveCreditLimit({
 /**
  * PUT /api/credit-limits/{id}/reject: a manager other than the author rejects
  * a pending request; the reason given is stored as rejectionReason (the
- * page always sends FIXED_REJECTION_REASON, docs/lifecycle.md#credit-limits). The client's limit is
+ * page always sends FIXED_REJECTION_REASON, docs/lifecycle.md#credit-limits). The party's limit is
  * untouched. Throws 400, 403 (role; own request), 404, 409 (not pending).
  */
 export async function rejectCreditLimit({ actor, id, reason, ip }: { actor: Actor; id: string; reason: string; ip?: string | null }): Promise<CreditLimitRequestDto> {
@@ -274,7 +314,12 @@ export async function rejectCreditLimit({ actor, id, reason, ip }: { actor: Acto
       { id: request.id, reason: data.reason, actorId: actor.id },
       { transaction },
     );
-    const client = await selectOne<RowOf<typeof Client, 'company_name'>>(`SELECT company_name FROM clients WHERE id = :id`, { id: request.client_id }, { transaction });
+    const party = partyOf(request);
+    const holder = await selectOne<RowOf<typeof Client | typeof Customer, 'company_name'>>(
+      `SELECT company_name FROM ${party.table} WHERE id = :id`,
+      { id: party.id },
+      { transaction },
+    );
     await logActivity(
       {
         action: 'credit_limit_rejected',
@@ -282,7 +327,7 @@ export async function rejectCreditLimit({ actor, id, reason, ip }: { actor: Acto
         entityType: 'credit_limit_request',
         entityId: request.id,
         ipAddress: ip,
-        details: { clientId: request.client_id, clientName: client?.company_name ?? null, requestedLimit: decimal(request.requested_limit), reason: data.reason },
+        details: { ...partyDetails(party, holder?.company_name ?? null), requestedLimit: decimal(request.requested_limit), reason: data.reason },
       },
       transaction,
     );
@@ -292,38 +337,49 @@ export async function rejectCreditLimit({ actor, id, reason, ip }: { actor: Acto
 
 export type LimitCounts = Record<CreditLimitStatus | 'all', number>;
 
-/** `q` on the client: name anywhere, or the OIB's beginning when it is all digits (same indexes as /clients). */
-function clientSearch(q: string | null | undefined, alias: string): { condition: string | null; replacements: Record<string, unknown> } {
+/** `q` on a party: name anywhere, or the OIB's beginning when it is all digits (same indexes as /clients and /customers). */
+function partySearch(q: string | null | undefined, aliases: string[]): { condition: string | null; replacements: Record<string, unknown> } {
   const term = q?.trim();
   if (!term) return { condition: null, replacements: {} };
   const digits = term.replace(/\s+/g, '');
-  if (/^\d{1,11}$/.test(digits)) {
-    return {
-      condition: `(${alias}.company_name ILIKE :pattern OR ${alias}.oib LIKE :oibPrefix)`,
-      replacements: { pattern: containsPattern(term), oibPrefix: `${digits}%` },
-    };
+  const byOib = /^\d{1,11}$/.test(digits);
+  const one = (alias: string) => (byOib ? `${alias}.company_name ILIKE :pattern OR ${alias}.oib LIKE :oibPrefix` : `${alias}.company_name ILIKE :pattern`);
+  return {
+    condition: `(${aliases.map(one).join(' OR ')})`,
+    replacements: byOib ? { pattern: containsPattern(term), oibPrefix: `${digits}%` } : { pattern: containsPattern(term) },
+  };
+}
+
+/** ?partyType: 'client' or 'customer', or 'all'/absent for both. Throws 400 for anything else. */
+function readPartyType(value: string | null | undefined): LimitPartyType | null {
+  if (!value || value === 'all') return null;
+  if (!(LIMIT_PARTY_TYPES as readonly string[]).includes(value)) {
+    throw apiError(400, LIMIT_ERRORS.invalidPartyType, { errors: { partyType: [LIMIT_ERRORS.invalidPartyType] } });
   }
-  return { condition: `${alias}.company_name ILIKE :pattern`, replacements: { pattern: containsPattern(term) } };
+  return value as LimitPartyType;
 }
 
 /**
  * GET /api/credit-limits and the /limits list: newest first; `status` one of
  * the four states, or 'all'/absent for every request (the page passes its
- * tab, pending by default); `q` the client's name or OIB prefix. `counts` are
- * the per-status counts of the same search, from one SQL count; `total` is
- * the count of the filter shown. Throws 400 for an unknown status.
+ * tab, pending by default); `partyType` 'client' or 'customer' (absent: both);
+ * `q` the party's name or OIB prefix. `counts` are the per-status counts of
+ * the same search and kind, from one SQL count; `total` is the count of the
+ * filter shown. Throws 400 for an unknown status or partyType.
  */
 export async function listCreditLimitRequests(
-  options: { q?: string | null; status?: string | null; limit?: number; offset?: number } = {},
+  options: { q?: string | null; status?: string | null; partyType?: string | null; limit?: number; offset?: number } = {},
 ): Promise<{ requests: CreditLimitRequestDto[]; total: number; counts: LimitCounts }> {
   const status = options.status && options.status !== 'all' ? options.status : null;
   if (status !== null && !(CREDIT_LIMIT_STATUSES as readonly string[]).includes(status)) {
     throw apiError(400, LIMIT_ERRORS.invalidStatus, { errors: { status: [LIMIT_ERRORS.invalidStatus] } });
   }
+  const partyType = readPartyType(options.partyType);
   const { limit, offset } = pageBounds(options);
-  const search = clientSearch(options.q, 'c');
-  const searchWhere = search.condition ? `WHERE ${search.condition}` : '';
-  const listWhere = [search.condition, status ? 'r.status = :status' : null].filter(Boolean).join(' AND ');
+  const search = partySearch(options.q, partyType === 'client' ? ['c'] : partyType === 'customer' ? ['cu'] : ['c', 'cu']);
+  const kind = partyType === 'client' ? 'r.client_id IS NOT NULL' : partyType === 'customer' ? 'r.customer_id IS NOT NULL' : null;
+  const countWhere = [search.condition, kind].filter(Boolean).join(' AND ');
+  const listWhere = [countWhere, status ? 'r.status = :status' : null].filter(Boolean).join(' AND ');
   const replacements = { ...search.replacements, status, limit, offset };
   const [rows, counts] = await Promise.all([
     selectRows<RequestRow>(`${SELECT_REQUESTS} ${listWhere ? `WHERE ${listWhere}` : ''} ORDER BY r.requested_at DESC, r.id DESC LIMIT :limit OFFSET :offset`, replacements),
@@ -333,7 +389,10 @@ export async function listCreditLimitRequests(
               count(*) FILTER (WHERE r.status = 'rejected')::int AS rejected,
               count(*) FILTER (WHERE r.status = 'expired')::int AS expired,
               count(*)::int AS "all"
-         FROM credit_limit_requests r JOIN clients c ON c.id = r.client_id ${searchWhere}`,
+         FROM credit_limit_requests r
+         LEFT JOIN clients c ON c.id = r.client_id
+         LEFT JOIN customers cu ON cu.id = r.customer_id
+         ${countWhere ? `WHERE ${countWhere}` : ''}`,
       replacements,
     ),
   ]);
@@ -343,8 +402,11 @@ export async function listCreditLimitRequests(
 
 export interface ClientLimitDto {
   id: string;
+  /** A client's limit, or a debtor's (customer). */
+  partyType: LimitPartyType;
   companyName: string;
   creditLimit: number;
+  /** The client's used credit, or the debtor's exposure (advances outstanding on its invoices across all clients). */
   usedCredit: number;
   /** creditLimit − usedCredit (negative when over the limit). */
   availableCredit: number;
@@ -354,26 +416,30 @@ export interface ClientLimitDto {
   validUntil: string | null;
 }
 
-/** The /limits grid: clients that have a credit limit, by name; `q` as in the list. */
-export async function clientLimitsOverview(options: { q?: string | null; limit?: number; offset?: number } = {}): Promise<{ clients: ClientLimitDto[]; total: number }> {
+/** The /limits grid: clients (or, with partyType 'customer', debtors) that have a credit limit, by name; `q` as in the list. */
+export async function clientLimitsOverview(
+  options: { q?: string | null; partyType?: LimitPartyType; limit?: number; offset?: number } = {},
+): Promise<{ clients: ClientLimitDto[]; total: number }> {
   const { limit, offset } = pageBounds(options);
-  const search = clientSearch(options.q, 'c');
+  const partyType = options.partyType ?? 'client';
+  const [table, column] = partyType === 'client' ? ['clients', 'client_id'] : ['customers', 'customer_id'];
+  const search = partySearch(options.q, ['c']);
   const where = ['c.credit_limit IS NOT NULL', search.condition].filter(Boolean).join(' AND ');
   const replacements = { ...search.replacements, limit, offset };
   const [rows, count] = await Promise.all([
-    selectRows<{ id: string; company_name: string; credit_limit: string; used_credit: string; valid_until: string | null }>(
+    selectRows<RowOf<typeof Client | typeof Customer, 'id' | 'company_name'> & { credit_limit: string; used_credit: string; valid_until: string | null }>(
       `SELECT c.id, c.company_name, c.credit_limit, c.used_credit, a.valid_until
-         FROM clients c
+         FROM ${table} c
          LEFT JOIN LATERAL (
            SELECT to_char(r.valid_until, 'YYYY-MM-DD') AS valid_until FROM credit_limit_requests r
-            WHERE r.client_id = c.id AND r.status = 'approved'
+            WHERE r.${column} = c.id AND r.status = 'approved'
             ORDER BY r.decided_at DESC, r.id DESC LIMIT 1) a ON true
         WHERE ${where}
         ORDER BY c.company_name, c.id
         LIMIT :limit OFFSET :offset`,
       replacements,
     ),
-    selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM clients c WHERE ${where}`, replacements),
+    selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM ${table} c WHERE ${where}`, replacements),
   ]);
   return {
     clients: rows.map((row) => {
@@ -381,6 +447,7 @@ export async function clientLimitsOverview(options: { q?: string | null; limit?:
       const usedCents = toCents(row.used_credit);
       return {
         id: row.id,
+        partyType,
         companyName: row.company_name,
         creditLimit: centsToNumber(limitCents),
         usedCredit: centsToNumber(usedCents),
@@ -402,14 +469,50 @@ export async function clientChoices(limit = 1000): Promise<Array<{ id: string; c
   return rows.map((row) => ({ id: row.id, companyName: row.company_name, creditLimit: money(row.credit_limit) }));
 }
 
+/** How many debtors the request form lists at once; a search finds the others. */
+const DEBTOR_CHOICES = 50;
+
+/**
+ * The request form's debtor choices: the first DEBTOR_CHOICES by name, or
+ * those whose name or OIB prefix matches `q` (the form's search step, which
+ * works without JavaScript); the one already chosen stays listed. `capped`:
+ * more match than listed.
+ */
+export async function customerChoices(
+  options: { q?: string | null; chosenId?: string | null } = {},
+): Promise<{ customers: Array<{ id: string; companyName: string; creditLimit: number | null }>; capped: boolean }> {
+  const search = partySearch(options.q, ['c']);
+  const rows = await selectRows<RowOf<typeof Customer, 'id' | 'company_name' | 'credit_limit'>>(
+    `SELECT c.id, c.company_name, c.credit_limit FROM customers c ${search.condition ? `WHERE ${search.condition}` : ''}
+      ORDER BY lower(c.company_name), c.id LIMIT :cap`,
+    { ...search.replacements, cap: DEBTOR_CHOICES + 1 },
+  );
+  const listed = rows.slice(0, DEBTOR_CHOICES);
+  const chosenId = options.chosenId?.toLowerCase() ?? '';
+  if (isUuid(chosenId) && !listed.some((row) => row.id === chosenId)) {
+    const chosen = await selectOne<RowOf<typeof Customer, 'id' | 'company_name' | 'credit_limit'>>(`SELECT id, company_name, credit_limit FROM customers WHERE id = :id`, {
+      id: chosenId,
+    });
+    if (chosen) listed.unshift(chosen);
+  }
+  return { customers: listed.map((row) => ({ id: row.id, companyName: row.company_name, creditLimit: money(row.credit_limit) })), capped: rows.length > DEBTOR_CHOICES };
+}
+
+/** The customer page's limit requests for one debtor, newest first (at most `limit`). */
+export async function customerLimitRequests(customerId: string, limit = 20): Promise<CreditLimitRequestDto[]> {
+  if (!isUuid(customerId)) return [];
+  const rows = await selectRows<RequestRow>(`${SELECT_REQUESTS} WHERE r.customer_id = :customerId ORDER BY r.requested_at DESC, r.id DESC LIMIT :limit`, { customerId, limit });
+  return rows.map(toDto);
+}
+
 /** An approved request with a validity (the query's WHERE). */
 type ExpiringRow = NonNullColumns<
-  RowOf<typeof CreditLimitRequest, 'id' | 'client_id' | 'previous_limit' | 'approved_limit' | 'requested_at' | 'valid_until' | 'status'>,
+  RowOf<typeof CreditLimitRequest, 'id' | 'client_id' | 'customer_id' | 'previous_limit' | 'approved_limit' | 'requested_at' | 'valid_until' | 'status'>,
   'approved_limit' | 'valid_until'
 >;
 
 /**
- * What a client's limit falls back to when approval `expired` lapses on `today`:
+ * What a client's (or debtor's) limit falls back to when approval `expired` lapses on `today`:
  * 1. the approved limit of the client's latest (by decision) other approved
  *    request that is still valid on `today`; else
  * 2. the expired request's previousLimit, the limit before it was approved —
@@ -419,11 +522,12 @@ type ExpiringRow = NonNullColumns<
  *    previousLimit, and so on back. A lapsed limit is never revived.
  */
 async function fallbackLimit(expired: ExpiringRow, today: string, transaction: Transaction): Promise<{ limit: string | null; fromRequestId: string | null }> {
+  const party = partyOf(expired);
   const valid = await selectOne<{ id: string; approved_limit: string }>(
     `SELECT id, approved_limit FROM credit_limit_requests
-      WHERE client_id = :clientId AND id <> :id AND status = 'approved' AND (valid_until IS NULL OR valid_until >= CAST(:today AS date))
+      WHERE ${party.column} = :partyId AND id <> :id AND status = 'approved' AND (valid_until IS NULL OR valid_until >= CAST(:today AS date))
       ORDER BY decided_at DESC, id DESC LIMIT 1`,
-    { clientId: expired.client_id, id: expired.id, today },
+    { partyId: party.id, id: expired.id, today },
     { transaction },
   );
   if (valid) return { limit: decimal(valid.approved_limit), fromRequestId: valid.id };
@@ -434,9 +538,9 @@ async function fallbackLimit(expired: ExpiringRow, today: string, transaction: T
   while (limit !== null) {
     const earlier = await selectOne<{ id: string; previous_limit: string | null; approved_limit: string; requested_at: Date }>(
       `SELECT id, previous_limit, approved_limit, requested_at FROM credit_limit_requests
-        WHERE client_id = :clientId AND status IN ('approved', 'expired') AND decided_at < :before
+        WHERE ${party.column} = :partyId AND status IN ('approved', 'expired') AND decided_at < :before
         ORDER BY decided_at DESC, id DESC LIMIT 1`,
-      { clientId: expired.client_id, before },
+      { partyId: party.id, before },
       { transaction },
     );
     if (!earlier || seen.has(earlier.id) || toCents(earlier.approved_limit) !== toCents(limit)) break;
@@ -450,7 +554,7 @@ async function fallbackLimit(expired: ExpiringRow, today: string, transaction: T
 /**
  * The daily job: every approved request whose validUntil is before `today`
  * (a Croatian calendar day, default today) becomes 'expired' and its client's
- * limit falls back (see fallbackLimit), each in its own transaction with a
+ * or debtor's limit falls back (see fallbackLimit), each in its own transaction with a
  * credit_limit_expired row. Oldest approvals first, so same-day lapses of one
  * client chain correctly. Idempotent: a rerun, or a concurrent one (row
  * locks, state re-checked), finds nothing left to do.
@@ -465,21 +569,22 @@ export async function expireCreditLimits(today: string = zagrebToday()): Promise
   for (const { id } of due) {
     const done = await inTransaction(async (transaction) => {
       const request = await selectOne<ExpiringRow>(
-        `SELECT id, client_id, previous_limit, approved_limit, requested_at, to_char(valid_until, 'YYYY-MM-DD') AS valid_until, status
+        `SELECT id, client_id, customer_id, previous_limit, approved_limit, requested_at, to_char(valid_until, 'YYYY-MM-DD') AS valid_until, status
            FROM credit_limit_requests WHERE id = :id FOR UPDATE`,
         { id },
         { transaction },
       );
       if (!request || request.status !== 'approved' || request.valid_until >= today) return false;
-      // Locked before the other requests are read, so an approval for this client committing now is seen (it holds this lock first).
-      const client = (await selectOne<RowOf<typeof Client, 'company_name' | 'credit_limit'>>(
-        `SELECT company_name, credit_limit FROM clients WHERE id = :id FOR UPDATE`,
-        { id: request.client_id },
+      // Locked before the other requests are read, so an approval for this party committing now is seen (it holds this lock first).
+      const party = partyOf(request);
+      const holder = (await selectOne<RowOf<typeof Client | typeof Customer, 'company_name' | 'credit_limit'>>(
+        `SELECT company_name, credit_limit FROM ${party.table} WHERE id = :id FOR UPDATE`,
+        { id: party.id },
         { transaction },
       ))!;
       await execute(`UPDATE credit_limit_requests SET status = 'expired' WHERE id = :id`, { id }, { transaction });
       const fallback = await fallbackLimit(request, today, transaction);
-      await execute(`UPDATE clients SET credit_limit = :limit WHERE id = :clientId`, { clientId: request.client_id, limit: fallback.limit }, { transaction });
+      await execute(`UPDATE ${party.table} SET credit_limit = :limit WHERE id = :partyId`, { partyId: party.id, limit: fallback.limit }, { transaction });
       await logActivity(
         {
           action: 'credit_limit_expired',
@@ -487,11 +592,10 @@ export async function expireCreditLimits(today: string = zagrebToday()): Promise
           entityType: 'credit_limit_request',
           entityId: id,
           details: {
-            clientId: request.client_id,
-            clientName: client.company_name,
+            ...partyDetails(party, holder.company_name),
             validUntil: request.valid_until,
             expiredLimit: decimal(request.approved_limit),
-            limitBefore: client.credit_limit === null ? null : decimal(client.credit_limit),
+            limitBefore: holder.credit_limit === null ? null : decimal(holder.credit_limit),
             limitAfter: fallback.limit,
             fallbackRequestId: fallback.fromRequestId,
           },
@@ -511,7 +615,9 @@ export async function expireCreditLimits(today: string = zagrebToday()): Promise
  * (entity: the request, due on validUntil) so someone renews it. Once per
  * request: an open task is not duplicated and a worked one is not reopened
  * the next morning. Skipped when the client already has a later-running
- * approval (renewed). One run at a time (advisory lock).
+ * approval (renewed). One run at a time (advisory lock). Clients' limits
+ * only: a task's page is its request's client (app/tasks/tasks.server.ts), so
+ * a debtor's limit lapses without one (docs/lifecycle.md#credit-limits).
  */
 export async function openRenewalTasks(today: string = zagrebToday()): Promise<{ opened: number }> {
   return inTransaction(async (transaction) => {
@@ -519,7 +625,7 @@ export async function openRenewalTasks(today: string = zagrebToday()): Promise<{
     const expiring = await selectRows<{ id: string; client_id: string; company_name: string; approved_limit: string; valid_until: string }>(
       `SELECT r.id, r.client_id, c.company_name, r.approved_limit, to_char(r.valid_until, 'YYYY-MM-DD') AS valid_until
          FROM credit_limit_requests r JOIN clients c ON c.id = r.client_id
-        WHERE r.status = 'approved'
+        WHERE r.status = 'approved' AND r.client_id IS NOT NULL
           AND r.valid_until >= CAST(:today AS date) AND r.valid_until <= CAST(:today AS date) + :days
           AND NOT EXISTS (SELECT 1 FROM tasks t
                            WHERE t.type = 'limit_approval' AND t.entity_type = 'credit_limit_request' AND t.entity_id = r.id)

@@ -4,7 +4,9 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
-import { requirePermission } from '~/auth/permissions.server.ts';
+import { can, requirePermission } from '~/auth/permissions.server.ts';
+import { DebtorLimitSection } from '~/components/limits/debtor-limit.tsx';
+import { customerLimitRequests } from '~/limits/credit-limits.server.ts';
 import { handleUpdate } from '~/clients/party-page.server.ts';
 import { CustomerStatusBadge, RiskScore } from '~/components/clients/display.tsx';
 import { ActivitySection, DocumentsSection, Facts, InvoicesSection, RiskHistorySection, Section } from '~/components/clients/party-detail.tsx';
@@ -17,14 +19,15 @@ import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'customers.detail.metaTitle', data?.customer.companyName);
 
-/** A customer's data, FINA blockage status, invoices as debtor, documents, risk history and activity. */
+/** A customer's data, FINA blockage status, debtor limit and its requests, invoices as debtor, documents, risk history and activity. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  await requirePermission(request, 'read:all');
+  const user = await requirePermission(request, 'read:all');
   const customer = await getCustomer(params.customerId ?? '').catch((error) => {
     if (error instanceof Response && error.status === 404) throw new Response('Not Found', { status: 404, statusText: 'Not Found' });
     throw error;
   });
-  return json({ customer });
+  const limitRequests = await customerLimitRequests(customer.id);
+  return json({ customer, limitRequests, canRequestLimit: can(user, 'create:credit_limit') });
 }
 
 /** The edit form: PUT semantics through the page (every field posted; blanks clear). */
@@ -42,7 +45,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function CustomerDetailPage() {
-  const { customer } = useLoaderData<typeof loader>();
+  const { customer, limitRequests, canRequestLimit } = useLoaderData<typeof loader>();
   const actionData = useActionData<PartyActionData>();
   const { t } = useTranslation();
   const editing = actionData?.intent === 'update' ? actionData.result : undefined;
@@ -85,6 +88,7 @@ export default function CustomerDetailPage() {
           </Flex>
         </Section>
       </Grid>
+      <DebtorLimitSection customer={customer} requests={limitRequests} requestHref={canRequestLimit ? `/limits?kind=customer&new=1&for=customer&customer=${customer.id}` : null} />
       <InvoicesSection invoices={customer.invoices} count={customer.invoiceCount} counterparty="client" />
       <DocumentsSection documents={customer.documents} />
       <RiskHistorySection history={customer.riskHistory} />

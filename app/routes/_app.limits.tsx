@@ -8,10 +8,30 @@ import { TabBar } from '~/components/kit/tab-bar.tsx';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
 import { ClientLimitCard, RequestCard } from '~/components/limits/display.tsx';
-import { RequestLimitDialog, RequestLimitPanel, type LimitActionData } from '~/components/limits/request-form.tsx';
-import { approveCreditLimit, clientChoices, clientLimitsOverview, listCreditLimitRequests, rejectCreditLimit, requestCreditLimit } from '~/limits/credit-limits.server.ts';
+import { RequestLimitDialog, RequestLimitPanel, type FindDebtorResult, type LimitActionData } from '~/components/limits/request-form.tsx';
+import {
+  approveCreditLimit,
+  clientChoices,
+  clientLimitsOverview,
+  customerChoices,
+  listCreditLimitRequests,
+  rejectCreditLimit,
+  requestCreditLimit,
+} from '~/limits/credit-limits.server.ts';
 import { addDays, zagrebToday } from '~/limits/dates.ts';
-import { DEFAULT_VALIDITY_DAYS, FIXED_REJECTION_REASON, LIMIT_TABS, creditLimitRequestSchema, decisionFormSchema, limitPageIntentSchema, type LimitTab } from '~/limits/schemas.ts';
+import {
+  DEFAULT_VALIDITY_DAYS,
+  FIXED_REJECTION_REASON,
+  LIMIT_KINDS,
+  LIMIT_PARTY_TYPES,
+  LIMIT_TABS,
+  creditLimitRequestSchema,
+  decisionFormSchema,
+  limitPageIntentSchema,
+  type LimitKind,
+  type LimitPartyType,
+  type LimitTab,
+} from '~/limits/schemas.ts';
 import { AUTH_ERRORS } from '~/auth/schemas.ts';
 import { readApiError } from '~/utils/api.server.ts';
 import { formatEur } from '~/utils/format.ts';
@@ -25,49 +45,69 @@ import { CreateButton, useCreateDialog } from '~/components/kit/create-form.tsx'
 const PAGE_SIZE = 20;
 const GRID_PAGE_SIZE = 12;
 const LIMIT_TAB = tabSchema(LIMIT_TABS, 'pending');
+const LIMIT_KIND = tabSchema(LIMIT_KINDS, 'all');
+const NEW_FOR = tabSchema(LIMIT_PARTY_TYPES, 'client');
 
 interface ListParams {
   q: string;
   tab: LimitTab;
+  kind: LimitKind;
   page: number;
   cpage: number;
 }
 
-/** Everything lives in the URL: ?q (client name/OIB), ?tab (pending by default), ?page (requests), ?cpage (grid), ?new=1[&client=<id>] (the request form). */
+/**
+ * Everything lives in the URL: ?q (party name/OIB), ?tab (pending by default), ?kind (all, client or
+ * customer), ?page (requests), ?cpage (grid), ?new=1[&for=customer][&client=<id>|&customer=<id>] (the request form).
+ */
 function readUrl(url: URL) {
   const list = readListUrl(url);
+  const kind = list.read(LIMIT_KIND, 'kind');
+  const customerId = list.id('customer');
+  // A debtor preselected, or the debtors' list shown: the form asks for a debtor's limit unless told otherwise.
+  const newFor: LimitPartyType = url.searchParams.has('for') ? list.read(NEW_FOR, 'for') : customerId || kind === 'customer' ? 'customer' : 'client';
   return {
     q: list.q,
     tab: list.read(LIMIT_TAB),
+    kind,
     page: list.page,
     cpage: list.pageOf('cpage'),
     showNew: list.showNew,
+    newFor,
     clientId: list.id('client'),
+    customerId,
   };
 }
 
-function listHref(params: ListParams, changes: Partial<ListParams> & { new?: boolean; client?: string } = {}): string {
+function listHref(params: ListParams, changes: Partial<ListParams> & { new?: boolean; client?: string; for?: LimitPartyType } = {}): string {
   const next = { ...params, ...changes };
   const search = new URLSearchParams();
   if (next.q) search.set('q', next.q);
   if (next.tab !== 'pending') search.set('tab', next.tab);
+  if (next.kind !== 'all') search.set('kind', next.kind);
   if (next.page > 1) search.set('page', String(next.page));
   if (next.cpage > 1) search.set('cpage', String(next.cpage));
   if (changes.new) search.set('new', '1');
+  if (changes.for) search.set('for', changes.for);
   if (changes.client) search.set('client', changes.client);
   const text = search.toString();
   return text ? `/limits?${text}` : '/limits';
 }
 
-/** /limits (docs/screens.md): the request form, the tabs with counts, the requests, the grid of current limits. */
+/**
+ * /limits (docs/screens.md): the request form, the kind filter, the tabs with counts, the requests, the
+ * grid of current limits (the debtors' when the kind is 'customer', else the clients').
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const url = readUrl(new URL(request.url));
   const canRequest = can(user, 'create:credit_limit');
-  const [list, grid, clients] = await Promise.all([
-    listCreditLimitRequests({ q: url.q, status: url.tab, limit: PAGE_SIZE, offset: pageOffset(url.page, PAGE_SIZE) }),
-    clientLimitsOverview({ q: url.q, limit: GRID_PAGE_SIZE, offset: pageOffset(url.cpage, GRID_PAGE_SIZE) }),
+  const gridKind: LimitPartyType = url.kind === 'customer' ? 'customer' : 'client';
+  const [list, grid, clients, debtors] = await Promise.all([
+    listCreditLimitRequests({ q: url.q, status: url.tab, partyType: url.kind, limit: PAGE_SIZE, offset: pageOffset(url.page, PAGE_SIZE) }),
+    clientLimitsOverview({ q: url.q, partyType: gridKind, limit: GRID_PAGE_SIZE, offset: pageOffset(url.cpage, GRID_PAGE_SIZE) }),
     canRequest ? clientChoices() : Promise.resolve([]),
+    canRequest ? customerChoices({ chosenId: url.customerId }) : Promise.resolve({ customers: [], capped: false }),
   ]);
   const today = zagrebToday();
   return json({
@@ -76,7 +116,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     grid: grid.clients,
     gridTotal: grid.total,
     gridPages: pageCount(grid.total, GRID_PAGE_SIZE),
+    gridKind,
     clients,
+    customers: debtors.customers,
+    customersCapped: debtors.capped,
     ...url,
     today,
     defaultValidUntil: addDays(today, DEFAULT_VALIDITY_DAYS),
@@ -89,7 +132,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** Back to the list as it was (search, tab, pages), without the form. */
 function backTo(request: Request): string {
   const url = new URL(request.url);
-  for (const name of ['new', 'client', 'index']) url.searchParams.delete(name);
+  for (const name of ['new', 'for', 'client', 'customer', 'index']) url.searchParams.delete(name);
   const search = url.searchParams.toString();
   return search ? `${url.pathname}?${search}` : url.pathname;
 }
@@ -118,11 +161,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
         return redirectWithToast(back, {
           title: 'limits.toast.approved',
           description: 'limits.toast.approvedDetail',
-          params: { client: approved.clientName, amount: formatEur(approved.approvedLimit, { decimals: 0 }) },
+          params: { client: approved.partyName, amount: formatEur(approved.approvedLimit, { decimals: 0 }) },
         });
       }
       const rejected = await rejectCreditLimit({ actor, id: parsed.data.id, reason: FIXED_REJECTION_REASON, ip });
-      return redirectWithToast(back, { title: 'limits.toast.rejected', description: 'limits.toast.rejectedDetail', params: { client: rejected.clientName } });
+      return redirectWithToast(back, { title: 'limits.toast.rejected', description: 'limits.toast.rejectedDetail', params: { client: rejected.partyName } });
     } catch (error) {
       const problem = await readApiError(error);
       if (!problem) throw error;
@@ -133,6 +176,15 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
 
   const actor = await requirePermission(request, 'create:credit_limit');
+  // The debtor search step of the form without JavaScript: nothing is stored, the form comes back with what was entered.
+  if (formData.has('find')) {
+    const values = Object.fromEntries(['partyType', 'clientId', 'customerId', 'creditLimit', 'reason', 'validUntil'].map((name) => [name, String(formData.get(name) ?? '')]));
+    const customerQ = String(formData.get('customerQ') ?? '')
+      .trim()
+      .slice(0, 100);
+    const found = await customerChoices({ q: customerQ, chosenId: values.customerId });
+    return json({ intent: 'find', values, customerQ, customers: found.customers, capped: found.capped } satisfies FindDebtorResult);
+  }
   const submission = parseWithZod(formData, { schema: creditLimitRequestSchema });
   if (submission.status !== 'success') return json({ intent: 'create' as const, result: submission.reply() }, { status: 400 });
   let created;
@@ -147,7 +199,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const toast = {
     title: 'limits.toast.created',
     description: 'limits.toast.createdDetail',
-    params: { client: created.clientName, amount: formatEur(created.requestedLimit, { decimals: 0 }) },
+    params: { client: created.partyName, amount: formatEur(created.requestedLimit, { decimals: 0 }) },
   };
   // The dialog (JavaScript) stays on the page and closes; the ?new=1 panel redirects (PRG) to the pending tab where the request now is.
   if (formData.get('via') === 'dialog') {
@@ -156,6 +208,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const back = new URL(backTo(request), 'http://x');
   back.searchParams.delete('tab');
   back.searchParams.delete('page');
+  // Back to the kind of the new request (or all), so it is on the list shown.
+  if (back.searchParams.get('kind') !== created.partyType) back.searchParams.delete('kind');
   return redirectWithToast(`${back.pathname}${back.search}`, toast);
 }
 
@@ -164,9 +218,11 @@ export default function LimitsPage() {
   const actionData = useActionData<LimitActionData>();
   const { t } = useTranslation();
   const dialog = useCreateDialog();
-  const params: ListParams = { q: data.q, tab: data.tab, page: data.page, cpage: data.cpage };
-  // Without JavaScript the ?new=1 panel is the form; a refused post comes back into it.
-  const showPanel = data.canRequest && (data.showNew || actionData?.intent === 'create');
+  const params: ListParams = { q: data.q, tab: data.tab, kind: data.kind, page: data.page, cpage: data.cpage };
+  // Without JavaScript the ?new=1 panel is the form; a refused post or a debtor search comes back into it.
+  const find = actionData?.intent === 'find' ? actionData : null;
+  const showPanel = data.canRequest && (data.showNew || Boolean(actionData));
+  const newFor: LimitPartyType = find ? (find.values.partyType === 'customer' ? 'customer' : 'client') : data.newFor;
 
   return (
     <Flex direction="column" gap="4">
@@ -185,16 +241,23 @@ export default function LimitsPage() {
       {showPanel ? (
         <RequestLimitPanel
           clients={data.clients}
+          customers={data.customers}
+          customersCapped={data.customersCapped}
           defaultValidUntil={data.defaultValidUntil}
           today={data.today}
+          partyType={newFor}
           clientId={data.clientId}
+          customerId={data.customerId}
           lastResult={actionData?.intent === 'create' ? actionData.result : undefined}
+          find={find}
           cancelTo={listHref(params)}
+          hrefFor={(type) => listHref(params, { new: true, for: type })}
         />
       ) : null}
 
       <Form method="get" role="search" aria-label={t('limits.searchLabel')}>
         {data.tab !== 'pending' ? <input type="hidden" name="tab" value={data.tab} /> : null}
+        {data.kind !== 'all' ? <input type="hidden" name="kind" value={data.kind} /> : null}
         <Flex gap="2" align="center" wrap="wrap">
           <TextField.Root name="q" type="search" defaultValue={data.q} placeholder={t('limits.searchPlaceholder')} aria-label={t('limits.searchLabel')} style={{ minWidth: 280 }}>
             <TextField.Slot>
@@ -214,9 +277,17 @@ export default function LimitsPage() {
 
       <Flex direction="column" gap="3" asChild>
         <section aria-labelledby="limit-requests-heading">
-          <Heading as="h3" size="4" id="limit-requests-heading">
-            {t('limits.requests')}
+          <Heading as="h3" size="4" id="limit-requests-heading" data-testid="requests-heading">
+            {t(`limits.requestsOf.${data.kind}`)}
           </Heading>
+          <TabBar
+            label={t('limits.kinds.label')}
+            tabs={LIMIT_KINDS}
+            active={data.kind}
+            hrefFor={(kind) => listHref({ ...params, kind, page: 1, cpage: 1 })}
+            labelFor={(kind) => t(`limits.kinds.${kind}`)}
+            testIdPrefix="kind"
+          />
           <TabBar
             label={t('limits.requests')}
             tabs={LIMIT_TABS}
@@ -243,25 +314,42 @@ export default function LimitsPage() {
       <Flex direction="column" gap="3" asChild>
         <section aria-labelledby="client-limits-heading">
           <Heading as="h3" size="4" id="client-limits-heading">
-            {t('limits.grid.title')}
+            {t(data.gridKind === 'client' ? 'limits.grid.title' : 'limits.grid.customerTitle')}
           </Heading>
           {data.grid.length === 0 ? (
             <Card>
-              <Text color="gray">{data.q ? t('limits.noMatches', { q: data.q }) : t('limits.grid.empty')}</Text>
+              <Text color="gray">{data.q ? t('limits.noMatches', { q: data.q }) : t(data.gridKind === 'client' ? 'limits.grid.empty' : 'limits.grid.customerEmpty')}</Text>
             </Card>
           ) : (
-            <Grid columns={{ initial: '1', sm: '2', lg: '3' }} gap="3" data-testid="client-limits">
-              {data.grid.map((client) => (
-                <ClientLimitCard key={client.id} client={client} requestHref={data.canRequest ? listHref(params, { new: true, client: client.id }) : null} />
+            <Grid columns={{ initial: '1', sm: '2', lg: '3' }} gap="3" data-testid={data.gridKind === 'client' ? 'client-limits' : 'customer-limits'}>
+              {data.grid.map((party) => (
+                <ClientLimitCard
+                  key={party.id}
+                  client={party}
+                  requestHref={data.canRequest ? `${listHref(params, { new: true })}&${party.partyType === 'client' ? 'client' : 'customer'}=${party.id}` : null}
+                />
               ))}
             </Grid>
           )}
-          <Pager page={data.cpage} pages={data.gridPages} hrefFor={(cpage) => listHref({ ...params, cpage })} label={t('limits.pagination.grid')} testId="grid-pages" />
+          <Pager
+            page={data.cpage}
+            pages={data.gridPages}
+            hrefFor={(cpage) => listHref({ ...params, cpage })}
+            label={t(data.gridKind === 'client' ? 'limits.pagination.grid' : 'limits.pagination.customerGrid')}
+            testId="grid-pages"
+          />
         </section>
       </Flex>
 
       {data.canRequest ? (
-        <RequestLimitDialog open={dialog.open} onOpenChange={dialog.onOpenChange} clients={data.clients} defaultValidUntil={data.defaultValidUntil} today={data.today} />
+        <RequestLimitDialog
+          open={dialog.open}
+          onOpenChange={dialog.onOpenChange}
+          clients={data.clients}
+          customers={data.customers}
+          defaultValidUntil={data.defaultValidUntil}
+          today={data.today}
+        />
       ) : null}
     </Flex>
   );

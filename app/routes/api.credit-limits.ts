@@ -3,14 +3,17 @@ import { creditLimitRequestSchema } from '~/limits/schemas.ts';
 import { apiJson, listParams, parseJsonBody } from '~/utils/api.server.ts';
 import { apiAction, apiLoader, apiList } from '~/utils/api-route.server.ts';
 
-/** GET /api/credit-limits: newest first; ?status (pending|approved|rejected|expired; all by default), ?q (client name, OIB prefix), ?limit, ?offset; X-Total-Count. */
+/**
+ * GET /api/credit-limits: newest first; ?status (pending|approved|rejected|expired; all by default),
+ * ?partyType (client|customer; both by default), ?q (party name, OIB prefix), ?limit, ?offset; X-Total-Count.
+ */
 export const loader = apiLoader('read:all', async ({ request }) => {
-  const status = new URL(request.url).searchParams.get('status');
-  const { requests, total } = await listCreditLimitRequests({ ...listParams(request), status });
+  const search = new URL(request.url).searchParams;
+  const { requests, total } = await listCreditLimitRequests({ ...listParams(request), status: search.get('status'), partyType: search.get('partyType') });
   return apiList(requests, total);
 });
 
-/** POST /api/credit-limits {clientId, creditLimit, reason, validUntil?} → 201 with the pending request. */
+/** POST /api/credit-limits {clientId | customerId, creditLimit, reason, validUntil?} → 201 with the pending request (a client's or a debtor's limit). */
 export const action = apiAction({ method: 'POST', allow: ['GET', 'POST'], permission: 'create:credit_limit' }, async ({ actor, request, ip }) => {
   const input = await parseJsonBody(request, creditLimitRequestSchema);
   const created = await requestCreditLimit({ actor, input, ip });

@@ -160,6 +160,34 @@ describe('seedDemo', () => {
     expect(pending).toBe(1);
   });
 
+  it("keeps each debtor's exposure equal to the open advances on its invoices; most debtors have a limit above it, decided by four eyes", async () => {
+    // The ledger helper's rows, once the demo has them, must give the same sums (docs/money.md).
+    const mismatches = await select(`
+      SELECT cu.company_name, cu.used_credit, coalesce(sum(i.factor_amount), 0) AS open_advances
+        FROM customers cu
+        LEFT JOIN invoices i ON i.customer_id = cu.id AND i.status = 'financed'
+       GROUP BY cu.id
+      HAVING cu.used_credit <> coalesce(sum(i.factor_amount), 0)`);
+    expect(mismatches).toEqual([]);
+    expect(await select(`SELECT company_name FROM customers WHERE credit_limit IS NOT NULL AND used_credit > credit_limit`)).toEqual([]);
+    const [{ limited, unlimited }] = await select<{ limited: number; unlimited: number }>(
+      `SELECT count(*) FILTER (WHERE credit_limit IS NOT NULL)::int AS limited, count(*) FILTER (WHERE credit_limit IS NULL)::int AS unlimited FROM customers`,
+    );
+    expect(limited).toBeGreaterThan(unlimited * 4);
+    expect(unlimited).toBeGreaterThan(0);
+    const statuses = await select<{ status: string; n: number }>(
+      `SELECT status, count(*)::int AS n FROM credit_limit_requests WHERE customer_id IS NOT NULL GROUP BY status ORDER BY status`,
+    );
+    expect(Object.fromEntries(statuses.map(({ status, n }) => [status, n]))).toEqual({ approved: limited, expired: 1, pending: 8, rejected: 1 });
+    // The current limit is the latest approval's; nobody decided their own request.
+    const stale = await select(`
+      SELECT cu.company_name FROM customers cu
+        JOIN credit_limit_requests r ON r.customer_id = cu.id AND r.status = 'approved'
+       WHERE r.approved_limit <> cu.credit_limit`);
+    expect(stale).toEqual([]);
+    expect(await select(`SELECT id FROM credit_limit_requests WHERE customer_id IS NOT NULL AND decided_by = requested_by`)).toEqual([]);
+  });
+
   it('has financed only clients whose KYC is approved', async () => {
     // Financing refuses a client whose onboarding is not completed (app/invoices/financing.server.ts).
     const unapproved = await select(`

@@ -443,6 +443,40 @@ describe('the first applicants of a new install', () => {
     // Its first invoice: verified, approved by another manager, financed.
     const customer = await admin.post('/api/customers', { companyName: `Prvi Kupac ${stamp} d.d.`, oib: freshOib() });
     expect(customer.status).toBe(201);
+    // The debtor's limit (docs/lifecycle.md#credit-limits), before its first financing: staff ask for it on /limits without JavaScript, another manager approves it there.
+    {
+      const debtorId = String(customer.json.id);
+      const asked = await newStrictPage(browser, { sessionCookie: admin.cookie, javaScriptEnabled: false });
+      await asked.page.goto(`${baseUrl}/limits?new=1&for=customer&customer=${debtorId}`);
+      const panel = asked.page.getByTestId('create-panel');
+      await expect(panel.getByLabel('Debtor *').inputValue()).resolves.toBe(debtorId);
+      await panel.getByLabel('Requested limit (EUR) *').fill('50000');
+      await panel.getByLabel('Reason *').fill('Prvi dužnik nove knjige.');
+      await panel.getByRole('button', { name: 'Submit request' }).click();
+      await asked.page.getByTestId('tab-pending').waitFor();
+      expect(asked.errors).toEqual([]);
+      await asked.close();
+      const [debtorRequest] = (await admin.get(`/api/credit-limits?partyType=customer&status=pending&q=${encodeURIComponent(String(customer.json.companyName))}`))
+        .json as unknown as Array<{
+        id: string;
+        customerId: string;
+      }>;
+      expect(debtorRequest.customerId).toBe(debtorId);
+      const approver = await manager();
+      // A password set by an admin is replaced before the pages open.
+      expect(
+        (await approver.put('/api/auth/change-password', { currentPassword: 'Voditelj-lozinka-1', newPassword: 'Vlastita-lozinka-2', confirmPassword: 'Vlastita-lozinka-2' }))
+          .status,
+      ).toBe(200);
+      const decided = await newStrictPage(browser, { sessionCookie: approver.cookie });
+      await decided.page.goto(`${baseUrl}/limits?kind=customer`);
+      await decided.page.waitForLoadState('networkidle');
+      await decided.page.locator(`[data-id="${debtorRequest.id}"]`).getByRole('button', { name: 'Approve' }).click();
+      await toast(decided.page, 'Credit limit approved successfully').waitFor();
+      expect(decided.errors).toEqual([]);
+      await decided.close();
+      expect((await admin.get(`/api/customers/${debtorId}`)).json).toMatchObject({ creditLimit: 50000, availableCredit: 50000 });
+    }
     const invoice = await admin.post('/api/invoices', {
       clientId: second.clientId,
       customerId: customer.json.id,

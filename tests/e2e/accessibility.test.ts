@@ -94,6 +94,8 @@ const SHELL_STATES: State[] = [
   { path: () => '/payments', open: { role: 'link', name: 'Record payment', shows: 'dialog' } },
   ...['pending', 'approved', 'rejected', 'all'].map((tab) => at(`/limits?tab=${tab}`)),
   at('/limits?new=1', 'request panel'),
+  at('/limits?kind=customer', 'debtor limits'),
+  at('/limits?new=1&for=customer', "request panel for a debtor's limit"),
   { path: () => '/limits', open: { role: 'link', name: 'New limit request', shows: 'dialog' } },
   at('/risk'),
   at('/risk?new=1', 'new assessment panel'),

@@ -225,8 +225,8 @@ export const TABLE: Record<string, Case> = {
   },
   'api.credit-limits.ts POST': {
     body: (fx) => ({ clientId: fx.client.id, creditLimit: 150000, reason: 'Rast prometa', validUntil: DAY(200) }),
-    text: ['clientId', 'creditLimit', 'reason', 'validUntil'],
-    invalid: { validUntil: ['2026-02-30', '9999-99-99', '0000-01-01', 5], creditLimit: [-1, new Raw('1e400')], clientId: ['x'] },
+    text: ['clientId', 'creditLimit', 'reason', 'validUntil', 'customerId', 'partyType'],
+    invalid: { validUntil: ['2026-02-30', '9999-99-99', '0000-01-01', 5], creditLimit: [-1, new Raw('1e400')], clientId: ['x'], customerId: ['x', 5], partyType: ['debtor', 5] },
   },
   'api.clients.$clientId.ledger-adjustments.ts POST': {
     params: (fx) => ({ clientId: fx.client.id }),

@@ -3,7 +3,7 @@ import { Form, Link, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { usageColour } from '~/components/clients/display.tsx';
 import type { ClientLimitDto, CreditLimitRequestDto } from '~/limits/credit-limits.server.ts';
-import type { CreditLimitStatus } from '~/limits/schemas.ts';
+import type { CreditLimitStatus, LimitPartyType } from '~/limits/schemas.ts';
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 
 /** The displays of /limits (docs/screens.md): status badges, request cards with the decisions, the grid's usage bars. */
@@ -15,6 +15,19 @@ export function LimitStatusBadge({ status }: { status: CreditLimitStatus }) {
   return (
     <Badge color={STATUS_COLOURS[status] ?? 'gray'} data-testid="limit-status">
       {t(`limits.status.${status}`)}
+    </Badge>
+  );
+}
+
+/** A client's page or a debtor's (customer's). */
+const partyHref = (type: LimitPartyType, id: string) => (type === 'client' ? `/clients/${id}` : `/customers/${id}`);
+
+/** Whose limit a request or a grid card is: the kind column of /limits (docs/screens.md). */
+export function PartyTypeBadge({ type }: { type: LimitPartyType }) {
+  const { t } = useTranslation();
+  return (
+    <Badge color={type === 'client' ? 'blue' : 'violet'} variant="outline" data-testid="party-type" data-party-type={type}>
+      {t(`limits.partyTypes.${type}`)}
     </Badge>
   );
 }
@@ -35,13 +48,16 @@ export function RequestCard({ request, canDecide, isOwn }: { request: CreditLimi
   const offerDecision = canDecide && request.status === 'pending' && !isOwn;
   const shownLimit = request.status === 'approved' || request.status === 'expired' ? request.approvedLimit : request.requestedLimit;
   return (
-    <Card size="2" data-testid="limit-request" data-status={request.status} data-id={request.id}>
+    <Card size="2" data-testid="limit-request" data-status={request.status} data-id={request.id} data-party-type={request.partyType}>
       <Flex direction="column" gap="2">
         <Flex justify="between" align="start" gap="2">
           <Heading as="h3" size="3">
-            <Link to={`/clients/${request.clientId}`}>{request.clientName}</Link>
+            <Link to={partyHref(request.partyType, (request.clientId ?? request.customerId)!)}>{request.partyName}</Link>
           </Heading>
-          <LimitStatusBadge status={request.status} />
+          <Flex gap="2" align="center">
+            <PartyTypeBadge type={request.partyType} />
+            <LimitStatusBadge status={request.status} />
+          </Flex>
         </Flex>
         <Flex align="baseline" gap="2" wrap="wrap" data-testid="limit-change">
           <Text size="2" color="gray" title={t('limits.card.previous')}>
@@ -129,14 +145,14 @@ export function UtilisationBar({ percent }: { percent: number | null }) {
   );
 }
 
-/** One card of the grid of clients' current limits. */
+/** One card of the grid of clients' (or debtors') current limits. */
 export function ClientLimitCard({ client, requestHref }: { client: ClientLimitDto; requestHref: string | null }) {
   const { t } = useTranslation();
   return (
-    <Card size="2" data-testid="client-limit" data-client-id={client.id}>
+    <Card size="2" data-testid={client.partyType === 'client' ? 'client-limit' : 'customer-limit'} data-client-id={client.id}>
       <Flex direction="column" gap="2">
         <Heading as="h3" size="3">
-          <Link to={`/clients/${client.id}`}>{client.companyName}</Link>
+          <Link to={partyHref(client.partyType, client.id)}>{client.companyName}</Link>
         </Heading>
         <Flex justify="between" gap="3">
           <Flex direction="column">
@@ -149,7 +165,7 @@ export function ClientLimitCard({ client, requestHref }: { client: ClientLimitDt
           </Flex>
           <Flex direction="column" align="end">
             <Text size="1" color="gray">
-              {t('limits.grid.usedCredit')}
+              {t(client.partyType === 'client' ? 'limits.grid.usedCredit' : 'limits.grid.usedCreditCustomer')}
             </Text>
             <Text size="2" data-testid="used-credit">
               {eur0(client.usedCredit)}

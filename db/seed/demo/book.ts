@@ -5,7 +5,7 @@ import type { StaffSet } from './staff.ts';
 import { type Book, Context } from './context.ts';
 import { buildClients, buildCustomers } from './parties.ts';
 import { buildInvoices } from './invoices.ts';
-import { buildCredit } from './credit.ts';
+import { buildCredit, buildDebtorLimits } from './credit.ts';
 import { RiskBook } from './risk.ts';
 import { buildDocuments } from './documents.ts';
 import { TaskBook, buildDailyTasks } from './tasks.ts';
@@ -31,6 +31,8 @@ export function buildBook(random: Random, clock: Clock, staff: StaffSet, referen
   buildDailyTasks(ctx, tasks, { clients, customers, invoices: ledger.invoices, documents: documents.rows, credit });
   const email = buildEmail(ctx, clients, ledger.invoices, reference);
   const integrations = buildIntegrations(ctx, reference);
+  // After the rest (its own PRNG, its ids last), so the other tables stay as they were.
+  buildDebtorLimits(ctx, customers, ledger.invoices, credit);
   const activity = buildActivity(ctx);
 
   // Clients' and customers' current risk score is their latest assessment.

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { centsToNumber, sumCents, toCents } from '../../../app/utils/money.ts';
-import { DAY, type Row, date, money } from './plumbing.ts';
+import { DAY, HOUR, Random, type Row, date, money } from './plumbing.ts';
 import type { Staff } from './staff.ts';
 import type { ClientInfo, Context, CustomerInfo, InvoiceInfo } from './context.ts';
 
@@ -156,4 +156,126 @@ export function buildCredit(ctx: Context, clients: ClientInfo[], invoices: Invoi
     credit.pending.push({ id, client });
   }
   return credit;
+}
+
+// ---- Debtor limits ----------------------------------------------------------------
+
+/**
+ * The debtors' (customers') limits: customers.used_credit is the outstanding
+ * advances of their financed invoices across all clients (docs/money.md; the
+ * ledger's rows, once the demo has them, give the same sums), and most
+ * debtors have an approved limit above it, with the same four-eyes history as
+ * the clients: a few open requests, one refused, one lapsed before its
+ * renewal, and some debtors without a limit. Drawn from a PRNG of its own and
+ * built after the rest of the book, so the other tables keep their draws.
+ */
+export function buildDebtorLimits(ctx: Context, customers: CustomerInfo[], invoices: InvoiceInfo[], credit: Credit): void {
+  const { clock } = ctx;
+  const random = new Random(0x64656274);
+  const pickRequester = () => random.pick(ctx.staff.all);
+  const pickDecider = (except: Staff) => random.pick(ctx.staff.deciders.filter((user) => user !== except));
+  const exposure = new Map<CustomerInfo, number>();
+  for (const invoice of invoices) {
+    if (invoice.status === 'financed') exposure.set(invoice.customer, (exposure.get(invoice.customer) ?? 0) + invoice.factorAmount!);
+  }
+  const request = (customer: CustomerInfo, fields: Row, requester: Staff, requestedAt: number, requested: number, previous: number | null) => {
+    const id = randomUUID();
+    credit.rows.push({
+      id,
+      customer_id: customer.id,
+      previous_limit: previous === null ? null : money(previous),
+      requested_by: requester.id,
+      requested_at: date(requestedAt),
+      valid_until: clock.day(requestedAt + 365 * DAY),
+      requested_limit: money(requested),
+      approved_limit: null,
+      decided_by: null,
+      decided_at: null,
+      rejection_reason: null,
+      created_at: date(requestedAt),
+      updated_at: date(requestedAt),
+      ...fields,
+    });
+    ctx.event(requestedAt, 'credit_limit_requested', 'credit_limit_request', id, requester.id, {
+      customerName: customer.companyName,
+      requestedLimit: centsToNumber(requested),
+    });
+    return id;
+  };
+  const approve = (customer: CustomerInfo, at: number, granted: number, previous: number | null, reason: string, validUntil: string, status: 'approved' | 'expired') => {
+    const requester = pickRequester();
+    const decider = pickDecider(requester);
+    const requestedAt = clock.past(Math.max(customer.createdAt + DAY, at - random.int(1, 3) * DAY));
+    const decidedAt = clock.past(Math.max(requestedAt + HOUR, at));
+    const id = request(
+      customer,
+      { approved_limit: money(granted), reason, status, valid_until: validUntil, decided_by: decider.id, decided_at: date(decidedAt), updated_at: date(decidedAt) },
+      requester,
+      requestedAt,
+      granted,
+      previous,
+    );
+    ctx.event(decidedAt, 'credit_limit_approved', 'credit_limit_request', id, decider.id, { customerName: customer.companyName, approvedLimit: centsToNumber(granted) });
+  };
+
+  const order = random.shuffle(customers);
+  const withoutLimit = new Set(order.slice(0, 12));
+  const limits = new Map<CustomerInfo, number>();
+  for (const customer of customers) {
+    const used = exposure.get(customer) ?? 0;
+    customer.row.used_credit = money(used);
+    if (withoutLimit.has(customer)) {
+      customer.row.credit_limit = null;
+      continue;
+    }
+    // Above the exposure with 15–75 % headroom, in steps of 10,000 EUR, at least 30,000 EUR.
+    const utilisation = random.int(25, 85);
+    const limit = Math.max(3_000_000, Math.ceil((used * 100) / utilisation / 1_000_000) * 1_000_000);
+    customer.row.credit_limit = money(limit);
+    limits.set(customer, limit);
+    const approvedAt = clock.at(random.int(5, 300), random);
+    approve(customer, approvedAt, limit, null, 'Limit dužnika na temelju financijskih izvještaja i povijesti plaćanja.', clock.day(approvedAt + 365 * DAY), 'approved');
+  }
+
+  // One limit lapsed a year on, before the current one was approved: its row says 'expired'.
+  const lapsed = order.slice(12).find((customer) => customer.createdAt < clock.now - 500 * DAY);
+  if (lapsed) {
+    const grantedAt = clock.at(430, random);
+    const earlier = Math.max(3_000_000, limits.get(lapsed)! - 1_000_000);
+    approve(lapsed, grantedAt, earlier, null, 'Početni limit dužnika.', clock.day(grantedAt + 365 * DAY), 'expired');
+  }
+
+  // Open requests: increases for some debtors, first limits for two without one; one increase refused (four eyes: the decider never asked).
+  const reasons = ['Novi klijent fakturira ovom dužniku.', 'Rast prometa dužnika s više klijenata.', 'Sezonski porast isporuka dužniku.'];
+  const open = [...order.slice(12, 18), ...order.slice(0, 2)];
+  for (const [index, customer] of open.entries()) {
+    const current = limits.get(customer) ?? null;
+    const requested = (current ?? 2_000_000) + random.int(2, 10) * 1_000_000;
+    request(customer, { reason: random.pick(reasons), status: 'pending' }, pickRequester(), clock.at(random.int(0, 10) + index, random), requested, current);
+  }
+  const refused = order[18];
+  const refusedRequester = pickRequester();
+  const refusedDecider = pickDecider(refusedRequester);
+  const refusedAt = clock.at(random.int(20, 60), random);
+  const refusedDecidedAt = clock.past(refusedAt + 2 * DAY);
+  const refusedId = request(
+    refused,
+    {
+      reason: 'Povećanje limita za novi ugovor.',
+      status: 'rejected',
+      decided_by: refusedDecider.id,
+      decided_at: date(refusedDecidedAt),
+      // docs/lifecycle.md#credit-limits: the fixed reason of a rejection.
+      rejection_reason: 'Odbijeno od strane administratora',
+      updated_at: date(refusedDecidedAt),
+    },
+    refusedRequester,
+    refusedAt,
+    limits.get(refused)! * 2,
+    limits.get(refused)!,
+  );
+  ctx.event(refusedDecidedAt, 'credit_limit_rejected', 'credit_limit_request', refusedId, refusedDecider.id, {
+    customerName: refused.companyName,
+    reason: 'Odbijeno od strane administratora',
+  });
 }
