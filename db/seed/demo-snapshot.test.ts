@@ -41,9 +41,8 @@ const DAY_OF_THE_BOOK = new Date('2026-11-20T10:30:00Z');
 const RANDOM_COLUMNS: Record<string, string[]> = {
   users: ['updated_at'],
   outgoing_einvoices: ['updated_at'],
-  book_settings: ['updated_at'],
   email_logs: ['tracking_token'],
-  // The backfill's entries are stamped clock_timestamp() as they are written; the book setting when the migration ran.
+  // The backfill's entries are stamped clock_timestamp() as they are written; the book setting when the seed saved it.
   client_ledger: ['created_at'],
   book_settings: ['updated_at'],
 };
