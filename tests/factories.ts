@@ -113,6 +113,7 @@ export interface ClientValues {
   onboardingStatus?: 'pending' | 'in_progress' | 'completed' | 'rejected';
   creditLimit?: string | null;
   usedCredit?: string;
+  /** The terms of the signed agreement (discount model, in force since 2020) a KYC-approved client gets; they used to be client columns. */
   advanceRate?: string;
   feeRate?: string;
   foundedOn?: string | null;
@@ -124,8 +125,8 @@ export interface ClientValues {
 export async function insertClient(values: ClientValues = {}): Promise<Party> {
   const n = next();
   const { rows } = await execute<Party>(
-    `INSERT INTO clients (company_name, oib, iban, email, address, city, postal_code, status, onboarding_status, credit_limit, used_credit, advance_rate, fee_rate, founded_on)
-     VALUES (:name, :oib, :iban, :email, :street, :city, :postalCode, :status, :onboardingStatus, :creditLimit, :usedCredit, :advanceRate, :feeRate, :foundedOn)
+    `INSERT INTO clients (company_name, oib, iban, email, address, city, postal_code, status, onboarding_status, credit_limit, used_credit, founded_on)
+     VALUES (:name, :oib, :iban, :email, :street, :city, :postalCode, :status, :onboardingStatus, :creditLimit, :usedCredit, :foundedOn)
      RETURNING id, company_name AS name, oib, iban`,
     {
       name: values.name ?? `Klijent ${n} d.o.o.`,
@@ -139,12 +140,18 @@ export async function insertClient(values: ClientValues = {}): Promise<Party> {
       onboardingStatus: values.onboardingStatus ?? 'pending',
       creditLimit: values.creditLimit ?? null,
       usedCredit: values.usedCredit ?? '0',
-      advanceRate: values.advanceRate ?? '80.00',
-      feeRate: values.feeRate ?? '1.500',
       foundedOn: values.foundedOn ?? null,
     },
   );
-  if (values.kycApproved) await approveKyc(rows[0].id);
+  if (values.kycApproved) {
+    await approveKyc(rows[0].id);
+    await execute(
+      `INSERT INTO agreements (client_id, number, version, effective_from, valid_from, advance_rate, fee_model, fee_rate, recourse, recourse_days,
+                               max_tenor_days, signature_status, signed_on)
+       VALUES (:clientId, :number, 1, '2020-01-01', '2020-01-01', :advanceRate, 'discount_30', :feeRate, true, 60, 3650, 'signed', '2020-01-01')`,
+      { clientId: rows[0].id, number: `UF-T-${n}`, advanceRate: values.advanceRate ?? '80.00', feeRate: values.feeRate ?? '1.500' },
+    );
+  }
   return rows[0];
 }
 

@@ -48,6 +48,8 @@ const ADDED_BY_ROLE = {
     'edit:email_template',
     'edit:email_campaign',
     'send:einvoice',
+    // Factoring agreements: create, revise, send for signature, mark signed (app/agreements/agreements.server.ts).
+    'manage:agreement',
   ],
   // export:data downloads the whole book; manage:backups makes and downloads database backups.
   admin: ['manage:users', 'manage:integrations', 'export:data', 'manage:backups'],

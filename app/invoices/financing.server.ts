@@ -1,3 +1,5 @@
+import { agreementInForce } from '../agreements/in-force.server.ts';
+import { AGREEMENT_ERRORS } from '../agreements/schemas.ts';
 import type { Transaction } from 'sequelize';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, selectOne } from '../db.server.ts';
@@ -47,8 +49,8 @@ export async function financeInvoice(args: { actor: Actor; id: string; ip?: stri
       from: ['approved'],
       to: 'financed',
       apply: async (row, transaction) => {
-        const client = (await selectOne<RowOf<typeof Client, 'company_name' | 'iban' | 'credit_limit' | 'used_credit' | 'advance_rate' | 'fee_rate' | 'onboarding_status'>>(
-          'SELECT company_name, iban, credit_limit, used_credit, advance_rate, fee_rate, onboarding_status FROM clients WHERE id = :clientId FOR UPDATE',
+        const client = (await selectOne<RowOf<typeof Client, 'company_name' | 'iban' | 'credit_limit' | 'used_credit' | 'onboarding_status'>>(
+          'SELECT company_name, iban, credit_limit, used_credit, onboarding_status FROM clients WHERE id = :clientId FOR UPDATE',
           { clientId: row.client_id },
           { transaction },
         ))!;
@@ -68,11 +70,14 @@ export async function financeInvoice(args: { actor: Actor; id: string; ip?: stri
           { dueDate: row.due_date },
           { transaction },
         ))!;
+        // The rates come from the agreement version in force today (docs/money.md#the-agreement); none, no financing.
+        const agreement = await agreementInForce(row.client_id, today, { transaction });
+        if (!agreement) throw apiError(409, AGREEMENT_ERRORS.noneInForce, { params: { name: client.company_name } });
         const amount = toCents(row.amount);
         const { factorAmount, factorFee, periods } = financingFigures({
           amountCents: amount,
-          advanceRate: client.advance_rate,
-          feeRate: client.fee_rate,
+          advanceRate: agreement.advance_rate,
+          feeRate: agreement.fee_rate,
           days,
         });
         const limit = toCents(client.credit_limit);
@@ -122,8 +127,8 @@ export async function financeInvoice(args: { actor: Actor; id: string; ip?: stri
         return {
           factorAmount: centsToNumber(factorAmount),
           factorFee: centsToNumber(factorFee),
-          advanceRate: Number(client.advance_rate),
-          feeRate: Number(client.fee_rate),
+          advanceRate: Number(agreement.advance_rate),
+          feeRate: Number(agreement.fee_rate),
           financedOn: today,
           dueDate: row.due_date,
           days,

@@ -1,3 +1,4 @@
+import { agreementInForce } from '../agreements/in-force.server.ts';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { json, unstable_createMemoryUploadHandler } from '@remix-run/node';
 import type { Actor } from '../auth/users.server.ts';
@@ -103,10 +104,10 @@ const zagrebToday = () => businessDay();
 export async function financePreviews(invoices: Pick<InvoiceDto, 'id' | 'status' | 'amount' | 'clientId' | 'dueDate'>[]) {
   const approved = invoices.filter((invoice) => invoice.status === 'approved');
   if (approved.length === 0) return {};
-  const rates = await selectRows<RowOf<typeof Client, 'id' | 'advance_rate' | 'fee_rate'>>('SELECT id, advance_rate, fee_rate FROM clients WHERE id IN (:ids)', {
-    ids: [...new Set(approved.map((invoice) => invoice.clientId))],
-  });
-  const byClient = new Map(rates.map((row) => [row.id, row]));
+  // The version in force today gives the rates (docs/money.md#the-agreement); without one there is no preview.
+  const clientIds = [...new Set(approved.map((invoice) => invoice.clientId))];
+  const terms = await Promise.all(clientIds.map(async (id) => [id, await agreementInForce(id, zagrebToday())] as const));
+  const byClient = new Map(terms.flatMap(([id, row]) => (row ? [[id, { advance_rate: row.advance_rate, fee_rate: row.fee_rate }] as const] : [])));
   const today = Date.parse(`${zagrebToday()}T00:00:00Z`);
   const previews: Record<string, { factorAmount: number; factorFee: number }> = {};
   for (const invoice of approved) {
