@@ -121,5 +121,5 @@ export type AgreementTerms = z.output<typeof agreementTermsSchema>;
 export const markSignedSchema = z.object({ signedOn: calendarDateSchema(AGREEMENT_ERRORS.signedOnInvalid) });
 
 /** The client page's agreement posts, by intent. */
-export const AGREEMENT_INTENTS = ['agreement-create', 'agreement-revise', 'agreement-send', 'agreement-signed'] as const;
+export const agreementPageIntentSchema = z.object({ intent: z.enum(['agreement-create', 'agreement-revise', 'agreement-send', 'agreement-signed']) });
 export const agreementIdSchema = z.object({ agreementId: z.uuid({ error: AGREEMENT_ERRORS.notFound }) });

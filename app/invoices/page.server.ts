@@ -19,8 +19,6 @@ import { type INVOICE_DECISIONS, INVOICE_MESSAGES, INVOICE_TABS, invoiceCreateSc
 import { importUblInvoice } from './ubl-import.server.ts';
 import { businessDay } from '../utils/business-time.ts';
 import { isUuid } from '../utils/validation.ts';
-import type { Client } from '../../db/models/index.ts';
-import type { RowOf } from '../../db/models/rows.ts';
 
 /**
  * The page side of /invoices and /invoices/{id}: URL parameters, the form

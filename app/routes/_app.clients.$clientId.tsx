@@ -1,4 +1,4 @@
-import { Flex, Grid, Heading, Text } from '@radix-ui/themes';
+import { Flex, Grid, Heading } from '@radix-ui/themes';
 import { pageTitle } from '~/utils/meta.ts';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
@@ -11,10 +11,14 @@ import { CLIENT_FIELDS, clientEditFormSchema } from '~/clients/schemas.ts';
 import { ClientStatusBadge, CreditUsageBar, RiskScore } from '~/components/clients/display.tsx';
 import { ActivitySection, DocumentsSection, Facts, InvoicesSection, RiskHistorySection, Section } from '~/components/clients/party-detail.tsx';
 import { EditPartyForm, type PartyActionData } from '~/components/clients/party-form.tsx';
+import { AgreementSection, type AgreementActionData } from '~/components/agreements/agreement-section.tsx';
 import { KycPanel } from '~/components/kyc/kyc-panel.tsx';
+import { listAgreements } from '~/agreements/agreements.server.ts';
+import { handleAgreementPost } from '~/agreements/page-actions.server.ts';
+import { businessDay } from '~/utils/business-time.ts';
 import { getKycApplication } from '~/onboarding/kyc-decision.server.ts';
 import { handleKycDecision, type KycRefusalData } from '~/onboarding/kyc-page.server.ts';
-import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
+import { formatDateTime, formatEur } from '~/utils/format.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'clients.detail.metaTitle', data?.client.companyName);
@@ -30,13 +34,25 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (error instanceof Response && error.status === 404) notFound();
     throw error;
   });
-  return json({ client, kyc: await getKycApplication(client.id), canDecideKyc: can(user, 'decide:kyc') });
+  return json({
+    client,
+    kyc: await getKycApplication(client.id),
+    canDecideKyc: can(user, 'decide:kyc'),
+    agreements: await listAgreements(client.id),
+    canManageAgreement: can(user, 'manage:agreement'),
+    showAgreementForm: new URL(request.url).searchParams.get('agreement') === 'edit',
+    today: businessDay(),
+  });
 }
 
 /** The edit form (PUT semantics: every field posted, blanks clear) and the KYC panel's decisions (intent=kyc). */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const id = params.clientId ?? '';
   const formData = await readFormData(request);
+  if (String(formData.get('intent') ?? '').startsWith('agreement-')) {
+    const actor = await requirePermission(request, 'manage:agreement');
+    return handleAgreementPost(formData, { actor, ip: clientIp(context), clientId: id });
+  }
   if (formData.get('intent') === 'kyc') {
     const actor = await requirePermission(request, 'decide:kyc');
     return handleKycDecision(formData, { actor, ip: clientIp(context), back: `/clients/${id}` });
@@ -52,10 +68,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function ClientDetailPage() {
-  const { client, kyc, canDecideKyc } = useLoaderData<typeof loader>();
-  const actionData = useActionData<PartyActionData | KycRefusalData>();
+  const { client, kyc, canDecideKyc, agreements, canManageAgreement, showAgreementForm, today } = useLoaderData<typeof loader>();
+  const actionData = useActionData<PartyActionData | KycRefusalData | AgreementActionData>();
   const { t } = useTranslation();
   const editing = actionData?.intent === 'update' ? actionData.result : undefined;
+  const agreementResult = actionData?.intent === 'agreement-create' || actionData?.intent === 'agreement-revise' ? actionData.result : undefined;
   const kycRefusal = actionData?.intent === 'kyc' ? actionData : null;
   const defaults = Object.fromEntries([...CLIENT_FIELDS, 'status'].map((field) => [field, (client as Record<string, unknown>)[field] ?? ''])) as Record<string, string>;
   return (
@@ -86,22 +103,6 @@ export default function ClientDetailPage() {
           />
         </Section>
         <Flex direction="column" gap="4">
-          <Section title={t('clients.detail.agreement')}>
-            {client.agreement.agreementNumber ? null : (
-              <Text as="p" size="2" color="gray" mb="2">
-                {t('clients.detail.noAgreement')}
-              </Text>
-            )}
-            <Facts
-              rows={[
-                [t('clients.detail.agreementNumber'), client.agreement.agreementNumber],
-                [t('clients.detail.signedOn'), formatDate(client.agreement.signedOn)],
-                [t('clients.detail.advanceRate'), `${client.agreement.advanceRate.toLocaleString('hr-HR')} %`],
-                [t('clients.detail.feeRate'), `${client.agreement.feeRate.toLocaleString('hr-HR')} %`],
-                [t('clients.detail.recourse'), client.agreement.recourse ? t('clients.detail.yes') : t('clients.detail.no')],
-              ]}
-            />
-          </Section>
           <Section title={t('clients.detail.limit')}>
             <Flex direction="column" gap="3">
               <Facts
@@ -117,6 +118,16 @@ export default function ClientDetailPage() {
           </Section>
         </Flex>
       </Grid>
+      <AgreementSection
+        agreements={agreements}
+        inForce={client.agreement}
+        canManage={canManageAgreement}
+        today={today}
+        showPanel={showAgreementForm || agreementResult !== undefined}
+        lastResult={agreementResult}
+        panelHref={`/clients/${client.id}?agreement=edit#agreement`}
+        closeHref={`/clients/${client.id}#agreement`}
+      />
       <InvoicesSection invoices={client.invoices} count={client.invoiceCount} counterparty="customer" />
       <DocumentsSection documents={client.documents} />
       <RiskHistorySection history={client.riskHistory} />
