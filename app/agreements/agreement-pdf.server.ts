@@ -39,10 +39,7 @@ function termRows(agreement: AgreementRow): Array<[string, string]> {
     ['Minimalna naknada po računu', formatEur(agreement.minimum_fee)],
     ['Administrativna naknada po računu', formatEur(agreement.admin_fee)],
     ['Naknada za dokumentaciju (jednokratno)', formatEur(agreement.documentation_fee)],
-    [
-      'Regres',
-      agreement.recourse ? `s pravom regresa: neplaćeni račun vraća se klijentu ${agreement.recourse_days} dana nakon dospijeća` : 'bez prava regresa',
-    ],
+    ['Regres', agreement.recourse ? `s pravom regresa: neplaćeni račun vraća se klijentu ${agreement.recourse_days} dana nakon dospijeća` : 'bez prava regresa'],
     ['Najdulje razdoblje od izdavanja do dospijeća računa', `${agreement.max_tenor_days} dana`],
     ['Obavijest dužniku o ustupu', agreement.disclosed ? 'otvoreni faktoring (ustup se priopćuje dužniku)' : 'tihi faktoring (ustup se ne priopćuje dužniku)'],
     ['Limit koncentracije po dužniku', `${percent(agreement.concentration_limit)} otvorenog financiranog iznosa klijenta`],
@@ -59,7 +56,10 @@ export function agreementPdf(input: { agreement: AgreementRow; client: Agreement
   const title = `Ugovor o faktoringu ${agreement.number}`;
   return renderPdf({ title, subject: `${title}, verzija ${agreement.version}`, createdAt: input.createdAt }, (doc) => {
     doc.font(FONT.bold).fontSize(16).text(title, { align: 'center' });
-    doc.font(FONT.regular).fontSize(10).text(`Verzija ${agreement.version}, primjenjuje se od ${formatDate(agreement.effective_from)}`, { align: 'center' });
+    doc
+      .font(FONT.regular)
+      .fontSize(10)
+      .text(`Verzija ${agreement.version}, primjenjuje se od ${formatDate(agreement.effective_from)}`, { align: 'center' });
 
     heading(doc, 'Ugovorne strane');
     doc.text(`Faktor: ${factor.name}, OIB ${factor.oib}, ${factor.street}, ${factor.postalCode} ${factor.city}, IBAN ${factor.iban}`);

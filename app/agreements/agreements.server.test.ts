@@ -79,8 +79,14 @@ describe('agreement versions', () => {
     expect(await agreementInForce(client.id, today)).toBeNull();
 
     const [logged] = await activityRows('agreement_created', created.id);
-    expect(logged).toMatchObject({ user_id: manager.id, ip_address: '10.0.0.5', details: { clientId: client.id, version: 1, terms: { number: 'UF-2026-0001', feeModel: 'interest_365', minimumFee: '50.00' } } });
-    expect((await selectOne<{ entity_type: string }>(`SELECT entity_type FROM activity_logs WHERE action = 'agreement_created' AND entity_id = :id`, { id: created.id }))!.entity_type).toBe('agreement');
+    expect(logged).toMatchObject({
+      user_id: manager.id,
+      ip_address: '10.0.0.5',
+      details: { clientId: client.id, version: 1, terms: { number: 'UF-2026-0001', feeModel: 'interest_365', minimumFee: '50.00' } },
+    });
+    expect(
+      (await selectOne<{ entity_type: string }>(`SELECT entity_type FROM activity_logs WHERE action = 'agreement_created' AND entity_id = :id`, { id: created.id }))!.entity_type,
+    ).toBe('agreement');
 
     // One agreement (one number) per client: a second create is a 409, and another client may not take the number.
     expect((await apiFailure(createAgreement({ actor: manager, clientId: client.id, input: terms(), ip: null }))).status).toBe(409);
@@ -98,7 +104,9 @@ describe('agreement versions', () => {
     const edited = await reviseAgreement({ actor: manager, id: v1.id, input: terms({ number: v1.number, advanceRate: '82.5' }), ip: '10.0.0.6' });
     expect(edited).toMatchObject({ id: v1.id, version: 1, advanceRate: 82.5, signatureStatus: 'unsigned' });
     expect(edited.documentId).not.toBe(v1.documentId);
-    expect(await activityRows('agreement_updated', v1.id)).toEqual([expect.objectContaining({ user_id: manager.id, details: expect.objectContaining({ before: expect.objectContaining({ advanceRate: '85.00' }) }) })]);
+    expect(await activityRows('agreement_updated', v1.id)).toEqual([
+      expect.objectContaining({ user_id: manager.id, details: expect.objectContaining({ before: expect.objectContaining({ advanceRate: '85.00' }) }) }),
+    ]);
 
     const signedOn = addDays(today, -20);
     const signed = await markAgreementSigned({ actor: manager, id: v1.id, signedOn, ip: '10.0.0.7' });
@@ -109,7 +117,12 @@ describe('agreement versions', () => {
 
     // An edit of the signed version: a new version effective later, same number; the signed row is untouched.
     const later = addDays(today, 10);
-    const v2 = await reviseAgreement({ actor: manager, id: v1.id, input: terms({ number: v1.number, effectiveFrom: later, advanceRate: 90, feeModel: 'discount_30', feeRate: '1.25' }), ip: null });
+    const v2 = await reviseAgreement({
+      actor: manager,
+      id: v1.id,
+      input: terms({ number: v1.number, effectiveFrom: later, advanceRate: 90, feeModel: 'discount_30', feeRate: '1.25' }),
+      ip: null,
+    });
     expect(v2).toMatchObject({ number: v1.number, version: 2, effectiveFrom: later, advanceRate: 90, feeModel: 'discount_30', signatureStatus: 'unsigned' });
     expect(v2.id).not.toBe(v1.id);
     expect(await rowOf(v1.id)).toEqual(signedRow);
@@ -120,12 +133,18 @@ describe('agreement versions', () => {
     ]);
 
     // Refusals: an older version, an effective day before the latest's, another number, signing twice, a future day.
-    expect((await apiFailure(reviseAgreement({ actor: manager, id: v1.id, input: terms({ number: v1.number }), ip: null }))).body).toMatchObject({ code: 'agreements.errors.notLatest' });
+    expect((await apiFailure(reviseAgreement({ actor: manager, id: v1.id, input: terms({ number: v1.number }), ip: null }))).body).toMatchObject({
+      code: 'agreements.errors.notLatest',
+    });
     const early = await apiFailure(reviseAgreement({ actor: manager, id: v2.id, input: terms({ number: v1.number, effectiveFrom: addDays(today, -31) }), ip: null }));
     expect(early).toMatchObject({ status: 409, body: { code: 'agreements.errors.effectiveBeforeLatest', errors: { effectiveFrom: [expect.any(String)] } } });
-    expect((await apiFailure(reviseAgreement({ actor: manager, id: v2.id, input: terms({ effectiveFrom: later }), ip: null }))).body).toMatchObject({ code: 'agreements.errors.numberFixed' });
+    expect((await apiFailure(reviseAgreement({ actor: manager, id: v2.id, input: terms({ effectiveFrom: later }), ip: null }))).body).toMatchObject({
+      code: 'agreements.errors.numberFixed',
+    });
     expect((await apiFailure(markAgreementSigned({ actor: manager, id: v1.id, signedOn: today, ip: null }))).status).toBe(409);
-    expect((await apiFailure(markAgreementSigned({ actor: manager, id: v2.id, signedOn: addDays(today, 1), ip: null }))).body).toMatchObject({ code: 'agreements.errors.signedOnFuture' });
+    expect((await apiFailure(markAgreementSigned({ actor: manager, id: v2.id, signedOn: addDays(today, 1), ip: null }))).body).toMatchObject({
+      code: 'agreements.errors.signedOnFuture',
+    });
 
     // Signed, version 2 takes over from its own day only.
     await markAgreementSigned({ actor: manager, id: v2.id, signedOn: today, ip: null });
@@ -282,7 +301,9 @@ describe('the /api agreement routes', () => {
     const signed = await markSignedAction(ctx(jsonRequest(`/api/agreements/${v1.id}/mark-signed`, { signedOn: today }, managerCookie), { id: v1.id }));
     expect(await signed.json()).toMatchObject({ signatureStatus: 'signed', signedOn: today });
 
-    const revised = await reviseAction(ctx(jsonRequest(`/api/agreements/${v1.id}`, terms({ number: v1.number, effectiveFrom: addDays(today, 5) }), managerCookie, 'PUT'), { id: v1.id }));
+    const revised = await reviseAction(
+      ctx(jsonRequest(`/api/agreements/${v1.id}`, terms({ number: v1.number, effectiveFrom: addDays(today, 5) }), managerCookie, 'PUT'), { id: v1.id }),
+    );
     expect(revised.status).toBe(201);
     const v2 = await revised.json();
     expect(v2).toMatchObject({ version: 2, number: v1.number });

@@ -120,7 +120,11 @@ async function lockAgreement(id: string, transaction: Transaction): Promise<{ ro
   const found = await selectOne<{ client_id: string }>(`SELECT client_id FROM agreements WHERE id = :id`, { id }, { transaction });
   if (!found) throw apiError(404, AGREEMENT_ERRORS.notFound);
   const client = await lockClient(found.client_id, transaction, { status: 404, code: AGREEMENT_ERRORS.notFound });
-  const row = await selectOne<AgreementRow & { document_id: string | null }>(`SELECT ${AGREEMENT_COLUMNS}, document_id FROM agreements WHERE id = :id FOR UPDATE`, { id }, { transaction });
+  const row = await selectOne<AgreementRow & { document_id: string | null }>(
+    `SELECT ${AGREEMENT_COLUMNS}, document_id FROM agreements WHERE id = :id FOR UPDATE`,
+    { id },
+    { transaction },
+  );
   return { row: row!, client };
 }
 
@@ -148,7 +152,17 @@ async function attachPdf(id: string, client: ClientParty, actor: Actor, ip: stri
   });
   const fileName = `Ugovor o faktoringu ${row.number} v${row.version}.pdf`;
   const document = await storeDocument(
-    { actor, bytes, fileName: fileName.replace(/[^\p{L}\p{N}._-]+/gu, '-'), declaredMime: 'application/pdf', name: fileName, type: 'contract', entityType: 'client', entityId: client.id, ip },
+    {
+      actor,
+      bytes,
+      fileName: fileName.replace(/[^\p{L}\p{N}._-]+/gu, '-'),
+      declaredMime: 'application/pdf',
+      name: fileName,
+      type: 'contract',
+      entityType: 'client',
+      entityId: client.id,
+      ip,
+    },
     { transaction },
   );
   const key = await selectOne<{ storage_key: string }>(`SELECT storage_key FROM documents WHERE id = :id`, { id: document.id }, { transaction });
@@ -214,7 +228,14 @@ export async function createAgreement({ actor, clientId, input, ip }: { actor: A
     const id = await insertVersion(client.id, 1, terms, actor, transaction);
     await attachPdf(id, client, actor, ip, transaction, stored);
     await logActivity(
-      { action: 'agreement_created', userId: actor.id, entityType: 'agreement', entityId: id, ipAddress: ip, details: { clientId: client.id, version: 1, terms: loggedTerms(terms) } },
+      {
+        action: 'agreement_created',
+        userId: actor.id,
+        entityType: 'agreement',
+        entityId: id,
+        ipAddress: ip,
+        details: { clientId: client.id, version: 1, terms: loggedTerms(terms) },
+      },
       transaction,
     );
     return readAgreement(id, transaction);
@@ -314,9 +335,20 @@ export async function markAgreementSigned({ actor, id, signedOn, ip }: { actor: 
   return inTransaction(async (transaction) => {
     const { row, client } = await lockAgreement(id, transaction);
     if (row.signature_status === 'signed') throw apiError(409, AGREEMENT_ERRORS.alreadySigned, { params: { version: row.version } });
-    await execute(`UPDATE agreements SET signature_status = 'signed', signed_on = CAST(:signedOn AS date), signed_by = :actorId WHERE id = :id`, { id: row.id, signedOn: data.signedOn, actorId: actor.id }, { transaction });
+    await execute(
+      `UPDATE agreements SET signature_status = 'signed', signed_on = CAST(:signedOn AS date), signed_by = :actorId WHERE id = :id`,
+      { id: row.id, signedOn: data.signedOn, actorId: actor.id },
+      { transaction },
+    );
     await logActivity(
-      { action: 'agreement_signed', userId: actor.id, entityType: 'agreement', entityId: row.id, ipAddress: ip, details: { clientId: client.id, version: row.version, signedOn: data.signedOn, via: 'manual' } },
+      {
+        action: 'agreement_signed',
+        userId: actor.id,
+        entityType: 'agreement',
+        entityId: row.id,
+        ipAddress: ip,
+        details: { clientId: client.id, version: row.version, signedOn: data.signedOn, via: 'manual' },
+      },
       transaction,
     );
     return readAgreement(row.id, transaction);
@@ -335,11 +367,22 @@ export async function sendAgreementForSignature({ actor, id, ip, adapter }: { ac
     const { row, client } = await lockAgreement(id, transaction);
     if (row.signature_status === 'signed') throw apiError(409, AGREEMENT_ERRORS.alreadySigned, { params: { version: row.version } });
     if (!client.email) throw apiError(409, AGREEMENT_ERRORS.noSignerEmail);
-    const document = await selectOne<{ id: string; checksum: string; name: string }>(`SELECT id, checksum, name FROM documents WHERE id = :id`, { id: row.document_id }, { transaction });
+    const document = await selectOne<{ id: string; checksum: string; name: string }>(
+      `SELECT id, checksum, name FROM documents WHERE id = :id`,
+      { id: row.document_id },
+      { transaction },
+    );
     if (!document) throw apiError(409, AGREEMENT_ERRORS.noDocument);
     await execute(`UPDATE agreements SET signature_status = 'sent' WHERE id = :id`, { id: row.id }, { transaction });
     await logActivity(
-      { action: 'agreement_sent_for_signature', userId: actor.id, entityType: 'agreement', entityId: row.id, ipAddress: ip, details: { clientId: client.id, version: row.version, documentId: document.id, signer: client.email } },
+      {
+        action: 'agreement_sent_for_signature',
+        userId: actor.id,
+        entityType: 'agreement',
+        entityId: row.id,
+        ipAddress: ip,
+        details: { clientId: client.id, version: row.version, documentId: document.id, signer: client.email },
+      },
       transaction,
     );
     return { row, client, document: { id: document.id, checksum: document.checksum.trim(), name: document.name } };
@@ -351,9 +394,20 @@ export async function sendAgreementForSignature({ actor, id, ip, adapter }: { ac
     // Edited or marked signed meanwhile: the report is about a document that is no longer this version's.
     if (row.signature_status !== 'sent' || row.document_id !== sent.document.id) return readAgreement(row.id, transaction);
     const signedOn = businessDay(signedAt);
-    await execute(`UPDATE agreements SET signature_status = 'signed', signed_on = CAST(:signedOn AS date), signed_by = :actorId WHERE id = :id`, { id: row.id, signedOn, actorId: actor.id }, { transaction });
+    await execute(
+      `UPDATE agreements SET signature_status = 'signed', signed_on = CAST(:signedOn AS date), signed_by = :actorId WHERE id = :id`,
+      { id: row.id, signedOn, actorId: actor.id },
+      { transaction },
+    );
     await logActivity(
-      { action: 'agreement_signed', userId: actor.id, entityType: 'agreement', entityId: row.id, ipAddress: ip, details: { clientId: row.client_id, version: row.version, signedOn, via: 'esignature', signatureId } },
+      {
+        action: 'agreement_signed',
+        userId: actor.id,
+        entityType: 'agreement',
+        entityId: row.id,
+        ipAddress: ip,
+        details: { clientId: row.client_id, version: row.version, signedOn, via: 'esignature', signatureId },
+      },
       transaction,
     );
     return readAgreement(row.id, transaction);

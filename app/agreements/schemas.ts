@@ -69,10 +69,7 @@ function feeSchema() {
 
 /** true/false from JSON, 'true'/'false' from the form's select, 'on' from a checkbox. */
 function yesNoSchema() {
-  return z.preprocess(
-    (value) => (value === 'true' || value === 'on' ? true : value === 'false' ? false : value),
-    z.boolean({ error: AGREEMENT_ERRORS.yesNoInvalid }),
-  );
+  return z.preprocess((value) => (value === 'true' || value === 'on' ? true : value === 'false' ? false : value), z.boolean({ error: AGREEMENT_ERRORS.yesNoInvalid }));
 }
 
 /** Whole days within min..max, from a form string or a JSON number. */
@@ -83,7 +80,10 @@ function daysSchema(message: string, min: number, max: number) {
   );
 }
 
-const optionalDay = z.preprocess(blankToUndefined, z.string({ error: AGREEMENT_ERRORS.dayInvalid }).trim().refine(isCalendarDate, { message: AGREEMENT_ERRORS.dayInvalid }).optional());
+const optionalDay = z.preprocess(
+  blankToUndefined,
+  z.string({ error: AGREEMENT_ERRORS.dayInvalid }).trim().refine(isCalendarDate, { message: AGREEMENT_ERRORS.dayInvalid }).optional(),
+);
 
 /** The terms of one agreement version (docs/money.md#the-agreement). */
 export const agreementTermsSchema = z

@@ -50,7 +50,17 @@ const TERM_FIELDS = [
 
 /** The form's starting values: the latest version's terms (a revision from today when it is signed), else a blank agreement. */
 function defaultsOf(latest: Agreement | null, today: string): FormValues {
-  if (!latest) return { effectiveFrom: today, feeModel: 'discount_30', recourse: 'true', recourseDays: '60', maxTenorDays: '120', disclosed: 'true', concentrationLimit: '30', concentrationThreshold: '0' };
+  if (!latest)
+    return {
+      effectiveFrom: today,
+      feeModel: 'discount_30',
+      recourse: 'true',
+      recourseDays: '60',
+      maxTenorDays: '120',
+      disclosed: 'true',
+      concentrationLimit: '30',
+      concentrationThreshold: '0',
+    };
   const values: FormValues = {};
   for (const field of TERM_FIELDS) {
     const value = latest[field];
@@ -126,7 +136,10 @@ function InForce({ agreement }: { agreement: Agreement }) {
       rows={[
         [t('agreements.facts.number'), `${agreement.number} (v${agreement.version})`],
         [t('agreements.facts.effectiveFrom'), formatDate(agreement.effectiveFrom)],
-        [t('agreements.facts.validity'), t('agreements.validity', { from: formatDate(agreement.validFrom), until: agreement.validUntil ? formatDate(agreement.validUntil) : t('agreements.openEnded') })],
+        [
+          t('agreements.facts.validity'),
+          t('agreements.validity', { from: formatDate(agreement.validFrom), until: agreement.validUntil ? formatDate(agreement.validUntil) : t('agreements.openEnded') }),
+        ],
         [t('agreements.facts.advanceRate'), `${agreement.advanceRate.toLocaleString('hr-HR')} %`],
         [t('agreements.facts.fee'), feeText(t, agreement)],
         [t('agreements.facts.minimumFee'), formatEur(agreement.minimumFee)],
@@ -210,13 +223,21 @@ function Versions({ agreements, canManage, today }: { agreements: Agreement[]; c
               </Text>
             </Table.Cell>
             <Table.Cell>
-              <Badge color={agreement.signatureStatus === 'signed' ? 'green' : agreement.signatureStatus === 'sent' ? 'blue' : 'gray'} data-testid={`agreement-status-${agreement.version}`}>
+              <Badge
+                color={agreement.signatureStatus === 'signed' ? 'green' : agreement.signatureStatus === 'sent' ? 'blue' : 'gray'}
+                data-testid={`agreement-status-${agreement.version}`}
+              >
                 {t(`agreements.status.${agreement.signatureStatus}`, { day: formatDate(agreement.signedOn) })}
               </Badge>
             </Table.Cell>
             <Table.Cell>
               {agreement.documentUrl ? (
-                <RadixLink href={agreement.documentUrl} underline="always" aria-label={t('agreements.pdfLabel', { version: agreement.version })} data-testid={`agreement-pdf-${agreement.version}`}>
+                <RadixLink
+                  href={agreement.documentUrl}
+                  underline="always"
+                  aria-label={t('agreements.pdfLabel', { version: agreement.version })}
+                  data-testid={`agreement-pdf-${agreement.version}`}
+                >
                   {t('agreements.pdf')}
                 </RadixLink>
               ) : null}
