@@ -9,7 +9,7 @@ import { createAgreement, markAgreementSigned, reviseAgreement, sendAgreementFor
 import { AGREEMENT_ERRORS, agreementIdSchema, agreementPageIntentSchema, agreementTermsSchema } from './schemas.ts';
 
 /**
- * The client page's agreement posts (docs/screens.md#client-detail): the create/revise form (a page
+ * The client page's agreement posts (docs/screens.md#pages): the create/revise form (a page
  * panel without JavaScript, the dialog with it) and the send / mark-signed buttons
  * of a version. Refusals of the form come back into it; the buttons' as a toast.
  */

@@ -32,7 +32,6 @@ export const AGREEMENT_ERRORS = {
   notLatest: 'agreements.errors.notLatest',
   effectiveBeforeLatest: 'agreements.errors.effectiveBeforeLatest',
   alreadySigned: 'agreements.errors.alreadySigned',
-  alreadySent: 'agreements.errors.alreadySent',
   numberFixed: 'agreements.errors.numberFixed',
   noSignerEmail: 'agreements.errors.noSignerEmail',
   noDocument: 'agreements.errors.noDocument',

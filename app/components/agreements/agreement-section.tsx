@@ -14,7 +14,7 @@ import { useRefusalTexts } from '~/components/refusal-text.ts';
 import { formatDate, formatEur } from '~/utils/format.ts';
 
 /**
- * The client page's 'Factoring agreement' section (docs/screens.md#client-detail): the version in
+ * The client page's 'Factoring agreement' section (docs/screens.md#pages): the version in
  * force today (or why financing is not possible without one), every version with its
  * PDF, the create/revise form (a `?agreement=edit` panel without JavaScript, a
  * dialog with it) and a version's 'send for signature' and 'mark signed'.
