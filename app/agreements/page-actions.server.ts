@@ -13,7 +13,6 @@ import { AGREEMENT_ERRORS, agreementIdSchema, agreementPageIntentSchema, agreeme
  * panel without JavaScript, the dialog with it) and the send / mark-signed buttons
  * of a version. Refusals of the form come back into it; the buttons' as a toast.
  */
-export type AgreementFormIntent = 'agreement-create' | 'agreement-revise';
 
 export async function handleAgreementPost(formData: FormData, { actor, ip, clientId }: { actor: Actor; ip: string | null; clientId: string }) {
   const intent = readIntent(formData, agreementPageIntentSchema)?.intent;

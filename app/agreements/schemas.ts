@@ -113,7 +113,6 @@ export const agreementTermsSchema = z
   })
   // Without recourse there is no chargeback period (the table's CHECK holds the same).
   .transform((terms) => ({ ...terms, validFrom: terms.validFrom ?? terms.effectiveFrom, recourseDays: terms.recourse ? (terms.recourseDays ?? null) : null }));
-export type AgreementTermsInput = z.input<typeof agreementTermsSchema>;
 export type AgreementTerms = z.output<typeof agreementTermsSchema>;
 
 /** POST /api/agreements/{id}/mark-signed {signedOn} and the page's 'Označi potpisanim'. */

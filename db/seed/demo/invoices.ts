@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { invoiceFee } from '../../../app/agreements/fees.ts';
-import { centsToNumber, percentOfCents, sumCents, toCents } from '../../../app/utils/money.ts';
-import { DAY, HOUR, MINUTE, type Random, type Row, date, daysBetween, money } from './plumbing.ts';
+import { feeTermsOf } from '../../../app/agreements/in-force.server.ts';
+import { centsToNumber, percentOfCents, sumCents } from '../../../app/utils/money.ts';
+import { DAY, HOUR, MINUTE, type Random, type Row, date, money } from './plumbing.ts';
 import { LINE_ITEMS, MONTHS, REJECTION_REASONS } from './croatia.ts';
 import type { Staff } from './staff.ts';
 import { agreementOn } from './parties.ts';
@@ -197,10 +198,12 @@ function buildInvoice(ctx: Context, ledger: Ledger, client: ClientInfo, issueAgo
     // for the discount model without minimum or admin fee that is amount × rate × started 30-day periods, as before.
     const agreement = agreementOn(client, clock.day(financedAt)) ?? client.agreements[0];
     const factorAmount = percentOfCents(amount, agreement.advanceRate);
-    const factorFee = invoiceFee(
-      { feeModel: agreement.feeModel, feeRate: agreement.feeRate, minimumFeeCents: toCents(agreement.minimumFee), adminFeeCents: toCents(agreement.adminFee) },
-      { amountCents: amount, advanceCents: factorAmount, financedOn: clock.day(financedAt), until: dueDay },
-    ).totalCents;
+    const factorFee = invoiceFee(feeTermsOf({ fee_model: agreement.feeModel, fee_rate: agreement.feeRate, minimum_fee: agreement.minimumFee, admin_fee: agreement.adminFee }), {
+      amountCents: amount,
+      advanceCents: factorAmount,
+      financedOn: clock.day(financedAt),
+      until: dueDay,
+    }).totalCents;
     Object.assign(invoice, { financedAt, factorAmount, factorFee });
     Object.assign(row, {
       agreement_id: agreement.id,
