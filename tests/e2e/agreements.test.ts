@@ -113,4 +113,27 @@ describe('the factoring agreement on the client page', () => {
     expect(errors).toEqual([]);
     await close();
   });
+
+  it('with JavaScript the same form is a dialog; a refused term comes back to its field', { timeout: 60_000 }, async () => {
+    const created = await admin.post('/api/clients', { companyName: `Dijalog Ugovor ${Date.now()} d.o.o.`, oib: freshOib(), email: 'dijalog@klijent.hr' });
+    expect(created.status).toBe(201);
+    const { page, errors, close } = await newStrictPage(browser, { sessionCookie: admin.cookie });
+    await page.goto(`${baseUrl}/clients/${String(created.json.id)}`);
+    await page.waitForLoadState('networkidle');
+    await page.getByRole('link', { name: 'New agreement' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New factoring agreement' });
+    await dialog.waitFor();
+    await dialog.getByLabel('Agreement number *', { exact: true }).fill(`UF-DLG-${Date.now()}`);
+    await dialog.getByLabel('Advance rate (%) *', { exact: true }).fill('80');
+    await dialog.getByLabel('Fee rate (%) *', { exact: true }).fill('1.23456');
+    await dialog.getByRole('button', { name: 'Save agreement' }).click();
+    await dialog.getByText('Fee rate must be from 0 to 100, with at most four decimals').waitFor();
+    await dialog.getByLabel('Fee rate (%) *', { exact: true }).fill('1.5');
+    await dialog.getByRole('button', { name: 'Save agreement' }).click();
+    await page.locator('.toast').getByText('Agreement created').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByTestId('agreement-status-1').getByText('Unsigned').waitFor();
+    expect(errors).toEqual([]);
+    await close();
+  });
 });
