@@ -159,7 +159,8 @@ describe('agreement versions', () => {
     const client = await insertClient({ email: 'potpis@klijent.hr' });
     const v1 = await createAgreement({ actor: manager, clientId: client.id, input: terms(), ip: null });
     const failing = { sign: async () => Promise.reject(new Error('provider down')), test: async () => ({ ok: false, message: 'down' }) };
-    await expect(sendAgreementForSignature({ actor: manager, id: v1.id, ip: null, adapter: failing })).rejects.toThrow('provider down');
+    const down = await apiFailure(sendAgreementForSignature({ actor: manager, id: v1.id, ip: null, adapter: failing }));
+    expect(down).toMatchObject({ status: 502, body: { code: 'agreements.errors.signatureFailed', params: { reason: 'provider down' } } });
     expect((await rowOf(v1.id))!.signature_status).toBe('sent');
 
     const signedAt = new Date();

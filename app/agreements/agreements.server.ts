@@ -3,7 +3,7 @@ import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import { sqlUserName } from '../auth/user-record.server.ts';
 import type { Actor } from '../auth/users.server.ts';
-import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
+import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
 import { deleteObjectIfUnreferenced, storeDocument } from '../documents/documents.server.ts';
 import { factorParty } from '../einvoices/factor-party.server.ts';
 import { getESignature, type ESignatureAdapter } from '../integrations/esignature.server.ts';
@@ -177,6 +177,8 @@ async function withPdfs<T>(work: (transaction: Transaction, stored: string[]) =>
     return await inTransaction((transaction) => work(transaction, stored));
   } catch (error) {
     await Promise.all(stored.map((key) => deleteObjectIfUnreferenced(key).catch(() => {})));
+    // Two clients taking one number at the same moment: the index on (number, version) lets one through.
+    if (isUniqueViolation(error)) throw apiError(409, AGREEMENT_ERRORS.numberTaken, { errors: { number: [AGREEMENT_ERRORS.numberTaken] } });
     throw error;
   }
 }
@@ -388,7 +390,14 @@ export async function sendAgreementForSignature({ actor, id, ip, adapter }: { ac
     return { row, client, document: { id: document.id, checksum: document.checksum.trim(), name: document.name } };
   });
   const signer = { id: sent.client.id, name: sent.client.contact_person || sent.client.company_name, email: sent.client.email! };
-  const { signatureId, signedAt } = await getESignature(adapter).sign(sent.document, signer);
+  let signed: { signatureId: string; signedAt: Date };
+  try {
+    signed = await getESignature(adapter).sign(sent.document, signer);
+  } catch (error) {
+    // The service did not sign (it is logged in integration_logs): the version stays 'sent'.
+    throw apiError(502, AGREEMENT_ERRORS.signatureFailed, { params: { reason: error instanceof Error ? error.message : String(error) } });
+  }
+  const { signatureId, signedAt } = signed;
   return inTransaction(async (transaction) => {
     const { row } = await lockAgreement(id, transaction);
     // Edited or marked signed meanwhile: the report is about a document that is no longer this version's.

@@ -35,6 +35,7 @@ export const AGREEMENT_ERRORS = {
   numberFixed: 'agreements.errors.numberFixed',
   noSignerEmail: 'agreements.errors.noSignerEmail',
   noDocument: 'agreements.errors.noDocument',
+  signatureFailed: 'agreements.errors.signatureFailed',
   noneInForce: 'agreements.errors.noneInForce',
 } as const;
 

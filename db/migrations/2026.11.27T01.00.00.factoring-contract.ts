@@ -71,18 +71,22 @@ export const up: Migration = async ({ context: db }) => {
       CHECK ((signature_status = 'signed') = (signed_on IS NOT NULL)),
       CHECK (recourse = (recourse_days IS NOT NULL))
     );
+    -- A number names one client's agreement: every client has a version 1, so no two clients share a number.
+    CREATE UNIQUE INDEX agreements_number_version_key ON agreements (lower(number), version);
     CREATE INDEX agreements_client_signed_idx ON agreements (client_id, effective_from DESC, version DESC) WHERE signature_status = 'signed';
     CREATE TRIGGER agreements_set_updated_at BEFORE UPDATE ON agreements FOR EACH ROW EXECUTE FUNCTION set_updated_at();
 
     -- The agreement used to be five columns of clients: every client that had signed one gets it as a signed
     -- version 1 (the discount model with its rate, its advance rate and recourse, 60 days to chargeback, a
-    -- 180-day maximum tenor, disclosed), and the columns go, so that no reader can skip the versions.
+    -- 180-day maximum tenor, disclosed; a number two clients shared gets the client's id as suffix), and the
+    -- columns go, so that no reader can skip the versions.
     INSERT INTO agreements (client_id, number, version, effective_from, valid_from, advance_rate, fee_model, fee_rate, recourse,
                             recourse_days, max_tenor_days, disclosed, signature_status, signed_on)
-    SELECT id, coalesce(nullif(btrim(agreement_number), ''), 'UF-' || to_char(agreement_signed_on, 'YYYY') || '-' || upper(left(replace(id::text, '-', ''), 8))),
+    SELECT id, CASE WHEN count(*) OVER (PARTITION BY lower(number)) > 1 THEN left(number, 41) || '-' || upper(left(replace(id::text, '-', ''), 8)) ELSE number END,
            1, agreement_signed_on, agreement_signed_on, advance_rate, 'discount_30', fee_rate, recourse,
            CASE WHEN recourse THEN 60 END, 180, true, 'signed', agreement_signed_on
-      FROM clients WHERE agreement_signed_on IS NOT NULL;
+      FROM (SELECT *, coalesce(nullif(btrim(agreement_number), ''), 'UF-' || to_char(agreement_signed_on, 'YYYY') || '-' || upper(left(replace(id::text, '-', ''), 8))) AS number
+              FROM clients WHERE agreement_signed_on IS NOT NULL) c;
     ALTER TABLE clients DROP COLUMN advance_rate, DROP COLUMN fee_rate, DROP COLUMN recourse, DROP COLUMN agreement_number, DROP COLUMN agreement_signed_on;
 
     ALTER TABLE invoices ADD COLUMN agreement_id uuid REFERENCES agreements (id) ON DELETE RESTRICT;
