@@ -1,3 +1,4 @@
+import enAgreements from './locales/en/agreements.json';
 import enAnalytics from './locales/en/analytics.json';
 import enBackups from './locales/en/backups.json';
 import enClients from './locales/en/clients.json';
@@ -18,6 +19,7 @@ import enRecovery from './locales/en/recovery.json';
 import enRisk from './locales/en/risk.json';
 import enTasks from './locales/en/tasks.json';
 import enWorkflows from './locales/en/workflows.json';
+import hrAgreements from './locales/hr/agreements.json';
 import hrAnalytics from './locales/hr/analytics.json';
 import hrBackups from './locales/hr/backups.json';
 import hrClients from './locales/hr/clients.json';
@@ -55,6 +57,7 @@ export const resources = {
   en: {
     common: {
       ...enCommon,
+      ...enAgreements,
       ...enAnalytics,
       ...enBackups,
       ...enClients,
@@ -79,6 +82,7 @@ export const resources = {
   hr: {
     common: {
       ...hrCommon,
+      ...hrAgreements,
       ...hrAnalytics,
       ...hrBackups,
       ...hrClients,

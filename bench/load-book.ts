@@ -81,7 +81,7 @@ export async function loadBook(sequelize: Sequelize, size: BookSize, log: (line:
     await step(
       `${size.clients} clients`,
       `INSERT INTO clients (company_name, oib, address, city, postal_code, contact_person, email, phone, iban, registration_number,
-                            status, risk_category, risk_score, credit_limit, advance_rate, fee_rate, founded_on, created_at)
+                            status, risk_category, risk_score, credit_limit, founded_on, created_at)
        SELECT (${WORDS})[1 + g % 12] || ' ' || (${TRADES})[1 + (g / 12) % 10] || ' ' || g || ' d.o.o.',
               pg_temp.oib(1000000000 + g), 'Ulica ' || (g % 200 + 1), (${CITIES})[1 + g % 10], (${POSTAL})[1 + g % 10],
               'Kontakt ' || g, 'klijent' || g || '@primjer.hr', '+385 1 ' || lpad((g % 10000000)::text, 7, '0'),
@@ -89,10 +89,19 @@ export async function loadBook(sequelize: Sequelize, size: BookSize, log: (line:
               (ARRAY['active','active','active','active','active','active','active','active','pending','inactive'])[1 + g % 10],
               CASE WHEN g % 10 < 6 THEN 'low' WHEN g % 10 < 9 THEN 'medium' ELSE 'high' END,
               CASE WHEN g % 10 < 6 THEN 80 + g % 21 WHEN g % 10 < 9 THEN 60 + g % 20 ELSE 20 + g % 40 END,
-              (200000 + (g % 50) * 20000)::numeric(15,2), 80.00, 1.500,
+              (200000 + (g % 50) * 20000)::numeric(15,2),
               date '1995-01-01' + (g % 9000), now() - make_interval(days => (g % 1095))
          FROM generate_series(1, :n) g`,
       { n: size.clients },
+    );
+    // Every client but the applicants has its agreement signed: 80 % advance, discount 1.5 % per 30 days (docs/money.md#the-agreement).
+    await step(
+      'agreements',
+      `INSERT INTO agreements (client_id, number, version, effective_from, valid_from, advance_rate, fee_model, fee_rate, recourse, recourse_days,
+                               max_tenor_days, signature_status, signed_on)
+       SELECT id, 'UF-B-' || lpad(row_number() OVER (ORDER BY id)::text, 7, '0'), 1, date '2020-01-01', date '2020-01-01', 80.00, 'discount_30',
+              1.5, true, 60, 180, 'signed', date '2020-01-01'
+         FROM clients WHERE status <> 'pending'`,
     );
     await step(
       `${size.customers} customers`,

@@ -113,6 +113,7 @@ export interface ClientValues {
   onboardingStatus?: 'pending' | 'in_progress' | 'completed' | 'rejected';
   creditLimit?: string | null;
   usedCredit?: string;
+  /** The terms of the signed agreement (discount model, in force since 2020) a KYC-approved client gets; they used to be client columns. */
   advanceRate?: string;
   feeRate?: string;
   foundedOn?: string | null;
@@ -129,8 +130,8 @@ export interface ClientValues {
 export async function insertClient(values: ClientValues = {}): Promise<Party> {
   const n = next();
   const { rows } = await execute<Party>(
-    `INSERT INTO clients (company_name, oib, iban, email, address, city, postal_code, status, onboarding_status, credit_limit, used_credit, advance_rate, fee_rate, founded_on)
-     VALUES (:name, :oib, :iban, :email, :street, :city, :postalCode, :status, :onboardingStatus, :creditLimit, :usedCredit, :advanceRate, :feeRate, :foundedOn)
+    `INSERT INTO clients (company_name, oib, iban, email, address, city, postal_code, status, onboarding_status, credit_limit, used_credit, founded_on)
+     VALUES (:name, :oib, :iban, :email, :street, :city, :postalCode, :status, :onboardingStatus, :creditLimit, :usedCredit, :foundedOn)
      RETURNING id, company_name AS name, oib, iban`,
     {
       name: values.name ?? `Klijent ${n} d.o.o.`,
@@ -144,8 +145,6 @@ export async function insertClient(values: ClientValues = {}): Promise<Party> {
       onboardingStatus: values.onboardingStatus ?? 'pending',
       creditLimit: values.creditLimit ?? null,
       usedCredit: values.usedCredit ?? '0',
-      advanceRate: values.advanceRate ?? '80.00',
-      feeRate: values.feeRate ?? '1.500',
       foundedOn: values.foundedOn ?? null,
     },
   );

@@ -50,6 +50,8 @@ const ADDED_BY_ROLE = {
     'send:einvoice',
     // Manual adjustments of a client's account; above the book's four-eyes amount another manager approves (app/ledger/adjustments.server.ts).
     'adjust:ledger',
+    // Factoring agreements: create, revise, send for signature, mark signed (app/agreements/agreements.server.ts).
+    'manage:agreement',
   ],
   // export:data downloads the whole book; manage:backups makes and downloads database backups.
   admin: ['manage:users', 'manage:integrations', 'export:data', 'manage:backups', 'manage:book_settings'],

@@ -1,5 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { CLIENT_STATUSES, type ClientStatus, type OnboardingStatus } from '../../db/models/enums.ts';
+import { agreementInForceDto, type AgreementDto } from '../agreements/agreements.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { startKycReview } from '../onboarding/kyc-decision.server.ts';
 import { selectOne } from '../db.server.ts';
@@ -58,15 +59,8 @@ export interface ClientDto {
 
 /** GET /api/clients/{id}: the client, its agreement and figures, and the related rows of the detail view. */
 export interface ClientDetailDto extends ClientDto, PartyRelations {
-  agreement: {
-    agreementNumber: string | null;
-    signedOn: string | null;
-    /** Percent of the invoice amount advanced at financing (docs/money.md). */
-    advanceRate: number;
-    /** Discount fee in percent per started 30 days. */
-    feeRate: number;
-    recourse: boolean;
-  };
+  /** The agreement version in force today (docs/money.md#the-agreement); null: the client cannot be financed. */
+  agreement: AgreementDto | null;
   /** creditLimit − usedCredit; null while no limit is set. */
   availableCredit: number | null;
   /** usedCredit / creditLimit in percent, one decimal; null while no limit (or a zero limit) is set. */
@@ -159,13 +153,7 @@ export async function getClient(id: string): Promise<ClientDetailDto> {
   const usedCents = toCents(row.used_credit);
   return {
     ...toClientDto(row),
-    agreement: {
-      agreementNumber: row.agreement_number,
-      signedOn: row.agreement_signed_on,
-      advanceRate: Number(row.advance_rate),
-      feeRate: Number(row.fee_rate),
-      recourse: row.recourse,
-    },
+    agreement: await agreementInForceDto(row.id),
     availableCredit: limitCents === null ? null : centsToNumber(limitCents - usedCents),
     utilisation: utilisationPercent(usedCents, limitCents),
     ...relations,

@@ -11,6 +11,8 @@ import type { ActivityLog, Client, Customer, Document, InvoiceLine, Payment, Pay
 import type { RowOf } from '../../db/models/rows.ts';
 import { sqlUserName } from '../auth/user-record.server.ts';
 import { pageBounds } from '../utils/list-url.ts';
+import { AGREEMENT_COLUMNS, agreementInForce, type AgreementRow } from '../agreements/in-force.server.ts';
+import { businessDay } from '../utils/business-time.ts';
 
 /** Reading invoices: the list and its tab counts, one invoice's detail, and the payable list of the payment form. */
 
@@ -53,8 +55,9 @@ export interface InvoiceDetailDto extends InvoiceDto {
     companyName: string;
     oib: string;
     iban: string | null;
-    advanceRate: number;
-    feeRate: number;
+    /** Of the agreement version the financing used, or in force today; null without one. */
+    advanceRate: number | null;
+    feeRate: number | null;
     creditLimit: number | null;
     usedCredit: number;
   };
@@ -208,8 +211,8 @@ export async function getInvoiceDetail(id: string): Promise<InvoiceDetailDto> {
   if (!row) throw apiError(404, INVOICE_MESSAGES.notFound);
   const [lines, client, customer, documents, payments, payouts, history] = await Promise.all([
     selectRows<RowOf<typeof InvoiceLine>>('SELECT * FROM invoice_lines WHERE invoice_id = :id ORDER BY line_number', { id: row.id }),
-    selectOne<RowOf<typeof Client, 'id' | 'company_name' | 'oib' | 'iban' | 'advance_rate' | 'fee_rate' | 'credit_limit' | 'used_credit'>>(
-      'SELECT id, company_name, oib, iban, advance_rate, fee_rate, credit_limit, used_credit FROM clients WHERE id = :id',
+    selectOne<RowOf<typeof Client, 'id' | 'company_name' | 'oib' | 'iban' | 'credit_limit' | 'used_credit'>>(
+      'SELECT id, company_name, oib, iban, credit_limit, used_credit FROM clients WHERE id = :id',
       { id: row.client_id },
     ),
     selectOne<RowOf<typeof Customer, 'id' | 'company_name' | 'oib' | 'account_blocked' | 'blockage_reason'>>(
@@ -237,6 +240,10 @@ export async function getInvoiceDetail(id: string): Promise<InvoiceDetailDto> {
       { id: row.id },
     ),
   ]);
+  // The terms of the version the financing used, else of the version in force today (docs/money.md#the-agreement).
+  const terms = row.agreement_id
+    ? await selectOne<AgreementRow>(`SELECT ${AGREEMENT_COLUMNS} FROM agreements WHERE id = :id`, { id: row.agreement_id })
+    : await agreementInForce(row.client_id, businessDay());
   return {
     ...toInvoiceDto(row),
     rejectionReason: row.rejection_reason,
@@ -264,8 +271,8 @@ export async function getInvoiceDetail(id: string): Promise<InvoiceDetailDto> {
       companyName: client!.company_name,
       oib: client!.oib,
       iban: client!.iban,
-      advanceRate: Number(client!.advance_rate),
-      feeRate: Number(client!.fee_rate),
+      advanceRate: terms ? Number(terms.advance_rate) : null,
+      feeRate: terms ? Number(terms.fee_rate) : null,
       creditLimit: money(client!.credit_limit),
       usedCredit: money(client!.used_credit),
     },

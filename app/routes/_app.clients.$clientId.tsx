@@ -1,4 +1,4 @@
-import { Flex, Grid, Heading, Text } from '@radix-ui/themes';
+import { Flex, Grid, Heading } from '@radix-ui/themes';
 import { pageTitle } from '~/utils/meta.ts';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
@@ -11,12 +11,16 @@ import { CLIENT_FIELDS, clientEditFormSchema } from '~/clients/schemas.ts';
 import { ClientStatusBadge, CreditUsageBar, RiskScore } from '~/components/clients/display.tsx';
 import { ActivitySection, DocumentsSection, Facts, InvoicesSection, RiskHistorySection, Section } from '~/components/clients/party-detail.tsx';
 import { EditPartyForm, type PartyActionData } from '~/components/clients/party-form.tsx';
+import { AgreementSection, type AgreementActionData } from '~/components/agreements/agreement-section.tsx';
 import { KycPanel } from '~/components/kyc/kyc-panel.tsx';
 import { ClientAccountSection } from '~/components/ledger/client-account.tsx';
 import { handleAccountAction, loadClientAccount, type AccountActionData } from '~/ledger/account-page.server.ts';
+import { listAgreements } from '~/agreements/agreements.server.ts';
+import { handleAgreementPost } from '~/agreements/page-actions.server.ts';
+import { businessDay } from '~/utils/business-time.ts';
 import { getKycApplication } from '~/onboarding/kyc-decision.server.ts';
 import { handleKycDecision, type KycRefusalData } from '~/onboarding/kyc-page.server.ts';
-import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
+import { formatDateTime, formatEur } from '~/utils/format.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'clients.detail.metaTitle', data?.client.companyName);
@@ -38,6 +42,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     canDecideKyc: can(user, 'decide:kyc'),
     account: await loadClientAccount(request, client.id, user),
     meId: user.id,
+    agreements: await listAgreements(client.id),
+    canManageAgreement: can(user, 'manage:agreement'),
+    showAgreementForm: new URL(request.url).searchParams.get('agreement') === 'edit',
+    today: businessDay(),
   });
 }
 
@@ -45,6 +53,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const id = params.clientId ?? '';
   const formData = await readFormData(request);
+  if (String(formData.get('intent') ?? '').startsWith('agreement-')) {
+    const actor = await requirePermission(request, 'manage:agreement');
+    return handleAgreementPost(formData, { actor, ip: clientIp(context), clientId: id });
+  }
   if (formData.get('intent') === 'kyc') {
     const actor = await requirePermission(request, 'decide:kyc');
     return handleKycDecision(formData, { actor, ip: clientIp(context), back: `/clients/${id}` });
@@ -64,10 +76,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function ClientDetailPage() {
-  const { client, kyc, canDecideKyc, account, meId } = useLoaderData<typeof loader>();
-  const actionData = useActionData<PartyActionData | KycRefusalData | AccountActionData>();
+  const { client, kyc, canDecideKyc, account, meId, agreements, canManageAgreement, showAgreementForm, today } = useLoaderData<typeof loader>();
+  const actionData = useActionData<PartyActionData | KycRefusalData | AccountActionData | AgreementActionData>();
   const { t } = useTranslation();
   const editing = actionData?.intent === 'update' ? actionData.result : undefined;
+  const agreementResult = actionData?.intent === 'agreement-create' || actionData?.intent === 'agreement-revise' ? actionData.result : undefined;
   const kycRefusal = actionData?.intent === 'kyc' ? actionData : null;
   const accountData = actionData?.intent === 'adjustment-request' || actionData?.intent === 'adjustment-decision' ? actionData : null;
   const defaults = Object.fromEntries([...CLIENT_FIELDS, 'status'].map((field) => [field, (client as Record<string, unknown>)[field] ?? ''])) as Record<string, string>;
@@ -99,22 +112,6 @@ export default function ClientDetailPage() {
           />
         </Section>
         <Flex direction="column" gap="4">
-          <Section title={t('clients.detail.agreement')}>
-            {client.agreement.agreementNumber ? null : (
-              <Text as="p" size="2" color="gray" mb="2">
-                {t('clients.detail.noAgreement')}
-              </Text>
-            )}
-            <Facts
-              rows={[
-                [t('clients.detail.agreementNumber'), client.agreement.agreementNumber],
-                [t('clients.detail.signedOn'), formatDate(client.agreement.signedOn)],
-                [t('clients.detail.advanceRate'), `${client.agreement.advanceRate.toLocaleString('hr-HR')} %`],
-                [t('clients.detail.feeRate'), `${client.agreement.feeRate.toLocaleString('hr-HR')} %`],
-                [t('clients.detail.recourse'), client.agreement.recourse ? t('clients.detail.yes') : t('clients.detail.no')],
-              ]}
-            />
-          </Section>
           <Section title={t('clients.detail.limit')}>
             <Flex direction="column" gap="3">
               <Facts
@@ -131,6 +128,16 @@ export default function ClientDetailPage() {
         </Flex>
       </Grid>
       <ClientAccountSection clientId={client.id} account={account} meId={meId} actionData={accountData as AccountActionData | null} />
+      <AgreementSection
+        agreements={agreements}
+        inForce={client.agreement}
+        canManage={canManageAgreement}
+        today={today}
+        showPanel={showAgreementForm || agreementResult !== undefined}
+        lastResult={agreementResult}
+        panelHref={`/clients/${client.id}?agreement=edit#agreement`}
+        closeHref={`/clients/${client.id}#agreement`}
+      />
       <InvoicesSection invoices={client.invoices} count={client.invoiceCount} counterparty="customer" />
       <DocumentsSection documents={client.documents} />
       <RiskHistorySection history={client.riskHistory} />

@@ -126,8 +126,8 @@ export default function InvoiceDetailPage() {
                 ],
                 ['OIB', client.oib],
                 ['IBAN', client.iban],
-                [t('invoices.detail.advanceRate'), `${client.advanceRate.toLocaleString('hr-HR')} %`],
-                [t('invoices.detail.feeRate'), `${client.feeRate.toLocaleString('hr-HR')} %`],
+                [t('invoices.detail.advanceRate'), client.advanceRate === null ? null : `${client.advanceRate.toLocaleString('hr-HR')} %`],
+                [t('invoices.detail.feeRate'), client.feeRate === null ? null : `${client.feeRate.toLocaleString('hr-HR')} %`],
                 [t('invoices.detail.creditLimit'), client.creditLimit === null ? null : formatEur(client.creditLimit, { decimals: 0 })],
                 [t('invoices.detail.usedCredit'), formatEur(client.usedCredit, { decimals: 0 })],
               ]}

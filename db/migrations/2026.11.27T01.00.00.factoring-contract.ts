@@ -72,8 +72,23 @@ export const up: Migration = async ({ context: db }) => {
       CHECK ((signature_status = 'signed') = (signed_on IS NOT NULL)),
       CHECK (recourse = (recourse_days IS NOT NULL))
     );
+    -- A number names one client's agreement: every client has a version 1, so no two clients share a number.
+    CREATE UNIQUE INDEX agreements_number_version_key ON agreements (lower(number), version);
     CREATE INDEX agreements_client_signed_idx ON agreements (client_id, effective_from DESC, version DESC) WHERE signature_status = 'signed';
     CREATE TRIGGER agreements_set_updated_at BEFORE UPDATE ON agreements FOR EACH ROW EXECUTE FUNCTION set_updated_at();
+
+    -- The agreement used to be five columns of clients: every client that had signed one gets it as a signed
+    -- version 1 (the discount model with its rate, its advance rate and recourse, 60 days to chargeback, a
+    -- 180-day maximum tenor, disclosed; a number two clients shared gets the client's id as suffix), and the
+    -- columns go, so that no reader can skip the versions.
+    INSERT INTO agreements (client_id, number, version, effective_from, valid_from, advance_rate, fee_model, fee_rate, recourse,
+                            recourse_days, max_tenor_days, disclosed, signature_status, signed_on)
+    SELECT id, CASE WHEN count(*) OVER (PARTITION BY lower(number)) > 1 THEN left(number, 41) || '-' || upper(left(replace(id::text, '-', ''), 8)) ELSE number END,
+           1, agreement_signed_on, agreement_signed_on, advance_rate, 'discount_30', fee_rate, recourse,
+           CASE WHEN recourse THEN 60 END, 180, true, 'signed', agreement_signed_on
+      FROM (SELECT *, coalesce(nullif(btrim(agreement_number), ''), 'UF-' || to_char(agreement_signed_on, 'YYYY') || '-' || upper(left(replace(id::text, '-', ''), 8))) AS number
+              FROM clients WHERE agreement_signed_on IS NOT NULL) c;
+    ALTER TABLE clients DROP COLUMN advance_rate, DROP COLUMN fee_rate, DROP COLUMN recourse, DROP COLUMN agreement_number, DROP COLUMN agreement_signed_on;
 
     ALTER TABLE invoices ADD COLUMN agreement_id uuid REFERENCES agreements (id) ON DELETE RESTRICT;
     -- The VAT on factor_fee (the fee documents' VAT), and the agreement's one-off documentation fee when this
@@ -198,6 +213,16 @@ export const down: Migration = async ({ context: db }) => {
     DROP INDEX IF EXISTS invoices_agreement_idx;
     ALTER TABLE invoices ADD CHECK (factor_amount IS NULL OR factor_amount + coalesce(factor_fee, 0) <= amount);
     ALTER TABLE invoices DROP COLUMN documentation_fee, DROP COLUMN factor_fee_vat, DROP COLUMN agreement_id;
+    ALTER TABLE clients
+      ADD COLUMN advance_rate numeric(5, 2) NOT NULL DEFAULT 80.00 CHECK (advance_rate > 0 AND advance_rate <= 100),
+      ADD COLUMN fee_rate numeric(6, 3) NOT NULL DEFAULT 1.500 CHECK (fee_rate >= 0 AND fee_rate <= 100),
+      ADD COLUMN recourse boolean NOT NULL DEFAULT true,
+      ADD COLUMN agreement_number text CHECK (length(agreement_number) <= 50),
+      ADD COLUMN agreement_signed_on date;
+    UPDATE clients c SET advance_rate = a.advance_rate, fee_rate = round(a.fee_rate, 3), recourse = a.recourse, agreement_number = a.number,
+                         agreement_signed_on = a.signed_on
+      FROM (SELECT DISTINCT ON (client_id) * FROM agreements WHERE signature_status = 'signed' ORDER BY client_id, version DESC) a
+     WHERE a.client_id = c.id;
     DROP TABLE IF EXISTS agreements;
   `);
 };

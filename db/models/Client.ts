@@ -29,14 +29,6 @@ export class Client extends Model<InferAttributes<Client>, InferCreationAttribut
   /** EUR, the sum of open advances. */
   declare usedCredit: CreationOptional<string>;
   declare onboardingStatus: CreationOptional<OnboardingStatus>;
-  /** Percent of the invoice amount advanced at financing, e.g. '80.00'. */
-  declare advanceRate: CreationOptional<string>;
-  /** Discount fee in percent per 30 days, e.g. '1.500'. */
-  declare feeRate: CreationOptional<string>;
-  declare recourse: CreationOptional<boolean>;
-  declare agreementNumber: string | null;
-  /** 'YYYY-MM-DD' */
-  declare agreementSignedOn: string | null;
   /** 'YYYY-MM-DD' */
   declare foundedOn: string | null;
   declare createdBy: string | null;
@@ -71,11 +63,6 @@ export class Client extends Model<InferAttributes<Client>, InferCreationAttribut
         creditLimit: DataTypes.DECIMAL(15, 2),
         usedCredit: DataTypes.DECIMAL(15, 2),
         onboardingStatus: DataTypes.TEXT,
-        advanceRate: DataTypes.DECIMAL(5, 2),
-        feeRate: DataTypes.DECIMAL(6, 3),
-        recourse: DataTypes.BOOLEAN,
-        agreementNumber: DataTypes.TEXT,
-        agreementSignedOn: DataTypes.DATEONLY,
         foundedOn: DataTypes.DATEONLY,
         createdBy: DataTypes.UUID,
         createdAt: DataTypes.DATE,

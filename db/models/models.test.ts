@@ -118,9 +118,6 @@ describe('round trip through the models', () => {
       onboardingStatus: 'pending',
       country: 'Croatia',
       usedCredit: '0.00',
-      advanceRate: '80.00',
-      feeRate: '1.500',
-      recourse: true,
     });
 
     const customer = await Customer.create({ companyName: 'Dalmacija hoteli d.d.', oib: '94577403194' });

@@ -141,7 +141,9 @@ describe('seedDemo', () => {
   it("balances each settled invoice's ledger to zero, and posts its fee and VAT from its fee e-invoice", async () => {
     const unbalanced = await select(`
       SELECT i.invoice_number, sum(l.amount) AS balance FROM invoices i JOIN client_ledger l ON l.invoice_id = i.id
-       WHERE i.status = 'paid' GROUP BY i.id HAVING sum(l.amount) <> 0`);
+       WHERE i.status = 'paid' GROUP BY i.id
+      -- Zero once the reserve is released; where the fees took the whole reserve, what the client still owes.
+      HAVING sum(l.amount) <> greatest(0, i.factor_amount + i.factor_fee + round(i.factor_fee * 0.25, 2) - i.amount)`);
     expect(unbalanced).toEqual([]);
     const [{ settled }] = await select<{ settled: number }>(
       `SELECT count(*)::int AS settled FROM invoices i WHERE i.status = 'paid' AND EXISTS (SELECT 1 FROM client_ledger l WHERE l.invoice_id = i.id AND l.kind = 'reserve_release')`,
@@ -198,24 +200,54 @@ describe('seedDemo', () => {
     expect(applicants).toBeGreaterThan(0);
   });
 
-  it('books advances and fees from the agreement, and pays the reserve back less the fee and its VAT', async () => {
+  it('gives every KYC-approved client a signed agreement in force, with varied terms, and none to the applicants', async () => {
+    const withoutAgreement = await select(`
+      SELECT c.company_name FROM clients c
+       WHERE (c.onboarding_status = 'completed') <> EXISTS (SELECT 1 FROM agreements a WHERE a.client_id = c.id AND a.signature_status = 'signed'
+                                                              AND a.effective_from <= (now() AT TIME ZONE 'Europe/Zagreb')::date)`);
+    expect(withoutAgreement).toEqual([]);
+    const [variety] = await select<Record<string, number>>(`
+      SELECT count(DISTINCT fee_model)::int AS models, count(DISTINCT advance_rate)::int AS rates, count(DISTINCT recourse)::int AS recourse,
+             count(DISTINCT disclosed)::int AS disclosed, count(*) FILTER (WHERE minimum_fee > 0)::int AS minimum,
+             count(*) FILTER (WHERE admin_fee > 0)::int AS admin, count(*) FILTER (WHERE version = 2)::int AS revised,
+             count(*) FILTER (WHERE version = 2 AND effective_from > signed_on)::int AS later
+        FROM agreements`);
+    expect(variety).toMatchObject({ models: 3, recourse: 2, disclosed: 2 });
+    expect(variety.rates).toBeGreaterThan(2);
+    expect(Math.min(variety.minimum, variety.admin, variety.revised, variety.later)).toBeGreaterThan(0);
+  });
+
+  it('books advances and fees from the agreement version in force on the financing day, and pays the reserve back', async () => {
+    // The version a financing used is the signed one in force that day (app/agreements/in-force.server.ts).
+    const wrongVersion = await select(`
+      SELECT i.invoice_number FROM invoices i
+       WHERE i.status IN ('financed', 'paid')
+         AND i.agreement_id IS DISTINCT FROM (
+               SELECT a.id FROM agreements a
+                WHERE a.client_id = i.client_id AND a.signature_status = 'signed' AND a.effective_from <= (i.financed_at AT TIME ZONE 'UTC')::date
+                ORDER BY a.effective_from DESC, a.version DESC LIMIT 1)`);
+    expect(wrongVersion).toEqual([]);
     const wrongAdvance = await select(`
-      SELECT i.invoice_number FROM invoices i JOIN clients c ON c.id = i.client_id
-       WHERE i.status IN ('financed', 'paid')
-         AND i.factor_amount <> round(i.amount * c.advance_rate / 100, 2)`);
+      SELECT i.invoice_number FROM invoices i JOIN agreements a ON a.id = i.agreement_id
+       WHERE i.factor_amount <> round(i.amount * a.advance_rate / 100, 2)`);
     expect(wrongAdvance).toEqual([]);
-    // Fee = amount × rate × started 30-day periods from financing to due date (at least one).
+    // Discount: amount × rate × started 30-day periods from financing to due date (at least one); interest: the advance × yearly
+    // rate × days over 360 or 365. At least the minimum fee, plus the admin fee (app/agreements/fees.ts).
     const wrongFee = await select(`
-      SELECT i.invoice_number FROM invoices i JOIN clients c ON c.id = i.client_id
-       WHERE i.status IN ('financed', 'paid')
-         AND i.factor_fee <> round(i.amount * c.fee_rate / 100
-               * greatest(1, ceil((i.due_date - (i.financed_at AT TIME ZONE 'UTC')::date) / 30.0)), 2)`);
+      SELECT i.invoice_number FROM invoices i JOIN agreements a ON a.id = i.agreement_id
+        CROSS JOIN LATERAL (SELECT i.due_date - (i.financed_at AT TIME ZONE 'UTC')::date AS days) d
+       WHERE i.factor_fee <> a.admin_fee + greatest(a.minimum_fee, CASE a.fee_model
+               WHEN 'discount_30' THEN round(i.amount * a.fee_rate / 100 * greatest(1, ceil(d.days / 30.0)), 2)
+               WHEN 'interest_360' THEN round(i.factor_amount * a.fee_rate * greatest(d.days, 0) / 36000, 2)
+               ELSE round(i.factor_amount * a.fee_rate * greatest(d.days, 0) / 36500, 2) END)`);
     expect(wrongFee).toEqual([]);
+    const models = await select<{ fee_model: string }>(`SELECT DISTINCT a.fee_model FROM invoices i JOIN agreements a ON a.id = i.agreement_id ORDER BY 1`);
+    expect(models.map((row) => row.fee_model)).toEqual(['discount_30', 'interest_360', 'interest_365']);
     const missingPayouts = await select(`
       SELECT i.invoice_number FROM invoices i
        WHERE i.status IN ('financed', 'paid')
          AND NOT EXISTS (SELECT 1 FROM payouts p WHERE p.invoice_id = i.id AND p.kind = 'advance' AND p.amount = i.factor_amount)
-          OR i.status = 'paid'
+          OR i.status = 'paid' AND i.amount - i.factor_amount - i.factor_fee - round(i.factor_fee * 0.25, 2) > 0
          AND NOT EXISTS (SELECT 1 FROM payouts p WHERE p.invoice_id = i.id AND p.kind = 'reserve_release'
                            AND p.amount = i.amount - i.factor_amount - i.factor_fee - round(i.factor_fee * 0.25, 2))`);
     expect(missingPayouts).toEqual([]);

@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { croatianIban, oibCheckDigit } from '../../app/utils/validation.ts';
 import { expectAccessibleInEachAppearance, settle } from '../support/accessibility.ts';
+import { markAgreementSigned, saveAgreementPanel } from '../support/agreement-page.ts';
 import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
 import { mailsTo, outboxMessages } from '../support/outbox.ts';
@@ -439,6 +440,28 @@ describe('the first applicants of a new install', () => {
     // The default client_onboarding template (db/reference-data.ts), rendered for this client.
     const welcome = await waitUntil('the welcome mail', async () => mailsTo(accepted.email).find((mail) => mail.includes(`Registracija tvrtke ${accepted.company} je odobrena`)));
     expect(welcome).toContain('Poštovani Lucija Kovač');
+
+    // No financing without a signed agreement in force: staff write the client's agreement on its page and mark it signed.
+    {
+      const { page, errors, close } = await newStrictPage(browser, { sessionCookie: admin.cookie, javaScriptEnabled: false });
+      await page.goto(`${baseUrl}/clients/${second.clientId}`);
+      await page.getByTestId('agreement-none-in-force').waitFor();
+      await saveAgreementPanel(page, 'New agreement', {
+        number: `UF-PD-${stamp}`,
+        effectiveFrom: zagrebDay(0),
+        advanceRate: '80',
+        feeModel: 'discount_30',
+        feeRate: '1.5',
+        recourse: true,
+        recourseDays: '60',
+        maxTenorDays: '90',
+        disclosed: true,
+      });
+      await markAgreementSigned(page, 1, zagrebDay(0));
+      await page.getByTestId('agreement-in-force').getByText(`UF-PD-${stamp}, version 1`, { exact: false }).waitFor();
+      expect(errors).toEqual([]);
+      await close();
+    }
 
     // Its first invoice: verified, approved by another manager, financed.
     const customer = await admin.post('/api/customers', { companyName: `Prvi Kupac ${stamp} d.d.`, oib: freshOib() });

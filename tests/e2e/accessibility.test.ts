@@ -65,7 +65,10 @@ const SHELL_STATES: State[] = [
   at(`/clients?q=${NO_MATCH}`, 'empty search'),
   { path: () => '/clients', open: { role: 'link', name: 'Dodaj klijenta', shows: 'dialog' } },
   { path: (ids) => `/clients/${ids.client}` },
+  { path: (ids) => `/clients/${ids.client}?agreement=edit`, label: 'agreement panel' },
+  { path: (ids) => `/clients/${ids.client}`, label: 'agreement dialog', open: { role: 'link', name: /^(New|Revise) agreement$/, shows: 'dialog' } },
   { path: (ids) => `/clients/${ids.applicant}`, label: 'applicant in KYC review' },
+  { path: (ids) => `/clients/${ids.applicant}?agreement=edit`, label: 'applicant agreement panel' },
   {
     path: (ids) => `/clients/${ids.applicant}`,
     label: 'KYC reject and request forms open',

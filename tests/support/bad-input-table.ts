@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createAgreement } from '../../app/agreements/agreements.server.ts';
 import { camt053Fixture } from '../../app/banking/camt053-fixture.ts';
 import { factorAccount } from '../../app/banking/factor-account.server.ts';
 import { issueUserToken } from '../../app/auth/users.server.ts';
@@ -85,6 +86,48 @@ const party = (oib: string) => ({
 });
 const PARTY_TEXT = ['companyName', 'oib', 'address', 'city', 'postalCode', 'country', 'email', 'phone', 'iban', 'registrationNumber'];
 const PARTY_INVALID = { postalCode: ['123'], email: ['not-an-email'], iban: ['HR00'], address: [5], oib: ['12345678900'] };
+
+const AGREEMENT_TERMS = {
+  number: 'UF-2026-0099',
+  effectiveFrom: DAY(0),
+  advanceRate: 80,
+  feeModel: 'interest_365',
+  feeRate: 9.5,
+  minimumFee: 50,
+  recourse: true,
+  recourseDays: 60,
+  maxTenorDays: 60,
+  disclosed: true,
+};
+const AGREEMENT_TEXT = [
+  'number',
+  'effectiveFrom',
+  'validFrom',
+  'validUntil',
+  'advanceRate',
+  'feeModel',
+  'feeRate',
+  'minimumFee',
+  'adminFee',
+  'documentationFee',
+  'recourseDays',
+  'maxTenorDays',
+  'concentrationLimit',
+  'concentrationThreshold',
+];
+const AGREEMENT_INVALID = {
+  effectiveFrom: ['2026-02-30', 5],
+  validUntil: ['2000-01-01', '9999-99-99'],
+  advanceRate: [0, 100.01, '80.123', new Raw('1e400'), true],
+  feeModel: ['interest_366', 5],
+  feeRate: [-1, '1.23456', 101],
+  minimumFee: [-1, '1.234', new Raw('1e400')],
+  recourse: ['maybe', 5],
+  recourseDays: [-1, 1.5, 4000],
+  maxTenorDays: [0, 'x', 4000],
+  disclosed: ['maybe', null],
+  concentrationLimit: [0, 101],
+};
 
 export const TABLE: Record<string, Case> = {
   'api.admin.users.$userId.otp.ts PUT': {
@@ -190,6 +233,27 @@ export const TABLE: Record<string, Case> = {
     invalid: { invoiceId: ['not-an-id', 5] },
     row: (fx) => ({ table: 'bank_statement_entries', id: fx.unmatchedEntryId }),
   },
+  'api.clients.$clientId.agreements.ts POST': {
+    params: (fx) => ({ clientId: fx.applicant.id }),
+    body: () => AGREEMENT_TERMS,
+    text: AGREEMENT_TEXT,
+    invalid: AGREEMENT_INVALID,
+  },
+  'api.agreements.$id.ts PUT': {
+    params: (fx) => ({ id: fx.agreement.id }),
+    body: (fx) => ({ ...AGREEMENT_TERMS, number: fx.agreement.number }),
+    text: AGREEMENT_TEXT,
+    invalid: AGREEMENT_INVALID,
+    row: (fx) => ({ table: 'agreements', id: fx.agreement.id }),
+  },
+  'api.agreements.$id.mark-signed.ts POST': {
+    params: (fx) => ({ id: fx.agreement.id }),
+    body: () => ({ signedOn: DAY(0) }),
+    text: ['signedOn'],
+    invalid: { signedOn: ['2026-02-30', 5, DAY(3)] },
+    row: (fx) => ({ table: 'agreements', id: fx.agreement.id }),
+  },
+  'api.agreements.$id.send-for-signature.ts POST': { noInput: 'sends the version named in the path to the client for signature; no body' },
   'api.clients.$clientId.kyc-decision.ts POST': {
     params: (fx) => ({ clientId: fx.applicant.id }),
     body: () => ({ decision: 'reject', reason: 'Nepotpuna dokumentacija' }),
@@ -548,10 +612,13 @@ export async function buildFixtures() {
     upload.uploadURL.split('/').at(-1)!,
     new Request(`http://localhost${upload.uploadURL}`, { method: 'PUT', body: PDF, headers: { 'Content-Type': 'application/pdf' } }),
   );
+  // An unsigned agreement (version 1) of a client of its own, for the agreement routes.
+  const agreement = await createAgreement({ actor, clientId: (await insertClient({ email: 'ugovor@klijent.hr' })).id, input: { ...AGREEMENT_TERMS, number: 'UF-2026-0098' } });
   return {
     admin,
     other,
     applicant,
+    agreement,
     resetToken,
     client,
     customer,

@@ -48,6 +48,7 @@ export function buildBook(random: Random, clock: Clock, staff: StaffSet, referen
       ['clients', clients.map((client) => client.row)],
       ['customers', customers.map((customer) => customer.row)],
       ['documents', documents.rows],
+      ['agreements', clients.flatMap((client) => client.agreements.map((agreement) => agreement.row))],
       ['invoices', ledger.invoices.map((invoice) => invoice.row)],
       ['invoice_lines', ledger.lines],
       ['risk_assessments', risk.rows],

@@ -1,3 +1,4 @@
+import type { FeeModel } from '../../../app/agreements/fees.ts';
 import { croatianIban, oibCheckDigit } from '../../../app/utils/validation.ts';
 import type { Clock, Random, Row } from './plumbing.ts';
 import { BANK_CODES, CITIES, FIRST_NAMES, LAST_NAMES } from './croatia.ts';
@@ -20,10 +21,25 @@ export interface Party {
 export interface ClientInfo extends Party {
   status: 'active' | 'pending' | 'inactive';
   size: 0 | 1 | 2;
-  advanceRate: string;
-  feeRate: string;
+  /** The versions of its factoring agreement, oldest first; none before its KYC is approved. */
+  agreements: AgreementInfo[];
   contactPerson: string;
   customers: CustomerInfo[];
+  row: Row;
+}
+
+/** One signed version of a demo client's factoring agreement (docs/money.md#the-agreement). */
+export interface AgreementInfo {
+  id: string;
+  version: number;
+  number: string;
+  effectiveFrom: string;
+  advanceRate: string;
+  feeModel: FeeModel;
+  feeRate: string;
+  minimumFee: string;
+  adminFee: string;
+  recourse: boolean;
   row: Row;
 }
 

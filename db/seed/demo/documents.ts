@@ -59,6 +59,7 @@ export function buildDocuments(ctx: Context, clients: ClientInfo[], customers: C
     });
     ctx.event(doc.at, 'document_uploaded', 'document', id, doc.uploadedBy, { name: doc.name, type: doc.type });
     if (signer) ctx.event(signedAt!, 'document_signed', 'document', id, signer.id, { name: doc.name });
+    return id;
   };
 
   // KYC files of the applicants and of the newest clients (the last applicant still misses its bank statement).
@@ -83,15 +84,18 @@ export function buildDocuments(ctx: Context, clients: ClientInfo[], customers: C
     .shuffle(active)
     .slice(0, 16)
     .forEach((client, index) => {
-      add({
-        name: `Ugovor o faktoringu ${client.row.agreement_number} – ${client.companyName}.pdf`,
+      const [agreement] = client.agreements;
+      const id = add({
+        name: `Ugovor o faktoringu ${agreement.number} – ${client.companyName}.pdf`,
         type: 'contract',
         entity: ['client', client.id],
-        about: `Ugovor o faktoringu, regres: ${client.row.recourse ? 'da' : 'ne'}, predujam ${client.advanceRate} %`,
+        about: `Ugovor o faktoringu, regres: ${agreement.recourse ? 'da' : 'ne'}, predujam ${agreement.advanceRate} %`,
         at: clock.past(client.createdAt + DAY),
         uploadedBy: ctx.decider().id,
         signature: index < 12 ? 'signed' : index < 15 ? 'pending' : 'rejected',
       });
+      // The signed file is version 1's document (app/agreements/agreements.server.ts keeps it in agreements.document_id).
+      if (index < 12) agreement.row.document_id = id;
     });
   for (const invoice of random.shuffle(invoices.filter((candidate) => candidate.status !== 'rejected')).slice(0, 20)) {
     add({

@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { centsToNumber, factoringFeeCents, percentOfCents, sumCents } from '../../../app/utils/money.ts';
-import { DAY, HOUR, MINUTE, type Random, type Row, date, daysBetween, money } from './plumbing.ts';
+import { invoiceFee } from '../../../app/agreements/fees.ts';
+import { feeTermsOf } from '../../../app/agreements/in-force.server.ts';
 import { FEE_VAT } from '../../../app/einvoices/outgoing.server.ts';
+import { centsToNumber, percentOfCents, sumCents } from '../../../app/utils/money.ts';
+import { DAY, HOUR, MINUTE, type Random, type Row, date, money } from './plumbing.ts';
 import { LINE_ITEMS, MONTHS, REJECTION_REASONS } from './croatia.ts';
 import type { Staff } from './staff.ts';
+import { agreementOn } from './parties.ts';
 import type { ClientInfo, Context, CustomerInfo, InvoiceInfo } from './context.ts';
 
 // ---- Invoices, lines, payments, payouts ---------------------------------------
@@ -151,6 +154,7 @@ function buildInvoice(ctx: Context, ledger: Ledger, client: ClientInfo, issueAgo
     issue_date: clock.day(issueMs),
     due_date: dueDay,
     description: random.pick(DESCRIPTIONS)(String(random.int(1000, 9999)), MONTHS[new Date(issueMs).getUTCMonth()], new Date(issueMs).getUTCFullYear()),
+    agreement_id: null,
     factor_amount: null,
     factor_fee: null,
     paid_amount: '0.00',
@@ -191,10 +195,19 @@ function buildInvoice(ctx: Context, ledger: Ledger, client: ClientInfo, issueAgo
   if (status === 'financed' || status === 'paid') {
     const financer = ctx.decider();
     const financedAt = step();
-    const factorAmount = percentOfCents(amount, client.advanceRate);
-    const factorFee = factoringFeeCents(amount, client.feeRate, daysBetween(clock.day(financedAt), dueDay));
+    // The version in force on the financing day sets the advance and the fee expected to the due date (docs/money.md#the-agreement);
+    // for the discount model without minimum or admin fee that is amount × rate × started 30-day periods, as before.
+    const agreement = agreementOn(client, clock.day(financedAt)) ?? client.agreements[0];
+    const factorAmount = percentOfCents(amount, agreement.advanceRate);
+    const factorFee = invoiceFee(feeTermsOf({ fee_model: agreement.feeModel, fee_rate: agreement.feeRate, minimum_fee: agreement.minimumFee, admin_fee: agreement.adminFee }), {
+      amountCents: amount,
+      advanceCents: factorAmount,
+      financedOn: clock.day(financedAt),
+      until: dueDay,
+    }).totalCents;
     Object.assign(invoice, { financedAt, factorAmount, factorFee });
     Object.assign(row, {
+      agreement_id: agreement.id,
       financed_by: financer.id,
       financed_at: date(financedAt),
       factor_amount: money(factorAmount),
@@ -212,9 +225,11 @@ function buildInvoice(ctx: Context, ledger: Ledger, client: ClientInfo, issueAgo
       row.paid_at = date(invoice.paidAt);
       ctx.event(invoice.paidAt, 'invoice_paid', 'invoice', id, null, details);
       // The reserve goes back to the client once the customer has paid, less the fee and its VAT
-      // (docs/money.md#the-clients-account), so the settled invoice's ledger entries sum to zero.
+      // (docs/money.md#the-clients-account), so the settled invoice's ledger entries sum to zero. A minimum
+      // fee may take the whole reserve of a small invoice: nothing then goes back and the client owes the rest.
       const reserve = amount - factorAmount - factorFee - percentOfCents(factorFee, FEE_VAT.rate);
-      ledger.payouts.push(payout(ctx, invoice, 'reserve_release', reserve, invoice.paidAt, ctx.decider()));
+      const releaser = ctx.decider();
+      if (reserve > 0) ledger.payouts.push(payout(ctx, invoice, 'reserve_release', reserve, invoice.paidAt, releaser));
     }
   }
   row.updated_at = date(Math.max(cursor, invoice.paidAt ?? 0));

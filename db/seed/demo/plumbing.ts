@@ -133,5 +133,4 @@ export class Clock {
 export const date = (ms: number) => new Date(ms);
 export const json = (value: unknown) => JSON.stringify(value);
 export const money = centsToDecimalString;
-export const daysBetween = (fromDay: string, toDay: string) => Math.round((Date.parse(toDay) - Date.parse(fromDay)) / DAY);
 export const clamp = (value: number, min: number, max: number) => Math.max(min, Math.min(max, value));
