@@ -46,7 +46,7 @@ const rowOf = (id: string) =>
 describe('agreement versions', () => {
   it('creates version 1 unsigned with its PDF among the client documents, and no version is in force until signed', async () => {
     const manager = await staff('manager');
-    const client = await insertClient({ email: 'ured@klijent.hr' });
+    const client = await insertClient({ agreement: false, email: 'ured@klijent.hr' });
     const created = await createAgreement({ actor: manager, clientId: client.id, input: terms({ number: 'UF-2026-0001' }), ip: '10.0.0.5' });
     expect(created).toMatchObject({
       clientId: client.id,
@@ -90,7 +90,7 @@ describe('agreement versions', () => {
 
     // One agreement (one number) per client: a second create is a 409, and another client may not take the number.
     expect((await apiFailure(createAgreement({ actor: manager, clientId: client.id, input: terms(), ip: null }))).status).toBe(409);
-    const other = await insertClient();
+    const other = await insertClient({ agreement: false });
     const taken = await apiFailure(createAgreement({ actor: manager, clientId: other.id, input: terms({ number: 'uf-2026-0001' }), ip: null }));
     expect(taken.status).toBe(409);
     expect(taken.body).toMatchObject({ code: 'agreements.errors.numberTaken' });
@@ -99,7 +99,7 @@ describe('agreement versions', () => {
 
   it('edits an unsigned latest version in place, then never changes a signed one: the edit is version n+1 with the same number', async () => {
     const manager = await staff('manager');
-    const client = await insertClient();
+    const client = await insertClient({ agreement: false });
     const v1 = await createAgreement({ actor: manager, clientId: client.id, input: terms(), ip: null });
     const edited = await reviseAgreement({ actor: manager, id: v1.id, input: terms({ number: v1.number, advanceRate: '82.5' }), ip: '10.0.0.6' });
     expect(edited).toMatchObject({ id: v1.id, version: 1, advanceRate: 82.5, signatureStatus: 'unsigned' });
@@ -156,7 +156,7 @@ describe('agreement versions', () => {
 
   it('sends a version for signature through the e-signature adapter and signs it when the adapter reports it signed', async () => {
     const manager = await staff('manager');
-    const client = await insertClient({ email: 'potpis@klijent.hr' });
+    const client = await insertClient({ agreement: false, email: 'potpis@klijent.hr' });
     const v1 = await createAgreement({ actor: manager, clientId: client.id, input: terms(), ip: null });
     const failing = { sign: async () => Promise.reject(new Error('provider down')), test: async () => ({ ok: false, message: 'down' }) };
     const down = await apiFailure(sendAgreementForSignature({ actor: manager, id: v1.id, ip: null, adapter: failing }));
@@ -179,14 +179,14 @@ describe('agreement versions', () => {
     expect(await activityRows('agreement_signed', v1.id)).toEqual([expect.objectContaining({ details: expect.objectContaining({ via: 'esignature', signatureId: 'sig-1' }) })]);
     expect((await apiFailure(sendAgreementForSignature({ actor: manager, id: v1.id, ip: null, adapter }))).body).toMatchObject({ code: 'agreements.errors.alreadySigned' });
 
-    const noEmail = await insertClient({ email: null });
+    const noEmail = await insertClient({ agreement: false, email: null });
     const other = await createAgreement({ actor: manager, clientId: noEmail.id, input: terms(), ip: null });
     expect((await apiFailure(sendAgreementForSignature({ actor: manager, id: other.id, ip: null, adapter }))).body).toMatchObject({ code: 'agreements.errors.noSignerEmail' });
   });
 
   it('lets managers and up write and everyone signed in read', async () => {
     const [user, manager] = [await staff('user'), await staff('manager')];
-    const client = await insertClient();
+    const client = await insertClient({ agreement: false });
     expect((await apiFailure(createAgreement({ actor: user, clientId: client.id, input: terms(), ip: null }))).status).toBe(403);
     const v1 = await createAgreement({ actor: manager, clientId: client.id, input: terms(), ip: null });
     expect((await apiFailure(reviseAgreement({ actor: user, id: v1.id, input: terms({ number: v1.number }), ip: null }))).status).toBe(403);
@@ -244,7 +244,7 @@ describe('agreement terms', () => {
 describe('the agreement PDF', () => {
   it('lists every term of the version in Croatian, with both parties and signature lines', async () => {
     const manager = actorOf(await createTestUser({ role: 'manager' }));
-    const client = await insertClient({ name: 'Čađavić i sinovi d.o.o.', address: { address: 'Đakovačka 7', city: 'Osijek', postalCode: '31000' } });
+    const client = await insertClient({ agreement: false, name: 'Čađavić i sinovi d.o.o.', address: { address: 'Đakovačka 7', city: 'Osijek', postalCode: '31000' } });
     const created = await createAgreement({
       actor: manager,
       clientId: client.id,
@@ -281,7 +281,7 @@ describe('the /api agreement routes', () => {
   it('create, list, revise, mark signed and send answer with the API shapes and status codes', async () => {
     const [manager, user] = await Promise.all([createTestUser({ role: 'manager' }), createTestUser({ role: 'user' })]);
     const [managerCookie, userCookie] = await Promise.all([signedInCookie(manager.id), signedInCookie(user.id)]);
-    const client = await insertClient({ email: 'api@klijent.hr' });
+    const client = await insertClient({ agreement: false, email: 'api@klijent.hr' });
     const path = `/api/clients/${client.id}/agreements`;
 
     expect((await apiFailure(listAction(ctx(jsonRequest(path, terms(), userCookie), { clientId: client.id })))).status).toBe(403);

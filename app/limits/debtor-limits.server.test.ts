@@ -35,9 +35,7 @@ async function staff() {
 
 /** A debtor with a limit already approved (set as the approval would, so previousLimit has something to record). */
 async function debtor(limit: string | null = null, name?: string) {
-  const customer = await insertCustomer({ name });
-  if (limit !== null) await execute(`UPDATE customers SET credit_limit = :limit WHERE id = :id`, { id: customer.id, limit });
-  return customer;
+  return insertCustomer({ name, creditLimit: limit });
 }
 
 describe("requesting a debtor's limit", () => {
