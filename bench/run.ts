@@ -11,6 +11,7 @@ import { nodeFlagsFor } from '../scripts/node-flags.ts';
 import { freePort } from '../tests/support/free-port.ts';
 import { startBaseline } from './baseline.ts';
 import { BENCH_USER, bookSize, loadBook } from './load-book.ts';
+import { measureWrites, prepareFinanceable, type WriteRow } from './writes.ts';
 
 /**
  * `npm run bench`: a fresh embedded database with a large book, the
@@ -22,11 +23,16 @@ import { BENCH_USER, bookSize, loadBook } from './load-book.ts';
  * BENCH_DATA_DIR keeps the database in that folder and reuses a book loaded
  * there before (migrations still run), so tuning can re-measure in minutes.
  * BENCH_TARGETS (comma-separated parts of target names, e.g. `q=,payable`)
- * runs only those targets, beside the baseline.
+ * runs only those targets, beside the baseline. The money writes (financing
+ * and the settling payment confirmation, bench/writes.ts) run on BENCH_WRITES
+ * prepared invoices (default 200) at concurrency 10, when no target filter is
+ * given or it names `finance` or `confirm`.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const duration = Number(process.env.BENCH_DURATION ?? 10);
+/** Invoices financed and then settled by the timed money writes (each once). */
+const writeCount = Number(process.env.BENCH_WRITES ?? 200);
 const concurrencies = (process.env.BENCH_CONCURRENCY ?? '1,10,50').split(',').map(Number);
 const only = (process.env.BENCH_TARGETS ?? '')
   .split(',')
@@ -125,6 +131,8 @@ async function main() {
     }
     const loadSeconds = reuseBook ? null : (Date.now() - loadStarted) / 1000;
     if (loadSeconds !== null) log(`loaded in ${loadSeconds.toFixed(0)} s`);
+    const wantWrites = only.length === 0 || only.some((part) => 'finance confirm'.includes(part));
+    const financeable = wantWrites ? await prepareFinanceable(sequelize, writeCount) : [];
     await sequelize.close();
 
     if (!fs.existsSync(path.join(root, 'build/index.js'))) {
@@ -199,6 +207,16 @@ async function main() {
         );
       }
     }
+    const writes: WriteRow[] = [];
+    if (financeable.length > 0) {
+      const concurrency = Math.max(...concurrencies.filter((value) => value <= 10), 1);
+      writes.push(...(await measureWrites(url, cookie, financeable, concurrency)));
+      for (const row of writes) {
+        log(
+          `${row.target.padEnd(44)} c=${String(row.concurrency).padStart(2)}  ${String(row.operationsPerSecond).padStart(6)} op/s  p50 ${String(row.p50).padStart(4)} ms  p99 ${String(row.p99).padStart(4)} ms  errors ${row.errors} of ${row.operations}`,
+        );
+      }
+    }
     const memory = { webPeakMb: peakMemoryMb(web.pid), workerPeakMb: peakMemoryMb(worker.pid) };
     log(`peak memory: web ${memory.webPeakMb} MB, worker ${memory.workerPeakMb} MB`);
 
@@ -211,6 +229,7 @@ async function main() {
       startToHealthyMs,
       durationSeconds: duration,
       rows,
+      writes,
       memory,
     };
     const resultsDir = path.join(root, 'bench/results');
@@ -218,6 +237,7 @@ async function main() {
     const file = path.join(resultsDir, `${report.date.replace(/[:.]/g, '-')}.json`);
     fs.writeFileSync(file, JSON.stringify(report, null, 2));
     console.table(rows.map((row) => ({ ...row, ratioToBaseline: row.ratioToBaseline === null ? '' : `${(row.ratioToBaseline * 100).toFixed(0)} %` })));
+    if (writes.length > 0) console.table(writes);
     log(`written ${path.relative(root, file)}`);
   } finally {
     await baseline?.close();

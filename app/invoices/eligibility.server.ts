@@ -3,7 +3,7 @@ import { inTransaction, selectOne } from '../db.server.ts';
 import { agreementInForce, feeTermsOf, type AgreementRow } from '../agreements/in-force.server.ts';
 import { daysBetween, invoiceFee, type FeeBreakdown } from '../agreements/fees.ts';
 import { apiError } from '../utils/api.server.ts';
-import { businessDay } from '../utils/business-time.ts';
+import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
 import { centsToDecimalString, percentOfCents, toCents } from '../utils/money.ts';
 import type { RefusalParams } from '../utils/refusals.ts';
 import { blockedRefusal } from './invoice-transition.server.ts';
@@ -152,7 +152,8 @@ export async function invoiceEligibility(invoiceId: string, options: { transacti
       { transaction },
     ))!;
 
-    const today = businessDay();
+    // The SQL day, not the process clock's: a transaction that fixed its business day (tests, replays) finances on it.
+    const { today } = (await selectOne<{ today: string }>(`SELECT to_char(${SQL_BUSINESS_TODAY}, 'YYYY-MM-DD') AS today`, {}, { transaction }))!;
     const amountCents = toCents(invoice.amount);
     const agreement = await agreementInForce(invoice.client_id, today, { transaction });
     const figures = agreement
@@ -269,7 +270,7 @@ export function firstRefusal(eligibility: Eligibility): Response | null {
   const failing = eligibility.checks.find((check) => check.passed !== true);
   if (!failing) return null;
   // A check is left unevaluated only when the agreement check failed before it.
-  return failing.refusal?.() ?? apiError(409, INVOICE_REFUSALS.noAgreement, { params: { name: eligibility.client.company_name, date: businessDay() } });
+  return failing.refusal?.() ?? eligibility.checks.find((check) => check.name === 'agreement')!.refusal!();
 }
 
 /** The checks as the page shows them (no refusal closures). */

@@ -11,7 +11,8 @@ import { isUuid } from '../utils/validation.ts';
 import { getPayment, type PaymentDto } from './payment-queries.server.ts';
 import { money } from '../utils/api-values.ts';
 import { lockInvoice, type LockedInvoice } from './payment-recording.server.ts';
-import type { Client, Invoice, Payment, Payout } from '../../db/models/index.ts';
+import { cancelReserveRelease, postCollection, settleInvoice } from './settlement.server.ts';
+import type { Client, Invoice, Payment } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 
 /**
@@ -22,15 +23,17 @@ import type { RowOf } from '../../db/models/rows.ts';
  * the daily queue ('create:payment'); confirming, failing and refunding are
  * the manager's ('confirm:payment').
  *
- * Applying money: confirming adds the amount to invoices.paid_amount. When
- * the confirmed payments cover the amount, the invoice becomes 'paid', the
- * client's used_credit falls by the advance (factor_amount; usedCredit is the
- * sum of open advances) and the reserve (amount − advance − fee) is released
- * as a pending 'reserve_release' payout to the client's IBAN. A refund of a
- * confirmed payment takes the money back off the invoice; if that payment
- * had settled it, the settlement is undone too (status financed, used credit
- * raised again, the reserve release cancelled) — refused with 409 once the
- * reserve left in a bank file.
+ * Applying money: confirming adds the amount to invoices.paid_amount and
+ * posts it to the client's account as a collection, which repays the advance
+ * first (used credit and the debtor's exposure fall with it). When the
+ * confirmed payments cover the amount, the invoice becomes 'paid' and is
+ * settled: the final fee on the actual days, its completing fee e-invoice or
+ * credit note, and the reserve (amount − advance − fees − VAT on them)
+ * released as a pending 'reserve_release' payout to the client's IBAN
+ * (./settlement.server.ts). A refund of a confirmed payment takes the money
+ * back off the invoice and the account; if that payment had settled it, the
+ * reserve release is cancelled too — refused with 409 once the reserve left
+ * in a bank file.
  *
  * Lock order (same as app/invoices): payment row, then invoice row, then
  * client row, each SELECT … FOR UPDATE inside one transaction; every
@@ -38,10 +41,12 @@ import type { RowOf } from '../../db/models/rows.ts';
  * payment is ./payment-recording.server.ts.
  */
 
-type LockedPayment = RowOf<typeof Payment, 'id' | 'invoice_id' | 'amount' | 'status'>;
+type LockedPayment = RowOf<typeof Payment, 'id' | 'invoice_id' | 'amount' | 'status' | 'reference'>;
 
 async function lockPayment(id: string, transaction: Transaction): Promise<LockedPayment> {
-  const row = isUuid(id) ? await selectOne<LockedPayment>('SELECT id, invoice_id, amount, status FROM payments WHERE id = :id FOR UPDATE', { id }, { transaction }) : null;
+  const row = isUuid(id)
+    ? await selectOne<LockedPayment>('SELECT id, invoice_id, amount, status, reference FROM payments WHERE id = :id FOR UPDATE', { id }, { transaction })
+    : null;
   if (!row) throw apiError(404, PAYMENT_MESSAGES.notFound);
   return row;
 }
@@ -130,83 +135,13 @@ export async function confirmPayment(args: Args, options: { transaction?: Transa
       },
       transaction,
     );
+    await postCollection({ actor: args.actor, invoice, paymentId: payment.id, cents: paying, reference: payment.reference }, transaction);
     if (settles) await settleInvoice(args, invoice, client, transaction);
     // The confirmation is the payment processing's manual step: its task closes and the instance goes on.
     await applyEntityDecision({ workflowType: 'payment_processing', entityId: payment.id, decision: 'approve', actor: args.actor, summary: 'payment confirmed' }, { transaction });
     return getPayment(payment.id, transaction);
   };
   return inTransaction(run, options.transaction);
-}
-
-/** The invoice is covered: used credit falls by the advance, the reserve goes back to the client. */
-async function settleInvoice(args: Args, invoice: LockedInvoice, client: LockedClient, transaction: Transaction) {
-  const amount = toCents(invoice.amount);
-  const advance = toCents(invoice.factor_amount ?? '0');
-  const fee = toCents(invoice.factor_fee ?? '0');
-  const usedBefore = toCents(client.used_credit);
-  // Never below zero: a hand-corrected used_credit must not block a settlement.
-  const usedAfter = Math.max(0, usedBefore - advance);
-  await execute('UPDATE clients SET used_credit = :used WHERE id = :id', { id: client.id, used: centsToDecimalString(usedAfter) }, { transaction });
-  await logActivity(
-    {
-      action: 'invoice_paid',
-      userId: args.actor.id,
-      entityType: 'invoice',
-      entityId: invoice.id,
-      ipAddress: args.ip,
-      details: {
-        invoiceNumber: invoice.invoice_number,
-        amount: centsToNumber(amount),
-        currency: invoice.currency,
-        fromStatus: 'financed',
-        toStatus: 'paid',
-        paymentId: args.id,
-        factorAmount: centsToNumber(advance),
-        usedCreditBefore: centsToNumber(usedBefore),
-        usedCreditAfter: centsToNumber(usedAfter),
-      },
-    },
-    transaction,
-  );
-  const reserve = amount - advance - fee;
-  if (reserve <= 0) return;
-  // The advance went to this account at financing; it is the fallback when the client's IBAN was cleared since.
-  const iban =
-    client.iban ??
-    (
-      await selectOne<RowOf<typeof Payout, 'iban'>>(
-        `SELECT iban FROM payouts WHERE invoice_id = :id AND kind = 'advance' ORDER BY created_at DESC LIMIT 1`,
-        { id: invoice.id },
-        { transaction },
-      )
-    )?.iban;
-  if (!iban) throw apiError(409, PAYMENT_MESSAGES.noIbanForReserve, { params: { name: client.company_name } });
-  const { rows } = await execute<{ id: string }>(
-    `INSERT INTO payouts (client_id, invoice_id, kind, amount, currency, iban, status, created_by)
-     VALUES (:clientId, :invoiceId, 'reserve_release', :amount, :currency, :iban, 'pending', :actorId) RETURNING id`,
-    { clientId: client.id, invoiceId: invoice.id, amount: centsToDecimalString(reserve), currency: invoice.currency, iban, actorId: args.actor.id },
-    { transaction },
-  );
-  await logActivity(
-    {
-      action: 'reserve_released',
-      userId: args.actor.id,
-      entityType: 'payout',
-      entityId: rows[0].id,
-      ipAddress: args.ip,
-      details: {
-        invoiceId: invoice.id,
-        invoiceNumber: invoice.invoice_number,
-        clientName: client.company_name,
-        amount: centsToNumber(reserve),
-        invoiceAmount: centsToNumber(amount),
-        factorAmount: centsToNumber(advance),
-        factorFee: centsToNumber(fee),
-        iban,
-      },
-    },
-    transaction,
-  );
 }
 
 /** PUT /api/payments/{id}/fail (manager): pending → failed (the bank returned it, the cheque bounced). */
@@ -243,37 +178,15 @@ export async function refundPayment(args: Args, options: { transaction?: Transac
     const paidAfter = Math.max(0, paidBefore - refunding);
     const reopens = invoice.status === 'paid';
     const details: Record<string, unknown> = { toStatus: 'refunded', paidBefore: centsToNumber(paidBefore), paidAfter: centsToNumber(paidAfter), reopensInvoice: reopens };
+    // The reserve release first: once it left in a bank file the refund is refused before anything changes.
+    const cancelledReserve = reopens ? await cancelReserveRelease({ ...args, paymentId: payment.id }, invoice, transaction) : null;
+    const usedBefore = toCents(client.used_credit);
+    if (paidBefore > paidAfter) {
+      // What the payment had applied comes back off the account: the advance is outstanding again by that much.
+      await postCollection({ actor: args.actor, invoice, paymentId: payment.id, cents: -(paidBefore - paidAfter), reference: payment.reference }, transaction);
+    }
     if (reopens) {
-      const reserve = await selectOne<RowOf<typeof Payout, 'id' | 'status' | 'amount'>>(
-        `SELECT id, status, amount FROM payouts WHERE invoice_id = :id AND kind = 'reserve_release' AND status <> 'cancelled' FOR UPDATE`,
-        { id: invoice.id },
-        { transaction },
-      );
-      if (reserve && reserve.status !== 'pending') throw apiError(409, PAYMENT_MESSAGES.reserveAlreadyPaidOut);
-      const advance = toCents(invoice.factor_amount ?? '0');
-      const usedBefore = toCents(client.used_credit);
-      await execute('UPDATE clients SET used_credit = :used WHERE id = :id', { id: client.id, used: centsToDecimalString(usedBefore + advance) }, { transaction });
-      if (reserve) {
-        await execute(`UPDATE payouts SET status = 'cancelled' WHERE id = :id`, { id: reserve.id }, { transaction });
-        await logActivity(
-          {
-            action: 'reserve_cancelled',
-            userId: args.actor.id,
-            entityType: 'payout',
-            entityId: reserve.id,
-            ipAddress: args.ip,
-            details: {
-              invoiceId: invoice.id,
-              invoiceNumber: invoice.invoice_number,
-              amount: money(reserve.amount),
-              paymentId: payment.id,
-              fromStatus: 'pending',
-              toStatus: 'cancelled',
-            },
-          },
-          transaction,
-        );
-      }
+      const usedAfter = toCents((await lockClient(client.id, transaction)).used_credit);
       await logActivity(
         {
           action: 'invoice_reopened',
@@ -287,12 +200,12 @@ export async function refundPayment(args: Args, options: { transaction?: Transac
             toStatus: 'financed',
             paymentId: payment.id,
             usedCreditBefore: centsToNumber(usedBefore),
-            usedCreditAfter: centsToNumber(usedBefore + advance),
+            usedCreditAfter: centsToNumber(usedAfter),
           },
         },
         transaction,
       );
-      details.reserveCancelled = reserve?.id ?? null;
+      details.reserveCancelled = cancelledReserve?.id ?? null;
     }
     await execute(
       `UPDATE invoices SET paid_amount = :paid, status = CASE WHEN :reopens THEN 'financed' ELSE status END,

@@ -12,7 +12,7 @@ import { book, financedInvoice, financeableClient, insertCustomer } from '../../
 const usedCredit = async (clientId: string) => (await selectOne<{ used_credit: string }>('SELECT used_credit FROM clients WHERE id = :id', { id: clientId }))!.used_credit;
 
 describe('payments: recording, confirming, settling', () => {
-  it('settles an invoice paid in two part-payments: paid, used credit back, reserve = amount − advance − fee to the cent', async () => {
+  it('settles an invoice paid in two part-payments: paid, used credit back, the fee on the actual days, reserve = amount − advance − fee − VAT to the cent', async () => {
     const b = await book();
     const client = await financeableClient({ usedCredit: '1234.56' });
     const customer = await insertCustomer();
@@ -54,12 +54,34 @@ describe('payments: recording, confirming, settling', () => {
       `SELECT id, amount, iban, status, client_id FROM payouts WHERE invoice_id = :id AND kind = 'reserve_release'`,
       { id: invoice.id },
     );
-    const expected = toCents(invoice.amount) - toCents(invoice.factor_amount) - toCents(invoice.factor_fee);
-    expect(reserve).toEqual([{ id: expect.any(String), amount: centsToDecimalString(expected), iban: client.iban, status: 'pending', client_id: client.id }]);
-    // 10000.01 at 80 % → 8000.01 advance; the fee is 1.5 % per started 30 days (2 periods for 40 days) → 300.00.
+    // 10000.01 at 80 % → 8000.01 advance; financing charged 1.5 % per started 30 days to the due date (2 periods for
+    // 40 days) → 300.00 + 25 % VAT 75.00. Paid in full on the financing day, nothing was open at the start of the first
+    // period, so the fee earned is 0 (docs/money.md#fees-that-follow-time): a credit note for 300.00 and its 75.00 VAT,
+    // and the reserve is the whole amount less the advance.
     expect(invoice.factor_amount).toBe('8000.01');
     expect(invoice.factor_fee).toBe('300.00');
-    expect(reserve[0].amount).toBe('1700.00');
+    const settled = (await selectOne<{ factor_fee: string; factor_fee_vat: string }>('SELECT factor_fee, factor_fee_vat FROM invoices WHERE id = :id', { id: invoice.id }))!;
+    expect(settled).toEqual({ factor_fee: '0.00', factor_fee_vat: '0.00' });
+    const credit = await selectRows<{ type_code: string; net_amount: string; vat_amount: string }>(
+      `SELECT type_code, net_amount, vat_amount FROM outgoing_einvoices WHERE invoice_id = :id AND purpose = 'fee_credit'`,
+      { id: invoice.id },
+    );
+    expect(credit).toEqual([{ type_code: '381', net_amount: '300.00', vat_amount: '75.00' }]);
+    const expected = 1_000_001 - 800_001;
+    expect(reserve).toEqual([{ id: expect.any(String), amount: centsToDecimalString(expected), iban: client.iban, status: 'pending', client_id: client.id }]);
+    expect(reserve[0].amount).toBe('2000.00');
+    // The invoice's entries on the client's account balance to zero once the reserve is released.
+    const ledger = await selectRows<{ kind: string; amount: string }>('SELECT kind, amount FROM client_ledger WHERE invoice_id = :id ORDER BY entry_number', { id: invoice.id });
+    expect(ledger).toEqual([
+      { kind: 'advance', amount: '8000.01' },
+      { kind: 'fee', amount: '300.00' },
+      { kind: 'fee_vat', amount: '75.00' },
+      { kind: 'collection', amount: '-4000.00' },
+      { kind: 'collection', amount: '-6000.01' },
+      { kind: 'fee', amount: '-300.00' },
+      { kind: 'fee_vat', amount: '-75.00' },
+      { kind: 'reserve_release', amount: '2000.00' },
+    ]);
 
     // Each transition is in the activity log with who did it.
     expect((await activityRows('payment_recorded', first.id))[0]).toMatchObject({ user_id: b.user.id, ip_address: '10.0.0.1' });
@@ -172,7 +194,8 @@ describe('payments: recording, confirming, settling', () => {
     expect(refunded).toMatchObject({ status: 'refunded', invoiceStatus: 'financed', invoicePaidAmount: 500 });
     const row = (await selectOne('SELECT status, paid_amount, paid_at FROM invoices WHERE id = :id', { id: invoice.id }))!;
     expect(row).toMatchObject({ status: 'financed', paid_amount: '500.00', paid_at: null });
-    expect(await usedCredit(client.id)).toBe(usedWhileOpen);
+    // The part-payment still repays 500.00 of the advance.
+    expect(toCents(await usedCredit(client.id))).toBe(toCents(usedWhileOpen) - 50_000);
     expect(await selectRows(`SELECT status FROM payouts WHERE invoice_id = :id AND kind = 'reserve_release'`, { id: invoice.id })).toEqual([{ status: 'cancelled' }]);
     expect(await activityRows('invoice_reopened', invoice.id)).toHaveLength(1);
     expect(await activityRows('reserve_cancelled')).toHaveLength(1);
@@ -180,6 +203,16 @@ describe('payments: recording, confirming, settling', () => {
     // Refunding a part-payment only takes its money off.
     await refundPayment({ actor: b.manager, id: part.id });
     expect((await selectOne<{ paid_amount: string }>('SELECT paid_amount FROM invoices WHERE id = :id', { id: invoice.id }))!.paid_amount).toBe('0.00');
+    expect(await usedCredit(client.id)).toBe(usedWhileOpen);
+    // Every reversal is a new entry: the reserve release and both collections are taken back, nothing rewritten.
+    const reversals = await selectRows<{ kind: string; amount: string }>(
+      `SELECT kind, amount FROM client_ledger WHERE invoice_id = :id AND (kind = 'reserve_release' OR kind = 'collection') ORDER BY entry_number`,
+      { id: invoice.id },
+    );
+    const sum = (kind: string) => reversals.filter((entry) => entry.kind === kind).reduce((total, entry) => total + toCents(entry.amount), 0);
+    expect(sum('collection')).toBe(0);
+    expect(sum('reserve_release')).toBe(0);
+    expect(reversals.length).toBe(6);
 
     // Paid again; the new reserve goes into a bank file; a refund is now refused and changes nothing.
     const again = await recordPayment({ actor: b.user, input: { invoiceId: invoice.id, amount: '2000.00' } });
