@@ -37,8 +37,8 @@ describe('the login action when a step fails unexpectedly', () => {
     expect(response.status).toBe(500);
     const body = await response.json();
     expect(body).toEqual({ step: 'credentials', error: 'login.errors.loginFailed' });
-    expect(englishText(body.error)).toBe('Login failed');
-    expect(await hrText(body.error)).toBe('Prijava nije uspjela');
+    expect(englishText(String(body.error))).toBe('Login failed');
+    expect(await hrText(String(body.error))).toBe('Prijava nije uspjela');
     expect(log).toHaveBeenCalledWith('login: login failed', failure);
   });
 
@@ -49,8 +49,8 @@ describe('the login action when a step fails unexpectedly', () => {
     expect(response.status).toBe(500);
     const body = await response.json();
     expect(body).toEqual({ step: 'setup', qrCode: 'data:image/png;base64,AAAA', manualKey: 'KEY', error: 'login.errors.totpSetupFailed' });
-    expect(englishText(body.error)).toBe('Failed to setup TOTP');
-    expect(await hrText(body.error)).toBe('Postavljanje autentifikatora nije uspjelo');
+    expect(englishText(String(body.error))).toBe('Failed to setup TOTP');
+    expect(await hrText(String(body.error))).toBe('Postavljanje autentifikatora nije uspjelo');
 
     // Starting the set-up after the password: back to the credentials (there is no QR to show yet).
     steps.startLogin.mockResolvedValue({ data: { requiresTotp: false, needsTotpSetup: true }, headers: {} });
