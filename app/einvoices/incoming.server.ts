@@ -5,9 +5,10 @@ import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
+import { upstreamRefusal } from '../integrations/core.server.ts';
 import { getEInvoicing, type ReceivedDocument } from '../integrations/einvoicing.server.ts';
 import { intakeUblInvoice } from '../invoices/ubl-import.server.ts';
-import { API_ERRORS, apiError, readApiError } from '../utils/api.server.ts';
+import { apiError, readApiError } from '../utils/api.server.ts';
 import { englishText } from '../utils/refusals.ts';
 import { UBL_MESSAGES } from './ubl-constants.ts';
 import { parseUblInvoice } from './ubl-document.server.ts';
@@ -163,7 +164,7 @@ export async function receiveIncomingEInvoices({ actor, ip = null }: { actor: Ac
   try {
     documents = await getEInvoicing().receiveDocuments();
   } catch (error) {
-    throw apiError(502, API_ERRORS.upstream, { params: { detail: error instanceof Error ? error.message : String(error) } });
+    throw upstreamRefusal(error);
   }
   const summary: ReceiveSummary = { received: documents.length, imported: 0, failed: 0, duplicates: 0 };
   for (const document of documents) {
