@@ -1,14 +1,14 @@
-import { getInputProps, useForm, type Submission } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Callout, Flex } from '@radix-ui/themes';
+import { getInputProps } from '@conform-to/react';
+import { Flex } from '@radix-ui/themes';
 import { useFetcher } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
-import { Field } from '~/components/forms.tsx';
+import { Field, FormErrors } from '~/components/forms.tsx';
 import { SelectField } from '~/components/kit/fields.tsx';
 import { CAMPAIGN_RECIPIENTS, campaignCreateSchema } from '~/email/schemas.ts';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
 import type { EmailActionData, EmailFormResult } from './template-form.tsx';
 import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
+import { useZodForm } from '~/components/kit/zod-form.ts';
 
 /** The campaign dialog of docs/screens.md (only active templates; recipients default active_clients; optional schedule) and its ?new=campaign panel. */
 export interface CampaignChoices {
@@ -16,18 +16,8 @@ export interface CampaignChoices {
   clients: { id: string; companyName: string }[];
 }
 
-type Values = { name?: string; templateId?: string; recipients?: string; clientIds?: string[]; scheduledAt?: string };
-
 function useCampaignForm(id: string, lastResult?: EmailFormResult) {
-  return useForm<Values>({
-    id,
-    lastResult,
-    defaultValue: { recipients: 'active_clients' },
-    constraint: getZodConstraint(campaignCreateSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: campaignCreateSchema }) as Submission<Values>,
-  });
+  return useZodForm(campaignCreateSchema, { id, lastResult, defaultValue: { recipients: 'active_clients' } });
 }
 
 function CampaignFields({ fields, formErrors, choices }: { fields: ReturnType<typeof useCampaignForm>[1]; formErrors?: string[]; choices: CampaignChoices }) {
@@ -72,11 +62,7 @@ function CampaignFields({ fields, formErrors, choices }: { fields: ReturnType<ty
         ))}
       </SelectField>
       <Field label={t('email.campaignForm.scheduledAt')} inputProps={getInputProps(fields.scheduledAt, { type: 'datetime-local' })} errors={errorText(fields.scheduledAt.errors)} />
-      {formErrors?.length ? (
-        <Callout.Root color="red" role="alert">
-          <Callout.Text>{errorText(formErrors)?.join(' ')}</Callout.Text>
-        </Callout.Root>
-      ) : null}
+      <FormErrors errors={formErrors} />
     </Flex>
   );
 }

@@ -1,15 +1,15 @@
-import { getFormProps, getInputProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Button, Callout, Card, Flex, Heading, Text } from '@radix-ui/themes';
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react';
+import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { Form, Link, useFetcher, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Field } from '~/components/forms.tsx';
+import { Field, FormErrors } from '~/components/forms.tsx';
 import { EMAIL_TRIGGERS, TEMPLATE_VARIABLES, templateFormSchema } from '~/email/schemas.ts';
 import { useRefusalText, useRefusalTexts } from '~/components/refusal-text.ts';
 import { encodeRefusal, type RefusalParams } from '~/utils/refusals.ts';
 import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
-import { SelectField, TextAreaField } from '~/components/kit/fields.tsx';
+import { SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
+import { useZodForm } from '~/components/kit/zod-form.ts';
 
 /**
  * The template dialog of docs/screens.md (JavaScript: a fetcher post, closes on
@@ -27,15 +27,7 @@ export interface EmailActionData {
 type Values = { name?: string; trigger?: string; subject?: string; body?: string; isActive?: string };
 
 function useTemplateForm(id: string, lastResult?: EmailFormResult, defaultValue: Values = { trigger: 'manual', isActive: 'on' }) {
-  return useForm<Values>({
-    id,
-    lastResult,
-    defaultValue,
-    constraint: getZodConstraint(templateFormSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: templateFormSchema }) as Submission<Values>,
-  });
+  return useZodForm(templateFormSchema, { id, lastResult, defaultValue });
 }
 
 function TemplateFields({ fields, formErrors }: { fields: ReturnType<typeof useTemplateForm>[1]; formErrors?: string[] }) {
@@ -65,11 +57,7 @@ function TemplateFields({ fields, formErrors }: { fields: ReturnType<typeof useT
           {t('email.templateForm.isActive')}
         </Flex>
       </Text>
-      {formErrors?.length ? (
-        <Callout.Root color="red" role="alert">
-          <Callout.Text>{errorText(formErrors)?.join(' ')}</Callout.Text>
-        </Callout.Root>
-      ) : null}
+      <FormErrors errors={formErrors} />
     </Flex>
   );
 }
@@ -203,14 +191,12 @@ export function TemplateEditPanel({
             {t('email.templateForm.description')}
           </Text>
           <TemplateFields fields={fields} formErrors={form.errors} />
-          <Flex gap="3" justify="end">
-            <Button asChild variant="soft" color="gray">
-              <Link to={cancelTo}>{t('email.templateForm.cancel')}</Link>
-            </Button>
-            <Button type="submit" disabled={saving}>
-              {saving ? t('email.templateForm.saving') : t('email.templateForm.save')}
-            </Button>
-          </Flex>
+          <SubmitRow
+            cancel={{ to: cancelTo, label: t('email.templateForm.cancel') }}
+            submitLabel={t('email.templateForm.save')}
+            busyLabel={t('email.templateForm.saving')}
+            busy={saving}
+          />
         </Flex>
       </Form>
     </Card>

@@ -1,14 +1,14 @@
-import { getInputProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Callout, Flex } from '@radix-ui/themes';
+import { getInputProps, type SubmissionResult } from '@conform-to/react';
+import { Flex } from '@radix-ui/themes';
 import { useFetcher } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
-import { Field } from '~/components/forms.tsx';
+import { Field, FormErrors } from '~/components/forms.tsx';
 import { SelectField, TextAreaField } from '~/components/kit/fields.tsx';
 import { PAYMENT_METHODS, paymentCreateSchema } from '~/payments/schemas.ts';
 import { formatEur } from '~/utils/format.ts';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
 import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
+import { useZodForm } from '~/components/kit/zod-form.ts';
 
 /**
  * The record-payment dialog (docs/screens.md, docs/domain-model.md#validation): payable invoice, amount to the
@@ -30,18 +30,8 @@ export interface RecordActionData {
   created?: boolean;
 }
 
-type Values = { invoiceId?: string; amount?: string; paymentMethod?: string; reference?: string; notes?: string };
-
 function useRecordForm(id: string, lastResult: RecordResult | undefined) {
-  return useForm<Values>({
-    id,
-    lastResult,
-    defaultValue: { paymentMethod: 'bank_transfer' },
-    constraint: getZodConstraint(paymentCreateSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: paymentCreateSchema }) as Submission<Values>,
-  });
+  return useZodForm(paymentCreateSchema, { id, lastResult, defaultValue: { paymentMethod: 'bank_transfer' } });
 }
 
 function Fields({ form, fields, invoices }: { form: ReturnType<typeof useRecordForm>[0]; fields: ReturnType<typeof useRecordForm>[1]; invoices: PayableOption[] }) {
@@ -71,11 +61,7 @@ function Fields({ form, fields, invoices }: { form: ReturnType<typeof useRecordF
       </SelectField>
       <Field label={t('payments.fields.reference')} inputProps={getInputProps(fields.reference, { type: 'text' })} errors={errorText(fields.reference.errors)} />
       <TextAreaField label={t('payments.fields.notes')} meta={fields.notes} errors={errorText(fields.notes.errors)} />
-      {form.errors?.length ? (
-        <Callout.Root color="red" role="alert">
-          <Callout.Text>{errorText(form.errors)?.join(' ')}</Callout.Text>
-        </Callout.Root>
-      ) : null}
+      <FormErrors errors={form.errors} />
     </Flex>
   );
 }

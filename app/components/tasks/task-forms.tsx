@@ -1,15 +1,15 @@
-import { getFormProps, getInputProps, useForm, type FieldMetadata, type Submission, type SubmissionResult } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Callout, Card, Flex, Grid, Heading } from '@radix-ui/themes';
+import { getFormProps, getInputProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react';
+import { Card, Flex, Grid, Heading } from '@radix-ui/themes';
 import { Form, useFetcher, useNavigation } from '@remix-run/react';
 import { useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Field } from '~/components/forms.tsx';
+import { Field, FormErrors } from '~/components/forms.tsx';
 import { SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 import { TASK_PRIORITIES, TASK_TYPES, taskCreateSchema, taskEditFormSchema } from '~/tasks/schemas.ts';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
 import type { UserOption } from './task-card.tsx';
 import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
+import { useZodForm } from '~/components/kit/zod-form.ts';
 import { useToast } from '~/components/toaster.tsx';
 
 /**
@@ -25,20 +25,9 @@ export interface TaskFormData {
   result: TaskFormResult;
   created?: boolean;
 }
-type Values = Record<string, string | undefined>;
 // Any field of either form; only name, id, constraints and errors are read.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyField = FieldMetadata<any, any, string[]>;
-
-function FormErrors({ errors }: { errors?: string[] }) {
-  const errorText = useRefusalTexts();
-  if (!errors?.length) return null;
-  return (
-    <Callout.Root color="red" role="alert">
-      <Callout.Text>{errorText(errors)?.join(' ')}</Callout.Text>
-    </Callout.Root>
-  );
-}
 
 /** The fields both forms share: title, description, priority, assignee, due date, notes; `withType` adds the type. */
 function TaskFields({ fields, users, withType }: { fields: Record<string, AnyField>; users: UserOption[]; withType: boolean }) {
@@ -82,15 +71,7 @@ function TaskFields({ fields, users, withType }: { fields: Record<string, AnyFie
 }
 
 function useCreateForm(id: string, lastResult: TaskFormResult | undefined) {
-  return useForm<Values>({
-    id,
-    lastResult,
-    defaultValue: { priority: 'medium' },
-    constraint: getZodConstraint(taskCreateSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: taskCreateSchema }) as Submission<Values>,
-  });
+  return useZodForm(taskCreateSchema, { id, lastResult, defaultValue: { priority: 'medium' } });
 }
 
 /** A task about a record (`?new=1&entityType=client&entityId=…` from another page) keeps the link in hidden fields. */
@@ -183,7 +164,7 @@ export function EditTaskPanel({
   const navigation = useNavigation();
   const headingId = useId();
   const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'edit';
-  const [form, fields] = useForm<Values>({
+  const [form, fields] = useZodForm(taskEditFormSchema, {
     id: `edit-task-${task.id}`,
     lastResult,
     defaultValue: {
@@ -194,10 +175,6 @@ export function EditTaskPanel({
       dueDate: task.dueDay,
       notes: task.notes ?? '',
     },
-    constraint: getZodConstraint(taskEditFormSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: taskEditFormSchema }) as Submission<Values>,
   });
   useEffect(() => {
     if (lastResult?.status === 'error') toast({ title: 'tasks.toast.errorTitle', description: 'tasks.toast.updateFailed', variant: 'destructive' });
