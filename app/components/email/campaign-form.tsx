@@ -3,7 +3,7 @@ import { Flex } from '@radix-ui/themes';
 import { useFetcher } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { Field, FormErrors } from '~/components/forms.tsx';
-import { SelectField } from '~/components/kit/fields.tsx';
+import { Options, SelectField } from '~/components/kit/fields.tsx';
 import { CAMPAIGN_RECIPIENTS, campaignCreateSchema } from '~/email/schemas.ts';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
 import type { EmailActionData, EmailFormResult } from './template-form.tsx';
@@ -34,18 +34,10 @@ function CampaignFields({ fields, formErrors, choices }: { fields: ReturnType<ty
         selectProps={{ 'data-testid': 'campaign-template' }}
       >
         <option value="">{choices.templates.length ? t('email.campaignForm.templatePlaceholder') : t('email.campaignForm.noActiveTemplates')}</option>
-        {choices.templates.map((template) => (
-          <option key={template.id} value={template.id}>
-            {template.name}
-          </option>
-        ))}
+        <Options items={choices.templates} value={(template) => template.id} label={(template) => template.name} />
       </SelectField>
       <SelectField label={t('email.campaignForm.recipients')} meta={fields.recipients} errors={errorText(fields.recipients.errors)}>
-        {CAMPAIGN_RECIPIENTS.map((value) => (
-          <option key={value} value={value}>
-            {t(`email.recipients.${value}`)}
-          </option>
-        ))}
+        <Options items={CAMPAIGN_RECIPIENTS} label={(value) => t(`email.recipients.${value}`)} />
       </SelectField>
       {/* Dimmed while another choice of recipients applies, yet still readable (AA contrast). */}
       <SelectField
@@ -55,11 +47,7 @@ function CampaignFields({ fields, formErrors, choices }: { fields: ReturnType<ty
         selectProps={{ multiple: true, size: 6 }}
         style={recipients === 'specific_clients' ? undefined : { opacity: 0.75 }}
       >
-        {choices.clients.map((client) => (
-          <option key={client.id} value={client.id}>
-            {client.companyName}
-          </option>
-        ))}
+        <Options items={choices.clients} value={(client) => client.id} label={(client) => client.companyName} />
       </SelectField>
       <Field label={t('email.campaignForm.scheduledAt')} inputProps={getInputProps(fields.scheduledAt, { type: 'datetime-local' })} errors={errorText(fields.scheduledAt.errors)} />
       <FormErrors errors={formErrors} />

@@ -8,7 +8,7 @@ import { EMAIL_TRIGGERS, TEMPLATE_VARIABLES, templateFormSchema } from '~/email/
 import { useRefusalText, useRefusalTexts } from '~/components/refusal-text.ts';
 import { encodeRefusal, type RefusalParams } from '~/utils/refusals.ts';
 import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
-import { SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
+import { Options, SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 import { useZodForm } from '~/components/kit/zod-form.ts';
 
 /**
@@ -37,11 +37,7 @@ function TemplateFields({ fields, formErrors }: { fields: ReturnType<typeof useT
     <Flex direction="column" gap="3">
       <Field label={t('email.templateForm.name')} inputProps={getInputProps(fields.name, { type: 'text' })} errors={errorText(fields.name.errors)} />
       <SelectField label={t('email.templateForm.trigger')} meta={fields.trigger} errors={errorText(fields.trigger.errors)}>
-        {EMAIL_TRIGGERS.map((trigger) => (
-          <option key={trigger} value={trigger}>
-            {t(`email.triggers.${trigger}`)}
-          </option>
-        ))}
+        <Options items={EMAIL_TRIGGERS} label={(trigger) => t(`email.triggers.${trigger}`)} />
       </SelectField>
       <Field label={t('email.templateForm.subject')} inputProps={getInputProps(fields.subject, { type: 'text' })} errors={errorText(fields.subject.errors)} />
       <TextAreaField

@@ -3,7 +3,7 @@ import { Flex } from '@radix-ui/themes';
 import { useFetcher } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { Field, FormErrors } from '~/components/forms.tsx';
-import { SelectField, TextAreaField } from '~/components/kit/fields.tsx';
+import { Options, SelectField, TextAreaField } from '~/components/kit/fields.tsx';
 import { PAYMENT_METHODS, paymentCreateSchema } from '~/payments/schemas.ts';
 import { formatEur } from '~/utils/format.ts';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
@@ -41,11 +41,11 @@ function Fields({ form, fields, invoices }: { form: ReturnType<typeof useRecordF
     <Flex direction="column" gap="3">
       <SelectField label={t('payments.fields.invoice')} meta={fields.invoiceId} errors={errorText(fields.invoiceId.errors)}>
         <option value="">{t('payments.fields.chooseInvoice')}</option>
-        {invoices.map((invoice) => (
-          <option key={invoice.id} value={invoice.id}>
-            {t('payments.fields.invoiceOption', { number: invoice.invoiceNumber, customer: invoice.customerName, open: formatEur(invoice.openAmount) })}
-          </option>
-        ))}
+        <Options
+          items={invoices}
+          value={(invoice) => invoice.id}
+          label={(invoice) => t('payments.fields.invoiceOption', { number: invoice.invoiceNumber, customer: invoice.customerName, open: formatEur(invoice.openAmount) })}
+        />
       </SelectField>
       <Field
         label={t('payments.fields.amount')}
@@ -53,11 +53,7 @@ function Fields({ form, fields, invoices }: { form: ReturnType<typeof useRecordF
         errors={errorText(fields.amount.errors)}
       />
       <SelectField label={t('payments.fields.paymentMethod')} meta={fields.paymentMethod} errors={errorText(fields.paymentMethod.errors)}>
-        {PAYMENT_METHODS.map((method) => (
-          <option key={method} value={method}>
-            {t(`payments.method.${method}`)}
-          </option>
-        ))}
+        <Options items={PAYMENT_METHODS} label={(method) => t(`payments.method.${method}`)} />
       </SelectField>
       <Field label={t('payments.fields.reference')} inputProps={getInputProps(fields.reference, { type: 'text' })} errors={errorText(fields.reference.errors)} />
       <TextAreaField label={t('payments.fields.notes')} meta={fields.notes} errors={errorText(fields.notes.errors)} />

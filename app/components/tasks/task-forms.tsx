@@ -4,7 +4,7 @@ import { Form, useFetcher, useNavigation } from '@remix-run/react';
 import { useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field, FormErrors } from '~/components/forms.tsx';
-import { SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
+import { Options, SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 import { TASK_PRIORITIES, TASK_TYPES, taskCreateSchema, taskEditFormSchema } from '~/tasks/schemas.ts';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
 import type { UserOption } from './task-card.tsx';
@@ -41,27 +41,15 @@ function TaskFields({ fields, users, withType }: { fields: Record<string, AnyFie
         {withType ? (
           <SelectField label={t('tasks.fields.type')} meta={fields.type} errors={errorText(fields.type.errors)}>
             <option value="">{t('tasks.fields.chooseType')}</option>
-            {TASK_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {t(`tasks.type.${type}`)}
-              </option>
-            ))}
+            <Options items={TASK_TYPES} label={(type) => t(`tasks.type.${type}`)} />
           </SelectField>
         ) : null}
         <SelectField label={t('tasks.fields.priority')} meta={fields.priority} errors={errorText(fields.priority.errors)}>
-          {TASK_PRIORITIES.map((priority) => (
-            <option key={priority} value={priority}>
-              {t(`tasks.priority.${priority}`)}
-            </option>
-          ))}
+          <Options items={TASK_PRIORITIES} label={(priority) => t(`tasks.priority.${priority}`)} />
         </SelectField>
         <SelectField label={t('tasks.fields.assignedTo')} meta={fields.assignedTo} errors={errorText(fields.assignedTo.errors)}>
           <option value="">{t('tasks.card.unassigned')}</option>
-          {users.map((user) => (
-            <option key={user.id} value={user.id}>
-              {user.name}
-            </option>
-          ))}
+          <Options items={users} value={(user) => user.id} label={(user) => user.name} />
         </SelectField>
         <Field label={t('tasks.fields.dueDate')} inputProps={getInputProps(fields.dueDate, { type: 'date' })} errors={errorText(fields.dueDate.errors)} />
       </Grid>
