@@ -7,7 +7,7 @@ import { Options, SelectField } from '~/components/kit/fields.tsx';
 import { CAMPAIGN_RECIPIENTS, campaignCreateSchema } from '~/email/schemas.ts';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
 import type { EmailActionData, EmailFormResult } from './template-form.tsx';
-import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
+import { CreateDialog, CreatePanel, type CreateTexts } from '~/components/kit/create-form.tsx';
 import { useZodForm } from '~/components/kit/zod-form.ts';
 
 /** The campaign dialog of docs/screens.md (only active templates; recipients default active_clients; optional schedule) and its ?new=campaign panel. */
@@ -18,6 +18,15 @@ export interface CampaignChoices {
 
 function useCampaignForm(id: string, lastResult?: EmailFormResult) {
   return useZodForm(campaignCreateSchema, { id, lastResult, defaultValue: { recipients: 'active_clients' } });
+}
+
+function useCampaignTexts(): CreateTexts {
+  const { t } = useTranslation();
+  return {
+    title: t('email.campaignForm.title'),
+    description: t('email.campaignForm.description'),
+    labels: { cancel: t('email.campaignForm.cancel'), save: t('email.campaignForm.submit'), saving: t('email.campaignForm.submitting') },
+  };
 }
 
 function CampaignFields({ fields, formErrors, choices }: { fields: ReturnType<typeof useCampaignForm>[1]; formErrors?: string[]; choices: CampaignChoices }) {
@@ -56,25 +65,19 @@ function CampaignFields({ fields, formErrors, choices }: { fields: ReturnType<ty
 }
 
 export function CampaignDialog({ open, onOpenChange, choices }: { open: boolean; onOpenChange: (open: boolean) => void; choices: CampaignChoices }) {
-  const { t } = useTranslation();
+  const texts = useCampaignTexts();
   const fetcher = useFetcher<EmailActionData>({ key: 'create-campaign' });
   const [form, fields] = useCampaignForm('new-campaign', fetcher.data?.intent === 'createCampaign' ? fetcher.data.result : undefined);
   return (
     <CreateDialog
+      {...texts}
       open={open}
       onOpenChange={onOpenChange}
       fetcher={fetcher}
       form={form}
       intent="createCampaign"
-      title={t('email.campaignForm.title')}
-      description={t('email.campaignForm.description')}
       maxWidth="600px"
       failureToast={{ title: 'email.toast.errorTitle', description: 'email.toast.createCampaignFailed', variant: 'destructive' }}
-      labels={{
-        cancel: t('email.campaignForm.cancel'),
-        save: t('email.campaignForm.submit'),
-        saving: t('email.campaignForm.submitting'),
-      }}
     >
       <CampaignFields fields={fields} formErrors={form.errors} choices={choices} />
     </CreateDialog>
@@ -82,18 +85,10 @@ export function CampaignDialog({ open, onOpenChange, choices }: { open: boolean;
 }
 
 export function CampaignPanel({ lastResult, cancelTo, choices }: { lastResult?: EmailFormResult; cancelTo: string; choices: CampaignChoices }) {
-  const { t } = useTranslation();
+  const texts = useCampaignTexts();
   const [form, fields] = useCampaignForm('new-campaign-panel', lastResult);
   return (
-    <CreatePanel
-      form={form}
-      intent="createCampaign"
-      testId="campaign-panel"
-      title={t('email.campaignForm.title')}
-      description={t('email.campaignForm.description')}
-      cancelTo={cancelTo}
-      labels={{ cancel: t('email.campaignForm.cancel'), save: t('email.campaignForm.submit'), saving: t('email.campaignForm.submitting') }}
-    >
+    <CreatePanel {...texts} form={form} intent="createCampaign" testId="campaign-panel" cancelTo={cancelTo}>
       <CampaignFields fields={fields} formErrors={form.errors} choices={choices} />
     </CreatePanel>
   );

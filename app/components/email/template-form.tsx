@@ -7,7 +7,7 @@ import { Field, FormErrors } from '~/components/forms.tsx';
 import { EMAIL_TRIGGERS, TEMPLATE_VARIABLES, templateFormSchema } from '~/email/schemas.ts';
 import { useRefusalText, useRefusalTexts } from '~/components/refusal-text.ts';
 import { encodeRefusal, type RefusalParams } from '~/utils/refusals.ts';
-import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
+import { CreateDialog, CreatePanel, type CreateTexts } from '~/components/kit/create-form.tsx';
 import { Options, SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 import { useZodForm } from '~/components/kit/zod-form.ts';
 
@@ -28,6 +28,15 @@ type Values = { name?: string; trigger?: string; subject?: string; body?: string
 
 function useTemplateForm(id: string, lastResult?: EmailFormResult, defaultValue: Values = { trigger: 'manual', isActive: 'on' }) {
   return useZodForm(templateFormSchema, { id, lastResult, defaultValue });
+}
+
+function useTemplateTexts(): CreateTexts {
+  const { t } = useTranslation();
+  return {
+    title: t('email.templateForm.title'),
+    description: t('email.templateForm.description'),
+    labels: { cancel: t('email.templateForm.cancel'), save: t('email.templateForm.submit'), saving: t('email.templateForm.submitting') },
+  };
 }
 
 function TemplateFields({ fields, formErrors }: { fields: ReturnType<typeof useTemplateForm>[1]; formErrors?: string[] }) {
@@ -105,25 +114,19 @@ function PreviewButton({ formId }: { formId: string }) {
 }
 
 export function TemplateDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
-  const { t } = useTranslation();
+  const texts = useTemplateTexts();
   const fetcher = useFetcher<EmailActionData>({ key: 'create-template' });
   const [form, fields] = useTemplateForm('new-template', fetcher.data?.intent === 'createTemplate' ? fetcher.data.result : undefined);
   return (
     <CreateDialog
+      {...texts}
       open={open}
       onOpenChange={onOpenChange}
       fetcher={fetcher}
       form={form}
       intent="createTemplate"
-      title={t('email.templateForm.title')}
-      description={t('email.templateForm.description')}
       maxWidth="680px"
       failureToast={{ title: 'email.toast.errorTitle', description: 'email.toast.createTemplateFailed', variant: 'destructive' }}
-      labels={{
-        cancel: t('email.templateForm.cancel'),
-        save: t('email.templateForm.submit'),
-        saving: t('email.templateForm.submitting'),
-      }}
     >
       <TemplateFields fields={fields} formErrors={form.errors} />
       <PreviewButton formId={form.id} />
@@ -132,18 +135,10 @@ export function TemplateDialog({ open, onOpenChange }: { open: boolean; onOpenCh
 }
 
 export function TemplatePanel({ lastResult, cancelTo }: { lastResult?: EmailFormResult; cancelTo: string }) {
-  const { t } = useTranslation();
+  const texts = useTemplateTexts();
   const [form, fields] = useTemplateForm('new-template-panel', lastResult);
   return (
-    <CreatePanel
-      form={form}
-      intent="createTemplate"
-      testId="template-panel"
-      title={t('email.templateForm.title')}
-      description={t('email.templateForm.description')}
-      cancelTo={cancelTo}
-      labels={{ cancel: t('email.templateForm.cancel'), save: t('email.templateForm.submit'), saving: t('email.templateForm.submitting') }}
-    >
+    <CreatePanel {...texts} form={form} intent="createTemplate" testId="template-panel" cancelTo={cancelTo}>
       <TemplateFields fields={fields} formErrors={form.errors} />
     </CreatePanel>
   );

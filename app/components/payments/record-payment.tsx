@@ -7,7 +7,7 @@ import { Options, SelectField, TextAreaField } from '~/components/kit/fields.tsx
 import { PAYMENT_METHODS, paymentCreateSchema } from '~/payments/schemas.ts';
 import { formatEur } from '~/utils/format.ts';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
-import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
+import { CreateDialog, CreatePanel, type CreateTexts } from '~/components/kit/create-form.tsx';
 import { useZodForm } from '~/components/kit/zod-form.ts';
 
 /**
@@ -32,6 +32,15 @@ export interface RecordActionData {
 
 function useRecordForm(id: string, lastResult: RecordResult | undefined) {
   return useZodForm(paymentCreateSchema, { id, lastResult, defaultValue: { paymentMethod: 'bank_transfer' } });
+}
+
+function useRecordTexts(): CreateTexts {
+  const { t } = useTranslation();
+  return {
+    title: t('payments.dialogTitle'),
+    description: t('payments.dialogDescription'),
+    labels: { cancel: t('payments.cancel'), save: t('payments.save'), saving: t('payments.saving') },
+  };
 }
 
 function Fields({ form, fields, invoices }: { form: ReturnType<typeof useRecordForm>[0]; fields: ReturnType<typeof useRecordForm>[1]; invoices: PayableOption[] }) {
@@ -63,20 +72,18 @@ function Fields({ form, fields, invoices }: { form: ReturnType<typeof useRecordF
 }
 
 export function RecordPaymentDialog({ open, onOpenChange, invoices }: { open: boolean; onOpenChange: (open: boolean) => void; invoices: PayableOption[] }) {
-  const { t } = useTranslation();
+  const texts = useRecordTexts();
   const fetcher = useFetcher<RecordActionData>({ key: 'record-payment' });
   const [form, fields] = useRecordForm('record-payment', fetcher.data?.result);
   return (
     <CreateDialog
+      {...texts}
       open={open}
       onOpenChange={onOpenChange}
       fetcher={fetcher}
       form={form}
-      title={t('payments.dialogTitle')}
-      description={t('payments.dialogDescription')}
       maxWidth="560px"
       failureToast={{ title: 'payments.toast.errorTitle', description: 'payments.toast.recordFailed', variant: 'destructive' }}
-      labels={{ cancel: t('payments.cancel'), save: t('payments.save'), saving: t('payments.saving') }}
     >
       <Fields form={form} fields={fields} invoices={invoices} />
     </CreateDialog>
@@ -84,16 +91,10 @@ export function RecordPaymentDialog({ open, onOpenChange, invoices }: { open: bo
 }
 
 export function RecordPaymentPanel({ invoices, lastResult, cancelTo }: { invoices: PayableOption[]; lastResult?: RecordResult; cancelTo: string }) {
-  const { t } = useTranslation();
+  const texts = useRecordTexts();
   const [form, fields] = useRecordForm('record-payment-panel', lastResult);
   return (
-    <CreatePanel
-      form={form}
-      testId="record-panel"
-      title={t('payments.dialogTitle')}
-      cancelTo={cancelTo}
-      labels={{ cancel: t('payments.cancel'), save: t('payments.save'), saving: t('payments.saving') }}
-    >
+    <CreatePanel {...texts} form={form} testId="record-panel" cancelTo={cancelTo}>
       <Fields form={form} fields={fields} invoices={invoices} />
     </CreatePanel>
   );

@@ -8,7 +8,7 @@ import { Options, SelectField, SubmitRow, TextAreaField } from '~/components/kit
 import { TASK_PRIORITIES, TASK_TYPES, taskCreateSchema, taskEditFormSchema } from '~/tasks/schemas.ts';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
 import type { UserOption } from './task-card.tsx';
-import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
+import { CreateDialog, CreatePanel, type CreateTexts } from '~/components/kit/create-form.tsx';
 import { useZodForm } from '~/components/kit/zod-form.ts';
 import { useToast } from '~/components/toaster.tsx';
 
@@ -58,6 +58,11 @@ function TaskFields({ fields, users, withType }: { fields: Record<string, AnyFie
   );
 }
 
+function useCreateTexts(): CreateTexts {
+  const { t } = useTranslation();
+  return { title: t('tasks.dialogTitle'), description: t('tasks.dialogDescription'), labels: { cancel: t('tasks.cancel'), save: t('tasks.create'), saving: t('tasks.saving') } };
+}
+
 function useCreateForm(id: string, lastResult: TaskFormResult | undefined) {
   return useZodForm(taskCreateSchema, { id, lastResult, defaultValue: { priority: 'medium' } });
 }
@@ -84,20 +89,18 @@ export function NewTaskDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const { t } = useTranslation();
+  const texts = useCreateTexts();
   const fetcher = useFetcher<TaskFormData>({ key: 'create-task' });
   const [form, fields] = useCreateForm('new-task', fetcher.data?.result);
   return (
     <CreateDialog
+      {...texts}
       open={open}
       onOpenChange={onOpenChange}
       fetcher={fetcher}
       form={form}
-      title={t('tasks.dialogTitle')}
-      description={t('tasks.dialogDescription')}
       maxWidth="640px"
       failureToast={{ title: 'tasks.toast.errorTitle', description: 'tasks.toast.createFailed', variant: 'destructive' }}
-      labels={{ cancel: t('tasks.cancel'), save: t('tasks.create'), saving: t('tasks.saving') }}
     >
       <EntityInputs entity={entity} />
       <TaskFields fields={fields} users={users} withType />
@@ -117,18 +120,10 @@ export function NewTaskPanel({
   lastResult?: TaskFormResult;
   cancelTo: string;
 }) {
-  const { t } = useTranslation();
+  const texts = useCreateTexts();
   const [form, fields] = useCreateForm('new-task-panel', lastResult);
   return (
-    <CreatePanel
-      form={form}
-      testId="create-panel"
-      title={t('tasks.dialogTitle')}
-      description={t('tasks.dialogDescription')}
-      cancelTo={cancelTo}
-      labels={{ cancel: t('tasks.cancel'), save: t('tasks.create'), saving: t('tasks.saving') }}
-      hidden={<EntityInputs entity={entity} />}
-    >
+    <CreatePanel {...texts} form={form} testId="create-panel" cancelTo={cancelTo} hidden={<EntityInputs entity={entity} />}>
       <TaskFields fields={fields} users={users} withType />
       <FormErrors errors={form.errors} />
     </CreatePanel>
