@@ -24,6 +24,16 @@ export function getRequest(path: string, cookie?: string): Request {
   return new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} });
 }
 
+/**
+ * Deliberately invalid input where a domain function's type wants a valid
+ * one: what a caller that skipped the types (a form post, a JSON body) can
+ * send. The value is `unknown` until it is handed over, typed as the
+ * parameter, so no other mistake hides behind a cast.
+ */
+export function invalidInput<T>(value: unknown): T {
+  return value as T;
+}
+
 /** The thrown value of `promise`, which must reject. */
 export async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {

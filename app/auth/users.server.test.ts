@@ -4,7 +4,7 @@ import { startLogin } from './login.server.ts';
 import { verifyPassword } from './password.server.ts';
 import { getSignedInUser } from './permissions.server.ts';
 import { createSessionCookie, getSession } from './session.server.ts';
-import { activityRows, apiFailure, getRequest, jsonRequest, signedInCookie } from './test-helpers.server.ts';
+import { activityRows, apiFailure, getRequest, invalidInput, jsonRequest, signedInCookie } from './test-helpers.server.ts';
 import { changePassword, createStaffUser, findSetPasswordToken, listUsers, setPasswordWithToken, setUserActive, setUserOtp, setUserRole, updateProfile } from './users.server.ts';
 import { createTestUser, TEST_PASSWORD } from '../../tests/factories.ts';
 
@@ -62,7 +62,7 @@ describe('creating staff users', () => {
       status: 409,
       body: { errors: { email: ['A user with this email already exists'] } },
     });
-    const invalid = await apiFailure(createStaffUser(asActor(admin), { email: 'nope', firstName: '', lastName: '', role: 'boss' as never }));
+    const invalid = await apiFailure(createStaffUser(asActor(admin), { email: 'nope', firstName: '', lastName: '', role: invalidInput('boss') }));
     expect(invalid.status).toBe(400);
     expect(Object.keys(invalid.body.errors ?? {}).sort()).toEqual(['email', 'firstName', 'lastName', 'role']);
   });

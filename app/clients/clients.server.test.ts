@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activityRows, apiFailure, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure, getRequest, invalidInput, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import type { Transaction } from 'sequelize';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { loader as clientDetailLoader, action as clientDetailAction } from '../routes/api.clients.$clientId.ts';
@@ -68,7 +68,7 @@ describe('creating a client', () => {
     const user = await createTestUser();
     const before = await clientCount();
     const input = { companyName: 'Valid d.o.o.', oib: newOib(), ...patch };
-    const failure = await apiFailure(createClient({ actor: actorOf(user), input: input as never }));
+    const failure = await apiFailure(createClient({ actor: actorOf(user), input: invalidInput(input) }));
     expect(failure.status).toBe(400);
     expect(failure.body.errors?.[field]).toEqual([message]);
     expect(await clientCount()).toBe(before);

@@ -1,10 +1,11 @@
 import { CheckCircledIcon } from '@radix-ui/react-icons';
-import { Box, Button, Callout, Card, Code, Flex, Heading, Link as RadixLink, Text, TextField } from '@radix-ui/themes';
+import { Box, Button, Callout, Card, Code, Flex, Heading, Link as RadixLink, Text } from '@radix-ui/themes';
 import { Form, Link, useNavigation } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CODE_LENGTH } from '~/auth/schemas.ts';
 import { decodeRefusal } from '~/utils/refusals.ts';
+import { Field } from './forms.tsx';
 import { useRefusalText } from './refusal-text.ts';
 import { LanguageSwitcher } from './language-switcher.tsx';
 import { useToast } from './toaster.tsx';
@@ -75,31 +76,30 @@ function useSubmitting(intent: string) {
   return navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
 }
 
+/** One step's form: its intent, the page's one h1 (the step's title) and the step's description. */
+function StepForm({ intent, title, description, children }: { intent: string; title: string; description: string; children: React.ReactNode }) {
+  return (
+    <Form method="post" replace>
+      <input type="hidden" name="intent" value={intent} />
+      <Heading as="h1" size="5" mb="1">
+        {title}
+      </Heading>
+      <Text as="p" color="gray" size="2" mb="4">
+        {description}
+      </Text>
+      {children}
+    </Form>
+  );
+}
+
 function CredentialsStep() {
   const { t } = useTranslation();
   const submitting = useSubmitting('login');
   return (
-    <Form method="post" replace>
-      <input type="hidden" name="intent" value="login" />
-      <Heading as="h1" size="5" mb="1">
-        {t('login.title')}
-      </Heading>
-      <Text as="p" color="gray" size="2" mb="4">
-        {t('login.subtitle')}
-      </Text>
+    <StepForm intent="login" title={t('login.title')} description={t('login.subtitle')}>
       <Flex direction="column" gap="3">
-        <label>
-          <Text as="div" size="2" weight="medium" mb="1">
-            {t('login.email')}
-          </Text>
-          <TextField.Root name="email" type="email" autoComplete="username" required autoFocus />
-        </label>
-        <label>
-          <Text as="div" size="2" weight="medium" mb="1">
-            {t('login.password')}
-          </Text>
-          <TextField.Root name="password" type="password" autoComplete="current-password" required />
-        </label>
+        <Field label={t('login.email')} inputProps={{ name: 'email', type: 'email', autoComplete: 'username', required: true, autoFocus: true }} />
+        <Field label={t('login.password')} inputProps={{ name: 'password', type: 'password', autoComplete: 'current-password', required: true }} />
         <Text size="2" align="right">
           <RadixLink asChild>
             <Link to="/forgot-password">{t('recovery.forgotLink')}</Link>
@@ -109,7 +109,7 @@ function CredentialsStep() {
           {submitting ? t('login.submitting') : t('login.submit')}
         </Button>
       </Flex>
-    </Form>
+    </StepForm>
   );
 }
 
@@ -126,24 +126,22 @@ function useCodeInput({ name }: { name: string }) {
     code,
     hydrated,
     input: (
-      <label>
-        <Text as="div" size="2" weight="medium" mb="1">
-          {t('login.code')}
-        </Text>
-        <TextField.Root
-          name={name}
-          value={code}
-          onChange={(event) => setCode(event.currentTarget.value.replace(/\D/g, '').slice(0, CODE_LENGTH))}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="[0-9]{6}"
-          maxLength={CODE_LENGTH}
-          required
-          autoFocus
-          size="3"
-          className="code-input"
-        />
-      </label>
+      <Field
+        label={t('login.code')}
+        inputProps={{
+          name,
+          value: code,
+          onChange: (event) => setCode(event.currentTarget.value.replace(/\D/g, '').slice(0, CODE_LENGTH)),
+          inputMode: 'numeric',
+          autoComplete: 'one-time-code',
+          pattern: '[0-9]{6}',
+          maxLength: CODE_LENGTH,
+          required: true,
+          autoFocus: true,
+          size: '3',
+          className: 'code-input',
+        }}
+      />
     ),
   };
 }
@@ -166,21 +164,14 @@ function CodeStep() {
   const { code, hydrated, input } = useCodeInput({ name: 'otpCode' });
   return (
     <Flex direction="column" gap="3">
-      <Form method="post" replace>
-        <input type="hidden" name="intent" value="verify-otp" />
-        <Heading as="h1" size="5" mb="1">
-          {t('login.totpTitle')}
-        </Heading>
-        <Text as="p" color="gray" size="2" mb="4">
-          {t('login.totpDescription')}
-        </Text>
+      <StepForm intent="verify-otp" title={t('login.totpTitle')} description={t('login.totpDescription')}>
         <Flex direction="column" gap="3">
           {input}
           <Button type="submit" size="3" disabled={submitting || (hydrated && code.length !== CODE_LENGTH)}>
             {submitting ? t('login.verifying') : t('login.verify')}
           </Button>
         </Flex>
-      </Form>
+      </StepForm>
       <BackButton />
     </Flex>
   );
@@ -192,16 +183,9 @@ function SetupStep({ qrCode, manualKey }: { qrCode: string; manualKey: string })
   const { code, hydrated, input } = useCodeInput({ name: 'totpCode' });
   return (
     <Flex direction="column" gap="3">
-      <Form method="post" replace>
-        <input type="hidden" name="intent" value="verify-setup" />
+      <StepForm intent="verify-setup" title={t('login.setupTitle')} description={t('login.setupDescription')}>
         <input type="hidden" name="qrCode" value={qrCode} />
         <input type="hidden" name="manualKey" value={manualKey} />
-        <Heading as="h1" size="5" mb="1">
-          {t('login.setupTitle')}
-        </Heading>
-        <Text as="p" color="gray" size="2" mb="3">
-          {t('login.setupDescription')}
-        </Text>
         <Flex direction="column" gap="3" align="center">
           <img src={qrCode} alt={t('login.qrAlt')} width={200} height={200} data-testid="totp-qr" />
           <Box style={{ width: '100%' }}>
@@ -217,7 +201,7 @@ function SetupStep({ qrCode, manualKey }: { qrCode: string; manualKey: string })
             {submitting ? t('login.verifying') : t('login.setupVerify')}
           </Button>
         </Flex>
-      </Form>
+      </StepForm>
       <BackButton />
     </Flex>
   );

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { createUserSchema, ROLES, type Role } from '~/auth/schemas.ts';
 import { formatDateTime } from '~/utils/format.ts';
 import { Field, FormErrors, PasswordField } from './forms.tsx';
-import { SelectField, SubmitRow } from '~/components/kit/fields.tsx';
+import { Options, SelectField, SubmitRow } from '~/components/kit/fields.tsx';
 import { TableHead } from '~/components/kit/table-head.tsx';
 import { useZodForm } from '~/components/kit/zod-form.ts';
 
@@ -235,11 +235,7 @@ function NewUserDialog({ canGrantSuperAdmin }: { canGrantSuperAdmin: boolean }) 
             <Field label={t('settings.lastName')} inputProps={getInputProps(fields.lastName, { type: 'text' })} errors={fields.lastName.errors} />
             <Field label={t('settings.email')} inputProps={getInputProps(fields.email, { type: 'email' })} errors={fields.email.errors} />
             <SelectField label={t('settings.role')} meta={fields.role}>
-              {roles.map((r) => (
-                <option key={r} value={r}>
-                  {t(`roles.${r}`)}
-                </option>
-              ))}
+              <Options items={roles} label={(r) => t(`roles.${r}`)} />
             </SelectField>
             <PasswordField label={t('settings.temporaryPassword')} meta={fields.password} autoComplete="new-password" />
             <Text size="1" color="gray">

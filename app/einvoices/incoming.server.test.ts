@@ -1,14 +1,17 @@
 import fs from 'node:fs';
+import { createInstance } from 'i18next';
 import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createBoss } from '../jobs/boss.server.ts';
 import { handler as syncHandler } from '../../worker/jobs/einvoice-sync.ts';
 import { activityRows, apiFailure, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, selectOne } from '../db.server.ts';
+import { i18nConfig } from '../i18n.ts';
+import { decodeRefusal, refusalText } from '../utils/refusals.ts';
 import { ensureIntegrations } from '../integrations/core.server.ts';
 import { documentIdOf, mailboxDir } from '../integrations/einvoicing.server.ts';
 import { action as integrationAction, loader as integrationLoader } from '../routes/_app.integrations.$type.tsx';
-import { receiveIncomingEInvoices, retryIncomingEInvoice } from './incoming.server.ts';
+import { listIncomingEInvoices, receiveIncomingEInvoices, retryIncomingEInvoice } from './incoming.server.ts';
 import { createTestUser, insertClient, newInvoiceNumber, newOib } from '../../tests/factories.ts';
 
 /**
@@ -59,7 +62,8 @@ describe('receiving', () => {
     const admin = { id: (await createTestUser({ role: 'admin' })).id, role: 'admin' as const };
     const client = await insertClient({ name: 'Drvoprerada d.o.o.' });
     const good = document(client.oib);
-    const stranger = document(newOib());
+    const strangerOib = newOib();
+    const stranger = document(strangerOib);
     const broken = document(client.oib).replace('>8136.94</cbc:PayableAmount>', '>8136.00</cbc:PayableAmount>');
     drop('a.xml', good);
     drop('b.xml', stranger);
@@ -81,9 +85,18 @@ describe('receiving', () => {
 
     const notClient = (await incoming(documentIdOf(stranger)))!;
     expect(notClient).toMatchObject({ status: 'failed', invoice_id: null, xml: stranger });
-    expect(notClient.error).toMatch(/is not a client/);
+    // The reason is kept as its refusal code: English for the API, the reader's language on the page.
+    expect(decodeRefusal(notClient.error!)).toMatchObject({ code: 'einvoices.refusals.sellerUnknown', params: { oib: strangerOib } });
     const refused = (await incoming(documentIdOf(broken)))!;
-    expect(refused.error).toMatch(/^BR-CO-16: /);
+    expect(decodeRefusal(refused.error!)?.code).toBe('einvoices.refusals.rule');
+    const listed = (await listIncomingEInvoices({ limit: 100 })).items;
+    const listedStranger = listed.find((item) => item.id === notClient.id)!;
+    expect(listedStranger.error).toMatch(new RegExp(`^Seller .* \\(OIB ${strangerOib}\\) is not a client$`));
+    expect(listed.find((item) => item.id === refused.id)!.error).toMatch(/^BR-CO-16: /);
+    const hr = createInstance({ ...i18nConfig, lng: 'hr', initImmediate: false, saveMissing: false });
+    await hr.init();
+    expect(refusalText(hr.t, (key) => hr.exists(key), listedStranger.errorCode!)).toMatch(new RegExp(`^Prodavatelj .* \\(OIB ${strangerOib}\\) nije klijent$`));
+    expect((await activityRows('einvoice_receive_failed', notClient.id))[0].details.error).toBe(listedStranger.error);
     expect(await activityRows('einvoice_receive_failed', refused.id)).toHaveLength(1);
   });
 

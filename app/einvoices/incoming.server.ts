@@ -5,10 +5,11 @@ import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
+import { upstreamRefusal } from '../integrations/core.server.ts';
 import { getEInvoicing, type ReceivedDocument } from '../integrations/einvoicing.server.ts';
 import { intakeUblInvoice } from '../invoices/ubl-import.server.ts';
-import { API_ERRORS, apiError, readApiError } from '../utils/api.server.ts';
-import { englishText } from '../utils/refusals.ts';
+import { apiError, readApiError } from '../utils/api.server.ts';
+import { decodeRefusal, encodeRefusal, englishText, type RefusalParams } from '../utils/refusals.ts';
 import { UBL_MESSAGES } from './ubl-constants.ts';
 import { parseUblInvoice } from './ubl-document.server.ts';
 import type { Client, IncomingEInvoice } from '../../db/models/index.ts';
@@ -44,14 +45,36 @@ export interface IncomingEInvoiceDto {
   sellerOib: string | null;
   invoiceId: string | null;
   clientName: string | null;
+  /** Why the intake failed, in the API's English. */
   error: string | null;
+  /** The same reason as its refusal code with params (encodeRefusal), for the page to show in the reader's language. */
+  errorCode: string | null;
   attempts: number;
   createdAt: string;
 }
 
 type IntakeOutcome = { status: 'imported'; invoiceId: string } | { status: 'failed'; error: string };
 
+const MAX_ERROR = 2000;
+
+/**
+ * A failed intake keeps its reason as the refusal's code and params
+ * (docs/decisions/013-error-codes.md); one too long for the column keeps its English.
+ */
+function storedError(code: string, params: RefusalParams = {}): string {
+  const encoded = encodeRefusal(code, params);
+  return encoded.length <= MAX_ERROR ? encoded : englishText(code, params).slice(0, MAX_ERROR);
+}
+
+/** The stored reason in English; a row stored before codes holds its English already. */
+function englishError(stored: string): string {
+  const refusal = decodeRefusal(stored);
+  return refusal ? englishText(refusal.code, refusal.params) : stored;
+}
+
 const DUPLICATE = UBL_MESSAGES.alreadyReceived;
+/** A received document whose seller is none of the clients (the intake's own refusal, kept beside the intake). */
+const SELLER_UNKNOWN = 'einvoices.refusals.sellerUnknown';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -70,7 +93,7 @@ async function runIntake(
     sellerOib = parsed.seller.oib;
     const client = await selectOne<RowOf<typeof Client, 'id'>>('SELECT id FROM clients WHERE oib = :oib', { oib: parsed.seller.oib });
     if (!client) {
-      return { status: 'failed', error: `Seller ${parsed.seller.name ?? ''} (OIB ${parsed.seller.oib}) is not a client`, invoiceNumber, sellerOib };
+      return { status: 'failed', error: storedError(SELLER_UNKNOWN, { name: parsed.seller.name ?? '', oib: parsed.seller.oib ?? '' }), invoiceNumber, sellerOib };
     }
     const invoice = await intakeUblInvoice(
       {
@@ -88,8 +111,7 @@ async function runIntake(
   } catch (error) {
     const refusal = await readApiError(error);
     if (!refusal) throw error;
-    // The failure is a stored record (API and page alike), kept in the API's English.
-    return { status: 'failed', error: englishText(refusal.code, refusal.params).slice(0, 2000), invoiceNumber, sellerOib };
+    return { status: 'failed', error: storedError(refusal.code, refusal.params), invoiceNumber, sellerOib };
   }
 }
 
@@ -143,7 +165,7 @@ export async function intakeReceivedDocument(
         entityType: 'incoming_einvoice',
         entityId: rows[0].id,
         ipAddress: ip,
-        details: { documentId: document.documentId, invoiceNumber: outcome.invoiceNumber, error: outcome.error },
+        details: { documentId: document.documentId, invoiceNumber: outcome.invoiceNumber, error: englishError(outcome.error) },
       },
       transaction,
     );
@@ -163,7 +185,7 @@ export async function receiveIncomingEInvoices({ actor, ip = null }: { actor: Ac
   try {
     documents = await getEInvoicing().receiveDocuments();
   } catch (error) {
-    throw apiError(502, API_ERRORS.upstream, { params: { detail: error instanceof Error ? error.message : String(error) } });
+    throw upstreamRefusal(error);
   }
   const summary: ReceiveSummary = { received: documents.length, imported: 0, failed: 0, duplicates: 0 };
   for (const document of documents) {
@@ -223,7 +245,7 @@ export async function retryIncomingEInvoice({ actor, id, ip = null }: { actor: A
         entityType: 'incoming_einvoice',
         entityId: row.id,
         ipAddress: ip,
-        details: { documentId: row.document_id, status: 'failed', error: outcome.error },
+        details: { documentId: row.document_id, status: 'failed', error: englishError(outcome.error) },
       },
       transaction,
     );
@@ -258,7 +280,8 @@ export async function listIncomingEInvoices(options: { limit?: number; offset?: 
       sellerOib: row.seller_oib,
       invoiceId: row.invoice_id,
       clientName: row.client_name,
-      error: row.error,
+      error: row.error === null ? null : englishError(row.error),
+      errorCode: row.error,
       attempts: row.attempts,
       createdAt: iso(row.created_at),
     })),

@@ -1,6 +1,8 @@
 import { decryptSecret } from '../auth/crypto.server.ts';
 import { execute, selectOne } from '../db.server.ts';
 import { getEnv } from '../env.server.ts';
+import { API_ERRORS, apiError } from '../utils/api.server.ts';
+import { englishText, type RefusalParams } from '../utils/refusals.ts';
 import { INTEGRATION_DEFAULTS, type IntegrationMode, type IntegrationType } from './types.ts';
 import type { Integration } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
@@ -17,11 +19,25 @@ import type { RowOf } from '../../db/models/rows.ts';
  * `ensureIntegrations` start in INTEGRATIONS_MODE.
  */
 
+/**
+ * An adapter's known failure, by refusal code (docs/decisions/013-error-codes.md):
+ * its message is the code's English text, as the logs and the API showed before
+ * codes; `upstreamRefusal` hands the code to the page.
+ */
 export class IntegrationError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(
+    readonly code: string,
+    readonly params: RefusalParams = {},
+  ) {
+    super(englishText(code, params));
     this.name = 'IntegrationError';
   }
+}
+
+/** The 502 of a call that failed at the integration: an adapter's known failure by its code, anything else as its detail. */
+export function upstreamRefusal(error: unknown): Response {
+  if (error instanceof IntegrationError) return apiError(502, error.code, { params: error.params });
+  return apiError(502, API_ERRORS.upstream, { params: { detail: errorText(error) } });
 }
 
 export interface IntegrationConfig {
@@ -71,7 +87,7 @@ export async function loadConfig(type: IntegrationType): Promise<IntegrationConf
       try {
         return decryptCredentials(row.id, row.settings_encrypted);
       } catch {
-        throw new IntegrationError(`${row.name}: stored credentials cannot be read; enter them again under /integrations`);
+        throw new IntegrationError('integrations.errors.credentialsUnreadable', { name: row.name });
       }
     },
   };
@@ -145,7 +161,7 @@ export async function recorded<T>(type: IntegrationType, operation: string, run:
 
 /** Refuses business calls to a disabled integration (its test still runs). */
 export function assertEnabled(config: IntegrationConfig): void {
-  if (!config.enabled) throw new IntegrationError(`${config.name} is disabled`);
+  if (!config.enabled) throw new IntegrationError('integrations.errors.disabled', { name: config.name });
 }
 
 export const LIVE_TIMEOUT_MS = 10_000;
@@ -161,7 +177,7 @@ export async function liveRequest(
   path: string,
   init: { method?: string; body?: string; contentType?: string; accept?: string } = {},
 ): Promise<Response> {
-  if (!config.endpoint) throw new IntegrationError(`${config.name}: live mode needs an endpoint; configure it under /integrations`);
+  if (!config.endpoint) throw new IntegrationError('integrations.errors.noEndpoint', { name: config.name });
   const credentials = config.credentials();
   const headers = new Headers({ Accept: init.accept ?? 'application/json' });
   if (init.contentType) headers.set('Content-Type', init.contentType);
@@ -177,10 +193,12 @@ export async function liveRequest(
   try {
     response = await fetch(url, { method: init.method ?? 'GET', headers, body: init.body, signal: AbortSignal.timeout(LIVE_TIMEOUT_MS) });
   } catch (error) {
-    const reason = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError') ? `timeout after ${LIVE_TIMEOUT_MS} ms` : errorText(error);
-    throw new IntegrationError(`${config.name}: ${init.method ?? 'GET'} ${url.pathname} failed: ${reason}`);
+    const call = { name: config.name, method: init.method ?? 'GET', path: url.pathname };
+    if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+      throw new IntegrationError('integrations.errors.timeout', { ...call, ms: LIVE_TIMEOUT_MS });
+    throw new IntegrationError('integrations.errors.unreachable', { ...call, reason: errorText(error) });
   }
-  if (!response.ok) throw new IntegrationError(`${config.name}: ${init.method ?? 'GET'} ${url.pathname} answered HTTP ${response.status}`);
+  if (!response.ok) throw new IntegrationError('integrations.errors.httpStatus', { name: config.name, method: init.method ?? 'GET', path: url.pathname, status: response.status });
   return response;
 }
 
@@ -189,6 +207,6 @@ export async function liveJson<T>(config: IntegrationConfig, path: string, init:
   try {
     return (await response.json()) as T;
   } catch {
-    throw new IntegrationError(`${config.name}: ${path} did not answer JSON`);
+    throw new IntegrationError('integrations.errors.notJson', { name: config.name, path });
   }
 }

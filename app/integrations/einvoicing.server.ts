@@ -28,8 +28,6 @@ export interface EInvoicingAdapter extends IntegrationAdapter {
   receiveDocuments(): Promise<ReceivedDocument[]>;
 }
 
-export const NOT_UBL = 'The document is not a UBL 2.1 Invoice or CreditNote';
-
 export function mailboxDir(folder?: 'sent' | 'inbox' | 'received'): string {
   const base = path.join(getEnv().DATA_DIR, 'einvoicing-sandbox');
   return folder ? path.join(base, folder) : base;
@@ -38,7 +36,7 @@ export function mailboxDir(folder?: 'sent' | 'inbox' | 'received'): string {
 function assertUbl(ubl: string) {
   const head = ubl.slice(0, 4000);
   if (!/<(\w+:)?(Invoice|CreditNote)[\s>]/.test(head) || !head.includes('urn:oasis:names:specification:ubl:schema:xsd:')) {
-    throw new IntegrationError(NOT_UBL);
+    throw new IntegrationError('integrations.errors.notUbl');
   }
 }
 
@@ -88,7 +86,7 @@ export function liveEInvoicing(config: IntegrationConfig): EInvoicingAdapter {
     },
     async receiveDocuments() {
       const body = await liveJson<{ documentId?: string; xml?: string }[]>(config, 'documents/incoming');
-      if (!Array.isArray(body)) throw new IntegrationError(`${config.name}: unexpected answer for incoming documents`);
+      if (!Array.isArray(body)) throw new IntegrationError('integrations.errors.unexpectedDocuments', { name: config.name });
       return body
         .filter((item) => typeof item.xml === 'string')
         .map((item) => ({ documentId: item.documentId ?? documentIdOf(String(item.xml)), receivedAt: new Date().toISOString(), xml: String(item.xml) }));

@@ -30,13 +30,13 @@ export function emailAdapter(mode: 'sandbox' | 'live'): EmailAdapter {
         try {
           await transport.verify();
         } catch (error) {
-          throw new IntegrationError(`SMTP server refused: ${error instanceof Error ? error.message : String(error)}`);
+          throw new IntegrationError('integrations.errors.smtpRefused', { reason: error instanceof Error ? error.message : String(error) });
         } finally {
           transport.close();
         }
         return { ok: true, message: `SMTP server ${new URL(SMTP_URL).hostname} accepted the connection` };
       }
-      if (mode === 'live') throw new IntegrationError('Email: live mode needs SMTP_URL to be set');
+      if (mode === 'live') throw new IntegrationError('integrations.errors.smtpUrlMissing');
       return { ok: true, message: `No SMTP_URL: mail goes to the local outbox (${await outboxCount()} message(s))` };
     },
   };

@@ -52,7 +52,7 @@ export function liveESignature(config: IntegrationConfig): ESignatureAdapter {
         body: JSON.stringify({ document, signer }),
         contentType: 'application/json',
       });
-      if (typeof body.signatureId !== 'string') throw new IntegrationError(`${config.name}: the answer carries no signature id`);
+      if (typeof body.signatureId !== 'string') throw new IntegrationError('integrations.errors.noSignatureId', { name: config.name });
       return { signatureId: body.signatureId, signedAt: typeof body.signedAt === 'string' ? new Date(body.signedAt) : new Date() };
     },
     async test() {

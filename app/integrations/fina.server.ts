@@ -38,8 +38,6 @@ export interface FinaAdapter extends IntegrationAdapter {
   accountBlockage(oib: string): Promise<FinaBlockage>;
 }
 
-export const INVALID_OIB = 'Invalid OIB';
-
 const digest = (oib: string) => createHash('sha256').update(`fina-sandbox:${oib}`).digest();
 
 const REASONS = [
@@ -53,7 +51,7 @@ const TRADES = ['trgovina', 'gradnja', 'logistika', 'proizvodnja', 'usluge', 'en
 const CITIES = ['10000 Zagreb', '21000 Split', '51000 Rijeka', '31000 Osijek', '23000 Zadar', '42000 Varaždin'];
 
 function assertOib(oib: string) {
-  if (!isValidOib(oib)) throw new IntegrationError(INVALID_OIB);
+  if (!isValidOib(oib)) throw new IntegrationError('integrations.errors.invalidOib');
 }
 
 export const sandboxFina: FinaAdapter = {
@@ -91,13 +89,13 @@ export function liveFina(config: IntegrationConfig): FinaAdapter {
     async companyByOib(oib) {
       assertOib(oib);
       const body = await liveJson<Partial<FinaCompany>>(config, `companies/${oib}`);
-      if (typeof body.name !== 'string') throw new IntegrationError(`${config.name}: unexpected company answer`);
+      if (typeof body.name !== 'string') throw new IntegrationError('integrations.errors.unexpectedCompany', { name: config.name });
       return { oib, name: body.name, address: String(body.address ?? ''), status: body.status ?? 'active', founded: body.founded ?? null };
     },
     async accountBlockage(oib) {
       assertOib(oib);
       const body = await liveJson<Partial<FinaBlockage>>(config, `accounts/${oib}/blockage`);
-      if (typeof body.blocked !== 'boolean') throw new IntegrationError(`${config.name}: unexpected blockage answer`);
+      if (typeof body.blocked !== 'boolean') throw new IntegrationError('integrations.errors.unexpectedBlockage', { name: config.name });
       return { blocked: body.blocked, reason: body.reason ?? null, since: body.since ?? null };
     },
   };

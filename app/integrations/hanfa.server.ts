@@ -39,11 +39,10 @@ export interface HanfaAdapter extends IntegrationAdapter {
 }
 
 export const PERIOD_PATTERN = /^(\d{4})-Q([1-4])$/;
-export const INVALID_PERIOD = 'Period must look like 2026-Q1';
 
 export function quarterBounds(period: string): { from: string; to: string } {
   const match = PERIOD_PATTERN.exec(period);
-  if (!match) throw new IntegrationError(INVALID_PERIOD);
+  if (!match) throw new IntegrationError('integrations.errors.invalidPeriod');
   const year = Number(match[1]);
   const quarter = Number(match[2]);
   const from = new Date(Date.UTC(year, (quarter - 1) * 3, 1));
@@ -131,7 +130,7 @@ export function liveHanfa(config: IntegrationConfig): HanfaAdapter {
         body: JSON.stringify({ type: 'factoring-quarterly', ...figures }),
         contentType: 'application/json',
       });
-      if (typeof body.receiptId !== 'string') throw new IntegrationError(`${config.name}: the answer carries no receipt id`);
+      if (typeof body.receiptId !== 'string') throw new IntegrationError('integrations.errors.noReceiptId', { name: config.name });
       return { receiptId: body.receiptId, submittedAt: new Date().toISOString(), figures };
     },
   };

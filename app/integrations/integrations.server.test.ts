@@ -1,12 +1,16 @@
+import { createInstance } from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { activityRows, apiFailure } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure, rejection } from '../auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
+import { i18nConfig } from '../i18n.ts';
+import { readApiError } from '../utils/api.server.ts';
+import { refusalText } from '../utils/refusals.ts';
 import { decryptCredentials, IntegrationError, loadConfig } from './core.server.ts';
-import { documentIdOf, getEInvoicing, NOT_UBL, sandboxEInvoicing } from './einvoicing.server.ts';
+import { documentIdOf, getEInvoicing, sandboxEInvoicing } from './einvoicing.server.ts';
 import { getFina, sandboxAccountBlocked, sandboxFina } from './fina.server.ts';
 import { getHanfa, quarterlyFigures, sandboxHanfa } from './hanfa.server.ts';
 import { checkIntegrationsHealth } from './health.server.ts';
-import { configureIntegration, getIntegration, integrationCounts, listIntegrationLogs, listIntegrations, testIntegration } from './integrations.server.ts';
+import { configureIntegration, getIntegration, integrationCounts, listIntegrationLogs, listIntegrations, submitHanfaReport, testIntegration } from './integrations.server.ts';
 import { sandboxOibs } from './sandbox-rules.ts';
 import { createTestUser, insertClient, insertCustomer, insertInvoice } from '../../tests/factories.ts';
 
@@ -80,7 +84,7 @@ describe('integration adapters in sandbox mode', () => {
   it('e-invoicing sends into and receives from the sandbox mailbox', async () => {
     const sent = await sandboxEInvoicing.sendDocument(UBL);
     expect(sent).toEqual({ documentId: documentIdOf(UBL), status: 'delivered' });
-    await expect(sandboxEInvoicing.sendDocument('<html/>')).rejects.toThrow(NOT_UBL);
+    await expect(sandboxEInvoicing.sendDocument('<html/>')).rejects.toThrow('The document is not a UBL 2.1 Invoice or CreditNote');
     const fs = await import('node:fs/promises');
     const { mailboxDir } = await import('./einvoicing.server.ts');
     await fs.mkdir(mailboxDir('inbox'), { recursive: true });
@@ -164,6 +168,14 @@ describe('integration registry', () => {
     const result = await testIntegration({ actor: admin, type: 'hanfa' });
     expect(result.success).toBe(false);
     expect(result.message).toMatch(/^HANFA API: GET \/hanfa\/status failed/);
+    // A business call answers the adapter's failure by its code: the English as before, the page's text in the reader's language.
+    const refused = await apiFailure(submitHanfaReport({ actor: admin, period: '2026-Q1' }));
+    expect(refused).toMatchObject({ status: 502, body: { code: 'integrations.errors.unreachable', params: { name: 'HANFA API', path: '/hanfa/reports' } } });
+    expect(refused.body.message).toMatch(/^HANFA API: POST \/hanfa\/reports failed: /);
+    const page = await readApiError(await rejection(submitHanfaReport({ actor: admin, period: '2026-Q1' })));
+    const hr = createInstance({ ...i18nConfig, lng: 'hr', initImmediate: false, saveMissing: false });
+    await hr.init();
+    expect(refusalText(hr.t, (key) => hr.exists(key), page!.message)).toMatch(/^HANFA API: POST \/hanfa\/reports nije uspio: /);
     // Without a new credentials map the stored one is kept; clearCredentials removes it.
     await configureIntegration({ actor: admin, type: 'hanfa', input: { mode: 'sandbox' } });
     expect((await getIntegration('hanfa')).credentials).toHaveLength(1);

@@ -3,9 +3,9 @@ import { encryptSecret } from '../auth/crypto.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
-import { API_ERRORS, apiError, zodRefusal } from '../utils/api.server.ts';
+import { apiError, zodRefusal } from '../utils/api.server.ts';
 import { receiveIncomingEInvoices, type ReceiveSummary } from '../einvoices/incoming.server.ts';
-import { credentialsContext, decryptCredentials, ensureIntegrations } from './core.server.ts';
+import { credentialsContext, decryptCredentials, ensureIntegrations, upstreamRefusal } from './core.server.ts';
 import { getEInvoicing } from './einvoicing.server.ts';
 import { getEmail } from './email.server.ts';
 import { getESignature } from './esignature.server.ts';
@@ -270,7 +270,7 @@ export async function submitHanfaReport({ actor, period, ip }: { actor: Actor; p
   try {
     receipt = await getHanfa().submitQuarterlyReport(period);
   } catch (error) {
-    throw apiError(502, API_ERRORS.upstream, { params: { detail: error instanceof Error ? error.message : String(error) } });
+    throw upstreamRefusal(error);
   }
   await inTransaction(async (transaction) => {
     const row = await selectOne<{ id: string }>(`SELECT id FROM integrations WHERE type = 'hanfa'`, {}, { transaction });

@@ -6,6 +6,7 @@ import { redirectWithToast } from '../utils/toast.server.ts';
 import { configureIntegration, getIntegration, receiveEInvoices, requireIntegrationType, submitHanfaReport, testIntegration } from './integrations.server.ts';
 import { hanfaReportSchema, integrationConfigFormSchema, parseCredentialLines } from './schemas.ts';
 import { readFormData } from '../utils/form-data.server.ts';
+import { unknownIntent } from '../utils/intent.server.ts';
 import { safeRedirect } from '../utils/safe-redirect.ts';
 
 /**
@@ -20,7 +21,7 @@ const localPath = safeRedirect;
 export async function handleIntegrationIntent(request: Request, options: { ip: string | null; fallback: string; type?: string }) {
   const formData = await readFormData(request);
   const intent = String(formData.get('intent') ?? '');
-  if (!(INTEGRATION_INTENTS as readonly string[]).includes(intent)) return json({ intent, message: 'Unknown intent' }, { status: 400 });
+  if (!(INTEGRATION_INTENTS as readonly string[]).includes(intent)) return unknownIntent();
   const actor = await requirePermission(request, 'manage:integrations');
   const back = localPath(formData.get('redirectTo'), options.fallback);
   const type = requireIntegrationType(options.type ?? String(formData.get('type') ?? ''));

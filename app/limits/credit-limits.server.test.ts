@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activityRows, apiFailure, getRequest, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure, getRequest, invalidInput, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
 import { action as approveAction } from '../routes/api.credit-limits.$id.approve.ts';
 import { action as rejectAction } from '../routes/api.credit-limits.$id.reject.ts';
@@ -62,7 +62,7 @@ describe('requesting a credit limit', () => {
   it('refuses missing fields with the spec messages, an unknown client, a past validity and a third decimal; creates nothing', async () => {
     const { user } = await staff();
     const { id: clientId } = await insertClient();
-    const missing = await apiFailure(requestCreditLimit({ actor: user, input: {} as never }));
+    const missing = await apiFailure(requestCreditLimit({ actor: user, input: invalidInput({}) }));
     expect(missing.status).toBe(400);
     expect(missing.body.errors).toMatchObject({
       clientId: ['Client is required'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activityRows, apiFailure, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure, invalidInput, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
 import { action as confirmAction } from '../routes/api.payments.$id.confirm.ts';
 import { action as paymentsAction, loader as paymentsLoader } from '../routes/api.payments.ts';
@@ -96,7 +96,7 @@ describe('payments: recording, confirming, settling', () => {
 
   it('validates the payment form: invoice and amount required, amount to the cent, method from the list', async () => {
     const b = await book();
-    const missing = await apiFailure(recordPayment({ actor: b.user, input: {} as never }));
+    const missing = await apiFailure(recordPayment({ actor: b.user, input: invalidInput({}) }));
     expect(missing.status).toBe(400);
     expect(missing.body.errors).toMatchObject({ invoiceId: ['Invoice is required'], amount: ['Amount is required'] });
     const client = await financeableClient();
@@ -107,7 +107,7 @@ describe('payments: recording, confirming, settling', () => {
       expect(failure.status).toBe(400);
       expect(Object.keys(failure.body.errors ?? {})).toEqual(['amount']);
     }
-    const method = await apiFailure(recordPayment({ actor: b.user, input: { invoiceId: invoice.id, amount: '1', paymentMethod: 'bitcoin' as never } }));
+    const method = await apiFailure(recordPayment({ actor: b.user, input: { invoiceId: invoice.id, amount: '1', paymentMethod: invalidInput('bitcoin') } }));
     expect(method.body.errors).toMatchObject({ paymentMethod: ['Invalid payment method'] });
     const unknown = await apiFailure(recordPayment({ actor: b.user, input: { invoiceId: '00000000-0000-4000-8000-000000000001', amount: '1' } }));
     expect(unknown).toMatchObject({ status: 400, body: { errors: { invoiceId: ['Invoice not found'] } } });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { activityRows, apiFailure, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { createInstance } from 'i18next';
+import { activityRows, apiFailure, jsonRequest, rejection, signedInCookie } from '../auth/test-helpers.server.ts';
 import { factorAccount } from '../banking/factor-account.server.ts';
 import { isValidIban } from '../banking/iban.ts';
 import { validatePain001 } from '../banking/pain001.server.ts';
@@ -7,7 +8,10 @@ import { parseBankXml } from '../banking/xml.server.ts';
 import { child, children, textAt, type XmlElement } from '../xml/reader.server.ts';
 import { selectRows } from '../db.server.ts';
 import { action as exportAction } from '../routes/api.payouts.export.ts';
+import { i18nConfig } from '../i18n.ts';
+import { readApiError } from '../utils/api.server.ts';
 import { toCents } from '../utils/money.ts';
+import { refusalText } from '../utils/refusals.ts';
 import { exportPayouts, listPayouts, markPayoutsPaid } from './payouts.server.ts';
 import { book, financedInvoice, financeableClient, insertCustomer } from '../../tests/factories.ts';
 
@@ -67,6 +71,13 @@ describe('payouts: pain.001 export', () => {
     const p3 = (await listPayouts({ status: 'pending' })).items.find((p) => p.invoiceId === i3.id)!;
     const mixed = await apiFailure(exportPayouts({ actor: b.manager, ids: [p3.id, p2.id] }));
     expect(mixed.status).toBe(409);
+    // The API quotes the raw status; the page names it in the reader's language.
+    const refused = await readApiError(await rejection(exportPayouts({ actor: b.manager, ids: [p3.id, p2.id] })));
+    expect(refused?.params).toEqual({ payouts: `${p2.invoiceNumber} (exported)` });
+    expect(mixed.body.message).toBe(`Only pending payouts can be exported: ${p2.invoiceNumber} (exported)`);
+    const hr = createInstance({ ...i18nConfig, lng: 'hr', initImmediate: false, saveMissing: false });
+    await hr.init();
+    expect(refusalText(hr.t, (key) => hr.exists(key), refused!.message)).toBe(`Izvesti se mogu samo isplate na čekanju: ${p2.invoiceNumber} (Izvezeno)`);
     expect((await listPayouts({ status: 'pending' })).items.some((p) => p.id === p3.id)).toBe(true);
     const other = await exportPayouts({ actor: b.manager, ids: [p3.id] });
     expect(other.batchId).not.toBe(file.batchId);
@@ -74,7 +85,9 @@ describe('payouts: pain.001 export', () => {
     // Marked paid once the bank confirms.
     const paid = await markPayoutsPaid({ actor: b.manager, ids: [p1.id] });
     expect(paid[0].status).toBe('paid');
-    expect((await apiFailure(markPayoutsPaid({ actor: b.manager, ids: [p1.id] }))).status).toBe(409);
+    const paidTwice = await readApiError(await rejection(markPayoutsPaid({ actor: b.manager, ids: [p1.id] })));
+    expect(paidTwice?.status).toBe(409);
+    expect(refusalText(hr.t, (key) => hr.exists(key), paidTwice!.message)).toBe(`Isplaćenim se mogu označiti samo izvezene isplate: ${p1.invoiceNumber} (Isplaćeno)`);
   });
 
   it('answers the file over the API, only for managers; validation refuses an inconsistent file', async () => {

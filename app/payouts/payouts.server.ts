@@ -9,7 +9,7 @@ import { buildPain001, validatePain001 } from '../banking/pain001.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { PAYMENT_MESSAGES, PAYOUT_STATUSES } from '../payments/schemas.ts';
 import { apiError } from '../utils/api.server.ts';
-import type { RefusalParams } from '../utils/refusals.ts';
+import { statusList, type RefusalParams } from '../utils/refusals.ts';
 import { centsToNumber, sumCents, toCents } from '../utils/money.ts';
 import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
 import { isUuid } from '../utils/validation.ts';
@@ -143,7 +143,7 @@ export async function exportPayouts({ actor, ids, ip }: { actor: Actor; ids: str
     if (rows.length !== unique.length) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { errors: { ids: [PAYMENT_MESSAGES.payoutNotFound] } });
     const notPending = rows.filter((row) => row.status !== 'pending');
     if (notPending.length) {
-      throw idsRefusal(PAYMENT_MESSAGES.payoutNotPending, { payouts: notPending.map((row) => `${row.invoice_number} (${row.status})`).join(', ') });
+      throw idsRefusal(PAYMENT_MESSAGES.payoutNotPending, { payouts: statusList(notPending.map((row) => ({ name: row.invoice_number, status: row.status }))) });
     }
     for (const row of rows) {
       if (toCents(row.amount) <= 0) throw idsRefusal(PAYMENT_MESSAGES.payoutNoAmount, { number: row.invoice_number });
@@ -211,7 +211,7 @@ export async function markPayoutsPaid({ actor, ids, ip }: { actor: Actor; ids: s
     const rows = await selectRows<PayoutRow>(`${SELECT_PAYOUT} WHERE po.id IN (:ids) ORDER BY po.id FOR UPDATE OF po`, { ids: unique }, { transaction });
     if (rows.length !== unique.length) throw apiError(404, PAYMENT_MESSAGES.payoutNotFound, { errors: { ids: [PAYMENT_MESSAGES.payoutNotFound] } });
     const wrong = rows.filter((row) => row.status !== 'exported');
-    if (wrong.length) throw idsRefusal(PAYMENT_MESSAGES.payoutNotExported, { payouts: wrong.map((row) => `${row.invoice_number} (${row.status})`).join(', ') });
+    if (wrong.length) throw idsRefusal(PAYMENT_MESSAGES.payoutNotExported, { payouts: statusList(wrong.map((row) => ({ name: row.invoice_number, status: row.status }))) });
     await execute(`UPDATE payouts SET status = 'paid' WHERE id IN (:ids)`, { ids: unique }, { transaction });
     for (const row of rows) {
       await logActivity(

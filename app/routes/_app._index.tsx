@@ -20,6 +20,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ user: { firstName: user.firstName, lastName: user.lastName }, dashboard });
 }
 
+const LOGIN_ERRORS = { loginFailed: 'login.errors.loginFailed', totpSetupFailed: 'login.errors.totpSetupFailed' } as const;
+
 /** A request carrying the session cookie that a previous step just set. */
 function withSessionCookie(request: Request, setCookie: string | undefined) {
   if (!setCookie) return request;
@@ -40,6 +42,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   // The setup screen keeps its QR and key across a mistyped code.
   const setup = { qrCode: String(form.get('qrCode') ?? ''), manualKey: String(form.get('manualKey') ?? '') };
 
+  // What the reader is told when a step fails for a reason that is no refusal (docs/decisions/013-error-codes.md).
+  let fallback = intent === 'verify-setup' ? LOGIN_ERRORS.totpSetupFailed : LOGIN_ERRORS.loginFailed;
   try {
     switch (intent) {
       case 'back': {
@@ -57,6 +61,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       default: {
         const { data, headers } = await startLogin(request, { email: form.get('email'), password: form.get('password') }, meta);
         if (data.needsTotpSetup) {
+          fallback = LOGIN_ERRORS.totpSetupFailed;
           const { data: secret } = await setupTotp(withSessionCookie(request, headers['Set-Cookie']));
           return json<LoginActionData>({ step: 'setup', ...secret }, { headers });
         }
@@ -66,7 +71,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
     }
   } catch (error) {
     const apiError = await readApiError(error);
-    if (!apiError) throw error;
+    if (!apiError) {
+      console.error(`login: ${intent} failed`, error);
+      // The setup screen stays only where its QR and key came with the post.
+      const data: LoginActionData = step === 'setup' ? { step, ...setup, error: fallback } : { step, error: fallback };
+      return json<LoginActionData>(data, { status: 500 });
+    }
     // 401 here means the pending sign-in expired: start again from the credentials.
     const nextStep = apiError.status === 401 ? 'credentials' : step;
     const data: LoginActionData = nextStep === 'setup' ? { step: 'setup', ...setup, error: apiError.message } : { step: nextStep, error: apiError.message };

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { createInstance } from 'i18next';
 import { z } from 'zod';
+import { i18nConfig } from '../i18n.ts';
 import { readIntent, unknownIntent } from './intent.server.ts';
+import { englishText, refusalText } from './refusals.ts';
 
 const schema = z.discriminatedUnion('intent', [z.object({ intent: z.literal(['start', 'stop']), id: z.string() }), z.object({ intent: z.literal('create') })]);
 
@@ -53,9 +56,14 @@ describe('readIntent', () => {
 });
 
 describe('unknownIntent', () => {
-  it('answers 400 with the message the pages gave before', async () => {
+  it("answers 400 with its refusal code, shown in the reader's language", async () => {
     const response = unknownIntent();
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ message: 'Unknown intent' });
+    const body = await response.json();
+    expect(body).toEqual({ status: 400, code: 'errors.form.unknownIntent', params: {}, message: 'errors.form.unknownIntent' });
+    expect(englishText(body.code)).toBe('Unknown intent');
+    const hr = createInstance({ ...i18nConfig, lng: 'hr', initImmediate: false, saveMissing: false });
+    await hr.init();
+    expect(refusalText(hr.t, (key) => hr.exists(key), body.message)).toBe('Nepoznata radnja');
   });
 });

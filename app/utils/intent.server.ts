@@ -1,5 +1,6 @@
 import { json } from '@remix-run/node';
 import type { z } from 'zod';
+import { encodeRefusal } from './refusals.ts';
 
 /**
  * A page action's `intent`, read by the page's zod discriminated union on
@@ -14,7 +15,11 @@ export function readIntent<T extends { intent: string }>(formData: FormData, sch
   return parsed.success ? parsed.data : null;
 }
 
-/** The answer to a post whose intent the page does not know. */
+/**
+ * The answer to a post whose intent the page does not know: a refusal by code
+ * (docs/decisions/013-error-codes.md), `message` encoded as a page shows it.
+ */
 export function unknownIntent() {
-  return json({ message: 'Unknown intent' }, { status: 400 });
+  const code = 'errors.form.unknownIntent';
+  return json({ status: 400, code, params: {}, message: encodeRefusal(code) }, { status: 400 });
 }

@@ -54,6 +54,22 @@ const LABEL_PATHS: Record<string, Record<string, string>> = {
   einvoices: { status: 'invoices.status' },
 };
 
+/**
+ * Params that list items with their raw status, `INV-1 (exported), INV-2 (paid)`
+ * (built by `statusList`), by the area of the code: the page adds
+ * `<param>Label`, the same list with each status as its label in the reader's language.
+ */
+const STATUS_LIST_PATHS: Record<string, Record<string, string>> = {
+  payments: { payouts: 'payments.payouts.status' },
+};
+
+/** One param naming several items and their statuses, as the en texts quote them; `STATUS_LIST_PATHS` translates it. */
+export function statusList(items: Array<{ name: string; status: string }>): string {
+  return items.map(({ name, status }) => `${name} (${status})`).join(', ');
+}
+
+const LISTED_STATUS = /\(([a-z_]+)\)(?=, |$)/g;
+
 /** The text of an encoded refusal in `t`'s language; a string that is no known code is shown as it came. */
 export function refusalText(t: Translate, exists: (key: string) => boolean, text: string): string {
   const refusal = decodeRefusal(text);
@@ -63,6 +79,10 @@ export function refusalText(t: Translate, exists: (key: string) => boolean, text
   for (const [name, path] of Object.entries(paths)) {
     const value = params[name];
     if (value !== undefined && exists(`${path}.${value}`)) params[`${name}Label`] = t(`${path}.${value}`);
+  }
+  for (const [name, path] of Object.entries(STATUS_LIST_PATHS[refusal.code.split('.')[0]] ?? {})) {
+    const value = params[name];
+    if (typeof value === 'string') params[`${name}Label`] = value.replace(LISTED_STATUS, (raw, status) => (exists(`${path}.${status}`) ? `(${t(`${path}.${status}`)})` : raw));
   }
   return t(refusal.code, params);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopSender } from '../jobs/boss.server.ts';
-import { activityRows, apiFailure, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure, invalidInput, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, inTransaction, selectRows } from '../db.server.ts';
 import { action as startAction } from '../routes/api.workflows.start.ts';
 import { startWorkflowInstance } from './instances.server.ts';
@@ -67,7 +67,7 @@ describe('startWorkflowInstance', () => {
   });
 
   it('refuses an unknown type, entity type or id with 400', async () => {
-    const bad = await apiFailure(startWorkflowInstance({ type: 'custom' as never, entityType: 'user' as never, entityId: 'nope', actor: null }));
+    const bad = await apiFailure(startWorkflowInstance({ type: invalidInput('custom'), entityType: invalidInput('user'), entityId: 'nope', actor: null }));
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body.errors ?? {}).sort()).toEqual(['entityId', 'entityType', 'workflowType']);
   });

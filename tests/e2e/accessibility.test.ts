@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { INTEGRATION_TYPES } from '../../app/integrations/types.ts';
 import { croatianIban, oibCheckDigit } from '../../app/utils/validation.ts';
 import { auditPage, expectAccessibleInEachAppearance, gotoWithoutJavaScript, pageRouteIds, renderedRouteIds, settle } from '../support/accessibility.ts';
-import { type ApiClient, signInAsAdmin } from '../support/api-client.ts';
-import { launchBrowser, newStrictPage } from '../support/browser.ts';
+import type { ApiClient } from '../support/api-client.ts';
+import { newStrictPage } from '../support/browser.ts';
 import { outboxFiles } from '../support/outbox.ts';
+import { browserAndAdmin } from '../support/sessions.ts';
 
 /**
  * Every page, in light and dark, with JavaScript and without: axe finds no
@@ -265,8 +266,7 @@ async function applicantAskedForDocuments(stamp: number) {
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  admin = await signInAsAdmin();
+  ({ browser, admin } = await browserAndAdmin());
   const stamp = Date.now();
   // A user with a set-password link (its page and its email in the outbox) and one with a first password (the authenticator setup step).
   const linkEmail = `a11y-link-${stamp}@finflow.local`;
@@ -293,9 +293,7 @@ beforeAll(async () => {
     ...(await applicantAskedForDocuments(stamp)),
   };
 });
-afterAll(async () => {
-  await browser?.close();
-});
+afterAll(() => browser?.close());
 
 async function visit(page: Page, url: string) {
   await page.goto(`${baseUrl}${url}`);

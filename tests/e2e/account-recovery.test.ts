@@ -2,10 +2,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ApiClient, SecretStore, signInAsAdmin } from '../support/api-client.ts';
-import { launchBrowser, newStrictPage } from '../support/browser.ts';
+import { ApiClient, SecretStore } from '../support/api-client.ts';
+import { newStrictPage } from '../support/browser.ts';
 import { freshTotpCode } from '../support/totp.ts';
 import { outboxMessages } from '../support/outbox.ts';
+import { browserAndAdmin } from '../support/sessions.ts';
 
 /**
  * Account recovery end to end, without JavaScript: a forgotten password through
@@ -17,13 +18,8 @@ const secrets = new SecretStore();
 let browser: Browser;
 let admin: ApiClient;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  admin = await signInAsAdmin();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+beforeAll(async () => ({ browser, admin } = await browserAndAdmin()));
+afterAll(() => browser?.close());
 
 /** A staff user with a password and a set-up authenticator, signed in over the API (its "other device"). */
 async function staffUser(label: string) {

@@ -1,28 +1,14 @@
-import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, SecretStore, signInAsAdmin } from '../support/api-client.ts';
 import { PROTECTED_ROUTES } from '../support/protected-routes.ts';
 import { freshTotpCode, lastUsedTotpCode } from '../support/totp.ts';
+import { staffSession } from '../support/sessions.ts';
 
 /**
  * Every /api route that needs a session or a role (tests/support/protected-routes/*):
  * each answers 401 without a session and 403 to a role below the one it needs.
  */
 let admin: ApiClient;
-
-/** A staff user of `role` who signs in with a password only (their OTP switched off by the admin). */
-async function staffSession(role: 'user' | 'manager' | 'admin') {
-  const email = `${role}-${randomUUID().slice(0, 8)}@finflow.local`;
-  const password = 'Temp-password-1';
-  const created = await admin.post('/api/admin/users', { email, firstName: 'Test', lastName: role, role, password });
-  expect(created.status).toBe(201);
-  const id = String(created.json.id);
-  expect((await admin.put(`/api/admin/users/${id}/otp`, { otpEnabled: false })).status).toBe(200);
-  const client = new ApiClient();
-  const login = await client.post('/api/auth/login', { email, password });
-  expect(login.json).toEqual({ requiresTotp: false, needsTotpSetup: false });
-  return { client, id, email };
-}
 
 beforeAll(async () => {
   admin = await signInAsAdmin();
@@ -55,7 +41,7 @@ describe('with a role below the one a route needs', () => {
   const sessions = new Map<string, ApiClient>();
 
   it.each(cases)('$method $path answers 403 to a $caller', async ({ method, path, body, caller }) => {
-    if (!sessions.has(caller)) sessions.set(caller, (await staffSession(caller)).client);
+    if (!sessions.has(caller)) sessions.set(caller, (await staffSession(admin, caller)).client);
     const response = await sessions.get(caller)!.request(method, path, body);
     expect(response.status).toBe(403);
     expect(response.json).toEqual({ message: 'Forbidden', code: 'errors.auth.forbidden', params: {} });
@@ -106,7 +92,7 @@ describe('sign-in over the API', () => {
 
 describe('user management rules', () => {
   it('creates a staff user (201), refuses a duplicate email (409) and self-changes (403)', async () => {
-    const { email } = await staffSession('manager');
+    const { email } = await staffSession(admin, 'manager');
     const duplicate = await admin.post('/api/admin/users', { email, firstName: 'X', lastName: 'Y', role: 'user' });
     expect(duplicate.status).toBe(409);
     const me = await admin.get('/api/auth/user');
@@ -115,7 +101,7 @@ describe('user management rules', () => {
   });
 
   it('a role change and a deactivation take effect on the next request', async () => {
-    const { client, id } = await staffSession('user');
+    const { client, id } = await staffSession(admin, 'user');
     expect((await client.get('/api/admin/users')).status).toBe(403);
     expect((await admin.put(`/api/admin/users/${id}/role`, { role: 'admin' })).status).toBe(200);
     const list = await client.get('/api/admin/users');
@@ -126,7 +112,7 @@ describe('user management rules', () => {
   });
 
   it('an admin cannot grant super_admin; invalid input is 400 per field', async () => {
-    const { client } = await staffSession('admin');
+    const { client } = await staffSession(admin, 'admin');
     const refused = await client.post('/api/admin/users', { email: 'boss@finflow.local', firstName: 'B', lastName: 'B', role: 'super_admin' });
     expect(refused.status).toBe(403);
     const invalid = await client.post('/api/admin/users', { email: 'not-an-email', firstName: '', lastName: 'B', role: 'king' });

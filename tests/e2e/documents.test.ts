@@ -3,20 +3,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type ApiClient, signInAsAdmin } from '../support/api-client.ts';
-import { launchBrowser, newStrictPage } from '../support/browser.ts';
+import type { ApiClient } from '../support/api-client.ts';
+import { newStrictPage } from '../support/browser.ts';
+import { browserAndAdmin } from '../support/sessions.ts';
 
 const baseUrl = inject('baseUrl');
 let browser: Browser;
 let admin: ApiClient;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  admin = await signInAsAdmin();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+beforeAll(async () => ({ browser, admin } = await browserAndAdmin()));
+afterAll(() => browser?.close());
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const objectFile = (bytes: Buffer) => {

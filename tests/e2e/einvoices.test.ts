@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
-import { launchBrowser, newStrictPage } from '../support/browser.ts';
+import type { ApiClient } from '../support/api-client.ts';
+import { newStrictPage } from '../support/browser.ts';
+import { browserAndAdmin, staffSession } from '../support/sessions.ts';
 import { ensureFinanceable } from '../support/financing.ts';
 
 /**
@@ -40,16 +40,7 @@ const squash = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim()
 /** Half-up rounding of an exact ratio, computed here without the app's code. */
 const roundRatio = (numerator: bigint, denominator: bigint) => Number((numerator * 2n + denominator) / (2n * denominator));
 
-async function manager(): Promise<ApiClient> {
-  const email = `einv-manager-${randomUUID().slice(0, 8)}@finflow.local`;
-  const password = 'Temp-password-1';
-  const created = await admin.post('/api/admin/users', { email, firstName: 'Ana', lastName: 'Financira', role: 'manager', password });
-  expect(created.status).toBe(201);
-  expect((await admin.put(`/api/admin/users/${created.json.id}/otp`, { otpEnabled: false })).status).toBe(200);
-  const session = new ApiClient();
-  expect((await session.post('/api/auth/login', { email, password })).json).toEqual({ requiresTotp: false, needsTotpSetup: false });
-  return session;
-}
+const manager = async () => (await staffSession(admin, 'manager', { label: 'einv-manager', firstName: 'Ana', lastName: 'Financira' })).client;
 
 const row = (page: Page, number: string) => page.locator(`[data-testid="outgoing-einvoice"][data-number="${number}"]`);
 
@@ -59,13 +50,8 @@ async function einvoiceOf(invoiceNumber: string): Promise<EInvoice | undefined> 
   return (list.json as unknown as EInvoice[])[0];
 }
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  admin = await signInAsAdmin();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+beforeAll(async () => ({ browser, admin } = await browserAndAdmin()));
+afterAll(() => browser?.close());
 
 describe('outgoing e-invoices', () => {
   it('financing issues the fee e-invoice; the worker sends it; the page lists it and downloads its UBL', async () => {

@@ -4,8 +4,9 @@ import { strFromU8, unzipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { dayOfSerial, readXlsx } from '../../app/exports/test-helpers.server.ts';
-import { signInAsAdmin, type ApiClient } from '../support/api-client.ts';
-import { launchBrowser, newStrictPage } from '../support/browser.ts';
+import type { ApiClient } from '../support/api-client.ts';
+import { newStrictPage } from '../support/browser.ts';
+import { browserAndAdmin } from '../support/sessions.ts';
 
 /**
  * Backups and exports as staff use them: Settings' 'Izvezi podatke' and 'Stvori
@@ -16,13 +17,8 @@ const baseUrl = inject('baseUrl');
 let browser: Browser;
 let admin: ApiClient;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  admin = await signInAsAdmin();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+beforeAll(async () => ({ browser, admin } = await browserAndAdmin()));
+afterAll(() => browser?.close());
 
 async function download(page: Page, testId: string) {
   const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testId).click()]);

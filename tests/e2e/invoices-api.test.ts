@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { oibCheckDigit } from '../../app/utils/validation.ts';
-import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
+import { type ApiClient, signInAsAdmin } from '../support/api-client.ts';
+import { staffSession } from '../support/sessions.ts';
 import { ensureFinanceable } from '../support/financing.ts';
 
 /**
@@ -19,16 +19,7 @@ beforeAll(async () => {
   admin = await signInAsAdmin();
 });
 
-async function manager() {
-  const email = `manager-${randomUUID().slice(0, 8)}@finflow.local`;
-  const password = 'Temp-password-1';
-  const created = await admin.post('/api/admin/users', { email, firstName: 'Test', lastName: 'Manager', role: 'manager', password });
-  expect(created.status).toBe(201);
-  expect((await admin.put(`/api/admin/users/${created.json.id}/otp`, { otpEnabled: false })).status).toBe(200);
-  const client = new ApiClient();
-  expect((await client.post('/api/auth/login', { email, password })).json).toEqual({ requiresTotp: false, needsTotpSetup: false });
-  return client;
-}
+const manager = async () => (await staffSession(admin, 'manager', { lastName: 'Manager' })).client;
 
 function zagrebDay(days: number): string {
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());

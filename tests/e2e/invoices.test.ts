@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { oibCheckDigit } from '../../app/utils/validation.ts';
-import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
-import { launchBrowser, newStrictPage } from '../support/browser.ts';
+import type { ApiClient } from '../support/api-client.ts';
+import { newStrictPage } from '../support/browser.ts';
+import { browserAndAdmin, staffSession } from '../support/sessions.ts';
 import { ensureFinanceable } from '../support/financing.ts';
 
 /**
@@ -36,19 +36,7 @@ const uniqueAmount = () => (1000 + Math.floor(Math.random() * 900_000) / 100).to
 const money = (value: number) => new Intl.NumberFormat('hr-HR', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2 }).format(value);
 const squash = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
 
-async function manager(): Promise<ApiClient> {
-  const email = `inv-manager-${randomUUID().slice(0, 8)}@finflow.local`;
-  const password = 'Temp-password-1';
-  const created = await admin.post('/api/admin/users', { email, firstName: 'Druga', lastName: 'Menadžerica', role: 'manager', password });
-  expect(created.status).toBe(201);
-  expect((await admin.put(`/api/admin/users/${created.json.id}/otp`, { otpEnabled: false })).status).toBe(200);
-  const session = new ApiClient();
-  expect((await session.post('/api/auth/login', { email, password })).json).toEqual({ requiresTotp: false, needsTotpSetup: false });
-  // A password set by an administrator must be changed before the pages open.
-  const changed = await session.put('/api/auth/change-password', { currentPassword: password, newPassword: 'Own-password-22', confirmPassword: 'Own-password-22' });
-  expect(changed.status).toBe(200);
-  return session;
-}
+const manager = async () => (await staffSession(admin, 'manager', { label: 'inv-manager', firstName: 'Druga', lastName: 'Menadžerica', ownPassword: 'Own-password-22' })).client;
 
 async function createViaApi(description = 'E2E faktura') {
   const invoiceNumber = `E2E-${Date.now()}-${Math.floor(Math.random() * 1000)}`;
@@ -90,8 +78,7 @@ async function fillManualForm(form: Locator, values: { number: string; amount: s
 }
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  admin = await signInAsAdmin();
+  ({ browser, admin } = await browserAndAdmin());
   // A seeded client with an IBAN and room under its limit, and a customer whose account is not blocked.
   const clients = (await admin.get('/api/clients?limit=1000')).json as Array<{
     id: string;
@@ -111,9 +98,7 @@ beforeAll(async () => {
   // Financing needs the client's agreement in force and the customer's debtor limit.
   await ensureFinanceable(client.id, customer.id);
 });
-afterAll(async () => {
-  await browser?.close();
-});
+afterAll(() => browser?.close());
 
 describe('invoice processing', () => {
   it('adds an invoice, verifies it, refuses the verifier’s own approval, and a second manager approves and finances it', async () => {

@@ -1,37 +1,21 @@
-import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { addDays, zagrebToday } from '../../app/limits/dates.ts';
 import { formatEur } from '../../app/utils/format.ts';
-import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
-import { launchBrowser, newStrictPage } from '../support/browser.ts';
+import type { ApiClient } from '../support/api-client.ts';
+import { newStrictPage } from '../support/browser.ts';
+import { browserAndAdmin, staffSession } from '../support/sessions.ts';
 
 const baseUrl = inject('baseUrl');
 let browser: Browser;
 let admin: ApiClient;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  admin = await signInAsAdmin();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+beforeAll(async () => ({ browser, admin } = await browserAndAdmin()));
+afterAll(() => browser?.close());
 
-/** A second manager (four eyes), created by the admin and signed in with a password only (OTP switched off). */
-async function managerSession(): Promise<ApiClient> {
-  const email = `limits-manager-${randomUUID().slice(0, 8)}@finflow.local`;
-  const password = 'Temp-password-1';
-  const created = await admin.post('/api/admin/users', { email, firstName: 'Druga', lastName: 'Voditeljica', role: 'manager', password });
-  expect(created.status).toBe(201);
-  expect((await admin.put(`/api/admin/users/${String(created.json.id)}/otp`, { otpEnabled: false })).status).toBe(200);
-  const client = new ApiClient();
-  expect((await client.post('/api/auth/login', { email, password })).json).toEqual({ requiresTotp: false, needsTotpSetup: false });
-  // A password set by an admin must be replaced before the pages open (they lead to /profile until then).
-  const newPassword = 'Own-password-2';
-  expect((await client.put('/api/auth/change-password', { currentPassword: password, newPassword, confirmPassword: newPassword })).status).toBe(200);
-  return client;
-}
+/** A second manager (four eyes). */
+const managerSession = async () =>
+  (await staffSession(admin, 'manager', { label: 'limits-manager', firstName: 'Druga', lastName: 'Voditeljica', ownPassword: 'Own-password-2' })).client;
 
 function toast(page: Page, text: string) {
   return page.locator('.toast').getByText(text);

@@ -10,9 +10,7 @@ let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
 });
-afterAll(async () => {
-  await browser?.close();
-});
+afterAll(() => browser?.close());
 
 // The smallest files that are really what their names say (checked by content on the server).
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n', 'latin1');

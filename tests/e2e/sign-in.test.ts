@@ -1,9 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ApiClient, SecretStore, signInAsAdmin } from '../support/api-client.ts';
-import { launchBrowser, newStrictPage } from '../support/browser.ts';
+import { ApiClient, SecretStore } from '../support/api-client.ts';
+import { newStrictPage } from '../support/browser.ts';
 import { freshTotpCode, lastUsedTotpCode } from '../support/totp.ts';
 import { outboxMessages } from '../support/outbox.ts';
+import { browserAndAdmin } from '../support/sessions.ts';
 
 const baseUrl = inject('baseUrl');
 const secrets = new SecretStore();
@@ -11,12 +12,11 @@ let browser: Browser;
 let adminCookie: string;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  adminCookie = (await signInAsAdmin()).cookie;
+  const opened = await browserAndAdmin();
+  browser = opened.browser;
+  adminCookie = opened.admin.cookie;
 });
-afterAll(async () => {
-  await browser?.close();
-});
+afterAll(() => browser?.close());
 
 /** The visible toast (Radix also keeps a screen-reader copy of its text). */
 function toast(page: Page, text: string) {

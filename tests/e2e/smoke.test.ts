@@ -9,9 +9,7 @@ let browser: Browser;
 beforeAll(async () => {
   browser = await launchBrowser();
 });
-afterAll(async () => {
-  await browser?.close();
-});
+afterAll(() => browser?.close());
 
 describe('a started FinFlow', () => {
   it('answers /healthz with status ok', async () => {

@@ -1,7 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { signInAsAdmin, type ApiClient } from '../support/api-client.ts';
-import { launchBrowser, newStrictPage } from '../support/browser.ts';
+import type { ApiClient } from '../support/api-client.ts';
+import { newStrictPage } from '../support/browser.ts';
+import { browserAndAdmin } from '../support/sessions.ts';
 
 const baseUrl = inject('baseUrl');
 let browser: Browser;
@@ -9,13 +10,10 @@ let admin: ApiClient;
 let adminId: string;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
-  admin = await signInAsAdmin();
+  ({ browser, admin } = await browserAndAdmin());
   adminId = String((await admin.get('/api/auth/user')).json.id);
 });
-afterAll(async () => {
-  await browser?.close();
-});
+afterAll(() => browser?.close());
 
 interface TaskJson {
   id: string;

@@ -5,6 +5,7 @@ import type { IncomingEInvoiceDto } from '~/einvoices/incoming.server.ts';
 import type { OutgoingEInvoiceDto } from '~/einvoices/outgoing.server.ts';
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 import { Pager } from '~/components/kit/pager.tsx';
+import { useRefusalText } from '~/components/refusal-text.ts';
 
 interface Paged<T> {
   items: T[];
@@ -190,6 +191,7 @@ export function IncomingEInvoices({
   redirectTo: string;
 }) {
   const { t } = useTranslation();
+  const refusalText = useRefusalText();
   return (
     <EInvoiceListCard kind="incoming" list={list} hrefFor={hrefFor} columns={['receivedAt', 'document', 'number', 'seller', 'status', 'result']}>
       {list.items.map((document) => (
@@ -211,7 +213,7 @@ export function IncomingEInvoices({
             ) : (
               <Flex direction="column" gap="1" align="start">
                 <Text size="1" color="red">
-                  {document.error}
+                  {refusalText(document.errorCode ?? document.error ?? '')}
                 </Text>
                 {canRetry ? <RowAction intent="retryIncoming" id={document.id} redirectTo={redirectTo} label={t('einvoices.incoming.retry')} /> : null}
               </Flex>

@@ -1,14 +1,14 @@
-import { getInputProps, useForm, type Submission } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Callout, Flex } from '@radix-ui/themes';
+import { getInputProps } from '@conform-to/react';
+import { Flex } from '@radix-ui/themes';
 import { useFetcher } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
-import { Field } from '~/components/forms.tsx';
-import { SelectField } from '~/components/kit/fields.tsx';
+import { Field, FormErrors } from '~/components/forms.tsx';
+import { Options, SelectField } from '~/components/kit/fields.tsx';
 import { CAMPAIGN_RECIPIENTS, campaignCreateSchema } from '~/email/schemas.ts';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
 import type { EmailActionData, EmailFormResult } from './template-form.tsx';
-import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
+import { CreateDialog, CreatePanel, type CreateTexts } from '~/components/kit/create-form.tsx';
+import { useZodForm } from '~/components/kit/zod-form.ts';
 
 /** The campaign dialog of docs/screens.md (only active templates; recipients default active_clients; optional schedule) and its ?new=campaign panel. */
 export interface CampaignChoices {
@@ -16,18 +16,17 @@ export interface CampaignChoices {
   clients: { id: string; companyName: string }[];
 }
 
-type Values = { name?: string; templateId?: string; recipients?: string; clientIds?: string[]; scheduledAt?: string };
-
 function useCampaignForm(id: string, lastResult?: EmailFormResult) {
-  return useForm<Values>({
-    id,
-    lastResult,
-    defaultValue: { recipients: 'active_clients' },
-    constraint: getZodConstraint(campaignCreateSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: campaignCreateSchema }) as Submission<Values>,
-  });
+  return useZodForm(campaignCreateSchema, { id, lastResult, defaultValue: { recipients: 'active_clients' } });
+}
+
+function useCampaignTexts(): CreateTexts {
+  const { t } = useTranslation();
+  return {
+    title: t('email.campaignForm.title'),
+    description: t('email.campaignForm.description'),
+    labels: { cancel: t('email.campaignForm.cancel'), save: t('email.campaignForm.submit'), saving: t('email.campaignForm.submitting') },
+  };
 }
 
 function CampaignFields({ fields, formErrors, choices }: { fields: ReturnType<typeof useCampaignForm>[1]; formErrors?: string[]; choices: CampaignChoices }) {
@@ -44,18 +43,10 @@ function CampaignFields({ fields, formErrors, choices }: { fields: ReturnType<ty
         selectProps={{ 'data-testid': 'campaign-template' }}
       >
         <option value="">{choices.templates.length ? t('email.campaignForm.templatePlaceholder') : t('email.campaignForm.noActiveTemplates')}</option>
-        {choices.templates.map((template) => (
-          <option key={template.id} value={template.id}>
-            {template.name}
-          </option>
-        ))}
+        <Options items={choices.templates} value={(template) => template.id} label={(template) => template.name} />
       </SelectField>
       <SelectField label={t('email.campaignForm.recipients')} meta={fields.recipients} errors={errorText(fields.recipients.errors)}>
-        {CAMPAIGN_RECIPIENTS.map((value) => (
-          <option key={value} value={value}>
-            {t(`email.recipients.${value}`)}
-          </option>
-        ))}
+        <Options items={CAMPAIGN_RECIPIENTS} label={(value) => t(`email.recipients.${value}`)} />
       </SelectField>
       {/* Dimmed while another choice of recipients applies, yet still readable (AA contrast). */}
       <SelectField
@@ -65,42 +56,28 @@ function CampaignFields({ fields, formErrors, choices }: { fields: ReturnType<ty
         selectProps={{ multiple: true, size: 6 }}
         style={recipients === 'specific_clients' ? undefined : { opacity: 0.75 }}
       >
-        {choices.clients.map((client) => (
-          <option key={client.id} value={client.id}>
-            {client.companyName}
-          </option>
-        ))}
+        <Options items={choices.clients} value={(client) => client.id} label={(client) => client.companyName} />
       </SelectField>
       <Field label={t('email.campaignForm.scheduledAt')} inputProps={getInputProps(fields.scheduledAt, { type: 'datetime-local' })} errors={errorText(fields.scheduledAt.errors)} />
-      {formErrors?.length ? (
-        <Callout.Root color="red" role="alert">
-          <Callout.Text>{errorText(formErrors)?.join(' ')}</Callout.Text>
-        </Callout.Root>
-      ) : null}
+      <FormErrors errors={formErrors} />
     </Flex>
   );
 }
 
 export function CampaignDialog({ open, onOpenChange, choices }: { open: boolean; onOpenChange: (open: boolean) => void; choices: CampaignChoices }) {
-  const { t } = useTranslation();
+  const texts = useCampaignTexts();
   const fetcher = useFetcher<EmailActionData>({ key: 'create-campaign' });
   const [form, fields] = useCampaignForm('new-campaign', fetcher.data?.intent === 'createCampaign' ? fetcher.data.result : undefined);
   return (
     <CreateDialog
+      {...texts}
       open={open}
       onOpenChange={onOpenChange}
       fetcher={fetcher}
       form={form}
       intent="createCampaign"
-      title={t('email.campaignForm.title')}
-      description={t('email.campaignForm.description')}
       maxWidth="600px"
       failureToast={{ title: 'email.toast.errorTitle', description: 'email.toast.createCampaignFailed', variant: 'destructive' }}
-      labels={{
-        cancel: t('email.campaignForm.cancel'),
-        save: t('email.campaignForm.submit'),
-        saving: t('email.campaignForm.submitting'),
-      }}
     >
       <CampaignFields fields={fields} formErrors={form.errors} choices={choices} />
     </CreateDialog>
@@ -108,18 +85,10 @@ export function CampaignDialog({ open, onOpenChange, choices }: { open: boolean;
 }
 
 export function CampaignPanel({ lastResult, cancelTo, choices }: { lastResult?: EmailFormResult; cancelTo: string; choices: CampaignChoices }) {
-  const { t } = useTranslation();
+  const texts = useCampaignTexts();
   const [form, fields] = useCampaignForm('new-campaign-panel', lastResult);
   return (
-    <CreatePanel
-      form={form}
-      intent="createCampaign"
-      testId="campaign-panel"
-      title={t('email.campaignForm.title')}
-      description={t('email.campaignForm.description')}
-      cancelTo={cancelTo}
-      labels={{ cancel: t('email.campaignForm.cancel'), save: t('email.campaignForm.submit'), saving: t('email.campaignForm.submitting') }}
-    >
+    <CreatePanel {...texts} form={form} intent="createCampaign" testId="campaign-panel" cancelTo={cancelTo}>
       <CampaignFields fields={fields} formErrors={form.errors} choices={choices} />
     </CreatePanel>
   );

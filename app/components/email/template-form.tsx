@@ -1,15 +1,15 @@
-import { getFormProps, getInputProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Button, Callout, Card, Flex, Heading, Text } from '@radix-ui/themes';
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react';
+import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { Form, Link, useFetcher, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Field } from '~/components/forms.tsx';
+import { Field, FormErrors } from '~/components/forms.tsx';
 import { EMAIL_TRIGGERS, TEMPLATE_VARIABLES, templateFormSchema } from '~/email/schemas.ts';
 import { useRefusalText, useRefusalTexts } from '~/components/refusal-text.ts';
 import { encodeRefusal, type RefusalParams } from '~/utils/refusals.ts';
-import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
-import { SelectField, TextAreaField } from '~/components/kit/fields.tsx';
+import { CreateDialog, CreatePanel, type CreateTexts } from '~/components/kit/create-form.tsx';
+import { Options, SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
+import { useZodForm } from '~/components/kit/zod-form.ts';
 
 /**
  * The template dialog of docs/screens.md (JavaScript: a fetcher post, closes on
@@ -27,15 +27,16 @@ export interface EmailActionData {
 type Values = { name?: string; trigger?: string; subject?: string; body?: string; isActive?: string };
 
 function useTemplateForm(id: string, lastResult?: EmailFormResult, defaultValue: Values = { trigger: 'manual', isActive: 'on' }) {
-  return useForm<Values>({
-    id,
-    lastResult,
-    defaultValue,
-    constraint: getZodConstraint(templateFormSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: templateFormSchema }) as Submission<Values>,
-  });
+  return useZodForm(templateFormSchema, { id, lastResult, defaultValue });
+}
+
+function useTemplateTexts(): CreateTexts {
+  const { t } = useTranslation();
+  return {
+    title: t('email.templateForm.title'),
+    description: t('email.templateForm.description'),
+    labels: { cancel: t('email.templateForm.cancel'), save: t('email.templateForm.submit'), saving: t('email.templateForm.submitting') },
+  };
 }
 
 function TemplateFields({ fields, formErrors }: { fields: ReturnType<typeof useTemplateForm>[1]; formErrors?: string[] }) {
@@ -45,11 +46,7 @@ function TemplateFields({ fields, formErrors }: { fields: ReturnType<typeof useT
     <Flex direction="column" gap="3">
       <Field label={t('email.templateForm.name')} inputProps={getInputProps(fields.name, { type: 'text' })} errors={errorText(fields.name.errors)} />
       <SelectField label={t('email.templateForm.trigger')} meta={fields.trigger} errors={errorText(fields.trigger.errors)}>
-        {EMAIL_TRIGGERS.map((trigger) => (
-          <option key={trigger} value={trigger}>
-            {t(`email.triggers.${trigger}`)}
-          </option>
-        ))}
+        <Options items={EMAIL_TRIGGERS} label={(trigger) => t(`email.triggers.${trigger}`)} />
       </SelectField>
       <Field label={t('email.templateForm.subject')} inputProps={getInputProps(fields.subject, { type: 'text' })} errors={errorText(fields.subject.errors)} />
       <TextAreaField
@@ -65,11 +62,7 @@ function TemplateFields({ fields, formErrors }: { fields: ReturnType<typeof useT
           {t('email.templateForm.isActive')}
         </Flex>
       </Text>
-      {formErrors?.length ? (
-        <Callout.Root color="red" role="alert">
-          <Callout.Text>{errorText(formErrors)?.join(' ')}</Callout.Text>
-        </Callout.Root>
-      ) : null}
+      <FormErrors errors={formErrors} />
     </Flex>
   );
 }
@@ -121,25 +114,19 @@ function PreviewButton({ formId }: { formId: string }) {
 }
 
 export function TemplateDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
-  const { t } = useTranslation();
+  const texts = useTemplateTexts();
   const fetcher = useFetcher<EmailActionData>({ key: 'create-template' });
   const [form, fields] = useTemplateForm('new-template', fetcher.data?.intent === 'createTemplate' ? fetcher.data.result : undefined);
   return (
     <CreateDialog
+      {...texts}
       open={open}
       onOpenChange={onOpenChange}
       fetcher={fetcher}
       form={form}
       intent="createTemplate"
-      title={t('email.templateForm.title')}
-      description={t('email.templateForm.description')}
       maxWidth="680px"
       failureToast={{ title: 'email.toast.errorTitle', description: 'email.toast.createTemplateFailed', variant: 'destructive' }}
-      labels={{
-        cancel: t('email.templateForm.cancel'),
-        save: t('email.templateForm.submit'),
-        saving: t('email.templateForm.submitting'),
-      }}
     >
       <TemplateFields fields={fields} formErrors={form.errors} />
       <PreviewButton formId={form.id} />
@@ -148,18 +135,10 @@ export function TemplateDialog({ open, onOpenChange }: { open: boolean; onOpenCh
 }
 
 export function TemplatePanel({ lastResult, cancelTo }: { lastResult?: EmailFormResult; cancelTo: string }) {
-  const { t } = useTranslation();
+  const texts = useTemplateTexts();
   const [form, fields] = useTemplateForm('new-template-panel', lastResult);
   return (
-    <CreatePanel
-      form={form}
-      intent="createTemplate"
-      testId="template-panel"
-      title={t('email.templateForm.title')}
-      description={t('email.templateForm.description')}
-      cancelTo={cancelTo}
-      labels={{ cancel: t('email.templateForm.cancel'), save: t('email.templateForm.submit'), saving: t('email.templateForm.submitting') }}
-    >
+    <CreatePanel {...texts} form={form} intent="createTemplate" testId="template-panel" cancelTo={cancelTo}>
       <TemplateFields fields={fields} formErrors={form.errors} />
     </CreatePanel>
   );
@@ -203,14 +182,12 @@ export function TemplateEditPanel({
             {t('email.templateForm.description')}
           </Text>
           <TemplateFields fields={fields} formErrors={form.errors} />
-          <Flex gap="3" justify="end">
-            <Button asChild variant="soft" color="gray">
-              <Link to={cancelTo}>{t('email.templateForm.cancel')}</Link>
-            </Button>
-            <Button type="submit" disabled={saving}>
-              {saving ? t('email.templateForm.saving') : t('email.templateForm.save')}
-            </Button>
-          </Flex>
+          <SubmitRow
+            cancel={{ to: cancelTo, label: t('email.templateForm.cancel') }}
+            submitLabel={t('email.templateForm.save')}
+            busyLabel={t('email.templateForm.saving')}
+            busy={saving}
+          />
         </Flex>
       </Form>
     </Card>

@@ -36,6 +36,13 @@ export function CreateButton({ to, onOpen, label, variant }: { to: string; onOpe
   );
 }
 
+/** What a create form's dialog and its `?new=1` panel both say, written once per form and spread into both. */
+export interface CreateTexts {
+  title: string;
+  description: string;
+  labels: { cancel: string; save: string; saving: string };
+}
+
 interface CreateResult {
   created?: boolean;
   result?: { status?: string };

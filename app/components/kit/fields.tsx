@@ -240,3 +240,20 @@ export function InlineSelect({
 function isCancelLink(cancel: unknown): cancel is { to: string; label: string } {
   return typeof cancel === 'object' && cancel !== null && 'to' in cancel && 'label' in cancel;
 }
+
+/**
+ * A select's options over a list: fixed values (an enum, `value` is the item
+ * itself) or records (`value` picks the id); `label` gives each option's text,
+ * the item itself when absent. The placeholder option stays the page's own.
+ */
+export function Options<T>({ items, value = String, label = String }: { items: readonly T[]; value?: (item: T) => string; label?: (item: T) => string }) {
+  return (
+    <>
+      {items.map((item) => (
+        <option key={value(item)} value={value(item)}>
+          {label(item)}
+        </option>
+      ))}
+    </>
+  );
+}

@@ -1,14 +1,14 @@
-import { getInputProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Callout, Flex } from '@radix-ui/themes';
+import { getInputProps, type SubmissionResult } from '@conform-to/react';
+import { Flex } from '@radix-ui/themes';
 import { useFetcher } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
-import { Field } from '~/components/forms.tsx';
-import { SelectField, TextAreaField } from '~/components/kit/fields.tsx';
+import { Field, FormErrors } from '~/components/forms.tsx';
+import { Options, SelectField, TextAreaField } from '~/components/kit/fields.tsx';
 import { PAYMENT_METHODS, paymentCreateSchema } from '~/payments/schemas.ts';
 import { formatEur } from '~/utils/format.ts';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
-import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
+import { CreateDialog, CreatePanel, type CreateTexts } from '~/components/kit/create-form.tsx';
+import { useZodForm } from '~/components/kit/zod-form.ts';
 
 /**
  * The record-payment dialog (docs/screens.md, docs/domain-model.md#validation): payable invoice, amount to the
@@ -30,18 +30,17 @@ export interface RecordActionData {
   created?: boolean;
 }
 
-type Values = { invoiceId?: string; amount?: string; paymentMethod?: string; reference?: string; notes?: string };
-
 function useRecordForm(id: string, lastResult: RecordResult | undefined) {
-  return useForm<Values>({
-    id,
-    lastResult,
-    defaultValue: { paymentMethod: 'bank_transfer' },
-    constraint: getZodConstraint(paymentCreateSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: paymentCreateSchema }) as Submission<Values>,
-  });
+  return useZodForm(paymentCreateSchema, { id, lastResult, defaultValue: { paymentMethod: 'bank_transfer' } });
+}
+
+function useRecordTexts(): CreateTexts {
+  const { t } = useTranslation();
+  return {
+    title: t('payments.dialogTitle'),
+    description: t('payments.dialogDescription'),
+    labels: { cancel: t('payments.cancel'), save: t('payments.save'), saving: t('payments.saving') },
+  };
 }
 
 function Fields({ form, fields, invoices }: { form: ReturnType<typeof useRecordForm>[0]; fields: ReturnType<typeof useRecordForm>[1]; invoices: PayableOption[] }) {
@@ -51,11 +50,11 @@ function Fields({ form, fields, invoices }: { form: ReturnType<typeof useRecordF
     <Flex direction="column" gap="3">
       <SelectField label={t('payments.fields.invoice')} meta={fields.invoiceId} errors={errorText(fields.invoiceId.errors)}>
         <option value="">{t('payments.fields.chooseInvoice')}</option>
-        {invoices.map((invoice) => (
-          <option key={invoice.id} value={invoice.id}>
-            {t('payments.fields.invoiceOption', { number: invoice.invoiceNumber, customer: invoice.customerName, open: formatEur(invoice.openAmount) })}
-          </option>
-        ))}
+        <Options
+          items={invoices}
+          value={(invoice) => invoice.id}
+          label={(invoice) => t('payments.fields.invoiceOption', { number: invoice.invoiceNumber, customer: invoice.customerName, open: formatEur(invoice.openAmount) })}
+        />
       </SelectField>
       <Field
         label={t('payments.fields.amount')}
@@ -63,38 +62,28 @@ function Fields({ form, fields, invoices }: { form: ReturnType<typeof useRecordF
         errors={errorText(fields.amount.errors)}
       />
       <SelectField label={t('payments.fields.paymentMethod')} meta={fields.paymentMethod} errors={errorText(fields.paymentMethod.errors)}>
-        {PAYMENT_METHODS.map((method) => (
-          <option key={method} value={method}>
-            {t(`payments.method.${method}`)}
-          </option>
-        ))}
+        <Options items={PAYMENT_METHODS} label={(method) => t(`payments.method.${method}`)} />
       </SelectField>
       <Field label={t('payments.fields.reference')} inputProps={getInputProps(fields.reference, { type: 'text' })} errors={errorText(fields.reference.errors)} />
       <TextAreaField label={t('payments.fields.notes')} meta={fields.notes} errors={errorText(fields.notes.errors)} />
-      {form.errors?.length ? (
-        <Callout.Root color="red" role="alert">
-          <Callout.Text>{errorText(form.errors)?.join(' ')}</Callout.Text>
-        </Callout.Root>
-      ) : null}
+      <FormErrors errors={form.errors} />
     </Flex>
   );
 }
 
 export function RecordPaymentDialog({ open, onOpenChange, invoices }: { open: boolean; onOpenChange: (open: boolean) => void; invoices: PayableOption[] }) {
-  const { t } = useTranslation();
+  const texts = useRecordTexts();
   const fetcher = useFetcher<RecordActionData>({ key: 'record-payment' });
   const [form, fields] = useRecordForm('record-payment', fetcher.data?.result);
   return (
     <CreateDialog
+      {...texts}
       open={open}
       onOpenChange={onOpenChange}
       fetcher={fetcher}
       form={form}
-      title={t('payments.dialogTitle')}
-      description={t('payments.dialogDescription')}
       maxWidth="560px"
       failureToast={{ title: 'payments.toast.errorTitle', description: 'payments.toast.recordFailed', variant: 'destructive' }}
-      labels={{ cancel: t('payments.cancel'), save: t('payments.save'), saving: t('payments.saving') }}
     >
       <Fields form={form} fields={fields} invoices={invoices} />
     </CreateDialog>
@@ -102,16 +91,10 @@ export function RecordPaymentDialog({ open, onOpenChange, invoices }: { open: bo
 }
 
 export function RecordPaymentPanel({ invoices, lastResult, cancelTo }: { invoices: PayableOption[]; lastResult?: RecordResult; cancelTo: string }) {
-  const { t } = useTranslation();
+  const texts = useRecordTexts();
   const [form, fields] = useRecordForm('record-payment-panel', lastResult);
   return (
-    <CreatePanel
-      form={form}
-      testId="record-panel"
-      title={t('payments.dialogTitle')}
-      cancelTo={cancelTo}
-      labels={{ cancel: t('payments.cancel'), save: t('payments.save'), saving: t('payments.saving') }}
-    >
+    <CreatePanel {...texts} form={form} testId="record-panel" cancelTo={cancelTo}>
       <Fields form={form} fields={fields} invoices={invoices} />
     </CreatePanel>
   );

@@ -1,15 +1,15 @@
-import { getFormProps, getInputProps, useForm, type FieldMetadata, type Submission, type SubmissionResult } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import { Callout, Card, Flex, Grid, Heading } from '@radix-ui/themes';
+import { getFormProps, getInputProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react';
+import { Card, Flex, Grid, Heading } from '@radix-ui/themes';
 import { Form, useFetcher, useNavigation } from '@remix-run/react';
 import { useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Field } from '~/components/forms.tsx';
-import { SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
+import { Field, FormErrors } from '~/components/forms.tsx';
+import { Options, SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 import { TASK_PRIORITIES, TASK_TYPES, taskCreateSchema, taskEditFormSchema } from '~/tasks/schemas.ts';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
 import type { UserOption } from './task-card.tsx';
-import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
+import { CreateDialog, CreatePanel, type CreateTexts } from '~/components/kit/create-form.tsx';
+import { useZodForm } from '~/components/kit/zod-form.ts';
 import { useToast } from '~/components/toaster.tsx';
 
 /**
@@ -25,20 +25,9 @@ export interface TaskFormData {
   result: TaskFormResult;
   created?: boolean;
 }
-type Values = Record<string, string | undefined>;
 // Any field of either form; only name, id, constraints and errors are read.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyField = FieldMetadata<any, any, string[]>;
-
-function FormErrors({ errors }: { errors?: string[] }) {
-  const errorText = useRefusalTexts();
-  if (!errors?.length) return null;
-  return (
-    <Callout.Root color="red" role="alert">
-      <Callout.Text>{errorText(errors)?.join(' ')}</Callout.Text>
-    </Callout.Root>
-  );
-}
 
 /** The fields both forms share: title, description, priority, assignee, due date, notes; `withType` adds the type. */
 function TaskFields({ fields, users, withType }: { fields: Record<string, AnyField>; users: UserOption[]; withType: boolean }) {
@@ -52,27 +41,15 @@ function TaskFields({ fields, users, withType }: { fields: Record<string, AnyFie
         {withType ? (
           <SelectField label={t('tasks.fields.type')} meta={fields.type} errors={errorText(fields.type.errors)}>
             <option value="">{t('tasks.fields.chooseType')}</option>
-            {TASK_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {t(`tasks.type.${type}`)}
-              </option>
-            ))}
+            <Options items={TASK_TYPES} label={(type) => t(`tasks.type.${type}`)} />
           </SelectField>
         ) : null}
         <SelectField label={t('tasks.fields.priority')} meta={fields.priority} errors={errorText(fields.priority.errors)}>
-          {TASK_PRIORITIES.map((priority) => (
-            <option key={priority} value={priority}>
-              {t(`tasks.priority.${priority}`)}
-            </option>
-          ))}
+          <Options items={TASK_PRIORITIES} label={(priority) => t(`tasks.priority.${priority}`)} />
         </SelectField>
         <SelectField label={t('tasks.fields.assignedTo')} meta={fields.assignedTo} errors={errorText(fields.assignedTo.errors)}>
           <option value="">{t('tasks.card.unassigned')}</option>
-          {users.map((user) => (
-            <option key={user.id} value={user.id}>
-              {user.name}
-            </option>
-          ))}
+          <Options items={users} value={(user) => user.id} label={(user) => user.name} />
         </SelectField>
         <Field label={t('tasks.fields.dueDate')} inputProps={getInputProps(fields.dueDate, { type: 'date' })} errors={errorText(fields.dueDate.errors)} />
       </Grid>
@@ -81,16 +58,13 @@ function TaskFields({ fields, users, withType }: { fields: Record<string, AnyFie
   );
 }
 
+function useCreateTexts(): CreateTexts {
+  const { t } = useTranslation();
+  return { title: t('tasks.dialogTitle'), description: t('tasks.dialogDescription'), labels: { cancel: t('tasks.cancel'), save: t('tasks.create'), saving: t('tasks.saving') } };
+}
+
 function useCreateForm(id: string, lastResult: TaskFormResult | undefined) {
-  return useForm<Values>({
-    id,
-    lastResult,
-    defaultValue: { priority: 'medium' },
-    constraint: getZodConstraint(taskCreateSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: taskCreateSchema }) as Submission<Values>,
-  });
+  return useZodForm(taskCreateSchema, { id, lastResult, defaultValue: { priority: 'medium' } });
 }
 
 /** A task about a record (`?new=1&entityType=client&entityId=…` from another page) keeps the link in hidden fields. */
@@ -115,20 +89,18 @@ export function NewTaskDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const { t } = useTranslation();
+  const texts = useCreateTexts();
   const fetcher = useFetcher<TaskFormData>({ key: 'create-task' });
   const [form, fields] = useCreateForm('new-task', fetcher.data?.result);
   return (
     <CreateDialog
+      {...texts}
       open={open}
       onOpenChange={onOpenChange}
       fetcher={fetcher}
       form={form}
-      title={t('tasks.dialogTitle')}
-      description={t('tasks.dialogDescription')}
       maxWidth="640px"
       failureToast={{ title: 'tasks.toast.errorTitle', description: 'tasks.toast.createFailed', variant: 'destructive' }}
-      labels={{ cancel: t('tasks.cancel'), save: t('tasks.create'), saving: t('tasks.saving') }}
     >
       <EntityInputs entity={entity} />
       <TaskFields fields={fields} users={users} withType />
@@ -148,18 +120,10 @@ export function NewTaskPanel({
   lastResult?: TaskFormResult;
   cancelTo: string;
 }) {
-  const { t } = useTranslation();
+  const texts = useCreateTexts();
   const [form, fields] = useCreateForm('new-task-panel', lastResult);
   return (
-    <CreatePanel
-      form={form}
-      testId="create-panel"
-      title={t('tasks.dialogTitle')}
-      description={t('tasks.dialogDescription')}
-      cancelTo={cancelTo}
-      labels={{ cancel: t('tasks.cancel'), save: t('tasks.create'), saving: t('tasks.saving') }}
-      hidden={<EntityInputs entity={entity} />}
-    >
+    <CreatePanel {...texts} form={form} testId="create-panel" cancelTo={cancelTo} hidden={<EntityInputs entity={entity} />}>
       <TaskFields fields={fields} users={users} withType />
       <FormErrors errors={form.errors} />
     </CreatePanel>
@@ -183,7 +147,7 @@ export function EditTaskPanel({
   const navigation = useNavigation();
   const headingId = useId();
   const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'edit';
-  const [form, fields] = useForm<Values>({
+  const [form, fields] = useZodForm(taskEditFormSchema, {
     id: `edit-task-${task.id}`,
     lastResult,
     defaultValue: {
@@ -194,10 +158,6 @@ export function EditTaskPanel({
       dueDate: task.dueDay,
       notes: task.notes ?? '',
     },
-    constraint: getZodConstraint(taskEditFormSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: taskEditFormSchema }) as Submission<Values>,
   });
   useEffect(() => {
     if (lastResult?.status === 'error') toast({ title: 'tasks.toast.errorTitle', description: 'tasks.toast.updateFailed', variant: 'destructive' });

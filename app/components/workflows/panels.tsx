@@ -3,7 +3,7 @@ import { Form } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { PanelHeader } from '~/components/kit/panel-header.tsx';
 import { ErrorList, Field } from '~/components/forms.tsx';
-import { SelectField, TextAreaField } from '~/components/kit/fields.tsx';
+import { Options, SelectField, TextAreaField } from '~/components/kit/fields.tsx';
 import { useRefusalText } from '~/components/refusal-text.ts';
 import { formatDateTime } from '~/utils/format.ts';
 import type { DryRunReport } from '~/workflows/definitions.server.ts';
@@ -129,11 +129,7 @@ export function EditorPanel({
           ) : null}
           <Field label={`${t('workflows.editor.name')} *`} inputProps={{ name: 'name', defaultValue: draft.name, required: true, maxLength: 255 }} errors={errorsOf('name')} />
           <SelectField label={`${t('workflows.editor.type')} *`} name="type" errors={errorsOf('type')} selectProps={{ defaultValue: draft.type }}>
-            {WORKFLOW_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {t(`workflows.types.${type}`)}
-              </option>
-            ))}
+            <Options items={WORKFLOW_TYPES} label={(type) => t(`workflows.types.${type}`)} />
           </SelectField>
           <TextAreaField
             label={t('workflows.editor.description')}
@@ -161,11 +157,7 @@ export function EditorPanel({
                   errors={errorsOf(`steps[${index}].type`)}
                   selectProps={{ defaultValue: step.type, 'aria-label': `${t('workflows.editor.stepType')} ${index + 1}` }}
                 >
-                  {STEP_TYPES.map((type) => (
-                    <option key={type} value={type}>
-                      {t(`workflows.stepTypes.${type}`)}
-                    </option>
-                  ))}
+                  <Options items={STEP_TYPES} label={(type) => t(`workflows.stepTypes.${type}`)} />
                 </SelectField>
                 <SelectField
                   label={t('workflows.editor.handler')}
@@ -174,11 +166,7 @@ export function EditorPanel({
                   selectProps={{ defaultValue: step.handler, 'aria-label': `${t('workflows.editor.handler')} ${index + 1}` }}
                 >
                   <option value="">{t('workflows.editor.none')}</option>
-                  {handlers.map((name) => (
-                    <option key={name} value={name}>
-                      {name}
-                    </option>
-                  ))}
+                  <Options items={handlers} />
                 </SelectField>
                 <SelectField
                   label={t('workflows.editor.taskType')}
@@ -187,11 +175,7 @@ export function EditorPanel({
                   selectProps={{ defaultValue: step.taskType, 'aria-label': `${t('workflows.editor.taskType')} ${index + 1}` }}
                 >
                   <option value="">{t('workflows.editor.none')}</option>
-                  {TASK_TYPES.map((type) => (
-                    <option key={type} value={type}>
-                      {t(`workflows.taskTypes.${type}`)}
-                    </option>
-                  ))}
+                  <Options items={TASK_TYPES} label={(type) => t(`workflows.taskTypes.${type}`)} />
                 </SelectField>
                 <Flex gap="1">
                   <Button
