@@ -1,5 +1,5 @@
 import { percentOfWeightedCents } from '../utils/money.ts';
-import { AGREEMENT_FEE_MODELS, type AgreementFeeModel } from '../../db/models/enums.ts';
+import type { AgreementFeeModel } from '../../db/models/enums.ts';
 
 /**
  * The fee models of a factoring agreement (docs/money.md#fees-that-follow-time).
@@ -15,7 +15,6 @@ import { AGREEMENT_FEE_MODELS, type AgreementFeeModel } from '../../db/models/en
  * from their day. The time fee is at least the agreement's minimum fee; the admin
  * fee per invoice is added on top. One rounding, half-up, at the end.
  */
-export const FEE_MODELS = AGREEMENT_FEE_MODELS;
 export type FeeModel = AgreementFeeModel;
 
 export interface FeeTerms {
