@@ -115,25 +115,21 @@ export const SQL_OUTSTANDING_ADVANCE_BY_INVOICE = `
     FROM client_ledger WHERE kind IN ('advance', 'collection') AND invoice_id IS NOT NULL
    GROUP BY invoice_id`;
 
-/** The used credit of a client recomputed from its ledger entries (what clients.used_credit must equal). */
-export async function ledgerUsedCredit(clientId: string, options: { transaction?: Transaction } = {}): Promise<number> {
+/** The advances outstanding on the invoices of one client or one debtor, from the ledger alone. */
+async function outstandingOf(column: 'client_id' | 'customer_id', id: string, options: { transaction?: Transaction }): Promise<number> {
   const [row] = await selectRows<{ used: string | null }>(
-    `SELECT sum(o.outstanding) AS used FROM (${SQL_OUTSTANDING_ADVANCE_BY_INVOICE}) o JOIN invoices i ON i.id = o.invoice_id WHERE i.client_id = :clientId`,
-    { clientId },
+    `SELECT sum(o.outstanding) AS used FROM (${SQL_OUTSTANDING_ADVANCE_BY_INVOICE}) o JOIN invoices i ON i.id = o.invoice_id WHERE i.${column} = :id`,
+    { id },
     options,
   );
   return toCents(row?.used ?? '0');
 }
 
+/** The used credit of a client recomputed from its ledger entries (what clients.used_credit must equal). */
+export const ledgerUsedCredit = (clientId: string, options: { transaction?: Transaction } = {}) => outstandingOf('client_id', clientId, options);
+
 /** The debtor's exposure recomputed from the ledger (what customers.used_credit must equal). */
-export async function ledgerDebtorExposure(customerId: string, options: { transaction?: Transaction } = {}): Promise<number> {
-  const [row] = await selectRows<{ used: string | null }>(
-    `SELECT sum(o.outstanding) AS used FROM (${SQL_OUTSTANDING_ADVANCE_BY_INVOICE}) o JOIN invoices i ON i.id = o.invoice_id WHERE i.customer_id = :customerId`,
-    { customerId },
-    options,
-  );
-  return toCents(row?.used ?? '0');
-}
+export const ledgerDebtorExposure = (customerId: string, options: { transaction?: Transaction } = {}) => outstandingOf('customer_id', customerId, options);
 
 /** The balance of one invoice's entries (after its reserve release it is zero). */
 export async function invoiceLedgerBalance(invoiceId: string, options: { transaction?: Transaction } = {}): Promise<number> {

@@ -1,40 +1,25 @@
-import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { oibCheckDigit } from '../../app/utils/validation.ts';
 import { markAgreementSigned, saveAgreementPanel } from '../support/agreement-page.ts';
-import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
-import { launchBrowser, newStrictPage } from '../support/browser.ts';
+import type { ApiClient } from '../support/api-client.ts';
+import { newStrictPage } from '../support/browser.ts';
+import { browserAndAdmin, staffSession } from '../support/sessions.ts';
 import { pdfText } from '../support/pdf-text.ts';
 
 const baseUrl = inject('baseUrl');
 let browser: Browser;
 let admin: ApiClient;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  admin = await signInAsAdmin();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+beforeAll(async () => ({ browser, admin } = await browserAndAdmin()));
+afterAll(() => browser?.close());
 
 const zagrebDay = (offset = 0) => new Date(Date.now() + offset * 86_400_000).toLocaleDateString('sv-SE', { timeZone: 'Europe/Zagreb' });
 const hrDate = (day: string) => `${day.slice(8, 10)}. ${day.slice(5, 7)}. ${day.slice(0, 4)}.`;
 
 /** A manager created by the admin, signed in with a password only (OTP off), own password set. */
-async function managerSession(): Promise<ApiClient> {
-  const email = `agreements-manager-${randomUUID().slice(0, 8)}@finflow.local`;
-  const password = 'Temp-password-1';
-  const created = await admin.post('/api/admin/users', { email, firstName: 'Ugovorna', lastName: 'Voditeljica', role: 'manager', password });
-  expect(created.status).toBe(201);
-  expect((await admin.put(`/api/admin/users/${String(created.json.id)}/otp`, { otpEnabled: false })).status).toBe(200);
-  const client = new ApiClient();
-  expect((await client.post('/api/auth/login', { email, password })).status).toBe(200);
-  const newPassword = 'Own-password-2';
-  expect((await client.put('/api/auth/change-password', { currentPassword: password, newPassword, confirmPassword: newPassword })).status).toBe(200);
-  return client;
-}
+const managerSession = async () =>
+  (await staffSession(admin, 'manager', { label: 'agreements-manager', firstName: 'Ugovorna', lastName: 'Voditeljica', ownPassword: 'Own-password-2' })).client;
 
 function freshOib(): string {
   const first10 = `7${String(Date.now()).slice(-9)}`;

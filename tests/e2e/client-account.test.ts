@@ -1,9 +1,9 @@
 import fs from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
-import { launchBrowser, newStrictPage } from '../support/browser.ts';
+import type { ApiClient } from '../support/api-client.ts';
+import { newStrictPage } from '../support/browser.ts';
+import { browserAndAdmin, staffSession } from '../support/sessions.ts';
 
 /**
  * A demo client's account (docs/screens.md, docs/money.md#the-clients-account):
@@ -15,26 +15,11 @@ const baseUrl = inject('baseUrl');
 let browser: Browser;
 let admin: ApiClient;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  admin = await signInAsAdmin();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+beforeAll(async () => ({ browser, admin } = await browserAndAdmin()));
+afterAll(() => browser?.close());
 
-async function managerSession(): Promise<ApiClient> {
-  const email = `ledger-manager-${randomUUID().slice(0, 8)}@finflow.local`;
-  const password = 'Temp-password-1';
-  const created = await admin.post('/api/admin/users', { email, firstName: 'Druga', lastName: 'Voditeljica', role: 'manager', password });
-  expect(created.status).toBe(201);
-  expect((await admin.put(`/api/admin/users/${String(created.json.id)}/otp`, { otpEnabled: false })).status).toBe(200);
-  const client = new ApiClient();
-  expect((await client.post('/api/auth/login', { email, password })).status).toBe(200);
-  const newPassword = 'Own-password-2';
-  expect((await client.put('/api/auth/change-password', { currentPassword: password, newPassword, confirmPassword: newPassword })).status).toBe(200);
-  return client;
-}
+const managerSession = async () =>
+  (await staffSession(admin, 'manager', { label: 'ledger-manager', firstName: 'Druga', lastName: 'Voditeljica', ownPassword: 'Own-password-2' })).client;
 
 /** A demo client whose account has entries (from its statement over the whole book). */
 async function clientWithEntries(skip: number): Promise<{ id: string; companyName: string }> {

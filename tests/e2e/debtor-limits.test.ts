@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { formatEur } from '../../app/utils/format.ts';
 import { oibCheckDigit } from '../../app/utils/validation.ts';
-import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
-import { launchBrowser, newStrictPage } from '../support/browser.ts';
+import type { ApiClient } from '../support/api-client.ts';
+import { newStrictPage } from '../support/browser.ts';
+import { browserAndAdmin, staffSession } from '../support/sessions.ts';
 
 /** Debtor limits (docs/lifecycle.md#credit-limits): asked for without JavaScript from the customer page, approved by another manager on /limits. */
 
@@ -12,27 +12,13 @@ const baseUrl = inject('baseUrl');
 let browser: Browser;
 let admin: ApiClient;
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  admin = await signInAsAdmin();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+beforeAll(async () => ({ browser, admin } = await browserAndAdmin()));
+afterAll(() => browser?.close());
 
 /** A staff member created by the admin, signed in with a password only (OTP off), who has set their own password. */
-async function staffSession(role: 'user' | 'manager'): Promise<ApiClient> {
-  const email = `debtor-limits-${role}-${randomUUID().slice(0, 8)}@finflow.local`;
-  const password = 'Temp-password-1';
-  const created = await admin.post('/api/admin/users', { email, firstName: 'Dora', lastName: role === 'user' ? 'Referentica' : 'Voditeljica', role, password });
-  expect(created.status).toBe(201);
-  expect((await admin.put(`/api/admin/users/${String(created.json.id)}/otp`, { otpEnabled: false })).status).toBe(200);
-  const client = new ApiClient();
-  expect((await client.post('/api/auth/login', { email, password })).status).toBe(200);
-  const newPassword = 'Own-password-2';
-  expect((await client.put('/api/auth/change-password', { currentPassword: password, newPassword, confirmPassword: newPassword })).status).toBe(200);
-  return client;
-}
+const staffMember = async (role: 'user' | 'manager') =>
+  (await staffSession(admin, role, { label: `debtor-limits-${role}`, firstName: 'Dora', lastName: role === 'user' ? 'Referentica' : 'Voditeljica', ownPassword: 'Own-password-2' }))
+    .client;
 
 function freshOib(): string {
   const first10 = String(Math.floor(1e9 + Math.random() * 9e9));
@@ -49,7 +35,7 @@ describe("a debtor's limit", () => {
     const amount = 150_000 + Math.floor(Math.random() * 900) * 100;
 
     // The request, as a user (no manager role), without JavaScript.
-    const user = await staffSession('user');
+    const user = await staffMember('user');
     {
       const { page, errors, close } = await newStrictPage(browser, { sessionCookie: user.cookie, javaScriptEnabled: false });
       await page.goto(`${baseUrl}/customers/${customerId}`);
@@ -77,7 +63,7 @@ describe("a debtor's limit", () => {
     expect((await user.put(`/api/credit-limits/${request.id}/approve`, {})).status).toBe(403);
 
     // A manager approves it on /limits, filtered to debtors.
-    const manager = await staffSession('manager');
+    const manager = await staffMember('manager');
     {
       const { page, errors, close } = await newStrictPage(browser, { sessionCookie: manager.cookie });
       await page.goto(`${baseUrl}/limits?q=${encodeURIComponent(name)}`);
