@@ -111,15 +111,18 @@ describe('dashboard metrics over the demo book', () => {
     expect(notes.awaitingVerification).toBe(await count(`SELECT count(*)::int AS n FROM invoices WHERE status = 'pending'`));
     expect(notes.newActiveClientsThisMonth).toBe(await count(`SELECT count(*)::int AS n FROM clients WHERE status = 'active' AND created_at >= :start`, { start: thisMonth }));
 
-    // Available at the start of this month: today's limits less the advances then open.
+    // Available at the start of this month: today's limits less the advances then outstanding (the ledger's sums).
     const rows = await selectRows<{ id: string; credit_limit: string | null }>(`SELECT id, credit_limit FROM clients WHERE status = 'active' AND created_at < :start`, {
       start: thisMonth,
     });
     let beforeCents = 0;
     for (const row of rows) {
+      // The advances then outstanding: per invoice, its advance less its collections booked before the month, never below 0.
       const open = await selectOne<{ s: string | null }>(
-        `SELECT sum(factor_amount) AS s FROM invoices
-          WHERE client_id = :id AND financed_at < :start AND NOT (paid_at IS NOT NULL AND paid_at < :start)`,
+        `SELECT sum(o.outstanding) AS s FROM (
+           SELECT greatest(0, sum(amount)) AS outstanding FROM client_ledger
+            WHERE client_id = :id AND kind IN ('advance', 'collection') AND booked_on < (CAST(:start AS timestamptz) AT TIME ZONE 'Europe/Zagreb')::date
+            GROUP BY invoice_id) o`,
         { id: row.id, start: thisMonth },
       );
       beforeCents += Math.max(Math.round(Number(row.credit_limit ?? 0) * 100) - Math.round(Number(open?.s ?? 0) * 100), 0);

@@ -42,8 +42,11 @@ export interface ExportedTable {
 export const BOOK_TABLES: readonly ExportedTable[] = [
   { table: 'clients' },
   { table: 'customers' },
+  { table: 'agreements' },
   { table: 'invoices' },
   { table: 'invoice_lines' },
+  { table: 'client_ledger' },
+  { table: 'ledger_adjustments' },
   { table: 'payments' },
   { table: 'payouts' },
   { table: 'bank_statements' },
@@ -89,6 +92,7 @@ export const NOT_EXPORTED: Readonly<Record<string, string>> = {
   schema_migrations: 'the migration bookkeeping',
   install_steps: 'the installation bookkeeping (which one-time steps have run)',
   backups: 'the list of backup files',
+  book_settings: "the book's settings (shown on /settings); every change of them is in activity_logs",
 };
 
 /** Rows read per query: small enough to keep memory flat, large enough that round trips do not dominate. */

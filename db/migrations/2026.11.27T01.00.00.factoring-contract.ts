@@ -169,6 +169,8 @@ export const up: Migration = async ({ context: db }) => {
     );
     CREATE INDEX client_ledger_client_idx ON client_ledger (client_id, booked_on, entry_number);
     CREATE INDEX client_ledger_invoice_idx ON client_ledger (invoice_id) WHERE invoice_id IS NOT NULL;
+    -- The dashboard reads the advances and collections booked this month.
+    CREATE INDEX client_ledger_funding_day_idx ON client_ledger (booked_on, invoice_id) WHERE kind IN ('advance', 'collection');
     CREATE FUNCTION client_ledger_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       RAISE EXCEPTION 'client_ledger is append-only: a correction is a new entry' USING ERRCODE = 'restrict_violation';

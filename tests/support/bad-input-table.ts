@@ -613,7 +613,11 @@ export async function buildFixtures() {
     new Request(`http://localhost${upload.uploadURL}`, { method: 'PUT', body: PDF, headers: { 'Content-Type': 'application/pdf' } }),
   );
   // An unsigned agreement (version 1) of a client of its own, for the agreement routes.
-  const agreement = await createAgreement({ actor, clientId: (await insertClient({ email: 'ugovor@klijent.hr' })).id, input: { ...AGREEMENT_TERMS, number: 'UF-2026-0098' } });
+  const agreement = await createAgreement({
+    actor,
+    clientId: (await insertClient({ agreement: false, email: 'ugovor@klijent.hr' })).id,
+    input: { ...AGREEMENT_TERMS, number: 'UF-2026-0098' },
+  });
   return {
     admin,
     other,
