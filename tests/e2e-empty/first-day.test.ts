@@ -456,6 +456,8 @@ describe('the first applicants of a new install', () => {
         recourseDays: '60',
         maxTenorDays: '90',
         disclosed: true,
+        // A new client's first invoices are all on one or two debtors: the 30 % concentration limit applies from 100,000 EUR funded.
+        concentrationThreshold: '100000',
       });
       await markAgreementSigned(page, 1, zagrebDay(0));
       await page.getByTestId('agreement-in-force').getByText(`UF-PD-${stamp}, version 1`, { exact: false }).waitFor();

@@ -6,6 +6,7 @@ import type { ApiClient } from '../support/api-client.ts';
 import { newStrictPage } from '../support/browser.ts';
 import { browserAndAdmin, staffSession } from '../support/sessions.ts';
 import { ensureFinanceable } from '../support/financing.ts';
+import { plainDiscountClient } from '../support/demo-clients.ts';
 
 /**
  * The fee e-invoice end to end, in the app as `npm start` runs it: an invoice
@@ -55,17 +56,9 @@ afterAll(() => browser?.close());
 
 describe('outgoing e-invoices', () => {
   it('financing issues the fee e-invoice; the worker sends it; the page lists it and downloads its UBL', async () => {
-    const clients = (await admin.get('/api/clients?limit=1000')).json as Array<{
-      id: string;
-      companyName: string;
-      iban: string | null;
-      creditLimit: number | null;
-      usedCredit: number;
-      status: string;
-    }>;
-    const client = clients.find((c) => c.status === 'active' && c.iban && c.creditLimit !== null && c.creditLimit - c.usedCredit > 50_000)!;
-    expect(client).toBeDefined();
-    const detail = (await admin.get(`/api/clients/${client.id}`)).json as unknown as { agreement: { feeRate: number } };
+    // Its fee is amount × rate × periods, computed below on its own.
+    const { client, agreement } = await plainDiscountClient(admin, 50_000);
+    const detail = { agreement };
     const customers = (await admin.get('/api/customers?limit=1000')).json as Array<{ id: string; accountBlocked: boolean }>;
     const customer = customers.find((c) => !c.accountBlocked)!;
 

@@ -16,6 +16,7 @@ export interface AgreementTermsInput {
   recourseDays?: string;
   maxTenorDays?: string;
   disclosed?: boolean;
+  concentrationThreshold?: string;
 }
 
 /** Opens the panel from the section's button (New agreement / Revise agreement), fills what is given and saves. */
@@ -40,6 +41,7 @@ export async function saveAgreementPanel(page: Page, button: 'New agreement' | '
   await fill('Days past due before a chargeback', terms.recourseDays);
   await fill('Maximum tenor (days from issue to due) *', terms.maxTenorDays);
   await select('Assignment disclosed to the debtor *', terms.disclosed === undefined ? undefined : String(terms.disclosed));
+  await fill('Concentration applies from (EUR, open funded amount)', terms.concentrationThreshold);
   await panel.getByRole('button', { name: 'Save agreement' }).click();
   await panel.waitFor({ state: 'detached' });
 }
