@@ -329,6 +329,29 @@ function rowTerms(row: AgreementRow) {
   };
 }
 
+/** A version becomes signed (by a manager's mark or the e-signature adapter's report), logged in the same transaction. */
+async function recordSigned(
+  input: { id: string; version: number; clientId: string; signedOn: string; actorId: string; ip?: string | null; how: Record<string, unknown> },
+  transaction: Transaction,
+) {
+  await execute(
+    `UPDATE agreements SET signature_status = 'signed', signed_on = CAST(:signedOn AS date), signed_by = :actorId WHERE id = :id`,
+    { id: input.id, signedOn: input.signedOn, actorId: input.actorId },
+    { transaction },
+  );
+  await logActivity(
+    {
+      action: 'agreement_signed',
+      userId: input.actorId,
+      entityType: 'agreement',
+      entityId: input.id,
+      ipAddress: input.ip,
+      details: { clientId: input.clientId, version: input.version, signedOn: input.signedOn, ...input.how },
+    },
+    transaction,
+  );
+}
+
 /** POST /api/agreements/{id}/mark-signed {signedOn}: a manager records the paper signature. 400 for a day in the future, 409 when already signed. */
 export async function markAgreementSigned({ actor, id, signedOn, ip }: { actor: Actor; id: string; signedOn: unknown; ip?: string | null }): Promise<AgreementDto> {
   assertCan(actor, 'manage:agreement');
@@ -337,22 +360,7 @@ export async function markAgreementSigned({ actor, id, signedOn, ip }: { actor: 
   return inTransaction(async (transaction) => {
     const { row, client } = await lockAgreement(id, transaction);
     if (row.signature_status === 'signed') throw apiError(409, AGREEMENT_ERRORS.alreadySigned, { params: { version: row.version } });
-    await execute(
-      `UPDATE agreements SET signature_status = 'signed', signed_on = CAST(:signedOn AS date), signed_by = :actorId WHERE id = :id`,
-      { id: row.id, signedOn: data.signedOn, actorId: actor.id },
-      { transaction },
-    );
-    await logActivity(
-      {
-        action: 'agreement_signed',
-        userId: actor.id,
-        entityType: 'agreement',
-        entityId: row.id,
-        ipAddress: ip,
-        details: { clientId: client.id, version: row.version, signedOn: data.signedOn, via: 'manual' },
-      },
-      transaction,
-    );
+    await recordSigned({ id: row.id, version: row.version, clientId: client.id, signedOn: data.signedOn, actorId: actor.id, ip, how: { via: 'manual' } }, transaction);
     return readAgreement(row.id, transaction);
   });
 }
@@ -403,22 +411,7 @@ export async function sendAgreementForSignature({ actor, id, ip, adapter }: { ac
     // Edited or marked signed meanwhile: the report is about a document that is no longer this version's.
     if (row.signature_status !== 'sent' || row.document_id !== sent.document.id) return readAgreement(row.id, transaction);
     const signedOn = businessDay(signedAt);
-    await execute(
-      `UPDATE agreements SET signature_status = 'signed', signed_on = CAST(:signedOn AS date), signed_by = :actorId WHERE id = :id`,
-      { id: row.id, signedOn, actorId: actor.id },
-      { transaction },
-    );
-    await logActivity(
-      {
-        action: 'agreement_signed',
-        userId: actor.id,
-        entityType: 'agreement',
-        entityId: row.id,
-        ipAddress: ip,
-        details: { clientId: row.client_id, version: row.version, signedOn, via: 'esignature', signatureId },
-      },
-      transaction,
-    );
+    await recordSigned({ id: row.id, version: row.version, clientId: row.client_id, signedOn, actorId: actor.id, ip, how: { via: 'esignature', signatureId } }, transaction);
     return readAgreement(row.id, transaction);
   });
 }
