@@ -31,7 +31,17 @@ const EXPECTED = {
 describe('the reference data itself', () => {
   it('has the four workflow types, one template per event trigger and the five integrations', () => {
     expect(REFERENCE_WORKFLOWS.map((workflow) => workflow.type).sort()).toEqual(['client_onboarding', 'invoice_verification', 'payment_processing', 'risk_assessment']);
-    expect(REFERENCE_TEMPLATES.map((template) => template.trigger).sort()).toEqual(['client_onboarding', 'invoice_verified', 'payment_due', 'payment_overdue']);
+    expect(REFERENCE_TEMPLATES.map((template) => template.trigger).sort()).toEqual([
+      'client_onboarding',
+      'debtor_notice',
+      'dunning_1',
+      'dunning_2',
+      'dunning_3',
+      'dunning_4',
+      'invoice_verified',
+      'payment_due',
+      'payment_overdue',
+    ]);
     expect(REFERENCE_INTEGRATIONS.map((integration) => integration.type).sort()).toEqual(['docusign', 'einvoicing', 'fina', 'hanfa', 'sendgrid']);
   });
 
@@ -58,7 +68,7 @@ describe('ensureReferenceData', () => {
       inserted: { workflowDefinitions: expect.any(Array), emailTemplates: expect.any(Array), integrations: expect.any(Array) },
     });
     expect(first.inserted.workflowDefinitions).toHaveLength(4);
-    expect(first.inserted.emailTemplates).toHaveLength(4);
+    expect(first.inserted.emailTemplates).toHaveLength(9);
     expect(first.inserted.integrations).toHaveLength(5);
     expect(await referenceRows(db)).toEqual(EXPECTED);
     const [log] = await select<{ action: string; user_id: string | null; details: Record<string, unknown> }>(
@@ -109,10 +119,10 @@ describe('a fresh install with SEED_DEMO=false (npm run migrate)', () => {
   it('migrates into the admin and exactly the reference rows, and a second run duplicates nothing', async () => {
     const lines: string[] = [];
     await prepareDatabase(`${serverUrl}/${name}`, env(), (line) => lines.push(line));
-    expect(lines).toContain('installed the reference data: 4 workflow definitions, 4 email templates, 5 integrations');
+    expect(lines).toContain('installed the reference data: 4 workflow definitions, 9 email templates, 5 integrations');
     expect(lines.some((line) => line.includes('seeded'))).toBe(false);
     expect(await referenceRows(fresh)).toEqual(EXPECTED);
-    expect(await select(fresh, `SELECT name FROM install_steps`)).toEqual([{ name: 'reference_data' }]);
+    expect(await select(fresh, `SELECT name FROM install_steps ORDER BY name`)).toEqual([{ name: 'debtor_templates' }, { name: 'reference_data' }]);
     expect(await select(fresh, `SELECT 1 FROM clients`)).toEqual([]);
 
     const again: string[] = [];
@@ -145,6 +155,11 @@ describe('an install that already had some of it (an upgrade, a restored book)',
     ]);
     expect(rows.templates.map((template) => [template.trigger, template.name, template.is_active])).toEqual([
       ['client_onboarding', 'Dobrodošlica novom klijentu', true],
+      ['debtor_notice', 'Obavijest dužniku o ustupanju potraživanja', true],
+      ['dunning_1', 'Podsjetnik dužniku: uskoro dospijeva', true],
+      ['dunning_2', 'Podsjetnik dužniku: danas dospijeva', true],
+      ['dunning_3', 'Opomena dužniku: prva opomena', true],
+      ['dunning_4', 'Opomena dužniku: posljednja opomena', true],
       ['invoice_verified', 'Faktura verificirana', true],
       ['payment_due', 'Stari podsjetnik', false],
       ['payment_overdue', 'Obavijest o kašnjenju plaćanja', true],
@@ -152,5 +167,29 @@ describe('an install that already had some of it (an upgrade, a restored book)',
     expect(rows.integrations).toHaveLength(5);
     // The earlier install's row, and one for this one.
     expect(await select(db, `SELECT 1 FROM activity_logs WHERE action = 'reference_data_installed'`)).toHaveLength(2);
+  });
+
+  it("an install from before the debtor's templates gets those once, and no other template it deleted", async () => {
+    await db.query(`DELETE FROM install_steps WHERE name = 'debtor_templates'`);
+    await db.query(`DELETE FROM email_templates WHERE trigger IN ('payment_overdue', 'debtor_notice', 'dunning_1', 'dunning_2', 'dunning_3')`);
+    await db.query(`UPDATE email_templates SET is_active = false, name = 'Naša opomena' WHERE trigger = 'dunning_4'`);
+    const upgrade = await ensureReferenceData(db);
+    expect(upgrade).toEqual({
+      installed: true,
+      inserted: {
+        workflowDefinitions: [],
+        integrations: [],
+        emailTemplates: [
+          'Obavijest dužniku o ustupanju potraživanja',
+          'Podsjetnik dužniku: uskoro dospijeva',
+          'Podsjetnik dužniku: danas dospijeva',
+          'Opomena dužniku: prva opomena',
+        ],
+      },
+    });
+    const triggers = (await referenceRows(db)).templates.map((template) => [template.trigger, template.name, template.is_active]);
+    expect(triggers).toContainEqual(['dunning_4', 'Naša opomena', false]);
+    expect(triggers.map(([trigger]) => trigger)).not.toContain('payment_overdue');
+    expect(await ensureReferenceData(db)).toMatchObject({ installed: false });
   });
 });

@@ -1,5 +1,5 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import type { EmailTrigger } from '../app/email/schemas.ts';
+import { DEBTOR_EMAIL_TRIGGERS, type EmailTrigger } from '../app/email/schemas.ts';
 import { getEnv } from '../app/env.server.ts';
 import { INTEGRATION_DEFAULTS, INTEGRATION_TYPES, type IntegrationMode, type IntegrationType } from '../app/integrations/types.ts';
 import type { WorkflowStepDef } from '../app/workflows/types.ts';
@@ -134,7 +134,80 @@ export const REFERENCE_TEMPLATES: readonly ReferenceTemplate[] = [
       'Molimo vas da nas kontaktirate radi dogovora o daljnjim koracima.',
     ),
   },
+  ...debtorTemplates(),
 ];
+
+/**
+ * The debtor's templates (docs/collections.md): the notice of assignment and
+ * the four reminder levels, with the debtor's variables. Installed on every
+ * database once, also on one installed before they existed
+ * (DEBTOR_TEMPLATES_STEP).
+ */
+function debtorTemplates(): ReferenceTemplate[] {
+  const debtorLines = (...text: string[]) => [...text, '', 'Srdačan pozdrav,', '{{factor_name}}'].join('\n');
+  const payment = [
+    'Iznos za plaćanje: {{open_amount}}',
+    'IBAN primatelja: {{factor_iban}}',
+    'Model i poziv na broj: {{payment_reference}}',
+    'Dospijeće: {{due_date}}',
+    '',
+    'U privitku je uplatnica s 2D kodom za plaćanje skeniranjem u mobilnom bankarstvu.',
+  ];
+  return [
+    {
+      trigger: 'debtor_notice',
+      name: 'Obavijest dužniku o ustupanju potraživanja',
+      subject: 'Obavijest o ustupanju potraživanja – {{company_name}}',
+      body: debtorLines(
+        'Poštovani {{debtor_name}},',
+        '',
+        'obavještavamo vas da je {{company_name}} ustupio svoja potraživanja prema vama društvu {{factor_name}}.',
+        'Od primitka ove obavijesti dospjele iznose plaćajte isključivo na račun {{factor_iban}}, s pozivom na broj naveden uz svaku fakturu.',
+        'Obavijest o ustupanju nalazi se u privitku.',
+        '',
+        'Molimo potvrdite primitak obavijesti i iznose faktura na poveznici: {{debtor_link}}',
+      ),
+    },
+    {
+      trigger: 'dunning_1',
+      name: 'Podsjetnik dužniku: uskoro dospijeva',
+      subject: 'Podsjetnik: faktura {{invoice_number}} dospijeva {{due_date}}',
+      body: debtorLines('Poštovani {{debtor_name}},', '', 'podsjećamo da faktura {{invoice_number}} izdavatelja {{company_name}} uskoro dospijeva na plaćanje.', '', ...payment),
+    },
+    {
+      trigger: 'dunning_2',
+      name: 'Podsjetnik dužniku: danas dospijeva',
+      subject: 'Faktura {{invoice_number}} dospijeva danas',
+      body: debtorLines('Poštovani {{debtor_name}},', '', 'faktura {{invoice_number}} izdavatelja {{company_name}} dospijeva danas.', '', ...payment),
+    },
+    {
+      trigger: 'dunning_3',
+      name: 'Opomena dužniku: prva opomena',
+      subject: 'Opomena: faktura {{invoice_number}} nije plaćena',
+      body: debtorLines(
+        'Poštovani {{debtor_name}},',
+        '',
+        'faktura {{invoice_number}} izdavatelja {{company_name}} dospjela je {{due_date}}, a uplatu još nismo zaprimili.',
+        'Molimo vas da dug podmirite bez odgode.',
+        '',
+        ...payment,
+      ),
+    },
+    {
+      trigger: 'dunning_4',
+      name: 'Opomena dužniku: posljednja opomena',
+      subject: 'Posljednja opomena: faktura {{invoice_number}}',
+      body: debtorLines(
+        'Poštovani {{debtor_name}},',
+        '',
+        'unatoč ranijim opomenama faktura {{invoice_number}} izdavatelja {{company_name}}, dospjela {{due_date}}, još nije plaćena.',
+        'Ako uplata ne bude zaprimljena, bit ćemo prisiljeni pokrenuti postupak naplate.',
+        '',
+        ...payment,
+      ),
+    },
+  ];
+}
 
 /**
  * The five integrations, as app/integrations/core.server.ts would create
@@ -160,6 +233,8 @@ export interface InsertedReferenceRows {
 
 /** The name of this installation step in `install_steps`. */
 export const REFERENCE_DATA_STEP = 'reference_data';
+/** The debtor's templates, added later: an install done before them gets them once by this step. */
+export const DEBTOR_TEMPLATES_STEP = 'debtor_templates';
 // Any fixed number: two processes starting on one database install the reference data one after the other.
 const REFERENCE_LOCK = 7_320_114;
 
@@ -247,20 +322,45 @@ export async function ensureReferenceData(
   sequelize: Sequelize,
   options: { transaction?: Transaction; mode?: IntegrationMode; at?: Date } = {},
 ): Promise<{ installed: boolean; inserted: InsertedReferenceRows }> {
-  const run = async (transaction: Transaction) => {
-    await sequelize.query(`SELECT pg_advisory_xact_lock(${REFERENCE_LOCK})`, { transaction });
-    const done = await firstId(sequelize, transaction, `SELECT name AS id FROM install_steps WHERE name = :name`, { name: REFERENCE_DATA_STEP });
-    if (done) return { installed: false, inserted: { workflowDefinitions: [], emailTemplates: [], integrations: [] } };
-    const { inserted } = await insertMissingReferenceData(sequelize, transaction, options);
-    const at = options.at ?? null;
+  const at = options.at ?? null;
+  const record = async (transaction: Transaction, step: string, inserted: InsertedReferenceRows, via: string) => {
     await sequelize.query(`INSERT INTO install_steps (name, completed_at) VALUES (:name, coalesce(CAST(:at AS timestamptz), now()))`, {
-      replacements: { name: REFERENCE_DATA_STEP, at },
+      replacements: { name: step, at },
       transaction,
     });
     await sequelize.query(
       `INSERT INTO activity_logs (action, details, created_at) VALUES ('reference_data_installed', CAST(:details AS jsonb), coalesce(CAST(:at AS timestamptz), now()))`,
-      { replacements: { details: JSON.stringify({ ...inserted, via: 'first start' }), at }, transaction },
+      { replacements: { details: JSON.stringify({ ...inserted, via }), at }, transaction },
     );
+  };
+  const run = async (transaction: Transaction) => {
+    await sequelize.query(`SELECT pg_advisory_xact_lock(${REFERENCE_LOCK})`, { transaction });
+    const done = async (step: string) => Boolean(await firstId(sequelize, transaction, `SELECT name AS id FROM install_steps WHERE name = :name`, { name: step }));
+    const nothing: InsertedReferenceRows = { workflowDefinitions: [], emailTemplates: [], integrations: [] };
+    if (!(await done(REFERENCE_DATA_STEP))) {
+      // A new install gets everything, the debtor's templates included.
+      const { inserted } = await insertMissingReferenceData(sequelize, transaction, options);
+      await record(transaction, REFERENCE_DATA_STEP, inserted, 'first start');
+      await sequelize.query(`INSERT INTO install_steps (name, completed_at) VALUES (:name, coalesce(CAST(:at AS timestamptz), now()))`, {
+        replacements: { name: DEBTOR_TEMPLATES_STEP, at },
+        transaction,
+      });
+      return { installed: true, inserted };
+    }
+    if (await done(DEBTOR_TEMPLATES_STEP)) return { installed: false, inserted: nothing };
+    // An install from before the debtor's templates: only those, and only for a trigger without any template.
+    const emailTemplates: string[] = [];
+    for (const template of REFERENCE_TEMPLATES.filter((candidate) => (DEBTOR_EMAIL_TRIGGERS as readonly string[]).includes(candidate.trigger))) {
+      if (await firstId(sequelize, transaction, `SELECT id FROM email_templates WHERE trigger = :trigger LIMIT 1`, { trigger: template.trigger })) continue;
+      await sequelize.query(
+        `INSERT INTO email_templates (name, trigger, subject, body, is_active, created_at, updated_at)
+         VALUES (:name, :trigger, :subject, :body, true, coalesce(CAST(:at AS timestamptz), now()), coalesce(CAST(:at AS timestamptz), now()))`,
+        { replacements: { ...template, at }, transaction },
+      );
+      emailTemplates.push(template.name);
+    }
+    const inserted = { ...nothing, emailTemplates };
+    await record(transaction, DEBTOR_TEMPLATES_STEP, inserted, 'upgrade');
     return { installed: true, inserted };
   };
   return options.transaction ? run(options.transaction) : sequelize.transaction(run);

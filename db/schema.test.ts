@@ -224,6 +224,7 @@ describe('constraints', () => {
     // Completed with its file, so that a bad status breaks only the enum.
     backups: () => ({ status: 'completed', file_name: 'finflow-backup.zip', size: 1024, sha256: 'c'.repeat(64), completed_at: new Date() }),
     // Sent, with its time and document id, so that a bad status breaks only the enum, not "sent iff sent_at and document_id".
+    invoice_disputes: () => ({ invoice_id: f.invoice, reason: 'Roba nije isporučena', source: 'staff', opened_by: f.userB, outcome: 'rejected', resolved_at: new Date() }),
     outgoing_einvoices: () => {
       const sequence = counter++ + 1;
       return {
@@ -334,6 +335,8 @@ describe('constraints', () => {
     ['ledger_adjustments', 'status', 'done'],
     ['outgoing_einvoices', 'purpose', 'penalty'],
     ['outgoing_einvoices', 'type_code', '384'],
+    ['invoice_disputes', 'source', 'client'],
+    ['invoice_disputes', 'outcome', 'settled'],
   ];
 
   beforeAll(async () => {

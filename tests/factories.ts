@@ -245,16 +245,17 @@ export async function approveKyc(clientId: string, actor?: Actor): Promise<void>
 
 /** A debtor, with a debtor limit of 10 000 000 EUR (large: financing's debtor check passes) unless told; null: none approved. */
 export async function insertCustomer(
-  values: { name?: string; oib?: string; iban?: string | null; blocked?: boolean; foundedOn?: string | null; creditLimit?: string | null } = {},
+  values: { name?: string; oib?: string; iban?: string | null; email?: string | null; blocked?: boolean; foundedOn?: string | null; creditLimit?: string | null } = {},
 ): Promise<Party> {
   const { rows } = await execute<Party>(
-    `INSERT INTO customers (company_name, oib, iban, founded_on, account_blocked, blockage_reason, credit_limit)
-     VALUES (:name, :oib, :iban, :foundedOn, :blocked, CASE WHEN :blocked THEN 'FINA: blokada računa' END, :creditLimit)
+    `INSERT INTO customers (company_name, oib, iban, email, founded_on, account_blocked, blockage_reason, credit_limit)
+     VALUES (:name, :oib, :iban, :email, :foundedOn, :blocked, CASE WHEN :blocked THEN 'FINA: blokada računa' END, :creditLimit)
      RETURNING id, company_name AS name, oib, iban`,
     {
       name: values.name ?? `Kupac ${next()} d.d.`,
       oib: values.oib ?? newOib(),
       iban: values.iban ?? null,
+      email: values.email ?? null,
       foundedOn: values.foundedOn ?? null,
       blocked: values.blocked ?? false,
       creditLimit: values.creditLimit === undefined ? '10000000.00' : values.creditLimit,

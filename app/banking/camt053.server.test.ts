@@ -104,6 +104,30 @@ describe('camt.053 cash application', () => {
     expect(entry.reason).toMatch(/above the open amount/);
   });
 
+  it('gives every financed invoice its own HR00 reference, never changed, and matches a collection by it before any look-alike number', async () => {
+    const b = await book();
+    const customer = await insertCustomer();
+    const client = await financeableClient();
+    const referenced = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '300.00' });
+    const reference = (await selectOne<{ payment_reference: string }>('SELECT payment_reference FROM invoices WHERE id = :id', { id: referenced.id }))!.payment_reference;
+    expect(reference).toMatch(/^HR00 \d{4}-7-\d{6,9}$/);
+    // An invoice numbered with the reference's digits: it looks like the reference but is not the one the debtor was given.
+    const lookalike = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '300.00', invoiceNumber: reference.slice(5), issuedDaysAgo: 6 });
+    const other = (await selectOne<{ payment_reference: string }>('SELECT payment_reference FROM invoices WHERE id = :id', { id: lookalike.id }))!.payment_reference;
+    expect(other).not.toBe(reference);
+    await expect(selectRows(`UPDATE invoices SET payment_reference = :other WHERE id = :id RETURNING id`, { id: referenced.id, other: 'HR00 2026-7-999999' })).rejects.toThrow(
+      /never changes/,
+    );
+
+    const result = await importBankStatement({
+      actor: b.user,
+      xml: camt053Fixture({ iban: factorAccount().iban, statementId: `IZV-R-${Date.now()}`, entries: [{ ref: `R-${Date.now()}-1`, amount: '300.00', creditorRef: reference }] }),
+    });
+    expect(result).toMatchObject({ matched: 1, unmatched: 0 });
+    const payments = await selectRows<{ invoice_id: string }>(`SELECT invoice_id FROM payments WHERE invoice_id IN (:ids)`, { ids: [referenced.id, lookalike.id] });
+    expect(payments).toEqual([{ invoice_id: referenced.id }]);
+  });
+
   it('refuses unsafe or foreign files and answers over the API', async () => {
     const b = await book();
     const xxe = `<?xml version="1.0"?><!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">&x;</Document>`;

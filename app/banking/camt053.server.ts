@@ -27,10 +27,12 @@ import { pageBounds } from '../utils/list-url.ts';
  * bank's: AcctSvcrRef, else NtryRef, else the statement id and position.
  *
  * Matching an item to an open invoice (financed, amount > paid_amount):
- *  1. by the payment reference — Croatian 'poziv na broj' models (HR00,
- *     HR01, …; 'HR00 2025-0042', 'HR01 R-2025-0042') whose number equals the
- *     invoice number ignoring punctuation, or its digits; or the invoice
- *     number written anywhere in the remittance text;
+ *  1. by the payment reference — the one FinFlow gave the debtor at
+ *     financing ('HR00 2026-7-000042', invoices.payment_reference), which
+ *     alone decides when it is there; else Croatian 'poziv na broj' models
+ *     (HR00, HR01, …; 'HR00 2025-0042', 'HR01 R-2025-0042') whose number
+ *     equals the invoice number ignoring punctuation, or its digits; or the
+ *     invoice number written anywhere in the remittance text;
  *  2. the amount must not exceed what the invoice still expects (amount −
  *     confirmed − pending payments);
  *  3. several candidates: the one expecting exactly this amount, then the
@@ -201,6 +203,7 @@ interface Candidate {
   paid_amount: string;
   currency: string;
   customer_iban: string | null;
+  by_reference: boolean;
 }
 
 type MatchResult = { invoiceId: string; invoiceNumber: string } | { reason: string };
@@ -212,18 +215,28 @@ async function matchItem(item: StatementItem, transaction: Transaction): Promise
   // Digits alone only when there are enough of them to mean something ('HR00 20250042' for 'R-2025-0042').
   const digitRefs = refs.map((r) => r.replace(/\D/g, '')).filter((r) => r.length >= 4);
   const candidates = await selectRows<Candidate>(
-    `SELECT i.id, i.invoice_number, i.amount, i.paid_amount, i.currency, cu.iban AS customer_iban
+    `SELECT i.id, i.invoice_number, i.amount, i.paid_amount, i.currency, cu.iban AS customer_iban,
+            coalesce(i.payment_reference IN (:fullRefs), false) AS by_reference
        FROM invoices i JOIN customers cu ON cu.id = i.customer_id
       WHERE i.status = 'financed' AND i.amount > i.paid_amount
-        AND (regexp_replace(upper(i.invoice_number), '[^0-9A-Z]', '', 'g') IN (:alnumRefs)
+        AND (i.payment_reference IN (:fullRefs)
+             OR regexp_replace(upper(i.invoice_number), '[^0-9A-Z]', '', 'g') IN (:alnumRefs)
              OR regexp_replace(i.invoice_number, '[^0-9]', '', 'g') IN (:digitRefs)
              OR (length(i.invoice_number) >= 3 AND strpos(upper(:text), upper(i.invoice_number)) > 0))
       ORDER BY i.due_date, i.id
       LIMIT 50`,
-    { alnumRefs: alnumRefs.length ? alnumRefs : [''], digitRefs: digitRefs.length ? digitRefs : [''], text: item.remittance },
+    {
+      fullRefs: refs.length ? refs.map((ref) => `HR00 ${ref}`) : [''],
+      alnumRefs: alnumRefs.length ? alnumRefs : [''],
+      digitRefs: digitRefs.length ? digitRefs : [''],
+      text: item.remittance,
+    },
     { transaction },
   );
   if (candidates.length === 0) return { reason: item.remittance ? 'No open invoice matches the payment reference' : 'No payment reference' };
+  // The reference the factor gave the debtor names one invoice; a number that merely looks alike does not compete with it.
+  const byReference = candidates.filter((candidate) => candidate.by_reference);
+  if (byReference.length > 0) candidates.splice(0, candidates.length, ...byReference);
   const open: Array<Candidate & { expected: number }> = [];
   for (const candidate of candidates) {
     const expected = await expectedCents(candidate, transaction);

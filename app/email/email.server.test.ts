@@ -16,10 +16,12 @@ import { createCampaign, fanOutCampaign, getCampaign } from './campaigns.server.
 import { emailSummary } from './logs.server.ts';
 import { resetMailer } from './mailer.server.ts';
 import { renderEmail, validateTemplate } from './render.server.ts';
-import { processEmailJob } from './send.server.ts';
+import { processEmailJob, queueEmail, sendDebtorEmail } from './send.server.ts';
+import { storeDocument } from '../documents/documents.server.ts';
 import { sendPaymentReminders } from './triggers.server.ts';
 import { createTemplate } from './templates.server.ts';
 import { createTestUser, insertClient, insertCustomer } from '../../tests/factories.ts';
+import { REFERENCE_TEMPLATES } from '../../db/reference-data.ts';
 
 let smtp: TestSmtp;
 let received: ReceivedMail[];
@@ -256,6 +258,88 @@ describe('campaign over real SMTP', () => {
       resetEnvCache();
       resetMailer();
     }
+  });
+});
+
+describe('mail to a debtor with attachments', () => {
+  it('names the debtor and the invoice, sends the stored files in order, and refuses a file that is not the one recorded', async () => {
+    const { actor } = await manager();
+    const { id: clientId } = await insertClient({ email: 'prodavatelj@example.hr' });
+    const { id: customerId } = await insertCustomer({ email: 'duznik@example.hr' });
+    const template = await createTemplate({ actor, input: { name: 'Obavijest', subject: 'Obavijest {{company_name}}', body: 'Poštovani,\nu privitku.' } });
+    const pdf = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
+    const first = await storeDocument({ actor, bytes: pdf, fileName: 'obavijest.pdf', name: 'obavijest.pdf', type: 'contract', entityType: 'customer', entityId: customerId });
+    const second = await storeDocument({
+      actor,
+      bytes: Buffer.concat([pdf, Buffer.from('% uplatnica\n')]),
+      fileName: 'uplatnica.pdf',
+      name: 'uplatnica.pdf',
+      type: 'contract',
+      entityType: 'customer',
+      entityId: customerId,
+    });
+    const logId = (await inTransaction((transaction) =>
+      queueEmail({ template, recipient: 'Duznik@Example.hr', clientId, customerId, attachments: [first.id, second.id], variables: { company_name: 'Dužnik d.o.o.' } }, transaction),
+    ))!;
+    expect(await selectOne('SELECT customer_id, client_id, recipient FROM email_logs WHERE id = :id', { id: logId })).toEqual({
+      customer_id: customerId,
+      client_id: clientId,
+      recipient: 'duznik@example.hr',
+    });
+    received.length = 0;
+    expect(await processEmailJob({ logId })).toBe('sent');
+    expect(received).toHaveLength(1);
+    const raw = received[0].raw;
+    expect(raw.indexOf('filename=obavijest.pdf')).toBeGreaterThan(0);
+    expect(raw.indexOf('filename=uplatnica.pdf')).toBeGreaterThan(raw.indexOf('filename=obavijest.pdf'));
+    expect(raw).toContain(pdf.toString('base64').slice(0, 40));
+
+    // The recorded checksum no longer matches the stored bytes: the message is not sent, the error is kept.
+    const tampered = (await inTransaction((transaction) =>
+      queueEmail({ template, recipient: 'duznik@example.hr', customerId, attachments: [first.id], variables: {} }, transaction),
+    ))!;
+    await execute(`UPDATE documents SET checksum = repeat('0', 64) WHERE id = :id`, { id: first.id });
+    received.length = 0;
+    expect(await processEmailJob({ logId: tampered }, { retryCount: 1, retryLimit: 1 })).toBe('failed');
+    expect(received).toHaveLength(0);
+    expect(await selectOne('SELECT status, error_message FROM email_logs WHERE id = :id', { id: tampered })).toEqual({
+      status: 'failed',
+      error_message: 'Attachment obavijest.pdf does not match its checksum',
+    });
+  });
+});
+
+describe("the debtor's events", () => {
+  it("queue the active template to the debtor with the factor's and the debtor's names, and skip a debtor without an address", async () => {
+    const { actor } = await manager();
+    const reference = REFERENCE_TEMPLATES.find((template) => template.trigger === 'dunning_2')!;
+    await createTemplate({ actor, input: { name: reference.name, trigger: 'dunning_2', subject: reference.subject, body: reference.body, isActive: true } });
+    const { id: clientId } = await insertClient({ email: 'prodavatelj2@example.hr' });
+    const { id: customerId } = await insertCustomer({ email: 'Kupac.Dva@Example.hr', name: 'Kupac Dva d.d.' });
+    const { id: silentId } = await insertCustomer({ email: null });
+    const outcome = await inTransaction((transaction) =>
+      sendDebtorEmail('dunning_2', { customerId, clientId, variables: { invoice_number: 'R-77', payment_reference: 'HR00 2026-7-000077' } }, transaction),
+    );
+    expect(outcome).toMatchObject({ queued: true, to: 'kupac.dva@example.hr' });
+    const log = (await selectOne<{ subject: string; customer_id: string }>('SELECT subject, customer_id FROM email_logs WHERE id = :id', {
+      id: (outcome as { logId: string }).logId,
+    }))!;
+    expect(log).toEqual({ subject: 'Faktura R-77 dospijeva danas', customer_id: customerId });
+    const logId = (outcome as { logId: string }).logId;
+    await expect.poll(async () => (await selectRows(`SELECT 1 FROM pgboss.job WHERE name = 'email-send' AND singleton_key = :id`, { id: logId })).length).toBe(1);
+    const job = (await selectOne<{ data: { logId: string; variables: Record<string, string> } }>(`SELECT data FROM pgboss.job WHERE name = 'email-send' AND singleton_key = :id`, {
+      id: logId,
+    }))!;
+    received.length = 0;
+    expect(await processEmailJob(job.data)).toBe('sent');
+    const { text } = mailParts(received[0].raw);
+    expect(text).toContain('Poštovani Kupac Dva d.d.,');
+    expect(text).toContain('Model i poziv na broj: HR00 2026-7-000077');
+    expect(text).toContain('FinFlow Faktoring d.o.o.');
+    expect(await inTransaction((transaction) => sendDebtorEmail('dunning_2', { customerId: silentId, variables: {} }, transaction))).toEqual({
+      queued: false,
+      reason: 'no_recipient',
+    });
   });
 });
 

@@ -15,6 +15,8 @@ export interface OutgoingMail {
   html?: string;
   /** A stable Message-ID (e.g. from the log row), so a re-sent message carries the same one and receivers can tell it is the same mail. */
   messageId?: string;
+  /** Files sent with the message (the notice of assignment, a payment slip). */
+  attachments?: Array<{ filename: string; content: Buffer; contentType: string }>;
 }
 
 let transporter: Transporter | undefined;

@@ -36,11 +36,18 @@ export const SAMPLE_VARIABLES: TemplateVariables = {
   company_name: 'Primjer d.o.o.',
   invoice_number: 'R-2026-001',
   amount: '12500.00',
+  debtor_name: 'Kupac d.d.',
+  factor_name: 'FinFlow Faktoring d.o.o.',
+  factor_iban: 'HR1723600001101234565',
+  payment_reference: 'HR00 2026-7-000042',
+  due_date: '15.12.2026.',
+  open_amount: '12500.00',
+  debtor_link: 'https://finflow.example/debtor/primjer',
 };
 
 const ALLOWED = new Set<string>(TEMPLATE_VARIABLES);
 
-/** Every problem of one field: syntax errors (with Handlebars' line) or anything but the four plain variables. */
+/** Every problem of one field: syntax errors (with Handlebars' line) or anything but the plain variables of TEMPLATE_VARIABLES. */
 function problemsOf(field: TemplateProblem['field'], source: string): TemplateProblem[] {
   let program: hbs.AST.Program;
   try {
@@ -84,14 +91,14 @@ export function validateTemplate(template: { subject: string; body: string }): T
   return [...problemsOf('subject', template.subject), ...problemsOf('body', template.body)];
 }
 
+/** A decimal in EUR as the reader expects it ('12.500,00 EUR'); anything else as it is. */
+function money(amount: TemplateVariables[TemplateVariable]): string {
+  return amount === null || amount === undefined || amount === '' ? '' : Number.isFinite(Number(amount)) ? formatEur(amount, { decimals: 2 }) : String(amount);
+}
+
 function valuesOf(variables: TemplateVariables): Record<TemplateVariable, string> {
-  const amount = variables.amount;
-  return {
-    client_name: String(variables.client_name ?? ''),
-    company_name: String(variables.company_name ?? ''),
-    invoice_number: String(variables.invoice_number ?? ''),
-    amount: amount === null || amount === undefined || amount === '' ? '' : Number.isFinite(Number(amount)) ? formatEur(amount, { decimals: 2 }) : String(amount),
-  };
+  const values = Object.fromEntries(TEMPLATE_VARIABLES.map((name) => [name, String(variables[name] ?? '')])) as Record<TemplateVariable, string>;
+  return { ...values, amount: money(variables.amount), open_amount: money(variables.open_amount) };
 }
 
 /** Plain text: the validated template filled without any escaping (the escaping happens once, on the whole, for HTML). */

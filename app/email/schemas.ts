@@ -1,16 +1,29 @@
 import { z } from 'zod';
+import { CAMPAIGN_RECIPIENTS, DEBTOR_EMAIL_TRIGGERS, EMAIL_TRIGGERS, type CampaignRecipients, type DebtorEmailTrigger, type EmailTrigger } from '../../db/models/enums.ts';
 import { isTimestamp, plainText } from '../utils/validation.ts';
 
 /** Email templates and campaigns (docs/domain-model.md, docs/domain-model.md#validation): shared by the page's forms (conform) and the API. No server imports. */
 
-export const TEMPLATE_VARIABLES = ['client_name', 'company_name', 'invoice_number', 'amount'] as const;
+/**
+ * The variables a template may use. The last seven are for mail to a debtor (docs/collections.md): its name, the
+ * factor's name and IBAN, the invoice's payment reference, due date and open amount, and the debtor's personal link.
+ */
+export const TEMPLATE_VARIABLES = [
+  'client_name',
+  'company_name',
+  'invoice_number',
+  'amount',
+  'debtor_name',
+  'factor_name',
+  'factor_iban',
+  'payment_reference',
+  'due_date',
+  'open_amount',
+  'debtor_link',
+] as const;
 export type TemplateVariable = (typeof TEMPLATE_VARIABLES)[number];
 
-export const EMAIL_TRIGGERS = ['client_onboarding', 'invoice_verified', 'payment_due', 'payment_overdue', 'manual'] as const;
-export type EmailTrigger = (typeof EMAIL_TRIGGERS)[number];
-
-export const CAMPAIGN_RECIPIENTS = ['all_clients', 'active_clients', 'specific_clients'] as const;
-export type CampaignRecipients = (typeof CAMPAIGN_RECIPIENTS)[number];
+export { CAMPAIGN_RECIPIENTS, DEBTOR_EMAIL_TRIGGERS, EMAIL_TRIGGERS, type CampaignRecipients, type DebtorEmailTrigger, type EmailTrigger };
 
 export const EMAIL_ERRORS = {
   nameRequired: 'email.errors.nameRequired',

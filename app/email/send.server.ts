@@ -1,12 +1,14 @@
 import type { Transaction } from 'sequelize';
 import { sendJob } from '../jobs/boss.server.ts';
-import { execute, inTransaction, selectOne } from '../db.server.ts';
+import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { getEnv } from '../env.server.ts';
-import { sendMail } from './mailer.server.ts';
+import { getObjectStore, sha256Hex } from '../storage/object-store.server.ts';
+import { sendMail, type OutgoingMail } from './mailer.server.ts';
 import { renderEmail, type TemplateVariables } from './render.server.ts';
-import type { EmailTrigger, TemplateVariable } from './schemas.ts';
+import { factorAccount } from '../banking/factor-account.server.ts';
+import type { DebtorEmailTrigger, EmailTrigger, TemplateVariable } from './schemas.ts';
 import { activeTemplateFor } from './templates.server.ts';
-import type { Client, EmailCampaign } from '../../db/models/index.ts';
+import type { Client, Customer, Document, EmailCampaign } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 
 /**
@@ -60,21 +62,67 @@ export function enqueueAfterCommit(transaction: Transaction, logId: string, vari
   });
 }
 
-/** Writes the queued log row of one message; the job follows the commit. Returns the log id, or null without a recipient. */
+/**
+ * Writes the queued log row of one message; the job follows the commit. Returns the log id, or null without a recipient.
+ * Mail to a debtor names it (`customerId`) and the invoice it is about (`invoiceId`); `attachments` are stored
+ * documents, sent in this order.
+ */
 export async function queueEmail(
-  input: { template: { id: string; subject: string; body: string }; recipient: string | null | undefined; clientId?: string | null; variables: JobVariables },
+  input: {
+    template: { id: string; subject: string; body: string };
+    recipient: string | null | undefined;
+    clientId?: string | null;
+    customerId?: string | null;
+    invoiceId?: string | null;
+    attachments?: readonly string[];
+    variables: JobVariables;
+  },
   transaction: Transaction,
 ): Promise<string | null> {
   const recipient = input.recipient?.trim().toLowerCase();
   if (!recipient) return null;
   const { subject } = renderEmail(input.template, input.variables);
   const { rows } = await execute<{ id: string }>(
-    `INSERT INTO email_logs (template_id, client_id, recipient, subject, status) VALUES (:templateId, :clientId, :recipient, :subject, 'queued') RETURNING id`,
-    { templateId: input.template.id, clientId: input.clientId ?? null, recipient: recipient.slice(0, 255), subject },
+    `INSERT INTO email_logs (template_id, client_id, customer_id, invoice_id, recipient, subject, status)
+     VALUES (:templateId, :clientId, :customerId, :invoiceId, :recipient, :subject, 'queued') RETURNING id`,
+    {
+      templateId: input.template.id,
+      clientId: input.clientId ?? null,
+      customerId: input.customerId ?? null,
+      invoiceId: input.invoiceId ?? null,
+      recipient: recipient.slice(0, 255),
+      subject,
+    },
     { transaction },
   );
+  for (const [position, documentId] of (input.attachments ?? []).entries()) {
+    await execute(
+      `INSERT INTO email_attachments (email_log_id, position, document_id) VALUES (:logId, :position, :documentId)`,
+      { logId: rows[0].id, position, documentId },
+      { transaction },
+    );
+  }
   enqueueAfterCommit(transaction, rows[0].id, input.variables);
   return rows[0].id;
+}
+
+/** The stored files of a message's attachments, checked against their recorded checksums. */
+async function attachmentsOf(logId: string, transaction: Transaction): Promise<NonNullable<OutgoingMail['attachments']>> {
+  const documents = await selectRows<RowOf<typeof Document, 'name' | 'mime_type' | 'storage_key' | 'checksum'>>(
+    `SELECT d.name, d.mime_type, d.storage_key, d.checksum
+       FROM email_attachments a JOIN documents d ON d.id = a.document_id
+      WHERE a.email_log_id = :logId ORDER BY a.position`,
+    { logId },
+    { transaction },
+  );
+  const files = [];
+  for (const document of documents) {
+    const content = await getObjectStore().get(document.storage_key);
+    // A file that is not the one recorded is not sent; the error is kept on the log row and retried.
+    if (sha256Hex(content) !== document.checksum.trim()) throw new Error(`Attachment ${document.name} does not match its checksum`);
+    files.push({ filename: document.name, content, contentType: document.mime_type });
+  }
+  return files;
 }
 
 export type TriggerOutcome = { queued: true; logId: string; to: string } | { queued: false; reason: 'no_template' | 'no_recipient' };
@@ -99,6 +147,35 @@ export async function sendTriggeredEmail(
   if (!client || !to) return { queued: false, reason: 'no_recipient' };
   const variables = { ...clientVariables(client), ...input.variables };
   const logId = await queueEmail({ template, recipient: to, clientId: input.clientId, variables }, transaction);
+  return logId ? { queued: true, logId, to } : { queued: false, reason: 'no_recipient' };
+}
+
+/**
+ * The active template of a debtor's event (the notice of assignment, a reminder level, docs/collections.md) to the
+ * debtor: skipped (no log) without an active template or without the debtor's email address. The debtor's and the
+ * factor's names and the factor's IBAN are filled in; the caller gives the rest (invoice, reference, link). The log
+ * row names the debtor, the client and the invoice, so the invoice's history lists the mail.
+ */
+export async function sendDebtorEmail(
+  trigger: DebtorEmailTrigger,
+  input: { customerId: string; clientId?: string | null; invoiceId?: string | null; variables: JobVariables; attachments?: readonly string[] },
+  transaction: Transaction,
+): Promise<TriggerOutcome> {
+  const template = await activeTemplateFor(trigger, transaction);
+  if (!template) return { queued: false, reason: 'no_template' };
+  const debtor = await selectOne<RowOf<typeof Customer, 'email' | 'company_name'>>(
+    'SELECT email, company_name FROM customers WHERE id = :id',
+    { id: input.customerId },
+    { transaction },
+  );
+  const to = debtor?.email?.trim().toLowerCase();
+  if (!debtor || !to) return { queued: false, reason: 'no_recipient' };
+  const factor = factorAccount();
+  const variables: JobVariables = { debtor_name: debtor.company_name, factor_name: factor.name, factor_iban: factor.iban, ...input.variables };
+  const logId = await queueEmail(
+    { template, recipient: to, clientId: input.clientId, customerId: input.customerId, invoiceId: input.invoiceId, attachments: input.attachments, variables },
+    transaction,
+  );
   return logId ? { queued: true, logId, to } : { queued: false, reason: 'no_recipient' };
 }
 
@@ -156,7 +233,15 @@ export async function processEmailJob(
     const variables: TemplateVariables = { ...(log.company_name ? clientVariables({ company_name: log.company_name, contact_person: log.contact_person }) : {}), ...job.variables };
     const rendered = renderEmail({ subject: log.template_subject, body: log.template_body }, variables, { tracking: trackingUrls(log.tracking_token) });
     try {
-      const { messageId } = await sendMail({ to: log.recipient, subject: rendered.subject, text: rendered.text, html: rendered.html, messageId: messageIdFor(log.id) });
+      const attachments = await attachmentsOf(log.id, transaction);
+      const { messageId } = await sendMail({
+        to: log.recipient,
+        subject: rendered.subject,
+        text: rendered.text,
+        html: rendered.html,
+        messageId: messageIdFor(log.id),
+        attachments,
+      });
       await execute(
         `UPDATE email_logs SET status = 'sent', sent_at = now(), message_id = :messageId, subject = :subject, links = CAST(:links AS jsonb),
                 attempts = attempts + 1, error_message = NULL

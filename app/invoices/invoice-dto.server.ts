@@ -39,6 +39,11 @@ export interface InvoiceDto {
   customerName: string;
   paidAmount: number;
   source: 'manual' | 'ubl';
+  /** What the debtor quotes when it pays the factor, from the first financing (docs/collections.md). */
+  paymentReference: string | null;
+  /** The debtor disputes the invoice, with its reason. */
+  disputed: boolean;
+  disputeReason: string | null;
 }
 
 export function toInvoiceDto(row: InvoiceListRow): InvoiceDto {
@@ -61,6 +66,9 @@ export function toInvoiceDto(row: InvoiceListRow): InvoiceDto {
     customerName: row.customer_name,
     paidAmount: money(row.paid_amount),
     source: row.source,
+    paymentReference: row.payment_reference,
+    disputed: row.disputed,
+    disputeReason: row.dispute_reason,
   };
 }
 

@@ -1,5 +1,6 @@
 import type PgBoss from 'pg-boss';
 import { z } from 'zod';
+import { TEMPLATE_VARIABLES } from '../email/schemas.ts';
 
 /**
  * Every pg-boss queue FinFlow uses, with its options and its recurring
@@ -93,14 +94,8 @@ export const queues = [
     work: { batchSize: 10, pollingIntervalSeconds: 0.5 },
     payload: z.object({
       logId: z.uuid(),
-      variables: z
-        .object({
-          client_name: z.string().optional(),
-          company_name: z.string().optional(),
-          invoice_number: z.string().optional(),
-          amount: z.string().optional(),
-        })
-        .optional(),
+      // Every template variable, each optional (app/email/schemas.ts).
+      variables: z.partialRecord(z.enum(TEMPLATE_VARIABLES), z.string()).optional(),
     }),
   }),
   defineQueue({

@@ -10,6 +10,9 @@ export class EmailLog extends Model<InferAttributes<EmailLog>, InferCreationAttr
   declare templateId: string | null;
   declare campaignId: string | null;
   declare clientId: string | null;
+  /** Mail to a debtor: the debtor, and the invoice it is about. */
+  declare customerId: string | null;
+  declare invoiceId: string | null;
   declare recipient: string;
   declare subject: string;
   declare status: CreationOptional<EmailLogStatus>;
@@ -37,6 +40,8 @@ export class EmailLog extends Model<InferAttributes<EmailLog>, InferCreationAttr
         templateId: DataTypes.UUID,
         campaignId: DataTypes.UUID,
         clientId: DataTypes.UUID,
+        customerId: DataTypes.UUID,
+        invoiceId: DataTypes.UUID,
         recipient: DataTypes.TEXT,
         subject: DataTypes.TEXT,
         status: DataTypes.TEXT,

@@ -31,6 +31,11 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
   declare documentationFee: CreationOptional<string>;
   /** The agreement version the financing used. */
   declare agreementId: string | null;
+  /** What the debtor quotes when it pays the factor ('HR00 2026-7-000042'), given at the first financing. */
+  declare paymentReference: CreationOptional<string | null>;
+  /** The debtor disputes the invoice; the reason is kept while it does. */
+  declare disputed: CreationOptional<boolean>;
+  declare disputeReason: string | null;
   /** Sum of confirmed collections. */
   declare paidAmount: CreationOptional<string>;
   /** Sum of pending collections, kept by triggers on payments. */
@@ -78,6 +83,9 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
         factorFeeVat: DataTypes.DECIMAL(15, 2),
         documentationFee: DataTypes.DECIMAL(15, 2),
         agreementId: DataTypes.UUID,
+        paymentReference: DataTypes.TEXT,
+        disputed: DataTypes.BOOLEAN,
+        disputeReason: DataTypes.TEXT,
         paidAmount: DataTypes.DECIMAL(15, 2),
         pendingAmount: DataTypes.DECIMAL(15, 2),
         source: DataTypes.TEXT,

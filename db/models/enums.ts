@@ -96,7 +96,11 @@ export type TaskStatus = (typeof TASK_STATUSES)[number];
 export const TASK_ENTITY_TYPES = ['client', 'customer', 'invoice', 'payment', 'credit_limit_request', 'document'] as const;
 export type TaskEntityType = (typeof TASK_ENTITY_TYPES)[number];
 
-export const EMAIL_TRIGGERS = ['client_onboarding', 'invoice_verified', 'payment_due', 'payment_overdue', 'manual'] as const;
+/** The events whose active template goes to the debtor rather than the client: the notice of assignment and the four reminder levels. */
+export const DEBTOR_EMAIL_TRIGGERS = ['debtor_notice', 'dunning_1', 'dunning_2', 'dunning_3', 'dunning_4'] as const;
+export type DebtorEmailTrigger = (typeof DEBTOR_EMAIL_TRIGGERS)[number];
+
+export const EMAIL_TRIGGERS = ['client_onboarding', 'invoice_verified', 'payment_due', 'payment_overdue', ...DEBTOR_EMAIL_TRIGGERS, 'manual'] as const;
 export type EmailTrigger = (typeof EMAIL_TRIGGERS)[number];
 
 export const CAMPAIGN_RECIPIENTS = ['all_clients', 'active_clients', 'specific_clients'] as const;
@@ -143,6 +147,12 @@ export type OutgoingEInvoicePurpose = (typeof OUTGOING_EINVOICE_PURPOSES)[number
 
 export const OUTGOING_EINVOICE_TYPE_CODES = ['380', '381'] as const;
 export type OutgoingEInvoiceTypeCode = (typeof OUTGOING_EINVOICE_TYPE_CODES)[number];
+
+export const INVOICE_DISPUTE_SOURCES = ['debtor', 'staff'] as const;
+export type InvoiceDisputeSource = (typeof INVOICE_DISPUTE_SOURCES)[number];
+
+export const INVOICE_DISPUTE_OUTCOMES = ['rejected', 'reduced', 'upheld'] as const;
+export type InvoiceDisputeOutcome = (typeof INVOICE_DISPUTE_OUTCOMES)[number];
 
 /** Why a link asking the applicant for more documents no longer works (app/onboarding/kyc-decision.server.ts). */
 export const KYC_REQUEST_SPENT_REASONS = ['submitted', 'superseded', 'decided'] as const;
@@ -198,4 +208,6 @@ export const ENUM_COLUMNS: ReadonlyArray<readonly [table: string, column: string
   ['ledger_adjustments', 'status', LEDGER_ADJUSTMENT_STATUSES],
   ['outgoing_einvoices', 'purpose', OUTGOING_EINVOICE_PURPOSES],
   ['outgoing_einvoices', 'type_code', OUTGOING_EINVOICE_TYPE_CODES],
+  ['invoice_disputes', 'source', INVOICE_DISPUTE_SOURCES],
+  ['invoice_disputes', 'outcome', INVOICE_DISPUTE_OUTCOMES],
 ];

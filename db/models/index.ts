@@ -10,6 +10,7 @@ import { Client } from './Client.ts';
 import { CreditLimitRequest } from './CreditLimitRequest.ts';
 import { Customer } from './Customer.ts';
 import { Document } from './Document.ts';
+import { EmailAttachment } from './EmailAttachment.ts';
 import { EmailCampaign } from './EmailCampaign.ts';
 import { EmailLog } from './EmailLog.ts';
 import { EmailTemplate } from './EmailTemplate.ts';
@@ -17,6 +18,7 @@ import { IncomingEInvoice } from './IncomingEInvoice.ts';
 import { Integration } from './Integration.ts';
 import { IntegrationLog } from './IntegrationLog.ts';
 import { Invoice } from './Invoice.ts';
+import { InvoiceDispute } from './InvoiceDispute.ts';
 import { InvoiceLine } from './InvoiceLine.ts';
 import { OutgoingEInvoice } from './OutgoingEInvoice.ts';
 import { Payment } from './Payment.ts';
@@ -54,6 +56,7 @@ const models = {
   CreditLimitRequest,
   Customer,
   Document,
+  EmailAttachment,
   EmailCampaign,
   EmailLog,
   EmailTemplate,
@@ -61,6 +64,7 @@ const models = {
   Integration,
   IntegrationLog,
   Invoice,
+  InvoiceDispute,
   InvoiceLine,
   OutgoingEInvoice,
   Payment,
@@ -87,12 +91,14 @@ export {
   CreditLimitRequest,
   Customer,
   Document,
+  EmailAttachment,
   EmailCampaign,
   EmailLog,
   EmailTemplate,
   Integration,
   IntegrationLog,
   Invoice,
+  InvoiceDispute,
   InvoiceLine,
   Payment,
   Payout,
@@ -142,6 +148,8 @@ function associate() {
 
   // E-invoices: the fee e-invoice of a financed invoice, and documents received from the intermediary
   Invoice.hasMany(OutgoingEInvoice, { as: 'feeEInvoices', foreignKey: 'invoiceId' });
+  Invoice.hasMany(InvoiceDispute, { as: 'disputes', foreignKey: 'invoiceId' });
+  InvoiceDispute.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
   OutgoingEInvoice.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
   OutgoingEInvoice.belongsTo(Client, { as: 'client', foreignKey: 'clientId' });
   OutgoingEInvoice.belongsTo(User, { as: 'creator', foreignKey: 'createdBy' });
@@ -194,6 +202,10 @@ function associate() {
   EmailLog.belongsTo(EmailCampaign, { as: 'campaign', foreignKey: 'campaignId' });
   EmailLog.belongsTo(EmailTemplate, { as: 'template', foreignKey: 'templateId' });
   EmailLog.belongsTo(Client, { as: 'client', foreignKey: 'clientId' });
+  EmailLog.belongsTo(Customer, { as: 'customer', foreignKey: 'customerId' });
+  EmailLog.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
+  EmailLog.hasMany(EmailAttachment, { as: 'attachments', foreignKey: 'emailLogId' });
+  EmailAttachment.belongsTo(Document, { as: 'document', foreignKey: 'documentId' });
 
   // Integrations and audit
   Integration.hasMany(IntegrationLog, { as: 'logs', foreignKey: 'integrationId' });

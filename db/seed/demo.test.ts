@@ -34,6 +34,10 @@ const NOT_SEEDED = [
   'incoming_einvoices',
   // Requests for more KYC documents: made by a manager deciding an application, each a link only its email holds.
   'kyc_document_requests',
+  // The debtor's side (issue 17): disputes and mail attachments get their demo rows with the notice of assignment
+  // and dunning; until then no demo row would be true to how they arise.
+  'invoice_disputes',
+  'email_attachments',
 ];
 
 async function tableCounts() {
@@ -285,7 +289,7 @@ describe('seedDemo', () => {
     expect(await statuses('workflow_definitions', 'type')).toHaveLength(4);
     expect(await statuses('email_campaigns')).toEqual(['active', 'completed', 'draft', 'failed', 'sending']);
     expect(await statuses('email_logs')).toEqual(['clicked', 'delivered', 'failed', 'opened', 'sent']);
-    expect(await statuses('email_templates', 'trigger')).toHaveLength(5);
+    expect(await statuses('email_templates', 'trigger')).toHaveLength(10);
     expect(await statuses('integrations', 'type')).toEqual(['docusign', 'einvoicing', 'fina', 'hanfa', 'sendgrid']);
     expect(await statuses('documents', 'type')).toHaveLength(6);
     expect(await statuses('clients')).toEqual(['active', 'inactive', 'pending']);

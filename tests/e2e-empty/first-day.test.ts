@@ -114,7 +114,7 @@ describe('a fresh install without the demo book', () => {
         .filter((template) => template.isActive)
         .map((template) => template.trigger)
         .sort(),
-    ).toEqual(['client_onboarding', 'invoice_verified', 'payment_due', 'payment_overdue']);
+    ).toEqual(['client_onboarding', 'debtor_notice', 'dunning_1', 'dunning_2', 'dunning_3', 'dunning_4', 'invoice_verified', 'payment_due', 'payment_overdue']);
 
     const { page, errors, close } = await newStrictPage(browser, { sessionCookie: admin.cookie });
     await page.goto(`${baseUrl}/workflows?tab=definitions`);
