@@ -224,6 +224,8 @@ describe('constraints', () => {
     // Completed with its file, so that a bad status breaks only the enum.
     backups: () => ({ status: 'completed', file_name: 'finflow-backup.zip', size: 1024, sha256: 'c'.repeat(64), completed_at: new Date() }),
     // Sent, with its time and document id, so that a bad status breaks only the enum, not "sent iff sent_at and document_id".
+    // Sent, so that a bad skip reason breaks only the enum, not "skipped iff it has a reason" (checked after it by name).
+    dunning_notices: () => ({ invoice_id: f.invoice, level: (counter++ % 4) + 1, day: '2026-01-10', status: 'sent', open_amount: '100.00' }),
     invoice_disputes: () => ({ invoice_id: f.invoice, reason: 'Roba nije isporučena', source: 'staff', opened_by: f.userB, outcome: 'rejected', resolved_at: new Date() }),
     outgoing_einvoices: () => {
       const sequence = counter++ + 1;
@@ -337,6 +339,8 @@ describe('constraints', () => {
     ['outgoing_einvoices', 'type_code', '384'],
     ['invoice_disputes', 'source', 'client'],
     ['invoice_disputes', 'outcome', 'settled'],
+    ['dunning_notices', 'status', 'bounced'],
+    ['dunning_notices', 'skip_reason', 'lost'],
   ];
 
   beforeAll(async () => {

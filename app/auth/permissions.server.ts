@@ -52,6 +52,8 @@ const ADDED_BY_ROLE = {
     'adjust:ledger',
     // Factoring agreements: create, revise, send for signature, mark signed (app/agreements/agreements.server.ts).
     'manage:agreement',
+    // Put an invoice's reminders to the debtor on hold, or lift the hold (app/dunning/dunning.server.ts).
+    'hold:dunning',
   ],
   // export:data downloads the whole book; manage:backups makes and downloads database backups.
   admin: ['manage:users', 'manage:integrations', 'export:data', 'manage:backups', 'manage:book_settings'],

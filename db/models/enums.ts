@@ -154,6 +154,13 @@ export type InvoiceDisputeSource = (typeof INVOICE_DISPUTE_SOURCES)[number];
 export const INVOICE_DISPUTE_OUTCOMES = ['rejected', 'reduced', 'upheld'] as const;
 export type InvoiceDisputeOutcome = (typeof INVOICE_DISPUTE_OUTCOMES)[number];
 
+/** A reminder level an invoice reached: sent to the debtor, or skipped with its reason (docs/collections.md#dunning). */
+export const DUNNING_NOTICE_STATUSES = ['sent', 'skipped'] as const;
+export type DunningNoticeStatus = (typeof DUNNING_NOTICE_STATUSES)[number];
+
+export const DUNNING_SKIP_REASONS = ['no_email', 'no_template'] as const;
+export type DunningSkipReason = (typeof DUNNING_SKIP_REASONS)[number];
+
 /** Why a link asking the applicant for more documents no longer works (app/onboarding/kyc-decision.server.ts). */
 export const KYC_REQUEST_SPENT_REASONS = ['submitted', 'superseded', 'decided'] as const;
 
@@ -210,4 +217,6 @@ export const ENUM_COLUMNS: ReadonlyArray<readonly [table: string, column: string
   ['outgoing_einvoices', 'type_code', OUTGOING_EINVOICE_TYPE_CODES],
   ['invoice_disputes', 'source', INVOICE_DISPUTE_SOURCES],
   ['invoice_disputes', 'outcome', INVOICE_DISPUTE_OUTCOMES],
+  ['dunning_notices', 'status', DUNNING_NOTICE_STATUSES],
+  ['dunning_notices', 'skip_reason', DUNNING_SKIP_REASONS],
 ];

@@ -10,6 +10,8 @@ import { Client } from './Client.ts';
 import { CreditLimitRequest } from './CreditLimitRequest.ts';
 import { Customer } from './Customer.ts';
 import { Document } from './Document.ts';
+import { DunningHold } from './DunningHold.ts';
+import { DunningNotice } from './DunningNotice.ts';
 import { EmailAttachment } from './EmailAttachment.ts';
 import { EmailCampaign } from './EmailCampaign.ts';
 import { EmailLog } from './EmailLog.ts';
@@ -56,6 +58,8 @@ const models = {
   CreditLimitRequest,
   Customer,
   Document,
+  DunningHold,
+  DunningNotice,
   EmailAttachment,
   EmailCampaign,
   EmailLog,
@@ -91,6 +95,8 @@ export {
   CreditLimitRequest,
   Customer,
   Document,
+  DunningHold,
+  DunningNotice,
   EmailAttachment,
   EmailCampaign,
   EmailLog,
@@ -150,6 +156,10 @@ function associate() {
   Invoice.hasMany(OutgoingEInvoice, { as: 'feeEInvoices', foreignKey: 'invoiceId' });
   Invoice.hasMany(InvoiceDispute, { as: 'disputes', foreignKey: 'invoiceId' });
   InvoiceDispute.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
+  Invoice.hasMany(DunningNotice, { as: 'dunningNotices', foreignKey: 'invoiceId' });
+  DunningNotice.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
+  Invoice.hasMany(DunningHold, { as: 'dunningHolds', foreignKey: 'invoiceId' });
+  DunningHold.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
   OutgoingEInvoice.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
   OutgoingEInvoice.belongsTo(Client, { as: 'client', foreignKey: 'clientId' });
   OutgoingEInvoice.belongsTo(User, { as: 'creator', foreignKey: 'createdBy' });
