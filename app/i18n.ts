@@ -5,6 +5,7 @@ import enClients from './locales/en/clients.json';
 import enCommon from './locales/en/common.json';
 import enDashboard from './locales/en/dashboard.json';
 import enDocuments from './locales/en/documents.json';
+import enDunning from './locales/en/dunning.json';
 import enEInvoices from './locales/en/einvoices.json';
 import enEmail from './locales/en/email.json';
 import enErrors from './locales/en/errors.json';
@@ -26,6 +27,7 @@ import hrClients from './locales/hr/clients.json';
 import hrCommon from './locales/hr/common.json';
 import hrDashboard from './locales/hr/dashboard.json';
 import hrDocuments from './locales/hr/documents.json';
+import hrDunning from './locales/hr/dunning.json';
 import hrEInvoices from './locales/hr/einvoices.json';
 import hrEmail from './locales/hr/email.json';
 import hrErrors from './locales/hr/errors.json';
@@ -63,6 +65,7 @@ export const resources = {
       ...enClients,
       ...enDashboard,
       ...enDocuments,
+      ...enDunning,
       ...enEInvoices,
       ...enEmail,
       ...enErrors,
@@ -88,6 +91,7 @@ export const resources = {
       ...hrClients,
       ...hrDashboard,
       ...hrDocuments,
+      ...hrDunning,
       ...hrEInvoices,
       ...hrEmail,
       ...hrErrors,

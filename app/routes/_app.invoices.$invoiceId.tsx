@@ -20,6 +20,10 @@ import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
 import { invoiceDecisionIntentSchema } from '~/invoices/schemas.ts';
+import { DunningSection } from '~/components/dunning/dunning-section.tsx';
+import { invoiceDunning } from '~/dunning/dunning.server.ts';
+import { handleDunningHold } from '~/dunning/page.server.ts';
+import type { SubmissionResult } from '@conform-to/react';
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'invoices.detail.metaTitle', data?.invoice.invoiceNumber);
 
@@ -37,14 +41,28 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     reject: can(user, 'reject:invoice'),
   };
   const previews = rights.finance ? await financePreviews([invoice]) : {};
-  const [eligibility, fees, feeDocuments] = await Promise.all([eligibilityPanel(invoice), financedFees(invoice), listInvoiceFeeDocuments(invoice.id)]);
-  return json({ invoice, rights, preview: previews[invoice.id] ?? null, eligibility, fees, feeDocuments });
+  const [eligibility, fees, feeDocuments, dunning] = await Promise.all([
+    eligibilityPanel(invoice),
+    financedFees(invoice),
+    listInvoiceFeeDocuments(invoice.id),
+    invoiceDunning(invoice.id),
+  ]);
+  return json({ invoice, rights: { ...rights, holdDunning: can(user, 'hold:dunning') }, preview: previews[invoice.id] ?? null, eligibility, fees, feeDocuments, dunning });
 }
 
 /** The same four decisions as the list; back here afterwards. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const actor = await requirePermission(request, 'read:all');
   const formData = await readFormData(request);
+  if (formData.get('intent') === 'dunning-hold') {
+    const invoice = await getInvoiceDetail(params.invoiceId ?? '');
+    return handleDunningHold(formData, {
+      actor: await requirePermission(request, 'hold:dunning'),
+      ip: clientIp(context),
+      invoiceId: invoice.id,
+      invoiceNumber: invoice.invoiceNumber,
+    });
+  }
   if (!readIntent(formData, invoiceDecisionIntentSchema)) return unknownIntent();
   // The id in the URL decides which invoice, whatever the form says.
   formData.set('id', params.invoiceId ?? '');
@@ -52,8 +70,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function InvoiceDetailPage() {
-  const { invoice, rights, preview, eligibility, fees, feeDocuments } = useLoaderData<typeof loader>();
-  const refusal = useActionData<DecisionRefusal>();
+  const { invoice, rights, preview, eligibility, fees, feeDocuments, dunning } = useLoaderData<typeof loader>();
+  const actionData = useActionData<DecisionRefusal | { intent: 'dunning-hold'; result: SubmissionResult<string[]> }>();
+  const refusal = actionData && 'message' in actionData ? actionData : undefined;
+  const holdResult = actionData && 'result' in actionData ? actionData.result : null;
   const { t } = useTranslation();
   const showRefusal = useRefusalText();
   const toast = useToast();
@@ -154,6 +174,7 @@ export default function InvoiceDetailPage() {
           </Section>
         </Flex>
       </Grid>
+      <DunningSection dunning={dunning} canHold={rights.holdDunning} hasPaymentReference={Boolean(invoice.paymentReference)} lastResult={holdResult} />
       <LinesSection invoice={invoice} />
       <FeeDocumentsSection documents={feeDocuments} />
       <Grid columns={{ initial: '1', md: '2' }} gap="4">

@@ -159,6 +159,8 @@ function historyNote(entry: InvoiceHistoryEntry, t: (key: string, options?: Reco
   if (typeof details.factorAmount === 'number') parts.push(`${t('invoices.card.factorAmount')}: ${formatMoney(details.factorAmount, currency)}`);
   if (typeof details.factorFee === 'number') parts.push(`${t('invoices.card.factorFee')}: ${formatMoney(details.factorFee, currency)}`);
   if (typeof details.fileName === 'string') parts.push(details.fileName);
+  // A reminder to the debtor (app/dunning/dunning.server.ts): its level.
+  if (typeof details.level === 'number') parts.push(t('dunning.settings.level', { level: details.level }));
   return parts.join(' · ');
 }
 
