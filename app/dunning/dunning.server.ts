@@ -97,7 +97,8 @@ export async function runDunning(options: { day?: string } = {}): Promise<Dunnin
 
 /** One invoice: lock it, find its due level again, and send it (or record it skipped). Null when nothing is due now. */
 async function dunInvoice(invoiceId: string, levels: readonly DunningLevel[], day: string | undefined): Promise<DunningNoticeStatus | null> {
-  let storedKey: string | null = null;
+  // The slip's file, stored before the transaction commits: removed again if it rolls back (another run was first).
+  const stored: { key: string | null } = { key: null };
   try {
     return await onDay(day, async (transaction) => {
       const invoice = await slipInvoice(invoiceId, { transaction, lock: true });
@@ -111,12 +112,10 @@ async function dunInvoice(invoiceId: string, levels: readonly DunningLevel[], da
         { transaction },
       );
       if (!due?.level) return null;
-      const { status, stored } = await sendLevel(invoice, due.level, due.today, transaction);
-      storedKey = stored;
-      return status;
+      return sendLevel(invoice, due.level, due.today, transaction, stored);
     });
   } catch (error) {
-    if (storedKey) await deleteObjectIfUnreferenced(storedKey).catch(() => {});
+    if (stored.key) await deleteObjectIfUnreferenced(stored.key).catch(() => {});
     if (error instanceof AlreadyReached || isUniqueViolation(error)) return null;
     throw error;
   }
@@ -128,14 +127,14 @@ async function sendLevel(
   level: DunningLevelNumber,
   today: string,
   transaction: Transaction,
-): Promise<{ status: DunningNoticeStatus; stored: string | null }> {
+  stored: { key: string | null },
+): Promise<DunningNoticeStatus> {
   const trigger = `dunning_${level}` as const;
   const template = await activeTemplateFor(trigger, transaction);
   const email = invoice.customer_email?.trim();
   const skipReason: DunningSkipReason | null = !template ? 'no_template' : !email ? 'no_email' : null;
   let documentId: string | null = null;
   let emailLogId: string | null = null;
-  let stored: string | null = null;
   let to: string | null = null;
   if (!skipReason) {
     const bytes = await renderPaymentSlip(invoice);
@@ -154,7 +153,7 @@ async function sendLevel(
       { transaction },
     );
     documentId = document.id;
-    stored = (await selectOne<RowOf<typeof Document, 'storage_key'>>('SELECT storage_key FROM documents WHERE id = :id', { id: document.id }, { transaction }))!.storage_key;
+    stored.key = (await selectOne<RowOf<typeof Document, 'storage_key'>>('SELECT storage_key FROM documents WHERE id = :id', { id: document.id }, { transaction }))!.storage_key;
     const outcome = await sendDebtorEmail(
       trigger,
       {
@@ -203,7 +202,7 @@ async function sendLevel(
     },
     transaction,
   );
-  return { status, stored };
+  return status;
 }
 
 // ---------------------------------------------------------------------------

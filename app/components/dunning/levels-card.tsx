@@ -1,9 +1,10 @@
 import type { SubmissionResult } from '@conform-to/react';
-import { Card, Flex, Grid, Heading, Text } from '@radix-ui/themes';
+import { Flex, Grid, Text } from '@radix-ui/themes';
 import { Form, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { Field, FormErrors } from '~/components/forms.tsx';
 import { CheckboxField, SubmitRow } from '~/components/kit/fields.tsx';
+import { SectionCard } from '~/components/kit/section-card.tsx';
 import { levelsFormValues, type DunningLevel } from '~/dunning/schemas.ts';
 
 /**
@@ -19,10 +20,7 @@ export function DunningLevelsCard({ levels, lastResult }: { levels: DunningLevel
   const values: Record<string, unknown> = entered ?? levelsFormValues(levels);
   const errors = lastResult?.error ?? {};
   return (
-    <Card size="3" data-testid="dunning-levels">
-      <Heading as="h3" size="4" mb="2">
-        {t('dunning.settings.title')}
-      </Heading>
+    <SectionCard title={t('dunning.settings.title')} level="h3" size="4" testId="dunning-levels">
       <Text as="p" size="2" color="gray" mb="3">
         {t('dunning.settings.help')}
       </Text>
@@ -48,6 +46,6 @@ export function DunningLevelsCard({ levels, lastResult }: { levels: DunningLevel
           <SubmitRow busy={busy} submitLabel={t('dunning.settings.save')} justify="start" testId="dunning-levels-save" />
         </Flex>
       </Form>
-    </Card>
+    </SectionCard>
   );
 }
