@@ -34,7 +34,7 @@ const NOT_SEEDED = [
   'incoming_einvoices',
   // Requests for more KYC documents: made by a manager deciding an application, each a link only its email holds.
   'kyc_document_requests',
-  // The debtor's side (issue 17): disputes and mail attachments get their demo rows with the notice of assignment
+  // The debtor's side: disputes and mail attachments get their demo rows with the notice of assignment
   // and dunning; until then no demo row would be true to how they arise.
   'invoice_disputes',
   'email_attachments',
