@@ -45,6 +45,7 @@ export const BOOK_TABLES: readonly ExportedTable[] = [
   { table: 'agreements' },
   { table: 'invoices' },
   { table: 'invoice_lines' },
+  { table: 'invoice_disputes' },
   { table: 'client_ledger' },
   { table: 'ledger_adjustments' },
   { table: 'payments' },
@@ -67,6 +68,7 @@ export const BOOK_TABLES: readonly ExportedTable[] = [
   { table: 'email_campaigns' },
   // The tracking token is a capability: whoever has it can mark the mail opened or clicked.
   { table: 'email_logs', omit: ['tracking_token'] },
+  { table: 'email_attachments' },
   { table: 'users', columns: ['id', 'email', 'first_name', 'last_name', 'role', 'is_active', 'otp_enabled', 'last_login_at', 'created_at', 'updated_at'] },
   {
     table: 'integrations',
