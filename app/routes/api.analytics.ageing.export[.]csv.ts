@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { ageingCsv, ageingFileName } from '~/analytics/ageing-export.server.ts';
 import { ageingReport } from '~/analytics/ageing.server.ts';
+import { analyticsDownload } from '~/analytics/request.server.ts';
 import { methodNotAllowed } from '~/utils/api.server.ts';
 import { apiLoader } from '~/utils/api-route.server.ts';
 
@@ -12,13 +13,7 @@ import { apiLoader } from '~/utils/api-route.server.ts';
 export const loader = apiLoader('read:all', async ({ request }) => {
   const params = new URL(request.url).searchParams;
   const report = await ageingReport({ asOf: params.get('asOf'), by: params.get('by'), limit: null });
-  return new Response(ageingCsv(report), {
-    headers: {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${ageingFileName(report, 'csv')}"`,
-      'Cache-Control': 'no-store',
-    },
-  });
+  return analyticsDownload(ageingCsv(report), 'text/csv; charset=utf-8', ageingFileName(report, 'csv'));
 });
 
 export function action(_args: ActionFunctionArgs) {

@@ -3,6 +3,7 @@ import { ageingFileName, ageingXlsx } from '~/analytics/ageing-export.server.ts'
 import { ageingReport } from '~/analytics/ageing.server.ts';
 import { XLSX_CONTENT_TYPE } from '~/exports/xlsx.server.ts';
 import { i18nServer } from '~/i18next.server.ts';
+import { analyticsDownload } from '~/analytics/request.server.ts';
 import { methodNotAllowed } from '~/utils/api.server.ts';
 import { apiLoader } from '~/utils/api-route.server.ts';
 
@@ -16,14 +17,7 @@ export const loader = apiLoader('read:all', async ({ request }) => {
   const report = await ageingReport({ asOf: params.get('asOf'), by: params.get('by'), limit: null });
   const t = await i18nServer.getFixedT(request);
   const bytes = ageingXlsx(report, (key, options) => t(key, options));
-  return new Response(bytes, {
-    headers: {
-      'Content-Type': XLSX_CONTENT_TYPE,
-      'Content-Length': String(bytes.byteLength),
-      'Content-Disposition': `attachment; filename="${ageingFileName(report, 'xlsx')}"`,
-      'Cache-Control': 'no-store',
-    },
-  });
+  return analyticsDownload(bytes, XLSX_CONTENT_TYPE, ageingFileName(report, 'xlsx'));
 });
 
 export function action(_args: ActionFunctionArgs) {

@@ -243,7 +243,7 @@ function FinancialCard({ data }: { data: Analytics }) {
   );
 }
 
-/** /analytics on real figures (docs/screens.md): period selector, export, KPI cards and the four tabs; every control is a link. */
+/** /analytics on real figures (docs/screens.md): period selector, export, KPI cards and the tabs (the ageing tab: ./ageing-section.tsx); every control is a link or a GET form. */
 export function AnalyticsPage({ data: { analytics: data, tab, ageing } }: { data: AnalyticsPageData }) {
   const { t } = useTranslation();
   return (
