@@ -1,4 +1,4 @@
-import { selectOne, selectRows } from '../db.server.ts';
+import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { apiError, parseInput, readApiError } from '../utils/api.server.ts';
 import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
 import { optionalChoiceSchema, pageBounds, pageOffset, readListUrl, tabSchema } from '../utils/list-url.ts';
@@ -83,10 +83,9 @@ const PARTY = {
 } as const satisfies Record<AgeingBy, { column: string; table: string }>;
 
 /**
- * THE definition of the open receivables on the as-of day: a CTE `open_items`
- * (id, client_id, customer_id, due_date, open_amount) of every invoice open on
- * `:asOf`, with what was open of it then. Every figure of the report and its
- * drill-down reads it, so a change of the rule is made here once.
+ * THE definition of what is open on the as-of day `:asOf`; the report and its
+ * drill-down are both built from the fragments below, so a change of the
+ * rule is made here once.
  *
  * The client's ledger is the book's truth for both days that matter
  * (docs/money.md#the-clients-account): an invoice enters the book with its
@@ -94,51 +93,103 @@ const PARTY = {
  * `booked_on` day (a refund books the collection back). Rather than summing
  * a million invoices' entries up to the day, the book as it stands now is
  * rolled back by the entries booked after the day:
- *  - open now: status financed, open amount − paid amount (paid_amount moves
+ *  - an invoice no entry touched after the day was then as it is now: in the
+ *    book when financed, with amount − paid amount open (paid_amount moves
  *    with every collection entry, in the same transaction);
- *  - plus, per invoice, the collections booked after the day (it owed them then),
- *    which also brings back the invoices that were settled after the day;
- *  - less the invoices whose advance was booked after the day (not yet bought).
+ *  - an invoice touched after the day (`later`) was open by what is open now
+ *    plus the collections booked since (which brings back those settled
+ *    since), unless its advance was booked after the day (not yet bought).
  * So the as-of-today report reads the financed invoices alone, and a past day
  * costs in proportion to what was booked since.
  *
  * Where the dilution and recourse work lands, this is the one place to add
- * it: credit notes lower the open amount (and those dated after the day give
- * it back), and an invoice charged back or written off after the day was
- * still open on it.
+ * it: credit notes come off OPEN_NOW (and those dated after the day are
+ * given back in `later`), and a chargeback or write-off entry booked after
+ * the day makes the invoice `later` (it was still open then).
  */
-function openReceivablesSql(partyColumn: string | null): string {
-  const party = partyColumn ? `AND i.${partyColumn} = :partyId` : '';
-  return `
+const LATER_SQL = `
     later AS (
       SELECT l.invoice_id, bool_or(l.kind = 'advance') AS financed_later,
              coalesce(-sum(l.amount) FILTER (WHERE l.kind = 'collection'), 0) AS collected_later
         FROM client_ledger l
        WHERE l.kind IN ('advance', 'collection') AND l.booked_on > CAST(:asOf AS date) AND l.invoice_id IS NOT NULL
-       GROUP BY l.invoice_id),
+       GROUP BY l.invoice_id)`;
+
+/** SQL: the invoice `i` is in the factor's open book now. */
+const IN_BOOK_NOW = (i: string) => `${i}.status = 'financed'`;
+
+/** SQL: what is open of the invoice `i` now. */
+const OPEN_NOW = (i: string) => `(${i}.amount - ${i}.paid_amount)`;
+
+/** SQL: what was open on the day of the invoice `i` touched after it (`a`, its `later` row); 0 when it was not in the book. */
+const OPEN_THEN_TOUCHED = `(CASE WHEN NOT a.financed_later AND ${OPEN_NOW('i')} + a.collected_later > 0 THEN ${OPEN_NOW('i')} + a.collected_later ELSE 0 END)`;
+
+/** SQL: the invoices of one party open on the day, `open_items` (id, due_date, open_amount): the drill-down. */
+function openItemsSql(partyColumn: string): string {
+  return `${LATER_SQL},
     open_items AS (
-      SELECT * FROM (
-        SELECT i.id, i.client_id, i.customer_id, i.due_date, i.amount - i.paid_amount + coalesce(a.collected_later, 0) AS open_amount
-          FROM invoices i LEFT JOIN later a ON a.invoice_id = i.id
-         WHERE i.status = 'financed' AND a.financed_later IS NOT TRUE ${party}
-        UNION ALL
-        SELECT i.id, i.client_id, i.customer_id, i.due_date, i.amount - i.paid_amount + a.collected_later
-          FROM later a JOIN invoices i ON i.id = a.invoice_id
-         WHERE i.status <> 'financed' AND NOT a.financed_later ${party}) open_then
-       WHERE open_then.open_amount > 0)`;
+      SELECT i.id, i.due_date, ${OPEN_NOW('i')} AS open_amount
+        FROM invoices i
+       WHERE ${IN_BOOK_NOW('i')} AND i.${partyColumn} = :partyId AND NOT EXISTS (SELECT 1 FROM later a WHERE a.invoice_id = i.id)
+      UNION ALL
+      SELECT i.id, i.due_date, ${OPEN_THEN_TOUCHED}
+        FROM later a JOIN invoices i ON i.id = a.invoice_id
+       WHERE i.${partyColumn} = :partyId AND ${OPEN_THEN_TOUCHED} > 0)`;
 }
 
-/** SQL: the open item `o`'s days past due on the as-of day. */
-const DAYS_PAST_DUE = '(CAST(:asOf AS date) - o.due_date)';
+/**
+ * SQL: the open amount and invoices per party and bucket on the day, `per`
+ * (party_id, each bucket, total, invoices): the book now summed per party in
+ * one pass over the financed invoices (in party order on its covering
+ * index), corrected by the touched invoices (what was open then less what
+ * the book now counts of them).
+ */
+function perPartySql(partyColumn: string): string {
+  const sums = (amount: string) => AGEING_BUCKETS.map((bucket) => `sum(${amount}) FILTER (WHERE ${dueInBucketSql(bucket, 'i')}) AS "${bucket}"`).join(', ');
+  const both = (key: string) => `coalesce(n."${key}", 0) + coalesce(t."${key}", 0)`;
+  return `${LATER_SQL},
+    now_per AS (
+      SELECT i.${partyColumn} AS party_id, ${sums(OPEN_NOW('i'))}, count(*) AS invoices
+        FROM invoices i WHERE ${IN_BOOK_NOW('i')} GROUP BY i.${partyColumn}),
+    touched AS (
+      SELECT i.${partyColumn}, i.due_date, ${OPEN_THEN_TOUCHED} - CASE WHEN ${IN_BOOK_NOW('i')} THEN ${OPEN_NOW('i')} ELSE 0 END AS amount,
+             (${OPEN_THEN_TOUCHED} > 0)::int - (${IN_BOOK_NOW('i')})::int AS invoices
+        FROM later a JOIN invoices i ON i.id = a.invoice_id),
+    touched_per AS (SELECT i.${partyColumn} AS party_id, ${sums('i.amount')}, sum(i.invoices) AS invoices FROM touched i GROUP BY i.${partyColumn}),
+    per AS (
+      SELECT coalesce(n.party_id, t.party_id) AS party_id, ${AGEING_BUCKETS.map((bucket) => `${both(bucket)} AS "${bucket}"`).join(', ')},
+             ${AGEING_BUCKETS.map(both).join(' + ')} AS total, (${both('invoices')})::int AS invoices
+        FROM now_per n FULL JOIN touched_per t ON t.party_id = n.party_id
+       WHERE ${both('invoices')} > 0)`;
+}
 
-/** SQL: the condition that the open item `o` falls in `bucket` (AGEING_BUCKET_DAYS). */
-function inBucketSql(bucket: AgeingBucket): string {
+/**
+ * SQL: the invoice `i`'s due date puts it in `bucket` on the day (AGEING_BUCKET_DAYS:
+ * days past due = as-of day − due date), as comparisons of the due date with
+ * fixed days, which an index scan checks without arithmetic per row.
+ */
+function dueInBucketSql(bucket: AgeingBucket, i: string): string {
   const { from, to } = AGEING_BUCKET_DAYS[bucket];
-  return [from === null ? null : `${DAYS_PAST_DUE} >= ${from}`, to === null ? null : `${DAYS_PAST_DUE} <= ${to}`].filter(Boolean).join(' AND ');
+  return [from === null ? null : `${i}.due_date <= CAST(:asOf AS date) - ${from}`, to === null ? null : `${i}.due_date >= CAST(:asOf AS date) - ${to}`]
+    .filter(Boolean)
+    .join(' AND ');
 }
 
 /** SQL: the bucket's name of the open item `o`. */
-const BUCKET_OF_SQL = `CASE ${AGEING_BUCKETS.map((bucket) => `WHEN ${inBucketSql(bucket)} THEN '${bucket}'`).join(' ')} END`;
+const BUCKET_OF_SQL = `CASE ${AGEING_BUCKETS.map((bucket) => `WHEN ${dueInBucketSql(bucket, 'o')} THEN '${bucket}'`).join(' ')} END`;
+
+/**
+ * Runs a report query with room for its per-party sums (up to one row per
+ * customer: the planner cannot foresee how many) and without parallel
+ * workers, which on the two shared cores cost more than they save
+ * (docs/benchmarks.md, the ageing report).
+ */
+function reportQuery<T extends object>(sql: string, replacements: Record<string, unknown>): Promise<T[]> {
+  return inTransaction(async (transaction) => {
+    await execute(`SET LOCAL work_mem = '64MB'; SET LOCAL max_parallel_workers_per_gather = 0`, {}, { transaction });
+    return selectRows<T>(sql, replacements, { transaction });
+  });
+}
 
 const eur = (value: string | null | undefined) => centsToNumber(toCents(value ?? '0'));
 
@@ -174,13 +225,9 @@ export async function ageingReport(input: { asOf?: unknown; by?: unknown; limit?
   const asOf = await asOfDay(query.asOf);
   const { column, table } = PARTY[query.by];
   const { limit, offset } = pageBounds({ limit: input.limit ?? undefined, offset: input.offset });
-  const bucketSums = AGEING_BUCKETS.map((bucket) => `sum(o.open_amount) FILTER (WHERE ${inBucketSql(bucket)}) AS "${bucket}"`).join(', ');
   const allSums = [...AGEING_BUCKETS, 'total', 'invoices'].map((key) => `sum(p."${key}") AS "all_${key}"`).join(', ');
-  const rows = await selectRows<TotalsRow & PageRow>(
-    `WITH ${openReceivablesSql(null)},
-     per AS (
-       SELECT o.${column} AS party_id, ${bucketSums}, sum(o.open_amount) AS total, count(*)::int AS invoices
-         FROM open_items o GROUP BY o.${column}),
+  const rows = await reportQuery<TotalsRow & PageRow>(
+    `WITH ${perPartySql(column)},
      totals AS (SELECT count(*)::int AS parties, ${allSums} FROM per p),
      page AS (
        SELECT p.*, e.company_name, e.oib FROM per p JOIN ${table} e ON e.id = p.party_id
@@ -222,10 +269,10 @@ export async function ageingInvoices(input: { asOf?: unknown; by?: unknown; part
   if (!party) throw apiError(404, AGEING_ERRORS.partyNotFound, { params: { by: query.by } });
   const { limit, offset } = pageBounds(input);
   const rows = await selectRows<{ total: number; open_total: string | null } & Partial<InvoiceRow>>(
-    `WITH ${openReceivablesSql(column)},
+    `WITH ${openItemsSql(column)},
      chosen AS (
-       SELECT o.id, o.open_amount, o.due_date, ${DAYS_PAST_DUE} AS days_past_due, ${BUCKET_OF_SQL} AS bucket
-         FROM open_items o ${query.bucket ? `WHERE ${inBucketSql(query.bucket)}` : ''}),
+       SELECT o.id, o.open_amount, o.due_date, CAST(:asOf AS date) - o.due_date AS days_past_due, ${BUCKET_OF_SQL} AS bucket
+         FROM open_items o ${query.bucket ? `WHERE ${dueInBucketSql(query.bucket, 'o')}` : ''}),
      counted AS (SELECT count(*)::int AS total, sum(open_amount) AS open_total FROM chosen),
      page AS (
        SELECT c.*, i.invoice_number, i.client_id, i.customer_id, i.amount, cl.company_name AS client_name, cu.company_name AS customer_name
