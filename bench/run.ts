@@ -7,6 +7,7 @@ import autocannon from 'autocannon';
 import { createSequelize } from '../db/connection.ts';
 import { startEmbeddedDatabase } from '../db/embedded.ts';
 import { migrateUp } from '../db/migrate.ts';
+import { addDays, businessDay } from '../app/utils/business-time.ts';
 import { nodeFlagsFor } from '../scripts/node-flags.ts';
 import { freePort } from '../tests/support/free-port.ts';
 import { startBaseline } from './baseline.ts';
@@ -177,6 +178,11 @@ async function main() {
       { name: 'GET /api/clients', path: '/api/clients', kind: 'list' },
       { name: 'GET /api/dashboard/metrics', path: '/api/dashboard/metrics', kind: 'metrics' },
       { name: 'GET /api/email/logs', path: '/api/email/logs', kind: 'list' },
+      // The ageing report (docs/collections.md#ageing): today by client and by customer, and 30 days and a year back, which roll the book back by that much of the ledger.
+      { name: 'GET /api/analytics/ageing', path: '/api/analytics/ageing', kind: 'metrics' },
+      { name: 'GET /api/analytics/ageing?by=customer', path: '/api/analytics/ageing?by=customer', kind: 'metrics' },
+      { name: 'GET /api/analytics/ageing?asOf=(30 days ago)', path: `/api/analytics/ageing?asOf=${addDays(businessDay(), -30)}`, kind: 'metrics' },
+      { name: 'GET /api/analytics/ageing?asOf=(a year ago)', path: `/api/analytics/ageing?asOf=${addDays(businessDay(), -365)}`, kind: 'metrics' },
       { name: 'page /', path: '/', kind: 'page' },
       { name: 'page /invoices', path: '/invoices', kind: 'page' },
       { name: 'page /clients', path: '/clients', kind: 'page' },
