@@ -198,3 +198,13 @@ export async function chargeBackDueInvoices(options: { transaction?: Transaction
   }
   return { chargedBack };
 }
+
+/** Whether the agreement version an invoice's financing used is with recourse (null: none recorded), for the invoice page. */
+export async function invoiceRecourse(invoiceId: string): Promise<boolean | null> {
+  if (!isUuid(invoiceId)) return null;
+  const row = await selectOne<{ recourse: RowOf<typeof Agreement>['recourse'] | null }>(
+    'SELECT a.recourse FROM invoices i LEFT JOIN agreements a ON a.id = i.agreement_id WHERE i.id = :invoiceId',
+    { invoiceId },
+  );
+  return row?.recourse ?? null;
+}

@@ -12,9 +12,9 @@ const cents = (value: string | null) => Math.round(Number(value ?? '0') * 100);
 const roundHalfUp = (numerator: number, denominator: number) => Math.floor((2 * numerator + denominator) / (2 * denominator));
 const kindSums = async (invoiceId: string) =>
   Object.fromEntries(
-    (
-      await selectRows<{ kind: string; total: string }>(`SELECT kind, sum(amount) AS total FROM client_ledger WHERE invoice_id = :invoiceId GROUP BY kind`, { invoiceId })
-    ).map((row) => [row.kind, cents(row.total)]),
+    (await selectRows<{ kind: string; total: string }>(`SELECT kind, sum(amount) AS total FROM client_ledger WHERE invoice_id = :invoiceId GROUP BY kind`, { invoiceId })).map(
+      (row) => [row.kind, cents(row.total)],
+    ),
   );
 
 async function nonRecourseBook() {
