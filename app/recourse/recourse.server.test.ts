@@ -75,6 +75,8 @@ describe('the recourse chargeback by the daily job', () => {
         12,
       ) + 1_000;
     const vat = vatOf(invoicedFee) + vatOf(finalFee - invoicedFee);
+    // The example of docs/money.md#recourse-and-write-off.
+    expect([invoicedFee, finalFee, vat]).toEqual([8_890, 14_348, 3_588]);
     const outstanding = advance - 200_000;
     expect(await kindSums(invoice.id)).toEqual({
       advance: advance - outstanding,
@@ -85,6 +87,7 @@ describe('the recourse chargeback by the daily job', () => {
     });
     // What the client now owes on it: the outstanding advance and the fees with their VAT.
     expect(await invoiceLedgerBalance(invoice.id)).toBe(outstanding + finalFee + vat);
+    expect(outstanding + finalFee + vat).toBe(617_936);
     expect(await ledgerUsedCredit(client.id)).toBe(0);
     expect(await usedCredit('clients', client.id)).toBe(0);
     expect(await ledgerDebtorExposure(customer.id)).toBe(0);

@@ -8,7 +8,7 @@ import { TableHead } from '~/components/kit/table-head.tsx';
 import { useRefusalText } from '~/components/refusal-text.ts';
 import { formatDateTime, formatEur } from '~/utils/format.ts';
 
-/** The recourse forms (docs/screens.md#invoice-detail): "Regres" on a financed recourse invoice, the write-off request on a non-recourse one, and the write-off decisions. */
+/** The recourse forms (docs/screens.md#pages): "Regres" on a financed recourse invoice, the write-off request on a non-recourse one, and the write-off decisions. */
 
 export interface RecourseRights {
   chargeBack: boolean;
