@@ -10,6 +10,7 @@ import { activityRows, apiFailure } from '../auth/test-helpers.server.ts';
 import { chargeBackDueInvoices, chargeBackInvoice } from './recourse.server.ts';
 import { book, createAgreement, financeableClient, financedInvoice, insertCustomer, newInvoice, staff, zagrebDay } from '../../tests/factories.ts';
 import { atBusinessDay } from '../../tests/support/business-day.ts';
+import { cents, kindSums, roundHalfUp } from '../../tests/support/ledger-figures.ts';
 
 /**
  * Recourse chargeback (docs/money.md#recourse-and-write-off): the figures the
@@ -17,18 +18,10 @@ import { atBusinessDay } from '../../tests/support/business-day.ts';
  * under test.
  */
 
-const roundHalfUp = (numerator: number, denominator: number) => Math.floor((2 * numerator + denominator) / (2 * denominator));
 /** Interest in cents on advance segments [cents, days] at `percent` a year, actual/365, rounded once. */
 const interest = (segments: Array<[number, number]>, percent: number) => roundHalfUp(segments.reduce((sum, [cents, days]) => sum + cents * days, 0) * percent, 100 * 365);
 const vatOf = (cents: number) => roundHalfUp(cents * 25, 100);
-const cents = (value: string | null) => Math.round(Number(value ?? '0') * 100);
 
-const kindSums = async (invoiceId: string) =>
-  Object.fromEntries(
-    (await selectRows<{ kind: string; total: string }>(`SELECT kind, sum(amount) AS total FROM client_ledger WHERE invoice_id = :invoiceId GROUP BY kind`, { invoiceId })).map(
-      (row) => [row.kind, cents(row.total)],
-    ),
-  );
 const usedCredit = async (table: 'clients' | 'customers', id: string) =>
   cents((await selectOne<{ used: string }>(`SELECT used_credit AS used FROM ${table} WHERE id = :id`, { id }))!.used);
 

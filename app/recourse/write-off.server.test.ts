@@ -5,17 +5,9 @@ import { statement } from '../ledger/statement.server.ts';
 import { activityRows, apiFailure } from '../auth/test-helpers.server.ts';
 import { approveWriteOff, invoiceWriteOffRequests, listWriteOffRequests, rejectWriteOff, requestWriteOff } from './write-off.server.ts';
 import { book, financeableClient, financedInvoice, insertCustomer, staff, zagrebDay } from '../../tests/factories.ts';
+import { cents, kindSums, roundHalfUp } from '../../tests/support/ledger-figures.ts';
 
 /** Write-off of a non-recourse invoice (docs/money.md#recourse-and-write-off): two people, the loss the factor's. */
-
-const cents = (value: string | null) => Math.round(Number(value ?? '0') * 100);
-const roundHalfUp = (numerator: number, denominator: number) => Math.floor((2 * numerator + denominator) / (2 * denominator));
-const kindSums = async (invoiceId: string) =>
-  Object.fromEntries(
-    (await selectRows<{ kind: string; total: string }>(`SELECT kind, sum(amount) AS total FROM client_ledger WHERE invoice_id = :invoiceId GROUP BY kind`, { invoiceId })).map(
-      (row) => [row.kind, cents(row.total)],
-    ),
-  );
 
 async function nonRecourseBook() {
   const b = await book();
