@@ -15,6 +15,7 @@ import enLedger from './locales/en/ledger.json';
 import enLimits from './locales/en/limits.json';
 import enOnboarding from './locales/en/onboarding.json';
 import enPayments from './locales/en/payments.json';
+import enRecourse from './locales/en/recourse.json';
 import enRecovery from './locales/en/recovery.json';
 import enRisk from './locales/en/risk.json';
 import enTasks from './locales/en/tasks.json';
@@ -36,6 +37,7 @@ import hrLedger from './locales/hr/ledger.json';
 import hrLimits from './locales/hr/limits.json';
 import hrOnboarding from './locales/hr/onboarding.json';
 import hrPayments from './locales/hr/payments.json';
+import hrRecourse from './locales/hr/recourse.json';
 import hrRecovery from './locales/hr/recovery.json';
 import hrRisk from './locales/hr/risk.json';
 import hrTasks from './locales/hr/tasks.json';
@@ -73,6 +75,7 @@ export const resources = {
       ...enLimits,
       ...enOnboarding,
       ...enPayments,
+      ...enRecourse,
       ...enRecovery,
       ...enRisk,
       ...enTasks,
@@ -98,6 +101,7 @@ export const resources = {
       ...hrLimits,
       ...hrOnboarding,
       ...hrPayments,
+      ...hrRecourse,
       ...hrRecovery,
       ...hrRisk,
       ...hrTasks,

@@ -225,6 +225,8 @@ describe('constraints', () => {
     backups: () => ({ status: 'completed', file_name: 'finflow-backup.zip', size: 1024, sha256: 'c'.repeat(64), completed_at: new Date() }),
     // Sent, with its time and document id, so that a bad status breaks only the enum, not "sent iff sent_at and document_id".
     invoice_disputes: () => ({ invoice_id: f.invoice, reason: 'Roba nije isporučena', source: 'staff', opened_by: f.userB, outcome: 'rejected', resolved_at: new Date() }),
+    // Decided, with its reason, so that a bad status breaks only the enum, not "pending iff undecided".
+    write_off_requests: () => ({ invoice_id: f.invoice, reason: 'Dužnik likvidiran', status: 'rejected', requested_by: f.userB, decided_at: new Date(), rejection_reason: 'Ne' }),
     outgoing_einvoices: () => {
       const sequence = counter++ + 1;
       return {
@@ -337,6 +339,7 @@ describe('constraints', () => {
     ['outgoing_einvoices', 'type_code', '384'],
     ['invoice_disputes', 'source', 'client'],
     ['invoice_disputes', 'outcome', 'settled'],
+    ['write_off_requests', 'status', 'done'],
   ];
 
   beforeAll(async () => {

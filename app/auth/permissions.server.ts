@@ -52,9 +52,13 @@ const ADDED_BY_ROLE = {
     'adjust:ledger',
     // Factoring agreements: create, revise, send for signature, mark signed (app/agreements/agreements.server.ts).
     'manage:agreement',
+    // Recourse: charge a recourse invoice back early; ask for a non-recourse invoice's write-off (app/recourse/).
+    'charge_back:invoice',
+    'request:write_off',
   ],
   // export:data downloads the whole book; manage:backups makes and downloads database backups.
-  admin: ['manage:users', 'manage:integrations', 'export:data', 'manage:backups', 'manage:book_settings'],
+  // decide:write_off approves or rejects a write-off another person asked for (app/recourse/write-off.server.ts).
+  admin: ['manage:users', 'manage:integrations', 'export:data', 'manage:backups', 'manage:book_settings', 'decide:write_off'],
   super_admin: ['grant:super_admin'],
 } as const;
 

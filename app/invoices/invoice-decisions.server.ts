@@ -36,7 +36,7 @@ async function findDuplicate(row: InvoiceRow, transaction: Transaction) {
       WHERE i.id <> :id AND i.status <> 'rejected' AND i.customer_id = :customerId AND i.amount = :amount
         AND (
           (i.client_id = :clientId AND i.issue_date = :issueDate)
-          OR (i.client_id <> :clientId AND i.status IN ('financed', 'paid')
+          OR (i.client_id <> :clientId AND i.status IN ('financed', 'paid', 'charged_back', 'written_off')
               AND lower(btrim(i.invoice_number)) = lower(btrim(:invoiceNumber)))
         )
       ORDER BY i.created_at LIMIT 1`,

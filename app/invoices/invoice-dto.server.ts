@@ -44,6 +44,10 @@ export interface InvoiceDto {
   /** The debtor disputes the invoice, with its reason. */
   disputed: boolean;
   disputeReason: string | null;
+  /** Charged back to the client (docs/collections.md#recourse-and-write-off); the reason when a manager did it early, null when the recourse period passed. */
+  chargedBackAt: string | null;
+  chargeBackReason: string | null;
+  writtenOffAt: string | null;
 }
 
 export function toInvoiceDto(row: InvoiceListRow): InvoiceDto {
@@ -69,6 +73,9 @@ export function toInvoiceDto(row: InvoiceListRow): InvoiceDto {
     paymentReference: row.payment_reference,
     disputed: row.disputed,
     disputeReason: row.dispute_reason,
+    chargedBackAt: iso(row.charged_back_at),
+    chargeBackReason: row.charge_back_reason,
+    writtenOffAt: iso(row.written_off_at),
   };
 }
 

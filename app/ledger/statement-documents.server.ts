@@ -19,6 +19,7 @@ export const KIND_LABELS_HR: Record<LedgerKind, string> = {
   collection: 'Naplata',
   reserve_release: 'Isplata rezerve',
   chargeback: 'Regres',
+  write_off: 'Otpis',
   adjustment: 'Ispravak',
 };
 

@@ -8,8 +8,21 @@
  * (recordPayment), so whatever the list offers can be recorded.
  */
 
-/** Financed and something left for a new payment. The partial index invoices_payable_idx has exactly this predicate. */
-export const payableSql = (alias: string) => `${alias}.status = 'financed' AND ${alias}.amount > ${alias}.paid_amount + ${alias}.pending_amount`;
+/**
+ * The statuses whose invoice the debtor may still pay: financed, and charged
+ * back (its collections are credited back to the client,
+ * docs/collections.md#recourse-and-write-off).
+ */
+export const COLLECTIBLE_STATUSES = ['financed', 'charged_back'] as const;
+const collectibleSql = (alias: string) => `${alias}.status IN (${COLLECTIBLE_STATUSES.map((status) => `'${status}'`).join(', ')})`;
+
+/** Collectible and something left for a new payment. The partial index invoices_payable_idx has exactly this predicate. */
+export const payableSql = (alias: string) => `${collectibleSql(alias)} AND ${alias}.amount > ${alias}.paid_amount + ${alias}.pending_amount`;
+
+/** Collectible and not fully paid: what the bank statement import matches against. */
+export const openForMatchingSql = (alias: string) => `${collectibleSql(alias)} AND ${alias}.amount > ${alias}.paid_amount`;
+
+export const isCollectible = (status: string) => (COLLECTIBLE_STATUSES as readonly string[]).includes(status);
 
 /** The amount a new payment may still cover (never below zero). */
 export const openForPaymentSql = (alias: string) => `greatest(${alias}.amount - ${alias}.paid_amount - ${alias}.pending_amount, 0)`;

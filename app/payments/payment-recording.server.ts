@@ -3,7 +3,7 @@ import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne } from '../db.server.ts';
-import { openForPaymentSql } from './open-amount.server.ts';
+import { isCollectible, openForPaymentSql } from './open-amount.server.ts';
 import { apiError, zodRefusal } from '../utils/api.server.ts';
 import { centsToDecimalString, centsToNumber, toCents } from '../utils/money.ts';
 import { PAYMENT_MESSAGES, paymentCreateSchema, type PaymentCreateInput } from './schemas.ts';
@@ -53,8 +53,8 @@ export interface RecordOptions {
 }
 
 /**
- * POST /api/payments: a pending payment on a payable invoice (financed,
- * amount > paid_amount). 400 invalid ('Invoice is required', 'Amount is
+ * POST /api/payments: a pending payment on a payable invoice (financed or
+ * charged back, amount > paid_amount). 400 invalid ('Invoice is required', 'Amount is
  * required', unknown invoice on the field), 403, 409 not payable or above
  * what is still expected (message names the figure).
  */
@@ -68,7 +68,7 @@ export async function recordPayment({ actor, input, ip }: { actor: Actor; input:
   const run = async (transaction: Transaction) => {
     const invoice = await lockInvoice(data.invoiceId, transaction);
     if (!invoice) throw apiError(400, PAYMENT_MESSAGES.invoiceNotFound, { errors: { invoiceId: [PAYMENT_MESSAGES.invoiceNotFound] } });
-    if (invoice.status !== 'financed' || toCents(invoice.amount) <= toCents(invoice.paid_amount)) {
+    if (!isCollectible(invoice.status) || toCents(invoice.amount) <= toCents(invoice.paid_amount)) {
       const refusal = { code: PAYMENT_MESSAGES.invoiceNotPayable, params: { number: invoice.invoice_number, invoiceStatus: invoice.status } };
       throw apiError(409, refusal.code, { params: refusal.params, errors: { invoiceId: [refusal] } });
     }

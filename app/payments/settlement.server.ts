@@ -87,10 +87,18 @@ async function collectionsOf(invoiceId: string, transaction: Transaction) {
 }
 
 /**
- * The invoice is covered: the final fee on the actual days, its completing
- * document, and the reserve release. Returns the figures for the activity log.
+ * The fee on the actual days until today under the agreement version the
+ * financing used (docs/money.md#fees-that-follow-time), the difference to the
+ * fees invoiced so far issued as a completing fee e-invoice or a credit note
+ * and posted with its VAT, and invoices.factor_fee / factor_fee_vat set to the
+ * final figures. Shared by the settlement and the chargeback
+ * (app/recourse/recourse.server.ts), which settles the fee the same way.
  */
-export async function settleInvoice(args: Args, invoice: LockedInvoice, client: SettlingClient, transaction: Transaction) {
+export async function settleFeeToDate(
+  actorId: string | null,
+  invoice: Pick<LockedInvoice, 'id' | 'client_id' | 'invoice_number' | 'amount' | 'factor_amount'>,
+  transaction: Transaction,
+) {
   const amount = toCents(invoice.amount);
   const advance = toCents(invoice.factor_amount ?? '0');
   const terms = await invoiceTerms(invoice.id, transaction);
@@ -115,29 +123,40 @@ export async function settleInvoice(args: Args, invoice: LockedInvoice, client: 
   const difference = finalFee - invoiced;
   if (difference !== 0) {
     const reason = `Konačni obračun naknade za ${feeBreakdown?.days ?? 0} dana financiranja: ${formatCents(finalFee)} EUR, zaračunato ${formatCents(invoiced)} EUR.`;
-    const document = await issueFeeSettlementDocument(invoice.id, { netCents: difference, reason, actorId: args.actor.id }, transaction);
+    const document = await issueFeeSettlementDocument(invoice.id, { netCents: difference, reason, actorId }, transaction);
     // A financing from before e-invoicing has no fee e-invoice to complete: the difference is still booked, with its VAT.
     const vat = document?.vatCents ?? Math.sign(difference) * feeFigures(Math.abs(difference)).vat;
     const reference = document?.number ?? invoice.invoice_number;
+    const clientId = invoice.client_id;
     await postLedgerEntries(
       [
-        { clientId: client.id, kind: 'fee', amountCents: difference, invoiceId: invoice.id, einvoiceId: document?.id ?? null, description: reference, createdBy: args.actor.id },
-        { clientId: client.id, kind: 'fee_vat', amountCents: vat, invoiceId: invoice.id, einvoiceId: document?.id ?? null, description: reference, createdBy: args.actor.id },
+        { clientId, kind: 'fee', amountCents: difference, invoiceId: invoice.id, einvoiceId: document?.id ?? null, description: reference, createdBy: actorId },
+        { clientId, kind: 'fee_vat', amountCents: vat, invoiceId: invoice.id, einvoiceId: document?.id ?? null, description: reference, createdBy: actorId },
       ],
       transaction,
     );
     feeDocument = document?.number ?? null;
   }
-  const feeVat = (await selectOne<{ vat: string | null }>(
-    `SELECT sum(amount) AS vat FROM client_ledger WHERE invoice_id = :id AND kind = 'fee_vat'`,
-    { id: invoice.id },
-    { transaction },
-  ))!.vat;
+  const feeVat = toCents(
+    (await selectOne<{ vat: string | null }>(`SELECT sum(amount) AS vat FROM client_ledger WHERE invoice_id = :id AND kind = 'fee_vat'`, { id: invoice.id }, { transaction }))!
+      .vat ?? '0',
+  );
   await execute(
     'UPDATE invoices SET factor_fee = :fee, factor_fee_vat = :vat WHERE id = :id',
-    { id: invoice.id, fee: centsToDecimalString(finalFee), vat: centsToDecimalString(toCents(feeVat ?? '0')) },
+    { id: invoice.id, fee: centsToDecimalString(finalFee), vat: centsToDecimalString(feeVat) },
     { transaction },
   );
+  return { invoiced, finalFee, feeVat, days: feeBreakdown?.days ?? null, feeDocument };
+}
+
+/**
+ * The invoice is covered: the final fee on the actual days, its completing
+ * document, and the reserve release. Returns the figures for the activity log.
+ */
+export async function settleInvoice(args: Args, invoice: LockedInvoice, client: SettlingClient, transaction: Transaction) {
+  const amount = toCents(invoice.amount);
+  const advance = toCents(invoice.factor_amount ?? '0');
+  const { invoiced, finalFee, feeVat, days, feeDocument } = await settleFeeToDate(args.actor.id, invoice, transaction);
 
   const reserve = -(await invoiceLedgerBalance(invoice.id, { transaction }));
   await logActivity(
@@ -157,7 +176,7 @@ export async function settleInvoice(args: Args, invoice: LockedInvoice, client: 
         factorAmount: centsToNumber(advance),
         feeInvoiced: centsToNumber(invoiced),
         finalFee: centsToNumber(finalFee),
-        feeDays: feeBreakdown?.days ?? null,
+        feeDays: days,
         feeDocument,
         reserve: centsToNumber(Math.max(0, reserve)),
         owedByClient: centsToNumber(Math.max(0, -reserve)),
@@ -213,7 +232,7 @@ export async function settleInvoice(args: Args, invoice: LockedInvoice, client: 
         invoiceAmount: centsToNumber(amount),
         factorAmount: centsToNumber(advance),
         factorFee: centsToNumber(finalFee),
-        factorFeeVat: centsToNumber(toCents(feeVat ?? '0')),
+        factorFeeVat: centsToNumber(feeVat),
         iban,
       },
     },

@@ -20,6 +20,11 @@ import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
 import { invoiceDecisionIntentSchema } from '~/invoices/schemas.ts';
+import { invoiceRecourse } from '~/recourse/recourse.server.ts';
+import { invoiceWriteOffRequests } from '~/recourse/write-off.server.ts';
+import { handleRecourseIntent, recourseRights, type RecourseRefusal } from '~/recourse/page.server.ts';
+import { recourseIntentSchema } from '~/recourse/schemas.ts';
+import { RecourseActions, WriteOffRequestsTable } from '~/components/recourse/recourse-panels.tsx';
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'invoices.detail.metaTitle', data?.invoice.invoiceNumber);
 
@@ -37,14 +42,23 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     reject: can(user, 'reject:invoice'),
   };
   const previews = rights.finance ? await financePreviews([invoice]) : {};
-  const [eligibility, fees, feeDocuments] = await Promise.all([eligibilityPanel(invoice), financedFees(invoice), listInvoiceFeeDocuments(invoice.id)]);
-  return json({ invoice, rights, preview: previews[invoice.id] ?? null, eligibility, fees, feeDocuments });
+  const [eligibility, fees, feeDocuments, recourse, writeOffs] = await Promise.all([
+    eligibilityPanel(invoice),
+    financedFees(invoice),
+    listInvoiceFeeDocuments(invoice.id),
+    invoiceRecourse(invoice.id),
+    invoiceWriteOffRequests(invoice.id),
+  ]);
+  return json({ invoice, rights, preview: previews[invoice.id] ?? null, eligibility, fees, feeDocuments, recourse, writeOffs, recourseRights: recourseRights(user) });
 }
 
 /** The same four decisions as the list; back here afterwards. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const actor = await requirePermission(request, 'read:all');
   const formData = await readFormData(request);
+  const recourseIntent = readIntent(formData, recourseIntentSchema);
+  if (recourseIntent)
+    return handleRecourseIntent(recourseIntent, formData, { actor, ip: clientIp(context), invoiceId: params.invoiceId ?? null, back: `/invoices/${params.invoiceId}` });
   if (!readIntent(formData, invoiceDecisionIntentSchema)) return unknownIntent();
   // The id in the URL decides which invoice, whatever the form says.
   formData.set('id', params.invoiceId ?? '');
@@ -52,8 +66,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function InvoiceDetailPage() {
-  const { invoice, rights, preview, eligibility, fees, feeDocuments } = useLoaderData<typeof loader>();
-  const refusal = useActionData<DecisionRefusal>();
+  const { invoice, rights, preview, eligibility, fees, feeDocuments, recourse, writeOffs, recourseRights: recourseAllowed } = useLoaderData<typeof loader>();
+  const answer = useActionData<DecisionRefusal | RecourseRefusal>();
+  const refusal = answer && 'intent' in answer ? answer : undefined;
+  const recourseRefusal = answer && 'recourse' in answer ? answer : undefined;
   const { t } = useTranslation();
   const showRefusal = useRefusalText();
   const toast = useToast();
@@ -81,6 +97,14 @@ export default function InvoiceDetailPage() {
       <Flex gap="2" wrap="wrap" align="start">
         <DecisionButtons invoice={invoice} rights={rights} preview={preview ?? undefined} refusal={refusal} />
       </Flex>
+      {invoice.status === 'financed' ? (
+        <RecourseActions recourse={recourse} rights={recourseAllowed} pendingWriteOff={writeOffs.some((request) => request.status === 'pending')} refusal={recourseRefusal} />
+      ) : null}
+      {writeOffs.length > 0 ? (
+        <Section title={t('recourse.requests.title')}>
+          <WriteOffRequestsTable requests={writeOffs} rights={recourseAllowed} refusal={recourseRefusal} showInvoice={false} label={t('recourse.requests.sectionLabel')} />
+        </Section>
+      ) : null}
       {fees ? <FinancedFeesSection fees={fees} currency={invoice.currency} /> : null}
       <Grid columns={{ initial: '1', md: '2' }} gap="4">
         <Section title={t('invoices.detail.invoice')}>
@@ -111,6 +135,13 @@ export default function InvoiceDetailPage() {
               ],
               [t('invoices.detail.paidAmount'), formatMoney(invoice.paidAmount, invoice.currency)],
               ...(invoice.rejectionReason ? [[t('invoices.detail.rejectionReason'), invoice.rejectionReason] as [string, string]] : []),
+              ...(invoice.chargedBackAt
+                ? [
+                    [t('recourse.invoice.chargedBackAt'), formatDateTime(invoice.chargedBackAt)] as [string, string],
+                    [t('recourse.invoice.chargeBackReason'), invoice.chargeBackReason ?? t('recourse.invoice.chargedBackByJob')] as [string, string],
+                  ]
+                : []),
+              ...(invoice.writtenOffAt ? [[t('recourse.invoice.writtenOffAt'), formatDateTime(invoice.writtenOffAt)] as [string, string]] : []),
             ]}
           />
         </Section>

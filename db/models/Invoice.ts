@@ -53,6 +53,13 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
   declare rejectedAt: Date | null;
   declare rejectionReason: string | null;
   declare paidAt: Date | null;
+  /** Charged back to the client (docs/lifecycle.md#recourse-and-write-off); NULL by when the daily job did it. */
+  declare chargedBackAt: Date | null;
+  declare chargedBackBy: string | null;
+  declare chargeBackReason: string | null;
+  /** Written off (approved write-off request). */
+  declare writtenOffAt: Date | null;
+  declare writtenOffBy: string | null;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -101,6 +108,11 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
         rejectedAt: DataTypes.DATE,
         rejectionReason: DataTypes.TEXT,
         paidAt: DataTypes.DATE,
+        chargedBackAt: DataTypes.DATE,
+        chargedBackBy: DataTypes.UUID,
+        chargeBackReason: DataTypes.TEXT,
+        writtenOffAt: DataTypes.DATE,
+        writtenOffBy: DataTypes.UUID,
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

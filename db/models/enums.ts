@@ -31,7 +31,8 @@ export type DocumentEntityType = (typeof DOCUMENT_ENTITY_TYPES)[number];
 export const SIGNATURE_STATUSES = ['pending', 'signed', 'rejected'] as const;
 export type SignatureStatus = (typeof SIGNATURE_STATUSES)[number];
 
-export const INVOICE_STATUSES = ['pending', 'verified', 'approved', 'rejected', 'financed', 'paid'] as const;
+/** `charged_back` and `written_off` close a financed invoice unpaid (docs/lifecycle.md#recourse-and-write-off). */
+export const INVOICE_STATUSES = ['pending', 'verified', 'approved', 'rejected', 'financed', 'paid', 'charged_back', 'written_off'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 export const INVOICE_VERIFICATION_STATUSES = ['pending', 'verified', 'failed'] as const;
@@ -136,7 +137,7 @@ export type AgreementFeeModel = (typeof AGREEMENT_FEE_MODELS)[number];
 export const AGREEMENT_SIGNATURE_STATUSES = ['unsigned', 'sent', 'signed'] as const;
 export type AgreementSignatureStatus = (typeof AGREEMENT_SIGNATURE_STATUSES)[number];
 
-export const LEDGER_KINDS = ['advance', 'fee', 'fee_vat', 'collection', 'reserve_release', 'chargeback', 'adjustment'] as const;
+export const LEDGER_KINDS = ['advance', 'fee', 'fee_vat', 'collection', 'reserve_release', 'chargeback', 'write_off', 'adjustment'] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 export const LEDGER_ADJUSTMENT_STATUSES = ['pending', 'approved', 'rejected'] as const;
@@ -153,6 +154,9 @@ export type InvoiceDisputeSource = (typeof INVOICE_DISPUTE_SOURCES)[number];
 
 export const INVOICE_DISPUTE_OUTCOMES = ['rejected', 'reduced', 'upheld'] as const;
 export type InvoiceDisputeOutcome = (typeof INVOICE_DISPUTE_OUTCOMES)[number];
+
+export const WRITE_OFF_REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type WriteOffRequestStatus = (typeof WRITE_OFF_REQUEST_STATUSES)[number];
 
 /** Why a link asking the applicant for more documents no longer works (app/onboarding/kyc-decision.server.ts). */
 export const KYC_REQUEST_SPENT_REASONS = ['submitted', 'superseded', 'decided'] as const;
@@ -210,4 +214,5 @@ export const ENUM_COLUMNS: ReadonlyArray<readonly [table: string, column: string
   ['outgoing_einvoices', 'type_code', OUTGOING_EINVOICE_TYPE_CODES],
   ['invoice_disputes', 'source', INVOICE_DISPUTE_SOURCES],
   ['invoice_disputes', 'outcome', INVOICE_DISPUTE_OUTCOMES],
+  ['write_off_requests', 'status', WRITE_OFF_REQUEST_STATUSES],
 ];

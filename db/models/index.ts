@@ -32,6 +32,7 @@ import { WorkerHeartbeat } from './WorkerHeartbeat.ts';
 import { WorkflowDefinition } from './WorkflowDefinition.ts';
 import { WorkflowInstance } from './WorkflowInstance.ts';
 import { WorkflowStepRun } from './WorkflowStepRun.ts';
+import { WriteOffRequest } from './WriteOffRequest.ts';
 
 /*
  * Models map the migration's tables and nothing more: no allowNull, no
@@ -78,6 +79,7 @@ const models = {
   WorkflowDefinition,
   WorkflowInstance,
   WorkflowStepRun,
+  WriteOffRequest,
 };
 // The classes by name as well, for `import { Client } from 'db/models'`.
 export {
@@ -111,6 +113,7 @@ export {
   WorkflowDefinition,
   WorkflowInstance,
   WorkflowStepRun,
+  WriteOffRequest,
   OutgoingEInvoice,
   IncomingEInvoice,
 };
@@ -150,6 +153,8 @@ function associate() {
   Invoice.hasMany(OutgoingEInvoice, { as: 'feeEInvoices', foreignKey: 'invoiceId' });
   Invoice.hasMany(InvoiceDispute, { as: 'disputes', foreignKey: 'invoiceId' });
   InvoiceDispute.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
+  Invoice.hasMany(WriteOffRequest, { as: 'writeOffRequests', foreignKey: 'invoiceId' });
+  WriteOffRequest.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
   OutgoingEInvoice.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
   OutgoingEInvoice.belongsTo(Client, { as: 'client', foreignKey: 'clientId' });
   OutgoingEInvoice.belongsTo(User, { as: 'creator', foreignKey: 'createdBy' });

@@ -404,6 +404,26 @@ export const TABLE: Record<string, Case> = {
     row: (fx) => ({ table: 'invoices', id: fx.invoice.id }),
   },
   'api.invoices.$invoiceId.verify.ts PUT': { noInput: 'a decision on the invoice named in the path; no body' },
+  'api.invoices.$invoiceId.charge-back.ts PUT': {
+    params: (fx) => ({ invoiceId: fx.invoice.id }),
+    body: () => ({ reason: 'Dužnik u stečaju' }),
+    text: ['reason'],
+    invalid: { reason: ['', 5] },
+    row: (fx) => ({ table: 'invoices', id: fx.invoice.id }),
+  },
+  'api.invoices.$invoiceId.write-off.ts POST': {
+    params: (fx) => ({ invoiceId: fx.invoice.id }),
+    body: () => ({ reason: 'Dužnik likvidiran' }),
+    text: ['reason'],
+    invalid: { reason: ['', 5] },
+  },
+  'api.write-offs.$id.approve.ts PUT': { noInput: 'a decision on the write-off request named in the path; no body' },
+  'api.write-offs.$id.reject.ts PUT': {
+    params: () => ({ id: '00000000-0000-4000-8000-000000000017' }),
+    body: () => ({ reason: 'Još se naplaćuje' }),
+    text: ['reason'],
+    invalid: { reason: ['', 5] },
+  },
   'api.invoices.import.ts POST': {
     custom: async (fx, cookie) => {
       const xml = await (await import('node:fs/promises')).readFile(new URL('../../app/einvoices/fixtures/valid-invoice.xml', import.meta.url), 'utf8');

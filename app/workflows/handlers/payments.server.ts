@@ -42,7 +42,7 @@ export async function matchPayment(context: StepContext): Promise<StepOutcome> {
   // A confirmed payment is already in paid_amount; count it back for the comparison.
   const open = toCents(payment.invoice_amount) - toCents(payment.paid_amount) + (payment.status === 'confirmed' ? amount : 0);
   const match = amount === open ? 'exact' : amount < open ? 'partial' : 'over';
-  if (!['financed', 'paid'].includes(payment.invoice_status)) {
+  if (!['financed', 'paid', 'charged_back'].includes(payment.invoice_status)) {
     throw new PermanentStepError(`Invoice ${payment.invoice_number} is ${payment.invoice_status}, not financed`);
   }
   return {
