@@ -52,6 +52,9 @@ const ADDED_BY_ROLE = {
     'adjust:ledger',
     // Factoring agreements: create, revise, send for signature, mark signed (app/agreements/agreements.server.ts).
     'manage:agreement',
+    // Dilution: a credit note on a purchased invoice, and the outcome of a debtor's dispute (app/dilution/).
+    'record:credit_note',
+    'resolve:dispute',
   ],
   // export:data downloads the whole book; manage:backups makes and downloads database backups.
   admin: ['manage:users', 'manage:integrations', 'export:data', 'manage:backups', 'manage:book_settings'],

@@ -6,6 +6,7 @@ import { invoiceFee } from '../agreements/fees.ts';
 import { AGREEMENT_COLUMNS, feeTermsOf, type AgreementRow } from '../agreements/in-force.server.ts';
 import { feeFigures, issueFeeSettlementDocument } from '../einvoices/outgoing.server.ts';
 import { invoiceLedgerBalance, postLedgerEntries } from '../ledger/ledger.server.ts';
+import { feeBaseReductions } from '../dilution/fee-base.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { money } from '../utils/api-values.ts';
 import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
@@ -38,6 +39,8 @@ import type { RowOf } from '../../db/models/rows.ts';
  */
 
 type Args = { actor: Actor; id: string; ip?: string | null };
+/** What covered the invoice: the settling payment, or a credit note (docs/collections.md#dilution-and-disputes-resolved). */
+type SettlingArgs = { actorId: string | null; ip?: string | null; paymentId?: string; creditNoteId?: string };
 type SettlingClient = { id: string; company_name: string; iban: string | null };
 
 /** The 'collection' entry of a confirmed payment: `cents` is what it applied to the invoice (negative to the balance). */
@@ -90,7 +93,7 @@ async function collectionsOf(invoiceId: string, transaction: Transaction) {
  * The invoice is covered: the final fee on the actual days, its completing
  * document, and the reserve release. Returns the figures for the activity log.
  */
-export async function settleInvoice(args: Args, invoice: LockedInvoice, client: SettlingClient, transaction: Transaction) {
+export async function settleInvoice(args: SettlingArgs, invoice: LockedInvoice, client: SettlingClient, transaction: Transaction) {
   const amount = toCents(invoice.amount);
   const advance = toCents(invoice.factor_amount ?? '0');
   const terms = await invoiceTerms(invoice.id, transaction);
@@ -108,21 +111,22 @@ export async function settleInvoice(args: Args, invoice: LockedInvoice, client: 
       advanceCents: advance,
       financedOn: terms.financed_on,
       until: terms.today,
-      collections: await collectionsOf(invoice.id, transaction),
+      // Credit notes (discount) or the excess advance charged back (interest) lower the base like collections.
+      collections: [...(await collectionsOf(invoice.id, transaction)), ...(await feeBaseReductions(invoice.id, terms.agreement.fee_model, { transaction }))],
     });
     finalFee = feeBreakdown.totalCents + toCents(terms.documentation_fee);
   }
   const difference = finalFee - invoiced;
   if (difference !== 0) {
     const reason = `Konačni obračun naknade za ${feeBreakdown?.days ?? 0} dana financiranja: ${formatCents(finalFee)} EUR, zaračunato ${formatCents(invoiced)} EUR.`;
-    const document = await issueFeeSettlementDocument(invoice.id, { netCents: difference, reason, actorId: args.actor.id }, transaction);
+    const document = await issueFeeSettlementDocument(invoice.id, { netCents: difference, reason, actorId: args.actorId }, transaction);
     // A financing from before e-invoicing has no fee e-invoice to complete: the difference is still booked, with its VAT.
     const vat = document?.vatCents ?? Math.sign(difference) * feeFigures(Math.abs(difference)).vat;
     const reference = document?.number ?? invoice.invoice_number;
     await postLedgerEntries(
       [
-        { clientId: client.id, kind: 'fee', amountCents: difference, invoiceId: invoice.id, einvoiceId: document?.id ?? null, description: reference, createdBy: args.actor.id },
-        { clientId: client.id, kind: 'fee_vat', amountCents: vat, invoiceId: invoice.id, einvoiceId: document?.id ?? null, description: reference, createdBy: args.actor.id },
+        { clientId: client.id, kind: 'fee', amountCents: difference, invoiceId: invoice.id, einvoiceId: document?.id ?? null, description: reference, createdBy: args.actorId },
+        { clientId: client.id, kind: 'fee_vat', amountCents: vat, invoiceId: invoice.id, einvoiceId: document?.id ?? null, description: reference, createdBy: args.actorId },
       ],
       transaction,
     );
@@ -143,7 +147,7 @@ export async function settleInvoice(args: Args, invoice: LockedInvoice, client: 
   await logActivity(
     {
       action: 'invoice_paid',
-      userId: args.actor.id,
+      userId: args.actorId,
       entityType: 'invoice',
       entityId: invoice.id,
       ipAddress: args.ip,
@@ -153,7 +157,8 @@ export async function settleInvoice(args: Args, invoice: LockedInvoice, client: 
         currency: invoice.currency,
         fromStatus: 'financed',
         toStatus: 'paid',
-        paymentId: args.id,
+        paymentId: args.paymentId ?? null,
+        creditNoteId: args.creditNoteId ?? null,
         factorAmount: centsToNumber(advance),
         feeInvoiced: centsToNumber(invoiced),
         finalFee: centsToNumber(finalFee),
@@ -181,7 +186,7 @@ export async function settleInvoice(args: Args, invoice: LockedInvoice, client: 
   const { rows } = await execute<{ id: string }>(
     `INSERT INTO payouts (client_id, invoice_id, kind, amount, currency, iban, status, created_by)
      VALUES (:clientId, :invoiceId, 'reserve_release', :amount, :currency, :iban, 'pending', :actorId) RETURNING id`,
-    { clientId: client.id, invoiceId: invoice.id, amount: centsToDecimalString(reserve), currency: invoice.currency, iban, actorId: args.actor.id },
+    { clientId: client.id, invoiceId: invoice.id, amount: centsToDecimalString(reserve), currency: invoice.currency, iban, actorId: args.actorId },
     { transaction },
   );
   await postLedgerEntries(
@@ -193,7 +198,7 @@ export async function settleInvoice(args: Args, invoice: LockedInvoice, client: 
         invoiceId: invoice.id,
         payoutId: rows[0].id,
         description: invoice.invoice_number,
-        createdBy: args.actor.id,
+        createdBy: args.actorId,
       },
     ],
     transaction,
@@ -201,7 +206,7 @@ export async function settleInvoice(args: Args, invoice: LockedInvoice, client: 
   await logActivity(
     {
       action: 'reserve_released',
-      userId: args.actor.id,
+      userId: args.actorId,
       entityType: 'payout',
       entityId: rows[0].id,
       ipAddress: args.ip,

@@ -154,6 +154,9 @@ export type InvoiceDisputeSource = (typeof INVOICE_DISPUTE_SOURCES)[number];
 export const INVOICE_DISPUTE_OUTCOMES = ['rejected', 'reduced', 'upheld'] as const;
 export type InvoiceDisputeOutcome = (typeof INVOICE_DISPUTE_OUTCOMES)[number];
 
+export const CREDIT_NOTE_SOURCES = ['ubl', 'manual', 'dispute'] as const;
+export type CreditNoteSource = (typeof CREDIT_NOTE_SOURCES)[number];
+
 /** Why a link asking the applicant for more documents no longer works (app/onboarding/kyc-decision.server.ts). */
 export const KYC_REQUEST_SPENT_REASONS = ['submitted', 'superseded', 'decided'] as const;
 
@@ -210,4 +213,5 @@ export const ENUM_COLUMNS: ReadonlyArray<readonly [table: string, column: string
   ['outgoing_einvoices', 'type_code', OUTGOING_EINVOICE_TYPE_CODES],
   ['invoice_disputes', 'source', INVOICE_DISPUTE_SOURCES],
   ['invoice_disputes', 'outcome', INVOICE_DISPUTE_OUTCOMES],
+  ['credit_notes', 'source', CREDIT_NOTE_SOURCES],
 ];

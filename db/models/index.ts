@@ -8,6 +8,7 @@ import { LedgerEntry } from './LedgerEntry.ts';
 import { Backup } from './Backup.ts';
 import { Client } from './Client.ts';
 import { CreditLimitRequest } from './CreditLimitRequest.ts';
+import { CreditNote } from './CreditNote.ts';
 import { Customer } from './Customer.ts';
 import { Document } from './Document.ts';
 import { EmailAttachment } from './EmailAttachment.ts';
@@ -54,6 +55,7 @@ const models = {
   Backup,
   Client,
   CreditLimitRequest,
+  CreditNote,
   Customer,
   Document,
   EmailAttachment,
@@ -89,6 +91,7 @@ export {
   Backup,
   Client,
   CreditLimitRequest,
+  CreditNote,
   Customer,
   Document,
   EmailAttachment,
@@ -150,6 +153,8 @@ function associate() {
   Invoice.hasMany(OutgoingEInvoice, { as: 'feeEInvoices', foreignKey: 'invoiceId' });
   Invoice.hasMany(InvoiceDispute, { as: 'disputes', foreignKey: 'invoiceId' });
   InvoiceDispute.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
+  Invoice.hasMany(CreditNote, { as: 'creditNotes', foreignKey: 'invoiceId' });
+  CreditNote.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
   OutgoingEInvoice.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
   OutgoingEInvoice.belongsTo(Client, { as: 'client', foreignKey: 'clientId' });
   OutgoingEInvoice.belongsTo(User, { as: 'creator', foreignKey: 'createdBy' });
