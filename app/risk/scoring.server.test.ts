@@ -114,7 +114,7 @@ describe('scoreFactors (each formula on hand-made inputs)', () => {
     expect(scoreFactors({ ...base, averageDaysPastDue: 75 }).daysPastDue.score).toBe(0);
     expect(scoreFactors({ ...base, usedCents: 100 }).creditUsage).toMatchObject({ score: 0, value: null });
     // Dilution: 100 − 10 × rate, floored at 0.
-    expect(scoreFactors({ ...base, dilutionRate: 2.55 }).dilution).toMatchObject({ score: 75, value: 2.55, weight: 0.1 });
+    expect(scoreFactors({ ...base, dilutionRate: 2.55 }).dilution).toMatchObject({ score: 75, value: 0.0255, weight: 0.1 });
     expect(scoreFactors({ ...base, dilutionRate: 12 }).dilution.score).toBe(0);
     expect(scoreFactors({ ...base, dilutionRate: 0 }).dilution.score).toBe(100);
   });

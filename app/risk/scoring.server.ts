@@ -216,7 +216,8 @@ export function scoreFactors(inputs: RiskInputs): StoredFactors {
       ? { score: 100, value: null, explanation: 'Nothing financed in the last 12 months.' }
       : {
           score: whole(100 - (100 / DILUTION_ZERO_AT_PERCENT) * inputs.dilutionRate),
-          value: inputs.dilutionRate,
+          // Stored as a share, as the other factors (the page shows it in percent).
+          value: round4(inputs.dilutionRate / 100),
           explanation: `Credit notes of the last 12 months are ${inputs.dilutionRate.toFixed(2)} % of the amount financed (100 − 10 × ${inputs.dilutionRate.toFixed(2)}).`,
         };
 

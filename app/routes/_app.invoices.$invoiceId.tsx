@@ -20,6 +20,9 @@ import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
 import { invoiceDecisionIntentSchema } from '~/invoices/schemas.ts';
+import { CreditNotesSection, DisputeSection } from '~/components/dilution/invoice-dilution.tsx';
+import { handleDilutionAction, isDilutionPost, loadInvoiceDilution, type DilutionActionData } from '~/dilution/page.server.ts';
+import { businessDay } from '~/utils/business-time.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'invoices.detail.metaTitle', data?.invoice.invoiceNumber);
 
@@ -37,14 +40,21 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     reject: can(user, 'reject:invoice'),
   };
   const previews = rights.finance ? await financePreviews([invoice]) : {};
-  const [eligibility, fees, feeDocuments] = await Promise.all([eligibilityPanel(invoice), financedFees(invoice), listInvoiceFeeDocuments(invoice.id)]);
-  return json({ invoice, rights, preview: previews[invoice.id] ?? null, eligibility, fees, feeDocuments });
+  const [eligibility, fees, feeDocuments, dilution] = await Promise.all([
+    eligibilityPanel(invoice),
+    financedFees(invoice),
+    listInvoiceFeeDocuments(invoice.id),
+    loadInvoiceDilution(invoice.id, user),
+  ]);
+  return json({ invoice, rights, preview: previews[invoice.id] ?? null, eligibility, fees, feeDocuments, dilution, today: businessDay() });
 }
 
 /** The same four decisions as the list; back here afterwards. */
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const actor = await requirePermission(request, 'read:all');
   const formData = await readFormData(request);
+  // The credit note and dispute forms (docs/collections.md#dilution-and-disputes-resolved).
+  if (isDilutionPost(formData)) return handleDilutionAction(formData, { actor, ip: clientIp(context), invoiceId: params.invoiceId ?? '' });
   if (!readIntent(formData, invoiceDecisionIntentSchema)) return unknownIntent();
   // The id in the URL decides which invoice, whatever the form says.
   formData.set('id', params.invoiceId ?? '');
@@ -52,8 +62,10 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function InvoiceDetailPage() {
-  const { invoice, rights, preview, eligibility, fees, feeDocuments } = useLoaderData<typeof loader>();
-  const refusal = useActionData<DecisionRefusal>();
+  const { invoice, rights, preview, eligibility, fees, feeDocuments, dilution, today } = useLoaderData<typeof loader>();
+  const actionData = useActionData<DecisionRefusal | DilutionActionData>();
+  const refusal = actionData && 'message' in actionData ? actionData : undefined;
+  const dilutionData = actionData && 'result' in actionData ? actionData : undefined;
   const { t } = useTranslation();
   const showRefusal = useRefusalText();
   const toast = useToast();
@@ -110,6 +122,7 @@ export default function InvoiceDetailPage() {
                 </span>,
               ],
               [t('invoices.detail.paidAmount'), formatMoney(invoice.paidAmount, invoice.currency)],
+              [t('dilution.creditNotes.title'), formatMoney(invoice.creditedAmount, invoice.currency)],
               ...(invoice.rejectionReason ? [[t('invoices.detail.rejectionReason'), invoice.rejectionReason] as [string, string]] : []),
             ]}
           />
@@ -154,6 +167,14 @@ export default function InvoiceDetailPage() {
           </Section>
         </Flex>
       </Grid>
+      <DisputeSection disputes={dilution.disputes} canResolve={dilution.canResolve} actionData={dilutionData} />
+      <CreditNotesSection
+        creditNotes={dilution.creditNotes}
+        creditedAmount={invoice.creditedAmount}
+        canEnter={dilution.canCredit && invoice.status === 'financed'}
+        today={today}
+        actionData={dilutionData}
+      />
       <LinesSection invoice={invoice} />
       <FeeDocumentsSection documents={feeDocuments} />
       <Grid columns={{ initial: '1', md: '2' }} gap="4">

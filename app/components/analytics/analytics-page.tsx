@@ -8,6 +8,7 @@ import { formatEur } from '~/utils/format.ts';
 import { VolumeChart } from './volume-chart.tsx';
 import { TableHead } from '~/components/kit/table-head.tsx';
 import { SectionCard } from '~/components/kit/section-card.tsx';
+import { DilutionCard } from '~/components/dilution/dilution-facts.tsx';
 
 /** The page data: the figures (JSON-serialised) and the tab in the URL. */
 export interface AnalyticsPageData {
@@ -289,6 +290,7 @@ export function AnalyticsPage({ data: { analytics: data, tab } }: { data: Analyt
           <Flex direction="column" gap="3">
             <RiskCard data={data} />
             <ConcentrationCard data={data} />
+            <DilutionCard dilution={data.dilution} />
           </Flex>
         </Grid>
       ) : null}
