@@ -4,6 +4,7 @@ import enBackups from './locales/en/backups.json';
 import enClients from './locales/en/clients.json';
 import enCommon from './locales/en/common.json';
 import enDashboard from './locales/en/dashboard.json';
+import enDilution from './locales/en/dilution.json';
 import enDocuments from './locales/en/documents.json';
 import enEInvoices from './locales/en/einvoices.json';
 import enEmail from './locales/en/email.json';
@@ -26,6 +27,7 @@ import hrBackups from './locales/hr/backups.json';
 import hrClients from './locales/hr/clients.json';
 import hrCommon from './locales/hr/common.json';
 import hrDashboard from './locales/hr/dashboard.json';
+import hrDilution from './locales/hr/dilution.json';
 import hrDocuments from './locales/hr/documents.json';
 import hrEInvoices from './locales/hr/einvoices.json';
 import hrEmail from './locales/hr/email.json';
@@ -64,6 +66,7 @@ export const resources = {
       ...enBackups,
       ...enClients,
       ...enDashboard,
+      ...enDilution,
       ...enDocuments,
       ...enEInvoices,
       ...enEmail,
@@ -90,6 +93,7 @@ export const resources = {
       ...hrBackups,
       ...hrClients,
       ...hrDashboard,
+      ...hrDilution,
       ...hrDocuments,
       ...hrEInvoices,
       ...hrEmail,

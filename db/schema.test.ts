@@ -280,6 +280,15 @@ describe('constraints', () => {
       recourse_days: 60,
       max_tenor_days: 120,
     }),
+    credit_notes: () => ({
+      invoice_id: f.invoice,
+      number: `CN-${unique()}`,
+      issue_date: '2026-01-20',
+      amount: '1.00',
+      reason: 'Povrat robe',
+      source: 'manual',
+      booked_on: '2026-01-20',
+    }),
     client_ledger: () => ({ client_id: f.client, booked_on: '2026-01-10', kind: 'advance', amount: '80.00', invoice_id: f.invoice, description: 'R-1' }),
     // Decided, so that a bad status breaks only the enum.
     ledger_adjustments: () => ({ client_id: f.client, amount: '-5.00', reason: 'Ispravak', decided_at: new Date(), rejection_reason: 'Ne' }),
@@ -340,6 +349,7 @@ describe('constraints', () => {
     ['invoice_disputes', 'source', 'client'],
     ['invoice_disputes', 'outcome', 'settled'],
     ['write_off_requests', 'status', 'done'],
+    ['credit_notes', 'source', 'refund'],
   ];
 
   beforeAll(async () => {

@@ -55,6 +55,9 @@ const ADDED_BY_ROLE = {
     // Recourse: charge a recourse invoice back early; ask for a non-recourse invoice's write-off (app/recourse/).
     'charge_back:invoice',
     'request:write_off',
+    // Dilution: a credit note on a purchased invoice, and the outcome of a debtor's dispute (app/dilution/).
+    'record:credit_note',
+    'resolve:dispute',
   ],
   // export:data downloads the whole book; manage:backups makes and downloads database backups.
   // decide:write_off approves or rejects a write-off another person asked for (app/recourse/write-off.server.ts).

@@ -27,7 +27,7 @@ import { pageBounds } from '../utils/list-url.ts';
  * amounts) becomes one item per transaction. The item's reference is the
  * bank's: AcctSvcrRef, else NtryRef, else the statement id and position.
  *
- * Matching an item to an open invoice (financed or charged back, amount > paid_amount):
+ * Matching an item to an open invoice (financed or charged back, amount > paid_amount + credit notes):
  *  1. by the payment reference — the one FinFlow gave the debtor at
  *     financing ('HR00 2026-7-000042', invoices.payment_reference), which
  *     alone decides when it is there; else Croatian 'poziv na broj' models
@@ -35,7 +35,7 @@ import { pageBounds } from '../utils/list-url.ts';
  *     equals the invoice number ignoring punctuation, or its digits; or the
  *     invoice number written anywhere in the remittance text;
  *  2. the amount must not exceed what the invoice still expects (amount −
- *     confirmed − pending payments);
+ *     confirmed payments − credit notes − pending payments);
  *  3. several candidates: the one expecting exactly this amount, then the
  *     one whose customer's IBAN is the payer's; still several → unmatched.
  * A match becomes a pending payment (source bank_statement, bank_entry_ref =

@@ -38,6 +38,8 @@ export interface InvoiceDto {
   customerId: string;
   customerName: string;
   paidAmount: number;
+  /** The credit notes on the invoice: what the debtor no longer owes (docs/collections.md#dilution-and-disputes-resolved). */
+  creditedAmount: number;
   source: 'manual' | 'ubl';
   /** What the debtor quotes when it pays the factor, from the first financing (docs/collections.md). */
   paymentReference: string | null;
@@ -69,6 +71,7 @@ export function toInvoiceDto(row: InvoiceListRow): InvoiceDto {
     customerId: row.customer_id,
     customerName: row.customer_name,
     paidAmount: money(row.paid_amount),
+    creditedAmount: money(row.credited_amount),
     source: row.source,
     paymentReference: row.payment_reference,
     disputed: row.disputed,

@@ -91,7 +91,7 @@ export interface PayableInvoiceDto {
   paidAmount: number;
   /** Payments recorded and waiting for confirmation. */
   pendingAmount: number;
-  /** What a new payment may still cover: amount − paidAmount − pendingAmount. */
+  /** What a new payment may still cover: amount − paidAmount − the credit notes − pendingAmount. */
   openAmount: number;
   dueDate: string;
 }

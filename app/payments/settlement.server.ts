@@ -6,6 +6,7 @@ import { invoiceFee } from '../agreements/fees.ts';
 import { AGREEMENT_COLUMNS, feeTermsOf, type AgreementRow } from '../agreements/in-force.server.ts';
 import { feeFigures, issueFeeSettlementDocument } from '../einvoices/outgoing.server.ts';
 import { invoiceLedgerBalance, postLedgerEntries } from '../ledger/ledger.server.ts';
+import { feeBaseReductions } from '../dilution/fee-base.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { money } from '../utils/api-values.ts';
 import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
@@ -38,6 +39,8 @@ import type { RowOf } from '../../db/models/rows.ts';
  */
 
 type Args = { actor: Actor; id: string; ip?: string | null };
+/** What covered the invoice: the settling payment, or a credit note (docs/collections.md#dilution-and-disputes-resolved). */
+type SettlingArgs = { actorId: string | null; ip?: string | null; paymentId?: string; creditNoteId?: string };
 type SettlingClient = { id: string; company_name: string; iban: string | null };
 
 /** The 'collection' entry of a confirmed payment: `cents` is what it applied to the invoice (negative to the balance). */
@@ -116,7 +119,8 @@ export async function settleFeeToDate(
       advanceCents: advance,
       financedOn: terms.financed_on,
       until: terms.today,
-      collections: await collectionsOf(invoice.id, transaction),
+      // Credit notes (discount) or the excess advance charged back (interest) lower the base like collections.
+      collections: [...(await collectionsOf(invoice.id, transaction)), ...(await feeBaseReductions(invoice.id, terms.agreement.fee_model, { transaction }))],
     });
     finalFee = feeBreakdown.totalCents + toCents(terms.documentation_fee);
   }
@@ -153,16 +157,16 @@ export async function settleFeeToDate(
  * The invoice is covered: the final fee on the actual days, its completing
  * document, and the reserve release. Returns the figures for the activity log.
  */
-export async function settleInvoice(args: Args, invoice: LockedInvoice, client: SettlingClient, transaction: Transaction) {
+export async function settleInvoice(args: SettlingArgs, invoice: LockedInvoice, client: SettlingClient, transaction: Transaction) {
   const amount = toCents(invoice.amount);
   const advance = toCents(invoice.factor_amount ?? '0');
-  const { invoiced, finalFee, feeVat, days, feeDocument } = await settleFeeToDate(args.actor.id, invoice, transaction);
+  const { invoiced, finalFee, feeVat, days, feeDocument } = await settleFeeToDate(args.actorId, invoice, transaction);
 
   const reserve = -(await invoiceLedgerBalance(invoice.id, { transaction }));
   await logActivity(
     {
       action: 'invoice_paid',
-      userId: args.actor.id,
+      userId: args.actorId,
       entityType: 'invoice',
       entityId: invoice.id,
       ipAddress: args.ip,
@@ -172,7 +176,8 @@ export async function settleInvoice(args: Args, invoice: LockedInvoice, client: 
         currency: invoice.currency,
         fromStatus: 'financed',
         toStatus: 'paid',
-        paymentId: args.id,
+        paymentId: args.paymentId ?? null,
+        creditNoteId: args.creditNoteId ?? null,
         factorAmount: centsToNumber(advance),
         feeInvoiced: centsToNumber(invoiced),
         finalFee: centsToNumber(finalFee),
@@ -200,7 +205,7 @@ export async function settleInvoice(args: Args, invoice: LockedInvoice, client: 
   const { rows } = await execute<{ id: string }>(
     `INSERT INTO payouts (client_id, invoice_id, kind, amount, currency, iban, status, created_by)
      VALUES (:clientId, :invoiceId, 'reserve_release', :amount, :currency, :iban, 'pending', :actorId) RETURNING id`,
-    { clientId: client.id, invoiceId: invoice.id, amount: centsToDecimalString(reserve), currency: invoice.currency, iban, actorId: args.actor.id },
+    { clientId: client.id, invoiceId: invoice.id, amount: centsToDecimalString(reserve), currency: invoice.currency, iban, actorId: args.actorId },
     { transaction },
   );
   await postLedgerEntries(
@@ -212,7 +217,7 @@ export async function settleInvoice(args: Args, invoice: LockedInvoice, client: 
         invoiceId: invoice.id,
         payoutId: rows[0].id,
         description: invoice.invoice_number,
-        createdBy: args.actor.id,
+        createdBy: args.actorId,
       },
     ],
     transaction,
@@ -220,7 +225,7 @@ export async function settleInvoice(args: Args, invoice: LockedInvoice, client: 
   await logActivity(
     {
       action: 'reserve_released',
-      userId: args.actor.id,
+      userId: args.actorId,
       entityType: 'payout',
       entityId: rows[0].id,
       ipAddress: args.ip,

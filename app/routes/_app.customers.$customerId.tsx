@@ -12,6 +12,7 @@ import { CustomerStatusBadge, RiskScore } from '~/components/clients/display.tsx
 import { ActivitySection, DocumentsSection, Facts, InvoicesSection, RiskHistorySection, Section } from '~/components/clients/party-detail.tsx';
 import { EditPartyForm, type PartyActionData } from '~/components/clients/party-form.tsx';
 import { FinaCheckButton } from '~/components/integrations/fina-check-button.tsx';
+import { DilutionSection } from '~/components/dilution/dilution-facts.tsx';
 import { getCustomer, updateCustomer } from '~/customers/customers.server.ts';
 import { CUSTOMER_FIELDS, customerEditFormSchema } from '~/customers/schemas.ts';
 import { formatDateTime } from '~/utils/format.ts';
@@ -90,6 +91,7 @@ export default function CustomerDetailPage() {
       </Grid>
       <DebtorLimitSection customer={customer} requests={limitRequests} requestHref={canRequestLimit ? `/limits?kind=customer&new=1&for=customer&customer=${customer.id}` : null} />
       <InvoicesSection invoices={customer.invoices} count={customer.invoiceCount} counterparty="client" />
+      <DilutionSection dilution={customer.dilution} />
       <DocumentsSection documents={customer.documents} />
       <RiskHistorySection history={customer.riskHistory} />
       <ActivitySection activity={customer.activity} />

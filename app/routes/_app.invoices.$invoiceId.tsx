@@ -25,6 +25,9 @@ import { invoiceWriteOffRequests } from '~/recourse/write-off.server.ts';
 import { handleRecourseIntent, recourseRights, type RecourseRefusal } from '~/recourse/page.server.ts';
 import { recourseIntentSchema } from '~/recourse/schemas.ts';
 import { RecourseActions, WriteOffRequestsTable } from '~/components/recourse/recourse-panels.tsx';
+import { CreditNotesSection, DisputeSection } from '~/components/dilution/invoice-dilution.tsx';
+import { handleDilutionAction, isDilutionPost, loadInvoiceDilution, type DilutionActionData } from '~/dilution/page.server.ts';
+import { businessDay } from '~/utils/business-time.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'invoices.detail.metaTitle', data?.invoice.invoiceNumber);
 
@@ -42,14 +45,27 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     reject: can(user, 'reject:invoice'),
   };
   const previews = rights.finance ? await financePreviews([invoice]) : {};
-  const [eligibility, fees, feeDocuments, recourse, writeOffs] = await Promise.all([
+  const [eligibility, fees, feeDocuments, recourse, writeOffs, dilution] = await Promise.all([
     eligibilityPanel(invoice),
     financedFees(invoice),
     listInvoiceFeeDocuments(invoice.id),
     invoiceRecourse(invoice.id),
     invoiceWriteOffRequests(invoice.id),
+    loadInvoiceDilution(invoice.id, user),
   ]);
-  return json({ invoice, rights, preview: previews[invoice.id] ?? null, eligibility, fees, feeDocuments, recourse, writeOffs, recourseRights: recourseRights(user) });
+  return json({
+    invoice,
+    rights,
+    preview: previews[invoice.id] ?? null,
+    eligibility,
+    fees,
+    feeDocuments,
+    recourse,
+    writeOffs,
+    recourseRights: recourseRights(user),
+    dilution,
+    today: businessDay(),
+  });
 }
 
 /** The same four decisions as the list; back here afterwards. */
@@ -59,6 +75,8 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
   const recourseIntent = readIntent(formData, recourseIntentSchema);
   if (recourseIntent)
     return handleRecourseIntent(recourseIntent, formData, { actor, ip: clientIp(context), invoiceId: params.invoiceId ?? null, back: `/invoices/${params.invoiceId}` });
+  // The credit note and dispute forms (docs/collections.md#dilution-and-disputes-resolved).
+  if (isDilutionPost(formData)) return handleDilutionAction(formData, { actor, ip: clientIp(context), invoiceId: params.invoiceId ?? '' });
   if (!readIntent(formData, invoiceDecisionIntentSchema)) return unknownIntent();
   // The id in the URL decides which invoice, whatever the form says.
   formData.set('id', params.invoiceId ?? '');
@@ -66,10 +84,12 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function InvoiceDetailPage() {
-  const { invoice, rights, preview, eligibility, fees, feeDocuments, recourse, writeOffs, recourseRights: recourseAllowed } = useLoaderData<typeof loader>();
-  const answer = useActionData<DecisionRefusal | RecourseRefusal>();
-  const refusal = answer && 'intent' in answer ? answer : undefined;
+  const { invoice, rights, preview, eligibility, fees, feeDocuments, recourse, writeOffs, recourseRights: recourseAllowed, dilution, today } = useLoaderData<typeof loader>();
+  const answer = useActionData<DecisionRefusal | RecourseRefusal | DilutionActionData>();
+  // Three forms answer here: the decisions (intent + message), recourse (recourse) and dilution (result).
+  const refusal = answer && 'intent' in answer && 'message' in answer ? answer : undefined;
   const recourseRefusal = answer && 'recourse' in answer ? answer : undefined;
+  const dilutionData = answer && 'result' in answer ? answer : undefined;
   const { t } = useTranslation();
   const showRefusal = useRefusalText();
   const toast = useToast();
@@ -134,6 +154,7 @@ export default function InvoiceDetailPage() {
                 </span>,
               ],
               [t('invoices.detail.paidAmount'), formatMoney(invoice.paidAmount, invoice.currency)],
+              [t('dilution.creditNotes.title'), formatMoney(invoice.creditedAmount, invoice.currency)],
               ...(invoice.rejectionReason ? [[t('invoices.detail.rejectionReason'), invoice.rejectionReason] as [string, string]] : []),
               ...(invoice.chargedBackAt
                 ? [
@@ -185,6 +206,14 @@ export default function InvoiceDetailPage() {
           </Section>
         </Flex>
       </Grid>
+      <DisputeSection disputes={dilution.disputes} canResolve={dilution.canResolve} actionData={dilutionData} />
+      <CreditNotesSection
+        creditNotes={dilution.creditNotes}
+        creditedAmount={invoice.creditedAmount}
+        canEnter={dilution.canCredit && invoice.status === 'financed'}
+        today={today}
+        actionData={dilutionData}
+      />
       <LinesSection invoice={invoice} />
       <FeeDocumentsSection documents={feeDocuments} />
       <Grid columns={{ initial: '1', md: '2' }} gap="4">

@@ -40,6 +40,8 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
   declare paidAmount: CreationOptional<string>;
   /** Sum of pending collections, kept by triggers on payments. */
   declare pendingAmount: CreationOptional<string>;
+  /** Sum of the credit notes on the invoice, kept by a trigger on credit_notes. */
+  declare creditedAmount: CreationOptional<string>;
   declare source: CreationOptional<InvoiceSource>;
   declare ublDocumentId: string | null;
   declare createdBy: string | null;
@@ -95,6 +97,7 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
         disputeReason: DataTypes.TEXT,
         paidAmount: DataTypes.DECIMAL(15, 2),
         pendingAmount: DataTypes.DECIMAL(15, 2),
+        creditedAmount: DataTypes.DECIMAL(15, 2),
         source: DataTypes.TEXT,
         ublDocumentId: DataTypes.UUID,
         createdBy: DataTypes.UUID,

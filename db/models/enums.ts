@@ -157,6 +157,8 @@ export type InvoiceDisputeOutcome = (typeof INVOICE_DISPUTE_OUTCOMES)[number];
 
 export const WRITE_OFF_REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type WriteOffRequestStatus = (typeof WRITE_OFF_REQUEST_STATUSES)[number];
+export const CREDIT_NOTE_SOURCES = ['ubl', 'manual', 'dispute'] as const;
+export type CreditNoteSource = (typeof CREDIT_NOTE_SOURCES)[number];
 
 /** Why a link asking the applicant for more documents no longer works (app/onboarding/kyc-decision.server.ts). */
 export const KYC_REQUEST_SPENT_REASONS = ['submitted', 'superseded', 'decided'] as const;
@@ -215,4 +217,5 @@ export const ENUM_COLUMNS: ReadonlyArray<readonly [table: string, column: string
   ['invoice_disputes', 'source', INVOICE_DISPUTE_SOURCES],
   ['invoice_disputes', 'outcome', INVOICE_DISPUTE_OUTCOMES],
   ['write_off_requests', 'status', WRITE_OFF_REQUEST_STATUSES],
+  ['credit_notes', 'source', CREDIT_NOTE_SOURCES],
 ];

@@ -8,6 +8,7 @@ import { LedgerEntry } from './LedgerEntry.ts';
 import { Backup } from './Backup.ts';
 import { Client } from './Client.ts';
 import { CreditLimitRequest } from './CreditLimitRequest.ts';
+import { CreditNote } from './CreditNote.ts';
 import { Customer } from './Customer.ts';
 import { Document } from './Document.ts';
 import { EmailAttachment } from './EmailAttachment.ts';
@@ -55,6 +56,7 @@ const models = {
   Backup,
   Client,
   CreditLimitRequest,
+  CreditNote,
   Customer,
   Document,
   EmailAttachment,
@@ -91,6 +93,7 @@ export {
   Backup,
   Client,
   CreditLimitRequest,
+  CreditNote,
   Customer,
   Document,
   EmailAttachment,
@@ -155,6 +158,8 @@ function associate() {
   InvoiceDispute.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
   Invoice.hasMany(WriteOffRequest, { as: 'writeOffRequests', foreignKey: 'invoiceId' });
   WriteOffRequest.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
+  Invoice.hasMany(CreditNote, { as: 'creditNotes', foreignKey: 'invoiceId' });
+  CreditNote.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
   OutgoingEInvoice.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
   OutgoingEInvoice.belongsTo(Client, { as: 'client', foreignKey: 'clientId' });
   OutgoingEInvoice.belongsTo(User, { as: 'creator', foreignKey: 'createdBy' });

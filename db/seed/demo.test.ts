@@ -104,8 +104,10 @@ describe('seedDemo', () => {
     );
     expect(financed).toBeGreaterThan(100);
     expect(counts.outgoing_einvoices).toBe(financed);
-    // …and the demo's manual adjustments of clients' accounts (db/seed/demo/ledger.ts): six decisions.
-    expect(counts.activity_logs).toBe(300 + financed + 1 + 6);
+    // …and the demo's manual adjustments of clients' accounts (db/seed/demo/ledger.ts): six decisions;
+    // its credit notes and the dispute resolved (db/seed/demo/dilution.ts): five.
+    expect(counts.activity_logs).toBe(300 + financed + 1 + 6 + 5);
+    expect(counts.credit_notes).toBe(4);
     expect(counts.ledger_adjustments).toBe(4);
     expect(counts.client_ledger).toBeGreaterThan(financed * 3);
   });

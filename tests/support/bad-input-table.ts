@@ -424,6 +424,20 @@ export const TABLE: Record<string, Case> = {
     text: ['reason'],
     invalid: { reason: ['', 5] },
   },
+  'api.invoices.$invoiceId.credit-notes.ts POST': {
+    params: (fx) => ({ invoiceId: fx.invoice.id }),
+    body: () => ({ number: 'ODB-1', issueDate: DAY(-1), amount: 100, reason: 'Povrat robe' }),
+    text: ['number', 'issueDate', 'amount', 'reason'],
+    invalid: { amount: [0, -5, 'abc', '1,5', new Raw('1e400'), 1.234], issueDate: ['2026-02-30', '9999-99-99', 5], number: ['', 5], reason: ['', 5] },
+    row: (fx) => ({ table: 'invoices', id: fx.invoice.id }),
+  },
+  'api.invoices.$invoiceId.dispute.resolve.ts PUT': {
+    params: (fx) => ({ invoiceId: fx.invoice.id }),
+    body: () => ({ outcome: 'reduced', agreedAmount: 1000, note: 'Dogovoreno' }),
+    text: ['outcome', 'agreedAmount', 'note'],
+    invalid: { outcome: ['settled', 5], agreedAmount: [-1, 'abc', new Raw('1e400'), 1.234], note: ['', 5] },
+    row: (fx) => ({ table: 'invoices', id: fx.invoice.id }),
+  },
   'api.invoices.import.ts POST': {
     custom: async (fx, cookie) => {
       const xml = await (await import('node:fs/promises')).readFile(new URL('../../app/einvoices/fixtures/valid-invoice.xml', import.meta.url), 'utf8');

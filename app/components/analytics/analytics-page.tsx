@@ -10,6 +10,7 @@ import { TableHead } from '~/components/kit/table-head.tsx';
 import { SectionCard } from '~/components/kit/section-card.tsx';
 import type { AgeingPageData } from '~/analytics/ageing.server.ts';
 import { AgeingSection } from './ageing-section.tsx';
+import { DilutionCard } from '~/components/dilution/dilution-facts.tsx';
 
 /** The page data: the figures (JSON-serialised) and the tab in the URL. */
 export interface AnalyticsPageData {
@@ -293,6 +294,7 @@ export function AnalyticsPage({ data: { analytics: data, tab, ageing } }: { data
           <Flex direction="column" gap="3">
             <RiskCard data={data} />
             <ConcentrationCard data={data} />
+            <DilutionCard dilution={data.dilution} />
           </Flex>
         </Grid>
       ) : null}
