@@ -4,6 +4,7 @@ import enBackups from './locales/en/backups.json';
 import enClients from './locales/en/clients.json';
 import enCommon from './locales/en/common.json';
 import enDashboard from './locales/en/dashboard.json';
+import enDebtors from './locales/en/debtors.json';
 import enDocuments from './locales/en/documents.json';
 import enEInvoices from './locales/en/einvoices.json';
 import enEmail from './locales/en/email.json';
@@ -25,6 +26,7 @@ import hrBackups from './locales/hr/backups.json';
 import hrClients from './locales/hr/clients.json';
 import hrCommon from './locales/hr/common.json';
 import hrDashboard from './locales/hr/dashboard.json';
+import hrDebtors from './locales/hr/debtors.json';
 import hrDocuments from './locales/hr/documents.json';
 import hrEInvoices from './locales/hr/einvoices.json';
 import hrEmail from './locales/hr/email.json';
@@ -62,6 +64,7 @@ export const resources = {
       ...enBackups,
       ...enClients,
       ...enDashboard,
+      ...enDebtors,
       ...enDocuments,
       ...enEInvoices,
       ...enEmail,
@@ -87,6 +90,7 @@ export const resources = {
       ...hrBackups,
       ...hrClients,
       ...hrDashboard,
+      ...hrDebtors,
       ...hrDocuments,
       ...hrEInvoices,
       ...hrEmail,

@@ -52,6 +52,9 @@ const ADDED_BY_ROLE = {
     'adjust:ledger',
     // Factoring agreements: create, revise, send for signature, mark signed (app/agreements/agreements.server.ts).
     'manage:agreement',
+    // The debtor's side: confirmation requests and its links (resend, revoke), disputes opened on the debtor's behalf (app/debtors).
+    'manage:debtor_links',
+    'dispute:invoice',
   ],
   // export:data downloads the whole book; manage:backups makes and downloads database backups.
   admin: ['manage:users', 'manage:integrations', 'export:data', 'manage:backups', 'manage:book_settings'],

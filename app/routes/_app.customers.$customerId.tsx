@@ -15,6 +15,8 @@ import { FinaCheckButton } from '~/components/integrations/fina-check-button.tsx
 import { getCustomer, updateCustomer } from '~/customers/customers.server.ts';
 import { CUSTOMER_FIELDS, customerEditFormSchema } from '~/customers/schemas.ts';
 import { formatDateTime } from '~/utils/format.ts';
+import { DebtorLinksSection } from '~/components/debtors/debtor-links.tsx';
+import { customerDebtorLinks } from '~/debtors/page.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'customers.detail.metaTitle', data?.customer.companyName);
@@ -27,7 +29,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     throw error;
   });
   const limitRequests = await customerLimitRequests(customer.id);
-  return json({ customer, limitRequests, canRequestLimit: can(user, 'create:credit_limit') });
+  const debtorLinks = await customerDebtorLinks(customer.id, request, user);
+  return json({ customer, limitRequests, canRequestLimit: can(user, 'create:credit_limit'), debtorLinks });
 }
 
 /** The edit form: PUT semantics through the page (every field posted; blanks clear). */
@@ -45,7 +48,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function CustomerDetailPage() {
-  const { customer, limitRequests, canRequestLimit } = useLoaderData<typeof loader>();
+  const { customer, limitRequests, canRequestLimit, debtorLinks } = useLoaderData<typeof loader>();
   const actionData = useActionData<PartyActionData>();
   const { t } = useTranslation();
   const editing = actionData?.intent === 'update' ? actionData.result : undefined;
@@ -89,6 +92,7 @@ export default function CustomerDetailPage() {
         </Section>
       </Grid>
       <DebtorLimitSection customer={customer} requests={limitRequests} requestHref={canRequestLimit ? `/limits?kind=customer&new=1&for=customer&customer=${customer.id}` : null} />
+      <DebtorLinksSection customerId={customer.id} data={debtorLinks} />
       <InvoicesSection invoices={customer.invoices} count={customer.invoiceCount} counterparty="client" />
       <DocumentsSection documents={customer.documents} />
       <RiskHistorySection history={customer.riskHistory} />

@@ -20,6 +20,9 @@ import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
 import { invoiceDecisionIntentSchema } from '~/invoices/schemas.ts';
+import { InvoiceDebtorSection } from '~/components/debtors/invoice-debtor.tsx';
+import { invoiceDebtorSection } from '~/debtors/page.server.ts';
+import { OFFERED_STATUSES } from '~/debtors/schemas.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'invoices.detail.metaTitle', data?.invoice.invoiceNumber);
 
@@ -38,7 +41,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
   const previews = rights.finance ? await financePreviews([invoice]) : {};
   const [eligibility, fees, feeDocuments] = await Promise.all([eligibilityPanel(invoice), financedFees(invoice), listInvoiceFeeDocuments(invoice.id)]);
-  return json({ invoice, rights, preview: previews[invoice.id] ?? null, eligibility, fees, feeDocuments });
+  const debtor = await invoiceDebtorSection(invoice.id, user);
+  return json({ invoice, rights, preview: previews[invoice.id] ?? null, eligibility, fees, feeDocuments, debtor });
 }
 
 /** The same four decisions as the list; back here afterwards. */
@@ -52,7 +56,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function InvoiceDetailPage() {
-  const { invoice, rights, preview, eligibility, fees, feeDocuments } = useLoaderData<typeof loader>();
+  const { invoice, rights, preview, eligibility, fees, feeDocuments, debtor } = useLoaderData<typeof loader>();
   const refusal = useActionData<DecisionRefusal>();
   const { t } = useTranslation();
   const showRefusal = useRefusalText();
@@ -154,6 +158,7 @@ export default function InvoiceDetailPage() {
           </Section>
         </Flex>
       </Grid>
+      <InvoiceDebtorSection invoiceId={invoice.id} open={(OFFERED_STATUSES as readonly string[]).includes(invoice.status)} data={debtor} />
       <LinesSection invoice={invoice} />
       <FeeDocumentsSection documents={feeDocuments} />
       <Grid columns={{ initial: '1', md: '2' }} gap="4">

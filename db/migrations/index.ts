@@ -13,6 +13,7 @@ import * as kycDecision from './2026.11.25T02.00.00.kyc-decision.ts';
 import * as einvoiceRuleFailures from './2026.11.25T10.00.00.einvoice-rule-failures.ts';
 import * as factoringContract from './2026.11.27T01.00.00.factoring-contract.ts';
 import * as debtorSide from './2026.11.27T20.00.00.debtor-side.ts';
+import * as debtorLinks from './2026.11.27T20.10.00.debtor-links.ts';
 
 /**
  * Every migration in the order it runs. Listed explicitly (not globbed) so the
@@ -34,4 +35,5 @@ export const migrations: Array<{ name: string; module: MigrationModule }> = [
   { name: '2026.11.25T10.00.00.einvoice-rule-failures', module: einvoiceRuleFailures },
   { name: '2026.11.27T01.00.00.factoring-contract', module: factoringContract },
   { name: '2026.11.27T20.00.00.debtor-side', module: debtorSide },
+  { name: '2026.11.27T20.10.00.debtor-links', module: debtorLinks },
 ];

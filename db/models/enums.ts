@@ -154,6 +154,13 @@ export type InvoiceDisputeSource = (typeof INVOICE_DISPUTE_SOURCES)[number];
 export const INVOICE_DISPUTE_OUTCOMES = ['rejected', 'reduced', 'upheld'] as const;
 export type InvoiceDisputeOutcome = (typeof INVOICE_DISPUTE_OUTCOMES)[number];
 
+/** Why a notice of assignment was written: a pair's first financing, or staff asking the debtor to confirm (docs/collections.md). */
+export const DEBTOR_NOTICE_OCCASIONS = ['financing', 'request'] as const;
+export type DebtorNoticeOccasion = (typeof DEBTOR_NOTICE_OCCASIONS)[number];
+
+export const DEBTOR_ANSWER_KINDS = ['confirmed', 'disputed'] as const;
+export type DebtorAnswerKind = (typeof DEBTOR_ANSWER_KINDS)[number];
+
 /** Why a link asking the applicant for more documents no longer works (app/onboarding/kyc-decision.server.ts). */
 export const KYC_REQUEST_SPENT_REASONS = ['submitted', 'superseded', 'decided'] as const;
 
@@ -208,6 +215,8 @@ export const ENUM_COLUMNS: ReadonlyArray<readonly [table: string, column: string
   ['ledger_adjustments', 'status', LEDGER_ADJUSTMENT_STATUSES],
   ['outgoing_einvoices', 'purpose', OUTGOING_EINVOICE_PURPOSES],
   ['outgoing_einvoices', 'type_code', OUTGOING_EINVOICE_TYPE_CODES],
+  ['debtor_notices', 'occasion', DEBTOR_NOTICE_OCCASIONS],
+  ['debtor_answers', 'answer', DEBTOR_ANSWER_KINDS],
   ['invoice_disputes', 'source', INVOICE_DISPUTE_SOURCES],
   ['invoice_disputes', 'outcome', INVOICE_DISPUTE_OUTCOMES],
 ];
