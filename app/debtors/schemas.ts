@@ -112,6 +112,3 @@ export function parseDebtorAnswers(fields: Record<string, unknown>, offered: rea
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, data: { acknowledged: true, answers } };
 }
-
-/** The staff forms that post to the debtor-link API routes from a page (customer page, invoice page) carry where to go back. */
-export const redirectToField = 'redirectTo';

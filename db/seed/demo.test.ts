@@ -34,10 +34,6 @@ const NOT_SEEDED = [
   'incoming_einvoices',
   // Requests for more KYC documents: made by a manager deciding an application, each a link only its email holds.
   'kyc_document_requests',
-  // The debtor's side (issue 17): disputes and mail attachments get their demo rows with the notice of assignment
-  // and dunning; until then no demo row would be true to how they arise.
-  'invoice_disputes',
-  'email_attachments',
 ];
 
 async function tableCounts() {
@@ -104,8 +100,10 @@ describe('seedDemo', () => {
     );
     expect(financed).toBeGreaterThan(100);
     expect(counts.outgoing_einvoices).toBe(financed);
-    // …and the demo's manual adjustments of clients' accounts (db/seed/demo/ledger.ts): six decisions.
-    expect(counts.activity_logs).toBe(300 + financed + 1 + 6);
+    // …and the demo's manual adjustments of clients' accounts (db/seed/demo/ledger.ts): six decisions; the debtor's side
+    // (db/seed/demo/debtors.ts): four notices of assignment, a confirmation and a dispute.
+    expect(counts.activity_logs).toBe(300 + financed + 1 + 6 + 6);
+    expect([counts.debtor_notices, counts.debtor_links, counts.debtor_answers, counts.invoice_disputes]).toEqual([4, 4, 2, 1]);
     expect(counts.ledger_adjustments).toBe(4);
     expect(counts.client_ledger).toBeGreaterThan(financed * 3);
   });

@@ -6,6 +6,7 @@ import { Clock, DAY, HOUR, Random, date, insertRows, updateRows } from './demo/p
 import { insertStaff } from './demo/staff.ts';
 import { buildBook } from './demo/book.ts';
 import { seedLedger } from './demo/ledger.ts';
+import { seedDebtorSide } from './demo/debtors.ts';
 
 /**
  * The demo book: a Croatian factoring company's back office after about
@@ -82,6 +83,8 @@ export async function seedDemo(sequelize: Sequelize, options: SeedDemoOptions = 
     const einvoices = await issueDemoFeeEInvoices(sequelize, transaction);
     // After the fee e-invoices: the fee entries take their numbers and VAT.
     const ledger = await seedLedger(sequelize, transaction, clock, staff);
+    // The notices of assignment and the debtors' answers, from the book as written (db/seed/demo/debtors.ts).
+    const debtorSide = await seedDebtorSide(sequelize, transaction, clock, staff, store);
     // Only the demo users this run created; an existing account keeps its own history.
     for (const [id, at] of book.lastLogins) {
       if (staff.inserted.has(id)) {
@@ -91,7 +94,7 @@ export async function seedDemo(sequelize: Sequelize, options: SeedDemoOptions = 
         });
       }
     }
-    return [...book.tables.map(([table, rows]) => `${rows.length} ${table}`), `${einvoices} outgoing_einvoices`, ...ledger];
+    return [...book.tables.map(([table, rows]) => `${rows.length} ${table}`), `${einvoices} outgoing_einvoices`, ...ledger, ...debtorSide];
   });
 
   if (!counts) {
