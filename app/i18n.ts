@@ -5,6 +5,7 @@ import enClients from './locales/en/clients.json';
 import enCommon from './locales/en/common.json';
 import enDashboard from './locales/en/dashboard.json';
 import enDilution from './locales/en/dilution.json';
+import enDebtors from './locales/en/debtors.json';
 import enDocuments from './locales/en/documents.json';
 import enEInvoices from './locales/en/einvoices.json';
 import enEmail from './locales/en/email.json';
@@ -28,6 +29,7 @@ import hrClients from './locales/hr/clients.json';
 import hrCommon from './locales/hr/common.json';
 import hrDashboard from './locales/hr/dashboard.json';
 import hrDilution from './locales/hr/dilution.json';
+import hrDebtors from './locales/hr/debtors.json';
 import hrDocuments from './locales/hr/documents.json';
 import hrEInvoices from './locales/hr/einvoices.json';
 import hrEmail from './locales/hr/email.json';
@@ -67,6 +69,7 @@ export const resources = {
       ...enClients,
       ...enDashboard,
       ...enDilution,
+      ...enDebtors,
       ...enDocuments,
       ...enEInvoices,
       ...enEmail,
@@ -94,6 +97,7 @@ export const resources = {
       ...hrClients,
       ...hrDashboard,
       ...hrDilution,
+      ...hrDebtors,
       ...hrDocuments,
       ...hrEInvoices,
       ...hrEmail,

@@ -58,6 +58,9 @@ const ADDED_BY_ROLE = {
     // Dilution: a credit note on a purchased invoice, and the outcome of a debtor's dispute (app/dilution/).
     'record:credit_note',
     'resolve:dispute',
+    // The debtor's side: confirmation requests and its links (resend, revoke), disputes opened on the debtor's behalf (app/debtors).
+    'manage:debtor_links',
+    'dispute:invoice',
   ],
   // export:data downloads the whole book; manage:backups makes and downloads database backups.
   // decide:write_off approves or rejects a write-off another person asked for (app/recourse/write-off.server.ts).

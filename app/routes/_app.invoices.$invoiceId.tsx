@@ -28,6 +28,9 @@ import { RecourseActions, WriteOffRequestsTable } from '~/components/recourse/re
 import { CreditNotesSection, DisputeSection } from '~/components/dilution/invoice-dilution.tsx';
 import { handleDilutionAction, isDilutionPost, loadInvoiceDilution, type DilutionActionData } from '~/dilution/page.server.ts';
 import { businessDay } from '~/utils/business-time.ts';
+import { InvoiceDebtorSection } from '~/components/debtors/invoice-debtor.tsx';
+import { invoiceDebtorSection } from '~/debtors/page.server.ts';
+import { OFFERED_STATUSES } from '~/debtors/schemas.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'invoices.detail.metaTitle', data?.invoice.invoiceNumber);
 
@@ -45,13 +48,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     reject: can(user, 'reject:invoice'),
   };
   const previews = rights.finance ? await financePreviews([invoice]) : {};
-  const [eligibility, fees, feeDocuments, recourse, writeOffs, dilution] = await Promise.all([
+  const [eligibility, fees, feeDocuments, recourse, writeOffs, dilution, debtor] = await Promise.all([
     eligibilityPanel(invoice),
     financedFees(invoice),
     listInvoiceFeeDocuments(invoice.id),
     invoiceRecourse(invoice.id),
     invoiceWriteOffRequests(invoice.id),
     loadInvoiceDilution(invoice.id, user),
+    invoiceDebtorSection(invoice.id, user),
   ]);
   return json({
     invoice,
@@ -65,6 +69,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     recourseRights: recourseRights(user),
     dilution,
     today: businessDay(),
+    debtor,
   });
 }
 
@@ -84,7 +89,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function InvoiceDetailPage() {
-  const { invoice, rights, preview, eligibility, fees, feeDocuments, recourse, writeOffs, recourseRights: recourseAllowed, dilution, today } = useLoaderData<typeof loader>();
+  const { invoice, rights, preview, eligibility, fees, feeDocuments, recourse, writeOffs, recourseRights: recourseAllowed, dilution, today, debtor } = useLoaderData<typeof loader>();
   const answer = useActionData<DecisionRefusal | RecourseRefusal | DilutionActionData>();
   // Three forms answer here: the decisions (intent + message), recourse (recourse) and dilution (result).
   const refusal = answer && 'intent' in answer && 'message' in answer ? answer : undefined;
@@ -206,6 +211,7 @@ export default function InvoiceDetailPage() {
           </Section>
         </Flex>
       </Grid>
+      <InvoiceDebtorSection invoiceId={invoice.id} open={(OFFERED_STATUSES as readonly string[]).includes(invoice.status)} data={debtor} />
       <DisputeSection disputes={dilution.disputes} canResolve={dilution.canResolve} actionData={dilutionData} />
       <CreditNotesSection
         creditNotes={dilution.creditNotes}

@@ -159,6 +159,12 @@ export const WRITE_OFF_REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as
 export type WriteOffRequestStatus = (typeof WRITE_OFF_REQUEST_STATUSES)[number];
 export const CREDIT_NOTE_SOURCES = ['ubl', 'manual', 'dispute'] as const;
 export type CreditNoteSource = (typeof CREDIT_NOTE_SOURCES)[number];
+/** Why a notice of assignment was written: a pair's first financing, or staff asking the debtor to confirm (docs/collections.md). */
+export const DEBTOR_NOTICE_OCCASIONS = ['financing', 'request'] as const;
+export type DebtorNoticeOccasion = (typeof DEBTOR_NOTICE_OCCASIONS)[number];
+
+export const DEBTOR_ANSWER_KINDS = ['confirmed', 'disputed'] as const;
+export type DebtorAnswerKind = (typeof DEBTOR_ANSWER_KINDS)[number];
 
 /** Why a link asking the applicant for more documents no longer works (app/onboarding/kyc-decision.server.ts). */
 export const KYC_REQUEST_SPENT_REASONS = ['submitted', 'superseded', 'decided'] as const;
@@ -214,6 +220,8 @@ export const ENUM_COLUMNS: ReadonlyArray<readonly [table: string, column: string
   ['ledger_adjustments', 'status', LEDGER_ADJUSTMENT_STATUSES],
   ['outgoing_einvoices', 'purpose', OUTGOING_EINVOICE_PURPOSES],
   ['outgoing_einvoices', 'type_code', OUTGOING_EINVOICE_TYPE_CODES],
+  ['debtor_notices', 'occasion', DEBTOR_NOTICE_OCCASIONS],
+  ['debtor_answers', 'answer', DEBTOR_ANSWER_KINDS],
   ['invoice_disputes', 'source', INVOICE_DISPUTE_SOURCES],
   ['invoice_disputes', 'outcome', INVOICE_DISPUTE_OUTCOMES],
   ['write_off_requests', 'status', WRITE_OFF_REQUEST_STATUSES],

@@ -20,6 +20,9 @@ import { Integration } from './Integration.ts';
 import { IntegrationLog } from './IntegrationLog.ts';
 import { Invoice } from './Invoice.ts';
 import { InvoiceDispute } from './InvoiceDispute.ts';
+import { DebtorAnswer } from './DebtorAnswer.ts';
+import { DebtorLink } from './DebtorLink.ts';
+import { DebtorNotice } from './DebtorNotice.ts';
 import { InvoiceLine } from './InvoiceLine.ts';
 import { OutgoingEInvoice } from './OutgoingEInvoice.ts';
 import { Payment } from './Payment.ts';
@@ -68,6 +71,9 @@ const models = {
   IntegrationLog,
   Invoice,
   InvoiceDispute,
+  DebtorAnswer,
+  DebtorLink,
+  DebtorNotice,
   InvoiceLine,
   OutgoingEInvoice,
   Payment,
@@ -104,6 +110,9 @@ export {
   IntegrationLog,
   Invoice,
   InvoiceDispute,
+  DebtorAnswer,
+  DebtorLink,
+  DebtorNotice,
   InvoiceLine,
   Payment,
   Payout,
@@ -160,6 +169,11 @@ function associate() {
   WriteOffRequest.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
   Invoice.hasMany(CreditNote, { as: 'creditNotes', foreignKey: 'invoiceId' });
   CreditNote.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
+  // The debtor's side: notices of assignment, its links and answers (docs/collections.md)
+  DebtorLink.belongsTo(DebtorNotice, { as: 'notice', foreignKey: 'noticeId' });
+  DebtorLink.hasMany(DebtorAnswer, { as: 'answers', foreignKey: 'linkId' });
+  DebtorAnswer.belongsTo(DebtorLink, { as: 'link', foreignKey: 'linkId' });
+  DebtorAnswer.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
   OutgoingEInvoice.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
   OutgoingEInvoice.belongsTo(Client, { as: 'client', foreignKey: 'clientId' });
   OutgoingEInvoice.belongsTo(User, { as: 'creator', foreignKey: 'createdBy' });

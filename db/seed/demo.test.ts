@@ -34,9 +34,7 @@ const NOT_SEEDED = [
   'incoming_einvoices',
   // Requests for more KYC documents: made by a manager deciding an application, each a link only its email holds.
   'kyc_document_requests',
-  // The debtor's side: disputes and mail attachments get their demo rows with the notice of assignment
-  // and dunning; until then no demo row would be true to how they arise.
-  'invoice_disputes',
+  // Mail attachments get their demo rows with dunning's payment slips; until then no demo row would be true to how they arise.
   'email_attachments',
 ];
 
@@ -105,9 +103,11 @@ describe('seedDemo', () => {
     expect(financed).toBeGreaterThan(100);
     expect(counts.outgoing_einvoices).toBe(financed);
     // …and the demo's manual adjustments of clients' accounts (db/seed/demo/ledger.ts): six decisions;
-    // its credit notes and the dispute resolved (db/seed/demo/dilution.ts): five.
-    expect(counts.activity_logs).toBe(300 + financed + 1 + 6 + 5);
+    // its credit notes and the dispute resolved (db/seed/demo/dilution.ts): five; the debtor's side
+    // (db/seed/demo/debtors.ts): four notices of assignment, a confirmation and a dispute.
+    expect(counts.activity_logs).toBe(300 + financed + 1 + 6 + 5 + 6);
     expect(counts.credit_notes).toBe(4);
+    expect([counts.debtor_notices, counts.debtor_links, counts.debtor_answers]).toEqual([4, 4, 2]);
     expect(counts.ledger_adjustments).toBe(4);
     expect(counts.client_ledger).toBeGreaterThan(financed * 3);
   });

@@ -7,6 +7,7 @@ import { insertStaff } from './demo/staff.ts';
 import { buildBook } from './demo/book.ts';
 import { seedLedger } from './demo/ledger.ts';
 import { seedDilution } from './demo/dilution.ts';
+import { seedDebtorSide } from './demo/debtors.ts';
 
 /**
  * The demo book: a Croatian factoring company's back office after about
@@ -84,6 +85,8 @@ export async function seedDemo(sequelize: Sequelize, options: SeedDemoOptions = 
     // After the fee e-invoices: the fee entries take their numbers and VAT.
     const ledger = await seedLedger(sequelize, transaction, clock, staff);
     const dilution = await seedDilution(sequelize, transaction, clock, staff);
+    // The notices of assignment and the debtors' answers, from the book as written (db/seed/demo/debtors.ts).
+    const debtorSide = await seedDebtorSide(sequelize, transaction, clock, staff, store);
     // Only the demo users this run created; an existing account keeps its own history.
     for (const [id, at] of book.lastLogins) {
       if (staff.inserted.has(id)) {
@@ -93,7 +96,7 @@ export async function seedDemo(sequelize: Sequelize, options: SeedDemoOptions = 
         });
       }
     }
-    return [...book.tables.map(([table, rows]) => `${rows.length} ${table}`), `${einvoices} outgoing_einvoices`, ...ledger, ...dilution];
+    return [...book.tables.map(([table, rows]) => `${rows.length} ${table}`), `${einvoices} outgoing_einvoices`, ...ledger, ...dilution, ...debtorSide];
   });
 
   if (!counts) {

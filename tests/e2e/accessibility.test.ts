@@ -492,6 +492,8 @@ describe('signed-out pages', () => {
     await page.getByTestId('request-submitted').waitFor();
     await expectAccessibleInEachAppearance(page, baseUrl, 'document request answered', () => visit(page, path));
     await expectAccessibleInEachAppearance(page, baseUrl, 'document request, unknown link', () => visit(page, `/onboarding/documents/${'A'.repeat(43)}`));
+    // The debtor's link (its open form and answered states: tests/e2e/debtor-confirmation.test.ts).
+    await expectAccessibleInEachAppearance(page, baseUrl, 'debtor link, unknown', () => visit(page, `/debtor/${'A'.repeat(43)}`));
   });
 
   it('not found, signed out', async () => {

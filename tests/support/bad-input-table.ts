@@ -126,6 +126,7 @@ const AGREEMENT_INVALID = {
   recourseDays: [-1, 1.5, 4000],
   maxTenorDays: [0, 'x', 4000],
   disclosed: ['maybe', null],
+  requiresDebtorConfirmation: ['maybe', 5],
   concentrationLimit: [0, 101],
 };
 
@@ -314,6 +315,20 @@ export const TABLE: Record<string, Case> = {
           }),
         };
       }),
+  },
+  'api.debtor-links.ts POST': {
+    body: (fx) => ({ clientId: fx.client.id, customerId: fx.customer.id }),
+    text: ['clientId', 'customerId'],
+    invalid: { clientId: ['x', 5], customerId: ['not-an-id', null] },
+  },
+  'api.debtor-links.$id.resend.ts POST': { noInput: 'mails a new link for the link named in the path; no body' },
+  'api.debtor-links.$id.revoke.ts POST': { noInput: 'revokes the link named in the path; no body' },
+  'api.invoices.$invoiceId.dispute.ts POST': {
+    params: (fx) => ({ invoiceId: fx.invoice.id }),
+    body: () => ({ reason: 'Roba nije isporučena.' }),
+    text: ['reason'],
+    invalid: { reason: ['', '   ', 5, 'x'.repeat(5001)] },
+    row: (fx) => ({ table: 'invoices', id: fx.invoice.id }),
   },
   'api.customers.$customerId.ts PUT': {
     params: (fx) => ({ customerId: fx.customer.id }),
