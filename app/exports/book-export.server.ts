@@ -52,6 +52,7 @@ export const BOOK_TABLES: readonly ExportedTable[] = [
   { table: 'bank_statements' },
   { table: 'bank_statement_entries' },
   { table: 'credit_limit_requests' },
+  { table: 'write_off_requests' },
   { table: 'risk_assessments' },
   // Where the bytes sit in our object store says nothing to a reader; the checksum identifies them.
   { table: 'documents', omit: ['storage_key'] },

@@ -38,6 +38,9 @@ const NOT_SEEDED = [
   // and dunning; until then no demo row would be true to how they arise.
   'invoice_disputes',
   'email_attachments',
+  // Write-off requests (app/recourse/write-off.server.ts): the demo's charged-back and written-off invoices and a
+  // pending request are still to be added to db/seed/demo/ with the re-recorded digests.
+  'write_off_requests',
 ];
 
 async function tableCounts() {
