@@ -118,7 +118,7 @@ const RECORDED: Record<string, string> = {
   invoice_lines: '355 c39e85ecc7832ded',
   invoice_status_deltas: '6 99ea48475df77d7a',
   invoice_disputes: '0 e3b0c44298fc1c14',
-  invoices: '574 2875f68d025c6a53',
+  invoices: '574 880ead33b37a0387',
   kyc_document_requests: '0 e3b0c44298fc1c14',
   ledger_adjustments: '4 334be9118e3e5253',
   login_throttle: '0 e3b0c44298fc1c14',
@@ -139,4 +139,5 @@ const RECORDED: Record<string, string> = {
   workflow_definitions: '4 dc97cd556085e5d7',
   workflow_instances: '40 d957a01c6560d63c',
   workflow_step_runs: '161 7bb1fdca12262208',
+  write_off_requests: '0 e3b0c44298fc1c14',
 };
