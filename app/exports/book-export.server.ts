@@ -46,6 +46,11 @@ export const BOOK_TABLES: readonly ExportedTable[] = [
   { table: 'invoices' },
   { table: 'invoice_lines' },
   { table: 'invoice_disputes' },
+  { table: 'credit_notes' },
+  { table: 'debtor_notices' },
+  // The token hash is the emailed link's credential.
+  { table: 'debtor_links', omit: ['token_hash'] },
+  { table: 'debtor_answers' },
   { table: 'client_ledger' },
   { table: 'ledger_adjustments' },
   { table: 'payments' },
@@ -53,6 +58,7 @@ export const BOOK_TABLES: readonly ExportedTable[] = [
   { table: 'bank_statements' },
   { table: 'bank_statement_entries' },
   { table: 'credit_limit_requests' },
+  { table: 'write_off_requests' },
   { table: 'risk_assessments' },
   // Where the bytes sit in our object store says nothing to a reader; the checksum identifies them.
   { table: 'documents', omit: ['storage_key'] },

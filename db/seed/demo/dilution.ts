@@ -17,7 +17,7 @@ export async function seedDilution(sequelize: Sequelize, transaction: Transactio
     `SELECT i.id, i.invoice_number, i.amount, round(i.amount * 0.05, 2) AS credit, to_char(greatest(i.issue_date, CAST($1 AS date)), 'YYYY-MM-DD') AS issue_date
        FROM invoices i
       WHERE i.status = 'financed' AND i.paid_amount = 0 AND i.pending_amount = 0 AND NOT i.disputed AND i.factor_amount <= i.amount * 0.9
-      ORDER BY i.invoice_number LIMIT 4`,
+      ORDER BY i.invoice_number, (SELECT c.oib FROM clients c WHERE c.id = i.client_id) LIMIT 4`,
     { bind: [clock.dayAgo(8)], transaction },
   )) as [Array<{ id: string; invoice_number: string; amount: string; credit: string; issue_date: string }>, unknown];
   const [manager] = staff.deciders;
