@@ -68,6 +68,10 @@ async function invoice(clientId: string, customerId: string, number: string, amo
   return String(created.json.id);
 }
 
+const started = Date.now();
+/** Where a slow run stands (the accessibility passes take long on a loaded machine). */
+const step = (what: string) => console.info(`debtor e2e: ${what} after ${Math.round((Date.now() - started) / 1000)} s`);
+
 const linkIn = (mail: string) => /\/debtor\/([A-Za-z0-9_-]{43})/.exec(mail)?.[1];
 
 beforeAll(async () => {
@@ -107,13 +111,16 @@ describe("the debtor's confirmation", () => {
       expect((await admin.put(`/api/invoices/${id}/verify`)).status).toBe(200);
       expect((await manager.put(`/api/invoices/${id}/approve`)).status).toBe(200);
     }
+    step('invoices ready');
     const financed = await admin.put(`/api/invoices/${first}/finance`);
+    step('financed');
     expect(financed.status, financed.text).toBe(200);
 
     // The notice of assignment in the outbox, with the PDF attached and the link.
     const mail = await poll('the notice of assignment', () => mailsTo(email).find((text) => text.includes('Obavijest o ustupanju')));
     expect(mail).toContain(`je ${client!.companyName} ustupio svoja potraživanja`);
     expect(mail).toContain('application/pdf');
+    step('notice mailed');
     const token = linkIn(mail);
     expect(token).toBeDefined();
     const links = await admin.get(`/api/customers/${customerId}/debtor-links`);
@@ -135,6 +142,7 @@ describe("the debtor's confirmation", () => {
       for (const number of [1, 2, 3]) await page.getByTestId(`debtor-invoice-E2E-OBV-${stamp}-${number}`).waitFor();
       await expectAccessibleInEachAppearance(page, baseUrl, 'the debtor’s link', () => page.goto(`${baseUrl}/debtor/${token}`));
 
+      step('page checked');
       // A dispute without its reason is refused; nothing is written and the link still works.
       await page.getByTestId(`debtor-confirm-E2E-OBV-${stamp}-2`).check();
       await page.getByTestId(`debtor-dispute-E2E-OBV-${stamp}-3`).check();
@@ -164,6 +172,7 @@ describe("the debtor's confirmation", () => {
       await close();
     }
 
+    step('link used');
     // What staff see: the dispute (source debtor) and the confirmation.
     const disputed = (await admin.get(`/api/invoices/${toDispute}`)).json;
     expect(disputed).toMatchObject({ disputed: true, disputeReason: 'Roba nije isporučena u cijelosti.' });
@@ -208,5 +217,5 @@ describe("the debtor's confirmation", () => {
     } finally {
       await plain.close();
     }
-  }, 300_000);
+  }, 600_000);
 });
