@@ -58,7 +58,6 @@ export const BOOK_TABLES: readonly ExportedTable[] = [
   // What staff asked an applicant for; the token hash is the emailed link's credential.
   { table: 'kyc_document_requests', omit: ['token_hash'] },
   // The debtor's side (docs/collections.md): a link's token hash is a credential, like the KYC requests'.
-  { table: 'invoice_disputes' },
   { table: 'debtor_notices' },
   { table: 'debtor_links', omit: ['token_hash'] },
   { table: 'debtor_answers' },
@@ -97,7 +96,6 @@ export const NOT_EXPORTED: Readonly<Record<string, string>> = {
   schema_migrations: 'the migration bookkeeping',
   install_steps: 'the installation bookkeeping (which one-time steps have run)',
   backups: 'the list of backup files',
-  email_attachments: 'which stored documents a mail carried; the mail (email_logs) and the documents are exported',
   book_settings: "the book's settings (shown on /settings); every change of them is in activity_logs",
 };
 
