@@ -64,10 +64,6 @@ export const BOOK_TABLES: readonly ExportedTable[] = [
   { table: 'documents', omit: ['storage_key'] },
   // What staff asked an applicant for; the token hash is the emailed link's credential.
   { table: 'kyc_document_requests', omit: ['token_hash'] },
-  // The debtor's side (docs/collections.md): a link's token hash is a credential, like the KYC requests'.
-  { table: 'debtor_notices' },
-  { table: 'debtor_links', omit: ['token_hash'] },
-  { table: 'debtor_answers' },
   { table: 'outgoing_einvoices' },
   { table: 'incoming_einvoices' },
   { table: 'tasks' },

@@ -89,7 +89,20 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function InvoiceDetailPage() {
-  const { invoice, rights, preview, eligibility, fees, feeDocuments, recourse, writeOffs, recourseRights: recourseAllowed, dilution, today, debtor } = useLoaderData<typeof loader>();
+  const {
+    invoice,
+    rights,
+    preview,
+    eligibility,
+    fees,
+    feeDocuments,
+    recourse,
+    writeOffs,
+    recourseRights: recourseAllowed,
+    dilution,
+    today,
+    debtor,
+  } = useLoaderData<typeof loader>();
   const answer = useActionData<DecisionRefusal | RecourseRefusal | DilutionActionData>();
   // Three forms answer here: the decisions (intent + message), recourse (recourse) and dilution (result).
   const refusal = answer && 'intent' in answer && 'message' in answer ? answer : undefined;
