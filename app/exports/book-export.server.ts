@@ -47,6 +47,7 @@ export const BOOK_TABLES: readonly ExportedTable[] = [
   { table: 'invoice_lines' },
   { table: 'client_ledger' },
   { table: 'ledger_adjustments' },
+  { table: 'credit_notes' },
   { table: 'payments' },
   { table: 'payouts' },
   { table: 'bank_statements' },
