@@ -22,6 +22,39 @@ import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 
 const busyWith = (navigation: ReturnType<typeof useNavigation>, intent: string) => navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
 
+/** One of the two forms: its intent, heading, hint and form-wide errors around its fields (`<intent>-form` test id). */
+function DilutionForm({
+  intent,
+  formProps,
+  errors,
+  title,
+  hint,
+  children,
+}: {
+  intent: DilutionActionData['intent'];
+  formProps: ReturnType<typeof getFormProps>;
+  errors?: string[];
+  title: string;
+  hint: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <Form method="post" {...formProps} data-testid={`${intent}-form`} aria-label={title}>
+      <input type="hidden" name="intent" value={intent} />
+      <Heading as="h3" size="3" mb="2">
+        {title}
+      </Heading>
+      <Flex direction="column" gap="3">
+        <Text size="1" color="gray">
+          {hint}
+        </Text>
+        <FormErrors errors={errors} />
+        {children}
+      </Flex>
+    </Form>
+  );
+}
+
 export function CreditNotesSection({
   creditNotes,
   creditedAmount,
@@ -89,29 +122,19 @@ function CreditNoteForm({ today, actionData }: { today: string; actionData?: Dil
   const lastResult = actionData?.intent === 'credit-note' ? actionData.result : null;
   const [form, fields] = useZodForm(creditNoteSchema, { id: 'credit-note', lastResult, defaultValue: { issueDate: today } });
   return (
-    <Form method="post" {...getFormProps(form)} data-testid="credit-note-form" aria-label={t('dilution.creditNotes.addTitle')}>
-      <input type="hidden" name="intent" value="credit-note" />
-      <Heading as="h3" size="3" mb="2">
-        {t('dilution.creditNotes.addTitle')}
-      </Heading>
-      <Flex direction="column" gap="3">
-        <Text size="1" color="gray">
-          {t('dilution.creditNotes.hint')}
-        </Text>
-        <FormErrors errors={form.errors} />
-        <Grid columns={{ initial: '1', sm: '3' }} gap="3">
-          <Field label={t('dilution.creditNotes.numberLabel')} inputProps={getInputProps(fields.number, { type: 'text' })} errors={fields.number.errors} />
-          <Field label={t('dilution.creditNotes.issueDateLabel')} inputProps={getInputProps(fields.issueDate, { type: 'date' })} errors={fields.issueDate.errors} />
-          <Field
-            label={t('dilution.creditNotes.amountLabel')}
-            inputProps={{ ...getInputProps(fields.amount, { type: 'text' }), inputMode: 'decimal' }}
-            errors={fields.amount.errors}
-          />
-        </Grid>
-        <TextAreaField label={t('dilution.creditNotes.reasonLabel')} meta={fields.reason} />
-        <SubmitRow busy={busyWith(navigation, 'credit-note')} submitLabel={t('dilution.creditNotes.submit')} testId="credit-note-submit" />
-      </Flex>
-    </Form>
+    <DilutionForm intent="credit-note" formProps={getFormProps(form)} errors={form.errors} title={t('dilution.creditNotes.addTitle')} hint={t('dilution.creditNotes.hint')}>
+      <Grid columns={{ initial: '1', sm: '3' }} gap="3">
+        <Field label={t('dilution.creditNotes.numberLabel')} inputProps={getInputProps(fields.number, { type: 'text' })} errors={fields.number.errors} />
+        <Field label={t('dilution.creditNotes.issueDateLabel')} inputProps={getInputProps(fields.issueDate, { type: 'date' })} errors={fields.issueDate.errors} />
+        <Field
+          label={t('dilution.creditNotes.amountLabel')}
+          inputProps={{ ...getInputProps(fields.amount, { type: 'text' }), inputMode: 'decimal' }}
+          errors={fields.amount.errors}
+        />
+      </Grid>
+      <TextAreaField label={t('dilution.creditNotes.reasonLabel')} meta={fields.reason} />
+      <SubmitRow busy={busyWith(navigation, 'credit-note')} submitLabel={t('dilution.creditNotes.submit')} testId="credit-note-submit" />
+    </DilutionForm>
   );
 }
 
@@ -174,30 +197,20 @@ function ResolveForm({ actionData }: { actionData?: DilutionActionData | null })
   const lastResult = actionData?.intent === 'dispute-resolve' ? actionData.result : null;
   const [form, fields] = useZodForm(disputeResolveSchema, { id: 'dispute-resolve', lastResult });
   return (
-    <Form method="post" {...getFormProps(form)} data-testid="dispute-resolve-form" aria-label={t('dilution.dispute.resolveTitle')}>
-      <input type="hidden" name="intent" value="dispute-resolve" />
-      <Heading as="h3" size="3" mb="2">
-        {t('dilution.dispute.resolveTitle')}
-      </Heading>
-      <Flex direction="column" gap="3">
-        <Text size="1" color="gray">
-          {t('dilution.dispute.resolveHint')}
-        </Text>
-        <FormErrors errors={form.errors} />
-        <Grid columns={{ initial: '1', sm: '2' }} gap="3">
-          <SelectField label={t('dilution.dispute.outcome')} meta={fields.outcome}>
-            <option value="">{t('dilution.dispute.chooseOutcome')}</option>
-            <Options items={INVOICE_DISPUTE_OUTCOMES} label={(outcome) => t(`dilution.dispute.outcomes.${outcome}`)} />
-          </SelectField>
-          <Field
-            label={t('dilution.dispute.agreedAmount')}
-            inputProps={{ ...getInputProps(fields.agreedAmount, { type: 'text' }), inputMode: 'decimal' }}
-            errors={fields.agreedAmount.errors}
-          />
-        </Grid>
-        <TextAreaField label={t('dilution.dispute.note')} meta={fields.note} />
-        <SubmitRow busy={busyWith(navigation, 'dispute-resolve')} submitLabel={t('dilution.dispute.submit')} testId="dispute-resolve-submit" />
-      </Flex>
-    </Form>
+    <DilutionForm intent="dispute-resolve" formProps={getFormProps(form)} errors={form.errors} title={t('dilution.dispute.resolveTitle')} hint={t('dilution.dispute.resolveHint')}>
+      <Grid columns={{ initial: '1', sm: '2' }} gap="3">
+        <SelectField label={t('dilution.dispute.outcome')} meta={fields.outcome}>
+          <option value="">{t('dilution.dispute.chooseOutcome')}</option>
+          <Options items={INVOICE_DISPUTE_OUTCOMES} label={(outcome) => t(`dilution.dispute.outcomes.${outcome}`)} />
+        </SelectField>
+        <Field
+          label={t('dilution.dispute.agreedAmount')}
+          inputProps={{ ...getInputProps(fields.agreedAmount, { type: 'text' }), inputMode: 'decimal' }}
+          errors={fields.agreedAmount.errors}
+        />
+      </Grid>
+      <TextAreaField label={t('dilution.dispute.note')} meta={fields.note} />
+      <SubmitRow busy={busyWith(navigation, 'dispute-resolve')} submitLabel={t('dilution.dispute.submit')} testId="dispute-resolve-submit" />
+    </DilutionForm>
   );
 }
