@@ -53,7 +53,6 @@ export const BOOK_TABLES: readonly ExportedTable[] = [
   { table: 'debtor_answers' },
   { table: 'client_ledger' },
   { table: 'ledger_adjustments' },
-  { table: 'credit_notes' },
   { table: 'payments' },
   { table: 'payouts' },
   { table: 'bank_statements' },
