@@ -81,15 +81,17 @@ export async function invoiceDisputes(invoiceId: string): Promise<{ open: Disput
 }
 
 /**
- * The tasks the dispute opened on its invoice: open, on the invoice, outside
+ * The tasks the dispute opened on its invoice: the 'customer_contact' tasks a
+ * debtor's dispute opens (app/debtors/links.server.ts), still open, outside
  * any workflow (a workflow's task closes with its decision), created since
- * the dispute was opened. Completed with their activity rows.
+ * the dispute was opened; other work on the invoice is left alone. Completed
+ * with their activity rows.
  */
 async function completeDisputeTasks(dispute: { id: string; invoice_id: string; opened_at: Date }, actorId: string, ip: string | null | undefined, transaction: Transaction) {
   const { rows: tasks } = await execute<RowOf<typeof Task, 'id' | 'title' | 'status'>>(
     `UPDATE tasks t SET status = 'completed', completed_at = now()
        FROM (SELECT id, status FROM tasks
-              WHERE entity_type = 'invoice' AND entity_id = :invoiceId AND status IN ('pending', 'in_progress')
+              WHERE entity_type = 'invoice' AND entity_id = :invoiceId AND status IN ('pending', 'in_progress') AND type = 'customer_contact'
                 AND workflow_instance_id IS NULL AND created_at >= :openedAt
               FOR UPDATE) open
       WHERE t.id = open.id
