@@ -6,7 +6,7 @@ import { sqlUserName } from '../auth/user-record.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne } from '../db.server.ts';
 import { apiError, parseInput } from '../utils/api.server.ts';
-import { iso } from '../utils/api-values.ts';
+import { iso, money } from '../utils/api-values.ts';
 import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
 import { isUuid } from '../utils/validation.ts';
 import type { DebtorAnswer, Invoice, InvoiceDispute } from '../../db/models/index.ts';
@@ -40,6 +40,7 @@ export async function insertDispute(
   return rows[0].id;
 }
 
+/** A dispute as the invoice page and the API show it: who opened it and how, and its outcome once resolved. */
 export interface InvoiceDisputeDto {
   id: string;
   invoiceId: string;
@@ -49,21 +50,59 @@ export interface InvoiceDisputeDto {
   /** The staff member who opened it; null for the debtor through its link. */
   openedBy: string | null;
   openedIp: string | null;
+  outcome: RowOf<typeof InvoiceDispute>['outcome'];
+  agreedAmount: number | null;
+  resolutionNote: string | null;
+  resolvedAt: string | null;
+  resolvedBy: string | null;
 }
 
-type DisputeRow = RowOf<typeof InvoiceDispute, 'id' | 'invoice_id' | 'reason' | 'source' | 'opened_at' | 'opened_ip'> & { opened_by_name: string | null };
+type DisputeRow = RowOf<
+  typeof InvoiceDispute,
+  'id' | 'invoice_id' | 'reason' | 'source' | 'opened_at' | 'opened_ip' | 'outcome' | 'agreed_amount' | 'resolution_note' | 'resolved_at'
+> & { opened_by_name: string | null; resolved_by_name: string | null };
+
+const SELECT_DISPUTES = `
+  SELECT d.id, d.invoice_id, d.reason, d.source, d.opened_at, d.opened_ip, ${sqlUserName('o')} AS opened_by_name, d.outcome, d.agreed_amount,
+         d.resolution_note, d.resolved_at, ${sqlUserName('r')} AS resolved_by_name
+    FROM invoice_disputes d LEFT JOIN users o ON o.id = d.opened_by LEFT JOIN users r ON r.id = d.resolved_by`;
+
+function toDisputeDto(row: DisputeRow): InvoiceDisputeDto {
+  return {
+    id: row.id,
+    invoiceId: row.invoice_id,
+    reason: row.reason,
+    source: row.source,
+    openedAt: iso(row.opened_at),
+    openedBy: row.opened_by_name,
+    openedIp: row.opened_ip,
+    outcome: row.outcome,
+    agreedAmount: money(row.agreed_amount),
+    resolutionNote: row.resolution_note,
+    resolvedAt: iso(row.resolved_at),
+    resolvedBy: row.resolved_by_name,
+  };
+}
 
 async function openDisputeOf(invoiceId: string, transaction?: Transaction): Promise<InvoiceDisputeDto | null> {
-  const row = await selectOne<DisputeRow>(
-    `SELECT d.id, d.invoice_id, d.reason, d.source, d.opened_at, d.opened_ip, ${sqlUserName('u')} AS opened_by_name
-       FROM invoice_disputes d LEFT JOIN users u ON u.id = d.opened_by
-      WHERE d.invoice_id = :invoiceId AND d.resolved_at IS NULL`,
-    { invoiceId },
-    { transaction },
-  );
-  return row
-    ? { id: row.id, invoiceId: row.invoice_id, reason: row.reason, source: row.source, openedAt: iso(row.opened_at), openedBy: row.opened_by_name, openedIp: row.opened_ip }
-    : null;
+  const row = await selectOne<DisputeRow>(`${SELECT_DISPUTES} WHERE d.invoice_id = :invoiceId AND d.resolved_at IS NULL`, { invoiceId }, { transaction });
+  return row ? toDisputeDto(row) : null;
+}
+
+/** One dispute by its id (after resolving it, in the resolving transaction). */
+export async function disputeById(id: string, transaction?: Transaction): Promise<InvoiceDisputeDto | null> {
+  const row = await selectOne<DisputeRow>(`${SELECT_DISPUTES} WHERE d.id = :id`, { id }, { transaction });
+  return row ? toDisputeDto(row) : null;
+}
+
+/** The invoice page: the open dispute, if any, and the last resolved one. */
+export async function invoiceDisputes(invoiceId: string): Promise<{ open: InvoiceDisputeDto | null; lastResolved: InvoiceDisputeDto | null }> {
+  if (!isUuid(invoiceId)) return { open: null, lastResolved: null };
+  const [open, resolved] = await Promise.all([
+    openDisputeOf(invoiceId),
+    selectOne<DisputeRow>(`${SELECT_DISPUTES} WHERE d.invoice_id = :invoiceId AND d.resolved_at IS NOT NULL ORDER BY d.resolved_at DESC, d.id LIMIT 1`, { invoiceId }),
+  ]);
+  return { open, lastResolved: resolved ? toDisputeDto(resolved) : null };
 }
 
 /**
@@ -115,18 +154,19 @@ export async function openDispute({
 }
 
 export interface InvoiceDebtorView {
-  dispute: InvoiceDisputeDto | null;
+  /** Whether a dispute is open (it is shown, and resolved, in the invoice page's dispute section). */
+  disputed: boolean;
   /** The debtor's answer through its link, if it gave one. */
   answer: { answer: RowOf<typeof DebtorAnswer>['answer']; answeredAt: string; ip: string | null } | null;
 }
 
-/** The invoice page's section: the open dispute and the debtor's answer. */
+/** The invoice page's debtor section: the debtor's answer, and whether a dispute is open. */
 export async function invoiceDebtorView(invoiceId: string): Promise<InvoiceDebtorView> {
-  const [dispute, answer] = await Promise.all([
-    openDisputeOf(invoiceId),
+  const [invoice, answer] = await Promise.all([
+    selectOne<RowOf<typeof Invoice, 'disputed'>>(`SELECT disputed FROM invoices WHERE id = :invoiceId`, { invoiceId }),
     selectOne<RowOf<typeof DebtorAnswer, 'answer' | 'answered_at' | 'ip'>>(`SELECT answer, answered_at, ip FROM debtor_answers WHERE invoice_id = :invoiceId`, { invoiceId }),
   ]);
-  return { dispute, answer: answer ? { answer: answer.answer, answeredAt: iso(answer.answered_at), ip: answer.ip } : null };
+  return { disputed: invoice?.disputed ?? false, answer: answer ? { answer: answer.answer, answeredAt: iso(answer.answered_at), ip: answer.ip } : null };
 }
 
 /** 409 naming the open dispute and its reason (eligibility's 'dispute' check and verification). */

@@ -1,17 +1,15 @@
 import type { Transaction } from 'sequelize';
 import { logActivity } from '../activity-log.server.ts';
+import { disputeById, type InvoiceDisputeDto } from '../debtors/disputes.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
-import { sqlUserName } from '../auth/user-record.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne } from '../db.server.ts';
 import { apiError, parseInput } from '../utils/api.server.ts';
-import { iso, money } from '../utils/api-values.ts';
 import { centsToDecimalString, centsToNumber, toCents } from '../utils/money.ts';
-import { isUuid } from '../utils/validation.ts';
 import type { InvoiceDispute, Task } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 import { creditableCents, lockCreditedInvoice, recordCreditNote, type CreditNoteDto } from './credit-notes.server.ts';
-import { DILUTION_ERRORS, disputeResolveSchema, type DisputeResolveInput, type InvoiceDisputeOutcome } from './schemas.ts';
+import { DILUTION_ERRORS, disputeResolveSchema, type DisputeResolveInput } from './schemas.ts';
 
 /**
  * Resolving a debtor's dispute (docs/collections.md#dilution-and-disputes-resolved).
@@ -29,56 +27,6 @@ import { DILUTION_ERRORS, disputeResolveSchema, type DisputeResolveInput, type I
  * reason cleared, the open tasks the dispute opened on the invoice completed,
  * and 'dispute_resolved' logged. 409 when no dispute is open.
  */
-
-export interface DisputeDto {
-  id: string;
-  invoiceId: string;
-  reason: string;
-  source: RowOf<typeof InvoiceDispute>['source'];
-  openedAt: string;
-  openedBy: string | null;
-  outcome: InvoiceDisputeOutcome | null;
-  agreedAmount: number | null;
-  resolutionNote: string | null;
-  resolvedAt: string | null;
-  resolvedBy: string | null;
-}
-
-type DisputeRow = RowOf<typeof InvoiceDispute, 'id' | 'invoice_id' | 'reason' | 'source' | 'opened_at' | 'outcome' | 'agreed_amount' | 'resolution_note' | 'resolved_at'> & {
-  opened_by_name: string | null;
-  resolved_by_name: string | null;
-};
-
-const SELECT_DISPUTES = `
-  SELECT d.id, d.invoice_id, d.reason, d.source, d.opened_at, ${sqlUserName('o')} AS opened_by_name, d.outcome, d.agreed_amount, d.resolution_note,
-         d.resolved_at, ${sqlUserName('r')} AS resolved_by_name
-    FROM invoice_disputes d LEFT JOIN users o ON o.id = d.opened_by LEFT JOIN users r ON r.id = d.resolved_by`;
-
-function toDto(row: DisputeRow): DisputeDto {
-  return {
-    id: row.id,
-    invoiceId: row.invoice_id,
-    reason: row.reason,
-    source: row.source,
-    openedAt: iso(row.opened_at),
-    openedBy: row.opened_by_name,
-    outcome: row.outcome,
-    agreedAmount: money(row.agreed_amount),
-    resolutionNote: row.resolution_note,
-    resolvedAt: iso(row.resolved_at),
-    resolvedBy: row.resolved_by_name,
-  };
-}
-
-/** The invoice page: the open dispute, if any, and the last resolved one. */
-export async function invoiceDisputes(invoiceId: string): Promise<{ open: DisputeDto | null; lastResolved: DisputeDto | null }> {
-  if (!isUuid(invoiceId)) return { open: null, lastResolved: null };
-  const [open, resolved] = await Promise.all([
-    selectOne<DisputeRow>(`${SELECT_DISPUTES} WHERE d.invoice_id = :invoiceId AND d.resolved_at IS NULL`, { invoiceId }),
-    selectOne<DisputeRow>(`${SELECT_DISPUTES} WHERE d.invoice_id = :invoiceId AND d.resolved_at IS NOT NULL ORDER BY d.resolved_at DESC, d.id LIMIT 1`, { invoiceId }),
-  ]);
-  return { open: open ? toDto(open) : null, lastResolved: resolved ? toDto(resolved) : null };
-}
 
 /**
  * The tasks the dispute opened on its invoice: the 'customer_contact' tasks a
@@ -131,7 +79,7 @@ export async function resolveDispute({
   invoiceId: string;
   input: DisputeResolveInput;
   ip?: string | null;
-}): Promise<{ dispute: DisputeDto; creditNote: CreditNoteDto | null }> {
+}): Promise<{ dispute: InvoiceDisputeDto; creditNote: CreditNoteDto | null }> {
   assertCan(actor, 'resolve:dispute');
   const data = parseInput(disputeResolveSchema, input);
   return inTransaction(async (transaction) => {
@@ -212,7 +160,6 @@ export async function resolveDispute({
       },
       transaction,
     );
-    const row = (await selectOne<DisputeRow>(`${SELECT_DISPUTES} WHERE d.id = :id`, { id: dispute.id }, { transaction }))!;
-    return { dispute: toDto(row), creditNote };
+    return { dispute: (await disputeById(dispute.id, transaction))!, creditNote };
   });
 }

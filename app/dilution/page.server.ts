@@ -7,7 +7,8 @@ import { readApiError } from '../utils/api.server.ts';
 import { readIntent } from '../utils/intent.server.ts';
 import { redirectWithToast } from '../utils/toast.server.ts';
 import { addCreditNote, listCreditNotes } from './credit-notes.server.ts';
-import { invoiceDisputes, resolveDispute } from './disputes.server.ts';
+import { invoiceDisputes } from '../debtors/disputes.server.ts';
+import { resolveDispute } from './disputes.server.ts';
 import { creditNoteSchema, dilutionIntentSchema, disputeResolveSchema } from './schemas.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { Callout, Flex, Text } from '@radix-ui/themes';
+import { Flex } from '@radix-ui/themes';
 import { Form, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { Facts, Section } from '~/components/clients/party-detail.tsx';
@@ -9,14 +9,14 @@ import { formatDateTime } from '~/utils/format.ts';
 
 /**
  * The invoice page's section on the debtor (docs/screens.md): its answer
- * through its link (confirmed or disputed, when and from where), the open
- * dispute (reason, who opened it, when, from which side), and for a manager
- * the form to open a dispute on the debtor's behalf (posts to
- * /api/invoices/{id}/dispute and comes back here).
+ * through its link (confirmed or disputed, when and from where) and, while no
+ * dispute is open, for a manager the form to open one on the debtor's behalf
+ * (posts to /api/invoices/{id}/dispute and comes back here). The dispute
+ * itself, open or resolved, is the page's dispute section.
  */
 export function InvoiceDebtorSection({ invoiceId, open, data }: { invoiceId: string; open: boolean; data: InvoiceDebtorView & { canDispute: boolean } }) {
   const { t } = useTranslation();
-  const { dispute, answer } = data;
+  const { answer } = data;
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting' && navigation.formAction === `/api/invoices/${invoiceId}/dispute`;
   return (
@@ -32,16 +32,7 @@ export function InvoiceDebtorSection({ invoiceId, open, data }: { invoiceId: str
             ],
           ]}
         />
-        {dispute ? (
-          <Callout.Root color="red" data-testid="open-dispute">
-            <Callout.Text>
-              <Text weight="bold">{t('debtors.invoice.disputeOpen')}</Text> {dispute.reason}
-            </Callout.Text>
-            <Callout.Text size="1">
-              {t(`debtors.invoice.openedBy.${dispute.source}`, { at: formatDateTime(dispute.openedAt), name: dispute.openedBy ?? '', ip: dispute.openedIp ?? '—' })}
-            </Callout.Text>
-          </Callout.Root>
-        ) : data.canDispute && open ? (
+        {!data.disputed && data.canDispute && open ? (
           <Form method="post" action={`/api/invoices/${invoiceId}/dispute`} data-testid="dispute-form">
             <input type="hidden" name="redirectTo" value={`/invoices/${invoiceId}#debtor`} />
             <Flex direction="column" gap="2">

@@ -8,7 +8,7 @@ import { Options, SelectField, SubmitRow, TextAreaField } from '~/components/kit
 import { TableHead } from '~/components/kit/table-head.tsx';
 import { useZodForm } from '~/components/kit/zod-form.ts';
 import type { CreditNoteDto } from '~/dilution/credit-notes.server.ts';
-import type { DisputeDto } from '~/dilution/disputes.server.ts';
+import type { InvoiceDisputeDto } from '~/debtors/disputes.server.ts';
 import type { DilutionActionData } from '~/dilution/page.server.ts';
 import { creditNoteSchema, disputeResolveSchema, INVOICE_DISPUTE_OUTCOMES } from '~/dilution/schemas.ts';
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
@@ -143,7 +143,7 @@ export function DisputeSection({
   canResolve,
   actionData,
 }: {
-  disputes: { open: DisputeDto | null; lastResolved: DisputeDto | null };
+  disputes: { open: InvoiceDisputeDto | null; lastResolved: InvoiceDisputeDto | null };
   canResolve: boolean;
   actionData?: DilutionActionData | null;
 }) {
@@ -163,7 +163,7 @@ export function DisputeSection({
                 [t('dilution.dispute.reason'), open.reason],
                 [t('dilution.dispute.openedAt'), formatDateTime(open.openedAt)],
                 [t('dilution.dispute.sourceLabel'), t(`dilution.dispute.sources.${open.source}`)],
-                [t('dilution.dispute.openedBy'), open.openedBy],
+                [t('dilution.dispute.openedBy'), open.openedBy ?? t('dilution.dispute.openedByDebtor', { ip: open.openedIp ?? '—' })],
               ]}
             />
             {canResolve ? <ResolveForm actionData={actionData} /> : null}
