@@ -4,6 +4,8 @@ import enBackups from './locales/en/backups.json';
 import enClients from './locales/en/clients.json';
 import enCommon from './locales/en/common.json';
 import enDashboard from './locales/en/dashboard.json';
+import enDilution from './locales/en/dilution.json';
+import enDebtors from './locales/en/debtors.json';
 import enDocuments from './locales/en/documents.json';
 import enDunning from './locales/en/dunning.json';
 import enEInvoices from './locales/en/einvoices.json';
@@ -16,6 +18,7 @@ import enLedger from './locales/en/ledger.json';
 import enLimits from './locales/en/limits.json';
 import enOnboarding from './locales/en/onboarding.json';
 import enPayments from './locales/en/payments.json';
+import enRecourse from './locales/en/recourse.json';
 import enRecovery from './locales/en/recovery.json';
 import enRisk from './locales/en/risk.json';
 import enTasks from './locales/en/tasks.json';
@@ -26,6 +29,8 @@ import hrBackups from './locales/hr/backups.json';
 import hrClients from './locales/hr/clients.json';
 import hrCommon from './locales/hr/common.json';
 import hrDashboard from './locales/hr/dashboard.json';
+import hrDilution from './locales/hr/dilution.json';
+import hrDebtors from './locales/hr/debtors.json';
 import hrDocuments from './locales/hr/documents.json';
 import hrDunning from './locales/hr/dunning.json';
 import hrEInvoices from './locales/hr/einvoices.json';
@@ -38,6 +43,7 @@ import hrLedger from './locales/hr/ledger.json';
 import hrLimits from './locales/hr/limits.json';
 import hrOnboarding from './locales/hr/onboarding.json';
 import hrPayments from './locales/hr/payments.json';
+import hrRecourse from './locales/hr/recourse.json';
 import hrRecovery from './locales/hr/recovery.json';
 import hrRisk from './locales/hr/risk.json';
 import hrTasks from './locales/hr/tasks.json';
@@ -64,6 +70,8 @@ export const resources = {
       ...enBackups,
       ...enClients,
       ...enDashboard,
+      ...enDilution,
+      ...enDebtors,
       ...enDocuments,
       ...enDunning,
       ...enEInvoices,
@@ -76,6 +84,7 @@ export const resources = {
       ...enLimits,
       ...enOnboarding,
       ...enPayments,
+      ...enRecourse,
       ...enRecovery,
       ...enRisk,
       ...enTasks,
@@ -90,6 +99,8 @@ export const resources = {
       ...hrBackups,
       ...hrClients,
       ...hrDashboard,
+      ...hrDilution,
+      ...hrDebtors,
       ...hrDocuments,
       ...hrDunning,
       ...hrEInvoices,
@@ -102,6 +113,7 @@ export const resources = {
       ...hrLimits,
       ...hrOnboarding,
       ...hrPayments,
+      ...hrRecourse,
       ...hrRecovery,
       ...hrRisk,
       ...hrTasks,

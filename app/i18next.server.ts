@@ -9,7 +9,9 @@ import { readCookie } from './utils/cookies.ts';
  */
 export function languageFromRequest(request: Request) {
   const value = readCookie(request.headers.get('Cookie'), LANGUAGE_KEY);
-  return isLanguage(value) ? value : defaultLanguage;
+  if (isLanguage(value)) return value;
+  // The debtor's link opens in Croatian until the debtor chooses (docs/screens.md).
+  return new URL(request.url).pathname.startsWith('/debtor/') ? 'hr' : defaultLanguage;
 }
 
 export const i18nServer = new RemixI18Next({

@@ -7,17 +7,20 @@ import autocannon from 'autocannon';
 import { createSequelize } from '../db/connection.ts';
 import { startEmbeddedDatabase } from '../db/embedded.ts';
 import { migrateUp } from '../db/migrate.ts';
+import { addDays, businessDay } from '../app/utils/business-time.ts';
 import { nodeFlagsFor } from '../scripts/node-flags.ts';
 import { freePort } from '../tests/support/free-port.ts';
 import { startBaseline } from './baseline.ts';
 import { BENCH_USER, bookSize, loadBook } from './load-book.ts';
+import { clusterCpuMs, processCpuMs } from './cpu.ts';
 import { measureWrites, prepareFinanceable, type WriteRow } from './writes.ts';
 
 /**
  * `npm run bench`: a fresh embedded database with a large book, the
  * production build of FinFlow (web + worker) against it, and autocannon at
  * concurrency 1, 10 and 50 on the lists, the dashboard metrics and the pages,
- * next to a bare node:http + pg baseline of the invoice list. Prints a table
+ * next to a bare node:http + pg baseline of the invoice list, with the server
+ * CPU each request cost (web process and PostgreSQL, bench/cpu.ts). Prints a table
  * and writes bench/results/<time>.json. BENCH_SCALE (default 1) shrinks the
  * book for a quick trial; BENCH_DURATION (seconds, default 10) each run.
  * BENCH_DATA_DIR keeps the database in that folder and reuses a book loaded
@@ -55,6 +58,9 @@ interface Row {
   errors: number;
   non2xx: number;
   ratioToBaseline: number | null;
+  /** Server CPU per request, ms (bench/cpu.ts): the web process (null for the baseline, which runs in this process) and PostgreSQL. */
+  webCpuMs: number | null;
+  pgCpuMs: number;
 }
 
 function peakMemoryMb(pid: number | undefined): number | null {
@@ -172,6 +178,11 @@ async function main() {
       { name: 'GET /api/clients', path: '/api/clients', kind: 'list' },
       { name: 'GET /api/dashboard/metrics', path: '/api/dashboard/metrics', kind: 'metrics' },
       { name: 'GET /api/email/logs', path: '/api/email/logs', kind: 'list' },
+      // The ageing report (docs/collections.md#ageing): today by client and by customer, and 30 days and a year back, which roll the book back by that much of the ledger.
+      { name: 'GET /api/analytics/ageing', path: '/api/analytics/ageing', kind: 'metrics' },
+      { name: 'GET /api/analytics/ageing?by=customer', path: '/api/analytics/ageing?by=customer', kind: 'metrics' },
+      { name: 'GET /api/analytics/ageing?asOf=(30 days ago)', path: `/api/analytics/ageing?asOf=${addDays(businessDay(), -30)}`, kind: 'metrics' },
+      { name: 'GET /api/analytics/ageing?asOf=(a year ago)', path: `/api/analytics/ageing?asOf=${addDays(businessDay(), -365)}`, kind: 'metrics' },
       { name: 'page /', path: '/', kind: 'page' },
       { name: 'page /invoices', path: '/invoices', kind: 'page' },
       { name: 'page /clients', path: '/clients', kind: 'page' },
@@ -188,7 +199,10 @@ async function main() {
         continue;
       }
       for (const connections of concurrencies) {
+        const cpuBefore = { web: processCpuMs(web.pid), pg: clusterCpuMs(database.pgDir) };
         const result = await measure(full, connections, target.kind === 'baseline' ? undefined : cookie);
+        const served = Math.max(result.requests.total, 1);
+        const perRequest = (before: number, after: number) => Math.round(((after - before) / served) * 100) / 100;
         const rps = result.requests.average;
         if (target.kind === 'baseline') baselineRps.set(connections, rps);
         const row: Row = {
@@ -200,10 +214,12 @@ async function main() {
           errors: result.errors + result.timeouts,
           non2xx: result.non2xx,
           ratioToBaseline: target.kind === 'baseline' || !baselineRps.get(connections) ? null : rps / baselineRps.get(connections)!,
+          webCpuMs: target.kind === 'baseline' ? null : perRequest(cpuBefore.web, processCpuMs(web.pid)),
+          pgCpuMs: perRequest(cpuBefore.pg, clusterCpuMs(database.pgDir)),
         };
         rows.push(row);
         log(
-          `${target.name.padEnd(44)} c=${String(connections).padStart(2)}  ${String(row.requestsPerSecond).padStart(6)} req/s  p50 ${String(row.p50).padStart(4)} ms  p99 ${String(row.p99).padStart(4)} ms  errors ${row.errors + row.non2xx}${row.ratioToBaseline === null ? '' : `  ${(row.ratioToBaseline * 100).toFixed(0)} % of baseline`}`,
+          `${target.name.padEnd(44)} c=${String(connections).padStart(2)}  ${String(row.requestsPerSecond).padStart(6)} req/s  p50 ${String(row.p50).padStart(4)} ms  p99 ${String(row.p99).padStart(4)} ms  errors ${row.errors + row.non2xx}  cpu/req web ${row.webCpuMs ?? '–'} ms pg ${row.pgCpuMs} ms${row.ratioToBaseline === null ? '' : `  ${(row.ratioToBaseline * 100).toFixed(0)} % of baseline`}`,
         );
       }
     }

@@ -141,7 +141,10 @@ describe('constraints', () => {
   }
 
   // Rows the other rows refer to, committed once.
-  const f = {} as Record<'userA' | 'userB' | 'client' | 'otherClient' | 'customer' | 'invoice' | 'template' | 'workflow' | 'instance', string>;
+  const f = {} as Record<
+    'userA' | 'userB' | 'client' | 'otherClient' | 'customer' | 'invoice' | 'template' | 'workflow' | 'instance' | 'agreement' | 'document' | 'notice' | 'link',
+    string
+  >;
 
   const clientRow = () => ({ company_name: `Klijent ${unique()} d.o.o.`, oib: oib() });
   const invoiceRow = () => ({
@@ -224,9 +227,13 @@ describe('constraints', () => {
     // Completed with its file, so that a bad status breaks only the enum.
     backups: () => ({ status: 'completed', file_name: 'finflow-backup.zip', size: 1024, sha256: 'c'.repeat(64), completed_at: new Date() }),
     // Sent, with its time and document id, so that a bad status breaks only the enum, not "sent iff sent_at and document_id".
+    debtor_notices: () => ({ client_id: f.client, customer_id: f.customer, agreement_id: f.agreement, document_id: f.document, occasion: 'request' }),
+    debtor_answers: () => ({ link_id: f.link, invoice_id: f.invoice, answer: 'confirmed', ip: '203.0.113.1' }),
     // Sent, so that a bad skip reason breaks only the enum, not "skipped iff it has a reason" (checked after it by name).
     dunning_notices: () => ({ invoice_id: f.invoice, level: (counter++ % 4) + 1, day: '2026-01-10', status: 'sent', open_amount: '100.00' }),
     invoice_disputes: () => ({ invoice_id: f.invoice, reason: 'Roba nije isporučena', source: 'staff', opened_by: f.userB, outcome: 'rejected', resolved_at: new Date() }),
+    // Decided, with its reason, so that a bad status breaks only the enum, not "pending iff undecided".
+    write_off_requests: () => ({ invoice_id: f.invoice, reason: 'Dužnik likvidiran', status: 'rejected', requested_by: f.userB, decided_at: new Date(), rejection_reason: 'Ne' }),
     outgoing_einvoices: () => {
       const sequence = counter++ + 1;
       return {
@@ -279,6 +286,15 @@ describe('constraints', () => {
       fee_rate: '1.5000',
       recourse_days: 60,
       max_tenor_days: 120,
+    }),
+    credit_notes: () => ({
+      invoice_id: f.invoice,
+      number: `CN-${unique()}`,
+      issue_date: '2026-01-20',
+      amount: '1.00',
+      reason: 'Povrat robe',
+      source: 'manual',
+      booked_on: '2026-01-20',
     }),
     client_ledger: () => ({ client_id: f.client, booked_on: '2026-01-10', kind: 'advance', amount: '80.00', invoice_id: f.invoice, description: 'R-1' }),
     // Decided, so that a bad status breaks only the enum.
@@ -341,6 +357,10 @@ describe('constraints', () => {
     ['invoice_disputes', 'outcome', 'settled'],
     ['dunning_notices', 'status', 'bounced'],
     ['dunning_notices', 'skip_reason', 'lost'],
+    ['write_off_requests', 'status', 'done'],
+    ['credit_notes', 'source', 'refund'],
+    ['debtor_notices', 'occasion', 'reminder'],
+    ['debtor_answers', 'answer', 'maybe'],
   ];
 
   beforeAll(async () => {
@@ -354,6 +374,13 @@ describe('constraints', () => {
     f.template = (await insert('email_templates', validRow.email_templates())).id as string;
     f.workflow = (await insert('workflow_definitions', validRow.workflow_definitions())).id as string;
     f.instance = (await insert('workflow_instances', validRow.workflow_instances())).id as string;
+    // The debtor's side needs a notice (an agreement version and a document) and a link to answer through.
+    f.agreement = (await insert('agreements', validRow.agreements())).id as string;
+    f.document = (await insert('documents', validRow.documents())).id as string;
+    f.notice = (await insert('debtor_notices', validRow.debtor_notices())).id as string;
+    f.link = (
+      await insert('debtor_links', { client_id: f.client, customer_id: f.customer, notice_id: f.notice, token_hash: 'b'.repeat(64), expires_at: new Date(Date.now() + 86_400_000) })
+    ).id as string;
   });
 
   async function inRolledBackTransaction<T>(run: (transaction: Transaction) => Promise<T>) {

@@ -172,6 +172,9 @@ export interface AgreementTerms {
   concentrationLimit?: string;
   concentrationThreshold?: string;
   signed?: boolean;
+  /** Disclosed (open) factoring unless told: the debtor gets the notice of assignment (docs/collections.md). */
+  disclosed?: boolean;
+  requiresDebtorConfirmation?: boolean;
 }
 
 /**
@@ -190,9 +193,11 @@ export async function createAgreement(clientId: string, terms: AgreementTerms = 
   const recourseDays = terms.recourseDays === undefined ? 60 : terms.recourseDays;
   const { rows } = await execute<{ id: string; number: string; version: number }>(
     `INSERT INTO agreements (client_id, number, version, effective_from, valid_from, valid_until, advance_rate, fee_model, fee_rate, minimum_fee, admin_fee,
-                             documentation_fee, recourse, recourse_days, max_tenor_days, concentration_limit, concentration_threshold, signature_status, signed_on)
+                             documentation_fee, recourse, recourse_days, max_tenor_days, concentration_limit, concentration_threshold, signature_status, signed_on,
+                             disclosed, requires_debtor_confirmation)
      VALUES (:clientId, :number, :version, :effectiveFrom, :validFrom, :validUntil, :advanceRate, :feeModel, :feeRate, :minimumFee, :adminFee,
-             :documentationFee, :recourse, :recourseDays, :maxTenorDays, :concentrationLimit, :concentrationThreshold, :status, :signedOn)
+             :documentationFee, :recourse, :recourseDays, :maxTenorDays, :concentrationLimit, :concentrationThreshold, :status, :signedOn,
+             :disclosed, :requiresDebtorConfirmation)
      RETURNING id, number, version`,
     {
       clientId,
@@ -214,6 +219,8 @@ export async function createAgreement(clientId: string, terms: AgreementTerms = 
       concentrationThreshold: terms.concentrationThreshold ?? '0',
       status: signed ? 'signed' : 'unsigned',
       signedOn: signed ? validFrom : null,
+      disclosed: terms.disclosed ?? true,
+      requiresDebtorConfirmation: terms.requiresDebtorConfirmation ?? false,
     },
   );
   return rows[0];

@@ -42,6 +42,7 @@ function termRows(agreement: AgreementRow): Array<[string, string]> {
     ['Regres', agreement.recourse ? `s pravom regresa: neplaćeni račun vraća se klijentu ${agreement.recourse_days} dana nakon dospijeća` : 'bez prava regresa'],
     ['Najdulje razdoblje od izdavanja do dospijeća računa', `${agreement.max_tenor_days} dana`],
     ['Obavijest dužniku o ustupu', agreement.disclosed ? 'otvoreni faktoring (ustup se priopćuje dužniku)' : 'tihi faktoring (ustup se ne priopćuje dužniku)'],
+    ['Potvrda dužnika prije provjere računa', agreement.requires_debtor_confirmation ? 'potrebna: račun se provjerava tek kad ga dužnik potvrdi' : 'nije potrebna'],
     ['Limit koncentracije po dužniku', `${percent(agreement.concentration_limit)} otvorenog financiranog iznosa klijenta`],
     ['Prag primjene limita koncentracije', formatEur(agreement.concentration_threshold)],
   ];

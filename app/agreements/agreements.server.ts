@@ -44,6 +44,7 @@ export interface AgreementDto {
   recourseDays: number | null;
   maxTenorDays: number;
   disclosed: boolean;
+  requiresDebtorConfirmation: boolean;
   concentrationLimit: number;
   concentrationThreshold: number;
   signatureStatus: AgreementRow['signature_status'];
@@ -82,6 +83,7 @@ function toDto(row: ListedRow): AgreementDto {
     recourseDays: row.recourse_days,
     maxTenorDays: row.max_tenor_days,
     disclosed: row.disclosed,
+    requiresDebtorConfirmation: row.requires_debtor_confirmation,
     concentrationLimit: Number(row.concentration_limit),
     concentrationThreshold: money(row.concentration_threshold),
     signatureStatus: row.signature_status,
@@ -186,7 +188,7 @@ async function withPdfs<T>(work: (transaction: Transaction, stored: string[]) =>
 const TERM_COLUMNS = `effective_from = CAST(:effectiveFrom AS date), valid_from = CAST(:validFrom AS date), valid_until = CAST(:validUntil AS date),
   advance_rate = :advanceRate, fee_model = :feeModel, fee_rate = :feeRate, minimum_fee = :minimumFee, admin_fee = :adminFee,
   documentation_fee = :documentationFee, recourse = :recourse, recourse_days = :recourseDays, max_tenor_days = :maxTenorDays,
-  disclosed = :disclosed, concentration_limit = :concentrationLimit, concentration_threshold = :concentrationThreshold`;
+  disclosed = :disclosed, requires_debtor_confirmation = :requiresDebtorConfirmation, concentration_limit = :concentrationLimit, concentration_threshold = :concentrationThreshold`;
 
 function termValues(terms: AgreementTerms) {
   return { ...terms, validUntil: terms.validUntil ?? null };
@@ -195,11 +197,11 @@ function termValues(terms: AgreementTerms) {
 async function insertVersion(clientId: string, version: number, terms: AgreementTerms, actor: Actor, transaction: Transaction): Promise<string> {
   const { rows } = await execute<{ id: string }>(
     `INSERT INTO agreements (client_id, number, version, effective_from, valid_from, valid_until, advance_rate, fee_model, fee_rate, minimum_fee,
-                             admin_fee, documentation_fee, recourse, recourse_days, max_tenor_days, disclosed, concentration_limit,
-                             concentration_threshold, created_by)
+                             admin_fee, documentation_fee, recourse, recourse_days, max_tenor_days, disclosed, requires_debtor_confirmation,
+                             concentration_limit, concentration_threshold, created_by)
      VALUES (:clientId, :number, :version, CAST(:effectiveFrom AS date), CAST(:validFrom AS date), CAST(:validUntil AS date), :advanceRate, :feeModel,
-             :feeRate, :minimumFee, :adminFee, :documentationFee, :recourse, :recourseDays, :maxTenorDays, :disclosed, :concentrationLimit,
-             :concentrationThreshold, :actorId)
+             :feeRate, :minimumFee, :adminFee, :documentationFee, :recourse, :recourseDays, :maxTenorDays, :disclosed, :requiresDebtorConfirmation,
+             :concentrationLimit, :concentrationThreshold, :actorId)
      RETURNING id`,
     { ...termValues(terms), clientId, version, actorId: actor.id },
     { transaction },
@@ -324,6 +326,7 @@ function rowTerms(row: AgreementRow) {
     recourseDays: row.recourse_days,
     maxTenorDays: row.max_tenor_days,
     disclosed: row.disclosed,
+    requiresDebtorConfirmation: row.requires_debtor_confirmation,
     concentrationLimit: row.concentration_limit,
     concentrationThreshold: row.concentration_threshold,
   };

@@ -22,6 +22,7 @@ export interface AgreementRow {
   recourse_days: number | null;
   max_tenor_days: number;
   disclosed: boolean;
+  requires_debtor_confirmation: boolean;
   concentration_limit: string;
   concentration_threshold: string;
   signature_status: 'unsigned' | 'sent' | 'signed';
@@ -30,7 +31,7 @@ export interface AgreementRow {
 
 export const AGREEMENT_COLUMNS = `id, client_id, number, version, to_char(effective_from, 'YYYY-MM-DD') AS effective_from,
   to_char(valid_from, 'YYYY-MM-DD') AS valid_from, to_char(valid_until, 'YYYY-MM-DD') AS valid_until, advance_rate, fee_model, fee_rate,
-  minimum_fee, admin_fee, documentation_fee, recourse, recourse_days, max_tenor_days, disclosed, concentration_limit,
+  minimum_fee, admin_fee, documentation_fee, recourse, recourse_days, max_tenor_days, disclosed, requires_debtor_confirmation, concentration_limit,
   concentration_threshold, signature_status, to_char(signed_on, 'YYYY-MM-DD') AS signed_on`;
 
 /**

@@ -36,6 +36,7 @@ export const AGREEMENT_ERRORS = {
   noSignerEmail: 'agreements.errors.noSignerEmail',
   noDocument: 'agreements.errors.noDocument',
   signatureFailed: 'agreements.errors.signatureFailed',
+  confirmationNeedsDisclosure: 'agreements.errors.confirmationNeedsDisclosure',
 } as const;
 
 export const FEE_MODEL_OPTIONS = AGREEMENT_FEE_MODELS;
@@ -102,10 +103,16 @@ export const agreementTermsSchema = z
     recourseDays: z.preprocess(blankToUndefined, daysSchema(AGREEMENT_ERRORS.recourseDaysInvalid, 0, 3650).optional()),
     maxTenorDays: daysSchema(AGREEMENT_ERRORS.maxTenorInvalid, 1, 3650),
     disclosed: yesNoSchema(),
+    /** Verification waits for the debtor's confirmation (docs/collections.md); absent is no. */
+    requiresDebtorConfirmation: z.preprocess((value) => blankToUndefined(value) ?? false, yesNoSchema()),
     concentrationLimit: z.preprocess((value) => blankToUndefined(value) ?? '30', percentSchema(AGREEMENT_ERRORS.concentrationLimitInvalid, 2)),
     concentrationThreshold: feeSchema(),
   })
   .superRefine((terms, ctx) => {
+    // A silent agreement never contacts the debtor, so it cannot wait for the debtor's confirmation.
+    if (terms.requiresDebtorConfirmation && !terms.disclosed) {
+      ctx.addIssue({ code: 'custom', path: ['requiresDebtorConfirmation'], message: AGREEMENT_ERRORS.confirmationNeedsDisclosure });
+    }
     if (terms.recourse && terms.recourseDays === undefined) ctx.addIssue({ code: 'custom', path: ['recourseDays'], message: AGREEMENT_ERRORS.recourseDaysRequired });
     const validFrom = terms.validFrom ?? terms.effectiveFrom;
     if (terms.effectiveFrom < validFrom) ctx.addIssue({ code: 'custom', path: ['effectiveFrom'], message: AGREEMENT_ERRORS.effectiveBeforeValidFrom });

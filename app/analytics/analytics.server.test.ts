@@ -26,6 +26,7 @@ interface InvoiceRow {
   factor_amount: string | null;
   factor_fee: string | null;
   paid_amount: string;
+  credited_amount: string;
   issue_date: string;
   due_date: string;
   /** Croatian calendar days of the timestamps, YYYY-MM-DD. */
@@ -42,7 +43,7 @@ beforeAll(async () => {
   const user = await createTestUser({ role: 'user' });
   cookie = await signedInCookie(user.id);
   invoices = await selectRows<InvoiceRow>(
-    `SELECT id, client_id, customer_id, status, amount, factor_amount, factor_fee, paid_amount,
+    `SELECT id, client_id, customer_id, status, amount, factor_amount, factor_fee, paid_amount, credited_amount,
             to_char(issue_date, 'YYYY-MM-DD') AS issue_date, to_char(due_date, 'YYYY-MM-DD') AS due_date,
             to_char(timezone('Europe/Zagreb', financed_at), 'YYYY-MM-DD') AS financed_day,
             to_char(timezone('Europe/Zagreb', paid_at), 'YYYY-MM-DD') AS paid_day,
@@ -105,7 +106,8 @@ function expected(period: AnalyticsPeriod) {
 function exposures(kind: 'client_id' | 'customer_id') {
   const per = new Map<string, { cents: number; invoices: number }>();
   for (const row of invoices.filter((invoice) => invoice.status === 'financed')) {
-    const open = kind === 'client_id' ? cents(row.factor_amount) : cents(row.amount) - cents(row.paid_amount);
+    // What the debtor still owes: credit notes lower it (docs/collections.md#dilution-and-disputes-resolved).
+    const open = kind === 'client_id' ? cents(row.factor_amount) : cents(row.amount) - cents(row.paid_amount) - cents(row.credited_amount);
     const entry = per.get(row[kind]) ?? { cents: 0, invoices: 0 };
     per.set(row[kind], { cents: entry.cents + open, invoices: entry.invoices + 1 });
   }
@@ -177,6 +179,20 @@ describe.each<AnalyticsPeriod>(['30d', '90d', '1y'])('analytics for %s over the 
     expect(data.topClients).toHaveLength(10);
     expect(data.concentration).toEqual({ clients: clientExposure.concentration, customers: customerExposure.concentration });
     expect(data.concentration.clients.largestShare).toBe(data.topClients[0].share);
+  });
+
+  it("the book's dilution of the last 12 months equals its sum in JavaScript", async () => {
+    const figures = await analyticsFor({ period: '30d', now });
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb' }).format(now);
+    const yearAgo = new Date(Date.parse(`${today}T00:00:00Z`));
+    yearAgo.setUTCFullYear(yearAgo.getUTCFullYear() - 1);
+    const first = new Date(yearAgo.getTime() + 86_400_000).toISOString().slice(0, 10);
+    const notes = await selectRows<{ amount: string; issue_date: string }>(`SELECT amount, to_char(issue_date, 'YYYY-MM-DD') AS issue_date FROM credit_notes`);
+    const credited = notes.filter((note) => note.issue_date >= first && note.issue_date <= today).reduce((sum, note) => sum + cents(note.amount), 0);
+    const financed = invoices.filter((row) => row.financed_day !== null && row.financed_day >= first && row.financed_day <= today).reduce((sum, row) => sum + cents(row.amount), 0);
+    // The demo book has credit notes (db/seed/demo/dilution.ts): the rate is not zero.
+    expect(credited).toBeGreaterThan(0);
+    expect(figures.dilution).toEqual({ from: first, to: today, creditNotes: credited / 100, financed: financed / 100, rate: Math.round((10_000 * credited) / financed) / 100 });
   });
 
   it('GET /api/analytics answers the same figures; the CSV has them', async () => {

@@ -1,7 +1,8 @@
 import { selectOne, selectRows } from '../db.server.ts';
 import { centsToNumber, toCents } from '../utils/money.ts';
 import { ANALYTICS_PERIODS, SERIES_BUCKET, type AnalyticsPeriod } from './periods.ts';
-import { BUSINESS_TIME_ZONE } from '../utils/business-time.ts';
+import { BUSINESS_TIME_ZONE, businessDay } from '../utils/business-time.ts';
+import { dilutionOf, type DilutionDto } from '../dilution/rate.server.ts';
 
 /**
  * /analytics and GET /api/analytics (docs/screens.md): the figures of
@@ -30,10 +31,14 @@ import { BUSINESS_TIME_ZONE } from '../utils/business-time.ts';
  * - riskDistribution: clients by risk_category (unassessed as 'none'), with their open advances;
  * - topClients: the 10 clients with the largest open advances;
  * - topCustomers: the 10 customers with the largest open amount owed on financed
- *   invoices (amount − paid_amount);
+ *   invoices (amount − paid_amount − credited_amount);
  * - concentration: the largest one's share of the total open exposure (percent,
  *   one decimal) and the Herfindahl–Hirschman index Σ shareᵢ² × 10 000 (0 to
  *   10 000, one decimal), for clients and for customers; null when nothing is open.
+ *
+ * Dilution (the last 12 months to `now`'s Croatian day, whatever the period;
+ * app/dilution/rate.server.ts): credit notes issued ÷ amount of the invoices
+ * financed, percent with two decimals.
  */
 export const ANALYTICS_TIME_ZONE = BUSINESS_TIME_ZONE;
 /** Days past due after which an open financed invoice counts as defaulted. */
@@ -87,6 +92,7 @@ export interface Analytics {
   topCustomers: ExposureRow[];
   concentration: { clients: Concentration; customers: Concentration };
   series: SeriesPoint[];
+  dilution: DilutionDto;
 }
 
 const eur = (value: string | number | null | undefined) => centsToNumber(toCents(value ?? 0));
@@ -103,7 +109,7 @@ const BOUNDS = `
 async function exposure(kind: 'client' | 'customer', replacements: Record<string, unknown>) {
   const table = kind === 'client' ? 'clients' : 'customers';
   const column = kind === 'client' ? 'client_id' : 'customer_id';
-  const open = kind === 'client' ? 'i.factor_amount' : 'i.amount - i.paid_amount';
+  const open = kind === 'client' ? 'i.factor_amount' : 'i.amount - i.paid_amount - i.credited_amount';
   const [top, summary] = await Promise.all([
     selectRows<{ id: string; company_name: string; exposure: string; invoices: number; share: string }>(
       `WITH per AS (
@@ -142,7 +148,7 @@ export async function analyticsFor({ period, now = new Date() }: { period: Analy
     defaultDays: DEFAULT_DAYS_PAST_DUE,
     limit: TOP_LIMIT,
   };
-  const [flow, stock, risk, series, clients, customers] = await Promise.all([
+  const [flow, stock, risk, series, clients, customers, dilution] = await Promise.all([
     selectOne<{ from: string; to: string; volume: string; turnover: string; fees: string; financed: number; dso: string | null; paid: number }>(
       `WITH b AS (${BOUNDS})
        SELECT to_char(b.first_day, 'YYYY-MM-DD') AS from, to_char(b.today, 'YYYY-MM-DD') AS to,
@@ -189,6 +195,7 @@ export async function analyticsFor({ period, now = new Date() }: { period: Analy
     ),
     exposure('client', replacements),
     exposure('customer', replacements),
+    dilutionOf({ kind: 'book' }, { asOf: businessDay(now) }),
   ]);
   const open = toCents(stock!.open);
   const rate = (part: string) => (open === 0 ? null : Math.round((1000 * toCents(part)) / open) / 10);
@@ -212,5 +219,6 @@ export async function analyticsFor({ period, now = new Date() }: { period: Analy
     topCustomers: customers.top,
     concentration: { clients: clients.concentration, customers: customers.concentration },
     series: series.map((row) => ({ start: row.start, volume: eur(row.volume), count: row.count })),
+    dilution,
   };
 }

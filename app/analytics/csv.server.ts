@@ -20,7 +20,9 @@ const quote = (cell: string) => {
   const value = spreadsheetText(cell);
   return /[;"\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 };
-const money = (value: number) => value.toFixed(2).replace('.', ',');
+/** EUR with two decimals and a decimal comma, no grouping, so a spreadsheet sums it. */
+export const csvMoney = (value: number) => value.toFixed(2).replace('.', ',');
+const money = csvMoney;
 const decimal = (value: number | null) => (value === null ? '' : value.toFixed(1).replace('.', ','));
 
 export function analyticsFileName(data: Analytics): string {
@@ -56,5 +58,10 @@ export function analyticsCsv(data: Analytics): string {
   for (const row of data.topClients) add('topClients', row.companyName, money(row.exposure), `${decimal(row.share)} %`);
   for (const row of data.topCustomers) add('topCustomers', row.companyName, money(row.exposure), `${decimal(row.share)} %`);
   for (const point of data.series) add('series', point.start, money(point.volume), String(point.count));
+  return csvDocument(rows);
+}
+
+/** The file: BOM, quoted cells separated by semicolons, CRLF after every row. */
+export function csvDocument(rows: string[][]): string {
   return CSV_BOM + rows.map((cells) => cells.map(quote).join(CSV_SEPARATOR)).join('\r\n') + '\r\n';
 }

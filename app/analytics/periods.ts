@@ -17,7 +17,7 @@ export function analyticsPeriodOf(value: string | null): AnalyticsPeriod {
   return isAnalyticsPeriod(value) ? value : DEFAULT_ANALYTICS_PERIOD;
 }
 
-export const ANALYTICS_TABS = ['overview', 'performance', 'risk', 'financial'] as const;
+export const ANALYTICS_TABS = ['overview', 'performance', 'risk', 'financial', 'ageing'] as const;
 export type AnalyticsTab = (typeof ANALYTICS_TABS)[number];
 export function analyticsTabOf(value: string | null): AnalyticsTab {
   return value && (ANALYTICS_TABS as readonly string[]).includes(value) ? (value as AnalyticsTab) : 'overview';

@@ -8,3 +8,10 @@ export function requestedPeriod(request: Request): AnalyticsPeriod {
   if (!isAnalyticsPeriod(value)) throw apiError(400, 'analytics.validation.periodInvalid', { errors: { period: ['analytics.validation.periodOneOf'] } });
   return value;
 }
+
+/** An analytics file (CSV or XLSX) as a download that is never cached: the export routes' one response. */
+export function analyticsDownload(body: string | Uint8Array<ArrayBuffer>, contentType: string, fileName: string): Response {
+  const headers: Record<string, string> = { 'Content-Type': contentType, 'Content-Disposition': `attachment; filename="${fileName}"`, 'Cache-Control': 'no-store' };
+  if (typeof body !== 'string') headers['Content-Length'] = String(body.byteLength);
+  return new Response(body, { headers });
+}

@@ -9,11 +9,11 @@ import type { Analytics } from './analytics.server.ts';
  */
 export type Translate = (key: string, options?: Record<string, unknown>) => string;
 
-const eur = (value: number): XlsxCell => ({ number: value, format: 'eur' });
-const integer = (value: number): XlsxCell => ({ number: value, format: 'integer' });
+export const eur = (value: number): XlsxCell => ({ number: value, format: 'eur' });
+export const integer = (value: number): XlsxCell => ({ number: value, format: 'integer' });
 const decimal = (value: number | null): XlsxCell => (value === null ? null : { number: value, format: 'decimal' });
 const percent = (value: number | null): XlsxCell => (value === null ? null : { number: value, format: 'percent' });
-const header = (text: string): XlsxCell => ({ header: text });
+export const header = (text: string): XlsxCell => ({ header: text });
 
 export function analyticsXlsxFileName(data: Analytics): string {
   return `finflow-analytics-${data.period}-${data.to}.xlsx`;

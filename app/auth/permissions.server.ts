@@ -54,9 +54,19 @@ const ADDED_BY_ROLE = {
     'manage:agreement',
     // Put an invoice's reminders to the debtor on hold, or lift the hold (app/dunning/dunning.server.ts).
     'hold:dunning',
+    // Recourse: charge a recourse invoice back early; ask for a non-recourse invoice's write-off (app/recourse/).
+    'charge_back:invoice',
+    'request:write_off',
+    // Dilution: a credit note on a purchased invoice, and the outcome of a debtor's dispute (app/dilution/).
+    'record:credit_note',
+    'resolve:dispute',
+    // The debtor's side: confirmation requests and its links (resend, revoke), disputes opened on the debtor's behalf (app/debtors).
+    'manage:debtor_links',
+    'dispute:invoice',
   ],
   // export:data downloads the whole book; manage:backups makes and downloads database backups.
-  admin: ['manage:users', 'manage:integrations', 'export:data', 'manage:backups', 'manage:book_settings'],
+  // decide:write_off approves or rejects a write-off another person asked for (app/recourse/write-off.server.ts).
+  admin: ['manage:users', 'manage:integrations', 'export:data', 'manage:backups', 'manage:book_settings', 'decide:write_off'],
   super_admin: ['grant:super_admin'],
 } as const;
 

@@ -4,6 +4,7 @@ import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
 import { expectedCents, recordPayment } from '../payments/payment-recording.server.ts';
+import { openForMatchingSql } from '../payments/open-amount.server.ts';
 import { type PaymentDto } from '../payments/payment-queries.server.ts';
 import { entryAssignSchema, PAYMENT_MESSAGES } from '../payments/schemas.ts';
 import { apiError, zodRefusal } from '../utils/api.server.ts';
@@ -26,7 +27,7 @@ import { pageBounds } from '../utils/list-url.ts';
  * amounts) becomes one item per transaction. The item's reference is the
  * bank's: AcctSvcrRef, else NtryRef, else the statement id and position.
  *
- * Matching an item to an open invoice (financed, amount > paid_amount):
+ * Matching an item to an open invoice (financed or charged back, amount > paid_amount + credit notes):
  *  1. by the payment reference — the one FinFlow gave the debtor at
  *     financing ('HR00 2026-7-000042', invoices.payment_reference), which
  *     alone decides when it is there; else Croatian 'poziv na broj' models
@@ -34,7 +35,7 @@ import { pageBounds } from '../utils/list-url.ts';
  *     equals the invoice number ignoring punctuation, or its digits; or the
  *     invoice number written anywhere in the remittance text;
  *  2. the amount must not exceed what the invoice still expects (amount −
- *     confirmed − pending payments);
+ *     confirmed payments − credit notes − pending payments);
  *  3. several candidates: the one expecting exactly this amount, then the
  *     one whose customer's IBAN is the payer's; still several → unmatched.
  * A match becomes a pending payment (source bank_statement, bank_entry_ref =
@@ -218,7 +219,7 @@ async function matchItem(item: StatementItem, transaction: Transaction): Promise
     `SELECT i.id, i.invoice_number, i.amount, i.paid_amount, i.currency, cu.iban AS customer_iban,
             coalesce(i.payment_reference IN (:fullRefs), false) AS by_reference
        FROM invoices i JOIN customers cu ON cu.id = i.customer_id
-      WHERE i.status = 'financed' AND i.amount > i.paid_amount
+      WHERE ${openForMatchingSql('i')}
         AND (i.payment_reference IN (:fullRefs)
              OR regexp_replace(upper(i.invoice_number), '[^0-9A-Z]', '', 'g') IN (:alnumRefs)
              OR regexp_replace(i.invoice_number, '[^0-9]', '', 'g') IN (:digitRefs)

@@ -41,8 +41,8 @@ describe('creating a client', () => {
       onboardingStatus: 'pending',
       creditLimit: null,
       usedCredit: 0,
-      // The first risk assessment runs on creation: a new company with no book scores 83 (low).
-      riskScore: 83,
+      // The first risk assessment runs on creation: a new company with no book scores 85 (low).
+      riskScore: 85,
       riskCategory: 'low',
     });
     expect(client.id).toMatch(/^[0-9a-f-]{36}$/);

@@ -11,6 +11,7 @@ import { isUuid } from '../utils/validation.ts';
 import type { ActivityLog, Client, Customer, Document, Invoice, RiskAssessment } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 import { pageBounds } from '../utils/list-url.ts';
+import { dilutionOf, type DilutionDto } from '../dilution/rate.server.ts';
 
 /**
  * What clients and customers have in common ("parties": companies with an
@@ -283,12 +284,14 @@ export interface PartyRelations {
   documents: PartyDocumentDto[];
   riskHistory: RiskHistoryDto[];
   activity: ActivityDto[];
+  /** Credit notes ÷ financed amount over the last 12 months (docs/collections.md#dilution-and-disputes-resolved). */
+  dilution: DilutionDto;
 }
 
 export async function partyRelations(kind: PartyKind, id: string): Promise<PartyRelations> {
   const own = kind === 'client' ? 'client_id' : 'customer_id';
   const other = kind === 'client' ? { id: 'customer_id', table: 'customers' } : { id: 'client_id', table: 'clients' };
-  const [invoices, invoiceCount, documents, riskHistory, activity] = await Promise.all([
+  const [invoices, invoiceCount, documents, riskHistory, activity, dilution] = await Promise.all([
     selectRows<
       RowOf<
         typeof Invoice,
@@ -321,6 +324,7 @@ export async function partyRelations(kind: PartyKind, id: string): Promise<Party
         WHERE a.entity_type = :kind AND a.entity_id = :id ORDER BY a.created_at DESC, a.id DESC LIMIT :limit`,
       { kind, id, limit: DETAIL_ROW_LIMIT },
     ),
+    dilutionOf({ kind, id }),
   ]);
   return {
     invoices: invoices.map((row) => ({
@@ -366,5 +370,6 @@ export async function partyRelations(kind: PartyKind, id: string): Promise<Party
       details: row.details,
       createdAt: iso(row.created_at),
     })),
+    dilution,
   };
 }

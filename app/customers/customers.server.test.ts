@@ -24,7 +24,7 @@ describe('customers', () => {
       accountBlocked: false,
       blockageReason: null,
       lastFinaCheck: null,
-      riskScore: 83,
+      riskScore: 85,
       riskCategory: 'low',
     });
     expect(customer).not.toHaveProperty('contactPerson');

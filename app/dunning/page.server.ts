@@ -1,3 +1,4 @@
+import type { SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { json } from '@remix-run/node';
 import type { Actor } from '../auth/users.server.ts';
@@ -23,6 +24,9 @@ export async function handleDunningLevels(formData: FormData, { actor, ip }: { a
   return redirectWithToast('/settings', { title: 'dunning.settings.saved' });
 }
 
+/** What the hold form gets back when it is refused: the submission with its errors. */
+export type DunningHoldActionData = { intent: 'dunning-hold'; result: SubmissionResult<string[]> };
+
 /** /invoices/{id}, intent dunning-hold (manager): the hold with its reason, or lifting it. */
 export async function handleDunningHold(
   formData: FormData,
@@ -30,13 +34,13 @@ export async function handleDunningHold(
 ) {
   const back = `/invoices/${invoiceId}`;
   const submission = parseWithZod(formData, { schema: dunningHoldSchema });
-  if (submission.status !== 'success') return json({ intent: 'dunning-hold' as const, result: submission.reply() }, { status: 400 });
+  if (submission.status !== 'success') return json({ intent: 'dunning-hold', result: submission.reply() } satisfies DunningHoldActionData, { status: 400 });
   try {
     await setDunningHold({ actor, invoiceId, input: { hold: submission.value.hold, reason: submission.value.reason ?? undefined }, ip });
   } catch (error) {
     const problem = await readApiError(error);
     if (!problem) throw error;
-    return json({ intent: 'dunning-hold' as const, result: submission.reply({ formErrors: [problem.message] }) }, { status: problem.status });
+    return json({ intent: 'dunning-hold', result: submission.reply({ formErrors: [problem.message] }) } satisfies DunningHoldActionData, { status: problem.status });
   }
   return redirectWithToast(back, { title: submission.value.hold ? 'dunning.toast.held' : 'dunning.toast.lifted', params: { number: invoiceNumber } });
 }

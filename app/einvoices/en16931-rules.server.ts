@@ -50,7 +50,8 @@ export interface Rule {
   check(document: DocumentView): Array<string | RuleViolation>;
 }
 
-export type RuleDirection = 'intake' | 'outgoing';
+/** 'creditNoteIntake': a received CreditNote, which no term-by-term reader checks first (app/einvoices/ubl-credit-note.server.ts). */
+export type RuleDirection = 'intake' | 'creditNoteIntake' | 'outgoing';
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -522,16 +523,20 @@ const CALCULATION_RULES: readonly Rule[] = [
 /** Every rule, in the order they report: the terms, then their relations. */
 export const RULES: readonly Rule[] = [...TERM_RULES, ...CALCULATION_RULES];
 
+/** FinFlow's own promises about the documents it writes, not asked of a document it receives. */
+const WRITER_PROMISES = new Set(['HR-CIUS-TAX-NAME', 'HR-CIUS-PAYMENT-ID']);
+
 /**
  * The violations of a parsed document: on intake the relations between the
- * terms, outgoing every rule.
+ * terms, outgoing every rule, on a received credit note every rule but the
+ * writer's promises.
  */
 export function checkEInvoiceRules(root: XmlElement, direction: RuleDirection): RuleViolation[] {
   if (documentKindOf(root) === null) {
     return [{ rule: 'UBL', message: `The root element is not a UBL 2.1 Invoice (${UBL_INVOICE_NS}) or CreditNote (${UBL_CREDIT_NOTE_NS})` }];
   }
   const document = readDocument(root);
-  const rules = direction === 'intake' ? CALCULATION_RULES : RULES;
+  const rules = direction === 'intake' ? CALCULATION_RULES : direction === 'creditNoteIntake' ? RULES.filter((rule) => !WRITER_PROMISES.has(rule.id)) : RULES;
   return rules.flatMap((rule) => rule.check(document).map((finding) => (typeof finding === 'string' ? { rule: rule.id, message: finding } : finding)));
 }
 

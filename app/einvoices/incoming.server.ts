@@ -12,6 +12,7 @@ import { apiError, readApiError } from '../utils/api.server.ts';
 import { decodeRefusal, encodeRefusal, englishText, type RefusalParams } from '../utils/refusals.ts';
 import { UBL_MESSAGES } from './ubl-constants.ts';
 import { parseUblInvoice } from './ubl-document.server.ts';
+import { isUblCreditNote, parseUblCreditNote } from './ubl-credit-note.server.ts';
 import type { Client, IncomingEInvoice } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 import { iso } from '../utils/api-values.ts';
@@ -88,7 +89,8 @@ async function runIntake(
   let invoiceNumber: string | null = null;
   let sellerOib: string | null = null;
   try {
-    const parsed = parseUblInvoice(document.xml);
+    // A credit note is taken in too: it credits the purchased invoice it names (app/dilution/ubl-intake.server.ts).
+    const parsed = isUblCreditNote(document.xml) ? (({ number, seller }) => ({ invoiceNumber: number, seller }))(parseUblCreditNote(document.xml)) : parseUblInvoice(document.xml);
     invoiceNumber = parsed.invoiceNumber.slice(0, 255);
     sellerOib = parsed.seller.oib;
     const client = await selectOne<RowOf<typeof Client, 'id'>>('SELECT id FROM clients WHERE oib = :oib', { oib: parsed.seller.oib });
@@ -105,7 +107,7 @@ async function runIntake(
         ip,
         details: { source: 'einvoicing', receivedDocumentId: document.documentId },
       },
-      { within: (imported, transaction) => within(imported.id, transaction) },
+      { within },
     );
     return { status: 'imported', invoiceId: invoice.id, invoiceNumber, sellerOib };
   } catch (error) {

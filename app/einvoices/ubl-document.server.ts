@@ -37,7 +37,7 @@ import { all, first, parseUblXml, textOf, type XmlElement } from './ubl-xml.serv
 // ---------------------------------------------------------------------------
 // Checks
 
-interface Problem {
+export interface Problem {
   rule: string;
   message: string;
 }
@@ -55,7 +55,7 @@ class Problems {
 }
 
 /** 400 naming every failing rule: message = the first, errors.xml = all; the rule id and its (English) text are params. */
-function refusal(problems: Problem[]): Response {
+export function ruleRefusal(problems: Problem[]): Response {
   const refusals = problems.map((problem) => ({ code: UBL_MESSAGES.rule, params: { rule: problem.rule, text: problem.message } }));
   return apiError(400, UBL_MESSAGES.rule, { params: refusals[0]?.params, errors: { xml: refusals } });
 }
@@ -158,7 +158,7 @@ export function parseUblInvoice(input: Buffer | string): UblInvoice {
     return checkUblInvoice(input);
   } catch (error) {
     // Exact money arithmetic refuses results past 2^53 cents: numbers that large are not an invoice.
-    if (error instanceof RangeError) throw refusal([{ rule: 'BR-DEC', message: `a number is out of range (${error.message})` }]);
+    if (error instanceof RangeError) throw ruleRefusal([{ rule: 'BR-DEC', message: `a number is out of range (${error.message})` }]);
     throw error;
   }
 }
@@ -166,7 +166,7 @@ export function parseUblInvoice(input: Buffer | string): UblInvoice {
 function checkUblInvoice(input: Buffer | string): UblInvoice {
   const root = parseUblXml(input);
   if (root.name !== 'Invoice' || root.ns !== UBL_INVOICE_NS) {
-    throw refusal([
+    throw ruleRefusal([
       {
         rule: 'UBL 2.1',
         message: `the root element must be Invoice in the namespace ${UBL_INVOICE_NS}, found ${root.name} in ${root.ns || 'no namespace'}`,
@@ -386,7 +386,7 @@ function checkUblInvoice(input: Buffer | string): UblInvoice {
   // The relations between the terms (BR-CO-10…18, BR-x-01, BR-x-08, BR-S-09): the one rules engine.
   for (const violation of checkEInvoiceRules(root, 'intake')) problems.add(violation.rule, violation.message);
 
-  if (problems.list.length > 0) throw refusal(problems.list);
+  if (problems.list.length > 0) throw ruleRefusal(problems.list);
 
   const description = (notes.length ? notes.join('\n') : (lines[0]?.description ?? '')).slice(0, 5000) || null;
   return {

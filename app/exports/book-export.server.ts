@@ -45,6 +45,12 @@ export const BOOK_TABLES: readonly ExportedTable[] = [
   { table: 'agreements' },
   { table: 'invoices' },
   { table: 'invoice_lines' },
+  { table: 'invoice_disputes' },
+  { table: 'credit_notes' },
+  { table: 'debtor_notices' },
+  // The token hash is the emailed link's credential.
+  { table: 'debtor_links', omit: ['token_hash'] },
+  { table: 'debtor_answers' },
   { table: 'client_ledger' },
   { table: 'ledger_adjustments' },
   { table: 'payments' },
@@ -52,6 +58,7 @@ export const BOOK_TABLES: readonly ExportedTable[] = [
   { table: 'bank_statements' },
   { table: 'bank_statement_entries' },
   { table: 'credit_limit_requests' },
+  { table: 'write_off_requests' },
   { table: 'risk_assessments' },
   // Reminders to debtors and the holds on them (docs/collections.md#dunning).
   { table: 'dunning_notices' },
@@ -70,6 +77,7 @@ export const BOOK_TABLES: readonly ExportedTable[] = [
   { table: 'email_campaigns' },
   // The tracking token is a capability: whoever has it can mark the mail opened or clicked.
   { table: 'email_logs', omit: ['tracking_token'] },
+  { table: 'email_attachments' },
   { table: 'users', columns: ['id', 'email', 'first_name', 'last_name', 'role', 'is_active', 'otp_enabled', 'last_login_at', 'created_at', 'updated_at'] },
   {
     table: 'integrations',

@@ -10,6 +10,7 @@ import { blockedRefusal } from './invoice-transition.server.ts';
 import { INVOICE_MESSAGES, INVOICE_REFUSALS } from './schemas.ts';
 import { ELIGIBILITY_TEXTS, type EligibilityCheckName, type EligibilityCheckView } from './eligibility.ts';
 import type { Client, Customer, Invoice } from '../../db/models/index.ts';
+import { disputedRefusal } from '../debtors/disputes.server.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 
 /**
@@ -52,7 +53,7 @@ export interface Eligibility {
   agreement: AgreementRow | null;
   figures: FinancingFigures | null;
   client: RowOf<typeof Client, 'company_name' | 'iban' | 'credit_limit' | 'used_credit' | 'onboarding_status'>;
-  invoice: RowOf<typeof Invoice, 'id' | 'client_id' | 'customer_id' | 'invoice_number' | 'amount' | 'currency' | 'issue_date' | 'due_date'>;
+  invoice: RowOf<typeof Invoice, 'id' | 'client_id' | 'customer_id' | 'invoice_number' | 'amount' | 'currency' | 'issue_date' | 'due_date' | 'disputed' | 'dispute_reason'>;
 }
 
 const money = (cents: number) => centsToDecimalString(cents);
@@ -136,7 +137,7 @@ export async function invoiceEligibility(invoiceId: string, options: { transacti
   return inTransaction(async (transaction) => {
     const forUpdate = options.lock ? 'FOR UPDATE' : '';
     const invoice = await selectOne<Eligibility['invoice']>(
-      `SELECT id, client_id, customer_id, invoice_number, amount, currency, issue_date, due_date FROM invoices WHERE id = :invoiceId ${forUpdate}`,
+      `SELECT id, client_id, customer_id, invoice_number, amount, currency, issue_date, due_date, disputed, dispute_reason FROM invoices WHERE id = :invoiceId ${forUpdate}`,
       { invoiceId },
       { transaction },
     );
@@ -182,6 +183,13 @@ export async function invoiceEligibility(invoiceId: string, options: { transacti
       customer.account_blocked ? ELIGIBILITY_TEXTS.debtorBlocked : ELIGIBILITY_TEXTS.debtorActive,
       { name: customer.company_name },
       () => blockedRefusal(customer, 'finance'),
+    );
+    add(
+      'dispute',
+      !invoice.disputed,
+      invoice.disputed ? ELIGIBILITY_TEXTS.disputed : ELIGIBILITY_TEXTS.notDisputed,
+      { number: invoice.invoice_number, reason: invoice.dispute_reason ?? '' },
+      () => disputedRefusal(invoice),
     );
     add('currency', invoice.currency === 'EUR', ELIGIBILITY_TEXTS.currency, { currency: invoice.currency }, () =>
       apiError(409, INVOICE_REFUSALS.notEur, { params: { currency: invoice.currency } }),

@@ -9,6 +9,7 @@ export const ELIGIBILITY_CHECKS = [
   'kyc',
   'agreement',
   'debtor_blocked',
+  'dispute',
   'currency',
   'iban',
   'tenor',
@@ -36,6 +37,9 @@ export const ELIGIBILITY_TEXTS = {
   noAgreement: 'invoices.eligibility.checks.noAgreement',
   debtorActive: 'invoices.eligibility.checks.debtorActive',
   debtorBlocked: 'invoices.eligibility.checks.debtorBlocked',
+  // The debtor's side (app/locales/{en,hr}/debtors.json).
+  notDisputed: 'debtors.eligibility.notDisputed',
+  disputed: 'debtors.eligibility.disputed',
   currency: 'invoices.eligibility.checks.currency',
   iban: 'invoices.eligibility.checks.iban',
   noIban: 'invoices.eligibility.checks.noIban',

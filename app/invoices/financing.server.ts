@@ -6,6 +6,7 @@ import { postLedgerEntries } from '../ledger/ledger.server.ts';
 import { centsToDecimalString, centsToNumber, toCents } from '../utils/money.ts';
 import { firstRefusal, invoiceEligibility } from './eligibility.server.ts';
 import { transition } from './invoice-transition.server.ts';
+import { noticeOnFinancing } from '../debtors/notices.server.ts';
 
 /**
  * PUT /api/invoices/{id}/finance (manager): approved → financed, on the
@@ -81,6 +82,8 @@ export async function financeInvoice(args: { actor: Actor; id: string; ip?: stri
           ],
           transaction,
         );
+        // The notice of assignment at the pair's first financing under a disclosed agreement (docs/collections.md), in this transaction.
+        const notice = await noticeOnFinancing({ invoice: row, agreement, actor: args.actor, ip: args.ip }, transaction);
         const used = toCents(client.used_credit);
         return {
           factorAmount: centsToNumber(figures.advanceCents),
@@ -104,6 +107,7 @@ export async function financeInvoice(args: { actor: Actor; id: string; ip?: stri
           payoutId: rows[0].id,
           iban: client.iban,
           feeEInvoice: feeEInvoice?.number ?? null,
+          ...(notice ? { debtorNotice: { noticeId: notice.noticeId, documentId: notice.documentId, emailLogId: notice.link?.emailLogId ?? null, taskId: notice.taskId } } : {}),
         };
       },
     },

@@ -8,6 +8,7 @@ import { applyEntityDecision } from '../workflows/decisions.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { InvoiceRow } from './invoice-dto.server.ts';
 import { blockedRefusal, customerState, transition } from './invoice-transition.server.ts';
+import { assertVerifiable } from '../debtors/disputes.server.ts';
 import type { Client, Invoice } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 
@@ -36,7 +37,7 @@ async function findDuplicate(row: InvoiceRow, transaction: Transaction) {
       WHERE i.id <> :id AND i.status <> 'rejected' AND i.customer_id = :customerId AND i.amount = :amount
         AND (
           (i.client_id = :clientId AND i.issue_date = :issueDate)
-          OR (i.client_id <> :clientId AND i.status IN ('financed', 'paid')
+          OR (i.client_id <> :clientId AND i.status IN ('financed', 'paid', 'charged_back', 'written_off')
               AND lower(btrim(i.invoice_number)) = lower(btrim(:invoiceNumber)))
         )
       ORDER BY i.created_at LIMIT 1`,
@@ -69,6 +70,8 @@ export async function verifyInvoice(args: { actor: Actor; id: string; ip?: strin
       apply: async (row, transaction) => {
         const customer = await customerState(row.customer_id, transaction);
         if (customer.account_blocked) throw blockedRefusal(customer, 'verify');
+        // Disputed, or waiting for the debtor's confirmation the agreement requires (docs/collections.md).
+        await assertVerifiable(row, transaction);
         const duplicate = await findDuplicate(row, transaction);
         if (duplicate) {
           throw duplicate.rule === 'same_receivable'

@@ -38,12 +38,18 @@ export interface InvoiceDto {
   customerId: string;
   customerName: string;
   paidAmount: number;
+  /** The credit notes on the invoice: what the debtor no longer owes (docs/collections.md#dilution-and-disputes-resolved). */
+  creditedAmount: number;
   source: 'manual' | 'ubl';
   /** What the debtor quotes when it pays the factor, from the first financing (docs/collections.md). */
   paymentReference: string | null;
   /** The debtor disputes the invoice, with its reason. */
   disputed: boolean;
   disputeReason: string | null;
+  /** Charged back to the client (docs/collections.md#recourse-and-write-off); the reason when a manager did it early, null when the recourse period passed. */
+  chargedBackAt: string | null;
+  chargeBackReason: string | null;
+  writtenOffAt: string | null;
 }
 
 export function toInvoiceDto(row: InvoiceListRow): InvoiceDto {
@@ -65,10 +71,14 @@ export function toInvoiceDto(row: InvoiceListRow): InvoiceDto {
     customerId: row.customer_id,
     customerName: row.customer_name,
     paidAmount: money(row.paid_amount),
+    creditedAmount: money(row.credited_amount),
     source: row.source,
     paymentReference: row.payment_reference,
     disputed: row.disputed,
     disputeReason: row.dispute_reason,
+    chargedBackAt: iso(row.charged_back_at),
+    chargeBackReason: row.charge_back_reason,
+    writtenOffAt: iso(row.written_off_at),
   };
 }
 

@@ -35,6 +35,8 @@ describe('lists, tab counts and the payable list', () => {
       verified: await sqlCount(`status = 'verified'`),
       approved: await sqlCount(`status = 'approved'`),
       rejected: await sqlCount(`status = 'rejected'`),
+      charged_back: await sqlCount(`status = 'charged_back'`),
+      written_off: await sqlCount(`status = 'written_off'`),
     });
     expect(await invoiceTabCounts({ q: 'PRIJEVOZ' })).toEqual({
       all: await sqlCount(`description ILIKE '%prijevoz%'`),
@@ -42,6 +44,8 @@ describe('lists, tab counts and the payable list', () => {
       verified: await sqlCount(`description ILIKE '%prijevoz%' AND status = 'verified'`),
       approved: await sqlCount(`description ILIKE '%prijevoz%' AND status = 'approved'`),
       rejected: await sqlCount(`description ILIKE '%prijevoz%' AND status = 'rejected'`),
+      charged_back: await sqlCount(`description ILIKE '%prijevoz%' AND status = 'charged_back'`),
+      written_off: await sqlCount(`description ILIKE '%prijevoz%' AND status = 'written_off'`),
     });
     for (const status of ['pending', 'verified', 'approved', 'rejected', 'financed'] as const) {
       const { items, total } = await listInvoices({ status });

@@ -91,7 +91,7 @@ export interface PayableInvoiceDto {
   paidAmount: number;
   /** Payments recorded and waiting for confirmation. */
   pendingAmount: number;
-  /** What a new payment may still cover: amount − paidAmount − pendingAmount. */
+  /** What a new payment may still cover: amount − paidAmount − the credit notes − pendingAmount. */
   openAmount: number;
   dueDate: string;
 }
@@ -198,7 +198,9 @@ export async function invoiceTabCounts(options: { q?: string | null } = {}): Pro
             count(*) FILTER (WHERE i.status = 'pending')::int AS pending,
             count(*) FILTER (WHERE i.status = 'verified')::int AS verified,
             count(*) FILTER (WHERE i.status = 'approved')::int AS approved,
-            count(*) FILTER (WHERE i.status = 'rejected')::int AS rejected
+            count(*) FILTER (WHERE i.status = 'rejected')::int AS rejected,
+            count(*) FILTER (WHERE i.status = 'charged_back')::int AS charged_back,
+            count(*) FILTER (WHERE i.status = 'written_off')::int AS written_off
        FROM invoices i ${search ? `WHERE ${search}` : ''}`,
     replacements,
   );

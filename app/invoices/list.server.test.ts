@@ -49,7 +49,7 @@ describe('the invoice list', () => {
     expect(await numbers('100%_')).toEqual(['R-2026-0000001']);
     expect(await numbers('r-2025', 'verified')).toEqual(['R-2025-0001299']);
     expect(await numbers('nema')).toEqual([]);
-    expect(await invoiceTabCounts({ q: 'r-20' })).toEqual({ all: 3, pending: 2, verified: 1, approved: 0, rejected: 0 });
+    expect(await invoiceTabCounts({ q: 'r-20' })).toEqual({ all: 3, pending: 2, verified: 1, approved: 0, rejected: 0, charged_back: 0, written_off: 0 });
     // A searched page counts all its matches, also a page past the end, and no match is 0.
     expect((await listInvoices({ q: 'r-20', limit: 1 })).total).toBe(3);
     expect(await listInvoices({ q: 'r-20', limit: 2, offset: 2 })).toMatchObject({ total: 3, items: [expect.anything()] });
@@ -122,7 +122,7 @@ describe('the invoice list', () => {
     const { clientId } = await book();
     const count = async (where = 'true') => (await selectOne<{ n: number }>(`SELECT count(*)::int AS n FROM invoices WHERE ${where}`))!.n;
     expect((await listInvoices({ limit: 2 })).total).toBe(await count());
-    for (const status of ['pending', 'verified', 'approved', 'rejected', 'financed', 'paid']) {
+    for (const status of ['pending', 'verified', 'approved', 'rejected', 'financed', 'paid', 'charged_back', 'written_off']) {
       expect((await listInvoices({ status, limit: 1 })).total).toBe(await count(`status = '${status}'`));
     }
     expect((await listInvoices({ clientId, limit: 1 })).total).toBe(await count(`client_id = '${clientId}'`));
@@ -132,6 +132,8 @@ describe('the invoice list', () => {
       verified: await count(`status = 'verified'`),
       approved: await count(`status = 'approved'`),
       rejected: await count(`status = 'rejected'`),
+      charged_back: await count(`status = 'charged_back'`),
+      written_off: await count(`status = 'written_off'`),
     });
     // Newest first, paged.
     const first = await listInvoices({ limit: 2 });

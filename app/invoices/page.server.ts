@@ -17,6 +17,7 @@ import { eligibilityView, financingFigures, firstUnderAgreement, invoiceEligibil
 import type { EligibilityCheckView } from './eligibility.ts';
 import { AGREEMENT_COLUMNS, agreementInForce, feeTermsOf, type AgreementRow } from '../agreements/in-force.server.ts';
 import { invoiceFee } from '../agreements/fees.ts';
+import { feeBaseReductions } from '../dilution/fee-base.server.ts';
 import { money } from '../utils/api-values.ts';
 import type { InvoiceDto } from './invoice-dto.server.ts';
 import { type INVOICE_DECISIONS, INVOICE_MESSAGES, INVOICE_TABS, invoiceCreateSchema, type InvoiceTab } from './schemas.ts';
@@ -168,7 +169,7 @@ export async function financedFees(invoice: Pick<InvoiceDto, 'id' | 'status'>): 
     advanceCents: toCents(row.factor_amount),
     financedOn: row.financed_on,
     until: until < row.financed_on ? row.financed_on : until,
-    collections: collections.map((collection) => ({ day: collection.day, cents: toCents(collection.amount) })),
+    collections: [...collections.map((collection) => ({ day: collection.day, cents: toCents(collection.amount) })), ...(await feeBaseReductions(invoice.id, agreement.fee_model))],
   });
   return {
     agreementNumber: agreement.number,

@@ -66,8 +66,8 @@ export const INVOICE_REFUSALS = {
   customerProposal: 'invoices.refusals.customerProposal',
 } as const;
 
-/** The five tabs of /invoices (docs/screens.md): all and four statuses. */
-export const INVOICE_TABS = ['all', 'pending', 'verified', 'approved', 'rejected'] as const;
+/** The tabs of /invoices (docs/screens.md): all, the four statuses of the spec, and the two that close a financing unpaid. */
+export const INVOICE_TABS = ['all', 'pending', 'verified', 'approved', 'rejected', 'charged_back', 'written_off'] as const;
 export type InvoiceTab = (typeof INVOICE_TABS)[number];
 export { INVOICE_STATUSES, type InvoiceStatus };
 

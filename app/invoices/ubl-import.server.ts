@@ -6,6 +6,9 @@ import { deleteObjectIfUnreferenced, storeDocument } from '../documents/document
 import { execute, inTransaction } from '../db.server.ts';
 import type { UblInvoice } from '../einvoices/ubl-constants.ts';
 import { parseUblInvoice } from '../einvoices/ubl-document.server.ts';
+import { isUblCreditNote } from '../einvoices/ubl-credit-note.server.ts';
+import { intakeUblCreditNote } from '../dilution/ubl-intake.server.ts';
+import type { CreditNoteDto } from '../dilution/credit-notes.server.ts';
 import { matchUblParties, type ProposedCustomer } from '../einvoices/ubl-parties.server.ts';
 import { objectKeyFor, sha256Hex } from '../storage/object-store.server.ts';
 import { apiError } from '../utils/api.server.ts';
@@ -21,10 +24,15 @@ import { INVOICE_MESSAGES, INVOICE_REFUSALS } from './schemas.ts';
  * when proposed and allowed, the invoice and its lines are inserted
  * (source 'ubl'), and the XML is stored as the invoice's document (type
  * 'invoice') and linked as invoices.ubl_document_id.
+ * A UBL CreditNote is not an invoice: it credits the purchased invoice it
+ * names (app/dilution/ubl-intake.server.ts), and the answer is that invoice
+ * with the credit note.
  */
 export interface ImportedInvoice extends InvoiceDto {
   customerCreated: boolean;
   documentId: string;
+  /** With a CreditNote: the credit note recorded on this (purchased) invoice. */
+  creditNote?: CreditNoteDto;
 }
 
 /** 409 carrying the proposed customer, so the UI can ask before creating it: the refusal body plus `proposedCustomer`. */
@@ -62,18 +70,22 @@ export async function importUblInvoice({ actor, ...input }: UblIntakeInput & { a
 /**
  * The intake itself, shared by the upload (a staff member, checked above) and
  * the e-invoices received from the intermediary (actor null: nobody on staff
- * submitted them). `within` runs in the intake's transaction once the invoice
+ * submitted them). `within` runs in the intake's transaction once the invoice (or credit note)
  * is stored, so the caller's own record commits or rolls back with it.
  */
 export async function intakeUblInvoice(
   { actor, clientId, xml, fileName, createCustomer: mayCreateCustomer = false, ip, details = {} }: UblIntakeInput & { actor: Actor | null },
-  options: { within?: (invoice: ImportedInvoice, transaction: Transaction) => Promise<void> } = {},
+  options: { within?: (invoiceId: string, transaction: Transaction) => Promise<void> } = {},
 ): Promise<ImportedInvoice> {
   if (!clientId) throw apiError(400, INVOICE_MESSAGES.clientRequired, { errors: { clientId: [INVOICE_MESSAGES.clientRequired] } });
   // Not a UUID cannot name a client; refused here rather than by the database.
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(clientId))
     throw apiError(400, INVOICE_MESSAGES.clientNotFound, { errors: { clientId: [INVOICE_MESSAGES.clientNotFound] } });
   const bytes = typeof xml === 'string' ? Buffer.from(xml, 'utf8') : xml;
+  if (isUblCreditNote(bytes)) {
+    const credited = await intakeUblCreditNote({ actor, clientId: clientId.toLowerCase(), xml: bytes, fileName, ip }, options);
+    return { ...credited.invoice, customerCreated: false, documentId: credited.documentId, creditNote: credited.creditNote };
+  }
   const parsed = parseUblInvoice(bytes);
   const name = fileName?.trim() || `${parsed.invoiceNumber.replace(/[^\w.-]+/g, '_')}.xml`;
   let stored = false;
@@ -144,7 +156,7 @@ export async function intakeUblInvoice(
       // storeDocument wrote document_uploaded, linked to this invoice, in this transaction.
       await execute('UPDATE invoices SET ubl_document_id = :documentId WHERE id = :id', { id: invoice.id, documentId: document.id }, { transaction });
       const imported = { ...invoice, customerCreated, documentId: document.id };
-      await options.within?.(imported, transaction);
+      await options.within?.(invoice.id, transaction);
       return imported;
     });
   } catch (error) {

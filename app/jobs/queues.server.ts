@@ -73,6 +73,13 @@ export const queues = [
     schedule: { cron: '15 5 * * *', tz: 'Europe/Zagreb' },
   }),
   defineQueue({
+    name: 'recourse-chargeback',
+    // Daily before staff arrive: recourse invoices past their recourse period are charged back (app/recourse/recourse.server.ts);
+    // each invoice is re-read under its lock, so a retry or a rerun charges nothing twice.
+    options: { retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 900, retentionMinutes: 360 },
+    schedule: { cron: '45 5 * * *', tz: 'Europe/Zagreb' },
+  }),
+  defineQueue({
     name: 'workflow-step',
     // One automated workflow step (app/workflows/engine.server.ts). Three retries with backoff (~10 s, 20 s, 40 s),
     // then the instance is marked failed with the error kept; a step runs in one transaction, so 5 minutes is generous.

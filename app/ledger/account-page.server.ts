@@ -33,7 +33,7 @@ export async function loadClientAccount(request: Request, clientId: string, user
     ledgerPage(clientId, { page: asked }),
     listAdjustments(clientId, { status: 'pending', limit: 50 }),
     selectRows<RowOf<typeof Invoice, 'id' | 'invoice_number'>>(
-      `SELECT id, invoice_number FROM invoices WHERE client_id = :clientId AND status IN ('financed', 'paid') ORDER BY financed_at DESC NULLS LAST, id LIMIT :limit`,
+      `SELECT id, invoice_number FROM invoices WHERE client_id = :clientId AND status IN ('financed', 'paid', 'charged_back', 'written_off') ORDER BY financed_at DESC NULLS LAST, id LIMIT :limit`,
       { clientId, limit: INVOICE_CHOICES },
     ),
   ]);

@@ -136,3 +136,13 @@ export async function invoiceLedgerBalance(invoiceId: string, options: { transac
   const [row] = await selectRows<{ balance: string | null }>('SELECT sum(amount) AS balance FROM client_ledger WHERE invoice_id = :invoiceId', { invoiceId }, options);
   return toCents(row?.balance ?? '0');
 }
+
+/** The advance still outstanding on one invoice, from its ledger entries (advance less collections, never below zero). */
+export async function invoiceOutstandingAdvance(invoiceId: string, options: { transaction?: Transaction } = {}): Promise<number> {
+  const [row] = await selectRows<{ outstanding: string | null }>(
+    `SELECT greatest(0, sum(amount)) AS outstanding FROM client_ledger WHERE invoice_id = :invoiceId AND kind IN ('advance', 'collection')`,
+    { invoiceId },
+    options,
+  );
+  return toCents(row?.outstanding ?? '0');
+}

@@ -1,6 +1,6 @@
 import { factorParty } from '../einvoices/factor-party.server.ts';
 import { spreadsheetText } from '../exports/cell-text.ts';
-import { FONT, renderPdf, type PdfDocument } from '../pdf/pdf.server.ts';
+import { FONT, renderPdf, tableRow, type PdfColumn, type PdfDocument } from '../pdf/pdf.server.ts';
 import type { LedgerKind } from '../../db/models/enums.ts';
 import type { LedgerEntryDto, StatementDto } from './statement.server.ts';
 
@@ -19,6 +19,7 @@ export const KIND_LABELS_HR: Record<LedgerKind, string> = {
   collection: 'Naplata',
   reserve_release: 'Isplata rezerve',
   chargeback: 'Regres',
+  write_off: 'Otpis',
   adjustment: 'Ispravak',
 };
 
@@ -78,26 +79,17 @@ export function statementCsv(statement: StatementDto): string {
 
 // ---- PDF ----------------------------------------------------------------------
 
-const COLUMNS = [
+const COLUMNS: readonly PdfColumn[] = [
   { title: 'Datum', x: 50, width: 62, align: 'left' },
   { title: 'Vrsta', x: 114, width: 78, align: 'left' },
   { title: 'Referenca', x: 194, width: 130, align: 'left' },
   { title: 'Duguje', x: 326, width: 70, align: 'right' },
   { title: 'Potražuje', x: 398, width: 70, align: 'right' },
   { title: 'Saldo', x: 470, width: 75, align: 'right' },
-] as const;
+];
 
 function row(doc: PdfDocument, cells: string[], options: { bold?: boolean } = {}) {
-  if (doc.y > doc.page.height - 90) doc.addPage();
-  const y = doc.y;
-  doc.font(options.bold ? FONT.bold : FONT.regular).fontSize(8);
-  let bottom = y;
-  COLUMNS.forEach((column, index) => {
-    doc.text(cells[index] ?? '', column.x, y, { width: column.width, align: column.align, lineBreak: true });
-    bottom = Math.max(bottom, doc.y);
-  });
-  doc.x = 50;
-  doc.y = bottom + 3;
+  tableRow(doc, COLUMNS, cells, options);
 }
 
 /** The statement as an A4 PDF: the factor, the client with its OIB, the period, the movements and the balances. */

@@ -148,7 +148,7 @@ export async function clientAccountSummary(clientId: string, today: string = bus
             coalesce(sum(l.amount) FILTER (WHERE l.kind = 'fee' AND l.booked_on >= make_date(:year, 1, 1) AND l.booked_on < make_date(:year + 1, 1, 1)), 0) AS fees,
             coalesce(sum(l.amount) FILTER (WHERE l.kind = 'fee_vat' AND l.booked_on >= make_date(:year, 1, 1) AND l.booked_on < make_date(:year + 1, 1, 1)), 0) AS fee_vat,
             count(l.id)::int AS entries,
-            (SELECT coalesce(sum(i.amount - i.paid_amount), 0) FROM invoices i WHERE i.client_id = :clientId AND i.status = 'financed') AS open_amount,
+            (SELECT coalesce(sum(i.amount - i.paid_amount - i.credited_amount), 0) FROM invoices i WHERE i.client_id = :clientId AND i.status = 'financed') AS open_amount,
             (SELECT coalesce(sum(f.amount), 0) FROM client_ledger f JOIN invoices i ON i.id = f.invoice_id
               WHERE f.client_id = :clientId AND i.client_id = :clientId AND i.status = 'financed') AS open_ledger
        FROM client_ledger l WHERE l.client_id = :clientId`,

@@ -19,10 +19,10 @@ export const TOO_MANY_REQUESTS = 'onboarding.errors.tooManyRequests';
 /**
  * Counts one request for `ip` (atomically: concurrent requests all count) and
  * throws 429 once the window's budget is spent. A window that has run out
- * starts again at 1.
+ * starts again at 1. `scope` keeps another public page's budget apart (the debtor's link: 'debtor').
  */
-export async function assertRegistrationRate(ip: string | null | undefined, rule: RateRule = REGISTRATION_RATE): Promise<void> {
-  const key = `registration:${ip || 'unknown'}`.slice(0, 400);
+export async function assertRegistrationRate(ip: string | null | undefined, rule: RateRule = REGISTRATION_RATE, scope: 'registration' | 'debtor' = 'registration'): Promise<void> {
+  const key = `${scope}:${ip || 'unknown'}`.slice(0, 400);
   const { rows } = await execute<{ hits: number; retry_after: number }>(
     `INSERT INTO registration_rate_limits AS r (key, hits, window_started_at) VALUES (:key, 1, now())
      ON CONFLICT (key) DO UPDATE SET

@@ -184,7 +184,7 @@ export async function paymentTabCounts(options: { q?: string | null } = {}): Pro
  *  2. confirmedThisMonth — payments confirmed (processed) in the current
  *     Croatian calendar month and still confirmed: sum and count;
  *  3. overdue — open receivables past due: the open amount (amount −
- *     paid_amount) of financed invoices whose due date is before today, and
+ *     paid_amount − credited_amount) of financed invoices whose due date is before today, and
  *     how many invoices;
  *  4. failed — failed payments: count and sum (bounced money to chase).
  */
@@ -203,7 +203,7 @@ export async function paymentSummary(): Promise<PaymentSummary> {
        (SELECT count(*)::int FROM payments WHERE status = 'pending') AS pending_count,
        (SELECT coalesce(sum(amount), 0)::numeric(15,2)::text FROM payments, month WHERE status = 'confirmed' AND processed_at >= month.start) AS confirmed_amount,
        (SELECT count(*)::int FROM payments, month WHERE status = 'confirmed' AND processed_at >= month.start) AS confirmed_count,
-       (SELECT coalesce(sum(amount - paid_amount), 0)::numeric(15,2)::text FROM invoices WHERE status = 'financed' AND due_date < ${TODAY}) AS overdue_amount,
+       (SELECT coalesce(sum(amount - paid_amount - credited_amount), 0)::numeric(15,2)::text FROM invoices WHERE status = 'financed' AND due_date < ${TODAY}) AS overdue_amount,
        (SELECT count(*)::int FROM invoices WHERE status = 'financed' AND due_date < ${TODAY}) AS overdue_count,
        (SELECT coalesce(sum(amount), 0)::numeric(15,2)::text FROM payments WHERE status = 'failed') AS failed_amount,
        (SELECT count(*)::int FROM payments WHERE status = 'failed') AS failed_count`,

@@ -3,7 +3,7 @@ import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne } from '../db.server.ts';
-import { openForPaymentSql } from './open-amount.server.ts';
+import { isCollectible, openForPaymentSql } from './open-amount.server.ts';
 import { apiError, zodRefusal } from '../utils/api.server.ts';
 import { centsToDecimalString, centsToNumber, toCents } from '../utils/money.ts';
 import { PAYMENT_MESSAGES, paymentCreateSchema, type PaymentCreateInput } from './schemas.ts';
@@ -19,20 +19,23 @@ import type { RowOf } from '../../db/models/rows.ts';
  * are ./payment-transitions.server.ts.
  *
  * Recording refuses an amount above what is still open for a new payment:
- * amount − paid_amount − the pending payments (409 naming that figure; one
+ * amount − paid_amount − the credit notes − the pending payments (409 naming that figure; one
  * SQL definition with the payable list, ./open-amount.server.ts). That keeps
  * a typed-in payment and the same money from the bank statement from both
  * waiting for confirmation.
  */
 
-export type LockedInvoice = RowOf<typeof Invoice, 'id' | 'client_id' | 'invoice_number' | 'status' | 'amount' | 'paid_amount' | 'factor_amount' | 'factor_fee' | 'currency'> & {
+export type LockedInvoice = RowOf<
+  typeof Invoice,
+  'id' | 'client_id' | 'invoice_number' | 'status' | 'amount' | 'paid_amount' | 'credited_amount' | 'factor_amount' | 'factor_fee' | 'currency'
+> & {
   /** What a new payment may still cover (./open-amount.server.ts). */
   open_for_payment: string;
 };
 
 export async function lockInvoice(id: string, transaction: Transaction): Promise<LockedInvoice | null> {
   return selectOne<LockedInvoice>(
-    `SELECT i.id, i.client_id, i.invoice_number, i.status, i.amount, i.paid_amount, i.factor_amount, i.factor_fee, i.currency,
+    `SELECT i.id, i.client_id, i.invoice_number, i.status, i.amount, i.paid_amount, i.credited_amount, i.factor_amount, i.factor_fee, i.currency,
             ${openForPaymentSql('i')} AS open_for_payment
        FROM invoices i WHERE i.id = :id FOR UPDATE`,
     { id },
@@ -40,7 +43,7 @@ export async function lockInvoice(id: string, transaction: Transaction): Promise
   );
 }
 
-/** Cents a new payment may still cover on an invoice: amount − confirmed − pending payments (≥ 0). */
+/** Cents a new payment may still cover on an invoice: amount − confirmed payments − credit notes − pending payments (≥ 0). */
 export async function expectedCents(invoice: Pick<LockedInvoice, 'id'>, transaction?: Transaction): Promise<number> {
   const row = await selectOne<{ open: string }>(`SELECT ${openForPaymentSql('i')} AS open FROM invoices i WHERE i.id = :id`, { id: invoice.id }, { transaction });
   return toCents(row?.open ?? '0');
@@ -53,8 +56,8 @@ export interface RecordOptions {
 }
 
 /**
- * POST /api/payments: a pending payment on a payable invoice (financed,
- * amount > paid_amount). 400 invalid ('Invoice is required', 'Amount is
+ * POST /api/payments: a pending payment on a payable invoice (financed or
+ * charged back, amount > paid_amount). 400 invalid ('Invoice is required', 'Amount is
  * required', unknown invoice on the field), 403, 409 not payable or above
  * what is still expected (message names the figure).
  */
@@ -68,7 +71,7 @@ export async function recordPayment({ actor, input, ip }: { actor: Actor; input:
   const run = async (transaction: Transaction) => {
     const invoice = await lockInvoice(data.invoiceId, transaction);
     if (!invoice) throw apiError(400, PAYMENT_MESSAGES.invoiceNotFound, { errors: { invoiceId: [PAYMENT_MESSAGES.invoiceNotFound] } });
-    if (invoice.status !== 'financed' || toCents(invoice.amount) <= toCents(invoice.paid_amount)) {
+    if (!isCollectible(invoice.status) || toCents(invoice.amount) <= toCents(invoice.paid_amount) + toCents(invoice.credited_amount)) {
       const refusal = { code: PAYMENT_MESSAGES.invoiceNotPayable, params: { number: invoice.invoice_number, invoiceStatus: invoice.status } };
       throw apiError(409, refusal.code, { params: refusal.params, errors: { invoiceId: [refusal] } });
     }

@@ -11,6 +11,7 @@ import { isUuid } from '../utils/validation.ts';
 import { getPayment, type PaymentDto } from './payment-queries.server.ts';
 import { money } from '../utils/api-values.ts';
 import { lockInvoice, type LockedInvoice } from './payment-recording.server.ts';
+import { isCollectible } from './open-amount.server.ts';
 import { cancelReserveRelease, postCollection, settleInvoice } from './settlement.server.ts';
 import type { Client, Invoice, Payment } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
@@ -30,7 +31,8 @@ import type { RowOf } from '../../db/models/rows.ts';
  * settled: the final fee on the actual days, its completing fee e-invoice or
  * credit note, and the reserve (amount − advance − fees − VAT on them)
  * released as a pending 'reserve_release' payout to the client's IBAN
- * (./settlement.server.ts). A refund of a confirmed payment takes the money
+ * (./settlement.server.ts). On a charged-back invoice the collection is
+ * credited to the client's account and nothing is settled. A refund of a confirmed payment takes the money
  * back off the invoice and the account; if that payment had settled it, the
  * reserve release is cancelled too — refused with 409 once the reserve left
  * in a bank file.
@@ -105,14 +107,18 @@ export async function confirmPayment(args: Args, options: { transaction?: Transa
     const invoice = (await lockInvoice(payment.invoice_id, transaction))!;
     const client = await lockClient(invoice.client_id, transaction);
     const amount = toCents(invoice.amount);
+    // Credit notes lower what the debtor owes: it is paid when payments and credit notes cover the amount (docs/collections.md#dilution-and-disputes-resolved).
+    const owed = amount - toCents(invoice.credited_amount);
     const paidBefore = toCents(invoice.paid_amount);
     const paying = toCents(payment.amount);
-    if (invoice.status !== 'financed') throw apiError(409, PAYMENT_MESSAGES.invoiceNotPayable, { params: { number: invoice.invoice_number, invoiceStatus: invoice.status } });
-    if (paidBefore + paying > amount) {
-      throw apiError(409, PAYMENT_MESSAGES.amountAboveOpen, { params: { open: centsToDecimalString(amount - paidBefore), currency: invoice.currency } });
+    if (!isCollectible(invoice.status)) throw apiError(409, PAYMENT_MESSAGES.invoiceNotPayable, { params: { number: invoice.invoice_number, invoiceStatus: invoice.status } });
+    if (paidBefore + paying > owed) {
+      throw apiError(409, PAYMENT_MESSAGES.amountAboveOpen, { params: { open: centsToDecimalString(owed - paidBefore), currency: invoice.currency } });
     }
     const paidAfter = paidBefore + paying;
-    const settles = paidAfter === amount;
+    // A charged-back invoice is the client's debt now: its collection is credited back to the client, nothing is settled
+    // (docs/collections.md#recourse-and-write-off).
+    const settles = paidAfter === owed && invoice.status === 'financed';
     await setPaymentStatus(payment, 'confirmed', args.actor, transaction);
     await execute(
       `UPDATE invoices SET paid_amount = :paid, status = CASE WHEN :settles THEN 'paid' ELSE status END,
@@ -136,7 +142,7 @@ export async function confirmPayment(args: Args, options: { transaction?: Transa
       transaction,
     );
     await postCollection({ actor: args.actor, invoice, paymentId: payment.id, cents: paying, reference: payment.reference }, transaction);
-    if (settles) await settleInvoice(args, invoice, client, transaction);
+    if (settles) await settleInvoice({ actorId: args.actor.id, ip: args.ip, paymentId: payment.id }, invoice, client, transaction);
     // The confirmation is the payment processing's manual step: its task closes and the instance goes on.
     await applyEntityDecision({ workflowType: 'payment_processing', entityId: payment.id, decision: 'approve', actor: args.actor, summary: 'payment confirmed' }, { transaction });
     return getPayment(payment.id, transaction);

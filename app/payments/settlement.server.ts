@@ -6,6 +6,7 @@ import { invoiceFee } from '../agreements/fees.ts';
 import { AGREEMENT_COLUMNS, feeTermsOf, type AgreementRow } from '../agreements/in-force.server.ts';
 import { feeFigures, issueFeeSettlementDocument } from '../einvoices/outgoing.server.ts';
 import { invoiceLedgerBalance, postLedgerEntries } from '../ledger/ledger.server.ts';
+import { feeBaseReductions } from '../dilution/fee-base.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { money } from '../utils/api-values.ts';
 import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
@@ -38,6 +39,8 @@ import type { RowOf } from '../../db/models/rows.ts';
  */
 
 type Args = { actor: Actor; id: string; ip?: string | null };
+/** What covered the invoice: the settling payment, or a credit note (docs/collections.md#dilution-and-disputes-resolved). */
+type SettlingArgs = { actorId: string | null; ip?: string | null; paymentId?: string; creditNoteId?: string };
 type SettlingClient = { id: string; company_name: string; iban: string | null };
 
 /** The 'collection' entry of a confirmed payment: `cents` is what it applied to the invoice (negative to the balance). */
@@ -87,10 +90,18 @@ async function collectionsOf(invoiceId: string, transaction: Transaction) {
 }
 
 /**
- * The invoice is covered: the final fee on the actual days, its completing
- * document, and the reserve release. Returns the figures for the activity log.
+ * The fee on the actual days until today under the agreement version the
+ * financing used (docs/money.md#fees-that-follow-time), the difference to the
+ * fees invoiced so far issued as a completing fee e-invoice or a credit note
+ * and posted with its VAT, and invoices.factor_fee / factor_fee_vat set to the
+ * final figures. Shared by the settlement and the chargeback
+ * (app/recourse/recourse.server.ts), which settles the fee the same way.
  */
-export async function settleInvoice(args: Args, invoice: LockedInvoice, client: SettlingClient, transaction: Transaction) {
+export async function settleFeeToDate(
+  actorId: string | null,
+  invoice: Pick<LockedInvoice, 'id' | 'client_id' | 'invoice_number' | 'amount' | 'factor_amount'>,
+  transaction: Transaction,
+) {
   const amount = toCents(invoice.amount);
   const advance = toCents(invoice.factor_amount ?? '0');
   const terms = await invoiceTerms(invoice.id, transaction);
@@ -108,42 +119,54 @@ export async function settleInvoice(args: Args, invoice: LockedInvoice, client: 
       advanceCents: advance,
       financedOn: terms.financed_on,
       until: terms.today,
-      collections: await collectionsOf(invoice.id, transaction),
+      // Credit notes (discount) or the excess advance charged back (interest) lower the base like collections.
+      collections: [...(await collectionsOf(invoice.id, transaction)), ...(await feeBaseReductions(invoice.id, terms.agreement.fee_model, { transaction }))],
     });
     finalFee = feeBreakdown.totalCents + toCents(terms.documentation_fee);
   }
   const difference = finalFee - invoiced;
   if (difference !== 0) {
     const reason = `Konačni obračun naknade za ${feeBreakdown?.days ?? 0} dana financiranja: ${formatCents(finalFee)} EUR, zaračunato ${formatCents(invoiced)} EUR.`;
-    const document = await issueFeeSettlementDocument(invoice.id, { netCents: difference, reason, actorId: args.actor.id }, transaction);
+    const document = await issueFeeSettlementDocument(invoice.id, { netCents: difference, reason, actorId }, transaction);
     // A financing from before e-invoicing has no fee e-invoice to complete: the difference is still booked, with its VAT.
     const vat = document?.vatCents ?? Math.sign(difference) * feeFigures(Math.abs(difference)).vat;
     const reference = document?.number ?? invoice.invoice_number;
+    const clientId = invoice.client_id;
     await postLedgerEntries(
       [
-        { clientId: client.id, kind: 'fee', amountCents: difference, invoiceId: invoice.id, einvoiceId: document?.id ?? null, description: reference, createdBy: args.actor.id },
-        { clientId: client.id, kind: 'fee_vat', amountCents: vat, invoiceId: invoice.id, einvoiceId: document?.id ?? null, description: reference, createdBy: args.actor.id },
+        { clientId, kind: 'fee', amountCents: difference, invoiceId: invoice.id, einvoiceId: document?.id ?? null, description: reference, createdBy: actorId },
+        { clientId, kind: 'fee_vat', amountCents: vat, invoiceId: invoice.id, einvoiceId: document?.id ?? null, description: reference, createdBy: actorId },
       ],
       transaction,
     );
     feeDocument = document?.number ?? null;
   }
-  const feeVat = (await selectOne<{ vat: string | null }>(
-    `SELECT sum(amount) AS vat FROM client_ledger WHERE invoice_id = :id AND kind = 'fee_vat'`,
-    { id: invoice.id },
-    { transaction },
-  ))!.vat;
+  const feeVat = toCents(
+    (await selectOne<{ vat: string | null }>(`SELECT sum(amount) AS vat FROM client_ledger WHERE invoice_id = :id AND kind = 'fee_vat'`, { id: invoice.id }, { transaction }))!
+      .vat ?? '0',
+  );
   await execute(
     'UPDATE invoices SET factor_fee = :fee, factor_fee_vat = :vat WHERE id = :id',
-    { id: invoice.id, fee: centsToDecimalString(finalFee), vat: centsToDecimalString(toCents(feeVat ?? '0')) },
+    { id: invoice.id, fee: centsToDecimalString(finalFee), vat: centsToDecimalString(feeVat) },
     { transaction },
   );
+  return { invoiced, finalFee, feeVat, days: feeBreakdown?.days ?? null, feeDocument };
+}
+
+/**
+ * The invoice is covered: the final fee on the actual days, its completing
+ * document, and the reserve release. Returns the figures for the activity log.
+ */
+export async function settleInvoice(args: SettlingArgs, invoice: LockedInvoice, client: SettlingClient, transaction: Transaction) {
+  const amount = toCents(invoice.amount);
+  const advance = toCents(invoice.factor_amount ?? '0');
+  const { invoiced, finalFee, feeVat, days, feeDocument } = await settleFeeToDate(args.actorId, invoice, transaction);
 
   const reserve = -(await invoiceLedgerBalance(invoice.id, { transaction }));
   await logActivity(
     {
       action: 'invoice_paid',
-      userId: args.actor.id,
+      userId: args.actorId,
       entityType: 'invoice',
       entityId: invoice.id,
       ipAddress: args.ip,
@@ -153,11 +176,12 @@ export async function settleInvoice(args: Args, invoice: LockedInvoice, client: 
         currency: invoice.currency,
         fromStatus: 'financed',
         toStatus: 'paid',
-        paymentId: args.id,
+        paymentId: args.paymentId ?? null,
+        creditNoteId: args.creditNoteId ?? null,
         factorAmount: centsToNumber(advance),
         feeInvoiced: centsToNumber(invoiced),
         finalFee: centsToNumber(finalFee),
-        feeDays: feeBreakdown?.days ?? null,
+        feeDays: days,
         feeDocument,
         reserve: centsToNumber(Math.max(0, reserve)),
         owedByClient: centsToNumber(Math.max(0, -reserve)),
@@ -181,7 +205,7 @@ export async function settleInvoice(args: Args, invoice: LockedInvoice, client: 
   const { rows } = await execute<{ id: string }>(
     `INSERT INTO payouts (client_id, invoice_id, kind, amount, currency, iban, status, created_by)
      VALUES (:clientId, :invoiceId, 'reserve_release', :amount, :currency, :iban, 'pending', :actorId) RETURNING id`,
-    { clientId: client.id, invoiceId: invoice.id, amount: centsToDecimalString(reserve), currency: invoice.currency, iban, actorId: args.actor.id },
+    { clientId: client.id, invoiceId: invoice.id, amount: centsToDecimalString(reserve), currency: invoice.currency, iban, actorId: args.actorId },
     { transaction },
   );
   await postLedgerEntries(
@@ -193,7 +217,7 @@ export async function settleInvoice(args: Args, invoice: LockedInvoice, client: 
         invoiceId: invoice.id,
         payoutId: rows[0].id,
         description: invoice.invoice_number,
-        createdBy: args.actor.id,
+        createdBy: args.actorId,
       },
     ],
     transaction,
@@ -201,7 +225,7 @@ export async function settleInvoice(args: Args, invoice: LockedInvoice, client: 
   await logActivity(
     {
       action: 'reserve_released',
-      userId: args.actor.id,
+      userId: args.actorId,
       entityType: 'payout',
       entityId: rows[0].id,
       ipAddress: args.ip,
@@ -213,7 +237,7 @@ export async function settleInvoice(args: Args, invoice: LockedInvoice, client: 
         invoiceAmount: centsToNumber(amount),
         factorAmount: centsToNumber(advance),
         factorFee: centsToNumber(finalFee),
-        factorFeeVat: centsToNumber(toCents(feeVat ?? '0')),
+        factorFeeVat: centsToNumber(feeVat),
         iban,
       },
     },

@@ -24,6 +24,28 @@ export interface PdfInfo {
   createdAt?: Date;
 }
 
+/** A column of a table drawn row by row (tableRow). */
+export interface PdfColumn {
+  title: string;
+  x: number;
+  width: number;
+  align: 'left' | 'right';
+}
+
+/** One row of a table at the current height, on a new page when the page is full; cells wrap within their column. */
+export function tableRow(doc: PdfDocument, columns: readonly PdfColumn[], cells: string[], options: { bold?: boolean } = {}) {
+  if (doc.y > doc.page.height - 90) doc.addPage();
+  const y = doc.y;
+  doc.font(options.bold ? FONT.bold : FONT.regular).fontSize(8);
+  let bottom = y;
+  columns.forEach((column, index) => {
+    doc.text(cells[index] ?? '', column.x, y, { width: column.width, align: column.align, lineBreak: true });
+    bottom = Math.max(bottom, doc.y);
+  });
+  doc.x = 50;
+  doc.y = bottom + 3;
+}
+
 export function renderPdf(info: PdfInfo, draw: (doc: PdfDocument) => void): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({

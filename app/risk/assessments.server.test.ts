@@ -78,18 +78,18 @@ describe('adjustAssessment', () => {
     const manager = await createTestUser({ role: 'manager' });
     const { id: clientId } = await insertClient();
     const assessment = await assessEntity({ entityType: 'client', entityId: clientId, actor: null, reason: 'created' });
-    expect(assessment.automaticScore).toBe(83);
+    expect(assessment.automaticScore).toBe(85);
 
-    const adjusted = await adjustAssessment({ actor: actorOf(manager), id: assessment.id, manualAdjustment: -24, notes: 'Spor u naplati', ip: '10.0.0.9' });
-    expect(adjusted).toMatchObject({ automaticScore: 83, manualAdjustment: -24, score: 59, category: 'high', notes: 'Spor u naplati', adjustedBy: 'Test User' });
+    const adjusted = await adjustAssessment({ actor: actorOf(manager), id: assessment.id, manualAdjustment: -26, notes: 'Spor u naplati', ip: '10.0.0.9' });
+    expect(adjusted).toMatchObject({ automaticScore: 85, manualAdjustment: -26, score: 59, category: 'high', notes: 'Spor u naplati', adjustedBy: 'Test User' });
     expect(Date.now() - new Date(adjusted.adjustedAt!).getTime()).toBeLessThan(60_000);
     expect(adjusted.assessedBy).toBe('system');
-    expect(computeScore(adjusted.factors, adjusted.manualAdjustment)).toEqual({ automaticScore: 83, score: 59, category: 'high' });
+    expect(computeScore(adjusted.factors, adjusted.manualAdjustment)).toEqual({ automaticScore: 85, score: 59, category: 'high' });
     expect(await entityScore('clients', clientId)).toEqual({ risk_score: 59, risk_category: 'high' });
     const [log] = await activityRows('risk_adjusted', clientId);
     expect(log).toMatchObject({
       user_id: manager.id,
-      details: { assessmentId: assessment.id, old: { manualAdjustment: 0, score: 83 }, new: { manualAdjustment: -24, score: 59, category: 'high' }, latest: true },
+      details: { assessmentId: assessment.id, old: { manualAdjustment: 0, score: 85 }, new: { manualAdjustment: -26, score: 59, category: 'high' }, latest: true },
     });
 
     const capped = await adjustAssessment({ actor: actorOf(manager), id: assessment.id, manualAdjustment: 100, notes: 'Garancija banke' });

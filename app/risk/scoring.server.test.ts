@@ -64,6 +64,7 @@ const base: RiskInputs = {
   creditUsage: null,
   usedCents: 0,
   limitCents: null,
+  dilutionRate: null,
 };
 
 describe('scoreFactors (each formula on hand-made inputs)', () => {
@@ -77,9 +78,10 @@ describe('scoreFactors (each formula on hand-made inputs)', () => {
       concentration: 100,
       companyAge: 50,
       creditUsage: 100,
+      dilution: 100,
     });
-    // 18 + 20 + 15 + 10 + 5 + 15
-    expect(computeScore(factors).automaticScore).toBe(83);
+    // 15 + 20 + 15 + 10 + 5 + 10 + 10
+    expect(computeScore(factors).automaticScore).toBe(85);
   });
 
   it('applies each formula', () => {
@@ -96,7 +98,7 @@ describe('scoreFactors (each formula on hand-made inputs)', () => {
       usedCents: 350_000,
       limitCents: 1_000_000,
     });
-    expect(client.paymentHistory).toMatchObject({ score: 75, value: 0.75, weight: 0.3 });
+    expect(client.paymentHistory).toMatchObject({ score: 75, value: 0.75, weight: 0.25 });
     expect(client.daysPastDue).toMatchObject({ score: 75, value: 12.5, weight: 0.2 });
     expect(client.accountBlockages).toMatchObject({ score: 90, value: 0.1 });
     expect(client.concentration).toMatchObject({ score: 40, value: 0.6 });
@@ -111,6 +113,10 @@ describe('scoreFactors (each formula on hand-made inputs)', () => {
     expect(customer.companyAge.score).toBe(100);
     expect(scoreFactors({ ...base, averageDaysPastDue: 75 }).daysPastDue.score).toBe(0);
     expect(scoreFactors({ ...base, usedCents: 100 }).creditUsage).toMatchObject({ score: 0, value: null });
+    // Dilution: 100 − 10 × rate, floored at 0.
+    expect(scoreFactors({ ...base, dilutionRate: 2.55 }).dilution).toMatchObject({ score: 75, value: 0.0255, weight: 0.1 });
+    expect(scoreFactors({ ...base, dilutionRate: 12 }).dilution.score).toBe(0);
+    expect(scoreFactors({ ...base, dilutionRate: 0 }).dilution.score).toBe(100);
   });
 });
 
@@ -124,14 +130,14 @@ describe('inputs from the book (SQL)', () => {
 
     const { factors, automaticScore, score, category, inputs } = await scoreEntity('customer', customerId, { asOf: AS_OF });
     expect(inputs).toMatchObject({ dueInvoices: 1, paidOnTime: 0, openCents: 0, averageDaysPastDue: null, ageYears: 10 });
-    expect(factors.paymentHistory).toMatchObject({ score: 0, value: 0, weight: 0.3 });
+    expect(factors.paymentHistory).toMatchObject({ score: 0, value: 0, weight: 0.25 });
     expect(factors.daysPastDue.score).toBe(100);
     expect(factors.accountBlockages.score).toBe(100);
     expect(factors.concentration.score).toBe(100);
     expect(factors.companyAge).toMatchObject({ score: 100, value: 10 });
     expect(factors.creditUsage.score).toBe(100);
-    // 0 + 20 + 15 + 10 + 10 + 15
-    expect({ automaticScore, score, category }).toEqual({ automaticScore: 70, score: 70, category: 'medium' });
+    // 0 + 20 + 15 + 10 + 10 + 10 + 10
+    expect({ automaticScore, score, category }).toEqual({ automaticScore: 75, score: 75, category: 'medium' });
   });
 
   it('pays on the due date (Croatian calendar day) as on time', async () => {
@@ -166,16 +172,16 @@ describe('inputs from the book (SQL)', () => {
       creditUsage: 0.32,
     });
     const scores = Object.fromEntries(Object.entries(client.factors).map(([name, factor]) => [name, factor.score]));
-    expect(scores).toEqual({ paymentHistory: 50, daysPastDue: 70, accountBlockages: 75, concentration: 25, companyAge: 20, creditUsage: 68 });
-    // 15 + 14 + 11.25 + 2.5 + 2 + 10.2 = 54.95 → 55
-    expect(client).toMatchObject({ automaticScore: 55, score: 55, category: 'high' });
+    expect(scores).toEqual({ paymentHistory: 50, daysPastDue: 70, accountBlockages: 75, concentration: 25, companyAge: 20, creditUsage: 68, dilution: 100 });
+    // 12.5 + 14 + 11.25 + 2.5 + 2 + 6.8 + 10 = 59.05 → 59
+    expect(client).toMatchObject({ automaticScore: 59, score: 59, category: 'high' });
 
     // The blocked customer: nothing due yet, blocked, a quarter of the factor's whole open book, 1 % of the exposure threshold.
     const customer = await scoreEntity('customer', blocked, { asOf: AS_OF });
     const customerScores = Object.fromEntries(Object.entries(customer.factors).map(([name, factor]) => [name, factor.score]));
-    expect(customerScores).toEqual({ paymentHistory: 60, daysPastDue: 100, accountBlockages: 0, concentration: 0, companyAge: 50, creditUsage: 99 });
-    // 18 + 20 + 0 + 0 + 5 + 14.85 = 57.85 → 58
-    expect(customer).toMatchObject({ automaticScore: 58, category: 'high' });
+    expect(customerScores).toEqual({ paymentHistory: 60, daysPastDue: 100, accountBlockages: 0, concentration: 0, companyAge: 50, creditUsage: 99, dilution: 100 });
+    // 15 + 20 + 0 + 0 + 5 + 9.9 + 10 = 59.9 → 60
+    expect(customer).toMatchObject({ automaticScore: 60, category: 'medium' });
   });
 
   it('refuses an unknown entity with 404', async () => {

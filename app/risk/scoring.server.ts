@@ -3,6 +3,7 @@ import { selectOne } from '../db.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { computeScore, type ScoreResult } from './scoring.ts';
 import { SQL_BUSINESS_TODAY, sqlBusinessLocal } from '../utils/business-time.ts';
+import { dilutionOf } from '../dilution/rate.server.ts';
 
 /**
  * The risk scoring engine (docs/domain-model.md): a documented, deterministic
@@ -14,7 +15,8 @@ import { SQL_BUSINESS_TODAY, sqlBusinessLocal } from '../utils/business-time.ts'
  *
  * Book terms used below:
  * - "open book": financed invoices not yet paid (status 'financed'); an
- *   invoice's open amount is amount − paid_amount (confirmed collections).
+ *   invoice's open amount is amount − paid_amount (confirmed collections)
+ *   − credited_amount (credit notes).
  * - "due invoices": invoices whose payment has fallen due — paid ones, and
  *   financed ones past their due date.
  * - "today" is the calendar day in Croatia (Europe/Zagreb).
@@ -23,26 +25,29 @@ export { computeScore, categoryOf, clampScore, type ScoreResult } from './scorin
 
 export type RiskEntityType = 'client' | 'customer';
 
-export const RISK_FACTOR_NAMES = ['paymentHistory', 'daysPastDue', 'accountBlockages', 'concentration', 'companyAge', 'creditUsage'] as const;
+export const RISK_FACTOR_NAMES = ['paymentHistory', 'daysPastDue', 'accountBlockages', 'concentration', 'companyAge', 'creditUsage', 'dilution'] as const;
 export type RiskFactorName = (typeof RISK_FACTOR_NAMES)[number];
 
 /** A customer whose open exposure reaches this amount scores 0 on creditUsage. */
 export const CUSTOMER_EXPOSURE_THRESHOLD_EUR = 100_000;
 /** A company this many full years old or older scores 100 on companyAge. */
 export const MATURE_COMPANY_YEARS = 10;
+/** A dilution rate of this many percent or more scores 0 on dilution (10 points per percent). */
+export const DILUTION_ZERO_AT_PERCENT = 10;
 /** Factor score when the book holds no evidence yet (a new entity): neither good nor bad. */
 export const NO_HISTORY_SCORE = 60;
 
 /**
  * The factor table: names are stable (they key the stored jsonb), weights sum
  * to 1. 'financials' of older (seeded) assessments was replaced by
- * creditUsage, which the book can actually measure; old rows still
+ * creditUsage, which the book can actually measure; dilution took 0.05 of
+ * paymentHistory and of creditUsage when credit notes came. Old rows still
  * recompute because each stored factor carries its own weight.
  */
 export const RISK_FACTORS: ReadonlyArray<{ name: RiskFactorName; weight: number; description: string }> = [
   {
     name: 'paymentHistory',
-    weight: 0.3,
+    weight: 0.25,
     description: 'Share of due invoices paid on or before their due date (paid in full on time ÷ paid or past due), × 100. No due invoice yet: 60.',
   },
   {
@@ -68,9 +73,15 @@ export const RISK_FACTORS: ReadonlyArray<{ name: RiskFactorName; weight: number;
   },
   {
     name: 'creditUsage',
-    weight: 0.15,
+    weight: 0.1,
     description:
       'Client: 100 × (1 − used credit ÷ credit limit), floored at 0; no limit: 100 if nothing is used, else 0. Customer: 100 × (1 − open exposure ÷ 100,000 EUR), floored at 0.',
+  },
+  {
+    name: 'dilution',
+    weight: 0.1,
+    description:
+      'Dilution rate of the last 12 months (credit notes issued ÷ amount of the invoices financed, percent): 100 − 10 × rate, floored at 0 (0 % = 100, 10 %+ = 0). Nothing financed in the 12 months: 100.',
   },
 ];
 
@@ -103,6 +114,8 @@ export interface RiskInputs {
   creditUsage: number | null;
   usedCents: number;
   limitCents: number | null;
+  /** Credit notes ÷ financed amount over the last 12 months, percent with two decimals; null when nothing was financed. */
+  dilutionRate: number | null;
 }
 
 const WEIGHTS = Object.fromEntries(RISK_FACTORS.map((factor) => [factor.name, factor.weight])) as Record<RiskFactorName, number>;
@@ -198,6 +211,16 @@ export function scoreFactors(inputs: RiskInputs): StoredFactors {
     };
   }
 
+  factors.dilution =
+    inputs.dilutionRate === null
+      ? { score: 100, value: null, explanation: 'Nothing financed in the last 12 months.' }
+      : {
+          score: whole(100 - (100 / DILUTION_ZERO_AT_PERCENT) * inputs.dilutionRate),
+          // Stored as a share, as the other factors (the page shows it in percent).
+          value: round4(inputs.dilutionRate / 100),
+          explanation: `Credit notes of the last 12 months are ${inputs.dilutionRate.toFixed(2)} % of the amount financed (100 − 10 × ${inputs.dilutionRate.toFixed(2)}).`,
+        };
+
   // The table's order, so "the first 4 factors" are always the same four.
   const stored: StoredFactors = {};
   for (const name of RISK_FACTOR_NAMES) stored[name] = { ...factors[name], weight: WEIGHTS[name] };
@@ -236,7 +259,7 @@ export async function gatherInputs(entityType: RiskEntityType, entityId: string,
   }>(
     `WITH entity AS (SELECT * FROM ${table} WHERE id = :entityId),
           book AS (
-            SELECT i.customer_id, i.status, i.due_date, i.paid_at, i.amount - i.paid_amount AS open_amount, cu.account_blocked
+            SELECT i.customer_id, i.status, i.due_date, i.paid_at, i.amount - i.paid_amount - i.credited_amount AS open_amount, cu.account_blocked
               FROM invoices i JOIN customers cu ON cu.id = i.customer_id
              WHERE i.${own} = :entityId AND i.status IN ('financed', 'paid')
           ),
@@ -252,7 +275,7 @@ export async function gatherInputs(entityType: RiskEntityType, entityId: string,
             SELECT coalesce(max(amount), 0) AS amount
               FROM (SELECT sum(open_amount) AS amount FROM book WHERE status = 'financed' GROUP BY customer_id) per_customer
           ),
-          whole_book AS (SELECT coalesce(sum(amount - paid_amount), 0) AS amount FROM invoices WHERE status = 'financed')
+          whole_book AS (SELECT coalesce(sum(amount - paid_amount - credited_amount), 0) AS amount FROM invoices WHERE status = 'financed')
      SELECT EXISTS (SELECT 1 FROM entity) AS found,
             ${entityType === 'customer' ? '(SELECT account_blocked FROM entity)' : 'NULL::boolean'} AS account_blocked,
             (SELECT extract(year FROM age(${TODAY}, founded_on))::int FROM entity) AS age_years,
@@ -291,6 +314,7 @@ export async function gatherInputs(entityType: RiskEntityType, entityId: string,
     creditUsage,
     usedCents,
     limitCents,
+    dilutionRate: (await dilutionOf({ kind: entityType, id: entityId }, options)).rate,
   };
 }
 

@@ -14,6 +14,7 @@ import { EditPartyForm, type PartyActionData } from '~/components/clients/party-
 import { AgreementSection, type AgreementActionData } from '~/components/agreements/agreement-section.tsx';
 import { KycPanel } from '~/components/kyc/kyc-panel.tsx';
 import { ClientAccountSection } from '~/components/ledger/client-account.tsx';
+import { DilutionSection } from '~/components/dilution/dilution-facts.tsx';
 import { handleAccountAction, loadClientAccount, type AccountActionData } from '~/ledger/account-page.server.ts';
 import { listAgreements } from '~/agreements/agreements.server.ts';
 import { handleAgreementPost } from '~/agreements/page-actions.server.ts';
@@ -139,6 +140,7 @@ export default function ClientDetailPage() {
         closeHref={`/clients/${client.id}#agreement`}
       />
       <InvoicesSection invoices={client.invoices} count={client.invoiceCount} counterparty="customer" />
+      <DilutionSection dilution={client.dilution} />
       <DocumentsSection documents={client.documents} />
       <RiskHistorySection history={client.riskHistory} />
       <ActivitySection activity={client.activity} />

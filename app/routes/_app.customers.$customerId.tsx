@@ -12,9 +12,12 @@ import { CustomerStatusBadge, RiskScore } from '~/components/clients/display.tsx
 import { ActivitySection, DocumentsSection, Facts, InvoicesSection, RiskHistorySection, Section } from '~/components/clients/party-detail.tsx';
 import { EditPartyForm, type PartyActionData } from '~/components/clients/party-form.tsx';
 import { FinaCheckButton } from '~/components/integrations/fina-check-button.tsx';
+import { DilutionSection } from '~/components/dilution/dilution-facts.tsx';
 import { getCustomer, updateCustomer } from '~/customers/customers.server.ts';
 import { CUSTOMER_FIELDS, customerEditFormSchema } from '~/customers/schemas.ts';
 import { formatDateTime } from '~/utils/format.ts';
+import { DebtorLinksSection } from '~/components/debtors/debtor-links.tsx';
+import { customerDebtorLinks } from '~/debtors/page.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'customers.detail.metaTitle', data?.customer.companyName);
@@ -27,7 +30,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     throw error;
   });
   const limitRequests = await customerLimitRequests(customer.id);
-  return json({ customer, limitRequests, canRequestLimit: can(user, 'create:credit_limit') });
+  const debtorLinks = await customerDebtorLinks(customer.id, request, user);
+  return json({ customer, limitRequests, canRequestLimit: can(user, 'create:credit_limit'), debtorLinks });
 }
 
 /** The edit form: PUT semantics through the page (every field posted; blanks clear). */
@@ -45,7 +49,7 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function CustomerDetailPage() {
-  const { customer, limitRequests, canRequestLimit } = useLoaderData<typeof loader>();
+  const { customer, limitRequests, canRequestLimit, debtorLinks } = useLoaderData<typeof loader>();
   const actionData = useActionData<PartyActionData>();
   const { t } = useTranslation();
   const editing = actionData?.intent === 'update' ? actionData.result : undefined;
@@ -89,7 +93,9 @@ export default function CustomerDetailPage() {
         </Section>
       </Grid>
       <DebtorLimitSection customer={customer} requests={limitRequests} requestHref={canRequestLimit ? `/limits?kind=customer&new=1&for=customer&customer=${customer.id}` : null} />
+      <DebtorLinksSection customerId={customer.id} data={debtorLinks} />
       <InvoicesSection invoices={customer.invoices} count={customer.invoiceCount} counterparty="client" />
+      <DilutionSection dilution={customer.dilution} />
       <DocumentsSection documents={customer.documents} />
       <RiskHistorySection history={customer.riskHistory} />
       <ActivitySection activity={customer.activity} />

@@ -20,10 +20,20 @@ import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
 import { invoiceDecisionIntentSchema } from '~/invoices/schemas.ts';
+import { invoiceRecourse } from '~/recourse/recourse.server.ts';
+import { invoiceWriteOffRequests } from '~/recourse/write-off.server.ts';
+import { handleRecourseIntent, recourseRights, type RecourseRefusal } from '~/recourse/page.server.ts';
+import { recourseIntentSchema } from '~/recourse/schemas.ts';
+import { RecourseActions, WriteOffRequestsTable } from '~/components/recourse/recourse-panels.tsx';
+import { CreditNotesSection, DisputeSection } from '~/components/dilution/invoice-dilution.tsx';
+import { handleDilutionAction, isDilutionPost, loadInvoiceDilution, type DilutionActionData } from '~/dilution/page.server.ts';
+import { businessDay } from '~/utils/business-time.ts';
+import { InvoiceDebtorSection } from '~/components/debtors/invoice-debtor.tsx';
+import { invoiceDebtorSection } from '~/debtors/page.server.ts';
+import { OFFERED_STATUSES } from '~/debtors/schemas.ts';
 import { DunningSection } from '~/components/dunning/dunning-section.tsx';
 import { invoiceDunning } from '~/dunning/dunning.server.ts';
-import { handleDunningHold } from '~/dunning/page.server.ts';
-import type { SubmissionResult } from '@conform-to/react';
+import { handleDunningHold, type DunningHoldActionData } from '~/dunning/page.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'invoices.detail.metaTitle', data?.invoice.invoiceNumber);
 
@@ -41,13 +51,31 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     reject: can(user, 'reject:invoice'),
   };
   const previews = rights.finance ? await financePreviews([invoice]) : {};
-  const [eligibility, fees, feeDocuments, dunning] = await Promise.all([
+  const [eligibility, fees, feeDocuments, recourse, writeOffs, dilution, debtor, dunning] = await Promise.all([
     eligibilityPanel(invoice),
     financedFees(invoice),
     listInvoiceFeeDocuments(invoice.id),
+    invoiceRecourse(invoice.id),
+    invoiceWriteOffRequests(invoice.id),
+    loadInvoiceDilution(invoice.id, user),
+    invoiceDebtorSection(invoice.id, user),
     invoiceDunning(invoice.id),
   ]);
-  return json({ invoice, rights: { ...rights, holdDunning: can(user, 'hold:dunning') }, preview: previews[invoice.id] ?? null, eligibility, fees, feeDocuments, dunning });
+  return json({
+    invoice,
+    rights: { ...rights, holdDunning: can(user, 'hold:dunning') },
+    preview: previews[invoice.id] ?? null,
+    eligibility,
+    fees,
+    feeDocuments,
+    recourse,
+    writeOffs,
+    recourseRights: recourseRights(user),
+    dilution,
+    today: businessDay(),
+    debtor,
+    dunning,
+  });
 }
 
 /** The same four decisions as the list; back here afterwards. */
@@ -63,6 +91,11 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
       invoiceNumber: invoice.invoiceNumber,
     });
   }
+  const recourseIntent = readIntent(formData, recourseIntentSchema);
+  if (recourseIntent)
+    return handleRecourseIntent(recourseIntent, formData, { actor, ip: clientIp(context), invoiceId: params.invoiceId ?? null, back: `/invoices/${params.invoiceId}` });
+  // The credit note and dispute forms (docs/collections.md#dilution-and-disputes-resolved).
+  if (isDilutionPost(formData)) return handleDilutionAction(formData, { actor, ip: clientIp(context), invoiceId: params.invoiceId ?? '' });
   if (!readIntent(formData, invoiceDecisionIntentSchema)) return unknownIntent();
   // The id in the URL decides which invoice, whatever the form says.
   formData.set('id', params.invoiceId ?? '');
@@ -70,10 +103,27 @@ export async function action({ request, params, context }: ActionFunctionArgs) {
 }
 
 export default function InvoiceDetailPage() {
-  const { invoice, rights, preview, eligibility, fees, feeDocuments, dunning } = useLoaderData<typeof loader>();
-  const actionData = useActionData<DecisionRefusal | { intent: 'dunning-hold'; result: SubmissionResult<string[]> }>();
-  const refusal = actionData && 'message' in actionData ? actionData : undefined;
-  const holdResult = actionData && 'result' in actionData ? actionData.result : null;
+  const {
+    invoice,
+    rights,
+    preview,
+    eligibility,
+    fees,
+    feeDocuments,
+    recourse,
+    writeOffs,
+    recourseRights: recourseAllowed,
+    dilution,
+    today,
+    debtor,
+    dunning,
+  } = useLoaderData<typeof loader>();
+  const answer = useActionData<DecisionRefusal | RecourseRefusal | DilutionActionData | DunningHoldActionData>();
+  // Four forms answer here: the decisions (intent + message), recourse (recourse), dilution and the dunning hold (intent + result).
+  const refusal = answer && 'intent' in answer && 'message' in answer ? answer : undefined;
+  const recourseRefusal = answer && 'recourse' in answer ? answer : undefined;
+  const holdResult = answer && 'result' in answer && answer.intent === 'dunning-hold' ? answer.result : null;
+  const dilutionData = answer && 'result' in answer && answer.intent !== 'dunning-hold' ? answer : undefined;
   const { t } = useTranslation();
   const showRefusal = useRefusalText();
   const toast = useToast();
@@ -101,6 +151,14 @@ export default function InvoiceDetailPage() {
       <Flex gap="2" wrap="wrap" align="start">
         <DecisionButtons invoice={invoice} rights={rights} preview={preview ?? undefined} refusal={refusal} />
       </Flex>
+      {invoice.status === 'financed' ? (
+        <RecourseActions recourse={recourse} rights={recourseAllowed} pendingWriteOff={writeOffs.some((request) => request.status === 'pending')} refusal={recourseRefusal} />
+      ) : null}
+      {writeOffs.length > 0 ? (
+        <Section title={t('recourse.requests.title')}>
+          <WriteOffRequestsTable requests={writeOffs} rights={recourseAllowed} refusal={recourseRefusal} showInvoice={false} label={t('recourse.requests.sectionLabel')} />
+        </Section>
+      ) : null}
       {fees ? <FinancedFeesSection fees={fees} currency={invoice.currency} /> : null}
       <Grid columns={{ initial: '1', md: '2' }} gap="4">
         <Section title={t('invoices.detail.invoice')}>
@@ -130,7 +188,15 @@ export default function InvoiceDetailPage() {
                 </span>,
               ],
               [t('invoices.detail.paidAmount'), formatMoney(invoice.paidAmount, invoice.currency)],
+              [t('dilution.creditNotes.title'), formatMoney(invoice.creditedAmount, invoice.currency)],
               ...(invoice.rejectionReason ? [[t('invoices.detail.rejectionReason'), invoice.rejectionReason] as [string, string]] : []),
+              ...(invoice.chargedBackAt
+                ? [
+                    [t('recourse.invoice.chargedBackAt'), formatDateTime(invoice.chargedBackAt)] as [string, string],
+                    [t('recourse.invoice.chargeBackReason'), invoice.chargeBackReason ?? t('recourse.invoice.chargedBackByJob')] as [string, string],
+                  ]
+                : []),
+              ...(invoice.writtenOffAt ? [[t('recourse.invoice.writtenOffAt'), formatDateTime(invoice.writtenOffAt)] as [string, string]] : []),
             ]}
           />
         </Section>
@@ -174,6 +240,15 @@ export default function InvoiceDetailPage() {
           </Section>
         </Flex>
       </Grid>
+      <InvoiceDebtorSection invoiceId={invoice.id} open={(OFFERED_STATUSES as readonly string[]).includes(invoice.status)} data={debtor} />
+      <DisputeSection disputes={dilution.disputes} canResolve={dilution.canResolve} actionData={dilutionData} />
+      <CreditNotesSection
+        creditNotes={dilution.creditNotes}
+        creditedAmount={invoice.creditedAmount}
+        canEnter={dilution.canCredit && invoice.status === 'financed'}
+        today={today}
+        actionData={dilutionData}
+      />
       <DunningSection dunning={dunning} canHold={rights.holdDunning} hasPaymentReference={Boolean(invoice.paymentReference)} lastResult={holdResult} />
       <LinesSection invoice={invoice} />
       <FeeDocumentsSection documents={feeDocuments} />

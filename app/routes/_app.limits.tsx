@@ -41,9 +41,15 @@ import { readIntent } from '~/utils/intent.server.ts';
 import { Pager } from '~/components/kit/pager.tsx';
 import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
 import { CreateButton, useCreateDialog } from '~/components/kit/create-form.tsx';
+import { listWriteOffRequests } from '~/recourse/write-off.server.ts';
+import { handleRecourseIntent, recourseRights, type RecourseRefusal } from '~/recourse/page.server.ts';
+import { recourseIntentSchema } from '~/recourse/schemas.ts';
+import { WriteOffRequestsTable } from '~/components/recourse/recourse-panels.tsx';
 
 const PAGE_SIZE = 20;
 const GRID_PAGE_SIZE = 12;
+/** The pending write-off requests beside the limit requests (?wpage), decided by an admin other than the requester. */
+const WRITE_OFF_PAGE_SIZE = 10;
 const LIMIT_TAB = tabSchema(LIMIT_TABS, 'pending');
 const LIMIT_KIND = tabSchema(LIMIT_KINDS, 'all');
 const NEW_FOR = tabSchema(LIMIT_PARTY_TYPES, 'client');
@@ -103,11 +109,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = readUrl(new URL(request.url));
   const canRequest = can(user, 'create:credit_limit');
   const gridKind: LimitPartyType = url.kind === 'customer' ? 'customer' : 'client';
-  const [list, grid, clients, debtors] = await Promise.all([
+  const wpage = readListUrl(new URL(request.url)).pageOf('wpage');
+  const [list, grid, clients, debtors, writeOffs] = await Promise.all([
     listCreditLimitRequests({ q: url.q, status: url.tab, partyType: url.kind, limit: PAGE_SIZE, offset: pageOffset(url.page, PAGE_SIZE) }),
     clientLimitsOverview({ q: url.q, partyType: gridKind, limit: GRID_PAGE_SIZE, offset: pageOffset(url.cpage, GRID_PAGE_SIZE) }),
     canRequest ? clientChoices() : Promise.resolve([]),
     canRequest ? customerChoices({ chosenId: url.customerId }) : Promise.resolve({ customers: [], capped: false }),
+    listWriteOffRequests({ status: 'pending', limit: WRITE_OFF_PAGE_SIZE, offset: pageOffset(wpage, WRITE_OFF_PAGE_SIZE) }),
   ]);
   const today = zagrebToday();
   return json({
@@ -126,6 +134,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
     userId: user.id,
     canRequest,
     canDecide: can(user, 'decide:credit_limit'),
+    writeOffs: writeOffs.items,
+    writeOffTotal: writeOffs.total,
+    wpage,
+    writeOffPages: pageCount(writeOffs.total, WRITE_OFF_PAGE_SIZE),
+    recourseRights: recourseRights(user),
   });
 }
 
@@ -146,6 +159,11 @@ function backTo(request: Request): string {
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
   const ip = clientIp(context);
+  const recourseIntent = readIntent(formData, recourseIntentSchema);
+  if (recourseIntent && (recourseIntent.intent === 'approve-write-off' || recourseIntent.intent === 'reject-write-off')) {
+    const actor = await requirePermission(request, 'decide:write_off');
+    return handleRecourseIntent(recourseIntent, formData, { actor, ip, invoiceId: null, back: backTo(request) });
+  }
   // Anything but a decision is the request form, as the form posts it.
   const intent = readIntent(formData, limitPageIntentSchema)?.intent ?? 'create';
 
@@ -215,7 +233,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function LimitsPage() {
   const data = useLoaderData<typeof loader>();
-  const actionData = useActionData<LimitActionData>();
+  const answer = useActionData<LimitActionData | RecourseRefusal>();
+  const recourseRefusal = answer && 'recourse' in answer ? answer : undefined;
+  const actionData = answer && 'recourse' in answer ? undefined : answer;
   const { t } = useTranslation();
   const dialog = useCreateDialog();
   const params: ListParams = { q: data.q, tab: data.tab, kind: data.kind, page: data.page, cpage: data.cpage };
@@ -308,6 +328,25 @@ export default function LimitsPage() {
             </Grid>
           )}
           <Pager page={data.page} pages={data.pages} hrefFor={(page) => listHref({ ...params, page })} label={t('limits.pagination.requests')} testId="requests-pages" />
+        </section>
+      </Flex>
+
+      <Flex direction="column" gap="3" asChild>
+        <section aria-labelledby="write-off-requests-heading" data-testid="write-off-requests">
+          <Heading as="h3" size="4" id="write-off-requests-heading">
+            {t('recourse.requests.title')} ({data.writeOffTotal})
+          </Heading>
+          <WriteOffRequestsTable requests={data.writeOffs} rights={data.recourseRights} refusal={recourseRefusal} showInvoice label={t('recourse.requests.tableLabel')} />
+          <Pager
+            page={data.wpage}
+            pages={data.writeOffPages}
+            hrefFor={(wpage) => {
+              const base = listHref(params);
+              return `${base}${base.includes('?') ? '&' : '?'}wpage=${wpage}`;
+            }}
+            label={t('recourse.requests.tableLabel')}
+            testId="write-off-pages"
+          />
         </section>
       </Flex>
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { analyticsFor } from '~/analytics/analytics.server.ts';
 import { analyticsCsv, analyticsFileName } from '~/analytics/csv.server.ts';
-import { requestedPeriod } from '~/analytics/request.server.ts';
+import { analyticsDownload, requestedPeriod } from '~/analytics/request.server.ts';
 import { methodNotAllowed } from '~/utils/api.server.ts';
 import { apiLoader } from '~/utils/api-route.server.ts';
 
@@ -13,13 +13,7 @@ import { apiLoader } from '~/utils/api-route.server.ts';
  */
 export const loader = apiLoader('read:all', async ({ request }) => {
   const data = await analyticsFor({ period: requestedPeriod(request), now: new Date() });
-  return new Response(analyticsCsv(data), {
-    headers: {
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${analyticsFileName(data)}"`,
-      'Cache-Control': 'no-store',
-    },
-  });
+  return analyticsDownload(analyticsCsv(data), 'text/csv; charset=utf-8', analyticsFileName(data));
 });
 
 export function action(_args: ActionFunctionArgs) {

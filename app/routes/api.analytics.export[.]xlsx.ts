@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from '@remix-run/node';
 import { analyticsFor } from '~/analytics/analytics.server.ts';
-import { requestedPeriod } from '~/analytics/request.server.ts';
+import { analyticsDownload, requestedPeriod } from '~/analytics/request.server.ts';
 import { analyticsXlsx, analyticsXlsxFileName } from '~/analytics/xlsx.server.ts';
 import { XLSX_CONTENT_TYPE } from '~/exports/xlsx.server.ts';
 import { i18nServer } from '~/i18next.server.ts';
@@ -16,14 +16,7 @@ export const loader = apiLoader('read:all', async ({ request }) => {
   const data = await analyticsFor({ period: requestedPeriod(request), now: new Date() });
   const t = await i18nServer.getFixedT(request);
   const bytes = analyticsXlsx(data, (key, options) => t(key, options));
-  return new Response(bytes, {
-    headers: {
-      'Content-Type': XLSX_CONTENT_TYPE,
-      'Content-Length': String(bytes.byteLength),
-      'Content-Disposition': `attachment; filename="${analyticsXlsxFileName(data)}"`,
-      'Cache-Control': 'no-store',
-    },
-  });
+  return analyticsDownload(bytes, XLSX_CONTENT_TYPE, analyticsXlsxFileName(data));
 });
 
 export function action(_args: ActionFunctionArgs) {

@@ -67,10 +67,11 @@ export const up: Migration = async ({ context: db }) => {
     CREATE INDEX email_logs_invoice_idx ON email_logs (invoice_id, created_at DESC) WHERE invoice_id IS NOT NULL;
     CREATE INDEX email_logs_customer_idx ON email_logs (customer_id, created_at DESC) WHERE customer_id IS NOT NULL;
     CREATE TABLE email_attachments (
+      id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
       email_log_id uuid NOT NULL REFERENCES email_logs (id) ON DELETE CASCADE,
       position integer NOT NULL CHECK (position >= 0),
       document_id uuid NOT NULL REFERENCES documents (id) ON DELETE RESTRICT,
-      PRIMARY KEY (email_log_id, position)
+      UNIQUE (email_log_id, position)
     );
     CREATE INDEX email_attachments_document_idx ON email_attachments (document_id);
 

@@ -22,6 +22,8 @@ export class Agreement extends Model<InferAttributes<Agreement>, InferCreationAt
   declare recourseDays: number | null;
   declare maxTenorDays: number;
   declare disclosed: CreationOptional<boolean>;
+  /** Verification waits for the debtor's confirmation (disclosed agreements only). */
+  declare requiresDebtorConfirmation: CreationOptional<boolean>;
   declare concentrationLimit: CreationOptional<string>;
   declare concentrationThreshold: CreationOptional<string>;
   declare signatureStatus: CreationOptional<AgreementSignatureStatus>;
@@ -54,6 +56,7 @@ export class Agreement extends Model<InferAttributes<Agreement>, InferCreationAt
         recourseDays: DataTypes.INTEGER,
         maxTenorDays: DataTypes.INTEGER,
         disclosed: DataTypes.BOOLEAN,
+        requiresDebtorConfirmation: DataTypes.BOOLEAN,
         concentrationLimit: DataTypes.DECIMAL(5, 2),
         concentrationThreshold: DataTypes.DECIMAL(15, 2),
         signatureStatus: DataTypes.TEXT,

@@ -1,7 +1,8 @@
-import { DataTypes, Model, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
 
 /** A stored document sent with one email, in the order the message lists them. */
 export class EmailAttachment extends Model<InferAttributes<EmailAttachment>, InferCreationAttributes<EmailAttachment>> {
+  declare id: CreationOptional<string>;
   declare emailLogId: string;
   declare position: number;
   declare documentId: string;
@@ -9,8 +10,9 @@ export class EmailAttachment extends Model<InferAttributes<EmailAttachment>, Inf
   static initModel(sequelize: Sequelize) {
     return EmailAttachment.init(
       {
-        emailLogId: { type: DataTypes.UUID, primaryKey: true },
-        position: { type: DataTypes.INTEGER, primaryKey: true },
+        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+        emailLogId: DataTypes.UUID,
+        position: DataTypes.INTEGER,
         documentId: DataTypes.UUID,
       },
       { sequelize, tableName: 'email_attachments', underscored: true, timestamps: false },

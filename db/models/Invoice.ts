@@ -40,6 +40,8 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
   declare paidAmount: CreationOptional<string>;
   /** Sum of pending collections, kept by triggers on payments. */
   declare pendingAmount: CreationOptional<string>;
+  /** Sum of the credit notes on the invoice, kept by a trigger on credit_notes. */
+  declare creditedAmount: CreationOptional<string>;
   declare source: CreationOptional<InvoiceSource>;
   declare ublDocumentId: string | null;
   declare createdBy: string | null;
@@ -53,6 +55,13 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
   declare rejectedAt: Date | null;
   declare rejectionReason: string | null;
   declare paidAt: Date | null;
+  /** Charged back to the client (docs/lifecycle.md#recourse-and-write-off); NULL by when the daily job did it. */
+  declare chargedBackAt: Date | null;
+  declare chargedBackBy: string | null;
+  declare chargeBackReason: string | null;
+  /** Written off (approved write-off request). */
+  declare writtenOffAt: Date | null;
+  declare writtenOffBy: string | null;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -88,6 +97,7 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
         disputeReason: DataTypes.TEXT,
         paidAmount: DataTypes.DECIMAL(15, 2),
         pendingAmount: DataTypes.DECIMAL(15, 2),
+        creditedAmount: DataTypes.DECIMAL(15, 2),
         source: DataTypes.TEXT,
         ublDocumentId: DataTypes.UUID,
         createdBy: DataTypes.UUID,
@@ -101,6 +111,11 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
         rejectedAt: DataTypes.DATE,
         rejectionReason: DataTypes.TEXT,
         paidAt: DataTypes.DATE,
+        chargedBackAt: DataTypes.DATE,
+        chargedBackBy: DataTypes.UUID,
+        chargeBackReason: DataTypes.TEXT,
+        writtenOffAt: DataTypes.DATE,
+        writtenOffBy: DataTypes.UUID,
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

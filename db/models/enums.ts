@@ -31,7 +31,8 @@ export type DocumentEntityType = (typeof DOCUMENT_ENTITY_TYPES)[number];
 export const SIGNATURE_STATUSES = ['pending', 'signed', 'rejected'] as const;
 export type SignatureStatus = (typeof SIGNATURE_STATUSES)[number];
 
-export const INVOICE_STATUSES = ['pending', 'verified', 'approved', 'rejected', 'financed', 'paid'] as const;
+/** `charged_back` and `written_off` close a financed invoice unpaid (docs/lifecycle.md#recourse-and-write-off). */
+export const INVOICE_STATUSES = ['pending', 'verified', 'approved', 'rejected', 'financed', 'paid', 'charged_back', 'written_off'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 export const INVOICE_VERIFICATION_STATUSES = ['pending', 'verified', 'failed'] as const;
@@ -136,7 +137,7 @@ export type AgreementFeeModel = (typeof AGREEMENT_FEE_MODELS)[number];
 export const AGREEMENT_SIGNATURE_STATUSES = ['unsigned', 'sent', 'signed'] as const;
 export type AgreementSignatureStatus = (typeof AGREEMENT_SIGNATURE_STATUSES)[number];
 
-export const LEDGER_KINDS = ['advance', 'fee', 'fee_vat', 'collection', 'reserve_release', 'chargeback', 'adjustment'] as const;
+export const LEDGER_KINDS = ['advance', 'fee', 'fee_vat', 'collection', 'reserve_release', 'chargeback', 'write_off', 'adjustment'] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
 
 export const LEDGER_ADJUSTMENT_STATUSES = ['pending', 'approved', 'rejected'] as const;
@@ -160,6 +161,17 @@ export type DunningNoticeStatus = (typeof DUNNING_NOTICE_STATUSES)[number];
 
 export const DUNNING_SKIP_REASONS = ['no_email', 'no_template'] as const;
 export type DunningSkipReason = (typeof DUNNING_SKIP_REASONS)[number];
+
+export const WRITE_OFF_REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type WriteOffRequestStatus = (typeof WRITE_OFF_REQUEST_STATUSES)[number];
+export const CREDIT_NOTE_SOURCES = ['ubl', 'manual', 'dispute'] as const;
+export type CreditNoteSource = (typeof CREDIT_NOTE_SOURCES)[number];
+/** Why a notice of assignment was written: a pair's first financing, or staff asking the debtor to confirm (docs/collections.md). */
+export const DEBTOR_NOTICE_OCCASIONS = ['financing', 'request'] as const;
+export type DebtorNoticeOccasion = (typeof DEBTOR_NOTICE_OCCASIONS)[number];
+
+export const DEBTOR_ANSWER_KINDS = ['confirmed', 'disputed'] as const;
+export type DebtorAnswerKind = (typeof DEBTOR_ANSWER_KINDS)[number];
 
 /** Why a link asking the applicant for more documents no longer works (app/onboarding/kyc-decision.server.ts). */
 export const KYC_REQUEST_SPENT_REASONS = ['submitted', 'superseded', 'decided'] as const;
@@ -215,8 +227,12 @@ export const ENUM_COLUMNS: ReadonlyArray<readonly [table: string, column: string
   ['ledger_adjustments', 'status', LEDGER_ADJUSTMENT_STATUSES],
   ['outgoing_einvoices', 'purpose', OUTGOING_EINVOICE_PURPOSES],
   ['outgoing_einvoices', 'type_code', OUTGOING_EINVOICE_TYPE_CODES],
+  ['debtor_notices', 'occasion', DEBTOR_NOTICE_OCCASIONS],
+  ['debtor_answers', 'answer', DEBTOR_ANSWER_KINDS],
   ['invoice_disputes', 'source', INVOICE_DISPUTE_SOURCES],
   ['invoice_disputes', 'outcome', INVOICE_DISPUTE_OUTCOMES],
   ['dunning_notices', 'status', DUNNING_NOTICE_STATUSES],
   ['dunning_notices', 'skip_reason', DUNNING_SKIP_REASONS],
+  ['write_off_requests', 'status', WRITE_OFF_REQUEST_STATUSES],
+  ['credit_notes', 'source', CREDIT_NOTE_SOURCES],
 ];

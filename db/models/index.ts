@@ -8,6 +8,7 @@ import { LedgerEntry } from './LedgerEntry.ts';
 import { Backup } from './Backup.ts';
 import { Client } from './Client.ts';
 import { CreditLimitRequest } from './CreditLimitRequest.ts';
+import { CreditNote } from './CreditNote.ts';
 import { Customer } from './Customer.ts';
 import { Document } from './Document.ts';
 import { DunningHold } from './DunningHold.ts';
@@ -21,6 +22,9 @@ import { Integration } from './Integration.ts';
 import { IntegrationLog } from './IntegrationLog.ts';
 import { Invoice } from './Invoice.ts';
 import { InvoiceDispute } from './InvoiceDispute.ts';
+import { DebtorAnswer } from './DebtorAnswer.ts';
+import { DebtorLink } from './DebtorLink.ts';
+import { DebtorNotice } from './DebtorNotice.ts';
 import { InvoiceLine } from './InvoiceLine.ts';
 import { OutgoingEInvoice } from './OutgoingEInvoice.ts';
 import { Payment } from './Payment.ts';
@@ -34,6 +38,7 @@ import { WorkerHeartbeat } from './WorkerHeartbeat.ts';
 import { WorkflowDefinition } from './WorkflowDefinition.ts';
 import { WorkflowInstance } from './WorkflowInstance.ts';
 import { WorkflowStepRun } from './WorkflowStepRun.ts';
+import { WriteOffRequest } from './WriteOffRequest.ts';
 
 /*
  * Models map the migration's tables and nothing more: no allowNull, no
@@ -56,6 +61,7 @@ const models = {
   Backup,
   Client,
   CreditLimitRequest,
+  CreditNote,
   Customer,
   Document,
   DunningHold,
@@ -69,6 +75,9 @@ const models = {
   IntegrationLog,
   Invoice,
   InvoiceDispute,
+  DebtorAnswer,
+  DebtorLink,
+  DebtorNotice,
   InvoiceLine,
   OutgoingEInvoice,
   Payment,
@@ -82,6 +91,7 @@ const models = {
   WorkflowDefinition,
   WorkflowInstance,
   WorkflowStepRun,
+  WriteOffRequest,
 };
 // The classes by name as well, for `import { Client } from 'db/models'`.
 export {
@@ -93,6 +103,7 @@ export {
   Backup,
   Client,
   CreditLimitRequest,
+  CreditNote,
   Customer,
   Document,
   DunningHold,
@@ -105,6 +116,9 @@ export {
   IntegrationLog,
   Invoice,
   InvoiceDispute,
+  DebtorAnswer,
+  DebtorLink,
+  DebtorNotice,
   InvoiceLine,
   Payment,
   Payout,
@@ -117,6 +131,7 @@ export {
   WorkflowDefinition,
   WorkflowInstance,
   WorkflowStepRun,
+  WriteOffRequest,
   OutgoingEInvoice,
   IncomingEInvoice,
 };
@@ -160,6 +175,15 @@ function associate() {
   DunningNotice.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
   Invoice.hasMany(DunningHold, { as: 'dunningHolds', foreignKey: 'invoiceId' });
   DunningHold.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
+  Invoice.hasMany(WriteOffRequest, { as: 'writeOffRequests', foreignKey: 'invoiceId' });
+  WriteOffRequest.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
+  Invoice.hasMany(CreditNote, { as: 'creditNotes', foreignKey: 'invoiceId' });
+  CreditNote.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
+  // The debtor's side: notices of assignment, its links and answers (docs/collections.md)
+  DebtorLink.belongsTo(DebtorNotice, { as: 'notice', foreignKey: 'noticeId' });
+  DebtorLink.hasMany(DebtorAnswer, { as: 'answers', foreignKey: 'linkId' });
+  DebtorAnswer.belongsTo(DebtorLink, { as: 'link', foreignKey: 'linkId' });
+  DebtorAnswer.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
   OutgoingEInvoice.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
   OutgoingEInvoice.belongsTo(Client, { as: 'client', foreignKey: 'clientId' });
   OutgoingEInvoice.belongsTo(User, { as: 'creator', foreignKey: 'createdBy' });

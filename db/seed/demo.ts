@@ -6,6 +6,8 @@ import { Clock, DAY, HOUR, Random, date, insertRows, updateRows } from './demo/p
 import { insertStaff } from './demo/staff.ts';
 import { buildBook } from './demo/book.ts';
 import { seedLedger } from './demo/ledger.ts';
+import { seedDilution } from './demo/dilution.ts';
+import { seedDebtorSide } from './demo/debtors.ts';
 import { seedDunning } from './demo/dunning.ts';
 
 /**
@@ -83,7 +85,11 @@ export async function seedDemo(sequelize: Sequelize, options: SeedDemoOptions = 
     const einvoices = await issueDemoFeeEInvoices(sequelize, transaction);
     // After the fee e-invoices: the fee entries take their numbers and VAT.
     const ledger = await seedLedger(sequelize, transaction, clock, staff);
-    // After the ledger, from no PRNG: reminders with their slips on the first overdue invoices, one invoice on hold.
+    const dilution = await seedDilution(sequelize, transaction, clock, staff);
+    // The notices of assignment and the debtors' answers, from the book as written (db/seed/demo/debtors.ts).
+    const debtorSide = await seedDebtorSide(sequelize, transaction, clock, staff, store);
+    // After the credit notes and the debtors' disputes, from no PRNG: reminders with their slips on the first overdue
+    // invoices still open and undisputed, one invoice on hold.
     const dunning = await seedDunning(sequelize, transaction, clock, store, staff);
     // Only the demo users this run created; an existing account keeps its own history.
     for (const [id, at] of book.lastLogins) {
@@ -94,7 +100,7 @@ export async function seedDemo(sequelize: Sequelize, options: SeedDemoOptions = 
         });
       }
     }
-    return [...book.tables.map(([table, rows]) => `${rows.length} ${table}`), `${einvoices} outgoing_einvoices`, ...ledger, ...dunning];
+    return [...book.tables.map(([table, rows]) => `${rows.length} ${table}`), `${einvoices} outgoing_einvoices`, ...ledger, ...dilution, ...debtorSide, ...dunning];
   });
 
   if (!counts) {

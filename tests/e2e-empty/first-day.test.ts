@@ -124,8 +124,9 @@ describe('a fresh install without the demo book', () => {
     }
     await page.goto(`${baseUrl}/email-automation`);
     await page.getByTestId('template-grid').waitFor();
-    expect(await page.getByTestId('summary-activeTemplates').textContent()).toContain('4');
-    expect(await page.getByTestId('template-card').count()).toBe(4);
+    // Every reference template is active: one per event trigger, the debtor's notice and dunning letters included.
+    expect(await page.getByTestId('summary-activeTemplates').textContent()).toMatch(new RegExp(`\\D${templates.length}$`));
+    expect(await page.getByTestId('template-card').count()).toBe(templates.length);
     await page.goto(`${baseUrl}/integrations`);
     await expect.poll(() => page.getByTestId('integration-status').count()).toBe(5);
     for (const name of ['HANFA API', 'FINA API', 'E-računi EN 16931', 'Email automatizacija', 'E-potpis']) await page.getByText(name, { exact: true }).first().waitFor();

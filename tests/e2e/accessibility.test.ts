@@ -139,7 +139,8 @@ const SHELL_STATES: State[] = [
   ...['overview', 'croatian', 'general'].map((tab) => at(`/integrations?tab=${tab}`)),
   ...INTEGRATION_TYPES.flatMap((type) => ['overview', 'configure', 'logs', 'setup'].map((tab) => at(`/integrations/${type}?tab=${tab}`))),
   at('/monitoring'),
-  ...['overview', 'performance', 'risk', 'financial'].map((tab) => at(`/analytics?tab=${tab}`)),
+  ...['overview', 'performance', 'risk', 'financial', 'ageing'].map((tab) => at(`/analytics?tab=${tab}`)),
+  { path: (ids) => `/analytics?tab=ageing&by=client&party=${ids.client}`, label: 'ageing drill-down' },
   at('/search', 'no query'),
   at('/search?q=a', 'results'),
   at(`/search?q=${NO_MATCH}`, 'no results'),
@@ -491,6 +492,8 @@ describe('signed-out pages', () => {
     await page.getByTestId('request-submitted').waitFor();
     await expectAccessibleInEachAppearance(page, baseUrl, 'document request answered', () => visit(page, path));
     await expectAccessibleInEachAppearance(page, baseUrl, 'document request, unknown link', () => visit(page, `/onboarding/documents/${'A'.repeat(43)}`));
+    // The debtor's link (its open form and answered states: tests/e2e/debtor-confirmation.test.ts).
+    await expectAccessibleInEachAppearance(page, baseUrl, 'debtor link, unknown', () => visit(page, `/debtor/${'A'.repeat(43)}`));
   });
 
   it('not found, signed out', async () => {

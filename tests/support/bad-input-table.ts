@@ -126,6 +126,7 @@ const AGREEMENT_INVALID = {
   recourseDays: [-1, 1.5, 4000],
   maxTenorDays: [0, 'x', 4000],
   disclosed: ['maybe', null],
+  requiresDebtorConfirmation: ['maybe', 5],
   concentrationLimit: [0, 101],
 };
 
@@ -315,6 +316,20 @@ export const TABLE: Record<string, Case> = {
         };
       }),
   },
+  'api.debtor-links.ts POST': {
+    body: (fx) => ({ clientId: fx.client.id, customerId: fx.customer.id }),
+    text: ['clientId', 'customerId'],
+    invalid: { clientId: ['x', 5], customerId: ['not-an-id', null] },
+  },
+  'api.debtor-links.$id.resend.ts POST': { noInput: 'mails a new link for the link named in the path; no body' },
+  'api.debtor-links.$id.revoke.ts POST': { noInput: 'revokes the link named in the path; no body' },
+  'api.invoices.$invoiceId.dispute.ts POST': {
+    params: (fx) => ({ invoiceId: fx.invoice.id }),
+    body: () => ({ reason: 'Roba nije isporučena.' }),
+    text: ['reason'],
+    invalid: { reason: ['', '   ', 5, 'x'.repeat(5001)] },
+    row: (fx) => ({ table: 'invoices', id: fx.invoice.id }),
+  },
   'api.customers.$customerId.ts PUT': {
     params: (fx) => ({ customerId: fx.customer.id }),
     body: (fx) => party(fx.customer.oib),
@@ -411,6 +426,40 @@ export const TABLE: Record<string, Case> = {
     row: (fx) => ({ table: 'invoices', id: fx.invoice.id }),
   },
   'api.invoices.$invoiceId.verify.ts PUT': { noInput: 'a decision on the invoice named in the path; no body' },
+  'api.invoices.$invoiceId.charge-back.ts PUT': {
+    params: (fx) => ({ invoiceId: fx.invoice.id }),
+    body: () => ({ reason: 'Dužnik u stečaju' }),
+    text: ['reason'],
+    invalid: { reason: ['', 5] },
+    row: (fx) => ({ table: 'invoices', id: fx.invoice.id }),
+  },
+  'api.invoices.$invoiceId.write-off.ts POST': {
+    params: (fx) => ({ invoiceId: fx.invoice.id }),
+    body: () => ({ reason: 'Dužnik likvidiran' }),
+    text: ['reason'],
+    invalid: { reason: ['', 5] },
+  },
+  'api.write-offs.$id.approve.ts PUT': { noInput: 'a decision on the write-off request named in the path; no body' },
+  'api.write-offs.$id.reject.ts PUT': {
+    params: () => ({ id: '00000000-0000-4000-8000-000000000017' }),
+    body: () => ({ reason: 'Još se naplaćuje' }),
+    text: ['reason'],
+    invalid: { reason: ['', 5] },
+  },
+  'api.invoices.$invoiceId.credit-notes.ts POST': {
+    params: (fx) => ({ invoiceId: fx.invoice.id }),
+    body: () => ({ number: 'ODB-1', issueDate: DAY(-1), amount: 100, reason: 'Povrat robe' }),
+    text: ['number', 'issueDate', 'amount', 'reason'],
+    invalid: { amount: [0, -5, 'abc', '1,5', new Raw('1e400'), 1.234], issueDate: ['2026-02-30', '9999-99-99', 5], number: ['', 5], reason: ['', 5] },
+    row: (fx) => ({ table: 'invoices', id: fx.invoice.id }),
+  },
+  'api.invoices.$invoiceId.dispute.resolve.ts PUT': {
+    params: (fx) => ({ invoiceId: fx.invoice.id }),
+    body: () => ({ outcome: 'reduced', agreedAmount: 1000, note: 'Dogovoreno' }),
+    text: ['outcome', 'agreedAmount', 'note'],
+    invalid: { outcome: ['settled', 5], agreedAmount: [-1, 'abc', new Raw('1e400'), 1.234], note: ['', 5] },
+    row: (fx) => ({ table: 'invoices', id: fx.invoice.id }),
+  },
   'api.invoices.import.ts POST': {
     custom: async (fx, cookie) => {
       const xml = await (await import('node:fs/promises')).readFile(new URL('../../app/einvoices/fixtures/valid-invoice.xml', import.meta.url), 'utf8');

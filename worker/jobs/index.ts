@@ -12,6 +12,7 @@ import * as heartbeat from './heartbeat.ts';
 import * as integrationHealth from './integration-health.ts';
 import * as overdueRisk from './overdue-risk.ts';
 import * as passwordReset from './password-reset.ts';
+import * as recourseChargeback from './recourse-chargeback.ts';
 import * as housekeeping from './housekeeping.ts';
 import * as workflowStep from './workflow-step.ts';
 
@@ -35,4 +36,5 @@ export const jobs: readonly JobModule[] = [
   einvoiceSync,
   backup,
   passwordReset,
+  recourseChargeback,
 ];

@@ -44,6 +44,7 @@ const TERM_FIELDS = [
   'recourseDays',
   'maxTenorDays',
   'disclosed',
+  'requiresDebtorConfirmation',
   'concentrationLimit',
   'concentrationThreshold',
 ] as const;
@@ -58,6 +59,7 @@ function defaultsOf(latest: Agreement | null, today: string): FormValues {
       recourseDays: '60',
       maxTenorDays: '120',
       disclosed: 'true',
+      requiresDebtorConfirmation: 'false',
       concentrationLimit: '30',
       concentrationThreshold: '0',
     };
@@ -87,7 +89,7 @@ function AgreementFields({ form, fields }: { form: ReturnType<typeof useAgreemen
   const input = (name: (typeof TERM_FIELDS)[number], props: Record<string, unknown>) => (
     <Field key={name} label={t(`agreements.fields.${name}`)} inputProps={{ ...getInputProps(fields[name], { type: 'text' }), ...props }} errors={errorText(fields[name].errors)} />
   );
-  const yesNo = (name: 'recourse' | 'disclosed') => (
+  const yesNo = (name: 'recourse' | 'disclosed' | 'requiresDebtorConfirmation') => (
     <SelectField label={t(`agreements.fields.${name}`)} meta={fields[name]} errors={errorText(fields[name].errors)} selectProps={{ required: true }}>
       <option value="true">{t('agreements.yes')}</option>
       <option value="false">{t('agreements.no')}</option>
@@ -117,6 +119,7 @@ function AgreementFields({ form, fields }: { form: ReturnType<typeof useAgreemen
         {input('recourseDays', { type: 'number', step: '1', min: '0', max: '3650' })}
         {input('maxTenorDays', { type: 'number', step: '1', min: '1', max: '3650', required: true })}
         {yesNo('disclosed')}
+        {yesNo('requiresDebtorConfirmation')}
         {input('concentrationLimit', { type: 'number', step: '0.01', min: '0.01', max: '100', inputMode: 'decimal' })}
         {input('concentrationThreshold', money)}
       </Grid>
@@ -148,6 +151,7 @@ function InForce({ agreement }: { agreement: Agreement }) {
         [t('agreements.facts.recourse'), agreement.recourse ? t('agreements.recourseWithDays', { days: agreement.recourseDays }) : t('agreements.no')],
         [t('agreements.facts.maxTenor'), t('agreements.days', { count: agreement.maxTenorDays })],
         [t('agreements.facts.disclosed'), agreement.disclosed ? t('agreements.yes') : t('agreements.no')],
+        [t('agreements.facts.requiresDebtorConfirmation'), agreement.requiresDebtorConfirmation ? t('agreements.yes') : t('agreements.no')],
         [
           t('agreements.facts.concentration'),
           t('agreements.concentrationText', { limit: agreement.concentrationLimit.toLocaleString('hr-HR'), threshold: formatEur(agreement.concentrationThreshold) }),

@@ -8,11 +8,16 @@ import { formatEur } from '~/utils/format.ts';
 import { VolumeChart } from './volume-chart.tsx';
 import { TableHead } from '~/components/kit/table-head.tsx';
 import { SectionCard } from '~/components/kit/section-card.tsx';
+import type { AgeingPageData } from '~/analytics/ageing.server.ts';
+import { AgeingSection } from './ageing-section.tsx';
+import { DilutionCard } from '~/components/dilution/dilution-facts.tsx';
 
 /** The page data: the figures (JSON-serialised) and the tab in the URL. */
 export interface AnalyticsPageData {
   analytics: Analytics;
   tab: AnalyticsTab;
+  /** The ageing tab's report and drill-down; null on the other tabs. */
+  ageing: AgeingPageData | null;
 }
 
 const decimal = new Intl.NumberFormat('hr-HR', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
@@ -239,8 +244,8 @@ function FinancialCard({ data }: { data: Analytics }) {
   );
 }
 
-/** /analytics on real figures (docs/screens.md): period selector, export, KPI cards and the four tabs; every control is a link. */
-export function AnalyticsPage({ data: { analytics: data, tab } }: { data: AnalyticsPageData }) {
+/** /analytics on real figures (docs/screens.md): period selector, export, KPI cards and the tabs (the ageing tab: ./ageing-section.tsx); every control is a link or a GET form. */
+export function AnalyticsPage({ data: { analytics: data, tab, ageing } }: { data: AnalyticsPageData }) {
   const { t } = useTranslation();
   return (
     <Flex direction="column" gap="4">
@@ -289,6 +294,7 @@ export function AnalyticsPage({ data: { analytics: data, tab } }: { data: Analyt
           <Flex direction="column" gap="3">
             <RiskCard data={data} />
             <ConcentrationCard data={data} />
+            <DilutionCard dilution={data.dilution} />
           </Flex>
         </Grid>
       ) : null}
@@ -312,6 +318,7 @@ export function AnalyticsPage({ data: { analytics: data, tab } }: { data: Analyt
           <TopList title={t('analytics.top.clients')} rows={data.topClients} link="/clients" testId="top-clients" />
         </Grid>
       ) : null}
+      {tab === 'ageing' && ageing ? <AgeingSection data={ageing} /> : null}
 
       <Text size="1" color="gray">
         {t('analytics.definitions')}

@@ -11,7 +11,16 @@ import { SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 /** The /invoices card (docs/screens.md), its badges and its decision buttons (docs/lifecycle.md#invoices). */
 
 export type InvoiceStatus = InvoiceDto['status'];
-const STATUS_COLOURS = { pending: 'gray', verified: 'blue', approved: 'indigo', financed: 'amber', paid: 'green', rejected: 'red' } as const;
+const STATUS_COLOURS = {
+  pending: 'gray',
+  verified: 'blue',
+  approved: 'indigo',
+  financed: 'amber',
+  paid: 'green',
+  rejected: 'red',
+  charged_back: 'orange',
+  written_off: 'crimson',
+} as const;
 
 export interface DecisionRights {
   verify: boolean;

@@ -1,8 +1,8 @@
-import { ArrowLeftIcon, CheckCircledIcon } from '@radix-ui/react-icons';
-import { Box, Button, Callout, Card, Flex, Heading, Text } from '@radix-ui/themes';
-import { Form, Link, useNavigation } from '@remix-run/react';
+import { CheckCircledIcon } from '@radix-ui/react-icons';
+import { Button, Callout, Card, Flex, Text } from '@radix-ui/themes';
+import { Form, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
-import { LanguageSwitcher } from '~/components/language-switcher.tsx';
+import { PublicFrame } from './public-frame.tsx';
 import type { DocumentRequestState } from '~/onboarding/kyc-decision.server.ts';
 import { KYC_ACCEPT, KYC_DOCUMENT_TYPES, KYC_MAX_FILE_MB } from '~/onboarding/kyc.ts';
 import { formatDate } from '~/utils/format.ts';
@@ -18,79 +18,63 @@ export function DocumentRequestPage({ request, fileErrors, formErrors }: { reque
   const { t } = useTranslation();
   const busy = useNavigation().state === 'submitting';
   return (
-    <Box asChild style={{ maxWidth: 760, margin: '0 auto', padding: '24px 16px' }}>
-      <main>
-        <Flex justify="between" align="center" gap="3" wrap="wrap" mb="4">
-          <Link to="/" style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }}>
-            <ArrowLeftIcon /> {t('onboarding.backToMenu')}
-          </Link>
-          <LanguageSwitcher />
-        </Flex>
-        <Card size="3">
-          <Heading as="h1" size="6">
-            {t('kyc.upload.title')}
-          </Heading>
-          <Text as="p" color="gray" mb="4">
-            {t('kyc.upload.subtitle')}
-          </Text>
-          {request.state === 'open' ? (
-            <Form method="post" encType="multipart/form-data">
-              <Flex direction="column" gap="3">
-                <Text as="p">{t('kyc.upload.intro', { company: request.companyName })}</Text>
-                <Callout.Root color="blue" data-testid="request-message">
-                  <Callout.Text style={{ whiteSpace: 'pre-line' }}>{request.message}</Callout.Text>
-                </Callout.Root>
-                <Text as="p" size="2">
-                  {t('kyc.upload.instructions', { max: KYC_MAX_FILE_MB, date: formatDate(request.expiresAt) })}
-                </Text>
-                <WizardFormErrors errors={formErrors?.map((error) => (error.startsWith('kyc.') ? t(error) : error))} />
-                {KYC_DOCUMENT_TYPES.map((kycType) => {
-                  const id = `file-${kycType}`;
-                  const label = t(`onboarding.kyc.types.${kycType}.label`);
-                  const errors = fileErrors?.[`file_${kycType}`];
-                  return (
-                    <Card key={kycType} data-testid={`kyc-${kycType}`}>
-                      <Flex direction="column" gap="2">
-                        <Text as="label" htmlFor={id} weight="bold">
-                          {label}
-                        </Text>
-                        <Text size="2" color="gray">
-                          {t(`onboarding.kyc.types.${kycType}.description`)}
-                        </Text>
-                        <input
-                          id={id}
-                          type="file"
-                          name={`file_${kycType}`}
-                          accept={KYC_ACCEPT}
-                          aria-invalid={errors?.length ? true : undefined}
-                          aria-describedby={errors?.length ? `${id}-error` : undefined}
-                        />
-                        <WizardErrors id={`${id}-error`} errors={errors} />
-                      </Flex>
-                    </Card>
-                  );
-                })}
-                <Flex justify="end">
-                  <Button type="submit" disabled={busy}>
-                    {busy ? t('kyc.upload.sending') : t('kyc.upload.send')}
-                  </Button>
-                </Flex>
-              </Flex>
-            </Form>
-          ) : request.state === 'submitted' ? (
-            <Callout.Root color="green" data-testid="request-submitted">
-              <Callout.Icon>
-                <CheckCircledIcon />
-              </Callout.Icon>
-              <Callout.Text>{t('kyc.upload.submitted', { count: request.documents })}</Callout.Text>
+    <PublicFrame title={t('kyc.upload.title')} subtitle={t('kyc.upload.subtitle')}>
+      {request.state === 'open' ? (
+        <Form method="post" encType="multipart/form-data">
+          <Flex direction="column" gap="3">
+            <Text as="p">{t('kyc.upload.intro', { company: request.companyName })}</Text>
+            <Callout.Root color="blue" data-testid="request-message">
+              <Callout.Text style={{ whiteSpace: 'pre-line' }}>{request.message}</Callout.Text>
             </Callout.Root>
-          ) : (
-            <Callout.Root color="amber" role="status" data-testid={`request-${request.state}`}>
-              <Callout.Text>{t(`kyc.upload.${request.state}`)}</Callout.Text>
-            </Callout.Root>
-          )}
-        </Card>
-      </main>
-    </Box>
+            <Text as="p" size="2">
+              {t('kyc.upload.instructions', { max: KYC_MAX_FILE_MB, date: formatDate(request.expiresAt) })}
+            </Text>
+            <WizardFormErrors errors={formErrors?.map((error) => (error.startsWith('kyc.') ? t(error) : error))} />
+            {KYC_DOCUMENT_TYPES.map((kycType) => {
+              const id = `file-${kycType}`;
+              const label = t(`onboarding.kyc.types.${kycType}.label`);
+              const errors = fileErrors?.[`file_${kycType}`];
+              return (
+                <Card key={kycType} data-testid={`kyc-${kycType}`}>
+                  <Flex direction="column" gap="2">
+                    <Text as="label" htmlFor={id} weight="bold">
+                      {label}
+                    </Text>
+                    <Text size="2" color="gray">
+                      {t(`onboarding.kyc.types.${kycType}.description`)}
+                    </Text>
+                    <input
+                      id={id}
+                      type="file"
+                      name={`file_${kycType}`}
+                      accept={KYC_ACCEPT}
+                      aria-invalid={errors?.length ? true : undefined}
+                      aria-describedby={errors?.length ? `${id}-error` : undefined}
+                    />
+                    <WizardErrors id={`${id}-error`} errors={errors} />
+                  </Flex>
+                </Card>
+              );
+            })}
+            <Flex justify="end">
+              <Button type="submit" disabled={busy}>
+                {busy ? t('kyc.upload.sending') : t('kyc.upload.send')}
+              </Button>
+            </Flex>
+          </Flex>
+        </Form>
+      ) : request.state === 'submitted' ? (
+        <Callout.Root color="green" data-testid="request-submitted">
+          <Callout.Icon>
+            <CheckCircledIcon />
+          </Callout.Icon>
+          <Callout.Text>{t('kyc.upload.submitted', { count: request.documents })}</Callout.Text>
+        </Callout.Root>
+      ) : (
+        <Callout.Root color="amber" role="status" data-testid={`request-${request.state}`}>
+          <Callout.Text>{t(`kyc.upload.${request.state}`)}</Callout.Text>
+        </Callout.Root>
+      )}
+    </PublicFrame>
   );
 }

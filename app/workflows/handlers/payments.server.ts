@@ -14,7 +14,7 @@ import type { RowOf } from '../../../db/models/rows.ts';
  */
 
 type PaymentRow = RowOf<typeof Payment, 'id' | 'status' | 'amount' | 'currency' | 'invoice_id'> &
-  RowOf<typeof Invoice, 'invoice_number' | 'paid_amount'> & {
+  RowOf<typeof Invoice, 'invoice_number' | 'paid_amount' | 'credited_amount'> & {
     invoice_status: RowOf<typeof Invoice>['status'];
     invoice_amount: RowOf<typeof Invoice>['amount'];
   };
@@ -23,7 +23,7 @@ async function paymentOf({ instance, transaction }: StepContext): Promise<Paymen
   if (instance.entityType !== 'payment') throw new PermanentStepError(`This step needs a payment, not a ${instance.entityType}`);
   const row = await selectOne<PaymentRow>(
     `SELECT p.id, p.status, p.amount, p.currency, p.invoice_id, i.invoice_number, i.status AS invoice_status,
-            i.amount AS invoice_amount, i.paid_amount
+            i.amount AS invoice_amount, i.paid_amount, i.credited_amount
        FROM payments p JOIN invoices i ON i.id = p.invoice_id WHERE p.id = :id`,
     { id: instance.entityId },
     { transaction },
@@ -40,9 +40,10 @@ export async function matchPayment(context: StepContext): Promise<StepOutcome> {
   if (payment.status === 'failed' || payment.status === 'refunded') throw new PermanentStepError(`Payment is ${payment.status}`);
   const amount = toCents(payment.amount);
   // A confirmed payment is already in paid_amount; count it back for the comparison.
-  const open = toCents(payment.invoice_amount) - toCents(payment.paid_amount) + (payment.status === 'confirmed' ? amount : 0);
+  // Credit notes lower what the debtor owes (docs/collections.md#dilution-and-disputes-resolved).
+  const open = toCents(payment.invoice_amount) - toCents(payment.paid_amount) - toCents(payment.credited_amount) + (payment.status === 'confirmed' ? amount : 0);
   const match = amount === open ? 'exact' : amount < open ? 'partial' : 'over';
-  if (!['financed', 'paid'].includes(payment.invoice_status)) {
+  if (!['financed', 'paid', 'charged_back'].includes(payment.invoice_status)) {
     throw new PermanentStepError(`Invoice ${payment.invoice_number} is ${payment.invoice_status}, not financed`);
   }
   return {

@@ -19,4 +19,8 @@ export const routes: ProtectedRoute[] = [
   { method: 'PUT', path: `/api/invoices/${SOME_ID}/approve`, role: 'manager' },
   { method: 'PUT', path: `/api/invoices/${SOME_ID}/finance`, role: 'manager' },
   { method: 'PUT', path: `/api/invoices/${SOME_ID}/reject`, body: { reason: 'Test' }, role: 'manager' },
+  // Dilution (app/dilution/): reading the credit notes is the daily queue; entering one and resolving a dispute the manager's.
+  { method: 'GET', path: `/api/invoices/${SOME_ID}/credit-notes`, role: 'user' },
+  { method: 'POST', path: `/api/invoices/${SOME_ID}/credit-notes`, body: { number: 'ODB-1', issueDate: '2026-01-10', amount: 10, reason: 'Povrat' }, role: 'manager' },
+  { method: 'PUT', path: `/api/invoices/${SOME_ID}/dispute/resolve`, body: { outcome: 'rejected', note: 'Neosnovano' }, role: 'manager' },
 ];

@@ -1,0 +1,44 @@
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+
+/** The debtor's personal link to its page (docs/collections.md): only the token's SHA-256 is kept; it expires, is spent by one submit, or is revoked. */
+export class DebtorLink extends Model<InferAttributes<DebtorLink>, InferCreationAttributes<DebtorLink>> {
+  declare id: CreationOptional<string>;
+  declare clientId: string;
+  declare customerId: string;
+  declare noticeId: string;
+  declare tokenHash: string;
+  declare expiresAt: Date;
+  declare emailLogId: string | null;
+  /** The link this one replaced (a resend). */
+  declare replacesId: string | null;
+  declare createdBy: string | null;
+  declare createdAt: CreationOptional<Date>;
+  declare revokedAt: Date | null;
+  declare revokedBy: string | null;
+  declare spentAt: Date | null;
+  declare submittedIp: string | null;
+  declare acknowledgedAt: Date | null;
+
+  static initModel(sequelize: Sequelize) {
+    return DebtorLink.init(
+      {
+        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+        clientId: DataTypes.UUID,
+        customerId: DataTypes.UUID,
+        noticeId: DataTypes.UUID,
+        tokenHash: DataTypes.TEXT,
+        expiresAt: DataTypes.DATE,
+        emailLogId: DataTypes.UUID,
+        replacesId: DataTypes.UUID,
+        createdBy: DataTypes.UUID,
+        createdAt: DataTypes.DATE,
+        revokedAt: DataTypes.DATE,
+        revokedBy: DataTypes.UUID,
+        spentAt: DataTypes.DATE,
+        submittedIp: DataTypes.TEXT,
+        acknowledgedAt: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'debtor_links', underscored: true, timestamps: false },
+    );
+  }
+}
