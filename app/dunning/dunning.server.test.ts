@@ -1,10 +1,20 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { activityRows, apiFailure, jsonRequest, signedInCookie } from '../auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
+import { addCreditNote } from '../dilution/credit-notes.server.ts';
 import { createTemplate } from '../email/templates.server.ts';
+import { financeInvoice } from '../invoices/financing.server.ts';
+import { approveInvoice, verifyInvoice } from '../invoices/invoice-decisions.server.ts';
+import { openForPaymentSql, payableSql } from '../payments/open-amount.server.ts';
+import { recordPayment } from '../payments/payment-recording.server.ts';
+import { chargeBackInvoice } from '../recourse/recourse.server.ts';
+import { getObjectStore } from '../storage/object-store.server.ts';
 import { addDays } from '../utils/business-time.ts';
 import { action as holdAction } from '../routes/api.invoices.$invoiceId.dunning-hold.ts';
-import { createTestUser, insertClient, insertCustomer, insertInvoice, staff } from '../../tests/factories.ts';
+import { book, createTestUser, financeableClient, insertClient, insertCustomer, insertInvoice, newInvoice, staff, zagrebDay, type Book } from '../../tests/factories.ts';
+import { atBusinessDay } from '../../tests/support/business-day.ts';
+import { pdf417InPdf } from '../../tests/support/pdf-barcode.ts';
+import { pdfText } from '../../tests/support/pdf-text.ts';
 import { REFERENCE_TEMPLATES } from '../../db/reference-data.ts';
 import { invoiceDunning, runDunning, setDunningHold } from './dunning.server.ts';
 import { dunningLevels, setDunningLevels } from './levels.server.ts';
@@ -82,13 +92,11 @@ describe('the daily job', () => {
     await runDunning({ day: DUE });
     const [notice] = await notices(invoice.id);
     expect(notice).toMatchObject({ level: 2, open_amount: '1249.75' });
-    const job = (await selectOne<{ data: { variables: Record<string, string> } }>(`SELECT data FROM pgboss.job WHERE name = 'email-send' AND singleton_key = :id`, {
-      id: notice.email_log_id,
-    }))!;
+    const variables = await mailVariables(notice.email_log_id!);
     const reference = (await selectOne<{ payment_reference: string; invoice_number: string }>('SELECT payment_reference, invoice_number FROM invoices WHERE id = :id', {
       id: invoice.id,
     }))!;
-    expect(job.data.variables).toEqual({
+    expect(variables).toEqual({
       debtor_name: expect.any(String),
       factor_name: 'FinFlow Faktoring d.o.o.',
       factor_iban: 'HR7224020061100123456',
@@ -172,6 +180,14 @@ describe('the daily job', () => {
     }
   });
 });
+
+/** The variables the queued mail of an email log row is written with (the email-send job's data). */
+async function mailVariables(emailLogId: string) {
+  const job = await selectOne<{ data: { variables: Record<string, string> } }>(`SELECT data FROM pgboss.job WHERE name = 'email-send' AND singleton_key = :id`, {
+    id: emailLogId,
+  });
+  return job!.data.variables;
+}
 
 async function invoiceNumber(id: string) {
   return (await selectOne<{ invoice_number: string }>('SELECT invoice_number FROM invoices WHERE id = :id', { id }))!.invoice_number;
@@ -268,5 +284,82 @@ describe('the hold', () => {
     expect(await response.json()).toMatchObject({ invoiceId: invoice.id, hold: { reason: 'Stečajni postupak u najavi' }, notices: [] });
     expect((await apiFailure(put(invoice.id, { hold: 'yes' }))).status).toBe(400);
     expect((await apiFailure(put('00000000-0000-4000-8000-000000000001', { hold: false }))).status).toBe(404);
+  });
+});
+
+/**
+ * Credit notes and recourse (docs/collections.md#dunning): invoices taken through the real financing, credit note,
+ * payment and chargeback, so the open amount and the status are what those flows leave. Each is 10,000.00, financed
+ * 40 days ago and due in 5 days; the figures expected are computed here in cents.
+ */
+describe('credit notes and chargebacks', () => {
+  /** Under the factories' default agreement: disclosed, with recourse. */
+  async function purchased(b: Book) {
+    const client = await financeableClient();
+    const customer = await insertCustomer({ email: 'naplata@duznik.hr', name: 'Dužnik Odobrenja d.o.o.' });
+    const invoice = await newInvoice(b.user, client.id, customer.id, { amount: '10000.00', issueDate: zagrebDay(-45), dueDate: zagrebDay(5) });
+    await verifyInvoice({ actor: b.manager, id: invoice.id });
+    await approveInvoice({ actor: b.manager2, id: invoice.id });
+    await atBusinessDay(zagrebDay(-40), (transaction) => financeInvoice({ actor: b.manager, id: invoice.id }, { transaction }));
+    return invoice;
+  }
+  const credit = (b: Book, invoiceId: string, number: string, amount: string) =>
+    addCreditNote({ actor: b.manager, invoiceId, input: { number, issueDate: zagrebDay(0), amount, reason: 'Povrat dijela robe' } });
+  const statusOf = async (id: string) => (await selectOne<{ status: string }>('SELECT status FROM invoices WHERE id = :id', { id }))!.status;
+
+  it('a credit note lowers what the reminder and its slip ask for, to the cent; nothing open after credit notes and payments, no reminder', async () => {
+    const b = await book();
+    const credited = await purchased(b);
+    await credit(b, credited.id, 'ODB-1', '2500.55');
+    // 10,000.00 − 2,500.55 = 7,499.45 EUR = 749,945 cents.
+    const open = 1_000_000 - 250_055;
+
+    const fullyCredited = await purchased(b);
+    await credit(b, fullyCredited.id, 'ODB-2', '10000.00');
+    // Credited in full it is settled: nothing is owed.
+    expect(await statusOf(fullyCredited.id)).toBe('paid');
+
+    // Still financed, but what the credit note leaves is waiting for its payment to be confirmed.
+    const covered = await purchased(b);
+    await credit(b, covered.id, 'ODB-3', '4000.00');
+    await recordPayment({ actor: b.user, input: { invoiceId: covered.id, amount: '6000.00', paymentMethod: 'bank_transfer' } });
+    expect(await statusOf(covered.id)).toBe('financed');
+    expect(await selectOne(`SELECT 1 FROM invoices i WHERE i.id = :id AND ${payableSql('i')}`, { id: covered.id })).toBeNull();
+
+    await runDunning({ day: zagrebDay(5) });
+    const [notice] = await notices(credited.id);
+    expect(notice).toMatchObject({ level: 2, status: 'sent', open_amount: '7499.45' });
+    expect(await mailVariables(notice.email_log_id!)).toMatchObject({ open_amount: '7499.45', amount: '10000.00' });
+    expect((await invoiceDunning(credited.id)).notices[0].openAmount).toBe(open / 100);
+
+    const slip = (await selectOne<{ storage_key: string }>('SELECT storage_key FROM documents WHERE id = :id', { id: notice.document_id }))!;
+    const pdf = await getObjectStore().get(slip.storage_key);
+    const [symbol] = await pdf417InPdf(pdf);
+    expect(new TextDecoder('iso-8859-2').decode(symbol).split('\n')[2]).toBe(String(open).padStart(15, '0'));
+    expect(await pdfText(pdf)).toContain('Iznos za plaćanje: 7.499,45 EUR');
+
+    for (const invoice of [fullyCredited, covered]) {
+      expect(await notices(invoice.id)).toEqual([]);
+      expect(await activityRows('dunning_notice_sent', invoice.id)).toEqual([]);
+    }
+  });
+
+  it('a charged-back invoice gets no reminder and takes no hold, though the debtor may still pay it', async () => {
+    const b = await book();
+    const chargedBack = await purchased(b);
+    const stillFinanced = await purchased(b);
+    await chargeBackInvoice({ actor: b.manager, id: chargedBack.id, input: { reason: 'Dužnik u blokadi' } });
+    expect(await statusOf(chargedBack.id)).toBe('charged_back');
+    // Still open for the debtor's payment: the payable predicate admits it; dunning's own rule leaves it out.
+    const payable = await selectOne<{ open: string }>(`SELECT ${openForPaymentSql('i')} AS open FROM invoices i WHERE i.id = :id AND ${payableSql('i')}`, { id: chargedBack.id });
+    expect(payable).toEqual({ open: '10000.00' });
+
+    await runDunning({ day: zagrebDay(12) });
+    expect(await notices(chargedBack.id)).toEqual([]);
+    expect((await notices(stillFinanced.id)).map((row) => [row.level, row.open_amount])).toEqual([[3, '10000.00']]);
+
+    const refused = await apiFailure(setDunningHold({ actor: b.manager, invoiceId: chargedBack.id, input: { hold: true, reason: 'Pregovori' } }));
+    expect(refused).toMatchObject({ status: 409, body: { code: 'dunning.errors.notDunnable' } });
+    expect(await selectRows('SELECT 1 FROM dunning_holds WHERE invoice_id = :id', { id: chargedBack.id })).toEqual([]);
   });
 });

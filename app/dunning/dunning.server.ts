@@ -51,8 +51,13 @@ function dueLevelSql(levels: readonly DunningLevel[], replacements: Record<strin
   return `(SELECT max(l.level) FROM (VALUES ${values.join(', ')}) AS l(level, days) WHERE i.due_date + l.days <= ${SQL_BUSINESS_TODAY})`;
 }
 
-/** SQL: the invoice `i` may be dunned at all — financed, something still open, not disputed, no hold on. */
-const DUNNABLE = `${payableSql('i')} AND NOT i.disputed
+/**
+ * SQL: the invoice `i` may be dunned at all — financed, something still open after payments (confirmed and pending)
+ * and credit notes (the payable predicate, the same figure the slip prints), not disputed, no hold on. The payable
+ * predicate also admits a charged-back invoice (the debtor may still pay it), but what is owed on it is then the
+ * client's debt (docs/collections.md#recourse-and-write-off), so reminders go only to financed ones.
+ */
+export const DUNNABLE = `i.status = 'financed' AND ${payableSql('i')} AND NOT i.disputed
   AND NOT EXISTS (SELECT 1 FROM dunning_holds h WHERE h.invoice_id = i.id AND h.lifted_at IS NULL)`;
 
 /** SQL: the level `level` (an expression) or a later one was already sent or skipped for the invoice whose id is `id`. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Sequelize, Transaction } from 'sequelize';
+import { DUNNABLE } from '../../../app/dunning/dunning.server.ts';
 import { renderPaymentSlip, slipFileName, slipInvoice } from '../../../app/dunning/payment-slip.server.ts';
 import { DEFAULT_DUNNING_LEVELS } from '../../../app/dunning/schemas.ts';
 import { renderEmail } from '../../../app/email/render.server.ts';
@@ -27,8 +28,7 @@ export async function seedDunning(sequelize: Sequelize, transaction: Transaction
   const [overdue] = (await sequelize.query(
     `SELECT i.id, to_char(i.due_date, 'YYYY-MM-DD') AS due_date
        FROM invoices i JOIN customers cu ON cu.id = i.customer_id
-      WHERE i.status = 'financed' AND i.amount > i.paid_amount + i.pending_amount AND NOT i.disputed
-        AND i.due_date < CAST($1 AS date) AND cu.email IS NOT NULL
+      WHERE ${DUNNABLE} AND i.due_date < CAST($1 AS date) AND cu.email IS NOT NULL
       ORDER BY i.due_date, i.invoice_number LIMIT ${DUNNED_INVOICES + 1}`,
     { bind: [today], transaction },
   )) as [Array<{ id: string; due_date: string }>, unknown];
