@@ -126,6 +126,21 @@ async function dunInvoice(invoiceId: string, levels: readonly DunningLevel[], da
   }
 }
 
+/**
+ * A reminder's template variables for its invoice: the open amount (what the slip asks) and the amount as decimal EUR,
+ * the due date as dd.mm.yyyy.; sendDebtorEmail adds the debtor's and the factor's names and the factor's IBAN.
+ */
+export function dunningVariables(invoice: SlipInvoiceRow) {
+  return {
+    invoice_number: invoice.invoice_number,
+    company_name: invoice.client_name,
+    due_date: hrDay(invoice.due_date),
+    open_amount: centsToDecimalString(toCents(invoice.open_amount)),
+    payment_reference: invoice.payment_reference ?? '',
+    amount: centsToDecimalString(toCents(invoice.amount)),
+  };
+}
+
 /** Writes the level: the slip, the queued mail and the notice row, or the notice skipped with its reason; with the activity row. */
 async function sendLevel(
   invoice: SlipInvoiceRow,
@@ -165,14 +180,7 @@ async function sendLevel(
         customerId: invoice.customer_id,
         clientId: invoice.client_id,
         invoiceId: invoice.id,
-        variables: {
-          invoice_number: invoice.invoice_number,
-          company_name: invoice.client_name,
-          due_date: hrDay(invoice.due_date),
-          open_amount: centsToDecimalString(toCents(invoice.open_amount)),
-          payment_reference: invoice.payment_reference ?? '',
-          amount: centsToDecimalString(toCents(invoice.amount)),
-        },
+        variables: dunningVariables(invoice),
         attachments: [document.id],
       },
       transaction,

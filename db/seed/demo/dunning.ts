@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Sequelize, Transaction } from 'sequelize';
-import { DUNNABLE } from '../../../app/dunning/dunning.server.ts';
+import { DUNNABLE, dunningVariables } from '../../../app/dunning/dunning.server.ts';
 import { renderPaymentSlip, slipFileName, slipInvoice } from '../../../app/dunning/payment-slip.server.ts';
 import { DEFAULT_DUNNING_LEVELS } from '../../../app/dunning/schemas.ts';
 import { renderEmail } from '../../../app/email/render.server.ts';
 import { factorAccount } from '../../../app/banking/factor-account.server.ts';
-import { hrDay } from '../../../app/ledger/statement-documents.server.ts';
 import type { ObjectStore } from '../../../app/storage/object-store.server.ts';
-import { centsToDecimalString, toCents } from '../../../app/utils/money.ts';
 import { DAY, HOUR, MINUTE, type Clock, type Row, date, insertRows, json } from './plumbing.ts';
 import type { StaffSet } from './staff.ts';
 
@@ -70,17 +68,7 @@ export async function seedDunning(sequelize: Sequelize, transaction: Transaction
         created_at: date(at),
         updated_at: date(at),
       });
-      const variables = {
-        debtor_name: invoice.customer_name,
-        factor_name: factor.name,
-        factor_iban: factor.iban,
-        invoice_number: invoice.invoice_number,
-        company_name: invoice.client_name,
-        due_date: hrDay(invoice.due_date),
-        open_amount: centsToDecimalString(toCents(invoice.open_amount)),
-        payment_reference: invoice.payment_reference ?? '',
-        amount: centsToDecimalString(toCents(invoice.amount)),
-      };
+      const variables = { debtor_name: invoice.customer_name, factor_name: factor.name, factor_iban: factor.iban, ...dunningVariables(invoice) };
       const logId = randomUUID();
       const sentAt = at + 2 * MINUTE;
       const opened = clock.now - sentAt > 3 * DAY;
