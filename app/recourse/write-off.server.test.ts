@@ -3,6 +3,7 @@ import { selectOne, selectRows } from '../db.server.ts';
 import { invoiceLedgerBalance, ledgerDebtorExposure, ledgerUsedCredit } from '../ledger/ledger.server.ts';
 import { statement } from '../ledger/statement.server.ts';
 import { activityRows, apiFailure } from '../auth/test-helpers.server.ts';
+import { financedFees } from '../invoices/page.server.ts';
 import { approveWriteOff, invoiceWriteOffRequests, listWriteOffRequests, rejectWriteOff, requestWriteOff } from './write-off.server.ts';
 import { book, financeableClient, financedInvoice, insertCustomer, staff, zagrebDay } from '../../tests/factories.ts';
 import { cents, kindSums, roundHalfUp } from '../../tests/support/ledger-figures.ts';
@@ -56,6 +57,13 @@ describe('writing off a non-recourse invoice', () => {
     expect([account.broughtForward, account.closing]).toEqual([0, 0]);
     expect(account.totalDebit * 100).toBeCloseTo(advance + fee + vat, 6);
     expect(account.totalCredit * 100).toBeCloseTo(advance + fee + vat, 6);
+
+    // The invoice page still shows its terms: the fee charged at financing, and the fee accrued up to the write-off.
+    expect(await financedFees({ id: invoice.id, status: 'written_off' })).toMatchObject({
+      feeCharged: fee / 100,
+      feeAccrued: roundHalfUp(200_000 * 15, 1000) / 100,
+      accruedUntil: zagrebDay(0),
+    });
 
     const [logged] = await activityRows('invoice_written_off', invoice.id);
     expect(logged).toMatchObject({ user_id: admin2.id, details: { loss: (advance + fee + vat) / 100, requestedBy: admin.id } });
