@@ -174,7 +174,7 @@ async function lockForDecision(actor: Actor, id: string, transaction: Transactio
     : null;
   if (!row) throw apiError(404, RECOURSE_MESSAGES.requestNotFound);
   if (row.requested_by === actor.id) throw apiError(403, RECOURSE_MESSAGES.ownRequest);
-  if (row.status !== 'pending') throw apiError(409, RECOURSE_MESSAGES.notPending, { params: { status: row.status } });
+  if (row.status !== 'pending') throw apiError(409, RECOURSE_MESSAGES.notPending, { params: { requestStatus: row.status } });
   return row;
 }
 
