@@ -151,9 +151,13 @@ export default function InvoiceDetailPage() {
       <Flex gap="2" wrap="wrap" align="start">
         <DecisionButtons invoice={invoice} rights={rights} preview={preview ?? undefined} refusal={refusal} />
       </Flex>
-      {invoice.status === 'financed' ? (
-        <RecourseActions recourse={recourse} rights={recourseAllowed} pendingWriteOff={writeOffs.some((request) => request.status === 'pending')} refusal={recourseRefusal} />
-      ) : null}
+      <RecourseActions
+        financed={invoice.status === 'financed'}
+        recourse={recourse}
+        rights={recourseAllowed}
+        pendingWriteOff={writeOffs.some((request) => request.status === 'pending')}
+        refusal={recourseRefusal}
+      />
       {writeOffs.length > 0 ? (
         <Section title={t('recourse.requests.title')}>
           <WriteOffRequestsTable requests={writeOffs} rights={recourseAllowed} refusal={recourseRefusal} showInvoice={false} label={t('recourse.requests.sectionLabel')} />
