@@ -13,9 +13,9 @@ import { redirectWithToast, toastHeaders } from '../utils/toast.server.ts';
 import { approveInvoice, rejectInvoice, verifyInvoice } from './invoice-decisions.server.ts';
 import { createInvoice } from './invoice-create.server.ts';
 import { financeInvoice } from './financing.server.ts';
-import { eligibilityView, financingFigures, firstUnderAgreement, invoiceEligibility } from './eligibility.server.ts';
+import { eligibilityView, financingFigures, invoiceEligibility } from './eligibility.server.ts';
 import type { EligibilityCheckView } from './eligibility.ts';
-import { AGREEMENT_COLUMNS, agreementInForce, feeTermsOf, type AgreementRow } from '../agreements/in-force.server.ts';
+import { AGREEMENT_COLUMNS, agreementsInForce, feeTermsOf, type AgreementRow } from '../agreements/in-force.server.ts';
 import { invoiceFee } from '../agreements/fees.ts';
 import { feeBaseReductions } from '../dilution/fee-base.server.ts';
 import { money } from '../utils/api-values.ts';
@@ -109,13 +109,11 @@ export async function financePreviews(invoices: Pick<InvoiceDto, 'id' | 'status'
   const approved = invoices.filter((invoice) => invoice.status === 'approved');
   if (approved.length === 0) return {};
   const today = businessDay();
-  const agreements = new Map<string, { agreement: AgreementRow; first: boolean }>();
-  for (const invoice of approved) {
-    if (agreements.has(invoice.clientId)) continue;
-    const agreement = await agreementInForce(invoice.clientId, today);
-    // An approved invoice has no agreement_id yet, so any of the client's invoices answers for all.
-    if (agreement) agreements.set(invoice.clientId, { agreement, first: await firstUnderAgreement(agreement, invoice.id) });
-  }
+  // An approved invoice has no agreement_id yet, so the client's first financing under the agreement answers for all.
+  const agreements = await agreementsInForce(
+    approved.map((invoice) => invoice.clientId),
+    today,
+  );
   const previews: Record<string, { factorAmount: number; factorFee: number }> = {};
   for (const invoice of approved) {
     const terms = agreements.get(invoice.clientId);
