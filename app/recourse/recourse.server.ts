@@ -156,7 +156,10 @@ async function closeByChargeback(invoice: RecourseInvoice, by: { actor: Actor | 
  * recourse invoice back before its recourse period ends. 400 no reason, 403,
  * 404, 409 not financed / non-recourse / already charged back.
  */
-export async function chargeBackInvoice({ actor, id, input, ip }: { actor: Actor; id: string; input: RecourseReasonInput; ip?: string | null }): Promise<InvoiceDto> {
+export async function chargeBackInvoice(
+  { actor, id, input, ip }: { actor: Actor; id: string; input: RecourseReasonInput; ip?: string | null },
+  options: { transaction?: Transaction } = {},
+): Promise<InvoiceDto> {
   assertCan(actor, 'charge_back:invoice');
   const { reason } = parseInput(recourseReasonSchema, input);
   return inTransaction(async (transaction) => {
@@ -167,7 +170,7 @@ export async function chargeBackInvoice({ actor, id, input, ip }: { actor: Actor
     if (invoice.recourse !== true) throw apiError(409, RECOURSE_MESSAGES.nonRecourse, { params: { number: invoice.invoice_number } });
     await closeByChargeback(invoice, { actor, reason, ip }, transaction);
     return toInvoiceDto((await readInvoice(invoice.id, transaction))!);
-  });
+  }, options.transaction);
 }
 
 /**

@@ -184,7 +184,10 @@ async function lockForDecision(actor: Actor, id: string, transaction: Transactio
  * role or own request, 404, 409 not pending or the invoice no longer
  * writable off (paid meanwhile).
  */
-export async function approveWriteOff({ actor, id, ip }: { actor: Actor; id: string; ip?: string | null }): Promise<WriteOffRequestDto> {
+export async function approveWriteOff(
+  { actor, id, ip }: { actor: Actor; id: string; ip?: string | null },
+  options: { transaction?: Transaction } = {},
+): Promise<WriteOffRequestDto> {
   assertCan(actor, 'decide:write_off');
   return inTransaction(async (transaction) => {
     const request = await lockForDecision(actor, id, transaction);
@@ -235,7 +238,7 @@ export async function approveWriteOff({ actor, id, ip }: { actor: Actor; id: str
       transaction,
     );
     return readRequest(request.id, transaction);
-  });
+  }, options.transaction);
 }
 
 /** PUT /api/write-offs/{id}/reject {reason} (admin, not the requester): the invoice stays financed. 400, 403, 404, 409 not pending. */

@@ -24,6 +24,9 @@ import { DebtorAnswer } from './DebtorAnswer.ts';
 import { DebtorLink } from './DebtorLink.ts';
 import { DebtorNotice } from './DebtorNotice.ts';
 import { InvoiceLine } from './InvoiceLine.ts';
+import { OpenBookChange } from './OpenBookChange.ts';
+import { OpenBookDelta } from './OpenBookDelta.ts';
+import { OpenBookTotal } from './OpenBookTotal.ts';
 import { OutgoingEInvoice } from './OutgoingEInvoice.ts';
 import { Payment } from './Payment.ts';
 import { Payout } from './Payout.ts';
@@ -75,6 +78,9 @@ const models = {
   DebtorLink,
   DebtorNotice,
   InvoiceLine,
+  OpenBookChange,
+  OpenBookDelta,
+  OpenBookTotal,
   OutgoingEInvoice,
   Payment,
   Payout,
@@ -128,6 +134,9 @@ export {
   WriteOffRequest,
   OutgoingEInvoice,
   IncomingEInvoice,
+  OpenBookChange,
+  OpenBookDelta,
+  OpenBookTotal,
 };
 export * from './enums.ts';
 
