@@ -49,7 +49,7 @@ interface Spec {
   key: string;
   /** A and B: recourse agreements (60 days, the factory's), C too; N without recourse. */
   client: 'A' | 'B' | 'C' | 'N';
-  customer: 'X' | 'Y' | 'Z' | 'V' | 'W';
+  customer: 'X' | 'Y' | 'Z' | 'V' | 'W' | 'U';
   amount: string;
   financedOn: number | null;
   dueOn: number;
@@ -148,6 +148,19 @@ const SPECS: Spec[] = [
   { key: 'written-off-after', client: 'N', customer: 'W', amount: '1234.56', financedOn: -140, dueOn: -100, payments: [{ on: -60, amount: '234.56' }], writtenOffOn: 1 },
   // Financed once V's invoice more than 90 days past due was written off (the cross-ageing check counts the financed book).
   { key: 'n-open', client: 'N', customer: 'V', amount: '400.00', financedOn: -5, dueOn: 25 },
+  // Paid off long before the day, in two calendar years whatever today is: a report before its last payment subtracts whole years.
+  {
+    key: 'years-ago',
+    client: 'C',
+    customer: 'U',
+    amount: '500.00',
+    financedOn: -400,
+    dueOn: -370,
+    payments: [
+      { on: -380, amount: '200.00' },
+      { on: -100, amount: '300.00' },
+    ],
+  },
 ];
 
 let b: Book;
@@ -165,9 +178,9 @@ async function buildBook() {
   const admin = await staff('admin');
   clients.A = await financeableClient({ name: 'Ageing A d.o.o.' });
   clients.B = await financeableClient({ name: 'Ageing B d.o.o.' });
-  clients.C = await financeableClient({ name: 'Ageing C d.o.o.' });
+  clients.C = await financeableClient({ name: 'Ageing C d.o.o.', agreement: { validFrom: zagrebDay(-500) } });
   clients.N = await financeableClient({ name: 'Ageing N d.o.o.', agreement: { recourseDays: null } });
-  for (const key of ['X', 'Y', 'Z', 'V', 'W']) customers[key] = await insertCustomer({ name: `Dužnik ${key} d.d.` });
+  for (const key of ['X', 'Y', 'Z', 'V', 'W', 'U']) customers[key] = await insertCustomer({ name: `Dužnik ${key} d.d.` });
   // Every step on its own business day, in the order of the days (a refund after its payment).
   const steps: Step[] = [];
   for (const spec of SPECS) {
@@ -322,7 +335,7 @@ describe('the report on a fixed past day', () => {
     spec.chargedBackOn,
     spec.writtenOffOn,
   ]);
-  const days = [...new Set([-300, 10, ...bookings.filter((on) => on !== null && on !== undefined).flatMap((on) => [on - 1, on])])].sort((a, b) => a - b);
+  const days = [...new Set([-450, 10, ...bookings.filter((on) => on !== null && on !== undefined).flatMap((on) => [on - 1, on])])].sort((a, b) => a - b);
   it.each(['client', 'customer'] as const)('equals the independent SQL on every day around the bookings, by %s', async (by) => {
     for (const offset of days) {
       const asOf = day(offset);
@@ -335,8 +348,8 @@ describe('the report on a fixed past day', () => {
   });
 
   it('is empty before the first financing', async () => {
-    const report = await ageingReport({ asOf: day(-300), by: 'client' });
-    expect(report).toEqual({ asOf: day(-300), by: 'client', count: 0, totals: { ...emptyCells() }, rows: [] });
+    const report = await ageingReport({ asOf: day(-401), by: 'client' });
+    expect(report).toEqual({ asOf: day(-401), by: 'client', count: 0, totals: { ...emptyCells() }, rows: [] });
   });
 });
 

@@ -93,13 +93,15 @@ const PARTY = {
  * less the collections booked and the credit notes issued up to the day.
  * Triggers keep it as changes per invoice and day (open_book_changes), in the
  * transaction of every ledger entry, credit note or status change, and their
- * running sums per client, customer and due date (open_book_totals), so:
+ * sums per client, customer and due date over every day, each calendar year
+ * and each month (open_book_totals, one row per key, and the deltas written
+ * since the last compaction, open_book_deltas), so:
  *  - an invoice's open amount on the day is the sum of its changes up to the
  *    day (the drill-down; a row's buckets sum the rows of its party);
- *  - a party's (or a due date's) is its total over every day, less the whole
- *    months after the day's month, less that month's changes after the day.
+ *  - a party's (or a due date's) is its sum over every day less the years
+ *    and months after the day and the rest of the day's month (onTheDaySql).
  * Today's report thus reads one total per party and per due date, and a past
- * day only adds the months since and the rest of its month.
+ * day a few rows more per party.
  */
 
 /** SQL: the first day of the month after the as-of day's, and of the year after its year. */
@@ -119,17 +121,19 @@ const NEXT_YEAR = `CAST(date_trunc('year', CAST(:asOf AS date)) + interval '1 ye
 function onTheDaySql(scope: OpenBookScope): string {
   const key = scope === 'due_date' ? 'due_date' : 'party_id';
   const changeKey = scope === 'due_date' ? 'due_date' : PARTY[scope].column;
-  const sums = (sign: '' | '-', period: string) =>
-    ['open_book_totals', 'open_book_deltas']
-      .map((table) => `SELECT t.${key} AS key, ${sign}t.open_cents AS open_cents, ${sign}t.invoices AS invoices FROM ${table} t WHERE t.scope = '${scope}' AND ${period}`)
-      .join(' UNION ALL ');
-  const after = [`t.period = 'year' AND t.period_start >= ${NEXT_YEAR}`, `t.period = 'month' AND t.period_start >= ${NEXT_MONTH} AND t.period_start < ${NEXT_YEAR}`];
+  /** The sums of the years after the day's year and of the months after its month in that year, negated, folded or not. */
+  const later = [`t.period = 'year' AND t.period_start >= ${NEXT_YEAR}`, `t.period = 'month' AND t.period_start >= ${NEXT_MONTH} AND t.period_start < ${NEXT_YEAR}`].flatMap(
+    (period) =>
+      ['open_book_totals', 'open_book_deltas'].map(
+        (table) => `SELECT t.${key} AS key, -t.open_cents AS open_cents, -t.invoices AS invoices FROM ${table} t WHERE t.scope = '${scope}' AND ${period}`,
+      ),
+  );
   return `SELECT coalesce(t.key, c.key) AS key, coalesce(t.open_cents, 0) + coalesce(c.open_cents, 0) AS open_cents, coalesce(t.invoices, 0) + coalesce(c.invoices, 0) AS invoices
       FROM (SELECT t.${key} AS key, t.open_cents, t.invoices FROM open_book_totals t WHERE t.scope = '${scope}' AND t.period = 'all') t
       FULL JOIN (
         SELECT x.key, CAST(sum(x.open_cents) AS bigint) AS open_cents, CAST(sum(x.invoices) AS bigint) AS invoices FROM (
           SELECT t.${key} AS key, t.open_cents, t.invoices FROM open_book_deltas t WHERE t.scope = '${scope}' AND t.period = 'all'
-          UNION ALL ${after.map((period) => sums('-', period)).join(' UNION ALL ')}
+          UNION ALL ${later.join(' UNION ALL ')}
           UNION ALL SELECT c.${changeKey}, -c.open_cents, -c.invoices FROM open_book_changes c WHERE c.day > CAST(:asOf AS date) AND c.day < ${NEXT_MONTH}) x
         GROUP BY x.key) c ON c.key = t.key`;
 }
@@ -137,7 +141,7 @@ function onTheDaySql(scope: OpenBookScope): string {
 /** SQL: the changes up to the day of the party `:partyId` (`c`), from its index. */
 const partyChangesSql = (partyColumn: string) => `open_book_changes c WHERE c.${partyColumn} = :partyId AND c.day <= CAST(:asOf AS date)`;
 
-/** SQL: the bucket sums (cents) of the rows of `from`, whose due date is `<alias>.due_date`, with the sum of `amount`. */
+/** SQL: per bucket, the sum (cents) of `amount` over the rows whose due date (`<alias>.due_date`) falls in it on the day. */
 const bucketSumsSql = (amount: string, alias: string, prefix = '') =>
   AGEING_BUCKETS.map((bucket) => `CAST(sum(${amount}) FILTER (WHERE ${dueInBucketSql(bucket, alias)}) AS bigint) AS "${prefix}${bucket}"`).join(', ');
 
