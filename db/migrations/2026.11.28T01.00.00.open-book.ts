@@ -50,8 +50,29 @@ const PERIOD_COLUMNS = `period text NOT NULL CHECK (period IN ('all', 'year', 'm
       period_start date,
       CHECK ((period = 'all') = (period_start IS NULL) AND period_start = date_trunc(period, period_start)),`;
 
-/** SQL: the three periods (period, period_start) a change on `day` is summed in. */
-const PERIODS_OF = (day: string) => `VALUES ('all', NULL::date), ('year', CAST(date_trunc('year', ${day}) AS date)), ('month', CAST(date_trunc('month', ${day}) AS date))`;
+/**
+ * SQL: the rows (scope, party_id, due_date, period, period_start, open_cents,
+ * invoices) of open_book_totals / open_book_deltas that sum the changes in
+ * `changes` (client_id, customer_id, due_date, day, open_cents, invoices): per
+ * scope and key each month's sum, then each year's and every day's from those,
+ * which are far fewer rows to group than the changes.
+ */
+const TOTALS_OF = (changes: string) => `
+  WITH monthly AS (
+    SELECT 'client' AS scope, d.client_id AS party_id, NULL::date AS due_date, CAST(date_trunc('month', d.day) AS date) AS month,
+           sum(d.open_cents) AS open_cents, sum(d.invoices) AS invoices
+      FROM ${changes} d GROUP BY d.client_id, 4
+    UNION ALL
+    SELECT 'customer', d.customer_id, NULL, CAST(date_trunc('month', d.day) AS date), sum(d.open_cents), sum(d.invoices) FROM ${changes} d GROUP BY d.customer_id, 4
+    UNION ALL
+    SELECT 'due_date', NULL, d.due_date, CAST(date_trunc('month', d.day) AS date), sum(d.open_cents), sum(d.invoices) FROM ${changes} d GROUP BY d.due_date, 4)
+  SELECT m.scope, m.party_id, m.due_date, 'month', m.month, m.open_cents, m.invoices FROM monthly m WHERE m.open_cents <> 0 OR m.invoices <> 0
+  UNION ALL
+  SELECT m.scope, m.party_id, m.due_date, 'year', CAST(date_trunc('year', m.month) AS date), sum(m.open_cents), sum(m.invoices)
+    FROM monthly m GROUP BY m.scope, m.party_id, m.due_date, 5 HAVING sum(m.open_cents) <> 0 OR sum(m.invoices) <> 0
+  UNION ALL
+  SELECT m.scope, m.party_id, m.due_date, 'all', NULL, sum(m.open_cents), sum(m.invoices)
+    FROM monthly m GROUP BY m.scope, m.party_id, m.due_date HAVING sum(m.open_cents) <> 0 OR sum(m.invoices) <> 0`;
 
 /** The columns of open_book_changes, in the order open_book_changes_of returns them. */
 const CHANGE_COLUMNS = 'invoice_id, day, client_id, customer_id, due_date, open_cents, invoices';
@@ -79,7 +100,9 @@ export const up: Migration = async ({ context: db }) => {
       FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION invoices_left_book_on();
 
     CREATE TABLE open_book_changes (
-      invoice_id uuid NOT NULL REFERENCES invoices (id) ON DELETE RESTRICT,
+      -- No foreign key: the rows exist only for invoices with ledger entries, which cannot be deleted, and a bulk load
+      -- (the ledger backfill) would check it once per row.
+      invoice_id uuid NOT NULL,
       day date NOT NULL,
       client_id uuid NOT NULL,
       customer_id uuid NOT NULL,
@@ -117,15 +140,18 @@ export const up: Migration = async ({ context: db }) => {
     CREATE FUNCTION open_book_changes_of(ids uuid[])
       RETURNS TABLE (invoice_id uuid, day date, client_id uuid, customer_id uuid, due_date date, open_cents bigint, invoices integer)
       LANGUAGE sql STABLE AS $$
-      WITH moves AS (
+      -- Joined rather than '= ANY (ids)': a bulk load (the ledger backfill) passes hundreds of thousands of ids, which a
+      -- filter would search one by one for every row.
+      WITH keys AS (SELECT DISTINCT k.id FROM unnest(ids) AS k (id)),
+      moves AS (
         -- Collections are negative entries (a refund books one back), on the day they were booked.
         SELECT l.invoice_id, l.booked_on AS day, CASE WHEN l.kind = 'collection' THEN -l.amount ELSE 0 END AS settled,
                l.kind = 'advance' AND l.amount > 0 AS financing
-          FROM client_ledger l WHERE l.invoice_id = ANY (ids) AND l.kind IN ('advance', 'collection')
+          FROM keys JOIN client_ledger l ON l.invoice_id = keys.id WHERE l.kind IN ('advance', 'collection')
         UNION ALL
-        SELECT n.invoice_id, n.issue_date, n.amount, false FROM credit_notes n WHERE n.invoice_id = ANY (ids)
+        SELECT n.invoice_id, n.issue_date, n.amount, false FROM keys JOIN credit_notes n ON n.invoice_id = keys.id
         UNION ALL
-        SELECT i.id, i.left_book_on, 0, false FROM invoices i WHERE i.id = ANY (ids) AND i.left_book_on IS NOT NULL),
+        SELECT i.id, i.left_book_on, 0, false FROM keys JOIN invoices i ON i.id = keys.id WHERE i.left_book_on IS NOT NULL),
       days AS (SELECT m.invoice_id, m.day, sum(m.settled) AS settled, bool_or(m.financing) AS financing FROM moves m GROUP BY m.invoice_id, m.day),
       states AS (
         SELECT d.invoice_id, d.day, sum(d.settled) OVER (PARTITION BY d.invoice_id ORDER BY d.day) AS settled_to_day,
@@ -143,12 +169,13 @@ export const up: Migration = async ({ context: db }) => {
         FROM changes c WHERE c.open_change <> 0 OR c.invoice_change <> 0
     $$;
 
-    -- Brings the invoices' rows up to date and adds the difference to the totals.
-    CREATE FUNCTION refresh_open_book(ids uuid[]) RETURNS void LANGUAGE plpgsql AS $$
+    -- Brings the invoices' rows up to date and adds the difference to the totals (with room to group a bulk load's in memory).
+    CREATE FUNCTION refresh_open_book(ids uuid[]) RETURNS void LANGUAGE plpgsql SET work_mem = '64MB' AS $$
     BEGIN
       IF cardinality(ids) > 0 THEN
         WITH fresh AS (SELECT * FROM open_book_changes_of(ids)),
-        stored AS (SELECT ${CHANGE_COLUMNS} FROM open_book_changes c WHERE c.invoice_id = ANY (ids)),
+        stored AS (SELECT c.invoice_id, c.day, c.client_id, c.customer_id, c.due_date, c.open_cents, c.invoices
+                     FROM (SELECT DISTINCT k.id FROM unnest(ids) AS k (id)) keys JOIN open_book_changes c ON c.invoice_id = keys.id),
         added AS (SELECT * FROM fresh EXCEPT ALL SELECT * FROM stored),
         removed AS (SELECT * FROM stored EXCEPT ALL SELECT * FROM fresh),
         gone AS (
@@ -160,16 +187,8 @@ export const up: Migration = async ({ context: db }) => {
               due_date = EXCLUDED.due_date, open_cents = EXCLUDED.open_cents, invoices = EXCLUDED.invoices),
         diff AS (
           SELECT a.client_id, a.customer_id, a.due_date, a.day, a.open_cents, a.invoices FROM added a
-          UNION ALL SELECT r.client_id, r.customer_id, r.due_date, r.day, -r.open_cents, -r.invoices FROM removed r),
-        scoped AS (
-          SELECT 'client' AS scope, d.client_id AS party_id, NULL::date AS due_date, d.day, d.open_cents, d.invoices FROM diff d
-          UNION ALL SELECT 'customer', d.customer_id, NULL, d.day, d.open_cents, d.invoices FROM diff d
-          UNION ALL SELECT 'due_date', NULL, d.due_date, d.day, d.open_cents, d.invoices FROM diff d)
-        INSERT INTO open_book_deltas (scope, party_id, due_date, period, period_start, open_cents, invoices)
-          SELECT s.scope, s.party_id, s.due_date, p.period, p.period_start, sum(s.open_cents), sum(s.invoices)
-            FROM scoped s CROSS JOIN LATERAL (${PERIODS_OF('s.day')}) AS p (period, period_start)
-           GROUP BY s.scope, s.party_id, s.due_date, p.period, p.period_start
-          HAVING sum(s.open_cents) <> 0 OR sum(s.invoices) <> 0;
+          UNION ALL SELECT r.client_id, r.customer_id, r.due_date, r.day, -r.open_cents, -r.invoices FROM removed r)
+        INSERT INTO open_book_deltas (scope, party_id, due_date, period, period_start, open_cents, invoices) ${TOTALS_OF('diff')};
       END IF;
     END $$;
 
@@ -219,14 +238,7 @@ export const up: Migration = async ({ context: db }) => {
     -- The book as it stands.
     INSERT INTO open_book_changes (${CHANGE_COLUMNS})
       SELECT * FROM open_book_changes_of(ARRAY(SELECT DISTINCT invoice_id FROM client_ledger WHERE kind = 'advance' AND amount > 0));
-    INSERT INTO open_book_totals (scope, party_id, due_date, period, period_start, open_cents, invoices)
-      SELECT s.scope, s.party_id, s.due_date, p.period, p.period_start, sum(s.open_cents), sum(s.invoices)
-        FROM (SELECT 'client' AS scope, c.client_id AS party_id, NULL::date AS due_date, c.day, c.open_cents, c.invoices FROM open_book_changes c
-              UNION ALL SELECT 'customer', c.customer_id, NULL, c.day, c.open_cents, c.invoices FROM open_book_changes c
-              UNION ALL SELECT 'due_date', NULL, c.due_date, c.day, c.open_cents, c.invoices FROM open_book_changes c) s
-        CROSS JOIN LATERAL (${PERIODS_OF('s.day')}) AS p (period, period_start)
-       GROUP BY s.scope, s.party_id, s.due_date, p.period, p.period_start
-      HAVING sum(s.open_cents) <> 0 OR sum(s.invoices) <> 0;
+    INSERT INTO open_book_totals (scope, party_id, due_date, period, period_start, open_cents, invoices) ${TOTALS_OF('open_book_changes')};
 
     -- A day's report: the changes after it by day (up to the next month) and the totals by scope and period;
     -- a party's rows and invoices up to the day (the report's cells and the drill-down).
