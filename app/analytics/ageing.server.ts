@@ -205,8 +205,8 @@ const amountsOf = (sums: Partial<Sums>, prefix = ''): AgeingAmounts => {
  * The order needs every party's total on the day (one row each, onTheDaySql);
  * the page is cut from the largest totals (with ties, so the name decides
  * among equal totals exactly as in the whole list), and only its parties'
- * changes are read for their buckets. The whole report's buckets come from
- * the totals per due date.
+ * changes are read for their buckets (every party's, in one pass, for the
+ * exports). The whole report's buckets come from the totals per due date.
  */
 export async function ageingReport(input: { asOf?: unknown; by?: unknown; limit?: number | null; offset?: number }): Promise<AgeingReport> {
   const query = parseInput(ageingQuerySchema, { asOf: input.asOf, by: input.by });
@@ -228,7 +228,7 @@ export async function ageingReport(input: { asOf?: unknown; by?: unknown; limit?
         LIMIT ${every ? 'ALL' : ':limit'} OFFSET :offset),
      cells AS (
        SELECT c.${column} AS party_id, ${bucketSumsSql('c.open_cents', 'c')}
-         FROM page p JOIN open_book_changes c ON c.${column} = p.party_id AND c.day <= CAST(:asOf AS date)
+         FROM ${every ? 'open_book_changes c WHERE' : `page p JOIN open_book_changes c ON c.${column} = p.party_id AND`} c.day <= CAST(:asOf AS date)
         GROUP BY c.${column})
      SELECT t.*, g.party_id, g.company_name, g.oib, g.total, g.invoices, ${AGEING_BUCKETS.map((bucket) => `k."${bucket}"`).join(', ')}
        FROM totals t LEFT JOIN page g ON true LEFT JOIN cells k ON k.party_id = g.party_id
