@@ -98,8 +98,9 @@ const PARTY = {
  * since the last compaction, open_book_deltas), so:
  *  - an invoice's open amount on the day is the sum of its changes up to the
  *    day (the drill-down; a row's buckets sum the rows of its party);
- *  - a party's (or a due date's) is its sum over every day less the years
- *    and months after the day and the rest of the day's month (onTheDaySql).
+ *  - a party's (or a due date's) is its folded sum over every day, corrected
+ *    by the deltas not folded yet, the years and months after the day and
+ *    the rest of the day's month (correctionSql).
  * Today's report thus reads one total per party and per due date, and a past
  * day a few rows more per party.
  */
@@ -108,34 +109,34 @@ const PARTY = {
 const NEXT_MONTH = `CAST(date_trunc('month', CAST(:asOf AS date)) + interval '1 month' AS date)`;
 const NEXT_YEAR = `CAST(date_trunc('year', CAST(:asOf AS date)) + interval '1 year' AS date)`;
 
+/** SQL: the key column of open_book_totals / open_book_deltas for the scope. */
+const keyOf = (scope: OpenBookScope) => (scope === 'due_date' ? 'due_date' : 'party_id');
+
+/** SQL: the scope's folded rows over every day (`t`: key, open_cents, invoices), one per key. */
+const foldedSql = (scope: OpenBookScope) => `SELECT t.${keyOf(scope)} AS key, t.open_cents, t.invoices FROM open_book_totals t WHERE t.scope = '${scope}' AND t.period = 'all'`;
+
 /**
- * SQL: per client, customer or due date (`key`), the open amount in cents
- * (`open_cents`) and the number of open invoices (`invoices`) on the day:
- * the key's folded total over every day, corrected (`c`, summed) by the
- * deltas not folded yet, less the whole years after the day's year, the
- * whole months after the day's month up to that year's end, and that
- * month's changes after the day. Today that correction is the few deltas
- * since the last compaction, so the key's row is taken as it is; a year
- * back it is about two rows per key.
+ * SQL: per client, customer or due date (`key`) whose open amount on the day
+ * differs from its folded row over every day, by how much (`open_cents`,
+ * `invoices`): the deltas not folded yet, less the whole years after the
+ * day's year, the whole months after the day's month up to that year's end,
+ * and that month's changes after the day. Today that is the few keys with
+ * deltas since the last compaction; a year back about two rows per key.
  */
-function onTheDaySql(scope: OpenBookScope): string {
-  const key = scope === 'due_date' ? 'due_date' : 'party_id';
-  const changeKey = scope === 'due_date' ? 'due_date' : PARTY[scope].column;
-  /** The sums of the years after the day's year and of the months after its month in that year, negated, folded or not. */
+function correctionSql(scope: OpenBookScope): string {
+  const key = keyOf(scope);
   const later = [`t.period = 'year' AND t.period_start >= ${NEXT_YEAR}`, `t.period = 'month' AND t.period_start >= ${NEXT_MONTH} AND t.period_start < ${NEXT_YEAR}`].flatMap(
     (period) =>
       ['open_book_totals', 'open_book_deltas'].map(
         (table) => `SELECT t.${key} AS key, -t.open_cents AS open_cents, -t.invoices AS invoices FROM ${table} t WHERE t.scope = '${scope}' AND ${period}`,
       ),
   );
-  return `SELECT coalesce(t.key, c.key) AS key, coalesce(t.open_cents, 0) + coalesce(c.open_cents, 0) AS open_cents, coalesce(t.invoices, 0) + coalesce(c.invoices, 0) AS invoices
-      FROM (SELECT t.${key} AS key, t.open_cents, t.invoices FROM open_book_totals t WHERE t.scope = '${scope}' AND t.period = 'all') t
-      FULL JOIN (
-        SELECT x.key, CAST(sum(x.open_cents) AS bigint) AS open_cents, CAST(sum(x.invoices) AS bigint) AS invoices FROM (
-          SELECT t.${key} AS key, t.open_cents, t.invoices FROM open_book_deltas t WHERE t.scope = '${scope}' AND t.period = 'all'
-          UNION ALL ${later.join(' UNION ALL ')}
-          UNION ALL SELECT c.${changeKey}, -c.open_cents, -c.invoices FROM open_book_changes c WHERE c.day > CAST(:asOf AS date) AND c.day < ${NEXT_MONTH}) x
-        GROUP BY x.key) c ON c.key = t.key`;
+  return `SELECT x.key, CAST(sum(x.open_cents) AS bigint) AS open_cents, CAST(sum(x.invoices) AS bigint) AS invoices FROM (
+      SELECT t.${key} AS key, t.open_cents, t.invoices FROM open_book_deltas t WHERE t.scope = '${scope}' AND t.period = 'all'
+      UNION ALL ${later.join(' UNION ALL ')}
+      UNION ALL SELECT c.${scope === 'due_date' ? 'due_date' : PARTY[scope].column}, -c.open_cents, -c.invoices
+        FROM open_book_changes c WHERE c.day > CAST(:asOf AS date) AND c.day < ${NEXT_MONTH}) x
+    GROUP BY x.key`;
 }
 
 /** SQL: the changes up to the day of the party `:partyId` (`c`), from its index. */
@@ -202,11 +203,14 @@ const amountsOf = (sums: Partial<Sums>, prefix = ''): AgeingAmounts => {
  * id), one page of them; and the whole report's count and totals.
  * `limit: null` is every row (the exports).
  *
- * The order needs every party's total on the day (one row each, onTheDaySql);
- * the page is cut from the largest totals (with ties, so the name decides
- * among equal totals exactly as in the whole list), and only its parties'
- * changes are read for their buckets (every party's, in one pass, for the
- * exports). The whole report's buckets come from the totals per due date.
+ * A party no correction touches (`kept`) has its folded row as its total on
+ * the day, and those rows are read largest first from their index, only as
+ * far as the page needs (with ties, so the name decides among equal totals
+ * exactly as in the whole list); the corrected parties (`fixed`) join them.
+ * Only the page's parties' changes are read for their buckets (every
+ * party's, in one pass, for the exports); the whole report's buckets come
+ * from the totals per due date, its count from the folded rows' count and
+ * the corrections. Today, without deltas to fold, this reads a page's rows.
  */
 export async function ageingReport(input: { asOf?: unknown; by?: unknown; limit?: number | null; offset?: number }): Promise<AgeingReport> {
   const query = parseInput(ageingQuerySchema, { asOf: input.asOf, by: input.by });
@@ -214,14 +218,29 @@ export async function ageingReport(input: { asOf?: unknown; by?: unknown; limit?
   const { column, table } = PARTY[query.by];
   const { limit, offset } = pageBounds({ limit: input.limit ?? undefined, offset: input.offset });
   const every = input.limit === null;
+  const scope = `t.scope = '${query.by}' AND t.period = 'all'`;
   const rows = await reportQuery<TotalsRow & PageRow>(
-    `WITH per AS (SELECT p.key AS party_id, p.open_cents AS total, p.invoices FROM (${onTheDaySql(query.by)}) p WHERE p.invoices > 0),
-     due AS (${onTheDaySql('due_date')}),
+    `WITH corr AS (${correctionSql(query.by)}),
+     fixed AS (
+       SELECT c.key AS party_id, coalesce(t.open_cents, 0) + c.open_cents AS total, coalesce(t.invoices, 0) + c.invoices AS invoices,
+              coalesce(t.invoices, 0) AS folded_invoices
+         FROM corr c LEFT JOIN open_book_totals t ON ${scope} AND t.party_id = c.key),
+     kept AS (
+       SELECT t.party_id, t.open_cents AS total, t.invoices FROM open_book_totals t
+        WHERE ${scope} AND t.invoices > 0 AND t.party_id NOT IN (SELECT c.key FROM corr c)
+        ${every ? '' : 'ORDER BY t.open_cents DESC FETCH FIRST (:window) ROWS WITH TIES'}),
+     top AS (
+       SELECT x.* FROM (SELECT * FROM kept UNION ALL SELECT f.party_id, f.total, f.invoices FROM fixed f WHERE f.invoices > 0) x
+        ${every ? '' : 'ORDER BY x.total DESC FETCH FIRST (:window) ROWS WITH TIES'}),
+     due AS (
+       SELECT coalesce(t.key, c.key) AS due_date, coalesce(t.open_cents, 0) + coalesce(c.open_cents, 0) AS open_cents,
+              coalesce(t.invoices, 0) + coalesce(c.invoices, 0) AS invoices
+         FROM (${foldedSql('due_date')}) t FULL JOIN (${correctionSql('due_date')}) c ON c.key = t.key),
      totals AS (
-       SELECT (SELECT count(*)::int FROM per) AS parties, ${bucketSumsSql('d.open_cents', 'd', 'all_')},
-              CAST(sum(d.open_cents) AS bigint) AS all_total, CAST(sum(d.invoices) AS bigint) AS all_invoices
-         FROM (SELECT d.key AS due_date, d.open_cents, d.invoices FROM due d) d),
-     top AS (SELECT * FROM per ${every ? '' : 'ORDER BY total DESC FETCH FIRST (:window) ROWS WITH TIES'}),
+       SELECT (SELECT count(*) FROM open_book_totals t WHERE ${scope} AND t.invoices > 0)
+              - (SELECT count(*) FROM fixed f WHERE f.folded_invoices > 0) + (SELECT count(*) FROM fixed f WHERE f.invoices > 0) AS parties,
+              ${bucketSumsSql('d.open_cents', 'd', 'all_')}, CAST(sum(d.open_cents) AS bigint) AS all_total, CAST(sum(d.invoices) AS bigint) AS all_invoices
+         FROM due d),
      page AS (
        SELECT t.*, e.company_name, e.oib FROM top t JOIN ${table} e ON e.id = t.party_id
         ORDER BY t.total DESC, e.company_name, t.party_id

@@ -45,10 +45,21 @@ import type { Migration } from '../migrate.ts';
  */
 const ZONE = `'Europe/Zagreb'`;
 
-/** The period a row of open_book_totals / open_book_deltas sums: every day, or the calendar year or month starting on period_start. */
-const PERIOD_COLUMNS = `period text NOT NULL CHECK (period IN ('all', 'year', 'month')),
+/**
+ * The columns of open_book_totals and open_book_deltas: what a row sums — a
+ * client's, a customer's or a due date's changes (`scope` and its key) of every
+ * day, or of the calendar year or month starting on period_start — and the sums.
+ */
+const SUM_COLUMNS = `id bigserial PRIMARY KEY,
+      scope text NOT NULL CHECK (scope IN ('client', 'customer', 'due_date')),
+      party_id uuid,
+      due_date date,
+      period text NOT NULL CHECK (period IN ('all', 'year', 'month')),
       period_start date,
-      CHECK ((period = 'all') = (period_start IS NULL) AND period_start = date_trunc(period, period_start)),`;
+      CHECK ((period = 'all') = (period_start IS NULL) AND period_start = date_trunc(period, period_start)),
+      open_cents bigint NOT NULL,
+      invoices bigint NOT NULL,
+      CHECK ((scope = 'due_date') = (due_date IS NOT NULL) AND (scope = 'due_date') = (party_id IS NULL))`;
 
 /**
  * SQL: the rows (scope, party_id, due_date, period, period_start, open_cents,
@@ -114,27 +125,11 @@ export const up: Migration = async ({ context: db }) => {
 
     -- One row per key: the folded sums (written by the compaction and the fill below).
     CREATE TABLE open_book_totals (
-      id bigserial PRIMARY KEY,
-      scope text NOT NULL CHECK (scope IN ('client', 'customer', 'due_date')),
-      party_id uuid,
-      due_date date,
-      ${PERIOD_COLUMNS}
-      open_cents bigint NOT NULL,
-      invoices bigint NOT NULL,
-      CHECK ((scope = 'due_date') = (due_date IS NOT NULL) AND (scope = 'due_date') = (party_id IS NULL)),
+      ${SUM_COLUMNS},
       UNIQUE NULLS NOT DISTINCT (scope, party_id, due_date, period, period_start)
     );
     -- The writers' additions since the last compaction, insert-only.
-    CREATE TABLE open_book_deltas (
-      id bigserial PRIMARY KEY,
-      scope text NOT NULL CHECK (scope IN ('client', 'customer', 'due_date')),
-      party_id uuid,
-      due_date date,
-      ${PERIOD_COLUMNS}
-      open_cents bigint NOT NULL,
-      invoices bigint NOT NULL,
-      CHECK ((scope = 'due_date') = (due_date IS NOT NULL) AND (scope = 'due_date') = (party_id IS NULL))
-    );
+    CREATE TABLE open_book_deltas (${SUM_COLUMNS});
 
     -- The rule: what was open of each of the invoices, as its changes per day.
     CREATE FUNCTION open_book_changes_of(ids uuid[])
@@ -246,6 +241,8 @@ export const up: Migration = async ({ context: db }) => {
     CREATE INDEX open_book_changes_client_idx ON open_book_changes (client_id, day) INCLUDE (invoice_id, due_date, open_cents, invoices);
     CREATE INDEX open_book_changes_customer_idx ON open_book_changes (customer_id, day) INCLUDE (invoice_id, due_date, open_cents, invoices);
     CREATE INDEX open_book_totals_scope_idx ON open_book_totals (scope, period, period_start) INCLUDE (party_id, due_date, open_cents, invoices);
+    -- The parties with the largest totals first, for a report's page.
+    CREATE INDEX open_book_totals_largest_idx ON open_book_totals (scope, open_cents DESC) INCLUDE (party_id, invoices) WHERE period = 'all';
     CREATE INDEX open_book_deltas_scope_idx ON open_book_deltas (scope, period, period_start) INCLUDE (party_id, due_date, open_cents, invoices);
 
     DROP INDEX IF EXISTS invoices_ageing_client_idx;
