@@ -17,10 +17,11 @@ import { loader as invoicesLoader } from '../routes/api.analytics.ageing.invoice
 import { LANGUAGE_KEY } from '../i18n.ts';
 import { toCents } from '../utils/money.ts';
 import { analyticsFor } from './analytics.server.ts';
-import { ageingInvoices, ageingPage, ageingReport, compactOpenBook, type AgeingAmounts, type AgeingReport } from './ageing.server.ts';
-import { AGEING_BUCKETS, type AgeingBucket, type AgeingBy } from './ageing.ts';
+import { ageingInvoices, ageingPage, ageingReport, compactOpenBook, type AgeingReport } from './ageing.server.ts';
+import { AGEING_BUCKETS, type AgeingBy } from './ageing.ts';
 import { book, createTestUser, financeableClient, insertCustomer, newInvoice, staff, zagrebDay, type Book, type Party } from '../../tests/factories.ts';
 import { atBusinessDay } from '../../tests/support/business-day.ts';
+import { cellsOf, emptyCells, independentCells, reportCells, sumCells } from '../../tests/support/ageing-cells.ts';
 
 /**
  * The ageing report (docs/collections.md#ageing) over a book built here
@@ -34,11 +35,12 @@ import { atBusinessDay } from '../../tests/support/business-day.ts';
  * the day (one whose advance was already repaid, so its chargeback books no
  * ledger entry, and the debtor pays after it), write-offs before and after
  * it. The as-of day D is ten days ago. Every figure is checked against the
- * hand-computed book below and against an independent SQL computation that
- * reads the ledger, the credit notes and the days this test charged back or
- * wrote off (sums of entries up to the day, buckets by width_bucket), unlike
- * the implementation's trigger-kept changes; and those are checked against
- * their full recomputation.
+ * hand-computed book below and against the independent SQL computation of
+ * tests/support/ageing-cells.ts, which reads the ledger, the credit notes and
+ * the invoices' exit days (sums of entries up to the day, buckets by
+ * width_bucket), unlike the implementation's trigger-kept changes; the exit
+ * days against the days this test charged back or wrote off; and the changes
+ * against their full recomputation.
  */
 
 const D = zagrebDay(-10);
@@ -231,50 +233,6 @@ beforeAll(async () => {
   cookie = await signedInCookie((await createTestUser({ role: 'user' })).id);
 }, 180_000);
 
-/** The report's cells in cents, per party id and bucket, with total and invoice count. */
-type Cells = Map<string, Record<AgeingBucket | 'total' | 'invoices', number>>;
-
-const emptyCells = () => ({ notDue: 0, days1to30: 0, days31to60: 0, days61to90: 0, over90: 0, total: 0, invoices: 0 });
-
-/**
- * The independent computation: from the client's ledger, the credit notes and
- * the days this test charged back or wrote off, an invoice is in the book on
- * `asOf` when its first advance was booked on or before it and it had not
- * left the book by then; its open amount is the amount plus its collection
- * entries (negative) booked up to it, less its credit notes issued up to it;
- * the bucket is width_bucket over the days past due.
- */
-async function independent(asOf: string, by: AgeingBy): Promise<Cells> {
-  const column = by === 'client' ? 'client_id' : 'customer_id';
-  const rows = await selectRows<{ party: string; bucket: number; open: string; invoices: number }>(
-    `WITH left_book AS (SELECT * FROM unnest(ARRAY[:exitIds]::uuid[], ARRAY[:exitDays]::date[]) AS x (invoice_id, left_on)),
-     per_invoice AS (
-       SELECT e.invoice_id,
-              min(e.booked_on) FILTER (WHERE e.kind = 'advance') AS financed_on,
-              coalesce(sum(e.amount) FILTER (WHERE e.kind = 'collection' AND e.booked_on <= CAST(:asOf AS date)), 0) AS collected
-         FROM client_ledger e WHERE e.invoice_id IS NOT NULL GROUP BY e.invoice_id),
-     credited AS (SELECT n.invoice_id, sum(n.amount) AS credited FROM credit_notes n WHERE n.issue_date <= CAST(:asOf AS date) GROUP BY n.invoice_id),
-     open_then AS (
-       SELECT inv.${column} AS party, inv.due_date, inv.amount + p.collected - coalesce(c.credited, 0) AS open
-         FROM invoices inv JOIN per_invoice p ON p.invoice_id = inv.id
-         LEFT JOIN credited c ON c.invoice_id = inv.id LEFT JOIN left_book x ON x.invoice_id = inv.id
-        WHERE p.financed_on <= CAST(:asOf AS date) AND (x.left_on IS NULL OR x.left_on > CAST(:asOf AS date)))
-     SELECT party, width_bucket(CAST(:asOf AS date) - due_date, ARRAY[1, 31, 61, 91]) AS bucket, sum(open) AS open, count(*)::int AS invoices
-       FROM open_then WHERE open > 0 GROUP BY 1, 2`,
-    { asOf, exitIds: exits.map((exit) => invoiceIds[exit.key]), exitDays: exits.map((exit) => day(exit.on)) },
-  );
-  const cells: Cells = new Map();
-  for (const row of rows) {
-    const cell = cells.get(row.party) ?? emptyCells();
-    const cents = toCents(row.open);
-    cell[AGEING_BUCKETS[row.bucket]] += cents;
-    cell.total += cents;
-    cell.invoices += row.invoices;
-    cells.set(row.party, cell);
-  }
-  return cells;
-}
-
 /** Two rows at a time, the report lists exactly its whole list, in its order; so does the exports' every row. */
 async function expectPagesAsWhole(by: AgeingBy, asOf: string) {
   const whole = await ageingReport({ asOf, by, limit: 1000 });
@@ -282,22 +240,6 @@ async function expectPagesAsWhole(by: AgeingBy, asOf: string) {
   for (let start = 0; start < whole.count; start += 2) paged.push(...(await ageingReport({ asOf, by, limit: 2, offset: start })).rows);
   expect(paged, `${by} on ${asOf}`).toEqual(whole.rows);
   expect((await ageingReport({ asOf, by, limit: null })).rows, `${by} on ${asOf}, every row`).toEqual(whole.rows);
-}
-
-const cellsOf = (amounts: AgeingAmounts) => ({
-  ...(Object.fromEntries(AGEING_BUCKETS.map((bucket) => [bucket, Math.round(amounts[bucket] * 100)])) as Record<AgeingBucket, number>),
-  total: Math.round(amounts.total * 100),
-  invoices: amounts.invoices,
-});
-
-function reportCells(report: AgeingReport): Cells {
-  return new Map(report.rows.map((row) => [row.id, cellsOf(row)]));
-}
-
-function sumCells(cells: Cells) {
-  const sum = emptyCells();
-  for (const cell of cells.values()) for (const key of Object.keys(sum) as Array<keyof typeof sum>) sum[key] += cell[key];
-  return sum;
 }
 
 describe('the report on a fixed past day', () => {
@@ -349,7 +291,7 @@ describe('the report on a fixed past day', () => {
     for (const offset of days) {
       const asOf = day(offset);
       const report = await ageingReport({ asOf, by, limit: 1000 });
-      const expected = await independent(asOf, by);
+      const expected = await independentCells(asOf, by);
       expect(reportCells(report), `${by} on ${asOf}`).toEqual(expected);
       expect(report.count, `${by} on ${asOf}`).toBe(expected.size);
       expect(cellsOf(report.totals), `${by} totals on ${asOf}`).toEqual(sumCells(expected));
@@ -398,8 +340,8 @@ describe('today', () => {
       'n-open:400.00',
     ];
     expect(Math.round(report.totals.total * 100)).toBe(byHand.reduce((sum, item) => sum + toCents(item.split(':')[1]), 0));
-    expect(reportCells(report)).toEqual(await independent(zagrebDay(0), 'client'));
-    expect(reportCells(await ageingReport({ by: 'customer', limit: 1000 }))).toEqual(await independent(zagrebDay(0), 'customer'));
+    expect(reportCells(report)).toEqual(await independentCells(zagrebDay(0), 'client'));
+    expect(reportCells(await ageingReport({ by: 'customer', limit: 1000 }))).toEqual(await independentCells(zagrebDay(0), 'customer'));
   });
 });
 
@@ -655,7 +597,7 @@ describe('the open book the database keeps', () => {
     ]);
     await expectOpenBookRecomputed();
     const report = await ageingReport({ by: 'customer', limit: 1000 });
-    expect(reportCells(report)).toEqual(await independent(zagrebDay(0), 'customer'));
+    expect(reportCells(report)).toEqual(await independentCells(zagrebDay(0), 'customer'));
     // 750.00 + 750.00 + 900.00 of the three invoices.
     expect(report.rows.find((row) => row.id === debtor.id)).toMatchObject({ total: 2400, invoices: 3 });
   });

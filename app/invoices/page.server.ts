@@ -140,18 +140,23 @@ export interface FinancedFees {
   feeCharged: number;
   documentationFee: number;
   feeVat: number | null;
-  /** invoiceFee from the financing day until today (the paid day once paid), with the confirmed collections. */
+  /** invoiceFee from the financing day until today (the day it was paid, charged back or written off once closed), with the confirmed collections. */
   feeAccrued: number;
   accruedUntil: string;
 }
 
+/** The statuses of an invoice that was financed: the page shows its terms and fee (docs/money.md#fees-that-follow-time). */
+const FINANCED_STATUSES: ReadonlyArray<InvoiceDto['status']> = ['financed', 'paid', 'charged_back', 'written_off'];
+
 export async function financedFees(invoice: Pick<InvoiceDto, 'id' | 'status'>): Promise<FinancedFees | null> {
-  if (invoice.status !== 'financed' && invoice.status !== 'paid') return null;
+  if (!FINANCED_STATUSES.includes(invoice.status)) return null;
+  // The fee stops running on the day the invoice closed: paid, charged back (settled then) or written off.
   const row = await selectOne<
-    RowOf<typeof Invoice, 'amount' | 'factor_amount' | 'factor_fee' | 'factor_fee_vat' | 'documentation_fee' | 'agreement_id'> & { financed_on: string; paid_on: string | null }
+    RowOf<typeof Invoice, 'amount' | 'factor_amount' | 'factor_fee' | 'factor_fee_vat' | 'documentation_fee' | 'agreement_id'> & { financed_on: string; closed_on: string | null }
   >(
     `SELECT amount, factor_amount, factor_fee, factor_fee_vat, documentation_fee, agreement_id,
-            to_char(${sqlBusinessLocal('financed_at')}, 'YYYY-MM-DD') AS financed_on, to_char(${sqlBusinessLocal('paid_at')}, 'YYYY-MM-DD') AS paid_on
+            to_char(${sqlBusinessLocal('financed_at')}, 'YYYY-MM-DD') AS financed_on,
+            to_char(${sqlBusinessLocal('coalesce(paid_at, charged_back_at, written_off_at)')}, 'YYYY-MM-DD') AS closed_on
        FROM invoices WHERE id = :id`,
     { id: invoice.id },
   );
@@ -163,7 +168,7 @@ export async function financedFees(invoice: Pick<InvoiceDto, 'id' | 'status'>): 
     { id: invoice.id },
   );
   const today = businessDay();
-  const until = row.paid_on && row.paid_on < today ? row.paid_on : today;
+  const until = row.closed_on && row.closed_on < today ? row.closed_on : today;
   const accrued = invoiceFee(feeTermsOf(agreement), {
     amountCents: toCents(row.amount),
     advanceCents: toCents(row.factor_amount),

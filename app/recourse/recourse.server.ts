@@ -154,7 +154,8 @@ async function closeByChargeback(invoice: RecourseInvoice, by: { actor: Actor | 
 /**
  * PUT /api/invoices/{id}/charge-back {reason} (manager): charges a financed
  * recourse invoice back before its recourse period ends. 400 no reason, 403,
- * 404, 409 not financed / non-recourse / already charged back.
+ * 404, 409 not financed / non-recourse / already charged back. A test passes
+ * the transaction of its fixed business day (tests/support/business-day.ts).
  */
 export async function chargeBackInvoice(
   { actor, id, input, ip }: { actor: Actor; id: string; input: RecourseReasonInput; ip?: string | null },
