@@ -299,6 +299,8 @@ describe('constraints', () => {
     client_ledger: () => ({ client_id: f.client, booked_on: '2026-01-10', kind: 'advance', amount: '80.00', invoice_id: f.invoice, description: 'R-1' }),
     // Decided, so that a bad status breaks only the enum.
     ledger_adjustments: () => ({ client_id: f.client, amount: '-5.00', reason: 'Ispravak', decided_at: new Date(), rejection_reason: 'Ne' }),
+    open_book_totals: () => ({ scope: 'client', party_id: f.client, period: 'month', period_start: '2026-01-01', open_cents: 100, invoices: 1 }),
+    open_book_deltas: () => ({ scope: 'client', party_id: f.client, period: 'month', period_start: '2026-01-01', open_cents: 100, invoices: 1 }),
   };
 
   /** A plausible wrong value for every enum column. */
@@ -361,6 +363,10 @@ describe('constraints', () => {
     ['credit_notes', 'source', 'refund'],
     ['debtor_notices', 'occasion', 'reminder'],
     ['debtor_answers', 'answer', 'maybe'],
+    ['open_book_totals', 'scope', 'seller'],
+    ['open_book_totals', 'period', 'day'],
+    ['open_book_deltas', 'scope', 'debtor'],
+    ['open_book_deltas', 'period', 'quarter'],
   ];
 
   beforeAll(async () => {
