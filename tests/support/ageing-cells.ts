@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { selectRows } from '../../app/db.server.ts';
 import type { AgeingAmounts, AgeingReport } from '../../app/analytics/ageing.server.ts';
 import { AGEING_BUCKETS, type AgeingBucket, type AgeingBy } from '../../app/analytics/ageing.ts';
@@ -66,4 +67,32 @@ export function sumCells(cells: Cells) {
   const sum = emptyCells();
   for (const cell of cells.values()) for (const key of Object.keys(sum) as Array<keyof typeof sum>) sum[key] += cell[key];
   return sum;
+}
+
+/** The trigger-kept open book against its full recomputation: every invoice's changes, and the sums per key and period. */
+export async function expectOpenBookRecomputed() {
+  const kept = await selectRows<Record<string, unknown>>(`SELECT * FROM open_book_changes ORDER BY invoice_id, day`);
+  const recomputed = await selectRows<Record<string, unknown>>(`SELECT * FROM open_book_changes_of(ARRAY(SELECT id FROM invoices)) ORDER BY invoice_id, day`);
+  expect(kept).toEqual(recomputed);
+  expect(kept.length).toBeGreaterThan(0);
+  const sums = (sql: string) => selectRows<{ key: string; open: number; invoices: number }>(sql).then((rows) => new Map(rows.map((row) => [row.key, [row.open, row.invoices]])));
+  const keyed = `t.scope || ':' || coalesce(t.party_id::text, t.due_date::text) || ':' || t.period || ':' || coalesce(t.period_start::text, '')`;
+  const periods = `(VALUES ('all', NULL::date), ('year', CAST(date_trunc('year', c.day) AS date)), ('month', CAST(date_trunc('month', c.day) AS date))) AS p (period, period_start)`;
+  expect(
+    await sums(
+      `SELECT ${keyed} AS key, CAST(sum(t.open_cents) AS bigint) AS open, CAST(sum(t.invoices) AS bigint) AS invoices
+         FROM (SELECT scope, party_id, due_date, period, period_start, open_cents, invoices FROM open_book_totals
+               UNION ALL SELECT scope, party_id, due_date, period, period_start, open_cents, invoices FROM open_book_deltas) t
+        GROUP BY 1 HAVING sum(t.open_cents) <> 0 OR sum(t.invoices) <> 0`,
+    ),
+  ).toEqual(
+    await sums(
+      `SELECT ${keyed} AS key, CAST(sum(t.open_cents) AS bigint) AS open, CAST(sum(t.invoices) AS bigint) AS invoices
+         FROM (SELECT s.scope, s.party_id, s.due_date, p.period, p.period_start, c.open_cents, c.invoices
+                 FROM open_book_changes c
+                 CROSS JOIN LATERAL (VALUES ('client', c.client_id, NULL::date), ('customer', c.customer_id, NULL), ('due_date', NULL::uuid, c.due_date)) AS s (scope, party_id, due_date)
+                 CROSS JOIN LATERAL ${periods}) t
+        GROUP BY 1 HAVING sum(t.open_cents) <> 0 OR sum(t.invoices) <> 0`,
+    ),
+  );
 }
