@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react';
 import { AlertDialog, Badge, Button, Card, Dialog, Flex, Heading, Select, Switch, Table, Text } from '@radix-ui/themes';
 import { Form, Link, useFetcher, useNavigation, useSearchParams } from '@remix-run/react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createUserSchema, ROLES, type Role } from '~/auth/schemas.ts';
 import { formatDateTime } from '~/utils/format.ts';
@@ -139,13 +139,13 @@ function UserRow({ user, self, canGrantSuperAdmin }: { user: ManagedUser; self: 
 }
 
 /** The reset form itself: what happens, then Cancel and Reset (a plain post, so it works without JavaScript). */
-function ResetTotpConfirmation({ user, cancel }: { user: ManagedUser; cancel: React.ReactNode }) {
+function ResetTotpConfirmation({ user, cancel, onSubmit }: { user: ManagedUser; cancel: React.ReactNode; onSubmit?: () => void }) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const resetting = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'reset-totp';
   const name = `${user.firstName} ${user.lastName}`.trim();
   return (
-    <Form method="post" action="/settings">
+    <Form method="post" action="/settings" onSubmit={onSubmit}>
       <input type="hidden" name="intent" value="reset-totp" />
       <input type="hidden" name="userId" value={user.id} />
       <Text as="p" size="2" mb="3">
@@ -165,17 +165,6 @@ function ResetTotpConfirmation({ user, cancel }: { user: ManagedUser; cancel: Re
 function ResetTotpButton({ user }: { user: ManagedUser }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
-  const navigation = useNavigation();
-  // The post redirects back to /settings with a toast: close when that navigation has ended. Waiting for
-  // its 'loading' phase alone could miss it, as React may batch 'loading' and 'idle' into one render.
-  const sent = useRef(false);
-  useEffect(() => {
-    if (navigation.state !== 'idle' && navigation.formData?.get('userId') === user.id) sent.current = true;
-    else if (navigation.state === 'idle' && sent.current) {
-      sent.current = false;
-      setOpen(false);
-    }
-  }, [navigation.state, navigation.formData, user.id]);
   return (
     <AlertDialog.Root open={open} onOpenChange={setOpen}>
       <Button asChild size="1" variant="soft" color="red">
@@ -195,8 +184,12 @@ function ResetTotpButton({ user }: { user: ManagedUser }) {
         <AlertDialog.Description size="2" mb="3" color="gray">
           {user.email}
         </AlertDialog.Description>
+        {/* The post redirects back to /settings with a toast. The dialog closes as the form is sent (the
+            router's navigation goes on without it) rather than when the navigation's phases are seen to
+            end: a loaded CI browser once left it open after the toast. */}
         <ResetTotpConfirmation
           user={user}
+          onSubmit={() => setOpen(false)}
           cancel={
             <AlertDialog.Cancel>
               <Button type="button" variant="soft" color="gray">
