@@ -61,19 +61,12 @@ async function cardFigures(now: Date) {
     selectOne<{ available: string; available_before: string; active: number; new_active: number; low: number; medium: number; high: number }>(
       `WITH bounds AS (SELECT ${MONTH_STARTS}),
             month_day AS (SELECT (CAST(:thisMonth AS timestamptz) AT TIME ZONE :tz)::date AS first),
-            touched AS (
-              -- Advances open at the start of this month = open now (usedCredit, the ledger's outstanding advances,
-              -- docs/money.md#the-clients-account) + what changed since on the invoices whose advance or
-              -- collections were booked this month; only those invoices' entries are read.
-              SELECT DISTINCT l.invoice_id FROM client_ledger l, month_day d
-               WHERE l.kind IN ('advance', 'collection') AND l.booked_on >= d.first),
-            per_invoice AS (
-              SELECT l.client_id,
-                     greatest(0, coalesce(sum(l.amount) FILTER (WHERE l.booked_on < d.first), 0)) - greatest(0, sum(l.amount)) AS change
-                FROM client_ledger l JOIN touched t ON t.invoice_id = l.invoice_id CROSS JOIN month_day d
-               WHERE l.kind IN ('advance', 'collection')
-               GROUP BY l.invoice_id, l.client_id),
-            advances_before AS (SELECT client_id, sum(change) AS change FROM per_invoice GROUP BY client_id)
+            -- Advances open at the start of this month = open now (usedCredit, the ledger's outstanding advances,
+            -- docs/money.md#the-clients-account) less what they changed by this month and after: the maintained
+            -- changes per client and month (db/migrations/2026.11.28T03.00.00.client-advance-changes.ts).
+            advances_before AS (
+              SELECT a.client_id, -sum(a.change) AS change
+                FROM client_advance_changes a, month_day d WHERE a.month >= d.first GROUP BY a.client_id)
        SELECT coalesce(sum(greatest(coalesce(c.credit_limit, 0) - c.used_credit, 0)) FILTER (WHERE c.status = 'active'), 0) AS available,
               coalesce(sum(greatest(coalesce(c.credit_limit, 0) - (c.used_credit + coalesce(a.change, 0)), 0))
                 FILTER (WHERE c.status = 'active' AND c.created_at < b.this_month), 0) AS available_before,

@@ -99,6 +99,7 @@ export const NOT_EXPORTED: Readonly<Record<string, string>> = {
   outgoing_einvoice_counters: 'the numbering counter; the numbers are in outgoing_einvoices',
   invoice_status_deltas: 'running totals derived from invoices',
   invoice_day_deltas: 'running totals derived from invoices',
+  client_advance_changes: "running totals derived from the clients' ledger",
   worker_heartbeats: 'liveness of worker processes',
   schema_migrations: 'the migration bookkeeping',
   install_steps: 'the installation bookkeeping (which one-time steps have run)',
