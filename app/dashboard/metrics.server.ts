@@ -1,7 +1,7 @@
 import { selectOne } from '../db.server.ts';
 import { invoiceDayTotals, invoiceStatusTotals } from '../invoices/summaries.server.ts';
 import { centsToNumber, toCents } from '../utils/money.ts';
-import { BUSINESS_TIME_ZONE } from '../utils/business-time.ts';
+import { addDays, BUSINESS_TIME_ZONE, businessDay } from '../utils/business-time.ts';
 
 /**
  * GET /api/dashboard/metrics (docs/domain-model.md Dashboard metrics) and the dashboard's
@@ -98,10 +98,9 @@ async function cardFigures(now: Date) {
 
 /** Per Croatian day, the last `days` days up to `now`: invoices created, verified and approved (the maintained day totals). */
 export async function invoiceHistory({ now, days = HISTORY_DAYS }: { now: Date; days?: number }): Promise<HistoricalPoint[]> {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: DASHBOARD_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
-  const first = new Date(`${today}T00:00:00Z`);
-  first.setUTCDate(first.getUTCDate() - (days - 1));
-  return invoiceDayTotals(first.toISOString().slice(0, 10), today);
+  // The shared formatter: building an Intl.DateTimeFormat per request was a measurable share of this endpoint's CPU.
+  const today = businessDay(now);
+  return invoiceDayTotals(addDays(today, -(days - 1)), today);
 }
 
 export async function dashboardMetrics({ now = new Date() }: { now?: Date } = {}): Promise<DashboardMetrics> {
