@@ -1,5 +1,5 @@
 /**
- * The targets of issue 18 and docs/benchmarks.md ("The targets"), checked
+ * The performance targets (docs/benchmarks.md, "The targets"), checked
  * against a bench run: every figure at concurrency 10 on the book measured,
  * "server CPU" being the web process's CPU per request (bench/cpu.ts; the
  * bare baseline answers a list for 2–3 ms of its own). `holds` is null when
@@ -44,7 +44,7 @@ export interface GrowthRow {
 }
 
 export const CHECK_CONCURRENCY = 10;
-/** How much a target's CPU per request may grow when the book grows (issue 18, part 5). */
+/** How much a target's CPU per request may grow when the book grows (docs/benchmarks.md, "The targets"). */
 export const GROWTH_LIMIT = 1.2;
 
 const ms = (value: number | null) => (value === null ? '–' : `${value} ms`);
