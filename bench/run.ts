@@ -13,6 +13,8 @@ import { freePort } from '../tests/support/free-port.ts';
 import { startBaseline } from './baseline.ts';
 import { BENCH_USER, bookSize, loadBook } from './load-book.ts';
 import { clusterCpuMs, processCpuMs } from './cpu.ts';
+import { monotonicMicros, printTargetProfile, profileTargets, readProfile, type ProfileWindow, type TargetProfile } from './profile.ts';
+import { checkTargets, growthRows, printChecks, printGrowth, type GrowthRow, type Row, type TargetKind } from './targets.ts';
 import { measureWrites, prepareFinanceable, type WriteRow } from './writes.ts';
 
 /**
@@ -30,9 +32,19 @@ import { measureWrites, prepareFinanceable, type WriteRow } from './writes.ts';
  * and the settling payment confirmation, bench/writes.ts) run on BENCH_WRITES
  * prepared invoices (default 200) at concurrency 10, when no target filter is
  * given or it names `finance` or `confirm`.
+ *
+ * BENCH_PROFILE=1 starts the web process with a V8 CPU profile and prints,
+ * per target, the top frames by self time (bench/profile.ts); the profile's
+ * sampling costs the web process some throughput, so compare profiled runs
+ * with profiled runs. BENCH_SCALES (e.g. `0.1,1`) runs the same targets on
+ * each book in turn (each in `BENCH_DATA_DIR-<scale>` when BENCH_DATA_DIR is
+ * set) and prints the cost per request side by side, flagged where it grows
+ * by more than 20 % (bench/targets.ts). Every run ends with the table of the
+ * targets of docs/benchmarks.md and whether each holds, also in the JSON.
  */
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const scale = Number(process.env.BENCH_SCALE ?? 1);
+const scales = (process.env.BENCH_SCALES ?? process.env.BENCH_SCALE ?? '1').split(',').map(Number);
+const profiling = process.env.BENCH_PROFILE === '1';
 const duration = Number(process.env.BENCH_DURATION ?? 10);
 /** Invoices financed and then settled by the timed money writes (each once). */
 const writeCount = Number(process.env.BENCH_WRITES ?? 200);
@@ -46,21 +58,7 @@ const log = (line: string) => console.log(`[bench] ${line}`);
 interface Target {
   name: string;
   path: string;
-  kind: 'list' | 'metrics' | 'page' | 'baseline';
-}
-
-interface Row {
-  target: string;
-  concurrency: number;
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-  ratioToBaseline: number | null;
-  /** Server CPU per request, ms (bench/cpu.ts): the web process (null for the baseline, which runs in this process) and PostgreSQL. */
-  webCpuMs: number | null;
-  pgCpuMs: number;
+  kind: TargetKind;
 }
 
 function peakMemoryMb(pid: number | undefined): number | null {
@@ -74,9 +72,13 @@ function peakMemoryMb(pid: number | undefined): number | null {
   }
 }
 
-function spawnApp(entry: string, env: NodeJS.ProcessEnv): ChildProcess {
+function spawnApp(entry: string, env: NodeJS.ProcessEnv, extraFlags: string[] = []): ChildProcess {
   // The same flags as npm start (scripts/node-flags.ts).
-  const child = spawn(process.execPath, [...nodeFlagsFor(entry), '--import', 'tsx', path.join(root, entry)], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlagsFor(entry), ...extraFlags, '--import', 'tsx', path.join(root, entry)], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   child.stderr!.on('data', (chunk) => process.stderr.write(`[${path.basename(entry)}] ${chunk}`));
   return child;
 }
@@ -111,13 +113,14 @@ function measure(url: string, connections: number, cookie?: string): Promise<aut
   });
 }
 
-async function main() {
-  const keptDir = process.env.BENCH_DATA_DIR ? path.resolve(process.env.BENCH_DATA_DIR) : undefined;
+type BookReport = Awaited<ReturnType<typeof measureBook>>;
+
+/** Loads (or reuses) the book of `scale` in `keptDir` (a temporary folder when none) and measures every target on it. */
+async function measureBook(scale: number, keptDir: string | undefined) {
   const dataDir = keptDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'finflow-bench-'));
   const loadedMarker = path.join(dataDir, `book-loaded-scale-${scale}`);
   const reuseBook = keptDir !== undefined && fs.existsSync(loadedMarker);
   const size = bookSize(scale);
-  log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
   log(`book (scale ${scale}): ${JSON.stringify(size)}`);
 
   const database = await startEmbeddedDatabase({ dataDir, port: await freePort(), persistent: keptDir !== undefined });
@@ -156,7 +159,9 @@ async function main() {
       APP_URL: url,
       SESSION_SECRET: 'bench-session-secret-bench-session-secret',
     };
-    const web = spawnApp('server.ts', env);
+    // The profile is written when the web process exits (server.ts exits on SIGTERM once its requests are answered).
+    const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'finflow-bench-profile-'));
+    const web = spawnApp('server.ts', env, profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
     const worker = spawnApp('worker/index.ts', env);
     children.push(web, worker);
     const startToHealthyMs = await waitHealthy(url, 60_000);
@@ -179,10 +184,10 @@ async function main() {
       { name: 'GET /api/dashboard/metrics', path: '/api/dashboard/metrics', kind: 'metrics' },
       { name: 'GET /api/email/logs', path: '/api/email/logs', kind: 'list' },
       // The ageing report (docs/collections.md#ageing): today by client and by customer, and 30 days and a year back, which subtract the open book's years, months and days since.
-      { name: 'GET /api/analytics/ageing', path: '/api/analytics/ageing', kind: 'metrics' },
-      { name: 'GET /api/analytics/ageing?by=customer', path: '/api/analytics/ageing?by=customer', kind: 'metrics' },
-      { name: 'GET /api/analytics/ageing?asOf=(30 days ago)', path: `/api/analytics/ageing?asOf=${addDays(businessDay(), -30)}`, kind: 'metrics' },
-      { name: 'GET /api/analytics/ageing?asOf=(a year ago)', path: `/api/analytics/ageing?asOf=${addDays(businessDay(), -365)}`, kind: 'metrics' },
+      { name: 'GET /api/analytics/ageing', path: '/api/analytics/ageing', kind: 'report' },
+      { name: 'GET /api/analytics/ageing?by=customer', path: '/api/analytics/ageing?by=customer', kind: 'report' },
+      { name: 'GET /api/analytics/ageing?asOf=(30 days ago)', path: `/api/analytics/ageing?asOf=${addDays(businessDay(), -30)}`, kind: 'report' },
+      { name: 'GET /api/analytics/ageing?asOf=(a year ago)', path: `/api/analytics/ageing?asOf=${addDays(businessDay(), -365)}`, kind: 'report' },
       { name: 'page /', path: '/', kind: 'page' },
       { name: 'page /invoices', path: '/invoices', kind: 'page' },
       { name: 'page /clients', path: '/clients', kind: 'page' },
@@ -190,6 +195,7 @@ async function main() {
     const targets = only.length ? allTargets.filter((target) => target.kind === 'baseline' || only.some((part) => target.name.includes(part))) : allTargets;
 
     const rows: Row[] = [];
+    const windows: ProfileWindow[] = [];
     const baselineRps = new Map<number, number>();
     for (const target of targets) {
       const full = target.kind === 'baseline' ? target.path : `${url}${target.path}`;
@@ -198,6 +204,7 @@ async function main() {
         log(`${target.name}: not built yet (404), skipped`);
         continue;
       }
+      const windowStart = monotonicMicros();
       for (const connections of concurrencies) {
         const cpuBefore = { web: processCpuMs(web.pid), pg: clusterCpuMs(database.pgDir) };
         const result = await measure(full, connections, target.kind === 'baseline' ? undefined : cookie);
@@ -207,6 +214,7 @@ async function main() {
         if (target.kind === 'baseline') baselineRps.set(connections, rps);
         const row: Row = {
           target: target.name,
+          kind: target.kind,
           concurrency: connections,
           requestsPerSecond: Math.round(rps),
           p50: result.latency.p50,
@@ -222,6 +230,8 @@ async function main() {
           `${target.name.padEnd(44)} c=${String(connections).padStart(2)}  ${String(row.requestsPerSecond).padStart(6)} req/s  p50 ${String(row.p50).padStart(4)} ms  p99 ${String(row.p99).padStart(4)} ms  errors ${row.errors + row.non2xx}  cpu/req web ${row.webCpuMs ?? '–'} ms pg ${row.pgCpuMs} ms${row.ratioToBaseline === null ? '' : `  ${(row.ratioToBaseline * 100).toFixed(0)} % of baseline`}`,
         );
       }
+      // The baseline runs in this process, not in the profiled web process.
+      if (target.kind !== 'baseline') windows.push({ target: target.name, startUs: windowStart, endUs: monotonicMicros() });
     }
     const writes: WriteRow[] = [];
     if (financeable.length > 0) {
@@ -235,33 +245,68 @@ async function main() {
     }
     const memory = { webPeakMb: peakMemoryMb(web.pid), workerPeakMb: peakMemoryMb(worker.pid) };
     log(`peak memory: web ${memory.webPeakMb} MB, worker ${memory.workerPeakMb} MB`);
-
-    const report = {
-      date: new Date().toISOString(),
-      machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
-      scale,
-      book: size,
-      loadSeconds,
-      startToHealthyMs,
-      durationSeconds: duration,
-      rows,
-      writes,
-      memory,
-    };
-    const resultsDir = path.join(root, 'bench/results');
-    fs.mkdirSync(resultsDir, { recursive: true });
-    const file = path.join(resultsDir, `${report.date.replace(/[:.]/g, '-')}.json`);
-    fs.writeFileSync(file, JSON.stringify(report, null, 2));
     console.table(rows.map((row) => ({ ...row, ratioToBaseline: row.ratioToBaseline === null ? '' : `${(row.ratioToBaseline * 100).toFixed(0)} %` })));
     if (writes.length > 0) console.table(writes);
-    log(`written ${path.relative(root, file)}`);
+
+    let profiles: TargetProfile[] = [];
+    if (profiling) {
+      await stopChildren(children);
+      // Each thread writes its own (tsx's module hooks run on one besides the main thread): the main thread's is thread 0.
+      const file = fs.readdirSync(profileDir).find((name) => name.includes(`.${web.pid}.0.`));
+      if (file) {
+        profiles = profileTargets(readProfile(path.join(profileDir, file)), windows);
+        for (const entry of profiles) printTargetProfile(entry, log);
+      } else {
+        log(`no CPU profile was written in ${profileDir}`);
+      }
+    }
+    fs.rmSync(profileDir, { recursive: true, force: true });
+    return { scale, book: size, loadSeconds, startToHealthyMs, rows, writes, memory, profiles };
   } finally {
     await baseline?.close();
-    for (const child of children) child.kill('SIGTERM');
-    await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)))));
+    await stopChildren(children);
     await database.stop();
     if (!keptDir) fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+async function stopChildren(children: ChildProcess[]) {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve)))));
+}
+
+async function main() {
+  log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
+  const keptDir = process.env.BENCH_DATA_DIR ? path.resolve(process.env.BENCH_DATA_DIR) : undefined;
+  const books: BookReport[] = [];
+  for (const scale of scales) {
+    // Several books each keep their own folder: BENCH_DATA_DIR-<scale>.
+    books.push(await measureBook(scale, keptDir && scales.length > 1 ? `${keptDir}-${scale}` : keptDir));
+  }
+  const largest = books.reduce((a, b) => (b.scale > a.scale ? b : a));
+  const smallest = books.reduce((a, b) => (b.scale < a.scale ? b : a));
+  const growth: GrowthRow[] = books.length > 1 ? growthRows(smallest, largest) : [];
+  printGrowth(growth, log);
+  const checks = checkTargets(largest.rows, { webPeakMb: largest.memory.webPeakMb, startToHealthyMs: largest.startToHealthyMs, growth });
+  printChecks(checks, log);
+
+  const report = {
+    date: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+    loadAverage: os.loadavg(),
+    durationSeconds: duration,
+    profiled: profiling,
+    // The largest book's figures at the top level, as before BENCH_SCALES; every book's under `books`.
+    ...largest,
+    books: books.length > 1 ? books : undefined,
+    growth,
+    checks,
+  };
+  const resultsDir = path.join(root, 'bench/results');
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const file = path.join(resultsDir, `${report.date.replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, JSON.stringify(report, null, 2));
+  log(`written ${path.relative(root, file)}`);
 }
 
 main().catch((error) => {

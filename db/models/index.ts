@@ -7,6 +7,7 @@ import { LedgerAdjustment } from './LedgerAdjustment.ts';
 import { LedgerEntry } from './LedgerEntry.ts';
 import { Backup } from './Backup.ts';
 import { Client } from './Client.ts';
+import { ClientAdvanceChange } from './ClientAdvanceChange.ts';
 import { CreditLimitRequest } from './CreditLimitRequest.ts';
 import { CreditNote } from './CreditNote.ts';
 import { Customer } from './Customer.ts';
@@ -62,6 +63,7 @@ const models = {
   LedgerEntry,
   Backup,
   Client,
+  ClientAdvanceChange,
   CreditLimitRequest,
   CreditNote,
   Customer,
@@ -107,6 +109,7 @@ export {
   LedgerEntry,
   Backup,
   Client,
+  ClientAdvanceChange,
   CreditLimitRequest,
   CreditNote,
   Customer,
