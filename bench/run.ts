@@ -270,9 +270,27 @@ async function measureBook(scale: number, keptDir: string | undefined) {
   }
 }
 
+/** As `npm start` stops them (scripts/start.ts): SIGTERM, then SIGKILL after the same grace, so a long job cannot hold the run. */
+const STOP_GRACE_MS = 25_000;
+
 async function stopChildren(children: ChildProcess[]) {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-  await Promise.all(children.map((child) => new Promise((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve(null) : child.once('exit', resolve)))));
+  const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
+  for (const child of running) child.kill('SIGTERM');
+  await Promise.all(
+    running.map(
+      (child) =>
+        new Promise((resolve) => {
+          const timer = setTimeout(() => {
+            log(`${child.pid} still running ${STOP_GRACE_MS / 1000} s after SIGTERM: killed`);
+            child.kill('SIGKILL');
+          }, STOP_GRACE_MS);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve(null);
+          });
+        }),
+    ),
+  );
 }
 
 async function main() {
