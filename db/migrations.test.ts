@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createSequelize } from './connection.ts';
 import { migrateDown, migrateUp, pendingMigrations } from './migrate.ts';
+import { onMaintenanceDatabase } from '../tests/support/throwaway-database.ts';
 
 /** The migrations run on an empty database of their own: up, all the way down and up again. */
 
@@ -48,15 +48,7 @@ describe('migrations', () => {
   const name = `schema_${randomUUID().replace(/-/g, '')}`;
   let sequelize: Sequelize;
 
-  async function admin(sql: string) {
-    const client = new pg.Client(`${serverUrl}/postgres`);
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  }
+  const admin = (sql: string) => onMaintenanceDatabase(serverUrl, sql);
 
   beforeAll(async () => {
     // An empty database, not the migrated template the other tests copy.

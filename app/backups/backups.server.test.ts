@@ -19,6 +19,7 @@ import { NOT_BACKED_UP, readManifest, writeBackup, type BackupManifest } from '.
 import { backupsDir, openBackupDownload, requestBackup, runBackup, type BackupView } from './backups.server.ts';
 import { restoreBackup, RestoreError } from './restore.server.ts';
 import { createTestUser } from '../../tests/factories.ts';
+import { onMaintenanceDatabase } from '../../tests/support/throwaway-database.ts';
 
 /**
  * A backup of the demo book is restored into fresh databases and compared
@@ -35,15 +36,7 @@ let manifest: BackupManifest;
 /** The source's tables as the snapshot saw them: count and checksum of each. */
 let source: Map<string, { rows: number; md5: string | null }>;
 
-async function admin_query(sql: string) {
-  const client = new pg.Client(`${serverUrl}/postgres`);
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+const admin_query = (sql: string) => onMaintenanceDatabase(serverUrl, sql);
 
 async function freshDatabase(): Promise<string> {
   const name = `restore_${randomUUID().replace(/-/g, '')}`;

@@ -16,3 +16,14 @@ export async function skipDiskFlushes(databaseUrl: string) {
     await client.end();
   }
 }
+
+/** One statement on the server's maintenance database (a test creating or dropping a database of its own). */
+export async function onMaintenanceDatabase(serverUrl: string, sql: string) {
+  const client = new pg.Client(`${serverUrl}/postgres`);
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
