@@ -8,6 +8,7 @@ import { formatDateTime } from '~/utils/format.ts';
 import { Field, FormErrors, PasswordField } from './forms.tsx';
 import { Options, SelectField, SubmitRow } from '~/components/kit/fields.tsx';
 import { TableHead } from '~/components/kit/table-head.tsx';
+import { TitleBlock } from '~/components/kit/page-header.tsx';
 import { useZodForm } from '~/components/kit/zod-form.ts';
 
 interface ManagedUser {
@@ -51,14 +52,7 @@ export function UserManagement({ users, me, canGrantSuperAdmin }: { users: Manag
         </Card>
       ) : null}
       <Flex justify="between" align="start" mb="3" gap="3" wrap="wrap">
-        <div>
-          <Heading as="h3" size="4">
-            {t('settings.users')}
-          </Heading>
-          <Text size="2" color="gray">
-            {t('settings.usersDescription')}
-          </Text>
-        </div>
+        <TitleBlock level="h3" title={t('settings.users')} subtitle={t('settings.usersDescription')} />
         <NewUserDialog canGrantSuperAdmin={canGrantSuperAdmin} />
       </Flex>
       <Table.Root variant="surface" data-testid="user-table">

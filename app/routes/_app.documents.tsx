@@ -1,6 +1,6 @@
-import { Button, Card, Flex, Grid, Heading, Text, TextField } from '@radix-ui/themes';
+import { Button, Card, Flex, Grid, Heading, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { TabBar } from '~/components/kit/tab-bar.tsx';
 import { clientIp } from '~/auth/login.server.ts';
@@ -13,6 +13,8 @@ import { DOCUMENT_TABS, documentPageIntentSchema, type DocumentTab } from '~/doc
 import { readFormData } from '~/utils/form-data.server.ts';
 import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
 import { Pager } from '~/components/kit/pager.tsx';
+import { PageHeader } from '~/components/kit/page-header.tsx';
+import { SearchBar } from '~/components/kit/search-bar.tsx';
 import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
 
 const PAGE_SIZE = 24;
@@ -75,15 +77,7 @@ export default function DocumentsPage() {
   const inlineUpload = data.canUpload && (data.showUpload || (actionData?.intent === 'upload' && !actionData.ok));
   return (
     <Flex direction="column" gap="4">
-      <Flex justify="between" align="center" gap="3" wrap="wrap">
-        <div>
-          <Heading as="h2" size="6">
-            {t('documents.title')}
-          </Heading>
-          <Text size="2" color="gray">
-            {t('documents.subtitle')}
-          </Text>
-        </div>
+      <PageHeader title={t('documents.title')} subtitle={t('documents.subtitle')}>
         {data.canUpload ? (
           <>
             <UploadDialog defaultOpen={false} />
@@ -92,7 +86,7 @@ export default function DocumentsPage() {
             </Button>
           </>
         ) : null}
-      </Flex>
+      </PageHeader>
 
       {inlineUpload ? (
         <Card size="3">
@@ -103,22 +97,7 @@ export default function DocumentsPage() {
         </Card>
       ) : null}
 
-      <Form method="get" role="search">
-        {data.tab !== 'all' ? <input type="hidden" name="tab" value={data.tab} /> : null}
-        <Flex gap="2">
-          <TextField.Root
-            name="q"
-            type="search"
-            defaultValue={data.q}
-            placeholder={t('documents.searchPlaceholder')}
-            aria-label={t('documents.searchPlaceholder')}
-            style={{ flexGrow: 1 }}
-          />
-          <Button type="submit" variant="soft">
-            {t('documents.search')}
-          </Button>
-        </Flex>
-      </Form>
+      <SearchBar placeholder={t('documents.searchPlaceholder')} q={data.q} keep={{ tab: data.tab !== 'all' ? data.tab : null }} submitLabel={t('documents.search')} grow />
 
       <TabBar
         label={t('documents.title')}

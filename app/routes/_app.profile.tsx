@@ -18,6 +18,7 @@ import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { useZodForm } from '~/components/kit/zod-form.ts';
 import { FactsCard } from '~/components/kit/facts-card.tsx';
+import { PageHeader } from '~/components/kit/page-header.tsx';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -78,9 +79,7 @@ export default function ProfilePage() {
   const { t } = useTranslation();
   return (
     <Flex direction="column" gap="4">
-      <Heading as="h2" size="6">
-        {t('profile.title')}
-      </Heading>
+      <PageHeader title={t('profile.title')} />
       {user.mustChangePassword ? (
         <Callout.Root color="amber" role="status">
           <Callout.Text>{t('profile.mustChange')}</Callout.Text>
