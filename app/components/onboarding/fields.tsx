@@ -1,6 +1,5 @@
-import { Callout, Flex, Text, TextField } from '@radix-ui/themes';
-import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ErrorList, Field, FormErrors } from '~/components/forms.tsx';
 import { KYC_ALLOWED_LABEL, KYC_MAX_FILE_MB } from '~/onboarding/kyc.ts';
 import { DRAFT_UPLOAD_CAP_MB } from '~/onboarding/limits.ts';
 import { refusalText } from '~/utils/refusals.ts';
@@ -19,53 +18,15 @@ export function useWizardMessage() {
 }
 
 export function WizardErrors({ id, errors }: { id?: string; errors?: string[] | null }) {
-  const message = useWizardMessage();
-  if (!errors?.length) return null;
-  return (
-    // The alert role sits on a wrapper: on the <ul> itself it would replace the list role of its items.
-    <div id={id} role="alert">
-      <ul className="error-list">
-        {errors.map((error) => (
-          <li key={error}>
-            <Text size="1" color="red">
-              {message(error)}
-            </Text>
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
+  return <ErrorList id={id} errors={errors} text={useWizardMessage()} />;
 }
 
 export function WizardFormErrors({ errors }: { errors?: string[] | null }) {
-  const message = useWizardMessage();
-  if (!errors?.length) return null;
-  return (
-    <Callout.Root color="red" role="alert" data-testid="wizard-form-error">
-      <Callout.Text>{errors.map(message).join(' ')}</Callout.Text>
-    </Callout.Root>
-  );
+  return <FormErrors errors={errors} text={useWizardMessage()} testId="wizard-form-error" />;
 }
 
-type InputProps = Omit<React.ComponentProps<typeof TextField.Root>, 'children'>;
+type InputProps = React.ComponentProps<typeof Field>['inputProps'];
 
 export function WizardField({ label, hint, inputProps, errors }: { label: string; hint?: string; inputProps: InputProps; errors?: string[] | null }) {
-  const fallbackId = useId();
-  const id = inputProps.id ?? fallbackId;
-  const errorId = errors?.length ? `${id}-error` : undefined;
-  const hintId = hint ? `${id}-hint` : undefined;
-  return (
-    <Flex direction="column" gap="1">
-      <Text as="label" htmlFor={id} size="2" weight="medium">
-        {label}
-      </Text>
-      <TextField.Root {...inputProps} id={id} aria-invalid={errorId ? true : undefined} aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined} />
-      {hint ? (
-        <Text id={hintId} size="1" color="gray">
-          {hint}
-        </Text>
-      ) : null}
-      <WizardErrors id={errorId} errors={errors} />
-    </Flex>
-  );
+  return <Field label={label} hint={hint} inputProps={inputProps} errors={errors} text={useWizardMessage()} />;
 }
