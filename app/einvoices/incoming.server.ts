@@ -125,6 +125,12 @@ export async function intakeReceivedDocument(
   const known = await selectOne('SELECT 1 AS known FROM incoming_einvoices WHERE document_id = :documentId', { documentId: document.documentId });
   if (known) return 'duplicate';
   const base = { documentId: document.documentId.slice(0, 255), receivedAt: document.receivedAt, xml: document.xml, sha: sha256(document.xml) };
+  // The document's row, imported or failed, is logged with its document id.
+  const logReceipt = (action: string, id: string, details: Record<string, unknown>, transaction: Transaction) =>
+    logActivity(
+      { action, userId: actor?.id ?? null, entityType: 'incoming_einvoice', entityId: id, ipAddress: ip, details: { documentId: document.documentId, ...details } },
+      transaction,
+    );
   const outcome = await runIntake(document, actor, ip, async (invoiceId, transaction) => {
     const { rows } = await execute<{ id: string }>(
       `INSERT INTO incoming_einvoices (document_id, received_at, xml, xml_sha256, status, invoice_number, seller_oib, invoice_id)
@@ -137,17 +143,7 @@ export async function intakeReceivedDocument(
     );
     // Taken meanwhile by a concurrent receive: this intake rolls back.
     if (rows.length === 0) throw apiError(409, DUPLICATE);
-    await logActivity(
-      {
-        action: 'einvoice_received',
-        userId: actor?.id ?? null,
-        entityType: 'incoming_einvoice',
-        entityId: rows[0].id,
-        ipAddress: ip,
-        details: { documentId: document.documentId, invoiceId, status: 'imported' },
-      },
-      transaction,
-    );
+    await logReceipt('einvoice_received', rows[0].id, { invoiceId, status: 'imported' }, transaction);
   });
   if (outcome.status === 'imported') return 'imported';
   const inserted = await inTransaction(async (transaction) => {
@@ -160,17 +156,7 @@ export async function intakeReceivedDocument(
       { transaction },
     );
     if (rows.length === 0) return false;
-    await logActivity(
-      {
-        action: 'einvoice_receive_failed',
-        userId: actor?.id ?? null,
-        entityType: 'incoming_einvoice',
-        entityId: rows[0].id,
-        ipAddress: ip,
-        details: { documentId: document.documentId, invoiceNumber: outcome.invoiceNumber, error: englishError(outcome.error) },
-      },
-      transaction,
-    );
+    await logReceipt('einvoice_receive_failed', rows[0].id, { invoiceNumber: outcome.invoiceNumber, error: englishError(outcome.error) }, transaction);
     return true;
   });
   return inserted ? 'failed' : 'duplicate';
