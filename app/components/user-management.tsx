@@ -4,6 +4,7 @@ import { Form, Link, useFetcher, useNavigation, useSearchParams } from '@remix-r
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createUserSchema, ROLES, type Role } from '~/auth/schemas.ts';
+import type { PublicUser } from '~/auth/user-record.server.ts';
 import { formatDateTime } from '~/utils/format.ts';
 import { Field, FormErrors, PasswordField } from './forms.tsx';
 import { Options, SelectField, SubmitRow } from '~/components/kit/fields.tsx';
@@ -11,17 +12,8 @@ import { TableHead } from '~/components/kit/table-head.tsx';
 import { TitleBlock } from '~/components/kit/page-header.tsx';
 import { useZodForm } from '~/components/kit/zod-form.ts';
 
-interface ManagedUser {
-  id: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  role: Role;
-  isActive: boolean;
-  otpEnabled: boolean;
-  totpConfigured: boolean;
-  lastLoginAt: string | null;
-}
+/** A user as the settings page's loader serialises it (the sign-in instant as its ISO string). */
+type ManagedUser = Omit<PublicUser, 'mustChangePassword' | 'lastLoginAt' | 'createdAt'> & { lastLoginAt: string | null };
 
 /**
  * docs/domain-model.md#roles-and-permissions: each user's role, active flag and OTP flag. Role and active are

@@ -72,54 +72,37 @@ function partyCreateForm(area: PartyArea, schema: PartySchema): CreateFormSpec<P
   };
 }
 
-/** The JavaScript dialog: toasts on failure, closes and resets on success (the success toast comes from the server). */
-export function CreatePartyDialog({
-  area,
-  schema,
-  names,
-  open,
-  onOpenChange,
-}: {
+/** What both frames of the create form are told: the area, its schema and the fields it asks for. */
+interface CreatePartyProps {
   area: PartyArea;
   schema: PartySchema;
   names: readonly PartyField[];
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-}) {
+}
+
+/** The create form's body: the area's fields and the refusals of the whole form. */
+function CreatePartyFields({ fields, formErrors, names }: { fields: Record<PartyField, AnyFieldMetadata>; formErrors?: string[]; names: readonly PartyField[] }) {
+  return (
+    <>
+      <PartyFields fields={fields} names={names} />
+      <FormErrors errors={formErrors} />
+    </>
+  );
+}
+
+/** The JavaScript dialog: toasts on failure, closes and resets on success (the success toast comes from the server). */
+export function CreatePartyDialog({ area, schema, names, open, onOpenChange }: CreatePartyProps & { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
     <CreateFormDialog spec={partyCreateForm(area, schema)} open={open} onOpenChange={onOpenChange}>
-      {(fields, form) => (
-        <>
-          <PartyFields fields={fields} names={names} />
-          <FormErrors errors={form.errors} />
-        </>
-      )}
+      {(fields, form) => <CreatePartyFields fields={fields} formErrors={form.errors} names={names} />}
     </CreateFormDialog>
   );
 }
 
 /** The same form as a page panel (`?new=1`): a plain form post, so it works without JavaScript. */
-export function CreatePartyPanel({
-  area,
-  schema,
-  names,
-  lastResult,
-  cancelTo,
-}: {
-  area: PartyArea;
-  schema: PartySchema;
-  names: readonly PartyField[];
-  lastResult?: PartyFormResult;
-  cancelTo: string;
-}) {
+export function CreatePartyPanel({ area, schema, names, lastResult, cancelTo }: CreatePartyProps & { lastResult?: PartyFormResult; cancelTo: string }) {
   return (
     <CreateFormPanel spec={partyCreateForm(area, schema)} lastResult={lastResult} cancelTo={cancelTo}>
-      {(fields, form) => (
-        <>
-          <PartyFields fields={fields} names={names} />
-          <FormErrors errors={form.errors} />
-        </>
-      )}
+      {(fields, form) => <CreatePartyFields fields={fields} formErrors={form.errors} names={names} />}
     </CreateFormPanel>
   );
 }

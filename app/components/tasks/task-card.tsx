@@ -5,7 +5,7 @@ import type { TaskDto } from '~/tasks/tasks.server.ts';
 import { InlineSelect, Options } from '~/components/kit/fields.tsx';
 import { formatDate } from '~/utils/format.ts';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
-import { LateBadge, PriorityBadge, TaskStatusBadge } from './display.tsx';
+import { TaskBadges } from './display.tsx';
 import { tasksHref, type TaskListState } from './list.tsx';
 
 /** A task's card (docs/screens.md): title, description, type, priority, status, assignee, due date, late badge, links and the buttons. */
@@ -118,11 +118,7 @@ export function TaskCard({ task, state, users, refusal }: { task: TaskView; stat
           <Heading as="h3" size="3">
             {task.title}
           </Heading>
-          <Flex gap="1" wrap="wrap" justify="end">
-            {task.isLate ? <LateBadge /> : null}
-            <PriorityBadge priority={task.priority} />
-            <TaskStatusBadge status={task.status} />
-          </Flex>
+          <TaskBadges task={task} />
         </Flex>
         {task.description ? (
           <Text size="2" color="gray" data-testid="task-description" style={{ whiteSpace: 'pre-line' }}>

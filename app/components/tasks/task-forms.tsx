@@ -79,50 +79,40 @@ function EntityInputs({ entity }: { entity: { type: string; id: string } | null 
   );
 }
 
-export function NewTaskDialog({
-  users,
-  entity,
-  open,
-  onOpenChange,
-}: {
+/** What both frames of the create form are told: the assignable users and the record a task is about. */
+interface NewTaskProps {
   users: UserOption[];
   entity: { type: string; id: string } | null;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-}) {
+}
+
+export function NewTaskDialog({ users, entity, open, onOpenChange }: NewTaskProps & { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
     <CreateFormDialog spec={CREATE_FORM} open={open} onOpenChange={onOpenChange}>
       {(fields, form) => (
         <>
           <EntityInputs entity={entity} />
-          <TaskFields fields={fields} users={users} withType />
-          <FormErrors errors={form.errors} />
+          <NewTaskFields fields={fields} formErrors={form.errors} users={users} />
         </>
       )}
     </CreateFormDialog>
   );
 }
 
-export function NewTaskPanel({
-  users,
-  entity,
-  lastResult,
-  cancelTo,
-}: {
-  users: UserOption[];
-  entity: { type: string; id: string } | null;
-  lastResult?: TaskFormResult;
-  cancelTo: string;
-}) {
+export function NewTaskPanel({ users, entity, lastResult, cancelTo }: NewTaskProps & { lastResult?: TaskFormResult; cancelTo: string }) {
   return (
     <CreateFormPanel spec={CREATE_FORM} lastResult={lastResult} cancelTo={cancelTo} hidden={<EntityInputs entity={entity} />}>
-      {(fields, form) => (
-        <>
-          <TaskFields fields={fields} users={users} withType />
-          <FormErrors errors={form.errors} />
-        </>
-      )}
+      {(fields, form) => <NewTaskFields fields={fields} formErrors={form.errors} users={users} />}
     </CreateFormPanel>
+  );
+}
+
+/** The create form's body: every field, the type included, and the refusals of the whole form. */
+function NewTaskFields({ fields, formErrors, users }: { fields: Record<string, AnyField>; formErrors?: string[]; users: UserOption[] }) {
+  return (
+    <>
+      <TaskFields fields={fields} users={users} withType />
+      <FormErrors errors={formErrors} />
+    </>
   );
 }
 
