@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { resources } from './i18n.ts';
+import { INVOICE_STATUSES } from '../db/models/enums.ts';
 
 function keys(value: unknown, prefix = ''): string[] {
   if (typeof value !== 'object' || value === null) return [prefix];
@@ -67,5 +68,14 @@ describe('refusal codes', () => {
       (['en', 'hr'] as const).filter((language) => typeof textAt(language, code) !== 'string').map((language) => `${language}: ${code} (${file})`),
     );
     expect(missing).toEqual([]);
+  });
+});
+
+describe('invoice statuses', () => {
+  it('each has its label in both languages, the text of every invoice badge (docs/lifecycle.md)', () => {
+    for (const language of ['en', 'hr'] as const) {
+      for (const status of INVOICE_STATUSES) expect(typeof textAt(language, `invoices.status.${status}`), `${language} ${status}`).toBe('string');
+    }
+    expect([textAt('hr', 'invoices.status.charged_back'), textAt('hr', 'invoices.status.written_off')]).toEqual(['Regresirano', 'Otpisano']);
   });
 });

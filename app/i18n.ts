@@ -7,6 +7,7 @@ import enDashboard from './locales/en/dashboard.json';
 import enDilution from './locales/en/dilution.json';
 import enDebtors from './locales/en/debtors.json';
 import enDocuments from './locales/en/documents.json';
+import enDunning from './locales/en/dunning.json';
 import enEInvoices from './locales/en/einvoices.json';
 import enEmail from './locales/en/email.json';
 import enErrors from './locales/en/errors.json';
@@ -31,6 +32,7 @@ import hrDashboard from './locales/hr/dashboard.json';
 import hrDilution from './locales/hr/dilution.json';
 import hrDebtors from './locales/hr/debtors.json';
 import hrDocuments from './locales/hr/documents.json';
+import hrDunning from './locales/hr/dunning.json';
 import hrEInvoices from './locales/hr/einvoices.json';
 import hrEmail from './locales/hr/email.json';
 import hrErrors from './locales/hr/errors.json';
@@ -71,6 +73,7 @@ export const resources = {
       ...enDilution,
       ...enDebtors,
       ...enDocuments,
+      ...enDunning,
       ...enEInvoices,
       ...enEmail,
       ...enErrors,
@@ -99,6 +102,7 @@ export const resources = {
       ...hrDilution,
       ...hrDebtors,
       ...hrDocuments,
+      ...hrDunning,
       ...hrEInvoices,
       ...hrEmail,
       ...hrErrors,

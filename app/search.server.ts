@@ -1,12 +1,14 @@
 import { QueryTypes } from 'sequelize';
 import { getSequelize } from '../db/connection.ts';
+import type { Invoice } from '../db/models/index.ts';
+import type { RowOf } from '../db/models/rows.ts';
 
 const PER_KIND = 10;
 
 export interface SearchResults {
   clients: Array<{ id: string; companyName: string; oib: string; city: string | null }>;
   customers: Array<{ id: string; companyName: string; oib: string; city: string | null }>;
-  invoices: Array<{ id: string; invoiceNumber: string; clientName: string; amount: string; currency: string; status: string }>;
+  invoices: Array<{ id: string; invoiceNumber: string; clientName: string; amount: string; currency: string; status: RowOf<typeof Invoice>['status'] }>;
 }
 
 const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -229,6 +229,8 @@ describe('constraints', () => {
     // Sent, with its time and document id, so that a bad status breaks only the enum, not "sent iff sent_at and document_id".
     debtor_notices: () => ({ client_id: f.client, customer_id: f.customer, agreement_id: f.agreement, document_id: f.document, occasion: 'request' }),
     debtor_answers: () => ({ link_id: f.link, invoice_id: f.invoice, answer: 'confirmed', ip: '203.0.113.1' }),
+    // Sent, so that a bad skip reason breaks only the enum, not "skipped iff it has a reason" (checked after it by name).
+    dunning_notices: () => ({ invoice_id: f.invoice, level: (counter++ % 4) + 1, day: '2026-01-10', status: 'sent', open_amount: '100.00' }),
     invoice_disputes: () => ({ invoice_id: f.invoice, reason: 'Roba nije isporučena', source: 'staff', opened_by: f.userB, outcome: 'rejected', resolved_at: new Date() }),
     // Decided, with its reason, so that a bad status breaks only the enum, not "pending iff undecided".
     write_off_requests: () => ({ invoice_id: f.invoice, reason: 'Dužnik likvidiran', status: 'rejected', requested_by: f.userB, decided_at: new Date(), rejection_reason: 'Ne' }),
@@ -353,6 +355,8 @@ describe('constraints', () => {
     ['outgoing_einvoices', 'type_code', '384'],
     ['invoice_disputes', 'source', 'client'],
     ['invoice_disputes', 'outcome', 'settled'],
+    ['dunning_notices', 'status', 'bounced'],
+    ['dunning_notices', 'skip_reason', 'lost'],
     ['write_off_requests', 'status', 'done'],
     ['credit_notes', 'source', 'refund'],
     ['debtor_notices', 'occasion', 'reminder'],

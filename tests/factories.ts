@@ -345,6 +345,8 @@ export async function financedInvoice(
 /**
  * An invoice row written straight into SQL: financed (advance 80 %, fee 1.5 %)
  * unless told, or paid in full at `paidAt`; issued 30 days before it is due.
+ * `charged_back` and `written_off` were financed and closed at `closedAt`
+ * (61 days after the due date unless told), without ledger entries.
  */
 export async function insertInvoice(values: {
   clientId: string;
@@ -352,18 +354,21 @@ export async function insertInvoice(values: {
   amount: string;
   dueDate: string;
   paidAt?: string;
-  status?: 'financed' | 'paid' | 'pending';
+  status?: 'financed' | 'paid' | 'pending' | 'charged_back' | 'written_off';
+  closedAt?: string;
   invoiceNumber?: string;
 }): Promise<string> {
   const status = values.status ?? (values.paidAt ? 'paid' : 'financed');
   const { rows } = await execute<{ id: string }>(
     `INSERT INTO invoices (client_id, customer_id, invoice_number, status, amount, issue_date, due_date,
-                           factor_amount, factor_fee, financed_at, paid_amount, paid_at)
+                           factor_amount, factor_fee, financed_at, paid_amount, paid_at, charged_back_at, written_off_at)
      VALUES (:clientId, :customerId, :number, :status, :amount, CAST(:dueDate AS date) - 30, :dueDate,
              CASE WHEN :financed THEN round(CAST(:amount AS numeric) * 0.8, 2) END,
              CASE WHEN :financed THEN round(CAST(:amount AS numeric) * 0.015, 2) END,
              CASE WHEN :financed THEN CAST(:dueDate AS date) - 29 END,
-             CASE WHEN :status = 'paid' THEN CAST(:amount AS numeric) ELSE 0 END, :paidAt)
+             CASE WHEN :status = 'paid' THEN CAST(:amount AS numeric) ELSE 0 END, :paidAt,
+             CASE WHEN :status = 'charged_back' THEN coalesce(CAST(:closedAt AS timestamptz), CAST(:dueDate AS date) + 61) END,
+             CASE WHEN :status = 'written_off' THEN coalesce(CAST(:closedAt AS timestamptz), CAST(:dueDate AS date) + 61) END)
      RETURNING id`,
     {
       clientId: values.clientId,
@@ -374,6 +379,7 @@ export async function insertInvoice(values: {
       dueDate: values.dueDate,
       financed: status !== 'pending',
       paidAt: values.paidAt ?? null,
+      closedAt: values.closedAt ?? null,
     },
   );
   return rows[0].id;

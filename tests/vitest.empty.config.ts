@@ -8,6 +8,9 @@ export default defineConfig({
     include: ['tests/e2e-empty/**/*.test.ts'],
     globalSetup: ['tests/support/app-server-empty.ts'],
     pool: 'forks',
+    // The files share one process (and with it one Chromium, tests/support/browser.ts) instead of
+    // starting a process, loading Playwright and launching a browser for each of them.
+    isolate: false,
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 180_000,

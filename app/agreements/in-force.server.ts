@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { selectOne } from '../db.server.ts';
+import { selectRows } from '../db.server.ts';
 import { toCents } from '../utils/money.ts';
 import type { FeeModel, FeeTerms } from './fees.ts';
 
@@ -42,16 +42,35 @@ export const AGREEMENT_COLUMNS = `id, client_id, number, version, to_char(effect
  * sent version is never in force; an edit takes over from its own date once signed.
  */
 export async function agreementInForce(clientId: string, day: string, options: { transaction?: Transaction } = {}): Promise<AgreementRow | null> {
-  const row = await selectOne<AgreementRow>(
-    `SELECT ${AGREEMENT_COLUMNS} FROM agreements
-      WHERE client_id = :clientId AND signature_status = 'signed' AND effective_from <= CAST(:day AS date)
-      ORDER BY effective_from DESC, version DESC LIMIT 1`,
-    { clientId, day },
+  return (await agreementsInForce([clientId], day, options)).get(clientId)?.agreement ?? null;
+}
+
+/**
+ * agreementInForce for many clients in one query (a list page's previews), each
+ * with whether the client has had no financing yet under that agreement's number
+ * (any version): the documentation fee is then due (firstUnderAgreement).
+ */
+export async function agreementsInForce(
+  clientIds: readonly string[],
+  day: string,
+  options: { transaction?: Transaction } = {},
+): Promise<Map<string, { agreement: AgreementRow; first: boolean }>> {
+  const inForce = new Map<string, { agreement: AgreementRow; first: boolean }>();
+  if (clientIds.length === 0) return inForce;
+  const rows = await selectRows<AgreementRow & { first: boolean }>(
+    `SELECT ${AGREEMENT_COLUMNS}, NOT EXISTS (SELECT 1 FROM invoices i
+              WHERE i.agreement_id IN (SELECT b.id FROM agreements b WHERE b.client_id = latest.client_id AND b.number = latest.number)) AS first
+       FROM (SELECT DISTINCT ON (client_id) * FROM agreements
+              WHERE client_id IN (:clientIds) AND signature_status = 'signed' AND effective_from <= CAST(:day AS date)
+              ORDER BY client_id, effective_from DESC, version DESC) latest`,
+    { clientIds: [...new Set(clientIds)], day },
     options,
   );
-  if (!row) return null;
-  if (row.valid_from > day || (row.valid_until !== null && row.valid_until < day)) return null;
-  return row;
+  for (const { first, ...agreement } of rows) {
+    if (agreement.valid_from > day || (agreement.valid_until !== null && agreement.valid_until < day)) continue;
+    inForce.set(agreement.client_id, { agreement, first });
+  }
+  return inForce;
 }
 
 /** The fee terms of fees.ts from an agreement version. */

@@ -1,6 +1,6 @@
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { apiError, parseInput, readApiError } from '../utils/api.server.ts';
-import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
+import { SQL_BUSINESS_TODAY, sqlBusinessLocal } from '../utils/business-time.ts';
 import { optionalChoiceSchema, pageBounds, pageOffset, readListUrl, tabSchema } from '../utils/list-url.ts';
 import { centsToNumber, toCents } from '../utils/money.ts';
 import type { Client, Customer, Invoice } from '../../db/models/index.ts';
@@ -82,6 +82,9 @@ const PARTY = {
   customer: { column: 'customer_id', table: 'customers' },
 } as const satisfies Record<AgeingBy, { column: string; table: string }>;
 
+/** SQL: the Croatian day the invoice `x` was charged back or written off; NULL while it has not been. */
+const CLOSED_ON = (x: string) => `CAST(${sqlBusinessLocal(`coalesce(${x}.charged_back_at, ${x}.written_off_at)`)} AS date)`;
+
 /**
  * THE definition of what is open on the as-of day `:asOf`; the report and its
  * drill-down are both built from the fragments below, so a change of the
@@ -102,18 +105,32 @@ const PARTY = {
  * So the as-of-today report reads the financed invoices alone, and a past day
  * costs in proportion to what was booked since.
  *
- * Where the dilution and recourse work lands, this is the one place to add
- * it: credit notes come off OPEN_NOW (and those dated after the day are
- * given back in `later`), and a chargeback or write-off entry booked after
- * the day makes the invoice `later` (it was still open then).
+ * An invoice charged back or written off (docs/collections.md#recourse-and-write-off)
+ * has left the book on the Croatian day of its `charged_back_at` /
+ * `written_off_at` (a chargeback of an invoice whose advance the debtor
+ * had already repaid books nothing, so the ledger cannot tell that day):
+ * one closed after the as-of day is `later` (it was still open then, by its
+ * amount less the collections up to the day), one closed on or before it is
+ * not in the book, whatever was collected since. The `advance` entry of
+ * minus the outstanding advance that a chargeback, a write-off or a
+ * dilution's excess books is not a financing: only a positive advance
+ * after the day means "not yet bought".
+ *
+ * Where the dilution work lands, this is the one place to add it: credit
+ * notes come off OPEN_NOW (and those dated after the day are given back in
+ * `later`).
  */
 const LATER_SQL = `
     later AS (
-      SELECT l.invoice_id, bool_or(l.kind = 'advance') AS financed_later,
-             coalesce(-sum(l.amount) FILTER (WHERE l.kind = 'collection'), 0) AS collected_later
-        FROM client_ledger l
-       WHERE l.kind IN ('advance', 'collection') AND l.booked_on > CAST(:asOf AS date) AND l.invoice_id IS NOT NULL
-       GROUP BY l.invoice_id)`;
+      SELECT t.invoice_id, bool_or(t.financed_later) AS financed_later, sum(t.collected_later) AS collected_later
+        FROM (
+          SELECT l.invoice_id, l.kind = 'advance' AND l.amount > 0 AS financed_later, CASE WHEN l.kind = 'collection' THEN -l.amount ELSE 0 END AS collected_later
+            FROM client_ledger l
+           WHERE l.kind IN ('advance', 'collection') AND l.booked_on > CAST(:asOf AS date) AND l.invoice_id IS NOT NULL
+          UNION ALL
+          SELECT c.id, false, 0 FROM invoices c
+           WHERE c.status IN ('charged_back', 'written_off') AND ${CLOSED_ON('c')} > CAST(:asOf AS date)) t
+       GROUP BY t.invoice_id)`;
 
 /**
  * SQL: the invoice of the `later` row `a`, read by its primary key. OFFSET 0
@@ -121,7 +138,8 @@ const LATER_SQL = `
  * all million invoices to hash them once some thousands are touched (a
  * month back on the benchmark book: 2.8 s instead of a fraction of that).
  */
-const TOUCHED_INVOICE = `SELECT x.id, x.status, x.client_id, x.customer_id, x.due_date, x.amount, x.paid_amount FROM invoices x WHERE x.id = a.invoice_id OFFSET 0`;
+const TOUCHED_INVOICE = `SELECT x.id, x.status, x.client_id, x.customer_id, x.due_date, x.amount, x.paid_amount, ${CLOSED_ON('x')} AS closed_on
+  FROM invoices x WHERE x.id = a.invoice_id OFFSET 0`;
 
 /** SQL: the invoice `i` is in the factor's open book now. */
 const IN_BOOK_NOW = (i: string) => `${i}.status = 'financed'`;
@@ -129,8 +147,12 @@ const IN_BOOK_NOW = (i: string) => `${i}.status = 'financed'`;
 /** SQL: what is open of the invoice `i` now. */
 const OPEN_NOW = (i: string) => `(${i}.amount - ${i}.paid_amount)`;
 
-/** SQL: what was open on the day of the invoice `i` touched after it (`a`, its `later` row); 0 when it was not in the book. */
-const OPEN_THEN_TOUCHED = `(CASE WHEN NOT a.financed_later AND ${OPEN_NOW('i')} + a.collected_later > 0 THEN ${OPEN_NOW('i')} + a.collected_later ELSE 0 END)`;
+/**
+ * SQL: what was open on the day of the invoice `i` touched after it (`a`, its `later` row); 0 when it was not in the
+ * book (bought after the day, or charged back or written off on or before it).
+ */
+const OPEN_THEN_TOUCHED = `(CASE WHEN NOT a.financed_later AND NOT coalesce(i.closed_on <= CAST(:asOf AS date), false) AND ${OPEN_NOW('i')} + a.collected_later > 0
+  THEN ${OPEN_NOW('i')} + a.collected_later ELSE 0 END)`;
 
 /** SQL: the invoices of one party open on the day, `open_items` (id, due_date, open_amount): the drill-down. */
 function openItemsSql(partyColumn: string): string {

@@ -52,6 +52,8 @@ const ADDED_BY_ROLE = {
     'adjust:ledger',
     // Factoring agreements: create, revise, send for signature, mark signed (app/agreements/agreements.server.ts).
     'manage:agreement',
+    // Put an invoice's reminders to the debtor on hold, or lift the hold (app/dunning/dunning.server.ts).
+    'hold:dunning',
     // Recourse: charge a recourse invoice back early; ask for a non-recourse invoice's write-off (app/recourse/).
     'charge_back:invoice',
     'request:write_off',

@@ -265,7 +265,7 @@ const DETAIL_ROW_LIMIT = 50;
 export interface PartyInvoiceDto {
   id: string;
   invoiceNumber: string;
-  status: string;
+  status: RowOf<typeof Invoice>['status'];
   verificationStatus: string;
   amount: number;
   currency: string;

@@ -79,5 +79,7 @@ describe('activity status labels', () => {
     expect(activityStatus('task_completed')).toBe('completed');
     expect(activityStatus('invoice_rejected')).toBe('attention');
     expect(activityStatus('customer_account_blocked')).toBe('attention');
+    expect(activityStatus('invoice_charged_back')).toBe('attention');
+    expect(activityStatus('invoice_written_off')).toBe('attention');
   });
 });

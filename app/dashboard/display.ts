@@ -22,7 +22,8 @@ export function processingTimePercent(averageMinutes: number): number {
 /** The dashboard's kind of an activity (docs/screens.md statuses Odobreno, U obradi, Završeno, Zahtijeva pažnju), from its action. */
 export type ActivityStatus = 'approved' | 'processing' | 'completed' | 'attention';
 export function activityStatus(action: string): ActivityStatus {
-  if (/(rejected|failed|blocked|cancelled|expired|warning|overdue|default)/.test(action)) return 'attention';
+  // A chargeback or a write-off closes an invoice its debtor did not pay (docs/collections.md#recourse-and-write-off).
+  if (/(rejected|failed|blocked|cancelled|expired|warning|overdue|default|charged_back|written_off)/.test(action)) return 'attention';
   if (/_(approved|verified|financed|signed)$/.test(action)) return 'approved';
   if (/_(completed|paid|confirmed|released|imported|exported|sent|assigned|login|logout)$/.test(action)) return 'completed';
   return 'processing';

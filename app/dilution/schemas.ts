@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { INVOICE_DISPUTE_OUTCOMES, type CreditNoteSource, type InvoiceDisputeOutcome } from '../../db/models/enums.ts';
+import { INVOICE_DISPUTE_OUTCOMES, type CreditNoteSource } from '../../db/models/enums.ts';
 import { amountCentsSchema, calendarDateSchema, requiredString } from '../utils/validation.ts';
 
 /**
@@ -38,7 +38,7 @@ export const DILUTION_ERRORS = {
   ublNotEur: 'dilution.errors.ublNotEur',
 } as const;
 
-export { INVOICE_DISPUTE_OUTCOMES, type CreditNoteSource, type InvoiceDisputeOutcome };
+export { INVOICE_DISPUTE_OUTCOMES, type CreditNoteSource };
 
 const blankToUndefined = (value: unknown) => (value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value);
 

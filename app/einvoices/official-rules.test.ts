@@ -171,6 +171,7 @@ let creditNote: OfficialVerdict;
 let creditNoteXml: string;
 let demo: OfficialVerdict[];
 let intake: OfficialVerdict[];
+let kpd2015: OfficialVerdict;
 
 beforeAll(async () => {
   await seedDemo(getSequelize(), { now: new Date() });
@@ -184,11 +185,14 @@ beforeAll(async () => {
     { name: 'fee credit note', xml: creditNoteXml },
     ...demoRows.map((row) => ({ name: row.number, xml: row.ubl_xml })),
     ...INTAKE_EXAMPLES.map((example) => ({ name: example.name, xml: example.xml })),
+    // For 'the official rules themselves' below: in the same Java run, which takes seconds to start.
+    { name: 'KPD 2015', xml: mutate(BASE, '>62.20.20<', '>64.99.19<') },
   ]);
   [fresh, completion, creditNote] = verdicts;
   // The demo rows include the fresh ones (they are in the same table): judged once more, harmlessly.
   demo = verdicts.slice(3, 3 + demoRows.length);
-  intake = verdicts.slice(3 + demoRows.length);
+  intake = verdicts.slice(3 + demoRows.length, 3 + demoRows.length + INTAKE_EXAMPLES.length);
+  kpd2015 = verdicts[verdicts.length - 1];
 }, 600_000);
 
 describe('every document FinFlow writes passes the official rules', () => {
@@ -231,9 +235,9 @@ describe('the intake and the official rules agree', () => {
 
 describe('the official rules themselves', () => {
   it('refuse the KPD 2015 code FinFlow used to write (64.99.19), so the check above can fail', () => {
-    const [verdict] = validateOfficially([{ name: 'KPD 2015', xml: mutate(BASE, '>62.20.20<', '>64.99.19<') }]);
-    expect(verdict.valid).toBe(false);
-    expect(verdict.fatal).toEqual(['HR-BR-CL-2']);
+    expect(kpd2015.name).toBe('KPD 2015');
+    expect(kpd2015.valid).toBe(false);
+    expect(kpd2015.fatal).toEqual(['HR-BR-CL-2']);
   });
 
   it('without Java, Saxon-HE or xmllint, the check fails saying what to install (it is never skipped)', () => {

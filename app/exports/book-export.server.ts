@@ -60,6 +60,9 @@ export const BOOK_TABLES: readonly ExportedTable[] = [
   { table: 'credit_limit_requests' },
   { table: 'write_off_requests' },
   { table: 'risk_assessments' },
+  // Reminders to debtors and the holds on them (docs/collections.md#dunning).
+  { table: 'dunning_notices' },
+  { table: 'dunning_holds' },
   // Where the bytes sit in our object store says nothing to a reader; the checksum identifies them.
   { table: 'documents', omit: ['storage_key'] },
   // What staff asked an applicant for; the token hash is the emailed link's credential.

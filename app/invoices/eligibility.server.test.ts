@@ -8,7 +8,20 @@ import { ELIGIBILITY_CHECKS } from './eligibility.ts';
 import { financeInvoice } from './financing.server.ts';
 import { approveInvoice, verifyInvoice } from './invoice-decisions.server.ts';
 import { roundRatio, snapshot } from './test-fixtures.server.ts';
-import { createAgreement, financeableClient, insertCustomer, insertInvoice, newInvoice, staff, zagrebDay, type AgreementTerms, type ClientValues } from '../../tests/factories.ts';
+import { chargeBackInvoice } from '../recourse/recourse.server.ts';
+import {
+  book,
+  createAgreement,
+  financeableClient,
+  financedInvoice,
+  insertCustomer,
+  insertInvoice,
+  newInvoice,
+  staff,
+  zagrebDay,
+  type AgreementTerms,
+  type ClientValues,
+} from '../../tests/factories.ts';
 
 interface Setup {
   client?: ClientValues;
@@ -169,6 +182,19 @@ describe('each eligibility check refuses a financing on its own, writing nothing
     const eligibility = await invoiceEligibility(invoice.id);
     expect(eligibility.checks.find((check) => check.name === 'cross_ageing')).toMatchObject({ passed: true, params: { aged: '250.00', open: '1000.00', share: '25.00' } });
     expect((await financeInvoice({ actor: invoice.manager, id: invoice.id })).status).toBe('financed');
+  });
+
+  it('cross_ageing counts the financed book only: the debtor’s aged invoice charged back leaves it (docs/collections.md#recourse-and-write-off)', async () => {
+    const invoice = await approvedInvoice();
+    const other = await financeableClient();
+    const b = await book();
+    // 325.00 at 80 %: 260.00 aged (91 days past due) of 1 000.00 open = 26 %.
+    const aged = await financedInvoice(b, { clientId: other.id, customerId: invoice.customerId, amount: '325.00', dueInDays: -91, issuedDaysAgo: 100 });
+    await bookedAdvance({ clientId: other.id, customerId: invoice.customerId, amount: '925.00', advance: 74000, dueDate: zagrebDay(10) });
+    const crossAgeing = async () => (await invoiceEligibility(invoice.id)).checks.find((check) => check.name === 'cross_ageing');
+    expect(await crossAgeing()).toMatchObject({ passed: false, params: { aged: '260.00', open: '1000.00' } });
+    await chargeBackInvoice({ actor: b.manager, id: aged.id, input: { reason: 'Dužnik ne plaća' } });
+    expect(await crossAgeing()).toMatchObject({ passed: true, params: { aged: '0.00', open: '740.00', share: '0.00' } });
   });
 
   it('fee_within_amount: advance + fee above the invoice amount', async () => {

@@ -13,9 +13,9 @@ import { redirectWithToast, toastHeaders } from '../utils/toast.server.ts';
 import { approveInvoice, rejectInvoice, verifyInvoice } from './invoice-decisions.server.ts';
 import { createInvoice } from './invoice-create.server.ts';
 import { financeInvoice } from './financing.server.ts';
-import { eligibilityView, financingFigures, firstUnderAgreement, invoiceEligibility } from './eligibility.server.ts';
+import { eligibilityView, financingFigures, invoiceEligibility } from './eligibility.server.ts';
 import type { EligibilityCheckView } from './eligibility.ts';
-import { AGREEMENT_COLUMNS, agreementInForce, feeTermsOf, type AgreementRow } from '../agreements/in-force.server.ts';
+import { AGREEMENT_COLUMNS, agreementsInForce, feeTermsOf, type AgreementRow } from '../agreements/in-force.server.ts';
 import { invoiceFee } from '../agreements/fees.ts';
 import { feeBaseReductions } from '../dilution/fee-base.server.ts';
 import { money } from '../utils/api-values.ts';
@@ -109,13 +109,11 @@ export async function financePreviews(invoices: Pick<InvoiceDto, 'id' | 'status'
   const approved = invoices.filter((invoice) => invoice.status === 'approved');
   if (approved.length === 0) return {};
   const today = businessDay();
-  const agreements = new Map<string, { agreement: AgreementRow; first: boolean }>();
-  for (const invoice of approved) {
-    if (agreements.has(invoice.clientId)) continue;
-    const agreement = await agreementInForce(invoice.clientId, today);
-    // An approved invoice has no agreement_id yet, so any of the client's invoices answers for all.
-    if (agreement) agreements.set(invoice.clientId, { agreement, first: await firstUnderAgreement(agreement, invoice.id) });
-  }
+  // An approved invoice has no agreement_id yet, so the client's first financing under the agreement answers for all.
+  const agreements = await agreementsInForce(
+    approved.map((invoice) => invoice.clientId),
+    today,
+  );
   const previews: Record<string, { factorAmount: number; factorFee: number }> = {};
   for (const invoice of approved) {
     const terms = agreements.get(invoice.clientId);
@@ -140,18 +138,23 @@ export interface FinancedFees {
   feeCharged: number;
   documentationFee: number;
   feeVat: number | null;
-  /** invoiceFee from the financing day until today (the paid day once paid), with the confirmed collections. */
+  /** invoiceFee from the financing day until today (the day it was paid, charged back or written off once closed), with the confirmed collections. */
   feeAccrued: number;
   accruedUntil: string;
 }
 
+/** The statuses of an invoice that was financed: the page shows its terms and fee (docs/money.md#fees-that-follow-time). */
+const FINANCED_STATUSES: ReadonlyArray<InvoiceDto['status']> = ['financed', 'paid', 'charged_back', 'written_off'];
+
 export async function financedFees(invoice: Pick<InvoiceDto, 'id' | 'status'>): Promise<FinancedFees | null> {
-  if (invoice.status !== 'financed' && invoice.status !== 'paid') return null;
+  if (!FINANCED_STATUSES.includes(invoice.status)) return null;
+  // The fee stops running on the day the invoice closed: paid, charged back (settled then) or written off.
   const row = await selectOne<
-    RowOf<typeof Invoice, 'amount' | 'factor_amount' | 'factor_fee' | 'factor_fee_vat' | 'documentation_fee' | 'agreement_id'> & { financed_on: string; paid_on: string | null }
+    RowOf<typeof Invoice, 'amount' | 'factor_amount' | 'factor_fee' | 'factor_fee_vat' | 'documentation_fee' | 'agreement_id'> & { financed_on: string; closed_on: string | null }
   >(
     `SELECT amount, factor_amount, factor_fee, factor_fee_vat, documentation_fee, agreement_id,
-            to_char(${sqlBusinessLocal('financed_at')}, 'YYYY-MM-DD') AS financed_on, to_char(${sqlBusinessLocal('paid_at')}, 'YYYY-MM-DD') AS paid_on
+            to_char(${sqlBusinessLocal('financed_at')}, 'YYYY-MM-DD') AS financed_on,
+            to_char(${sqlBusinessLocal('coalesce(paid_at, charged_back_at, written_off_at)')}, 'YYYY-MM-DD') AS closed_on
        FROM invoices WHERE id = :id`,
     { id: invoice.id },
   );
@@ -163,7 +166,7 @@ export async function financedFees(invoice: Pick<InvoiceDto, 'id' | 'status'>): 
     { id: invoice.id },
   );
   const today = businessDay();
-  const until = row.paid_on && row.paid_on < today ? row.paid_on : today;
+  const until = row.closed_on && row.closed_on < today ? row.closed_on : today;
   const accrued = invoiceFee(feeTermsOf(agreement), {
     amountCents: toCents(row.amount),
     advanceCents: toCents(row.factor_amount),

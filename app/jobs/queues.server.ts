@@ -128,6 +128,14 @@ export const queues = [
     schedule: { cron: '0 7 * * *', tz: 'Europe/Zagreb' },
   }),
   defineQueue({
+    name: 'dunning',
+    // Daily, Croatian early morning (before the clients' reminders at 7): each reminder level once to the debtor, with
+    // its payment slip (app/dunning/dunning.server.ts). Idempotent (one notice row per invoice and level), so a retry
+    // or tomorrow's run catches up what a failed run left.
+    options: { retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 1800, retentionMinutes: 360 },
+    schedule: { cron: '30 6 * * *', tz: 'Europe/Zagreb' },
+  }),
+  defineQueue({
     name: 'integration-health',
     // Every 15 minutes; the next run replaces a missed one, so one quick retry and a short retention.
     options: { retryLimit: 1, retryDelay: 30, retryBackoff: false, expireInSeconds: 300, retentionMinutes: 15 },

@@ -8,6 +8,7 @@ import { confirmPayment } from '../payments/payment-transitions.server.ts';
 import { recordPayment } from '../payments/payment-recording.server.ts';
 import { activityRows, apiFailure } from '../auth/test-helpers.server.ts';
 import { chargeBackDueInvoices, chargeBackInvoice } from './recourse.server.ts';
+import { financedFees } from '../invoices/page.server.ts';
 import { book, createAgreement, financeableClient, financedInvoice, insertCustomer, newInvoice, staff, zagrebDay } from '../../tests/factories.ts';
 import { atBusinessDay } from '../../tests/support/business-day.ts';
 import { cents, kindSums, roundHalfUp } from '../../tests/support/ledger-figures.ts';
@@ -145,6 +146,9 @@ describe('a manager charging back early', () => {
 
     const done = await chargeBackInvoice({ actor: b.manager, id: invoice.id, input: { reason: 'Dužnik u stečaju' }, ip: '10.0.0.9' });
     expect(done.status).toBe('charged_back');
+    // The invoice page's fee panel: the fee stopped on the day of the chargeback, settled for one started period
+    // (financed and charged back today, 1.5 % of 5,000.00), which is what is now charged.
+    expect(await financedFees(done)).toMatchObject({ feeCharged: 75, feeAccrued: 75, accruedUntil: zagrebDay(0) });
     expect(await usedCredit('clients', client.id)).toBe(0);
     const [logged] = await activityRows('invoice_charged_back', invoice.id);
     expect(logged).toMatchObject({ user_id: b.manager.id, ip_address: '10.0.0.9', details: { automatic: false, reason: 'Dužnik u stečaju' } });

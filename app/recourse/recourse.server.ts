@@ -154,9 +154,13 @@ async function closeByChargeback(invoice: RecourseInvoice, by: { actor: Actor | 
 /**
  * PUT /api/invoices/{id}/charge-back {reason} (manager): charges a financed
  * recourse invoice back before its recourse period ends. 400 no reason, 403,
- * 404, 409 not financed / non-recourse / already charged back.
+ * 404, 409 not financed / non-recourse / already charged back. A test passes
+ * the transaction of its fixed business day (tests/support/business-day.ts).
  */
-export async function chargeBackInvoice({ actor, id, input, ip }: { actor: Actor; id: string; input: RecourseReasonInput; ip?: string | null }): Promise<InvoiceDto> {
+export async function chargeBackInvoice(
+  { actor, id, input, ip }: { actor: Actor; id: string; input: RecourseReasonInput; ip?: string | null },
+  options: { transaction?: Transaction } = {},
+): Promise<InvoiceDto> {
   assertCan(actor, 'charge_back:invoice');
   const { reason } = parseInput(recourseReasonSchema, input);
   return inTransaction(async (transaction) => {
@@ -167,7 +171,7 @@ export async function chargeBackInvoice({ actor, id, input, ip }: { actor: Actor
     if (invoice.recourse !== true) throw apiError(409, RECOURSE_MESSAGES.nonRecourse, { params: { number: invoice.invoice_number } });
     await closeByChargeback(invoice, { actor, reason, ip }, transaction);
     return toInvoiceDto((await readInvoice(invoice.id, transaction))!);
-  });
+  }, options.transaction);
 }
 
 /**

@@ -3,11 +3,22 @@ import { selectOne, selectRows } from '../db.server.ts';
 import { invoiceLedgerBalance, ledgerDebtorExposure, ledgerUsedCredit } from '../ledger/ledger.server.ts';
 import { statement } from '../ledger/statement.server.ts';
 import { activityRows, apiFailure } from '../auth/test-helpers.server.ts';
+import { createInstance } from 'i18next';
+import { financedFees } from '../invoices/page.server.ts';
+import { i18nConfig } from '../i18n.ts';
+import { encodeRefusal, refusalText, type RefusalParams } from '../utils/refusals.ts';
 import { approveWriteOff, invoiceWriteOffRequests, listWriteOffRequests, rejectWriteOff, requestWriteOff } from './write-off.server.ts';
 import { book, financeableClient, financedInvoice, insertCustomer, staff, zagrebDay } from '../../tests/factories.ts';
 import { cents, kindSums, roundHalfUp } from '../../tests/support/ledger-figures.ts';
 
 /** Write-off of a non-recourse invoice (docs/money.md#recourse-and-write-off): two people, the loss the factor's. */
+
+/** A refusal as the pages show it in Croatian (app/utils/refusals.ts). */
+async function croatian(encoded: string) {
+  const hr = createInstance({ ...i18nConfig, lng: 'hr', initImmediate: false, saveMissing: false });
+  await hr.init();
+  return refusalText(hr.t, (key) => hr.exists(key), encoded);
+}
 
 async function nonRecourseBook() {
   const b = await book();
@@ -57,10 +68,20 @@ describe('writing off a non-recourse invoice', () => {
     expect(account.totalDebit * 100).toBeCloseTo(advance + fee + vat, 6);
     expect(account.totalCredit * 100).toBeCloseTo(advance + fee + vat, 6);
 
+    // The invoice page still shows its terms: the fee charged at financing, and the fee accrued up to the write-off.
+    expect(await financedFees({ id: invoice.id, status: 'written_off' })).toMatchObject({
+      feeCharged: fee / 100,
+      feeAccrued: roundHalfUp(200_000 * 15, 1000) / 100,
+      accruedUntil: zagrebDay(0),
+    });
+
     const [logged] = await activityRows('invoice_written_off', invoice.id);
     expect(logged).toMatchObject({ user_id: admin2.id, details: { loss: (advance + fee + vat) / 100, requestedBy: admin.id } });
     const again = await apiFailure(approveWriteOff({ actor: admin2, id: request.id }));
-    expect(again.status).toBe(409);
+    expect([again.status, again.body.message]).toEqual([409, 'The write-off request is approved, not pending']);
+    // The page says it in the reader's language, the status by its label.
+    const { code, params } = again.body as unknown as { code: string; params: RefusalParams };
+    expect(await croatian(encodeRefusal(code, params))).toBe('Zahtjev za otpis je u statusu „Odobren”, ne čeka odluku');
     expect((await apiFailure(requestWriteOff({ actor: b.manager, invoiceId: invoice.id, input: { reason: 'x' } }))).status).toBe(409);
   });
 

@@ -174,7 +174,7 @@ async function lockForDecision(actor: Actor, id: string, transaction: Transactio
     : null;
   if (!row) throw apiError(404, RECOURSE_MESSAGES.requestNotFound);
   if (row.requested_by === actor.id) throw apiError(403, RECOURSE_MESSAGES.ownRequest);
-  if (row.status !== 'pending') throw apiError(409, RECOURSE_MESSAGES.notPending, { params: { status: row.status } });
+  if (row.status !== 'pending') throw apiError(409, RECOURSE_MESSAGES.notPending, { params: { requestStatus: row.status } });
   return row;
 }
 
@@ -182,9 +182,13 @@ async function lockForDecision(actor: Actor, id: string, transaction: Transactio
  * PUT /api/write-offs/{id}/approve (admin, not the requester): books the
  * loss and closes the invoice as written_off (see the module comment). 403
  * role or own request, 404, 409 not pending or the invoice no longer
- * writable off (paid meanwhile).
+ * writable off (paid meanwhile). A test passes the transaction of its fixed
+ * business day (tests/support/business-day.ts).
  */
-export async function approveWriteOff({ actor, id, ip }: { actor: Actor; id: string; ip?: string | null }): Promise<WriteOffRequestDto> {
+export async function approveWriteOff(
+  { actor, id, ip }: { actor: Actor; id: string; ip?: string | null },
+  options: { transaction?: Transaction } = {},
+): Promise<WriteOffRequestDto> {
   assertCan(actor, 'decide:write_off');
   return inTransaction(async (transaction) => {
     const request = await lockForDecision(actor, id, transaction);
@@ -235,7 +239,7 @@ export async function approveWriteOff({ actor, id, ip }: { actor: Actor; id: str
       transaction,
     );
     return readRequest(request.id, transaction);
-  });
+  }, options.transaction);
 }
 
 /** PUT /api/write-offs/{id}/reject {reason} (admin, not the requester): the invoice stays financed. 400, 403, 404, 409 not pending. */

@@ -184,6 +184,26 @@ describe('inputs from the book (SQL)', () => {
     expect(customer).toMatchObject({ automaticScore: 60, category: 'medium' });
   });
 
+  it('counts invoices charged back or written off as due and never paid on time, outside the open book', async () => {
+    const { id: clientId } = await insertClient();
+    const { id: customerId } = await insertCustomer();
+    await insertInvoice({ clientId, customerId, amount: '1000.00', dueDate: '2026-01-10', paidAt: '2026-01-09T10:00:00+01:00' });
+    await insertInvoice({ clientId, customerId, amount: '2000.00', dueDate: '2025-11-20', status: 'charged_back' });
+    await insertInvoice({ clientId, customerId, amount: '3000.00', dueDate: '2025-12-01', status: 'written_off' });
+    // Charged back early by a manager, before it fell due: the factor gave up on it all the same.
+    await insertInvoice({ clientId, customerId, amount: '500.00', dueDate: '2026-04-01', status: 'charged_back', closedAt: '2026-02-20T10:00:00+01:00' });
+    // The one invoice still in the open book: 10 days past due.
+    await insertInvoice({ clientId, customerId, amount: '800.00', dueDate: '2026-02-19' });
+
+    for (const entityType of ['customer', 'client'] as const) {
+      const { inputs, factors } = await scoreEntity(entityType, entityType === 'customer' ? customerId : clientId, { asOf: AS_OF });
+      // Due: the paid one, the three closed unpaid and the financed one past due; on time: the paid one.
+      expect(inputs, entityType).toMatchObject({ dueInvoices: 5, paidOnTime: 1, openCents: 80_000, averageDaysPastDue: 10 });
+      expect(factors.paymentHistory, entityType).toMatchObject({ score: 20, value: 0.2 });
+      expect(factors.daysPastDue.score, entityType).toBe(80);
+    }
+  });
+
   it('refuses an unknown entity with 404', async () => {
     const error = await scoreEntity('client', '00000000-0000-4000-8000-000000000000').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Response);

@@ -17,8 +17,10 @@ import { dilutionOf } from '../dilution/rate.server.ts';
  * - "open book": financed invoices not yet paid (status 'financed'); an
  *   invoice's open amount is amount − paid_amount (confirmed collections)
  *   − credited_amount (credit notes).
- * - "due invoices": invoices whose payment has fallen due — paid ones, and
- *   financed ones past their due date.
+ * - "due invoices": invoices whose payment has fallen due — paid ones,
+ *   financed ones past their due date, and those closed unpaid (charged back
+ *   or written off, docs/collections.md#recourse-and-write-off), which count
+ *   as never paid on time: they leave the open book, not the payment record.
  * - "today" is the calendar day in Croatia (Europe/Zagreb).
  */
 export { computeScore, categoryOf, clampScore, type ScoreResult } from './scoring.ts';
@@ -48,7 +50,7 @@ export const RISK_FACTORS: ReadonlyArray<{ name: RiskFactorName; weight: number;
   {
     name: 'paymentHistory',
     weight: 0.25,
-    description: 'Share of due invoices paid on or before their due date (paid in full on time ÷ paid or past due), × 100. No due invoice yet: 60.',
+    description: 'Share of due invoices paid on or before their due date (paid in full on time ÷ paid, past due, charged back or written off), × 100. No due invoice yet: 60.',
   },
   {
     name: 'daysPastDue',
@@ -261,10 +263,10 @@ export async function gatherInputs(entityType: RiskEntityType, entityId: string,
           book AS (
             SELECT i.customer_id, i.status, i.due_date, i.paid_at, i.amount - i.paid_amount - i.credited_amount AS open_amount, cu.account_blocked
               FROM invoices i JOIN customers cu ON cu.id = i.customer_id
-             WHERE i.${own} = :entityId AND i.status IN ('financed', 'paid')
+             WHERE i.${own} = :entityId AND i.status IN ('financed', 'paid', 'charged_back', 'written_off')
           ),
           totals AS (
-            SELECT count(*) FILTER (WHERE status = 'paid' OR due_date < ${TODAY})::int AS due_invoices,
+            SELECT count(*) FILTER (WHERE status IN ('paid', 'charged_back', 'written_off') OR due_date < ${TODAY})::int AS due_invoices,
                    count(*) FILTER (WHERE status = 'paid' AND ${sqlBusinessLocal('paid_at')}::date <= due_date)::int AS paid_on_time,
                    coalesce(sum(open_amount) FILTER (WHERE status = 'financed'), 0) AS open_amount,
                    sum(open_amount * greatest(0, ${TODAY} - due_date)) FILTER (WHERE status = 'financed') AS open_amount_days,

@@ -31,6 +31,9 @@ import { businessDay } from '~/utils/business-time.ts';
 import { InvoiceDebtorSection } from '~/components/debtors/invoice-debtor.tsx';
 import { invoiceDebtorSection } from '~/debtors/page.server.ts';
 import { OFFERED_STATUSES } from '~/debtors/schemas.ts';
+import { DunningSection } from '~/components/dunning/dunning-section.tsx';
+import { invoiceDunning } from '~/dunning/dunning.server.ts';
+import { handleDunningHold, type DunningHoldActionData } from '~/dunning/page.server.ts';
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'invoices.detail.metaTitle', data?.invoice.invoiceNumber);
 
@@ -48,7 +51,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     reject: can(user, 'reject:invoice'),
   };
   const previews = rights.finance ? await financePreviews([invoice]) : {};
-  const [eligibility, fees, feeDocuments, recourse, writeOffs, dilution, debtor] = await Promise.all([
+  const [eligibility, fees, feeDocuments, recourse, writeOffs, dilution, debtor, dunning] = await Promise.all([
     eligibilityPanel(invoice),
     financedFees(invoice),
     listInvoiceFeeDocuments(invoice.id),
@@ -56,10 +59,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     invoiceWriteOffRequests(invoice.id),
     loadInvoiceDilution(invoice.id, user),
     invoiceDebtorSection(invoice.id, user),
+    invoiceDunning(invoice.id),
   ]);
   return json({
     invoice,
-    rights,
+    rights: { ...rights, holdDunning: can(user, 'hold:dunning') },
     preview: previews[invoice.id] ?? null,
     eligibility,
     fees,
@@ -70,6 +74,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     dilution,
     today: businessDay(),
     debtor,
+    dunning,
   });
 }
 
@@ -77,6 +82,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   const actor = await requirePermission(request, 'read:all');
   const formData = await readFormData(request);
+  if (formData.get('intent') === 'dunning-hold') {
+    const invoice = await getInvoiceDetail(params.invoiceId ?? '');
+    return handleDunningHold(formData, {
+      actor: await requirePermission(request, 'hold:dunning'),
+      ip: clientIp(context),
+      invoiceId: invoice.id,
+      invoiceNumber: invoice.invoiceNumber,
+    });
+  }
   const recourseIntent = readIntent(formData, recourseIntentSchema);
   if (recourseIntent)
     return handleRecourseIntent(recourseIntent, formData, { actor, ip: clientIp(context), invoiceId: params.invoiceId ?? null, back: `/invoices/${params.invoiceId}` });
@@ -102,12 +116,14 @@ export default function InvoiceDetailPage() {
     dilution,
     today,
     debtor,
+    dunning,
   } = useLoaderData<typeof loader>();
-  const answer = useActionData<DecisionRefusal | RecourseRefusal | DilutionActionData>();
-  // Three forms answer here: the decisions (intent + message), recourse (recourse) and dilution (result).
+  const answer = useActionData<DecisionRefusal | RecourseRefusal | DilutionActionData | DunningHoldActionData>();
+  // Four forms answer here: the decisions (intent + message), recourse (recourse), dilution and the dunning hold (intent + result).
   const refusal = answer && 'intent' in answer && 'message' in answer ? answer : undefined;
   const recourseRefusal = answer && 'recourse' in answer ? answer : undefined;
-  const dilutionData = answer && 'result' in answer ? answer : undefined;
+  const holdResult = answer && 'result' in answer && answer.intent === 'dunning-hold' ? answer.result : null;
+  const dilutionData = answer && 'result' in answer && answer.intent !== 'dunning-hold' ? answer : undefined;
   const { t } = useTranslation();
   const showRefusal = useRefusalText();
   const toast = useToast();
@@ -135,9 +151,13 @@ export default function InvoiceDetailPage() {
       <Flex gap="2" wrap="wrap" align="start">
         <DecisionButtons invoice={invoice} rights={rights} preview={preview ?? undefined} refusal={refusal} />
       </Flex>
-      {invoice.status === 'financed' ? (
-        <RecourseActions recourse={recourse} rights={recourseAllowed} pendingWriteOff={writeOffs.some((request) => request.status === 'pending')} refusal={recourseRefusal} />
-      ) : null}
+      <RecourseActions
+        financed={invoice.status === 'financed'}
+        recourse={recourse}
+        rights={recourseAllowed}
+        pendingWriteOff={writeOffs.some((request) => request.status === 'pending')}
+        refusal={recourseRefusal}
+      />
       {writeOffs.length > 0 ? (
         <Section title={t('recourse.requests.title')}>
           <WriteOffRequestsTable requests={writeOffs} rights={recourseAllowed} refusal={recourseRefusal} showInvoice={false} label={t('recourse.requests.sectionLabel')} />
@@ -233,6 +253,7 @@ export default function InvoiceDetailPage() {
         today={today}
         actionData={dilutionData}
       />
+      <DunningSection dunning={dunning} canHold={rights.holdDunning} hasPaymentReference={Boolean(invoice.paymentReference)} lastResult={holdResult} />
       <LinesSection invoice={invoice} />
       <FeeDocumentsSection documents={feeDocuments} />
       <Grid columns={{ initial: '1', md: '2' }} gap="4">

@@ -1,10 +1,11 @@
-import { Badge, Card, Flex, Heading, Table, Text } from '@radix-ui/themes';
+import { Card, Flex, Heading, Table, Text } from '@radix-ui/themes';
 import { json, type LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { requirePermission } from '~/auth/permissions.server.ts';
 import { searchEverything } from '~/search.server.ts';
 import { formatEur } from '~/utils/format.ts';
+import { InvoiceStatusBadge } from '~/components/invoices/display.tsx';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requirePermission(request, 'read:all');
@@ -38,7 +39,7 @@ export default function SearchPage() {
                   <Table.Cell>{invoice.clientName}</Table.Cell>
                   <Table.Cell>{formatEur(invoice.amount, { decimals: 2 })}</Table.Cell>
                   <Table.Cell>
-                    <Badge>{invoice.status}</Badge>
+                    <InvoiceStatusBadge status={invoice.status} />
                   </Table.Cell>
                 </Table.Row>
               ))}

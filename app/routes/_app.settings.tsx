@@ -27,17 +27,22 @@ import { BookSettingsCard } from '~/components/ledger/book-settings-card.tsx';
 import { fourEyesAmount } from '~/ledger/book-settings.server.ts';
 import { handleFourEyesSetting } from '~/ledger/settings-page.server.ts';
 import { PageHeader } from '~/components/kit/page-header.tsx';
+import { DunningLevelsCard } from '~/components/dunning/levels-card.tsx';
+import { dunningLevels } from '~/dunning/levels.server.ts';
+import { handleDunningLevels } from '~/dunning/page.server.ts';
+import type { DunningLevel } from '~/dunning/schemas.ts';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const canManageUsers = can(user, 'manage:users');
   const canBackup = can(user, 'manage:backups');
   const canBookSettings = can(user, 'manage:book_settings');
-  const [system, users, backups, fourEyes] = await Promise.all([
+  const [system, users, backups, fourEyes, levels] = await Promise.all([
     getSystemStatus(packageJson.version),
     canManageUsers ? listUsers({ limit: 1000 }) : Promise.resolve(null),
     canBackup ? listBackups({ actor: user, limit: 10 }) : Promise.resolve(null),
     canBookSettings ? fourEyesAmount() : Promise.resolve(null),
+    canBookSettings ? dunningLevels() : Promise.resolve(null),
   ]);
   return json({
     me: { id: user.id, role: user.role },
@@ -48,6 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     canExport: can(user, 'export:data'),
     backups: backups?.backups ?? null,
     fourEyesAmount: fourEyes,
+    dunningLevels: levels,
     system,
     now: new Date().toISOString(),
   });
@@ -75,6 +81,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (formData.get('intent') === 'backup') return backupAction(request, clientIp(context));
   if (formData.get('intent') === 'ledger-four-eyes') {
     return handleFourEyesSetting(formData, { actor: await requirePermission(request, 'manage:book_settings'), ip: clientIp(context) });
+  }
+  if (formData.get('intent') === 'dunning-levels') {
+    return handleDunningLevels(formData, { actor: await requirePermission(request, 'manage:book_settings'), ip: clientIp(context) });
   }
   const actor = await requirePermission(request, 'manage:users');
   const meta = { ip: clientIp(context) };
@@ -161,6 +170,7 @@ export default function SettingsPage() {
       </Card>
       {data.canManageUsers && data.users ? <UserManagement users={data.users} me={data.me} canGrantSuperAdmin={data.canGrantSuperAdmin} /> : null}
       {data.fourEyesAmount !== null ? <BookSettingsSection amount={data.fourEyesAmount} /> : null}
+      {data.dunningLevels ? <DunningLevelsSection levels={data.dunningLevels} /> : null}
       {data.canBackup || data.canExport ? <BackupsCard backups={data.backups} canBackup={data.canBackup} canExport={data.canExport} /> : null}
       <FactsCard
         title={t('settings.system')}
@@ -201,6 +211,12 @@ export default function SettingsPage() {
 function BookSettingsSection({ amount }: { amount: string }) {
   const actionData = useActionData<{ intent?: string; result?: SubmissionResult<string[]> }>();
   return <BookSettingsCard amount={amount} lastResult={actionData?.intent === 'ledger-four-eyes' ? actionData.result : null} />;
+}
+
+/** The reminder levels to debtors (app/dunning/levels.server.ts), with the form's refusal after a failed post. */
+function DunningLevelsSection({ levels }: { levels: DunningLevel[] }) {
+  const actionData = useActionData<{ intent?: string; result?: SubmissionResult<string[]> }>();
+  return <DunningLevelsCard levels={levels} lastResult={actionData?.intent === 'dunning-levels' ? actionData.result : null} />;
 }
 
 /** docs/screens.md: dark mode persisted as light/dark in localStorage (and a cookie for the server render), with a toast. */

@@ -52,6 +52,8 @@ const LABEL_PATHS: Record<string, Record<string, string>> = {
   tasks: { status: 'tasks.status' },
   limits: { status: 'limits.status' },
   einvoices: { status: 'invoices.status' },
+  recourse: { status: 'invoices.status', requestStatus: 'recourse.status' },
+  dilution: { invoiceStatus: 'invoices.status' },
 };
 
 /**

@@ -216,6 +216,9 @@ describe('the invoice verification notice', () => {
       expect((await notice('pending')).outcome).toMatchObject({ sent: false, summary: expect.stringMatching(/is pending, not verified/) });
       await verifyInvoice({ actor: b.manager, id: invoice.id });
       expect((await notice('verified')).outcome).toMatchObject({ summary: 'would send the invoice verified notice to klijent@example.hr' });
+      // A charged-back invoice was verified before it was financed: a late run of the step still sends it.
+      await execute(`UPDATE invoices SET status = 'charged_back', factor_amount = 1, financed_at = now(), charged_back_at = now() WHERE id = :id`, { id: invoice.id });
+      expect((await notice('charged_back')).outcome).toMatchObject({ summary: 'would send the invoice verified notice to klijent@example.hr' });
     } finally {
       await execute(`UPDATE email_templates SET is_active = true WHERE trigger = 'invoice_verified'`);
     }

@@ -14,6 +14,7 @@ import * as einvoiceRuleFailures from './2026.11.25T10.00.00.einvoice-rule-failu
 import * as factoringContract from './2026.11.27T01.00.00.factoring-contract.ts';
 import * as debtorSide from './2026.11.27T20.00.00.debtor-side.ts';
 import * as debtorLinks from './2026.11.27T20.10.00.debtor-links.ts';
+import * as dunning from './2026.11.27T20.20.00.dunning.ts';
 import * as recourseWriteOff from './2026.11.27T20.30.00.recourse-write-off.ts';
 import * as creditNotes from './2026.11.27T20.40.00.credit-notes.ts';
 import * as ageingIndexes from './2026.11.27T20.50.00.ageing-indexes.ts';
@@ -39,6 +40,7 @@ export const migrations: Array<{ name: string; module: MigrationModule }> = [
   { name: '2026.11.27T01.00.00.factoring-contract', module: factoringContract },
   { name: '2026.11.27T20.00.00.debtor-side', module: debtorSide },
   { name: '2026.11.27T20.10.00.debtor-links', module: debtorLinks },
+  { name: '2026.11.27T20.20.00.dunning', module: dunning },
   { name: '2026.11.27T20.30.00.recourse-write-off', module: recourseWriteOff },
   { name: '2026.11.27T20.40.00.credit-notes', module: creditNotes },
   { name: '2026.11.27T20.50.00.ageing-indexes', module: ageingIndexes },

@@ -155,6 +155,13 @@ export type InvoiceDisputeSource = (typeof INVOICE_DISPUTE_SOURCES)[number];
 export const INVOICE_DISPUTE_OUTCOMES = ['rejected', 'reduced', 'upheld'] as const;
 export type InvoiceDisputeOutcome = (typeof INVOICE_DISPUTE_OUTCOMES)[number];
 
+/** A reminder level an invoice reached: sent to the debtor, or skipped with its reason (docs/collections.md#dunning). */
+export const DUNNING_NOTICE_STATUSES = ['sent', 'skipped'] as const;
+export type DunningNoticeStatus = (typeof DUNNING_NOTICE_STATUSES)[number];
+
+export const DUNNING_SKIP_REASONS = ['no_email', 'no_template'] as const;
+export type DunningSkipReason = (typeof DUNNING_SKIP_REASONS)[number];
+
 export const WRITE_OFF_REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type WriteOffRequestStatus = (typeof WRITE_OFF_REQUEST_STATUSES)[number];
 export const CREDIT_NOTE_SOURCES = ['ubl', 'manual', 'dispute'] as const;
@@ -224,6 +231,8 @@ export const ENUM_COLUMNS: ReadonlyArray<readonly [table: string, column: string
   ['debtor_answers', 'answer', DEBTOR_ANSWER_KINDS],
   ['invoice_disputes', 'source', INVOICE_DISPUTE_SOURCES],
   ['invoice_disputes', 'outcome', INVOICE_DISPUTE_OUTCOMES],
+  ['dunning_notices', 'status', DUNNING_NOTICE_STATUSES],
+  ['dunning_notices', 'skip_reason', DUNNING_SKIP_REASONS],
   ['write_off_requests', 'status', WRITE_OFF_REQUEST_STATUSES],
   ['credit_notes', 'source', CREDIT_NOTE_SOURCES],
 ];

@@ -11,6 +11,8 @@ import { CreditLimitRequest } from './CreditLimitRequest.ts';
 import { CreditNote } from './CreditNote.ts';
 import { Customer } from './Customer.ts';
 import { Document } from './Document.ts';
+import { DunningHold } from './DunningHold.ts';
+import { DunningNotice } from './DunningNotice.ts';
 import { EmailAttachment } from './EmailAttachment.ts';
 import { EmailCampaign } from './EmailCampaign.ts';
 import { EmailLog } from './EmailLog.ts';
@@ -62,6 +64,8 @@ const models = {
   CreditNote,
   Customer,
   Document,
+  DunningHold,
+  DunningNotice,
   EmailAttachment,
   EmailCampaign,
   EmailLog,
@@ -102,6 +106,8 @@ export {
   CreditNote,
   Customer,
   Document,
+  DunningHold,
+  DunningNotice,
   EmailAttachment,
   EmailCampaign,
   EmailLog,
@@ -165,6 +171,10 @@ function associate() {
   Invoice.hasMany(OutgoingEInvoice, { as: 'feeEInvoices', foreignKey: 'invoiceId' });
   Invoice.hasMany(InvoiceDispute, { as: 'disputes', foreignKey: 'invoiceId' });
   InvoiceDispute.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
+  Invoice.hasMany(DunningNotice, { as: 'dunningNotices', foreignKey: 'invoiceId' });
+  DunningNotice.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
+  Invoice.hasMany(DunningHold, { as: 'dunningHolds', foreignKey: 'invoiceId' });
+  DunningHold.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
   Invoice.hasMany(WriteOffRequest, { as: 'writeOffRequests', foreignKey: 'invoiceId' });
   WriteOffRequest.belongsTo(Invoice, { as: 'invoice', foreignKey: 'invoiceId' });
   Invoice.hasMany(CreditNote, { as: 'creditNotes', foreignKey: 'invoiceId' });

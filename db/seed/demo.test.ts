@@ -34,11 +34,6 @@ const NOT_SEEDED = [
   'incoming_einvoices',
   // Requests for more KYC documents: made by a manager deciding an application, each a link only its email holds.
   'kyc_document_requests',
-  // Mail attachments get their demo rows with dunning's payment slips; until then no demo row would be true to how they arise.
-  'email_attachments',
-  // Write-off requests (app/recourse/write-off.server.ts): the demo's charged-back and written-off invoices and a
-  // pending request are still to be added to db/seed/demo/ with the re-recorded digests.
-  'write_off_requests',
 ];
 
 async function tableCounts() {
@@ -98,14 +93,18 @@ describe('seedDemo', () => {
     // e-invoices began), and the installation of the reference data the book builds on.
     const [{ financed }] = await select<{ financed: number }>(
       `SELECT count(*)::int AS financed FROM invoices
-        WHERE status IN ('financed', 'paid') AND (financed_at AT TIME ZONE 'Europe/Zagreb')::date >= DATE '${E_INVOICING_FROM}'`,
+        WHERE financed_at IS NOT NULL AND (financed_at AT TIME ZONE 'Europe/Zagreb')::date >= DATE '${E_INVOICING_FROM}'`,
     );
     expect(financed).toBeGreaterThan(100);
     expect(counts.outgoing_einvoices).toBe(financed);
     // …and the demo's manual adjustments of clients' accounts (db/seed/demo/ledger.ts): six decisions;
     // its credit notes and the dispute resolved (db/seed/demo/dilution.ts): five; the debtor's side
-    // (db/seed/demo/debtors.ts): four notices of assignment, a confirmation and a dispute.
-    expect(counts.activity_logs).toBe(300 + financed + 1 + 6 + 5 + 6);
+    // (db/seed/demo/debtors.ts): four notices of assignment, a confirmation and a dispute;
+    // the reminders sent to debtors and the hold on one invoice's reminders (db/seed/demo/dunning.ts), one row each;
+    // recourse (db/seed/demo/recourse.ts): a chargeback, two write-off requests and a write-off.
+    expect(counts.dunning_notices).toBeGreaterThanOrEqual(3);
+    expect(counts.dunning_holds).toBe(1);
+    expect(counts.activity_logs).toBe(300 + financed + 1 + 6 + 5 + 6 + counts.dunning_notices + counts.dunning_holds + 4);
     expect(counts.credit_notes).toBe(4);
     expect([counts.debtor_notices, counts.debtor_links, counts.debtor_answers]).toEqual([4, 4, 2]);
     expect(counts.ledger_adjustments).toBe(4);
@@ -229,7 +228,7 @@ describe('seedDemo', () => {
     // The version a financing used is the signed one in force that day (app/agreements/in-force.server.ts).
     const wrongVersion = await select(`
       SELECT i.invoice_number FROM invoices i
-       WHERE i.status IN ('financed', 'paid')
+       WHERE i.status IN ('financed', 'paid', 'charged_back', 'written_off')
          AND i.agreement_id IS DISTINCT FROM (
                SELECT a.id FROM agreements a
                 WHERE a.client_id = i.client_id AND a.signature_status = 'signed' AND a.effective_from <= (i.financed_at AT TIME ZONE 'UTC')::date
@@ -253,7 +252,7 @@ describe('seedDemo', () => {
     expect(models.map((row) => row.fee_model)).toEqual(['discount_30', 'interest_360', 'interest_365']);
     const missingPayouts = await select(`
       SELECT i.invoice_number FROM invoices i
-       WHERE i.status IN ('financed', 'paid')
+       WHERE i.status IN ('financed', 'paid', 'charged_back', 'written_off')
          AND NOT EXISTS (SELECT 1 FROM payouts p WHERE p.invoice_id = i.id AND p.kind = 'advance' AND p.amount = i.factor_amount)
           OR i.status = 'paid' AND i.amount - i.factor_amount - i.factor_fee - round(i.factor_fee * 0.25, 2) > 0
          AND NOT EXISTS (SELECT 1 FROM payouts p WHERE p.invoice_id = i.id AND p.kind = 'reserve_release'
@@ -278,10 +277,59 @@ describe('seedDemo', () => {
     expect(openButCovered).toEqual([]);
   });
 
+  it('charges back a recourse invoice and writes off a non-recourse one as the rules book them (docs/money.md#recourse-and-write-off)', async () => {
+    const closed = await select<{
+      status: string;
+      recourse: boolean;
+      amount: string;
+      paid_amount: string;
+      balance: string;
+      advance: string;
+      chargeback: string;
+      write_off: string;
+    }>(`
+      SELECT i.status, a.recourse, i.amount, i.paid_amount,
+             sum(l.amount) AS balance,
+             coalesce(sum(l.amount) FILTER (WHERE l.kind IN ('advance', 'collection')), 0) AS advance,
+             coalesce(sum(l.amount) FILTER (WHERE l.kind = 'chargeback'), 0) AS chargeback,
+             coalesce(sum(l.amount) FILTER (WHERE l.kind = 'write_off'), 0) AS write_off
+        FROM invoices i JOIN agreements a ON a.id = i.agreement_id JOIN client_ledger l ON l.invoice_id = i.id
+       WHERE i.status IN ('charged_back', 'written_off') GROUP BY i.id, a.recourse ORDER BY i.status`);
+    expect(closed.map((row) => [row.status, row.recourse])).toEqual([
+      ['charged_back', true],
+      ['written_off', false],
+    ]);
+    const [charged, writtenOff] = closed;
+    // Charged back: no advance is left on the debtor, the client owes it (a chargeback entry), and the debtor's later
+    // payment was credited to the client: what it owes is the advance, fees and VAT less that collection.
+    expect(Number(charged.advance)).toBeLessThanOrEqual(0);
+    expect(Number(charged.chargeback)).toBeGreaterThan(0);
+    expect(Number(charged.paid_amount)).toBeGreaterThan(0);
+    const [fees] = await select<{ fees: string }>(
+      `SELECT sum(l.amount) AS fees FROM client_ledger l JOIN invoices i ON i.id = l.invoice_id WHERE i.status = 'charged_back' AND l.kind IN ('fee', 'fee_vat')`,
+    );
+    expect(Math.round(Number(charged.balance) * 100)).toBe(Math.round((Number(charged.chargeback) + Number(fees.fees) - Number(charged.paid_amount)) * 100));
+    // Written off: its entries sum to zero (the loss credited), and the approved request holds that loss.
+    expect([Number(writtenOff.balance), Number(writtenOff.advance)]).toEqual([0, 0]);
+    const requests = await select<{ status: string; loss_amount: string | null; invoice_status: string; requested_by: string; decided_by: string | null; role: string | null }>(`
+      SELECT r.status, r.loss_amount, i.status AS invoice_status, r.requested_by, r.decided_by, u.role
+        FROM write_off_requests r JOIN invoices i ON i.id = r.invoice_id LEFT JOIN users u ON u.id = r.decided_by ORDER BY r.status`);
+    expect(requests.map((row) => [row.status, row.invoice_status, row.role])).toEqual([
+      ['approved', 'written_off', 'admin'],
+      ['pending', 'financed', null],
+    ]);
+    expect(requests[0].decided_by).not.toBe(requests[0].requested_by);
+    const [{ loss }] = await select<{ loss: string }>(
+      `SELECT -sum(l.amount) AS loss FROM client_ledger l JOIN invoices i ON i.id = l.invoice_id WHERE i.status = 'written_off' AND l.kind IN ('advance', 'write_off') AND l.amount < 0`,
+    );
+    expect(requests[0].loss_amount).toBe(Number(loss).toFixed(2));
+  });
+
   it('covers every status of invoices, payments, limits, tasks, workflows, campaigns and email logs', async () => {
     const statuses = async (table: string, column = 'status') =>
       (await select<{ value: string }>(`SELECT DISTINCT ${column} AS value FROM ${table} ORDER BY 1`)).map((row) => row.value);
-    expect(await statuses('invoices')).toEqual(['approved', 'financed', 'paid', 'pending', 'rejected', 'verified']);
+    expect(await statuses('invoices')).toEqual(['approved', 'charged_back', 'financed', 'paid', 'pending', 'rejected', 'verified', 'written_off']);
+    expect(await statuses('write_off_requests')).toEqual(['approved', 'pending']);
     expect(await statuses('payments')).toEqual(['confirmed', 'failed', 'pending', 'refunded']);
     expect(await statuses('credit_limit_requests')).toEqual(['approved', 'expired', 'pending', 'rejected']);
     expect(await statuses('tasks')).toEqual(['cancelled', 'completed', 'in_progress', 'pending']);
@@ -370,7 +418,7 @@ describe('seedDemo', () => {
 });
 
 describe('determinism', () => {
-  it('produces the same book in another database for the same day', async () => {
+  it('produces the same book in another database for the same day', { timeout: 120_000 }, async () => {
     const name = `seed_twin_${Date.now()}`;
     const serverUrl = inject('databaseServerUrl');
     const admin = new pg.Client(`${serverUrl}/postgres`);

@@ -8,6 +8,8 @@ import { buildBook } from './demo/book.ts';
 import { seedLedger } from './demo/ledger.ts';
 import { seedDilution } from './demo/dilution.ts';
 import { seedDebtorSide } from './demo/debtors.ts';
+import { seedDunning } from './demo/dunning.ts';
+import { seedRecourse } from './demo/recourse.ts';
 
 /**
  * The demo book: a Croatian factoring company's back office after about
@@ -87,6 +89,11 @@ export async function seedDemo(sequelize: Sequelize, options: SeedDemoOptions = 
     const dilution = await seedDilution(sequelize, transaction, clock, staff);
     // The notices of assignment and the debtors' answers, from the book as written (db/seed/demo/debtors.ts).
     const debtorSide = await seedDebtorSide(sequelize, transaction, clock, staff, store);
+    // After the credit notes and the debtors' disputes, from no PRNG: reminders with their slips on the first overdue
+    // invoices still open and undisputed, one invoice on hold.
+    const dunning = await seedDunning(sequelize, transaction, clock, store, staff);
+    // Recourse and write-off, last, from the book as written (db/seed/demo/recourse.ts): a chargeback, a write-off, a pending request.
+    const recourse = await seedRecourse(sequelize, transaction, clock, staff);
     // Only the demo users this run created; an existing account keeps its own history.
     for (const [id, at] of book.lastLogins) {
       if (staff.inserted.has(id)) {
@@ -96,7 +103,7 @@ export async function seedDemo(sequelize: Sequelize, options: SeedDemoOptions = 
         });
       }
     }
-    return [...book.tables.map(([table, rows]) => `${rows.length} ${table}`), `${einvoices} outgoing_einvoices`, ...ledger, ...dilution, ...debtorSide];
+    return [...book.tables.map(([table, rows]) => `${rows.length} ${table}`), `${einvoices} outgoing_einvoices`, ...ledger, ...dilution, ...debtorSide, ...dunning, ...recourse];
   });
 
   if (!counts) {

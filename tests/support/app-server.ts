@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { freePort } from './free-port.ts';
+import { skipDiskFlushes } from './throwaway-database.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -80,7 +81,9 @@ export async function startApp(project: TestProject, { seedDemo }: { seedDemo: b
   project.provide('dataDir', dataDir);
   // db/embedded.ts keeps the database user 'finflow' and its generated password in DATA_DIR/pg-password.
   const databasePassword = fs.readFileSync(path.join(dataDir, 'pg-password'), 'utf8').trim();
-  project.provide('appDatabaseUrl', `postgres://finflow:${encodeURIComponent(databasePassword)}@127.0.0.1:${databasePort}/finflow`);
+  const appDatabaseUrl = `postgres://finflow:${encodeURIComponent(databasePassword)}@127.0.0.1:${databasePort}/finflow`;
+  project.provide('appDatabaseUrl', appDatabaseUrl);
+  await skipDiskFlushes(appDatabaseUrl);
 
   return async () => {
     child.kill('SIGTERM');

@@ -410,6 +410,13 @@ export const TABLE: Record<string, Case> = {
     row: () => ({ table: 'integrations', id: '' }),
   },
   'api.invoices.$invoiceId.approve.ts PUT': { noInput: 'a decision on the invoice named in the path; no body' },
+  'api.invoices.$invoiceId.dunning-hold.ts PUT': {
+    params: (fx) => ({ invoiceId: fx.invoice.id }),
+    body: () => ({ hold: true, reason: 'Dogovor o obročnoj otplati' }),
+    text: ['reason'],
+    invalid: { hold: ['yes', 1, null], reason: [5, 'x'.repeat(5001)] },
+    row: (fx) => ({ table: 'invoices', id: fx.invoice.id }),
+  },
   'api.invoices.$invoiceId.finance.ts PUT': { noInput: 'a decision on the invoice named in the path; no body' },
   'api.invoices.$invoiceId.reject.ts PUT': {
     params: (fx) => ({ invoiceId: fx.invoice.id }),

@@ -1,14 +1,44 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** Debian's Chromium; the flags keep it from reaching for a network this machine does not have. */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+let running: Promise<Browser> | undefined;
+
+/**
+ * Debian's Chromium; the flags keep it from reaching for a network this machine does not have.
+ * One Chromium per test process: the end-to-end configs run their files one after another in one
+ * process (`isolate: false`), and starting Chromium for every file cost 1–3 s each. A file gets its
+ * own handle, whose close() closes the contexts (pages, cookies) that file opened and leaves the
+ * browser to the next file; it goes with the process.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  let browser = await running?.catch(() => undefined);
+  if (!browser?.isConnected()) {
+    running = chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    browser = await running;
+  }
+  const shared = browser;
+  const opened: BrowserContext[] = [];
+  const track = async (context: BrowserContext) => (opened.push(context), context);
+  return new Proxy(shared, {
+    get(target, property) {
+      if (property === 'close') return async () => void (await Promise.all(opened.splice(0).map((context) => context.close())));
+      if (property === 'newContext') return async (...args: Parameters<Browser['newContext']>) => track(await target.newContext(...args));
+      if (property === 'newPage') {
+        return async (...args: Parameters<Browser['newPage']>) => {
+          const page = await target.newPage(...args);
+          await track(page.context());
+          return page;
+        };
+      }
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
   });
 }
 

@@ -3,12 +3,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { afterAll, inject } from 'vitest';
+import { afterAll, inject, vi } from 'vitest';
 
 /**
  * Each test file works in its own database, copied from the migrated
  * template, so files run in parallel without seeing each other's rows.
+ *
+ * Most files share their worker process (vitest.config.ts), so that the
+ * packages load once per worker. What a file could leave to the next is
+ * reset: each file evaluates the application's modules afresh (their caches:
+ * the environment, the pool, the mailer …) and starts with real timers, and
+ * the environment the file changed is put back after it.
  */
+const startEnv = { ...process.env };
+vi.resetModules();
+vi.useRealTimers();
+
 const serverUrl = inject('databaseServerUrl');
 const name = `test_${randomUUID().replace(/-/g, '')}`;
 
@@ -34,4 +44,6 @@ afterAll(async () => {
   await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await client.end();
   if (ownDataDir) fs.rmSync(ownDataDir, { recursive: true, force: true });
+  for (const key of Object.keys(process.env)) if (!(key in startEnv)) delete process.env[key];
+  Object.assign(process.env, startEnv);
 });

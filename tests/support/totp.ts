@@ -4,6 +4,8 @@ import { authenticator } from 'otplib';
 import { inject } from 'vitest';
 
 const STEP_MS = 30_000;
+/** How long a code may take to reach the server and be checked. */
+const MARGIN_MS = 10_000;
 
 /** Last used step per secret, shared by every test file of the run (the server remembers them too). */
 function stateFile() {
@@ -21,8 +23,12 @@ function readSteps(): Record<string, number> {
 export async function freshTotpCode(secret: string): Promise<string> {
   for (;;) {
     const steps = readSteps();
-    const current = Math.floor(Date.now() / STEP_MS);
-    const step = Math.max(current - 1, (steps[secret] ?? -Infinity) + 1);
+    const now = Date.now();
+    const current = Math.floor(now / STEP_MS);
+    // The step before the current one stops counting when this step ends: not when the code could
+    // arrive after that on a loaded machine.
+    const oldest = now % STEP_MS < STEP_MS - MARGIN_MS ? current - 1 : current;
+    const step = Math.max(oldest, (steps[secret] ?? -Infinity) + 1);
     if (step <= current + 1) {
       fs.writeFileSync(stateFile(), JSON.stringify({ ...steps, [secret]: step }));
       return authenticator.clone({ epoch: step * STEP_MS }).generate(secret);

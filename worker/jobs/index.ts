@@ -1,6 +1,7 @@
 import type { JobModule } from './define.ts';
 import * as backup from './backup.ts';
 import * as creditLimitExpiry from './credit-limit-expiry.ts';
+import * as dunning from './dunning.ts';
 import * as emailCampaign from './email-campaign.ts';
 import * as emailPaymentReminders from './email-payment-reminders.ts';
 import * as emailSend from './email-send.ts';
@@ -30,6 +31,7 @@ export const jobs: readonly JobModule[] = [
   emailSend,
   emailCampaign,
   emailPaymentReminders,
+  dunning,
   einvoiceSend,
   einvoiceSync,
   backup,

@@ -1,10 +1,11 @@
-import { Badge, Card, DataList, Flex, Heading, Table, Text } from '@radix-ui/themes';
+import { Card, DataList, Flex, Heading, Table, Text } from '@radix-ui/themes';
 import { Link } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { ActivityDto, PartyDocumentDto, PartyInvoiceDto, RiskHistoryDto } from '~/clients/party.server.ts';
 import { formatBytes, formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 import { riskColour } from './display.tsx';
 import { TableHead, type TableColumn } from '~/components/kit/table-head.tsx';
+import { InvoiceStatusBadge } from '~/components/invoices/display.tsx';
 
 /** The related sections of a client's or customer's detail page. */
 
@@ -66,15 +67,6 @@ export function Facts({ rows }: { rows: Array<[label: string, value: React.React
   );
 }
 
-const INVOICE_COLOURS: Record<string, 'gray' | 'blue' | 'green' | 'red' | 'amber' | 'indigo'> = {
-  pending: 'gray',
-  verified: 'blue',
-  approved: 'indigo',
-  financed: 'amber',
-  paid: 'green',
-  rejected: 'red',
-};
-
 /** Latest 20 invoices with their status and amounts (2 decimals), and the full count. */
 export function InvoicesSection({ invoices, count, counterparty }: { invoices: PartyInvoiceDto[]; count: number; counterparty: 'customer' | 'client' }) {
   const { t } = useTranslation();
@@ -109,7 +101,7 @@ export function InvoicesSection({ invoices, count, counterparty }: { invoices: P
             <Link to={`${base}/${invoice.counterpartyId}`}>{invoice.counterpartyName}</Link>
           </Table.Cell>
           <Table.Cell>
-            <Badge color={INVOICE_COLOURS[invoice.status] ?? 'gray'}>{t(`clients.invoiceStatus.${invoice.status}`)}</Badge>
+            <InvoiceStatusBadge status={invoice.status} />
           </Table.Cell>
           <Table.Cell justify="end">{formatEur(invoice.amount, { decimals: 2 })}</Table.Cell>
           <Table.Cell justify="end">{formatEur(invoice.factorAmount, { decimals: 2 })}</Table.Cell>

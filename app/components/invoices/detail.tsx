@@ -158,7 +158,12 @@ function historyNote(entry: InvoiceHistoryEntry, t: (key: string, options?: Reco
   if (typeof details.reason === 'string') parts.push(t('invoices.detail.reasonNote', { reason: details.reason }));
   if (typeof details.factorAmount === 'number') parts.push(`${t('invoices.card.factorAmount')}: ${formatMoney(details.factorAmount, currency)}`);
   if (typeof details.factorFee === 'number') parts.push(`${t('invoices.card.factorFee')}: ${formatMoney(details.factorFee, currency)}`);
+  // A chargeback's and a write-off's outcome (docs/money.md#recourse-and-write-off).
+  if (typeof details.owedByClient === 'number') parts.push(`${t('recourse.invoice.owedByClient')}: ${formatMoney(details.owedByClient, currency)}`);
+  if (typeof details.loss === 'number') parts.push(`${t('recourse.requests.loss')}: ${formatMoney(details.loss, currency)}`);
   if (typeof details.fileName === 'string') parts.push(details.fileName);
+  // A reminder to the debtor (app/dunning/dunning.server.ts): its level.
+  if (typeof details.level === 'number') parts.push(t('dunning.settings.level', { level: details.level }));
   return parts.join(' · ');
 }
 

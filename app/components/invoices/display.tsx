@@ -11,6 +11,7 @@ import { SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 /** The /invoices card (docs/screens.md), its badges and its decision buttons (docs/lifecycle.md#invoices). */
 
 export type InvoiceStatus = InvoiceDto['status'];
+// Every status has its colour (the type fails for a missing one); the badge of every list and page of invoices.
 const STATUS_COLOURS = {
   pending: 'gray',
   verified: 'blue',
@@ -20,7 +21,7 @@ const STATUS_COLOURS = {
   rejected: 'red',
   charged_back: 'orange',
   written_off: 'crimson',
-} as const;
+} as const satisfies Record<InvoiceStatus, string>;
 
 export interface DecisionRights {
   verify: boolean;

@@ -60,23 +60,28 @@ function ReasonForm({
   );
 }
 
-/** The invoice page's recourse card: shown on a financed invoice to whoever may act on it. */
+/**
+ * The invoice page's recourse card: shown on a financed invoice to whoever may act on it. On an invoice no
+ * longer financed (a form sent from an older page after it was charged back or written off) only the refusal.
+ */
 export function RecourseActions({
+  financed,
   recourse,
   rights,
   pendingWriteOff,
   refusal,
 }: {
+  financed: boolean;
   recourse: boolean | null;
   rights: RecourseRights;
   pendingWriteOff: boolean;
   refusal: RecourseRefusal | null | undefined;
 }) {
   const { t } = useTranslation();
-  const chargeBack = recourse === true && rights.chargeBack;
-  const writeOff = recourse === false && rights.requestWriteOff && !pendingWriteOff;
-  if (!chargeBack && !writeOff) return null;
   const mine = refusal && (refusal.recourse === 'charge-back' || refusal.recourse === 'request-write-off') ? refusal : null;
+  const chargeBack = financed && recourse === true && rights.chargeBack;
+  const writeOff = financed && recourse === false && rights.requestWriteOff && !pendingWriteOff;
+  if (!chargeBack && !writeOff) return mine && !mine.errors ? <Refused refusal={mine} /> : null;
   return (
     <Card size="2" data-testid="recourse-actions">
       <Flex direction="column" gap="2">
@@ -114,10 +119,14 @@ export function WriteOffRequestsTable({
   const { t } = useTranslation();
   const decided = refusal && (refusal.recourse === 'approve-write-off' || refusal.recourse === 'reject-write-off') ? refusal : null;
   if (requests.length === 0) {
+    // A decision sent from an older page on a request decided since: its refusal, though the list is empty now.
     return (
-      <Text size="2" color="gray" data-testid="write-off-empty">
-        {t('recourse.requests.empty')}
-      </Text>
+      <Flex direction="column" gap="2">
+        {decided && !decided.errors ? <Refused refusal={decided} /> : null}
+        <Text size="2" color="gray" data-testid="write-off-empty">
+          {t('recourse.requests.empty')}
+        </Text>
+      </Flex>
     );
   }
   return (

@@ -14,8 +14,8 @@ type InvoiceRow = RowOf<typeof Invoice, 'id' | 'invoice_number' | 'status' | 'am
   customer_blocked: RowOf<typeof Customer>['account_blocked'] | null;
 };
 
-/** The statuses of an invoice that has passed verification. */
-const VERIFIED_STATUSES = ['verified', 'approved', 'financed', 'paid'];
+/** The statuses of an invoice that has passed verification (a charged-back or written-off one was financed, docs/lifecycle.md). */
+const VERIFIED_STATUSES = ['verified', 'approved', 'financed', 'paid', 'charged_back', 'written_off'];
 
 async function invoiceOf({ instance, transaction }: StepContext): Promise<InvoiceRow> {
   if (instance.entityType !== 'invoice') throw new PermanentStepError(`This step needs an invoice, not a ${instance.entityType}`);
