@@ -29,6 +29,12 @@ export interface Actor {
 export interface WriteMeta {
   ip?: string | null;
 }
+/** A staff write on one invoice (a dispute, a credit note, a dunning hold, a write-off request): who, which invoice, the input, from where. */
+export interface InvoiceCommand<Input> extends WriteMeta {
+  actor: Actor;
+  invoiceId: string;
+  input: Input;
+}
 
 export const SET_PASSWORD_TOKEN_TTL_HOURS = 72;
 const DUPLICATE_EMAIL = 'errors.auth.duplicateEmail';
