@@ -197,6 +197,19 @@ export async function retryIncomingEInvoice({ actor, id, ip = null }: { actor: A
     : null;
   if (!row) throw apiError(404, UBL_MESSAGES.incomingNotFound);
   if (row.status === 'imported') throw apiError(409, UBL_MESSAGES.alreadyImported);
+  // Each retry, imported or failed again, is logged on the document's row.
+  const logRetry = (details: Record<string, unknown>, transaction: Transaction) =>
+    logActivity(
+      {
+        action: 'einvoice_intake_retried',
+        userId: actor.id,
+        entityType: 'incoming_einvoice',
+        entityId: row.id,
+        ipAddress: ip,
+        details: { documentId: row.document_id, ...details },
+      },
+      transaction,
+    );
   const outcome = await runIntake({ documentId: row.document_id, xml: row.xml }, actor, ip, async (invoiceId, transaction) => {
     // Only a row still failed is linked: a concurrent retry that won keeps its invoice, and this one rolls back.
     const { count } = await execute(
@@ -205,17 +218,7 @@ export async function retryIncomingEInvoice({ actor, id, ip = null }: { actor: A
       { transaction },
     );
     if (count !== 1) throw apiError(409, UBL_MESSAGES.alreadyImported);
-    await logActivity(
-      {
-        action: 'einvoice_intake_retried',
-        userId: actor.id,
-        entityType: 'incoming_einvoice',
-        entityId: row.id,
-        ipAddress: ip,
-        details: { documentId: row.document_id, invoiceId, status: 'imported' },
-      },
-      transaction,
-    );
+    await logRetry({ invoiceId, status: 'imported' }, transaction);
   });
   if (outcome.status === 'imported') return 'imported';
   await inTransaction(async (transaction) => {
@@ -226,17 +229,7 @@ export async function retryIncomingEInvoice({ actor, id, ip = null }: { actor: A
       { id: row.id, error: outcome.error, invoiceNumber: outcome.invoiceNumber, sellerOib: outcome.sellerOib },
       { transaction },
     );
-    await logActivity(
-      {
-        action: 'einvoice_intake_retried',
-        userId: actor.id,
-        entityType: 'incoming_einvoice',
-        entityId: row.id,
-        ipAddress: ip,
-        details: { documentId: row.document_id, status: 'failed', error: englishError(outcome.error) },
-      },
-      transaction,
-    );
+    await logRetry({ status: 'failed', error: englishError(outcome.error) }, transaction);
   });
   return 'failed';
 }
