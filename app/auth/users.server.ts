@@ -35,6 +35,12 @@ export interface InvoiceCommand<Input> extends WriteMeta {
   invoiceId: string;
   input: Input;
 }
+/** A staff write on one client (a KYC decision, an agreement, a ledger adjustment request): who, which client, the input, from where. */
+export interface ClientCommand<Input> extends WriteMeta {
+  actor: Actor;
+  clientId: string;
+  input: Input;
+}
 
 export const SET_PASSWORD_TOKEN_TTL_HOURS = 72;
 const DUPLICATE_EMAIL = 'errors.auth.duplicateEmail';

@@ -3,7 +3,7 @@ import type { Transaction } from 'sequelize';
 import type { ClientStatus, OnboardingStatus } from '../../db/models/enums.ts';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
-import type { Actor } from '../auth/users.server.ts';
+import type { Actor, ClientCommand } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { recordStoredDocument } from '../documents/documents.server.ts';
 import { checkUpload } from '../documents/file-types.server.ts';
@@ -68,17 +68,7 @@ export interface KycDecisionResult {
 }
 
 /** POST /api/clients/{id}/kyc-decision and the decision forms. Throws 400, 403, 404, 409. */
-export async function decideKyc({
-  actor,
-  clientId,
-  input,
-  ip,
-}: {
-  actor: Actor;
-  clientId: string;
-  input: KycDecisionInput | unknown;
-  ip?: string | null;
-}): Promise<KycDecisionResult> {
+export async function decideKyc({ actor, clientId, input, ip }: ClientCommand<KycDecisionInput | unknown>): Promise<KycDecisionResult> {
   assertCan(actor, 'decide:kyc');
   const parsed = kycDecisionSchema.safeParse(input);
   if (!parsed.success) throw zodRefusal(parsed.error);
