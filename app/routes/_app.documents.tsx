@@ -15,7 +15,7 @@ import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
 import { Pager } from '~/components/kit/pager.tsx';
 import { PageHeader } from '~/components/kit/page-header.tsx';
 import { SearchBar } from '~/components/kit/search-bar.tsx';
-import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
+import { listHref, pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
 
 const PAGE_SIZE = 24;
 
@@ -60,14 +60,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return signFromForm({ actor, id: posted.id, ip, backTo });
 }
 
-function listHref(params: { q: string; tab: DocumentTab; page?: number }, extra: Record<string, string> = {}) {
-  const search = new URLSearchParams();
-  if (params.q) search.set('q', params.q);
-  if (params.tab !== 'all') search.set('tab', params.tab);
-  if (params.page && params.page > 1) search.set('page', String(params.page));
-  for (const [key, value] of Object.entries(extra)) search.set(key, value);
-  const text = search.toString();
-  return text ? `/documents?${text}` : '/documents';
+function documentsHref(params: { q: string; tab: DocumentTab; page?: number }, extra: Record<string, string> = {}) {
+  return listHref('/documents', { q: params.q, tab: params.tab, page: params.page }, { tab: 'all', page: 1 }, extra);
 }
 
 export default function DocumentsPage() {
@@ -82,7 +76,7 @@ export default function DocumentsPage() {
           <>
             <UploadDialog defaultOpen={false} />
             <Button asChild className="no-js-only" variant="solid">
-              <Link to={listHref(data, { upload: '1' })}>{t('documents.uploadButton')}</Link>
+              <Link to={documentsHref(data, { upload: '1' })}>{t('documents.uploadButton')}</Link>
             </Button>
           </>
         ) : null}
@@ -103,7 +97,7 @@ export default function DocumentsPage() {
         label={t('documents.title')}
         tabs={DOCUMENT_TABS}
         active={data.tab}
-        hrefFor={(tab) => listHref({ q: data.q, tab })}
+        hrefFor={(tab) => documentsHref({ q: data.q, tab })}
         labelFor={(tab) => t(`documents.tabs.${tab}`)}
         countFor={(tab) => data.counts[tab]}
       />
@@ -120,7 +114,7 @@ export default function DocumentsPage() {
         </Grid>
       )}
 
-      <Pager page={data.page} pages={data.pages} hrefFor={(page) => listHref({ ...data, page })} />
+      <Pager page={data.page} pages={data.pages} hrefFor={(page) => documentsHref({ ...data, page })} />
     </Flex>
   );
 }

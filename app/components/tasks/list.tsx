@@ -4,6 +4,7 @@ import { TabBar } from '~/components/kit/tab-bar.tsx';
 import { Options } from '~/components/kit/fields.tsx';
 import { FilterSelect, SearchBar } from '~/components/kit/search-bar.tsx';
 import { ASSIGNEE_FILTERS, TASK_PRIORITIES, TASK_TABS, type AssigneeFilter, type TaskTab } from '~/tasks/schemas.ts';
+import { listHref } from '~/utils/list-url.ts';
 
 /** The list frame of /tasks (docs/screens.md): search, priority and assignee filters, status tabs with counts, pages — all in the URL. */
 export interface TaskListState {
@@ -15,15 +16,8 @@ export interface TaskListState {
 }
 
 export function tasksHref(state: TaskListState, extra: Record<string, string> = {}): string {
-  const search = new URLSearchParams();
-  if (state.q) search.set('q', state.q);
-  if (state.priority !== 'all') search.set('priority', state.priority);
-  if (state.assignee !== 'all') search.set('assignee', state.assignee);
-  if (state.tab !== 'all') search.set('tab', state.tab);
-  if (state.page && state.page > 1) search.set('page', String(state.page));
-  for (const [key, value] of Object.entries(extra)) search.set(key, value);
-  const text = search.toString();
-  return text ? `/tasks?${text}` : '/tasks';
+  const { q, priority, assignee, tab, page } = state;
+  return listHref('/tasks', { q, priority, assignee, tab, page }, { priority: 'all', assignee: 'all', tab: 'all', page: 1 }, extra);
 }
 
 /** One GET form: without JavaScript 'Apply' submits it; with JavaScript a changed select submits at once. */
