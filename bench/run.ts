@@ -178,7 +178,7 @@ async function main() {
       { name: 'GET /api/clients', path: '/api/clients', kind: 'list' },
       { name: 'GET /api/dashboard/metrics', path: '/api/dashboard/metrics', kind: 'metrics' },
       { name: 'GET /api/email/logs', path: '/api/email/logs', kind: 'list' },
-      // The ageing report (docs/collections.md#ageing): today by client and by customer, and 30 days and a year back, which roll the book back by that much of the ledger.
+      // The ageing report (docs/collections.md#ageing): today by client and by customer, and 30 days and a year back, which subtract the open book's years, months and days since.
       { name: 'GET /api/analytics/ageing', path: '/api/analytics/ageing', kind: 'metrics' },
       { name: 'GET /api/analytics/ageing?by=customer', path: '/api/analytics/ageing?by=customer', kind: 'metrics' },
       { name: 'GET /api/analytics/ageing?asOf=(30 days ago)', path: `/api/analytics/ageing?asOf=${addDays(businessDay(), -30)}`, kind: 'metrics' },

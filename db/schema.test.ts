@@ -1,42 +1,13 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createSequelize, getSequelize } from './connection.ts';
-import { migrateDown, migrateUp, pendingMigrations } from './migrate.ts';
+import { randomBytes } from 'node:crypto';
+import { type Sequelize, type Transaction } from 'sequelize';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { getSequelize } from './connection.ts';
 import { ENUM_COLUMNS } from './models/enums.ts';
 
 /**
  * The schema's own guarantees: each assertion here is the database refusing
  * bad data by itself, with no application code in the way.
  */
-
-/** The initial schema's tables. */
-const TABLES = [
-  'activity_logs',
-  'clients',
-  'credit_limit_requests',
-  'customers',
-  'documents',
-  'email_campaigns',
-  'email_logs',
-  'email_templates',
-  'integration_logs',
-  'integrations',
-  'invoice_lines',
-  'invoices',
-  'payments',
-  'payouts',
-  'risk_assessments',
-  'sessions',
-  'tasks',
-  'user_tokens',
-  'users',
-  'worker_heartbeats',
-  'workflow_definitions',
-  'workflow_instances',
-  'workflow_step_runs',
-];
 
 interface PgError {
   code: string;
@@ -56,66 +27,6 @@ async function refused(run: () => Promise<unknown>): Promise<PgError> {
   }
   throw new Error('expected the database to refuse this, but it was accepted');
 }
-
-async function publicTables(sequelize: Sequelize) {
-  const rows = await sequelize.query<{ name: string }>(
-    `SELECT table_name::text AS name FROM information_schema.tables
-     WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`,
-    { type: QueryTypes.SELECT },
-  );
-  return rows.map((row) => row.name);
-}
-
-describe('migrations', () => {
-  const serverUrl = inject('databaseServerUrl');
-  const name = `schema_${randomUUID().replace(/-/g, '')}`;
-  let sequelize: Sequelize;
-
-  async function admin(sql: string) {
-    const client = new pg.Client(`${serverUrl}/postgres`);
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  }
-
-  beforeAll(async () => {
-    // An empty database, not the migrated template the other tests copy.
-    await admin(`CREATE DATABASE ${name}`);
-    sequelize = createSequelize(`${serverUrl}/${name}`, { poolMax: 3 });
-  });
-
-  afterAll(async () => {
-    await sequelize?.close();
-    await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  });
-
-  it('migrates an empty database up, all the way down, and up again', async () => {
-    expect(await publicTables(sequelize)).toEqual([]);
-
-    await migrateUp(sequelize);
-    const afterUp = await publicTables(sequelize);
-    // Later migrations may add tables of their own; the initial schema's must all be there.
-    expect(afterUp).toEqual(expect.arrayContaining([...TABLES, 'schema_migrations']));
-    expect(await pendingMigrations(sequelize)).toEqual([]);
-
-    await migrateDown(sequelize, { to: 0 });
-    expect(await publicTables(sequelize)).toEqual(['schema_migrations']);
-    const functions = await sequelize.query(
-      `SELECT proname FROM pg_proc WHERE pronamespace = 'public'::regnamespace
-       AND proname IN ('set_updated_at', 'activity_logs_append_only')`,
-      { type: QueryTypes.SELECT },
-    );
-    expect(functions).toEqual([]);
-    expect(await sequelize.query('SELECT name FROM schema_migrations', { type: QueryTypes.SELECT })).toEqual([]);
-
-    await migrateUp(sequelize);
-    expect(await publicTables(sequelize)).toEqual(afterUp);
-    expect(await pendingMigrations(sequelize)).toEqual([]);
-  });
-});
 
 describe('constraints', () => {
   let sequelize: Sequelize;
@@ -299,6 +210,8 @@ describe('constraints', () => {
     client_ledger: () => ({ client_id: f.client, booked_on: '2026-01-10', kind: 'advance', amount: '80.00', invoice_id: f.invoice, description: 'R-1' }),
     // Decided, so that a bad status breaks only the enum.
     ledger_adjustments: () => ({ client_id: f.client, amount: '-5.00', reason: 'Ispravak', decided_at: new Date(), rejection_reason: 'Ne' }),
+    open_book_totals: () => ({ scope: 'client', party_id: f.client, period: 'month', period_start: '2026-01-01', open_cents: 100, invoices: 1 }),
+    open_book_deltas: () => ({ scope: 'client', party_id: f.client, period: 'month', period_start: '2026-01-01', open_cents: 100, invoices: 1 }),
   };
 
   /** A plausible wrong value for every enum column. */
@@ -361,6 +274,10 @@ describe('constraints', () => {
     ['credit_notes', 'source', 'refund'],
     ['debtor_notices', 'occasion', 'reminder'],
     ['debtor_answers', 'answer', 'maybe'],
+    ['open_book_totals', 'scope', 'seller'],
+    ['open_book_totals', 'period', 'day'],
+    ['open_book_deltas', 'scope', 'debtor'],
+    ['open_book_deltas', 'period', 'quarter'],
   ];
 
   beforeAll(async () => {

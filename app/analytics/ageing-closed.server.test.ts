@@ -132,6 +132,17 @@ describe('invoices charged back or written off in the ageing report', () => {
       'wo-before': 'written_off',
       open: 'financed',
     });
+    // Each left the book on the business day it was closed (left_book_on, docs/collections.md#ageing), the Croatian day of
+    // its stamp as in production.
+    const exits = await selectRows<{ id: string; left_book_on: string; stamped_on: string }>(
+      `SELECT id, to_char(left_book_on, 'YYYY-MM-DD') AS left_book_on,
+              to_char(coalesce(charged_back_at, written_off_at) AT TIME ZONE 'Europe/Zagreb', 'YYYY-MM-DD') AS stamped_on
+         FROM invoices WHERE id IN (:ids) AND left_book_on IS NOT NULL`,
+      { ids: Object.values(invoiceIds) },
+    );
+    const closedOn = new Map(SPECS.flatMap((spec) => (spec.closedOn === undefined ? [] : [[invoiceIds[spec.key], day(spec.closedOn)] as const])));
+    expect(new Map(exits.map((row) => [row.id, row.left_book_on]))).toEqual(closedOn);
+    expect(new Map(exits.map((row) => [row.id, row.stamped_on]))).toEqual(closedOn);
     // The repaid one's chargeback moved no advance: nothing of it in the ledger's advance or collection after D.
     expect(
       await selectRows(`SELECT id FROM client_ledger WHERE invoice_id = :id AND kind IN ('advance', 'chargeback') AND booked_on > :d`, { id: invoiceIds['cb-repaid'], d: D }),

@@ -1,9 +1,9 @@
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { apiError, parseInput, readApiError } from '../utils/api.server.ts';
-import { SQL_BUSINESS_TODAY, sqlBusinessLocal } from '../utils/business-time.ts';
+import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
 import { optionalChoiceSchema, pageBounds, pageOffset, readListUrl, tabSchema } from '../utils/list-url.ts';
 import { centsToNumber, toCents } from '../utils/money.ts';
-import type { Client, Customer, Invoice } from '../../db/models/index.ts';
+import type { Client, Customer, Invoice, OpenBookChange, OpenBookScope } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 import {
   AGEING_BUCKET_DAYS,
@@ -82,116 +82,69 @@ const PARTY = {
   customer: { column: 'customer_id', table: 'customers' },
 } as const satisfies Record<AgeingBy, { column: string; table: string }>;
 
-/** SQL: the Croatian day the invoice `x` was charged back or written off; NULL while it has not been. */
-const CLOSED_ON = (x: string) => `CAST(${sqlBusinessLocal(`coalesce(${x}.charged_back_at, ${x}.written_off_at)`)} AS date)`;
+/*
+ * THE reading of the factor's open book on the as-of day `:asOf`
+ * (docs/collections.md#ageing); the report and its drill-down are both built
+ * from the fragments below.
+ *
+ * What was open on an invoice on a day is the database's one rule
+ * (`open_book_changes_of`, migration 2026.11.28T01.00.00.open-book): from its
+ * financing day to the day it was charged back or written off, its amount
+ * less the collections booked and the credit notes issued up to the day.
+ * Triggers keep it as changes per invoice and day (open_book_changes), in the
+ * transaction of every ledger entry, credit note or status change, and their
+ * sums per client, customer and due date over every day, each calendar year
+ * and each month (open_book_totals, one row per key, and the deltas written
+ * since the last compaction, open_book_deltas), so:
+ *  - an invoice's open amount on the day is the sum of its changes up to the
+ *    day (the drill-down; a row's buckets sum the rows of its party);
+ *  - a party's (or a due date's) is its folded sum over every day, corrected
+ *    by the deltas not folded yet, the years and months after the day and
+ *    the rest of the day's month (correctionSql).
+ * Today's report thus reads one total per party and per due date, and a past
+ * day a few rows more per party.
+ */
+
+/** SQL: the first day of the month after the as-of day's, and of the year after its year. */
+const NEXT_MONTH = `CAST(date_trunc('month', CAST(:asOf AS date)) + interval '1 month' AS date)`;
+const NEXT_YEAR = `CAST(date_trunc('year', CAST(:asOf AS date)) + interval '1 year' AS date)`;
+
+/** SQL: the key column of open_book_totals / open_book_deltas for the scope. */
+const keyOf = (scope: OpenBookScope) => (scope === 'due_date' ? 'due_date' : 'party_id');
+
+/** SQL: the scope's folded rows over every day (`t`: key, open_cents, invoices), one per key. */
+const foldedSql = (scope: OpenBookScope) => `SELECT t.${keyOf(scope)} AS key, t.open_cents, t.invoices FROM open_book_totals t WHERE t.scope = '${scope}' AND t.period = 'all'`;
 
 /**
- * THE definition of what is open on the as-of day `:asOf`; the report and its
- * drill-down are both built from the fragments below, so a change of the
- * rule is made here once.
- *
- * The client's ledger is the book's truth for both days that matter
- * (docs/money.md#the-clients-account): an invoice enters the book with its
- * `advance` entry and is paid down by its `collection` entries, each on its
- * `booked_on` day (a refund books the collection back). Rather than summing
- * a million invoices' entries up to the day, the book as it stands now is
- * rolled back by the entries booked after the day:
- *  - an invoice no entry touched after the day was then as it is now: in the
- *    book when financed, with amount − paid amount open (paid_amount moves
- *    with every collection entry, in the same transaction);
- *  - an invoice touched after the day (`later`) was open by what is open now
- *    plus the collections booked since (which brings back those settled
- *    since), unless its advance was booked after the day (not yet bought).
- * So the as-of-today report reads the financed invoices alone, and a past day
- * costs in proportion to what was booked since.
- *
- * An invoice charged back or written off (docs/collections.md#recourse-and-write-off)
- * has left the book on the Croatian day of its `charged_back_at` /
- * `written_off_at` (a chargeback of an invoice whose advance the debtor
- * had already repaid books nothing, so the ledger cannot tell that day):
- * one closed after the as-of day is `later` (it was still open then, by its
- * amount less the collections up to the day), one closed on or before it is
- * not in the book, whatever was collected since. The `advance` entry of
- * minus the outstanding advance that a chargeback, a write-off or a
- * dilution's excess books is not a financing: only a positive advance
- * after the day means "not yet bought".
- *
- * Where the dilution work lands, this is the one place to add it: credit
- * notes come off OPEN_NOW (and those dated after the day are given back in
- * `later`).
+ * SQL: per client, customer or due date (`key`) whose open amount on the day
+ * differs from its folded row over every day, by how much (`open_cents`,
+ * `invoices`): the deltas not folded yet, less the whole years after the
+ * day's year, the whole months after the day's month up to that year's end,
+ * and that month's changes after the day. Today that is the few keys with
+ * deltas since the last compaction; a year back about two rows per key.
  */
-const LATER_SQL = `
-    later AS (
-      SELECT t.invoice_id, bool_or(t.financed_later) AS financed_later, sum(t.collected_later) AS collected_later
-        FROM (
-          SELECT l.invoice_id, l.kind = 'advance' AND l.amount > 0 AS financed_later, CASE WHEN l.kind = 'collection' THEN -l.amount ELSE 0 END AS collected_later
-            FROM client_ledger l
-           WHERE l.kind IN ('advance', 'collection') AND l.booked_on > CAST(:asOf AS date) AND l.invoice_id IS NOT NULL
-          UNION ALL
-          SELECT c.id, false, 0 FROM invoices c
-           WHERE c.status IN ('charged_back', 'written_off') AND ${CLOSED_ON('c')} > CAST(:asOf AS date)) t
-       GROUP BY t.invoice_id)`;
-
-/**
- * SQL: the invoice of the `later` row `a`, read by its primary key. OFFSET 0
- * keeps it a lookup per touched invoice: joined plainly, the planner reads
- * all million invoices to hash them once some thousands are touched (a
- * month back on the benchmark book: 2.8 s instead of a fraction of that).
- */
-const TOUCHED_INVOICE = `SELECT x.id, x.status, x.client_id, x.customer_id, x.due_date, x.amount, x.paid_amount, ${CLOSED_ON('x')} AS closed_on
-  FROM invoices x WHERE x.id = a.invoice_id OFFSET 0`;
-
-/** SQL: the invoice `i` is in the factor's open book now. */
-const IN_BOOK_NOW = (i: string) => `${i}.status = 'financed'`;
-
-/** SQL: what is open of the invoice `i` now. */
-const OPEN_NOW = (i: string) => `(${i}.amount - ${i}.paid_amount)`;
-
-/**
- * SQL: what was open on the day of the invoice `i` touched after it (`a`, its `later` row); 0 when it was not in the
- * book (bought after the day, or charged back or written off on or before it).
- */
-const OPEN_THEN_TOUCHED = `(CASE WHEN NOT a.financed_later AND NOT coalesce(i.closed_on <= CAST(:asOf AS date), false) AND ${OPEN_NOW('i')} + a.collected_later > 0
-  THEN ${OPEN_NOW('i')} + a.collected_later ELSE 0 END)`;
-
-/** SQL: the invoices of one party open on the day, `open_items` (id, due_date, open_amount): the drill-down. */
-function openItemsSql(partyColumn: string): string {
-  return `${LATER_SQL},
-    open_items AS (
-      SELECT i.id, i.due_date, ${OPEN_NOW('i')} AS open_amount
-        FROM invoices i
-       WHERE ${IN_BOOK_NOW('i')} AND i.${partyColumn} = :partyId AND NOT EXISTS (SELECT 1 FROM later a WHERE a.invoice_id = i.id)
-      UNION ALL
-      SELECT i.id, i.due_date, ${OPEN_THEN_TOUCHED}
-        FROM later a CROSS JOIN LATERAL (${TOUCHED_INVOICE}) i
-       WHERE i.${partyColumn} = :partyId AND ${OPEN_THEN_TOUCHED} > 0)`;
+function correctionSql(scope: OpenBookScope): string {
+  const key = keyOf(scope);
+  const later = [`t.period = 'year' AND t.period_start >= ${NEXT_YEAR}`, `t.period = 'month' AND t.period_start >= ${NEXT_MONTH} AND t.period_start < ${NEXT_YEAR}`].flatMap(
+    (period) =>
+      ['open_book_totals', 'open_book_deltas'].map(
+        (table) => `SELECT t.${key} AS key, -t.open_cents AS open_cents, -t.invoices AS invoices FROM ${table} t WHERE t.scope = '${scope}' AND ${period}`,
+      ),
+  );
+  return `SELECT x.key, CAST(sum(x.open_cents) AS bigint) AS open_cents, CAST(sum(x.invoices) AS bigint) AS invoices FROM (
+      SELECT t.${key} AS key, t.open_cents, t.invoices FROM open_book_deltas t WHERE t.scope = '${scope}' AND t.period = 'all'
+      UNION ALL ${later.join(' UNION ALL ')}
+      UNION ALL SELECT c.${scope === 'due_date' ? 'due_date' : PARTY[scope].column}, -c.open_cents, -c.invoices
+        FROM open_book_changes c WHERE c.day > CAST(:asOf AS date) AND c.day < ${NEXT_MONTH}) x
+    GROUP BY x.key`;
 }
 
-/**
- * SQL: the open amount and invoices per party and bucket on the day, `per`
- * (party_id, each bucket, total, invoices): the book now summed per party in
- * one pass over the financed invoices (in party order on its covering
- * index), corrected by the touched invoices (what was open then less what
- * the book now counts of them).
- */
-function perPartySql(partyColumn: string): string {
-  const sums = (amount: string) => AGEING_BUCKETS.map((bucket) => `sum(${amount}) FILTER (WHERE ${dueInBucketSql(bucket, 'i')}) AS "${bucket}"`).join(', ');
-  const both = (key: string) => `coalesce(n."${key}", 0) + coalesce(t."${key}", 0)`;
-  return `${LATER_SQL},
-    now_per AS (
-      SELECT i.${partyColumn} AS party_id, ${sums(OPEN_NOW('i'))}, count(*) AS invoices
-        FROM invoices i WHERE ${IN_BOOK_NOW('i')} GROUP BY i.${partyColumn}),
-    touched AS (
-      SELECT i.${partyColumn}, i.due_date, ${OPEN_THEN_TOUCHED} - CASE WHEN ${IN_BOOK_NOW('i')} THEN ${OPEN_NOW('i')} ELSE 0 END AS amount,
-             (${OPEN_THEN_TOUCHED} > 0)::int - (${IN_BOOK_NOW('i')})::int AS invoices
-        FROM later a CROSS JOIN LATERAL (${TOUCHED_INVOICE}) i),
-    touched_per AS (SELECT i.${partyColumn} AS party_id, ${sums('i.amount')}, sum(i.invoices) AS invoices FROM touched i GROUP BY i.${partyColumn}),
-    per AS (
-      SELECT coalesce(n.party_id, t.party_id) AS party_id, ${AGEING_BUCKETS.map((bucket) => `${both(bucket)} AS "${bucket}"`).join(', ')},
-             ${AGEING_BUCKETS.map(both).join(' + ')} AS total, (${both('invoices')})::int AS invoices
-        FROM now_per n FULL JOIN touched_per t ON t.party_id = n.party_id
-       WHERE ${both('invoices')} > 0)`;
-}
+/** SQL: the changes up to the day of the party `:partyId` (`c`), from its index. */
+const partyChangesSql = (partyColumn: string) => `open_book_changes c WHERE c.${partyColumn} = :partyId AND c.day <= CAST(:asOf AS date)`;
+
+/** SQL: per bucket, the sum (cents) of `amount` over the rows whose due date (`<alias>.due_date`) falls in it on the day. */
+const bucketSumsSql = (amount: string, alias: string, prefix = '') =>
+  AGEING_BUCKETS.map((bucket) => `CAST(sum(${amount}) FILTER (WHERE ${dueInBucketSql(bucket, alias)}) AS bigint) AS "${prefix}${bucket}"`).join(', ');
 
 /**
  * SQL: the invoice `i`'s due date puts it in `bucket` on the day (AGEING_BUCKET_DAYS:
@@ -221,8 +174,6 @@ function reportQuery<T extends object>(sql: string, replacements: Record<string,
   });
 }
 
-const eur = (value: string | null | undefined) => centsToNumber(toCents(value ?? '0'));
-
 /** The as-of day: today in Croatia unless given; a day after today is refused (nothing is known of it yet). */
 async function asOfDay(asOf: string | undefined): Promise<string> {
   const { today } = (await selectOne<{ today: string }>(`SELECT to_char(${SQL_BUSINESS_TODAY}, 'YYYY-MM-DD') AS today`))!;
@@ -231,16 +182,18 @@ async function asOfDay(asOf: string | undefined): Promise<string> {
   return asOf;
 }
 
-type Sums = Record<AgeingBucket, string | null> & { total: string | null; invoices: number | null };
+/** Sums in cents (bigint: numbers), null where nothing was summed. */
+type Cents = RowOf<typeof OpenBookChange, 'open_cents'>['open_cents'] | null;
+type Sums = Record<AgeingBucket | 'total' | 'invoices', Cents>;
 type TotalsRow = { [Key in keyof Sums as `all_${Key}`]: Sums[Key] } & { parties: number };
 type PageRow = Partial<Sums & RowOf<typeof Client, 'company_name' | 'oib'> & { party_id: string }>;
 
 const amountsOf = (sums: Partial<Sums>, prefix = ''): AgeingAmounts => {
-  const read = sums as Record<string, string | number | null | undefined>;
+  const read = sums as Record<string, Cents | undefined>;
   return {
-    ...(Object.fromEntries(AGEING_BUCKETS.map((bucket) => [bucket, eur(read[`${prefix}${bucket}`] as string | null)])) as Record<AgeingBucket, number>),
-    total: eur(read[`${prefix}total`] as string | null),
-    invoices: Number(read[`${prefix}invoices`] ?? 0),
+    ...(Object.fromEntries(AGEING_BUCKETS.map((bucket) => [bucket, centsToNumber(read[`${prefix}${bucket}`] ?? 0)])) as Record<AgeingBucket, number>),
+    total: centsToNumber(read[`${prefix}total`] ?? 0),
+    invoices: read[`${prefix}invoices`] ?? 0,
   };
 };
 
@@ -249,23 +202,57 @@ const amountsOf = (sums: Partial<Sums>, prefix = ''): AgeingAmounts => {
  * day, its buckets, total and invoice count, largest total first (then name,
  * id), one page of them; and the whole report's count and totals.
  * `limit: null` is every row (the exports).
+ *
+ * A party no correction touches (`kept`) has its folded row as its total on
+ * the day, and those rows are read largest first from their index, only as
+ * far as the page needs (with ties, so the name decides among equal totals
+ * exactly as in the whole list); the corrected parties (`fixed`) join them.
+ * Only the page's parties' changes are read for their buckets (every
+ * party's, in one pass, for the exports); the whole report's buckets come
+ * from the totals per due date, its count from the folded rows' count and
+ * the corrections. Today, without deltas to fold, this reads a page's rows.
  */
 export async function ageingReport(input: { asOf?: unknown; by?: unknown; limit?: number | null; offset?: number }): Promise<AgeingReport> {
   const query = parseInput(ageingQuerySchema, { asOf: input.asOf, by: input.by });
   const asOf = await asOfDay(query.asOf);
   const { column, table } = PARTY[query.by];
   const { limit, offset } = pageBounds({ limit: input.limit ?? undefined, offset: input.offset });
-  const allSums = [...AGEING_BUCKETS, 'total', 'invoices'].map((key) => `sum(p."${key}") AS "all_${key}"`).join(', ');
+  const every = input.limit === null;
+  const scope = `t.scope = '${query.by}' AND t.period = 'all'`;
   const rows = await reportQuery<TotalsRow & PageRow>(
-    `WITH ${perPartySql(column)},
-     totals AS (SELECT count(*)::int AS parties, ${allSums} FROM per p),
+    `WITH corr AS (${correctionSql(query.by)}),
+     fixed AS (
+       SELECT c.key AS party_id, coalesce(t.open_cents, 0) + c.open_cents AS total, coalesce(t.invoices, 0) + c.invoices AS invoices,
+              coalesce(t.invoices, 0) AS folded_invoices
+         FROM corr c LEFT JOIN open_book_totals t ON ${scope} AND t.party_id = c.key),
+     kept AS (
+       SELECT t.party_id, t.open_cents AS total, t.invoices FROM open_book_totals t
+        WHERE ${scope} AND t.invoices > 0 AND t.party_id NOT IN (SELECT c.key FROM corr c)
+        ${every ? '' : 'ORDER BY t.open_cents DESC FETCH FIRST (:window) ROWS WITH TIES'}),
+     top AS (
+       SELECT x.* FROM (SELECT * FROM kept UNION ALL SELECT f.party_id, f.total, f.invoices FROM fixed f WHERE f.invoices > 0) x
+        ${every ? '' : 'ORDER BY x.total DESC FETCH FIRST (:window) ROWS WITH TIES'}),
+     due AS (
+       SELECT coalesce(t.key, c.key) AS due_date, coalesce(t.open_cents, 0) + coalesce(c.open_cents, 0) AS open_cents,
+              coalesce(t.invoices, 0) + coalesce(c.invoices, 0) AS invoices
+         FROM (${foldedSql('due_date')}) t FULL JOIN (${correctionSql('due_date')}) c ON c.key = t.key),
+     totals AS (
+       SELECT (SELECT count(*) FROM open_book_totals t WHERE ${scope} AND t.invoices > 0)
+              - (SELECT count(*) FROM fixed f WHERE f.folded_invoices > 0) + (SELECT count(*) FROM fixed f WHERE f.invoices > 0) AS parties,
+              ${bucketSumsSql('d.open_cents', 'd', 'all_')}, CAST(sum(d.open_cents) AS bigint) AS all_total, CAST(sum(d.invoices) AS bigint) AS all_invoices
+         FROM due d),
      page AS (
-       SELECT p.*, e.company_name, e.oib FROM per p JOIN ${table} e ON e.id = p.party_id
-        ORDER BY p.total DESC, e.company_name, p.party_id
-        LIMIT ${input.limit === null ? 'ALL' : ':limit'} OFFSET :offset)
-     SELECT t.*, g.* FROM totals t LEFT JOIN page g ON true
+       SELECT t.*, e.company_name, e.oib FROM top t JOIN ${table} e ON e.id = t.party_id
+        ORDER BY t.total DESC, e.company_name, t.party_id
+        LIMIT ${every ? 'ALL' : ':limit'} OFFSET :offset),
+     cells AS (
+       SELECT c.${column} AS party_id, ${bucketSumsSql('c.open_cents', 'c')}
+         FROM ${every ? 'open_book_changes c WHERE' : `page p JOIN open_book_changes c ON c.${column} = p.party_id AND`} c.day <= CAST(:asOf AS date)
+        GROUP BY c.${column})
+     SELECT t.*, g.party_id, g.company_name, g.oib, g.total, g.invoices, ${AGEING_BUCKETS.map((bucket) => `k."${bucket}"`).join(', ')}
+       FROM totals t LEFT JOIN page g ON true LEFT JOIN cells k ON k.party_id = g.party_id
       ORDER BY g.total DESC, g.company_name, g.party_id`,
-    { asOf, limit, offset },
+    { asOf, limit, offset, window: offset + limit },
   );
   const first = rows[0];
   return {
@@ -282,7 +269,7 @@ type InvoiceRow = RowOf<typeof Invoice, 'id' | 'invoice_number' | 'client_id' | 
   customer_name: RowOf<typeof Customer>['company_name'];
   days_past_due: number;
   bucket: AgeingBucket;
-  open_amount: string;
+  open_cents: RowOf<typeof OpenBookChange>['open_cents'];
 };
 
 /**
@@ -298,18 +285,20 @@ export async function ageingInvoices(input: { asOf?: unknown; by?: unknown; part
   const party = await selectOne<RowOf<typeof Client, 'id' | 'company_name'>>(`SELECT id, company_name FROM ${table} WHERE id = :id`, { id: query.partyId });
   if (!party) throw apiError(404, AGEING_ERRORS.partyNotFound, { params: { by: query.by } });
   const { limit, offset } = pageBounds(input);
-  const rows = await selectRows<{ total: number; open_total: string | null } & Partial<InvoiceRow>>(
-    `WITH ${openItemsSql(column)},
+  const rows = await selectRows<{ total: number; open_total: Cents } & Partial<InvoiceRow>>(
+    `WITH open_items AS (
+       SELECT c.invoice_id AS id, c.due_date, CAST(sum(c.open_cents) AS bigint) AS open_cents
+         FROM ${partyChangesSql(column)} GROUP BY c.invoice_id, c.due_date HAVING sum(c.invoices) > 0),
      chosen AS (
-       SELECT o.id, o.open_amount, o.due_date, CAST(:asOf AS date) - o.due_date AS days_past_due, ${BUCKET_OF_SQL} AS bucket
+       SELECT o.id, o.open_cents, o.due_date, CAST(:asOf AS date) - o.due_date AS days_past_due, ${BUCKET_OF_SQL} AS bucket
          FROM open_items o ${query.bucket ? `WHERE ${dueInBucketSql(query.bucket, 'o')}` : ''}),
-     counted AS (SELECT count(*)::int AS total, sum(open_amount) AS open_total FROM chosen),
+     counted AS (SELECT count(*)::int AS total, CAST(sum(open_cents) AS bigint) AS open_total FROM chosen),
      page AS (
        SELECT c.*, i.invoice_number, i.client_id, i.customer_id, i.amount, cl.company_name AS client_name, cu.company_name AS customer_name
          FROM chosen c JOIN invoices i ON i.id = c.id JOIN clients cl ON cl.id = i.client_id JOIN customers cu ON cu.id = i.customer_id
         ORDER BY c.days_past_due DESC, i.invoice_number, c.id
         LIMIT :limit OFFSET :offset)
-     SELECT k.*, g.id, g.invoice_number, g.client_id, g.customer_id, g.client_name, g.customer_name, g.amount, g.open_amount, g.bucket,
+     SELECT k.*, g.id, g.invoice_number, g.client_id, g.customer_id, g.client_name, g.customer_name, g.amount, g.open_cents, g.bucket,
             g.days_past_due, to_char(g.due_date, 'YYYY-MM-DD') AS due_date
        FROM counted k LEFT JOIN page g ON true
       ORDER BY g.days_past_due DESC, g.invoice_number, g.id`,
@@ -322,7 +311,7 @@ export async function ageingInvoices(input: { asOf?: unknown; by?: unknown; part
     party: { id: party.id, name: party.company_name },
     bucket: query.bucket ?? null,
     total: first.total,
-    openTotal: eur(first.open_total),
+    openTotal: centsToNumber(first.open_total ?? 0),
     items: rows
       .filter((row) => row.id)
       .map((row) => ({
@@ -335,10 +324,18 @@ export async function ageingInvoices(input: { asOf?: unknown; by?: unknown; part
         dueDate: row.due_date!,
         daysPastDue: row.days_past_due!,
         bucket: row.bucket!,
-        amount: eur(row.amount),
-        openAmount: eur(row.open_amount),
+        amount: centsToNumber(toCents(row.amount!)),
+        openAmount: centsToNumber(row.open_cents!),
       })),
   };
+}
+
+/**
+ * Folds the open book's deltas into one row per key (the hourly housekeeping):
+ * the report reads the same figures, summing fewer rows.
+ */
+export async function compactOpenBook(): Promise<void> {
+  await execute('SELECT compact_open_book_totals()');
 }
 
 /** The ageing tab of /analytics: what its URL asks for, and the report and drill-down it gets. */

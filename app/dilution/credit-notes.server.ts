@@ -234,7 +234,7 @@ async function readCreditNote(id: string, transaction?: Transaction): Promise<Cr
  * a credit note entered by hand. 400 invalid, 403, 404 unknown invoice, 409
  * (see recordCreditNote).
  */
-export async function addCreditNote({ actor, invoiceId, input, ip }: InvoiceCommand<CreditNoteInput>): Promise<CreditNoteDto> {
+export async function addCreditNote({ actor, invoiceId, input, ip }: InvoiceCommand<CreditNoteInput>, options: { transaction?: Transaction } = {}): Promise<CreditNoteDto> {
   assertCan(actor, 'record:credit_note');
   const data = parseInput(creditNoteSchema, input);
   return inTransaction(async (transaction) => {
@@ -246,7 +246,7 @@ export async function addCreditNote({ actor, invoiceId, input, ip }: InvoiceComm
       { actorId: actor.id, ip },
       transaction,
     );
-  });
+  }, options.transaction);
 }
 
 /** GET /api/invoices/{id}/credit-notes and the invoice page: oldest first, with the full count. 404 unknown invoice. */

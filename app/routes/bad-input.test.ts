@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signedInCookie } from '../auth/test-helpers.server.ts';
 import { selectOne, selectRows } from '../db.server.ts';
-import { buildFixtures, NUL, Raw, Refused, SURROGATE, TABLE, type Body, type Fixtures } from '../../tests/support/bad-input-table.ts';
+import { buildFixtures, type Fixtures } from '../../tests/support/bad-input-fixtures.ts';
+import { NUL, Raw, Refused, SURROGATE, TABLE, type Body } from '../../tests/support/bad-input-table.ts';
 
 /**
  * Bad input gets a 400 naming the field, never a 500, and changes nothing

@@ -18,6 +18,7 @@ import * as dunning from './2026.11.27T20.20.00.dunning.ts';
 import * as recourseWriteOff from './2026.11.27T20.30.00.recourse-write-off.ts';
 import * as creditNotes from './2026.11.27T20.40.00.credit-notes.ts';
 import * as ageingIndexes from './2026.11.27T20.50.00.ageing-indexes.ts';
+import * as openBook from './2026.11.28T01.00.00.open-book.ts';
 
 /**
  * Every migration in the order it runs. Listed explicitly (not globbed) so the
@@ -44,4 +45,5 @@ export const migrations: Array<{ name: string; module: MigrationModule }> = [
   { name: '2026.11.27T20.30.00.recourse-write-off', module: recourseWriteOff },
   { name: '2026.11.27T20.40.00.credit-notes', module: creditNotes },
   { name: '2026.11.27T20.50.00.ageing-indexes', module: ageingIndexes },
+  { name: '2026.11.28T01.00.00.open-book', module: openBook },
 ];

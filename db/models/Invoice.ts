@@ -62,6 +62,8 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
   /** Written off (approved write-off request). */
   declare writtenOffAt: Date | null;
   declare writtenOffBy: string | null;
+  /** 'YYYY-MM-DD': the business day it left the factor's book, charged back or written off (set by a trigger; docs/collections.md#ageing). */
+  declare leftBookOn: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -116,6 +118,7 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
         chargeBackReason: DataTypes.TEXT,
         writtenOffAt: DataTypes.DATE,
         writtenOffBy: DataTypes.UUID,
+        leftBookOn: DataTypes.DATEONLY,
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

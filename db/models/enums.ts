@@ -166,6 +166,13 @@ export const WRITE_OFF_REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as
 export type WriteOffRequestStatus = (typeof WRITE_OFF_REQUEST_STATUSES)[number];
 export const CREDIT_NOTE_SOURCES = ['ubl', 'manual', 'dispute'] as const;
 export type CreditNoteSource = (typeof CREDIT_NOTE_SOURCES)[number];
+
+/** What a row of open_book_totals (and open_book_deltas) sums the factor's open book by (docs/collections.md#ageing). */
+export const OPEN_BOOK_SCOPES = ['client', 'customer', 'due_date'] as const;
+export type OpenBookScope = (typeof OPEN_BOOK_SCOPES)[number];
+/** The days such a row sums: every day, or one calendar year or month. */
+export const OPEN_BOOK_PERIODS = ['all', 'year', 'month'] as const;
+export type OpenBookPeriod = (typeof OPEN_BOOK_PERIODS)[number];
 /** Why a notice of assignment was written: a pair's first financing, or staff asking the debtor to confirm (docs/collections.md). */
 export const DEBTOR_NOTICE_OCCASIONS = ['financing', 'request'] as const;
 export type DebtorNoticeOccasion = (typeof DEBTOR_NOTICE_OCCASIONS)[number];
@@ -235,4 +242,8 @@ export const ENUM_COLUMNS: ReadonlyArray<readonly [table: string, column: string
   ['dunning_notices', 'skip_reason', DUNNING_SKIP_REASONS],
   ['write_off_requests', 'status', WRITE_OFF_REQUEST_STATUSES],
   ['credit_notes', 'source', CREDIT_NOTE_SOURCES],
+  ['open_book_totals', 'scope', OPEN_BOOK_SCOPES],
+  ['open_book_deltas', 'scope', OPEN_BOOK_SCOPES],
+  ['open_book_totals', 'period', OPEN_BOOK_PERIODS],
+  ['open_book_deltas', 'period', OPEN_BOOK_PERIODS],
 ];

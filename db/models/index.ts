@@ -26,6 +26,8 @@ import { DebtorAnswer } from './DebtorAnswer.ts';
 import { DebtorLink } from './DebtorLink.ts';
 import { DebtorNotice } from './DebtorNotice.ts';
 import { InvoiceLine } from './InvoiceLine.ts';
+import { OpenBookChange } from './OpenBookChange.ts';
+import { OpenBookDelta, OpenBookTotal } from './OpenBookSums.ts';
 import { OutgoingEInvoice } from './OutgoingEInvoice.ts';
 import { Payment } from './Payment.ts';
 import { Payout } from './Payout.ts';
@@ -79,6 +81,9 @@ const models = {
   DebtorLink,
   DebtorNotice,
   InvoiceLine,
+  OpenBookChange,
+  OpenBookDelta,
+  OpenBookTotal,
   OutgoingEInvoice,
   Payment,
   Payout,
@@ -134,6 +139,9 @@ export {
   WriteOffRequest,
   OutgoingEInvoice,
   IncomingEInvoice,
+  OpenBookChange,
+  OpenBookDelta,
+  OpenBookTotal,
 };
 export * from './enums.ts';
 

@@ -49,6 +49,8 @@ const RANDOM_COLUMNS: Record<string, string[]> = {
   customers: ['updated_at'],
   // The debtor's dispute flags its invoice after the book is written (db/seed/demo/debtors.ts), and the update stamps the row.
   invoices: ['updated_at'],
+  // A statement's open-book deltas are numbered in the order its plan groups them, which is the planner's choice.
+  open_book_deltas: ['id'],
 };
 
 /** Rows whose id the database draws, named by what identifies them. */
@@ -126,10 +128,13 @@ const RECORDED: Record<string, string> = {
   invoice_disputes: '2 1d56727fa0135a61',
   invoice_lines: '355 c39e85ecc7832ded',
   invoice_status_deltas: '10 c2830135f703f565',
-  invoices: '574 d29b6e454cb8e350',
+  invoices: '574 06e692bc2546118f',
   kyc_document_requests: '0 e3b0c44298fc1c14',
   ledger_adjustments: '4 334be9118e3e5253',
   login_throttle: '0 e3b0c44298fc1c14',
+  open_book_changes: '985 f8edfdb479c36a0b',
+  open_book_deltas: '4045 7e271ab022ef7edc',
+  open_book_totals: '0 e3b0c44298fc1c14',
   outgoing_einvoice_counters: '1 f1f9ca9115eb8b74',
   outgoing_einvoices: '320 a4f12c142245be3b',
   payments: '564 6e156bdde29ddaf5',
