@@ -2,7 +2,7 @@ import type { Transaction } from 'sequelize';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import { sqlUserName } from '../auth/user-record.server.ts';
-import type { Actor } from '../auth/users.server.ts';
+import type { Actor, ClientCommand } from '../auth/users.server.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
 import { deleteObjectIfUnreferenced, storeDocument } from '../documents/documents.server.ts';
 import { factorParty } from '../einvoices/factor-party.server.ts';
@@ -221,7 +221,7 @@ export async function listAgreements(clientId: string): Promise<AgreementDto[]> 
 }
 
 /** POST /api/clients/{id}/agreements: version 1, unsigned. 404 unknown client, 409 when the client already has an agreement or the number is another's. */
-export async function createAgreement({ actor, clientId, input, ip }: { actor: Actor; clientId: string; input: unknown; ip?: string | null }): Promise<AgreementDto> {
+export async function createAgreement({ actor, clientId, input, ip }: ClientCommand<unknown>): Promise<AgreementDto> {
   assertCan(actor, 'manage:agreement');
   const terms = parseInput(agreementTermsSchema, input);
   return withPdfs(async (transaction, stored) => {

@@ -29,6 +29,18 @@ export interface Actor {
 export interface WriteMeta {
   ip?: string | null;
 }
+/** A staff write on one invoice (a dispute, a credit note, a dunning hold, a write-off request): who, which invoice, the input, from where. */
+export interface InvoiceCommand<Input> extends WriteMeta {
+  actor: Actor;
+  invoiceId: string;
+  input: Input;
+}
+/** A staff write on one client (a KYC decision, an agreement, a ledger adjustment request): who, which client, the input, from where. */
+export interface ClientCommand<Input> extends WriteMeta {
+  actor: Actor;
+  clientId: string;
+  input: Input;
+}
 
 export const SET_PASSWORD_TOKEN_TTL_HOURS = 72;
 const DUPLICATE_EMAIL = 'errors.auth.duplicateEmail';
@@ -159,25 +171,9 @@ export async function setUserRole(actor: Actor, userId: string, role: Role, meta
   assertCan(actor, 'manage:users');
   if (userId === actor.id) throw apiError(403, 'errors.auth.ownRole');
   if (role === 'super_admin') assertCan(actor, 'grant:super_admin');
-  const updated = await inTransaction(async (transaction) => {
-    const target = await loadTarget(userId, transaction);
-    assertMayManage(actor, target);
-    if (target.role === role) return target;
-    const { rows } = await execute<UserRow>(`UPDATE users SET role = :role WHERE id = :id RETURNING *`, { id: target.id, role }, { transaction });
-    await logActivity(
-      {
-        action: 'user_role_changed',
-        userId: actor.id,
-        entityType: 'user',
-        entityId: target.id,
-        ipAddress: meta.ip,
-        details: { email: target.email, oldRole: target.role, newRole: role },
-      },
-      transaction,
-    );
-    return rows[0];
-  });
-  return toPublicUser(updated);
+  return updateManagedUser(userId, { column: 'role', value: role, current: (target) => target.role, allow: (target) => assertMayManage(actor, target) }, (target, transaction) =>
+    logUserChange(actor, target, 'user_role_changed', { oldRole: target.role, newRole: role }, meta, transaction),
+  );
 }
 
 /**
@@ -188,26 +184,14 @@ export async function setUserRole(actor: Actor, userId: string, role: Role, meta
 export async function setUserActive(actor: Actor, userId: string, isActive: boolean, meta: WriteMeta = {}): Promise<PublicUser> {
   assertCan(actor, 'manage:users');
   if (userId === actor.id) throw apiError(403, 'errors.auth.ownStatus');
-  const updated = await inTransaction(async (transaction) => {
-    const target = await loadTarget(userId, transaction);
-    assertMayManage(actor, target);
-    if (target.is_active === isActive) return target;
-    const { rows } = await execute<UserRow>(`UPDATE users SET is_active = :isActive WHERE id = :id RETURNING *`, { id: target.id, isActive }, { transaction });
-    const sessionsEnded = isActive ? 0 : await endSessionsOfUser(target.id, { transaction });
-    await logActivity(
-      {
-        action: 'user_status_changed',
-        userId: actor.id,
-        entityType: 'user',
-        entityId: target.id,
-        ipAddress: meta.ip,
-        details: { email: target.email, oldIsActive: target.is_active, newIsActive: isActive, sessionsEnded },
-      },
-      transaction,
-    );
-    return rows[0];
-  });
-  return toPublicUser(updated);
+  return updateManagedUser(
+    userId,
+    { column: 'is_active', value: isActive, current: (target) => target.is_active, allow: (target) => assertMayManage(actor, target) },
+    async (target, transaction) => {
+      const sessionsEnded = isActive ? 0 : await endSessionsOfUser(target.id, { transaction });
+      await logUserChange(actor, target, 'user_status_changed', { oldIsActive: target.is_active, newIsActive: isActive, sessionsEnded }, meta, transaction);
+    },
+  );
 }
 
 /**
@@ -216,26 +200,38 @@ export async function setUserActive(actor: Actor, userId: string, isActive: bool
  */
 export async function setUserOtp(actor: Actor, userId: string, otpEnabled: boolean, meta: WriteMeta = {}): Promise<PublicUser> {
   assertCan(actor, 'manage:users');
+  const current = (target: UserRow) => target.otp_enabled !== false;
+  return updateManagedUser(
+    userId,
+    { column: 'otp_enabled', value: otpEnabled, current, allow: (target) => (target.id === actor.id ? undefined : assertMayManage(actor, target)) },
+    (target, transaction) => logUserChange(actor, target, 'user_otp_changed', { oldOtpEnabled: current(target), newOtpEnabled: otpEnabled }, meta, transaction),
+  );
+}
+
+/**
+ * One column of a user an admin manages (role, active, second factor), in a
+ * transaction on the locked row: `allow` refuses, a value the user already
+ * has changes nothing and logs nothing, else the update and `log`'s rows.
+ */
+async function updateManagedUser<Value extends Role | boolean>(
+  userId: string,
+  change: { column: 'role' | 'is_active' | 'otp_enabled'; value: Value; current: (target: UserRow) => Value; allow: (target: UserRow) => void },
+  log: (target: UserRow, transaction: Transaction) => Promise<void>,
+): Promise<PublicUser> {
   const updated = await inTransaction(async (transaction) => {
     const target = await loadTarget(userId, transaction);
-    if (target.id !== actor.id) assertMayManage(actor, target);
-    const current = target.otp_enabled !== false;
-    if (current === otpEnabled) return target;
-    const { rows } = await execute<UserRow>(`UPDATE users SET otp_enabled = :otpEnabled WHERE id = :id RETURNING *`, { id: target.id, otpEnabled }, { transaction });
-    await logActivity(
-      {
-        action: 'user_otp_changed',
-        userId: actor.id,
-        entityType: 'user',
-        entityId: target.id,
-        ipAddress: meta.ip,
-        details: { email: target.email, oldOtpEnabled: current, newOtpEnabled: otpEnabled },
-      },
-      transaction,
-    );
+    change.allow(target);
+    if (change.current(target) === change.value) return target;
+    const { rows } = await execute<UserRow>(`UPDATE users SET ${change.column} = :value WHERE id = :id RETURNING *`, { id: target.id, value: change.value }, { transaction });
+    await log(target, transaction);
     return rows[0];
   });
   return toPublicUser(updated);
+}
+
+/** The activity row of an admin's change to a user: who, which user (and their e-mail), what changed. */
+async function logUserChange(actor: Actor, target: UserRow, action: string, details: Record<string, unknown>, meta: WriteMeta, transaction: Transaction) {
+  await logActivity({ action, userId: actor.id, entityType: 'user', entityId: target.id, ipAddress: meta.ip, details: { email: target.email, ...details } }, transaction);
 }
 
 /**

@@ -9,7 +9,20 @@ import { centsToNumber, toCents } from '../utils/money.ts';
 import { iso, money } from '../utils/api-values.ts';
 import type { Client } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
-import { createParty, findParty, listParties, partyRelations, updateParty, withTransaction, type PartyConfig, type PartyRelations } from './party.server.ts';
+import {
+  createParty,
+  findParty,
+  listParties,
+  partyCompanyDto,
+  partyContactDto,
+  partyRelations,
+  updateParty,
+  withTransaction,
+  type PartyCompanyDto,
+  type PartyConfig,
+  type PartyContactDto,
+  type PartyRelations,
+} from './party.server.ts';
 import { PARTY_ERRORS, clientCreateSchema, clientUpdateSchema, type ClientCreateInput, type ClientUpdateInput } from './schemas.ts';
 import { isUuid } from '../utils/validation.ts';
 
@@ -34,19 +47,8 @@ const CLIENTS: PartyConfig = {
 type ClientRow = RowOf<typeof Client>;
 
 /** A client in the API's shape (docs/domain-model.md field names; money in EUR as numbers). */
-export interface ClientDto {
-  id: string;
-  companyName: string;
-  oib: string;
-  address: string | null;
-  city: string | null;
-  postalCode: string | null;
-  country: string;
+export interface ClientDto extends PartyCompanyDto, PartyContactDto {
   contactPerson: string | null;
-  email: string | null;
-  phone: string | null;
-  iban: string | null;
-  registrationNumber: string | null;
   status: ClientStatus;
   riskCategory: 'low' | 'medium' | 'high' | null;
   riskScore: number | null;
@@ -69,18 +71,9 @@ export interface ClientDetailDto extends ClientDto, PartyRelations {
 
 export function toClientDto(row: ClientRow): ClientDto {
   return {
-    id: row.id,
-    companyName: row.company_name,
-    oib: row.oib,
-    address: row.address,
-    city: row.city,
-    postalCode: row.postal_code,
-    country: row.country,
+    ...partyCompanyDto(row),
     contactPerson: row.contact_person,
-    email: row.email,
-    phone: row.phone,
-    iban: row.iban,
-    registrationNumber: row.registration_number,
+    ...partyContactDto(row),
     status: row.status,
     riskCategory: row.risk_category,
     riskScore: row.risk_score,

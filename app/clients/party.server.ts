@@ -70,6 +70,33 @@ export type PartyRow = RowOf<typeof Client, PartyColumn> | RowOf<typeof Customer
 
 export type PartyValues = Partial<Record<PartyColumnField, string | null>>;
 
+/** The company a client or a customer is, in the API's shape: its name, OIB and address. */
+export interface PartyCompanyDto {
+  id: string;
+  companyName: string;
+  oib: string;
+  address: string | null;
+  city: string | null;
+  postalCode: string | null;
+  country: string;
+}
+
+/** How a client or a customer is reached and paid, in the API's shape. */
+export interface PartyContactDto {
+  email: string | null;
+  phone: string | null;
+  iban: string | null;
+  registrationNumber: string | null;
+}
+
+export function partyCompanyDto(row: PartyRow): PartyCompanyDto {
+  return { id: row.id, companyName: row.company_name, oib: row.oib, address: row.address, city: row.city, postalCode: row.postal_code, country: row.country };
+}
+
+export function partyContactDto(row: PartyRow): PartyContactDto {
+  return { email: row.email, phone: row.phone, iban: row.iban, registrationNumber: row.registration_number };
+}
+
 function duplicate(config: PartyConfig): Response {
   return apiError(409, config.duplicateOibMessage, { errors: { oib: [config.duplicateOibMessage] } });
 }
@@ -86,6 +113,17 @@ async function assertOibFree(config: PartyConfig, oib: string, exceptId: string 
 /** Runs `work` in the caller's transaction when given (the registration wizard), else in a new one. */
 export function withTransaction<T>(transaction: Transaction | undefined, work: (transaction: Transaction) => Promise<T>): Promise<T> {
   return inTransaction(work, transaction);
+}
+
+/** Runs the party's INSERT or UPDATE … RETURNING *: an OIB taken meanwhile (the unique index) is the same 409 as the check's. */
+async function writeParty<Row extends PartyRow>(config: PartyConfig, sql: string, replacements: Record<string, unknown>, transaction: Transaction): Promise<Row> {
+  try {
+    const { rows } = await execute<Row>(sql, replacements, { transaction });
+    return rows[0];
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicate(config);
+    throw error;
+  }
 }
 
 /**
@@ -107,20 +145,14 @@ export async function createParty<Row extends PartyRow>(
 
   return withTransaction(args.transaction, async (transaction) => {
     await assertOibFree(config, String(values.oib), null, transaction);
-    let row: Row;
-    try {
-      const { rows } = await execute<Row>(
-        `INSERT INTO ${config.table} (${[...columns, 'created_by'].join(', ')})
-         VALUES (${[...columns.map((column) => `:${column}`), ':createdBy'].join(', ')})
-         RETURNING *`,
-        replacements,
-        { transaction },
-      );
-      row = rows[0];
-    } catch (error) {
-      if (isUniqueViolation(error)) throw duplicate(config);
-      throw error;
-    }
+    const row = await writeParty<Row>(
+      config,
+      `INSERT INTO ${config.table} (${[...columns, 'created_by'].join(', ')})
+       VALUES (${[...columns.map((column) => `:${column}`), ':createdBy'].join(', ')})
+       RETURNING *`,
+      replacements,
+      transaction,
+    );
     const recorded = Object.fromEntries(fields.map((field) => [field, values[field]]));
     await logActivity(
       {
@@ -163,19 +195,13 @@ export async function updateParty<Row extends PartyRow>(config: PartyConfig, arg
 
     const replacements: Record<string, unknown> = { id: current.id };
     for (const field of changed) replacements[PARTY_COLUMNS[field]] = changes[field].new;
-    let row: Row;
-    try {
-      const { rows } = await execute<Row>(
-        `UPDATE ${config.table} SET ${changed.map((field) => `${PARTY_COLUMNS[field]} = :${PARTY_COLUMNS[field]}`).join(', ')}
-          WHERE id = :id RETURNING *`,
-        replacements,
-        { transaction },
-      );
-      row = rows[0];
-    } catch (error) {
-      if (isUniqueViolation(error)) throw duplicate(config);
-      throw error;
-    }
+    const row = await writeParty<Row>(
+      config,
+      `UPDATE ${config.table} SET ${changed.map((field) => `${PARTY_COLUMNS[field]} = :${PARTY_COLUMNS[field]}`).join(', ')}
+        WHERE id = :id RETURNING *`,
+      replacements,
+      transaction,
+    );
     await logActivity(
       {
         action: `${config.kind}_updated`,

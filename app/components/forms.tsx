@@ -7,8 +7,9 @@ import { useRefusalText } from './refusal-text.ts';
  * The small form kit (STYLE 5): a labelled input whose errors are wired to
  * aria-invalid / aria-describedby once, for every form of the product.
  */
-export function ErrorList({ id, errors }: { id?: string; errors?: string[] | null }) {
-  const text = useRefusalText();
+export function ErrorList({ id, errors, text }: { id?: string; errors?: string[] | null; text?: (message: string) => string }) {
+  const refusal = useRefusalText();
+  const show = text ?? refusal;
   if (!errors?.length) return null;
   return (
     // The alert role sits on a wrapper: on the <ul> itself it would replace the list role of its items.
@@ -17,7 +18,7 @@ export function ErrorList({ id, errors }: { id?: string; errors?: string[] | nul
         {errors.map((error) => (
           <li key={error}>
             <Text size="1" color="red">
-              {text(error)}
+              {show(error)}
             </Text>
           </li>
         ))}
@@ -28,17 +29,39 @@ export function ErrorList({ id, errors }: { id?: string; errors?: string[] | nul
 
 type InputProps = Omit<React.ComponentProps<typeof TextField.Root>, 'children'>;
 
-export function Field({ label, inputProps, errors }: { label: string; inputProps: InputProps; errors?: string[] | null }) {
+/**
+ * A labelled text input; `hint` is a grey line under it that describes it,
+ * `text` translates its errors where an area has its own messages (the wizard).
+ */
+export function Field({
+  label,
+  hint,
+  inputProps,
+  errors,
+  text,
+}: {
+  label: string;
+  hint?: string;
+  inputProps: InputProps;
+  errors?: string[] | null;
+  text?: (message: string) => string;
+}) {
   const fallbackId = useId();
   const id = inputProps.id ?? fallbackId;
   const errorId = errors?.length ? `${id}-error` : undefined;
+  const hintId = hint ? `${id}-hint` : undefined;
   return (
     <Flex direction="column" gap="1">
       <Text as="label" htmlFor={id} size="2" weight="medium">
         {label}
       </Text>
-      <TextField.Root {...inputProps} id={id} aria-invalid={errorId ? true : undefined} aria-describedby={errorId} />
-      <ErrorList id={errorId} errors={errors} />
+      <TextField.Root {...inputProps} id={id} aria-invalid={errorId ? true : undefined} aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined} />
+      {hint ? (
+        <Text id={hintId} size="1" color="gray">
+          {hint}
+        </Text>
+      ) : null}
+      <ErrorList id={errorId} errors={errors} text={text} />
     </Flex>
   );
 }
@@ -59,12 +82,13 @@ export function PasswordField({
 }
 
 /** Errors of the whole form (not of one field), e.g. a refusal the server explained in one sentence. */
-export function FormErrors({ errors }: { errors?: string[] | null }) {
-  const text = useRefusalText();
+export function FormErrors({ errors, text, testId }: { errors?: string[] | null; text?: (message: string) => string; testId?: string }) {
+  const refusal = useRefusalText();
+  const show = text ?? refusal;
   if (!errors?.length) return null;
   return (
-    <Callout.Root color="red" role="alert">
-      <Callout.Text>{errors.map(text).join(' ')}</Callout.Text>
+    <Callout.Root color="red" role="alert" data-testid={testId}>
+      <Callout.Text>{errors.map(show).join(' ')}</Callout.Text>
     </Callout.Root>
   );
 }

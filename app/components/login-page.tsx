@@ -116,15 +116,17 @@ function CredentialsStep() {
 /**
  * docs/domain-model.md#validation: at most 6 characters, digits only, submit disabled until exactly 6.
  * The button is disabled only once JavaScript runs, so a no-JS browser can still submit.
+ * `submitting` while this step's form (`intent`) is being sent.
  */
-function useCodeInput({ name }: { name: string }) {
+function useCodeInput({ name, intent }: { name: string; intent: string }) {
   const { t } = useTranslation();
+  const submitting = useSubmitting(intent);
   const [code, setCode] = useState('');
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
   return {
-    code,
-    hydrated,
+    submitting,
+    blocked: submitting || (hydrated && code.length !== CODE_LENGTH),
     input: (
       <Field
         label={t('login.code')}
@@ -146,6 +148,18 @@ function useCodeInput({ name }: { name: string }) {
   };
 }
 
+/** A step that asks for an authenticator code: its form and, under it, the way back to the password. */
+function CodeStepFrame({ intent, title, description, children }: { intent: string; title: string; description: string; children: React.ReactNode }) {
+  return (
+    <Flex direction="column" gap="3">
+      <StepForm intent={intent} title={title} description={description}>
+        {children}
+      </StepForm>
+      <BackButton />
+    </Flex>
+  );
+}
+
 function BackButton() {
   const { t } = useTranslation();
   return (
@@ -160,49 +174,41 @@ function BackButton() {
 
 function CodeStep() {
   const { t } = useTranslation();
-  const submitting = useSubmitting('verify-otp');
-  const { code, hydrated, input } = useCodeInput({ name: 'otpCode' });
+  const { submitting, blocked, input } = useCodeInput({ name: 'otpCode', intent: 'verify-otp' });
   return (
-    <Flex direction="column" gap="3">
-      <StepForm intent="verify-otp" title={t('login.totpTitle')} description={t('login.totpDescription')}>
-        <Flex direction="column" gap="3">
-          {input}
-          <Button type="submit" size="3" disabled={submitting || (hydrated && code.length !== CODE_LENGTH)}>
-            {submitting ? t('login.verifying') : t('login.verify')}
-          </Button>
-        </Flex>
-      </StepForm>
-      <BackButton />
-    </Flex>
+    <CodeStepFrame intent="verify-otp" title={t('login.totpTitle')} description={t('login.totpDescription')}>
+      <Flex direction="column" gap="3">
+        {input}
+        <Button type="submit" size="3" disabled={blocked}>
+          {submitting ? t('login.verifying') : t('login.verify')}
+        </Button>
+      </Flex>
+    </CodeStepFrame>
   );
 }
 
 function SetupStep({ qrCode, manualKey }: { qrCode: string; manualKey: string }) {
   const { t } = useTranslation();
-  const submitting = useSubmitting('verify-setup');
-  const { code, hydrated, input } = useCodeInput({ name: 'totpCode' });
+  const { submitting, blocked, input } = useCodeInput({ name: 'totpCode', intent: 'verify-setup' });
   return (
-    <Flex direction="column" gap="3">
-      <StepForm intent="verify-setup" title={t('login.setupTitle')} description={t('login.setupDescription')}>
-        <input type="hidden" name="qrCode" value={qrCode} />
-        <input type="hidden" name="manualKey" value={manualKey} />
-        <Flex direction="column" gap="3" align="center">
-          <img src={qrCode} alt={t('login.qrAlt')} width={200} height={200} data-testid="totp-qr" />
-          <Box style={{ width: '100%' }}>
-            <Text as="div" size="2" weight="medium" mb="1">
-              {t('login.manualKey')}
-            </Text>
-            <Code size="3" data-testid="totp-manual-key" style={{ wordBreak: 'break-all' }}>
-              {manualKey}
-            </Code>
-          </Box>
-          <Box style={{ width: '100%' }}>{input}</Box>
-          <Button type="submit" size="3" style={{ width: '100%' }} disabled={submitting || (hydrated && code.length !== CODE_LENGTH)}>
-            {submitting ? t('login.verifying') : t('login.setupVerify')}
-          </Button>
-        </Flex>
-      </StepForm>
-      <BackButton />
-    </Flex>
+    <CodeStepFrame intent="verify-setup" title={t('login.setupTitle')} description={t('login.setupDescription')}>
+      <input type="hidden" name="qrCode" value={qrCode} />
+      <input type="hidden" name="manualKey" value={manualKey} />
+      <Flex direction="column" gap="3" align="center">
+        <img src={qrCode} alt={t('login.qrAlt')} width={200} height={200} data-testid="totp-qr" />
+        <Box style={{ width: '100%' }}>
+          <Text as="div" size="2" weight="medium" mb="1">
+            {t('login.manualKey')}
+          </Text>
+          <Code size="3" data-testid="totp-manual-key" style={{ wordBreak: 'break-all' }}>
+            {manualKey}
+          </Code>
+        </Box>
+        <Box style={{ width: '100%' }}>{input}</Box>
+        <Button type="submit" size="3" style={{ width: '100%' }} disabled={blocked}>
+          {submitting ? t('login.verifying') : t('login.setupVerify')}
+        </Button>
+      </Flex>
+    </CodeStepFrame>
   );
 }

@@ -4,23 +4,16 @@ import { Form, Link, useFetcher, useNavigation, useSearchParams } from '@remix-r
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createUserSchema, ROLES, type Role } from '~/auth/schemas.ts';
+import type { PublicUser } from '~/auth/user-record.server.ts';
 import { formatDateTime } from '~/utils/format.ts';
 import { Field, FormErrors, PasswordField } from './forms.tsx';
 import { Options, SelectField, SubmitRow } from '~/components/kit/fields.tsx';
 import { TableHead } from '~/components/kit/table-head.tsx';
+import { TitleBlock } from '~/components/kit/page-header.tsx';
 import { useZodForm } from '~/components/kit/zod-form.ts';
 
-interface ManagedUser {
-  id: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  role: Role;
-  isActive: boolean;
-  otpEnabled: boolean;
-  totpConfigured: boolean;
-  lastLoginAt: string | null;
-}
+/** A user as the settings page's loader serialises it (the sign-in instant as its ISO string). */
+type ManagedUser = Omit<PublicUser, 'mustChangePassword' | 'lastLoginAt' | 'createdAt'> & { lastLoginAt: string | null };
 
 /**
  * docs/domain-model.md#roles-and-permissions: each user's role, active flag and OTP flag. Role and active are
@@ -51,14 +44,7 @@ export function UserManagement({ users, me, canGrantSuperAdmin }: { users: Manag
         </Card>
       ) : null}
       <Flex justify="between" align="start" mb="3" gap="3" wrap="wrap">
-        <div>
-          <Heading as="h3" size="4">
-            {t('settings.users')}
-          </Heading>
-          <Text size="2" color="gray">
-            {t('settings.usersDescription')}
-          </Text>
-        </div>
+        <TitleBlock level="h3" title={t('settings.users')} subtitle={t('settings.usersDescription')} />
         <NewUserDialog canGrantSuperAdmin={canGrantSuperAdmin} />
       </Flex>
       <Table.Root variant="surface" data-testid="user-table">

@@ -1,6 +1,18 @@
 import type { Transaction } from 'sequelize';
 import type { Actor } from '../auth/users.server.ts';
-import { createParty, findParty, listParties, partyRelations, updateParty, type PartyConfig, type PartyRelations } from '../clients/party.server.ts';
+import {
+  createParty,
+  findParty,
+  listParties,
+  partyCompanyDto,
+  partyContactDto,
+  partyRelations,
+  updateParty,
+  type PartyCompanyDto,
+  type PartyConfig,
+  type PartyContactDto,
+  type PartyRelations,
+} from '../clients/party.server.ts';
 import { iso, money } from '../utils/api-values.ts';
 import { centsToNumber, toCents } from '../utils/money.ts';
 import type { Customer } from '../../db/models/index.ts';
@@ -26,18 +38,7 @@ const CUSTOMERS: PartyConfig = {
 
 type CustomerRow = RowOf<typeof Customer>;
 
-export interface CustomerDto {
-  id: string;
-  companyName: string;
-  oib: string;
-  address: string | null;
-  city: string | null;
-  postalCode: string | null;
-  country: string;
-  email: string | null;
-  phone: string | null;
-  iban: string | null;
-  registrationNumber: string | null;
+export interface CustomerDto extends PartyCompanyDto, PartyContactDto {
   accountBlocked: boolean;
   blockageReason: string | null;
   lastFinaCheck: string | null;
@@ -58,17 +59,8 @@ export type CustomerDetailDto = CustomerDto & PartyRelations;
 
 export function toCustomerDto(row: CustomerRow): CustomerDto {
   return {
-    id: row.id,
-    companyName: row.company_name,
-    oib: row.oib,
-    address: row.address,
-    city: row.city,
-    postalCode: row.postal_code,
-    country: row.country,
-    email: row.email,
-    phone: row.phone,
-    iban: row.iban,
-    registrationNumber: row.registration_number,
+    ...partyCompanyDto(row),
+    ...partyContactDto(row),
     accountBlocked: row.account_blocked,
     blockageReason: row.blockage_reason,
     lastFinaCheck: iso(row.last_fina_check),

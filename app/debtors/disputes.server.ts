@@ -3,7 +3,7 @@ import { logActivity } from '../activity-log.server.ts';
 import { agreementInForce } from '../agreements/in-force.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import { sqlUserName } from '../auth/user-record.server.ts';
-import type { Actor } from '../auth/users.server.ts';
+import type { InvoiceCommand } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne } from '../db.server.ts';
 import { apiError, parseInput } from '../utils/api.server.ts';
 import { iso, money } from '../utils/api-values.ts';
@@ -111,17 +111,7 @@ export async function invoiceDisputes(invoiceId: string): Promise<{ open: Invoic
  * invoice, 409 when one is open or the invoice is no longer open (paid,
  * rejected). The debtor's own disputes come through its link.
  */
-export async function openDispute({
-  actor,
-  invoiceId,
-  input,
-  ip,
-}: {
-  actor: Actor;
-  invoiceId: string;
-  input: DisputeInput | unknown;
-  ip?: string | null;
-}): Promise<InvoiceDisputeDto> {
+export async function openDispute({ actor, invoiceId, input, ip }: InvoiceCommand<DisputeInput | unknown>): Promise<InvoiceDisputeDto> {
   assertCan(actor, 'dispute:invoice');
   const { reason } = parseInput(disputeSchema, input);
   return inTransaction(async (transaction) => {

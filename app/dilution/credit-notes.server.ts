@@ -2,7 +2,7 @@ import type { Transaction } from 'sequelize';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import { sqlUserName } from '../auth/user-record.server.ts';
-import type { Actor } from '../auth/users.server.ts';
+import type { InvoiceCommand } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import type { LockedInvoice } from '../payments/payment-recording.server.ts';
 import { settleInvoice } from '../payments/settlement.server.ts';
@@ -234,10 +234,7 @@ async function readCreditNote(id: string, transaction?: Transaction): Promise<Cr
  * a credit note entered by hand. 400 invalid, 403, 404 unknown invoice, 409
  * (see recordCreditNote).
  */
-export async function addCreditNote(
-  { actor, invoiceId, input, ip }: { actor: Actor; invoiceId: string; input: CreditNoteInput; ip?: string | null },
-  options: { transaction?: Transaction } = {},
-): Promise<CreditNoteDto> {
+export async function addCreditNote({ actor, invoiceId, input, ip }: InvoiceCommand<CreditNoteInput>, options: { transaction?: Transaction } = {}): Promise<CreditNoteDto> {
   assertCan(actor, 'record:credit_note');
   const data = parseInput(creditNoteSchema, input);
   return inTransaction(async (transaction) => {

@@ -2,7 +2,7 @@ import type { Transaction } from 'sequelize';
 import { logActivity } from '../activity-log.server.ts';
 import { disputeById, type InvoiceDisputeDto } from '../debtors/disputes.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
-import type { Actor } from '../auth/users.server.ts';
+import type { InvoiceCommand } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne } from '../db.server.ts';
 import { apiError, parseInput } from '../utils/api.server.ts';
 import { centsToDecimalString, centsToNumber, toCents } from '../utils/money.ts';
@@ -74,12 +74,7 @@ export async function resolveDispute({
   invoiceId,
   input,
   ip,
-}: {
-  actor: Actor;
-  invoiceId: string;
-  input: DisputeResolveInput;
-  ip?: string | null;
-}): Promise<{ dispute: InvoiceDisputeDto; creditNote: CreditNoteDto | null }> {
+}: InvoiceCommand<DisputeResolveInput>): Promise<{ dispute: InvoiceDisputeDto; creditNote: CreditNoteDto | null }> {
   assertCan(actor, 'resolve:dispute');
   const data = parseInput(disputeResolveSchema, input);
   return inTransaction(async (transaction) => {

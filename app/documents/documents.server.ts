@@ -98,6 +98,9 @@ interface Meta {
   entityId?: string | null;
 }
 
+/** What a new documents row is told besides its bytes: its fields, who adds it (null: the registration wizard) and from where. */
+type NewDocument = Meta & { actor: Actor | null; signatureRequired?: boolean; fileName?: string | null; ip?: string | null };
+
 /** The fields every write checks again, whoever called (a caller that skipped the schema cannot write bad data). */
 function validateMeta(meta: Meta): Required<Meta> {
   const errors: Record<string, string[]> = {};
@@ -171,19 +174,11 @@ async function insertDocument(
  * staff need 'create:document'. Nothing is stored when a check refuses.
  */
 export async function storeDocument(
-  args: {
-    actor: Actor | null;
+  args: NewDocument & {
     bytes: Buffer;
     /** The original file name; its extension must match the content. Null: the bytes alone decide. */
     fileName: string | null;
     declaredMime?: string | null;
-    name: string;
-    type: DocumentType;
-    kycType?: KycType | null;
-    entityType?: DocumentEntityType | null;
-    entityId?: string | null;
-    signatureRequired?: boolean;
-    ip?: string | null;
     /** Narrower than pdf/jpg/jpeg/png, e.g. PDF only for a KYC type. */
     allowed?: readonly AllowedExtension[];
   },
@@ -220,21 +215,7 @@ export async function storeDocument(
 
 /** A documents row for bytes already in the store (a claimed upload). 400 when the object is gone. */
 export async function recordStoredDocument(
-  args: {
-    actor: Actor | null;
-    storageKey: string;
-    checksum: string;
-    size: number;
-    mimeType: string;
-    name: string;
-    type: DocumentType;
-    kycType?: KycType | null;
-    entityType?: DocumentEntityType | null;
-    entityId?: string | null;
-    signatureRequired?: boolean;
-    fileName?: string | null;
-    ip?: string | null;
-  },
+  args: NewDocument & { storageKey: string; checksum: string; size: number; mimeType: string },
   options: { transaction?: Transaction } = {},
 ): Promise<DocumentDto> {
   if (args.actor) assertCan(args.actor, 'create:document');

@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
-import type { Actor } from '../auth/users.server.ts';
+import type { InvoiceCommand } from '../auth/users.server.ts';
 import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
 import { deleteObjectIfUnreferenced, storeDocument } from '../documents/documents.server.ts';
 import { sendDebtorEmail } from '../email/send.server.ts';
@@ -301,7 +301,7 @@ const HOLDABLE_STATUSES = ['pending', 'verified', 'approved', 'financed'];
  * hold with a reason, or lift the hold (an optional note). Throws 400, 403, 404, 409 (already on hold, not on hold,
  * an invoice that is paid or rejected).
  */
-export async function setDunningHold({ actor, invoiceId, input, ip }: { actor: Actor; invoiceId: string; input: DunningHoldInput; ip?: string | null }): Promise<DunningDto> {
+export async function setDunningHold({ actor, invoiceId, input, ip }: InvoiceCommand<DunningHoldInput>): Promise<DunningDto> {
   assertCan(actor, 'hold:dunning');
   const { hold, reason } = parseInput(dunningHoldSchema, input);
   if (!isUuid(invoiceId)) throw apiError(404, DUNNING_ERRORS.invoiceNotFound);

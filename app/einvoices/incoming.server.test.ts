@@ -13,6 +13,7 @@ import { documentIdOf, mailboxDir } from '../integrations/einvoicing.server.ts';
 import { action as integrationAction, loader as integrationLoader } from '../routes/_app.integrations.$type.tsx';
 import { listIncomingEInvoices, receiveIncomingEInvoices, retryIncomingEInvoice } from './incoming.server.ts';
 import { createTestUser, insertClient, newInvoiceNumber, newOib } from '../../tests/factories.ts';
+import { einvoiceFixture } from './test-fixtures.ts';
 
 /**
  * E-invoices received through the intermediary (the sandbox mailbox): each
@@ -21,7 +22,7 @@ import { createTestUser, insertClient, newInvoiceNumber, newOib } from '../../te
  * integration is enabled; the page's receive and retry actions.
  */
 
-const FIXTURE = fs.readFileSync(new URL('./fixtures/valid-invoice.xml', import.meta.url), 'utf8');
+const FIXTURE = einvoiceFixture('valid-invoice.xml');
 const FIXTURE_SELLER = '47120589305';
 const FIXTURE_BUYER = '88204135760';
 

@@ -125,6 +125,12 @@ export async function intakeReceivedDocument(
   const known = await selectOne('SELECT 1 AS known FROM incoming_einvoices WHERE document_id = :documentId', { documentId: document.documentId });
   if (known) return 'duplicate';
   const base = { documentId: document.documentId.slice(0, 255), receivedAt: document.receivedAt, xml: document.xml, sha: sha256(document.xml) };
+  // The document's row, imported or failed, is logged with its document id.
+  const logReceipt = (action: string, id: string, details: Record<string, unknown>, transaction: Transaction) =>
+    logActivity(
+      { action, userId: actor?.id ?? null, entityType: 'incoming_einvoice', entityId: id, ipAddress: ip, details: { documentId: document.documentId, ...details } },
+      transaction,
+    );
   const outcome = await runIntake(document, actor, ip, async (invoiceId, transaction) => {
     const { rows } = await execute<{ id: string }>(
       `INSERT INTO incoming_einvoices (document_id, received_at, xml, xml_sha256, status, invoice_number, seller_oib, invoice_id)
@@ -137,17 +143,7 @@ export async function intakeReceivedDocument(
     );
     // Taken meanwhile by a concurrent receive: this intake rolls back.
     if (rows.length === 0) throw apiError(409, DUPLICATE);
-    await logActivity(
-      {
-        action: 'einvoice_received',
-        userId: actor?.id ?? null,
-        entityType: 'incoming_einvoice',
-        entityId: rows[0].id,
-        ipAddress: ip,
-        details: { documentId: document.documentId, invoiceId, status: 'imported' },
-      },
-      transaction,
-    );
+    await logReceipt('einvoice_received', rows[0].id, { invoiceId, status: 'imported' }, transaction);
   });
   if (outcome.status === 'imported') return 'imported';
   const inserted = await inTransaction(async (transaction) => {
@@ -160,17 +156,7 @@ export async function intakeReceivedDocument(
       { transaction },
     );
     if (rows.length === 0) return false;
-    await logActivity(
-      {
-        action: 'einvoice_receive_failed',
-        userId: actor?.id ?? null,
-        entityType: 'incoming_einvoice',
-        entityId: rows[0].id,
-        ipAddress: ip,
-        details: { documentId: document.documentId, invoiceNumber: outcome.invoiceNumber, error: englishError(outcome.error) },
-      },
-      transaction,
-    );
+    await logReceipt('einvoice_receive_failed', rows[0].id, { invoiceNumber: outcome.invoiceNumber, error: englishError(outcome.error) }, transaction);
     return true;
   });
   return inserted ? 'failed' : 'duplicate';
@@ -211,6 +197,19 @@ export async function retryIncomingEInvoice({ actor, id, ip = null }: { actor: A
     : null;
   if (!row) throw apiError(404, UBL_MESSAGES.incomingNotFound);
   if (row.status === 'imported') throw apiError(409, UBL_MESSAGES.alreadyImported);
+  // Each retry, imported or failed again, is logged on the document's row.
+  const logRetry = (details: Record<string, unknown>, transaction: Transaction) =>
+    logActivity(
+      {
+        action: 'einvoice_intake_retried',
+        userId: actor.id,
+        entityType: 'incoming_einvoice',
+        entityId: row.id,
+        ipAddress: ip,
+        details: { documentId: row.document_id, ...details },
+      },
+      transaction,
+    );
   const outcome = await runIntake({ documentId: row.document_id, xml: row.xml }, actor, ip, async (invoiceId, transaction) => {
     // Only a row still failed is linked: a concurrent retry that won keeps its invoice, and this one rolls back.
     const { count } = await execute(
@@ -219,17 +218,7 @@ export async function retryIncomingEInvoice({ actor, id, ip = null }: { actor: A
       { transaction },
     );
     if (count !== 1) throw apiError(409, UBL_MESSAGES.alreadyImported);
-    await logActivity(
-      {
-        action: 'einvoice_intake_retried',
-        userId: actor.id,
-        entityType: 'incoming_einvoice',
-        entityId: row.id,
-        ipAddress: ip,
-        details: { documentId: row.document_id, invoiceId, status: 'imported' },
-      },
-      transaction,
-    );
+    await logRetry({ invoiceId, status: 'imported' }, transaction);
   });
   if (outcome.status === 'imported') return 'imported';
   await inTransaction(async (transaction) => {
@@ -240,17 +229,7 @@ export async function retryIncomingEInvoice({ actor, id, ip = null }: { actor: A
       { id: row.id, error: outcome.error, invoiceNumber: outcome.invoiceNumber, sellerOib: outcome.sellerOib },
       { transaction },
     );
-    await logActivity(
-      {
-        action: 'einvoice_intake_retried',
-        userId: actor.id,
-        entityType: 'incoming_einvoice',
-        entityId: row.id,
-        ipAddress: ip,
-        details: { documentId: row.document_id, status: 'failed', error: englishError(outcome.error) },
-      },
-      transaction,
-    );
+    await logRetry({ status: 'failed', error: englishError(outcome.error) }, transaction);
   });
   return 'failed';
 }

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getSequelize } from '../../db/connection.ts';
 import { seedDemo } from '../../db/seed/demo.ts';
@@ -11,6 +10,7 @@ import { DEFAULT_FACTOR_KPD_CODE } from './kpd.ts';
 import { issueFeeSettlementDocument } from './outgoing.server.ts';
 import { parseUblInvoice } from './ubl-document.server.ts';
 import { createTestUser, financeableClient, insertCustomer, newInvoiceNumber } from '../../tests/factories.ts';
+import { einvoiceFixture, mutate } from './test-fixtures.ts';
 
 /**
  * The official rules (vendor/einvoice-rules: UBL 2.1 XSD, EN 16931 and the
@@ -28,15 +28,8 @@ import { createTestUser, financeableClient, insertCustomer, newInvoiceNumber } f
  * All documents go through ONE run of the official rules (one JVM).
  */
 
-const BASE = fs.readFileSync(new URL('./fixtures/official-structure-invoice.xml', import.meta.url), 'utf8');
-const VALID_FIXTURE = fs.readFileSync(new URL('./fixtures/valid-invoice.xml', import.meta.url), 'utf8');
-
-/** Replaces exactly one occurrence, so an example cannot silently stay unbroken. */
-function mutate(xml: string, from: string, to: string): string {
-  const at = xml.indexOf(from);
-  if (at === -1 || xml.indexOf(from, at + 1) !== -1) throw new Error(`expected exactly one ${JSON.stringify(from)}`);
-  return xml.slice(0, at) + to + xml.slice(at + from.length);
-}
+const BASE = einvoiceFixture('official-structure-invoice.xml');
+const VALID_FIXTURE = einvoiceFixture('valid-invoice.xml');
 
 /** Intake examples: what each is, and the official rule ids it breaks (none: it must be accepted). */
 const INTAKE_EXAMPLES: Array<{ name: string; xml: string; breaks: string[] }> = [

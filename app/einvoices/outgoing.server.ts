@@ -410,39 +410,56 @@ function feeParties(source: FeeClient, factor: ReturnType<typeof factorParty>): 
   };
 }
 
+/** What the client is asked to pay a fee with: the factor's IBAN and the document's reference, within the fee's days. */
+function feePayment(factor: ReturnType<typeof factorParty>, paymentReference: string): Pick<UblWriteInvoice, 'payment' | 'paymentTermsNote'> {
+  return {
+    payment: { meansCode: FEE_PAYMENT_MEANS, iban: factor.iban, bic: factor.bic, reference: paymentReference },
+    paymentTermsNote: `Plaćanje u roku od ${FEE_PAYMENT_DAYS} dana na IBAN ${factor.iban}, poziv na broj ${paymentReference}.`,
+  };
+}
+
+/**
+ * The UBL of one fee document (the factor sells, the client buys) with its
+ * one line: the fee's net at the fee's VAT. The writer derives the figures
+ * from the line; they must be the ones stored beside the XML.
+ */
+function writeFeeDocument(
+  document: Pick<UblWriteInvoice, 'kind' | 'number' | 'dueDate' | 'typeCode' | 'notes' | 'precedingInvoice' | 'payment' | 'paymentTermsNote'>,
+  line: { name: string; description: string },
+  { source, fee, factor }: { source: FeeClient & Pick<IssueSource, 'issue_date' | 'issue_time'>; fee: ReturnType<typeof feeFigures>; factor: ReturnType<typeof factorParty> },
+): string {
+  const { xml, totals } = writeUblInvoice({
+    ...document,
+    issueDate: source.issue_date,
+    issueTime: source.issue_time,
+    currency: 'EUR',
+    profileId: FEE_PROFILE_ID,
+    ...feeParties(source, factor),
+    lines: [{ id: '1', ...line, quantity: '1', unitCode: 'C62', price: centsToDecimalString(fee.net), kpdCode: factor.kpdCode, vat: FEE_VAT }],
+  });
+  if (totals.taxExclusive !== fee.net || totals.tax !== fee.vat || totals.payable !== fee.gross) {
+    throw new Error(`e-invoice ${document.number}: written totals do not match the fee figures`);
+  }
+  return xml;
+}
+
 /** The UBL of one fee e-invoice; its totals are checked against the figures stored beside it. */
 function writeFeeUbl(draft: Draft, factor: ReturnType<typeof factorParty>): string {
   const { source, fee, number, paymentReference } = draft;
-  const { xml, totals } = writeUblInvoice({
-    number,
-    issueDate: source.issue_date,
-    issueTime: source.issue_time,
-    dueDate: source.due_date,
-    typeCode: '380',
-    currency: 'EUR',
-    profileId: FEE_PROFILE_ID,
-    notes: [`Naknada za faktoring prema ugovoru o faktoringu za financirani račun ${source.invoice_number}.`],
-    ...feeParties(source, factor),
-    payment: { meansCode: FEE_PAYMENT_MEANS, iban: factor.iban, bic: factor.bic, reference: paymentReference },
-    paymentTermsNote: `Plaćanje u roku od ${FEE_PAYMENT_DAYS} dana na IBAN ${factor.iban}, poziv na broj ${paymentReference}.`,
-    lines: [
-      {
-        id: '1',
-        name: 'Naknada za faktoring',
-        description: `Naknada za faktoring računa ${source.invoice_number} (kupac ${source.customer_name}, iznos ${formatEur(source.amount)})`,
-        quantity: '1',
-        unitCode: 'C62',
-        price: centsToDecimalString(fee.net),
-        kpdCode: factor.kpdCode,
-        vat: FEE_VAT,
-      },
-    ],
-  });
-  // The writer derives the figures from the line; they must be the ones stored beside the XML.
-  if (totals.taxExclusive !== fee.net || totals.tax !== fee.vat || totals.payable !== fee.gross) {
-    throw new Error(`e-invoice ${number}: written totals do not match the fee figures`);
-  }
-  return xml;
+  return writeFeeDocument(
+    {
+      number,
+      dueDate: source.due_date,
+      typeCode: '380',
+      notes: [`Naknada za faktoring prema ugovoru o faktoringu za financirani račun ${source.invoice_number}.`],
+      ...feePayment(factor, paymentReference),
+    },
+    {
+      name: 'Naknada za faktoring',
+      description: `Naknada za faktoring računa ${source.invoice_number} (kupac ${source.customer_name}, iznos ${formatEur(source.amount)})`,
+    },
+    { source, fee, factor },
+  );
 }
 
 // ---------------------------------------------------------------------------
@@ -559,42 +576,31 @@ export async function issueFeeSettlementDocument(
   const factor = factorParty();
   const completion = kind === 'invoice';
   const what = completion ? 'razlika naknade za faktoring' : 'umanjenje naknade za faktoring';
-  const { xml, totals } = writeUblInvoice({
-    kind,
-    number,
-    issueDate: source.issue_date,
-    issueTime: source.issue_time,
-    dueDate: completion ? source.due_date : null,
-    typeCode,
-    currency: 'EUR',
-    profileId: FEE_PROFILE_ID,
-    notes: [
-      `${completion ? 'Dopunski račun' : 'Odobrenje'} uz račun ${first.number} od ${formatDate(first.issueDate)}: ${what} financiranog računa ${source.invoice_number} prema konačnom obračunu.`,
-      reason,
-    ],
-    precedingInvoice: first,
-    ...feeParties(source, factor),
-    // A credit note asks nothing of the client: the credit is set off in the settlement of the financed invoice.
-    payment: completion ? { meansCode: FEE_PAYMENT_MEANS, iban: factor.iban, bic: factor.bic, reference: paymentReference } : null,
-    paymentTermsNote: completion
-      ? `Plaćanje u roku od ${FEE_PAYMENT_DAYS} dana na IBAN ${factor.iban}, poziv na broj ${paymentReference}.`
-      : `Iznos odobrenja ${formatEur(centsToNumber(fee.gross))} prebija se s obvezama klijenta u obračunu financiranog računa ${source.invoice_number}.`,
-    lines: [
-      {
-        id: '1',
-        name: completion ? 'Dopuna naknade za faktoring' : 'Umanjenje naknade za faktoring',
-        description: `${completion ? 'Dopuna' : 'Umanjenje'} naknade za faktoring računa ${source.invoice_number} (kupac ${source.customer_name}) uz račun ${first.number}`,
-        quantity: '1',
-        unitCode: 'C62',
-        price: centsToDecimalString(fee.net),
-        kpdCode: factor.kpdCode,
-        vat: FEE_VAT,
-      },
-    ],
-  });
-  if (totals.taxExclusive !== fee.net || totals.tax !== fee.vat || totals.payable !== fee.gross) {
-    throw new Error(`e-invoice ${number}: written totals do not match the fee figures`);
-  }
+  const xml = writeFeeDocument(
+    {
+      kind,
+      number,
+      dueDate: completion ? source.due_date : null,
+      typeCode,
+      notes: [
+        `${completion ? 'Dopunski račun' : 'Odobrenje'} uz račun ${first.number} od ${formatDate(first.issueDate)}: ${what} financiranog računa ${source.invoice_number} prema konačnom obračunu.`,
+        reason,
+      ],
+      precedingInvoice: first,
+      // A credit note asks nothing of the client: the credit is set off in the settlement of the financed invoice.
+      ...(completion
+        ? feePayment(factor, paymentReference)
+        : {
+            payment: null,
+            paymentTermsNote: `Iznos odobrenja ${formatEur(centsToNumber(fee.gross))} prebija se s obvezama klijenta u obračunu financiranog računa ${source.invoice_number}.`,
+          }),
+    },
+    {
+      name: completion ? 'Dopuna naknade za faktoring' : 'Umanjenje naknade za faktoring',
+      description: `${completion ? 'Dopuna' : 'Umanjenje'} naknade za faktoring računa ${source.invoice_number} (kupac ${source.customer_name}) uz račun ${first.number}`,
+    },
+    { source, fee, factor },
+  );
 
   // A credit note has nothing due: its due date is its issue date (the row requires one).
   const dueDate = completion ? source.due_date : source.issue_date;

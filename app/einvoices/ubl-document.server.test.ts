@@ -1,20 +1,13 @@
-import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { apiFailure } from '../auth/test-helpers.server.ts';
 import { execute } from '../db.server.ts';
 import { MAX_UBL_BYTES } from './ubl-constants.ts';
 import { parseUblInvoice } from './ubl-document.server.ts';
 import { matchUblParties } from './ubl-parties.server.ts';
+import { einvoiceFixture, mutate } from './test-fixtures.ts';
 
-const VALID = fs.readFileSync(new URL('./fixtures/valid-invoice.xml', import.meta.url), 'utf8');
-const ALLOWANCES = fs.readFileSync(new URL('./fixtures/invoice-allowances-charges.xml', import.meta.url), 'utf8');
-
-/** Replaces exactly one occurrence, so a test cannot silently mutate nothing. */
-function mutate(xml: string, from: string, to: string): string {
-  const at = xml.indexOf(from);
-  if (at === -1 || xml.indexOf(from, at + 1) !== -1) throw new Error(`expected exactly one ${JSON.stringify(from)}`);
-  return xml.slice(0, at) + to + xml.slice(at + from.length);
-}
+const VALID = einvoiceFixture('valid-invoice.xml');
+const ALLOWANCES = einvoiceFixture('invoice-allowances-charges.xml');
 
 /** The rule texts of a refusal (errors.xml, or the message alone). */
 async function refusal(xml: string | Buffer) {

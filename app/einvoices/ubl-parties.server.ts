@@ -5,6 +5,7 @@ import { isValidEmail } from '../utils/validation.ts';
 import { UBL_MESSAGES, type UblInvoice, type UblParty } from './ubl-constants.ts';
 import type { Client, Customer } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
+import type { PartyCompanyDto, PartyContactDto } from '../clients/party.server.ts';
 
 /**
  * The e-invoice against the book: the seller's OIB must be the chosen
@@ -12,15 +13,8 @@ import type { RowOf } from '../../db/models/rows.ts';
  * proposed from the buyer's data.
  */
 
-export interface ProposedCustomer {
-  companyName: string;
-  oib: string;
-  address: string | null;
-  city: string | null;
-  postalCode: string | null;
-  country: string;
-  email: string | null;
-}
+/** A new customer as the buyer's data describe it: a party's company (no id yet) and its e-mail. */
+export type ProposedCustomer = Omit<PartyCompanyDto, 'id'> & Pick<PartyContactDto, 'email'>;
 
 export interface UblPartyMatch {
   client: { id: string; companyName: string; oib: string };

@@ -37,6 +37,15 @@ export function outboxDir() {
   return path.join(getEnv().DATA_DIR, 'outbox');
 }
 
+/**
+ * A system mail's text (not a staff template): Croatian first, then English.
+ * With a `signature`, it closes the Croatian part and a rule separates the two.
+ */
+export function bilingualText(hr: readonly string[], en: readonly string[], signature?: readonly string[]): string {
+  const croatian = signature ? [...hr, '', ...signature, '', '---'] : hr;
+  return [...croatian, '', ...en].join('\n');
+}
+
 /** Sends one message; returns its Message-ID. Throws when the SMTP server refuses it. */
 export async function sendMail(mail: OutgoingMail): Promise<{ messageId: string }> {
   const env = getEnv();

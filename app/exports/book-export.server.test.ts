@@ -8,6 +8,7 @@ import { execute, selectOne, selectRows } from '../db.server.ts';
 import { loader } from '../routes/api.exports.book[.]zip.ts';
 import { batchSql, BOOK_TABLES, exportBook, NOT_EXPORTED } from './book-export.server.ts';
 import { openSnapshot, publicTables } from './snapshot.server.ts';
+import { parseCsv } from './test-csv.ts';
 import { createTestUser } from '../../tests/factories.ts';
 
 /**
@@ -36,44 +37,6 @@ beforeAll(async () => {
   await execute(`INSERT INTO clients (company_name, oib, city) VALUES (:name, '12345678903', ' Osijek ')`, { name: TRICKY_NAME });
 }, 180_000);
 
-/** RFC 4180: quoted fields may hold commas, CRLF and doubled quotes. */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = '';
-  let quoted = false;
-  let index = 0;
-  while (index < text.length) {
-    const char = text[index];
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        field += '"';
-        index += 2;
-        continue;
-      }
-      if (char === '"') quoted = false;
-      else field += char;
-      index += 1;
-      continue;
-    }
-    if (char === '"' && field === '') quoted = true;
-    else if (char === ',') {
-      record.push(field);
-      field = '';
-    } else if (char === '\r' && text[index + 1] === '\n') {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      index += 1;
-    } else if (char === '\r' || char === '\n' || char === '"') throw new Error(`bare ${JSON.stringify(char)} at ${index}`);
-    else field += char;
-    index += 1;
-  }
-  if (field !== '' || record.length > 0) throw new Error('the last record does not end with CRLF');
-  return records;
-}
-
 async function readZip(stream: ReadableStream<Uint8Array>) {
   const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
   const files = unzipSync(bytes);
@@ -81,7 +44,7 @@ async function readZip(stream: ReadableStream<Uint8Array>) {
   for (const [name, raw] of Object.entries(files)) {
     if (!name.endsWith('.csv')) continue;
     expect([...raw.subarray(0, 3)], `${name} starts with a BOM`).toEqual([0xef, 0xbb, 0xbf]);
-    const [header, ...records] = parseCsv(new TextDecoder('utf-8', { fatal: true }).decode(raw.subarray(3)));
+    const [header, ...records] = parseCsv(new TextDecoder('utf-8', { fatal: true }).decode(raw.subarray(3)), ',');
     for (const record of records) expect(record, name).toHaveLength(header.length);
     csv.set(name, { header, rows: records.map((record) => Object.fromEntries(header.map((column, i) => [column, record[i]]))), raw });
   }

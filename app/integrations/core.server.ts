@@ -3,7 +3,7 @@ import { execute, selectOne } from '../db.server.ts';
 import { getEnv } from '../env.server.ts';
 import { API_ERRORS, apiError } from '../utils/api.server.ts';
 import { englishText, type RefusalParams } from '../utils/refusals.ts';
-import { INTEGRATION_DEFAULTS, type IntegrationMode, type IntegrationType } from './types.ts';
+import { INTEGRATION_DEFAULTS, type IntegrationAdapter, type IntegrationMode, type IntegrationType, type TestOutcome } from './types.ts';
 import type { Integration } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 
@@ -160,8 +160,33 @@ export async function recorded<T>(type: IntegrationType, operation: string, run:
 }
 
 /** Refuses business calls to a disabled integration (its test still runs). */
-export function assertEnabled(config: IntegrationConfig): void {
+function assertEnabled(config: IntegrationConfig): void {
   if (!config.enabled) throw new IntegrationError('integrations.errors.disabled', { name: config.name });
+}
+
+/**
+ * The recorded calls of one integration's adapter: the adapter is the one for
+ * the row's mode (`forConfig`), or `base` (tests). `test()` runs even while
+ * the integration is disabled; `call` is a business call, refused then.
+ * Each is logged by `recorded`.
+ */
+export function adapterCalls<Adapter extends IntegrationAdapter>(type: IntegrationType, forConfig: (config: IntegrationConfig) => Adapter, base?: Adapter) {
+  const resolve = async (business: boolean) => {
+    const config = await loadConfig(type);
+    if (business) assertEnabled(config);
+    return base ?? forConfig(config);
+  };
+  return {
+    test: () =>
+      recorded(
+        type,
+        'test',
+        async () => (await resolve(false)).test(),
+        (result: TestOutcome) => ({ success: result.ok, message: result.message }),
+      ),
+    call: <T>(operation: string, run: (adapter: Adapter) => Promise<T>, describe: (result: T) => { success: boolean; message: string }) =>
+      recorded(type, operation, async () => run(await resolve(true)), describe),
+  };
 }
 
 export const LIVE_TIMEOUT_MS = 10_000;
@@ -209,4 +234,10 @@ export async function liveJson<T>(config: IntegrationConfig, path: string, init:
   } catch {
     throw new IntegrationError('integrations.errors.notJson', { name: config.name, path });
   }
+}
+
+/** A live adapter's test: its endpoint's `status` answers. */
+export async function liveStatusTest(config: IntegrationConfig): Promise<TestOutcome> {
+  await liveJson(config, 'status');
+  return { ok: true, message: `${config.name} answered at ${config.endpoint ?? ''}` };
 }

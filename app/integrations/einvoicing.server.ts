@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { getEnv } from '../env.server.ts';
-import { assertEnabled, IntegrationError, liveJson, liveRequest, loadConfig, recorded, type IntegrationConfig } from './core.server.ts';
-import type { IntegrationAdapter, TestOutcome } from './types.ts';
+import { adapterCalls, IntegrationError, liveStatusTest, liveJson, liveRequest, type IntegrationConfig } from './core.server.ts';
+import type { IntegrationAdapter } from './types.ts';
 
 /**
  * E-invoicing through an information intermediary (Fiskalizacija 2.0,
@@ -74,10 +74,7 @@ export const sandboxEInvoicing: EInvoicingAdapter = {
 
 export function liveEInvoicing(config: IntegrationConfig): EInvoicingAdapter {
   return {
-    async test() {
-      await liveJson(config, 'status');
-      return { ok: true, message: `${config.name} answered at ${config.endpoint ?? ''}` };
-    },
+    test: () => liveStatusTest(config),
     async sendDocument(ubl) {
       assertUbl(ubl);
       const response = await liveRequest(config, 'documents', { method: 'POST', body: ubl, contentType: 'application/xml' });
@@ -95,34 +92,22 @@ export function liveEInvoicing(config: IntegrationConfig): EInvoicingAdapter {
 }
 
 export function getEInvoicing(base?: EInvoicingAdapter): EInvoicingAdapter {
-  const resolve = async (business: boolean) => {
-    const config = await loadConfig('einvoicing');
-    if (business) assertEnabled(config);
-    return base ?? (config.mode === 'live' ? liveEInvoicing(config) : sandboxEInvoicing);
-  };
+  const { test, call } = adapterCalls('einvoicing', (config) => (config.mode === 'live' ? liveEInvoicing(config) : sandboxEInvoicing), base);
   return {
-    test: () =>
-      recorded(
-        'einvoicing',
-        'test',
-        async () => (await resolve(false)).test(),
-        (result: TestOutcome) => ({ success: result.ok, message: result.message }),
-      ),
+    test,
     sendDocument: (ubl) =>
-      recorded(
-        'einvoicing',
+      call(
         'sendDocument',
-        async () => (await resolve(true)).sendDocument(ubl),
+        (einvoicing) => einvoicing.sendDocument(ubl),
         (sent) => ({
           success: true,
           message: `Sent ${sent.documentId} (${sent.status})`,
         }),
       ),
     receiveDocuments: () =>
-      recorded(
-        'einvoicing',
+      call(
         'receiveDocuments',
-        async () => (await resolve(true)).receiveDocuments(),
+        (einvoicing) => einvoicing.receiveDocuments(),
         (documents) => ({
           success: true,
           message: `Received ${documents.length} document(s)`,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { IntegrationAdapter } from './types.ts';
-import { assertEnabled, IntegrationError, liveJson, loadConfig, recorded, type IntegrationConfig } from './core.server.ts';
+import { adapterCalls, IntegrationError, liveStatusTest, liveJson, type IntegrationConfig } from './core.server.ts';
 
 /**
  * The e-signature integration (docs/domain-model.md): one small interface, a sandbox
@@ -57,8 +57,7 @@ export function liveESignature(config: IntegrationConfig): ESignatureAdapter {
     },
     async test() {
       if (!config.endpoint) throw new IntegrationNotConfiguredError();
-      await liveJson(config, 'status');
-      return { ok: true, message: `${config.name} answered at ${config.endpoint}` };
+      return liveStatusTest(config);
     },
   };
 }
@@ -69,25 +68,14 @@ export function liveESignature(config: IntegrationConfig): ESignatureAdapter {
  * (core.server.ts). `base` is for tests.
  */
 export function getESignature(base?: ESignatureAdapter): ESignatureAdapter {
-  const resolve = async (business: boolean) => {
-    const config = await loadConfig(INTEGRATION_TYPE);
-    if (business) assertEnabled(config);
-    return base ?? (config.mode === 'live' ? liveESignature(config) : sandboxESignature);
-  };
+  const { test, call } = adapterCalls(INTEGRATION_TYPE, (config) => (config.mode === 'live' ? liveESignature(config) : sandboxESignature), base);
   return {
     sign: (document, signer) =>
-      recorded(
-        INTEGRATION_TYPE,
+      call(
         'sign',
-        async () => (await resolve(true)).sign(document, signer),
+        (esignature) => esignature.sign(document, signer),
         (result) => ({ success: true, message: `Document ${document.id} signed by ${signer.email} (${result.signatureId})` }),
       ),
-    test: () =>
-      recorded(
-        INTEGRATION_TYPE,
-        'test',
-        async () => (await resolve(false)).test(),
-        (result) => ({ success: result.ok, message: result.message }),
-      ),
+    test,
   };
 }

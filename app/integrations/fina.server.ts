@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { isValidOib } from '../utils/validation.ts';
 import { sandboxAccountBlocked } from './sandbox-rules.ts';
-import { assertEnabled, IntegrationError, liveJson, loadConfig, recorded, type IntegrationConfig } from './core.server.ts';
-import type { IntegrationAdapter, TestOutcome } from './types.ts';
+import { adapterCalls, IntegrationError, liveStatusTest, liveJson, type IntegrationConfig } from './core.server.ts';
+import type { IntegrationAdapter } from './types.ts';
 
 export { sandboxAccountBlocked };
 
@@ -82,10 +82,7 @@ export const sandboxFina: FinaAdapter = {
 
 export function liveFina(config: IntegrationConfig): FinaAdapter {
   return {
-    async test() {
-      await liveJson(config, 'status');
-      return { ok: true, message: `${config.name} answered at ${config.endpoint ?? ''}` };
-    },
+    test: () => liveStatusTest(config),
     async companyByOib(oib) {
       assertOib(oib);
       const body = await liveJson<Partial<FinaCompany>>(config, `companies/${oib}`);
@@ -103,31 +100,19 @@ export function liveFina(config: IntegrationConfig): FinaAdapter {
 
 /** The FINA adapter for the row's mode, each call logged. `base` replaces the implementation (tests). */
 export function getFina(base?: FinaAdapter): FinaAdapter {
-  const resolve = async (business: boolean) => {
-    const config = await loadConfig('fina');
-    if (business) assertEnabled(config);
-    return base ?? (config.mode === 'live' ? liveFina(config) : sandboxFina);
-  };
+  const { test, call } = adapterCalls('fina', (config) => (config.mode === 'live' ? liveFina(config) : sandboxFina), base);
   return {
-    test: () =>
-      recorded(
-        'fina',
-        'test',
-        async () => (await resolve(false)).test(),
-        (result: TestOutcome) => ({ success: result.ok, message: result.message }),
-      ),
+    test,
     companyByOib: (oib) =>
-      recorded(
-        'fina',
+      call(
         'companyByOib',
-        async () => (await resolve(true)).companyByOib(oib),
+        (fina) => fina.companyByOib(oib),
         (company) => ({ success: true, message: `${oib}: ${company.name} (${company.status})` }),
       ),
     accountBlockage: (oib) =>
-      recorded(
-        'fina',
+      call(
         'accountBlockage',
-        async () => (await resolve(true)).accountBlockage(oib),
+        (fina) => fina.accountBlockage(oib),
         (result) => ({
           success: true,
           message: result.blocked ? `${oib}: blocked since ${result.since ?? '?'} (${result.reason ?? ''})` : `${oib}: not blocked`,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { selectOne } from '../db.server.ts';
-import { assertEnabled, IntegrationError, liveJson, loadConfig, recorded, type IntegrationConfig } from './core.server.ts';
-import type { IntegrationAdapter, TestOutcome } from './types.ts';
+import { adapterCalls, IntegrationError, liveStatusTest, liveJson, type IntegrationConfig } from './core.server.ts';
+import type { IntegrationAdapter } from './types.ts';
 import { sqlFromBusinessLocal } from '../utils/business-time.ts';
 
 /**
@@ -119,10 +119,7 @@ export const sandboxHanfa: HanfaAdapter = {
 
 export function liveHanfa(config: IntegrationConfig): HanfaAdapter {
   return {
-    async test() {
-      await liveJson(config, 'status');
-      return { ok: true, message: `${config.name} answered at ${config.endpoint ?? ''}` };
-    },
+    test: () => liveStatusTest(config),
     async submitQuarterlyReport(period) {
       const figures = await quarterlyFigures(period);
       const body = await liveJson<{ receiptId?: unknown }>(config, 'reports', {
@@ -137,24 +134,13 @@ export function liveHanfa(config: IntegrationConfig): HanfaAdapter {
 }
 
 export function getHanfa(base?: HanfaAdapter): HanfaAdapter {
-  const resolve = async (business: boolean) => {
-    const config = await loadConfig('hanfa');
-    if (business) assertEnabled(config);
-    return base ?? (config.mode === 'live' ? liveHanfa(config) : sandboxHanfa);
-  };
+  const { test, call } = adapterCalls('hanfa', (config) => (config.mode === 'live' ? liveHanfa(config) : sandboxHanfa), base);
   return {
-    test: () =>
-      recorded(
-        'hanfa',
-        'test',
-        async () => (await resolve(false)).test(),
-        (result: TestOutcome) => ({ success: result.ok, message: result.message }),
-      ),
+    test,
     submitQuarterlyReport: (period) =>
-      recorded(
-        'hanfa',
+      call(
         'submitQuarterlyReport',
-        async () => (await resolve(true)).submitQuarterlyReport(period),
+        (hanfa) => hanfa.submitQuarterlyReport(period),
         (receipt) => ({
           success: true,
           message: `Quarterly report ${period} accepted, receipt ${receipt.receiptId} (${receipt.figures.financedCount} financed, ${receipt.figures.financedVolume.toFixed(2)} EUR)`,

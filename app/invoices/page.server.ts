@@ -1,7 +1,7 @@
 import { parseWithZod } from '@conform-to/zod/v4';
 import { json, unstable_createMemoryUploadHandler } from '@remix-run/node';
 import type { Actor } from '../auth/users.server.ts';
-import { partySearchCondition } from '../clients/party.server.ts';
+import { partySearchCondition, type PartyCompanyDto } from '../clients/party.server.ts';
 import { inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { storeDocument } from '../documents/documents.server.ts';
 import { MAX_UPLOAD_BYTES } from '../documents/schemas.ts';
@@ -227,14 +227,8 @@ export async function handleDecision(formData: FormData, { actor, ip, back }: { 
 
 const FIELD_NAMES = ['clientId', 'customerId', 'invoiceNumber', 'issueDate', 'dueDate', 'amount', 'currency', 'description'] as const;
 
-export interface ProposedCustomerView {
-  companyName: string;
-  oib: string;
-  address: string | null;
-  city: string | null;
-  postalCode: string | null;
-  country: string;
-}
+/** The buyer the 409 of an e-invoice import proposes to add, as the page shows it. */
+export type ProposedCustomerView = Omit<PartyCompanyDto, 'id'>;
 
 export interface ImportResult {
   intent: 'import';

@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
-import type { Actor } from '../auth/users.server.ts';
+import type { Actor, ClientCommand } from '../auth/users.server.ts';
 import { sqlUserName } from '../auth/user-record.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { apiError, parseInput } from '../utils/api.server.ts';
@@ -120,17 +120,7 @@ async function post(adjustment: { id: string; client_id: string; invoice_id: str
  * POST /api/clients/{id}/ledger-adjustments and the client page's form.
  * Throws 400 (invalid input; an invoice of another client), 403, 404 (client).
  */
-export async function requestAdjustment({
-  actor,
-  clientId,
-  input,
-  ip,
-}: {
-  actor: Actor;
-  clientId: string;
-  input: AdjustmentRequestInput;
-  ip?: string | null;
-}): Promise<LedgerAdjustmentDto> {
+export async function requestAdjustment({ actor, clientId, input, ip }: ClientCommand<AdjustmentRequestInput>): Promise<LedgerAdjustmentDto> {
   assertCan(actor, 'adjust:ledger');
   const data = parseInput(adjustmentRequestSchema, input);
   return inTransaction(async (transaction) => {

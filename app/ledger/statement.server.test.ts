@@ -8,6 +8,7 @@ import { createTestUser, insertClient, insertCustomer, insertInvoice } from '../
 import { pdfText } from '../../tests/support/pdf-text.ts';
 import { invoiceLedgerBalance, ledgerDebtorExposure, ledgerUsedCredit, postLedgerEntries, type LedgerEntryInput } from './ledger.server.ts';
 import { clientAccountSummary, ledgerPage, statement } from './statement.server.ts';
+import { parseCsv } from '../exports/test-csv.ts';
 
 const today = businessDay();
 const day = (offset: number) => addDays(today, offset);
@@ -172,35 +173,6 @@ describe('client_ledger is append-only', () => {
 
 const ctx = (request: Request, params: Record<string, string>) => ({ request, params, context: { clientIp: '127.0.0.1' } });
 
-/** Parses an RFC 4180 CSV with ';' (quoted fields with doubled quotes, CRLF). */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let field = '';
-  let record: string[] = [];
-  let quoted = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const char = text[index];
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        field += '"';
-        index += 1;
-      } else if (char === '"') quoted = false;
-      else field += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ';') {
-      record.push(field);
-      field = '';
-    } else if (char === '\r' && text[index + 1] === '\n') {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      index += 1;
-    } else field += char;
-  }
-  return records;
-}
-
 const csvCents = (value: string) => (value === '' ? 0 : toCents(value.replace(',', '.')));
 const hrCents = (value: string) => toCents(value.replace(/\./g, '').replace(',', '.'));
 
@@ -216,7 +188,7 @@ describe('GET /api/clients/{id}/statement', () => {
     const bytes = new Uint8Array(await response.arrayBuffer());
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const text = new TextDecoder().decode(bytes.subarray(3));
-    const records = parseCsv(text);
+    const records = parseCsv(text, ';');
     expect(records[0]).toEqual(['Datum', 'Vrsta', 'Referenca', 'Duguje', 'Potražuje', 'Saldo']);
     const broughtForward = csvCents(records[1][5]);
     const movements = records.slice(2, -1);

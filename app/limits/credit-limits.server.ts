@@ -104,6 +104,15 @@ function partyOf(row: { client_id: string | null; customer_id: string | null }):
     : { type: 'customer', table: 'customers', column: 'customer_id', id: row.customer_id! };
 }
 
+/** The party's row, locked while its limit changes: its name and current limit. */
+async function lockHolder(party: Party, transaction: Transaction) {
+  return (await selectOne<RowOf<typeof Client | typeof Customer, 'company_name' | 'credit_limit'>>(
+    `SELECT company_name, credit_limit FROM ${party.table} WHERE id = :id FOR UPDATE`,
+    { id: party.id },
+    { transaction },
+  ))!;
+}
+
 /** The activity details naming the party: clientId/clientName as before for a client, customerId/customerName for a debtor. */
 function partyDetails(party: Party, name: string | null): Record<string, string | null> {
   return party.type === 'client' ? { clientId: party.id, clientName: name } : { customerId: party.id, customerName: name };
@@ -265,11 +274,7 @@ export async function approveCreditLimit({
     if (request.valid_until !== null && request.valid_until < zagrebToday()) throw apiError(409, LIMIT_ERRORS.validityEnded);
     const limit = data.approvedLimit ?? decimal(request.requested_limit);
     const party = partyOf(request);
-    const holder = (await selectOne<RowOf<typeof Client | typeof Customer, 'company_name' | 'credit_limit'>>(
-      `SELECT company_name, credit_limit FROM ${party.table} WHERE id = :id FOR UPDATE`,
-      { id: party.id },
-      { transaction },
-    ))!;
+    const holder = await lockHolder(party, transaction);
     await execute(
       `UPDATE credit_limit_requests SET status = 'approved', approved_limit = :limit, decided_by = :actorId, decided_at = now() WHERE id = :id`,
       { id: request.id, limit, actorId: actor.id },
@@ -577,11 +582,7 @@ export async function expireCreditLimits(today: string = zagrebToday()): Promise
       if (!request || request.status !== 'approved' || request.valid_until >= today) return false;
       // Locked before the other requests are read, so an approval for this party committing now is seen (it holds this lock first).
       const party = partyOf(request);
-      const holder = (await selectOne<RowOf<typeof Client | typeof Customer, 'company_name' | 'credit_limit'>>(
-        `SELECT company_name, credit_limit FROM ${party.table} WHERE id = :id FOR UPDATE`,
-        { id: party.id },
-        { transaction },
-      ))!;
+      const holder = await lockHolder(party, transaction);
       await execute(`UPDATE credit_limit_requests SET status = 'expired' WHERE id = :id`, { id }, { transaction });
       const fallback = await fallbackLimit(request, today, transaction);
       await execute(`UPDATE ${party.table} SET credit_limit = :limit WHERE id = :partyId`, { partyId: party.id, limit: fallback.limit }, { transaction });

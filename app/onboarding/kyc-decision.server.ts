@@ -3,7 +3,7 @@ import type { Transaction } from 'sequelize';
 import type { ClientStatus, OnboardingStatus } from '../../db/models/enums.ts';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
-import type { Actor } from '../auth/users.server.ts';
+import type { Actor, ClientCommand } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { recordStoredDocument } from '../documents/documents.server.ts';
 import { checkUpload } from '../documents/file-types.server.ts';
@@ -12,12 +12,13 @@ import { getObjectStore, type StoredObject } from '../storage/object-store.serve
 import { apiError, readApiError, zodRefusal } from '../utils/api.server.ts';
 import { applyKycDecision, lockClientOnboarding, resumeKycReview, type KycEffect } from '../workflows/decisions.server.ts';
 import { startWorkflowInstance } from '../workflows/instances.server.ts';
+import { completeOpenTasks } from '../tasks/complete-open.server.ts';
 import { DOCUMENT_TYPE_OF_KYC, KYC_DOCUMENT_TYPES, KYC_EXTENSIONS, KYC_MAX_FILE_BYTES, KYC_MAX_FILE_MB, type KycDocumentType } from './kyc.ts';
 import { sendDocumentRequestMail, sendRejectionMail } from './kyc-mail.server.ts';
 import { KYC_ERRORS, KYC_REQUEST_TTL_DAYS, kycDecisionSchema, type KycDecision, type KycDecisionInput } from './schemas.ts';
 import type { FilePart, UploadErrors } from './uploads.server.ts';
 import { isUuid } from '../utils/validation.ts';
-import type { ActivityLog, Client, CreditLimitRequest, Document, Task } from '../../db/models/index.ts';
+import type { ActivityLog, Client, CreditLimitRequest, Document } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
 import { sqlUserName } from '../auth/user-record.server.ts';
 import { iso } from '../utils/api-values.ts';
@@ -67,17 +68,7 @@ export interface KycDecisionResult {
 }
 
 /** POST /api/clients/{id}/kyc-decision and the decision forms. Throws 400, 403, 404, 409. */
-export async function decideKyc({
-  actor,
-  clientId,
-  input,
-  ip,
-}: {
-  actor: Actor;
-  clientId: string;
-  input: KycDecisionInput | unknown;
-  ip?: string | null;
-}): Promise<KycDecisionResult> {
+export async function decideKyc({ actor, clientId, input, ip }: ClientCommand<KycDecisionInput | unknown>): Promise<KycDecisionResult> {
   assertCan(actor, 'decide:kyc');
   const parsed = kycDecisionSchema.safeParse(input);
   if (!parsed.success) throw zodRefusal(parsed.error);
@@ -190,30 +181,9 @@ export async function decideKyc({
 }
 
 /** The client's open KYC tasks are done: the decision was their work. Returns their ids. */
-async function closeKycTasks(clientId: string, decision: KycDecision, actor: Actor, ip: string | null, transaction: Transaction): Promise<string[]> {
-  const { rows } = await execute<RowOf<typeof Task, 'id' | 'title' | 'status'>>(
-    `UPDATE tasks t SET status = 'completed', completed_at = now(), assigned_to = coalesce(t.assigned_to, :actorId)
-       FROM (SELECT id, status FROM tasks WHERE type = 'kyc_verification' AND entity_type = 'client' AND entity_id = :clientId
-               AND status IN ('pending', 'in_progress') FOR UPDATE) old
-      WHERE t.id = old.id
-      RETURNING t.id, t.title, old.status`,
-    { clientId, actorId: actor.id },
-    { transaction },
-  );
-  for (const task of rows) {
-    await logActivity(
-      {
-        action: 'task_completed',
-        userId: actor.id,
-        entityType: 'task',
-        entityId: task.id,
-        ipAddress: ip,
-        details: { title: task.title, from: task.status, to: 'completed', kycDecision: decision },
-      },
-      transaction,
-    );
-  }
-  return rows.map((task) => task.id);
+function closeKycTasks(clientId: string, decision: KycDecision, actor: Actor, ip: string | null, transaction: Transaction): Promise<string[]> {
+  const where = `type = 'kyc_verification' AND entity_type = 'client' AND entity_id = :clientId`;
+  return completeOpenTasks({ where, replacements: { clientId } }, { actor, ip }, { kycDecision: decision }, transaction);
 }
 
 /**

@@ -174,30 +174,37 @@ export async function exportPayouts({ actor, ids, ip }: { actor: Actor; ids: str
 
     await execute(`UPDATE payouts SET status = 'exported', export_batch_id = :batchId, exported_at = now() WHERE id IN (:ids)`, { ids: unique, batchId }, { transaction });
     const totalCents = sumCents(rows.map((row) => toCents(row.amount)));
-    for (const row of rows) {
-      await logActivity(
-        {
-          action: 'payout_exported',
-          userId: actor.id,
-          entityType: 'payout',
-          entityId: row.id,
-          ipAddress: ip,
-          details: {
-            batchId,
-            kind: row.kind,
-            invoiceNumber: row.invoice_number,
-            clientName: row.client_name,
-            amount: centsToNumber(toCents(row.amount)),
-            iban: row.iban,
-            fromStatus: 'pending',
-            toStatus: 'exported',
-          },
-        },
-        transaction,
-      );
-    }
+    await logPayouts(
+      rows,
+      'payout_exported',
+      (row) => ({
+        batchId,
+        kind: row.kind,
+        invoiceNumber: row.invoice_number,
+        clientName: row.client_name,
+        amount: centsToNumber(toCents(row.amount)),
+        iban: row.iban,
+        fromStatus: 'pending',
+        toStatus: 'exported',
+      }),
+      { actor, ip },
+      transaction,
+    );
     return { xml, batchId, count: rows.length, total: centsToNumber(totalCents), fileName: `${batchId}.xml` };
   });
+}
+
+/** One activity row per payout that moved (exported, paid): `action` and what `details` tells of it. */
+async function logPayouts(
+  rows: PayoutRow[],
+  action: string,
+  details: (row: PayoutRow) => Record<string, unknown>,
+  by: { actor: Actor; ip?: string | null },
+  transaction: Transaction,
+): Promise<void> {
+  for (const row of rows) {
+    await logActivity({ action, userId: by.actor.id, entityType: 'payout', entityId: row.id, ipAddress: by.ip, details: details(row) }, transaction);
+  }
 }
 
 /** Exported → paid once the bank confirms the batch (manager). 404 unknown, 409 not exported. */
@@ -213,26 +220,20 @@ export async function markPayoutsPaid({ actor, ids, ip }: { actor: Actor; ids: s
     const wrong = rows.filter((row) => row.status !== 'exported');
     if (wrong.length) throw idsRefusal(PAYMENT_MESSAGES.payoutNotExported, { payouts: statusList(wrong.map((row) => ({ name: row.invoice_number, status: row.status }))) });
     await execute(`UPDATE payouts SET status = 'paid' WHERE id IN (:ids)`, { ids: unique }, { transaction });
-    for (const row of rows) {
-      await logActivity(
-        {
-          action: 'payout_paid',
-          userId: actor.id,
-          entityType: 'payout',
-          entityId: row.id,
-          ipAddress: ip,
-          details: {
-            batchId: row.export_batch_id,
-            kind: row.kind,
-            invoiceNumber: row.invoice_number,
-            amount: centsToNumber(toCents(row.amount)),
-            fromStatus: 'exported',
-            toStatus: 'paid',
-          },
-        },
-        transaction,
-      );
-    }
+    await logPayouts(
+      rows,
+      'payout_paid',
+      (row) => ({
+        batchId: row.export_batch_id,
+        kind: row.kind,
+        invoiceNumber: row.invoice_number,
+        amount: centsToNumber(toCents(row.amount)),
+        fromStatus: 'exported',
+        toStatus: 'paid',
+      }),
+      { actor, ip },
+      transaction,
+    );
     const updated = await selectRows<PayoutRow>(`${SELECT_PAYOUT} WHERE po.id IN (:ids) ORDER BY po.created_at DESC`, { ids: unique }, { transaction });
     return updated.map(toPayoutDto);
   });

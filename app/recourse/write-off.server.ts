@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
-import type { Actor } from '../auth/users.server.ts';
+import type { Actor, InvoiceCommand } from '../auth/users.server.ts';
 import { sqlUserName } from '../auth/user-record.server.ts';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { invoiceLedgerBalance, invoiceOutstandingAdvance, postLedgerEntries } from '../ledger/ledger.server.ts';
@@ -117,17 +117,7 @@ function assertWritableOff(invoice: RecourseInvoice) {
  * request. 400 no reason, 403, 404, 409 not financed / a recourse invoice /
  * already written off / a request already pending.
  */
-export async function requestWriteOff({
-  actor,
-  invoiceId,
-  input,
-  ip,
-}: {
-  actor: Actor;
-  invoiceId: string;
-  input: RecourseReasonInput;
-  ip?: string | null;
-}): Promise<WriteOffRequestDto> {
+export async function requestWriteOff({ actor, invoiceId, input, ip }: InvoiceCommand<RecourseReasonInput>): Promise<WriteOffRequestDto> {
   assertCan(actor, 'request:write_off');
   const { reason } = parseInput(recourseReasonSchema, input);
   return inTransaction(async (transaction) => {

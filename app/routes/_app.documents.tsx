@@ -1,6 +1,6 @@
-import { Button, Card, Flex, Grid, Heading, Text, TextField } from '@radix-ui/themes';
+import { Button, Card, Flex, Grid, Heading, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { TabBar } from '~/components/kit/tab-bar.tsx';
 import { clientIp } from '~/auth/login.server.ts';
@@ -13,7 +13,9 @@ import { DOCUMENT_TABS, documentPageIntentSchema, type DocumentTab } from '~/doc
 import { readFormData } from '~/utils/form-data.server.ts';
 import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
 import { Pager } from '~/components/kit/pager.tsx';
-import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
+import { PageHeader } from '~/components/kit/page-header.tsx';
+import { SearchBar } from '~/components/kit/search-bar.tsx';
+import { listHref, pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
 
 const PAGE_SIZE = 24;
 
@@ -58,14 +60,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return signFromForm({ actor, id: posted.id, ip, backTo });
 }
 
-function listHref(params: { q: string; tab: DocumentTab; page?: number }, extra: Record<string, string> = {}) {
-  const search = new URLSearchParams();
-  if (params.q) search.set('q', params.q);
-  if (params.tab !== 'all') search.set('tab', params.tab);
-  if (params.page && params.page > 1) search.set('page', String(params.page));
-  for (const [key, value] of Object.entries(extra)) search.set(key, value);
-  const text = search.toString();
-  return text ? `/documents?${text}` : '/documents';
+function documentsHref(params: { q: string; tab: DocumentTab; page?: number }, extra: Record<string, string> = {}) {
+  return listHref('/documents', { q: params.q, tab: params.tab, page: params.page }, { tab: 'all', page: 1 }, extra);
 }
 
 export default function DocumentsPage() {
@@ -75,24 +71,16 @@ export default function DocumentsPage() {
   const inlineUpload = data.canUpload && (data.showUpload || (actionData?.intent === 'upload' && !actionData.ok));
   return (
     <Flex direction="column" gap="4">
-      <Flex justify="between" align="center" gap="3" wrap="wrap">
-        <div>
-          <Heading as="h2" size="6">
-            {t('documents.title')}
-          </Heading>
-          <Text size="2" color="gray">
-            {t('documents.subtitle')}
-          </Text>
-        </div>
+      <PageHeader title={t('documents.title')} subtitle={t('documents.subtitle')}>
         {data.canUpload ? (
           <>
             <UploadDialog defaultOpen={false} />
             <Button asChild className="no-js-only" variant="solid">
-              <Link to={listHref(data, { upload: '1' })}>{t('documents.uploadButton')}</Link>
+              <Link to={documentsHref(data, { upload: '1' })}>{t('documents.uploadButton')}</Link>
             </Button>
           </>
         ) : null}
-      </Flex>
+      </PageHeader>
 
       {inlineUpload ? (
         <Card size="3">
@@ -103,28 +91,13 @@ export default function DocumentsPage() {
         </Card>
       ) : null}
 
-      <Form method="get" role="search">
-        {data.tab !== 'all' ? <input type="hidden" name="tab" value={data.tab} /> : null}
-        <Flex gap="2">
-          <TextField.Root
-            name="q"
-            type="search"
-            defaultValue={data.q}
-            placeholder={t('documents.searchPlaceholder')}
-            aria-label={t('documents.searchPlaceholder')}
-            style={{ flexGrow: 1 }}
-          />
-          <Button type="submit" variant="soft">
-            {t('documents.search')}
-          </Button>
-        </Flex>
-      </Form>
+      <SearchBar placeholder={t('documents.searchPlaceholder')} q={data.q} keep={{ tab: data.tab !== 'all' ? data.tab : null }} submitLabel={t('documents.search')} grow />
 
       <TabBar
         label={t('documents.title')}
         tabs={DOCUMENT_TABS}
         active={data.tab}
-        hrefFor={(tab) => listHref({ q: data.q, tab })}
+        hrefFor={(tab) => documentsHref({ q: data.q, tab })}
         labelFor={(tab) => t(`documents.tabs.${tab}`)}
         countFor={(tab) => data.counts[tab]}
       />
@@ -141,7 +114,7 @@ export default function DocumentsPage() {
         </Grid>
       )}
 
-      <Pager page={data.page} pages={data.pages} hrefFor={(page) => listHref({ ...data, page })} />
+      <Pager page={data.page} pages={data.pages} hrefFor={(page) => documentsHref({ ...data, page })} />
     </Flex>
   );
 }

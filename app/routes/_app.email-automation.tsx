@@ -1,5 +1,5 @@
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Button, Flex, Grid, Heading, Text } from '@radix-ui/themes';
+import { Button, Flex, Grid, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useActionData, useLoaderData, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
@@ -25,6 +25,7 @@ import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
 import { useListLoading } from '~/components/kit/list-loading.ts';
 import { readListUrl, tabSchema } from '~/utils/list-url.ts';
 import { CreateButton, useCreateDialog } from '~/components/kit/create-form.tsx';
+import { PageHeader } from '~/components/kit/page-header.tsx';
 
 const TABS = ['templates', 'campaigns', 'logs'] as const;
 type Tab = (typeof TABS)[number];
@@ -183,16 +184,13 @@ export default function EmailAutomationPage() {
 
   return (
     <Flex direction="column" gap="4">
-      <Flex justify="between" align="center" gap="3" wrap="wrap">
-        <Heading as="h2" size="6">
-          {t('email.title')}
-        </Heading>
+      <PageHeader title={t('email.title')}>
         {data.outbox ? (
           <Button asChild variant="ghost">
             <Link to="/email-automation/outbox">{t('email.outbox.link')}</Link>
           </Button>
         ) : null}
-      </Flex>
+      </PageHeader>
       <SummaryCards summary={data.summary} />
       <TabBar label={t('email.tabsLabel')} tabs={TABS} active={nextTab} hrefFor={hrefOf} labelFor={(tab) => t(`email.tabs.${tab}`)} />
 

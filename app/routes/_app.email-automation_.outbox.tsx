@@ -1,4 +1,4 @@
-import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
+import { Button, Card, Flex, Text } from '@radix-ui/themes';
 import { json, type LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { requirePermission } from '~/auth/permissions.server.ts';
 import { listOutbox, readOutboxHtml, readOutboxMessage } from '~/email/logs.server.ts';
 import { getEnv } from '~/env.server.ts';
 import { formatBytes } from '~/utils/format.ts';
+import { PageHeader } from '~/components/kit/page-header.tsx';
 
 /** The local outbox (README.md): without SMTP_URL, mail is written to DATA_DIR/outbox; ?message=<file> shows one. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -20,14 +21,11 @@ export default function OutboxPage() {
   const { t } = useTranslation();
   return (
     <Flex direction="column" gap="4">
-      <Flex justify="between" align="center" wrap="wrap" gap="3">
-        <Heading as="h2" size="6">
-          {t('email.outbox.title')}
-        </Heading>
+      <PageHeader title={t('email.outbox.title')}>
         <Button asChild variant="soft">
           <Link to="/email-automation">{t('email.outbox.back')}</Link>
         </Button>
-      </Flex>
+      </PageHeader>
       {data.smtp ? null : (
         <Text size="2" color="gray">
           {t('email.outbox.description')}

@@ -25,6 +25,7 @@ import { isValidOib } from '~/utils/validation.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
 import { TableHead } from '~/components/kit/table-head.tsx';
+import { PageHeader } from '~/components/kit/page-header.tsx';
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'nav.integrationsPage', data?.integration.name);
 
@@ -113,14 +114,11 @@ export default function IntegrationPage() {
   };
   return (
     <Flex direction="column" gap="4">
-      <Flex justify="between" align="center" wrap="wrap" gap="2">
-        <Heading as="h2" size="6">
-          {data.integration.name}
-        </Heading>
+      <PageHeader title={data.integration.name}>
         <RadixLink asChild size="2">
           <Link to="/integrations">{t('integrations.backToAll')}</Link>
         </RadixLink>
-      </Flex>
+      </PageHeader>
       {actionData?.message && actionData.intent !== 'configure' ? (
         <Callout.Root color="red" role="alert">
           <Callout.Text>{showRefusal(actionData.message)}</Callout.Text>

@@ -1,4 +1,4 @@
-import { getFormProps, getInputProps, type Submission, type SubmissionResult } from '@conform-to/react';
+import { getFormProps, getInputProps, type FormMetadata, type Submission, type SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Badge, Button, Callout, Card, Flex, Grid, Heading } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
@@ -18,6 +18,7 @@ import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { useZodForm } from '~/components/kit/zod-form.ts';
 import { FactsCard } from '~/components/kit/facts-card.tsx';
+import { PageHeader } from '~/components/kit/page-header.tsx';
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
@@ -78,9 +79,7 @@ export default function ProfilePage() {
   const { t } = useTranslation();
   return (
     <Flex direction="column" gap="4">
-      <Heading as="h2" size="6">
-        {t('profile.title')}
-      </Heading>
+      <PageHeader title={t('profile.title')} />
       {user.mustChangePassword ? (
         <Callout.Root color="amber" role="status">
           <Callout.Text>{t('profile.mustChange')}</Callout.Text>
@@ -95,35 +94,48 @@ export default function ProfilePage() {
   );
 }
 
-/** docs/screens.md: a failed save shows the destructive 'Greška' toast with the form's own failure text. */
-function useFailureToast(lastResult: SubmissionResult<string[]> | undefined, description: string) {
+/**
+ * A form card of the profile page: one form posting `intent`, its title,
+ * fields, refusals and a submit that says it is busy while this form is sent.
+ * docs/screens.md: a failed save shows the destructive 'Greška' toast with
+ * the form's own failure text.
+ */
+function ProfileCard({
+  form,
+  intent,
+  title,
+  submit,
+  lastResult,
+  failure,
+  children,
+}: {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any conform form; only its id, errors and props are read
+  form: FormMetadata<any, string[]>;
+  intent: string;
+  title: string;
+  submit: { label: string; busy: string };
+  lastResult?: SubmissionResult<string[]>;
+  failure: string;
+  children: React.ReactNode;
+}) {
   const toast = useToast();
-  useEffect(() => {
-    if (lastResult?.status === 'error') toast({ title: 'profile.errorTitle', description, variant: 'destructive' });
-  }, [lastResult, toast, description]);
-}
-
-function ProfileForm({ user, lastResult }: { user: { firstName: string; lastName: string; email: string }; lastResult?: SubmissionResult<string[]> }) {
-  const { t } = useTranslation();
   const navigation = useNavigation();
-  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'profile';
-  // Prefilled from the current user until edited (docs/screens.md).
-  const [form, fields] = useZodForm(profileSchema, { id: 'profile', lastResult, defaultValue: { firstName: user.firstName, lastName: user.lastName, email: user.email } });
-  useFailureToast(lastResult, 'profile.updateFailed');
+  const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
+  useEffect(() => {
+    if (lastResult?.status === 'error') toast({ title: 'profile.errorTitle', description: failure, variant: 'destructive' });
+  }, [lastResult, toast, failure]);
   return (
     <Card size="3">
       <Form method="post" {...getFormProps(form)}>
-        <input type="hidden" name="intent" value="profile" />
+        <input type="hidden" name="intent" value={intent} />
         <Flex direction="column" gap="3">
           <Heading as="h3" size="4">
-            {t('profile.personal')}
+            {title}
           </Heading>
-          <Field label={t('profile.firstName')} inputProps={getInputProps(fields.firstName, { type: 'text' })} errors={fields.firstName.errors} />
-          <Field label={t('profile.lastName')} inputProps={getInputProps(fields.lastName, { type: 'text' })} errors={fields.lastName.errors} />
-          <Field label={t('profile.email')} inputProps={getInputProps(fields.email, { type: 'email' })} errors={fields.email.errors} />
+          {children}
           <FormErrors errors={form.errors} />
-          <Button type="submit" disabled={saving}>
-            {saving ? t('profile.saving') : t('profile.save')}
+          <Button type="submit" disabled={busy}>
+            {busy ? submit.busy : submit.label}
           </Button>
         </Flex>
       </Form>
@@ -131,30 +143,42 @@ function ProfileForm({ user, lastResult }: { user: { firstName: string; lastName
   );
 }
 
+function ProfileForm({ user, lastResult }: { user: { firstName: string; lastName: string; email: string }; lastResult?: SubmissionResult<string[]> }) {
+  const { t } = useTranslation();
+  // Prefilled from the current user until edited (docs/screens.md).
+  const [form, fields] = useZodForm(profileSchema, { id: 'profile', lastResult, defaultValue: { firstName: user.firstName, lastName: user.lastName, email: user.email } });
+  return (
+    <ProfileCard
+      form={form}
+      intent="profile"
+      title={t('profile.personal')}
+      submit={{ label: t('profile.save'), busy: t('profile.saving') }}
+      lastResult={lastResult}
+      failure="profile.updateFailed"
+    >
+      <Field label={t('profile.firstName')} inputProps={getInputProps(fields.firstName, { type: 'text' })} errors={fields.firstName.errors} />
+      <Field label={t('profile.lastName')} inputProps={getInputProps(fields.lastName, { type: 'text' })} errors={fields.lastName.errors} />
+      <Field label={t('profile.email')} inputProps={getInputProps(fields.email, { type: 'email' })} errors={fields.email.errors} />
+    </ProfileCard>
+  );
+}
+
 function PasswordForm({ lastResult }: { lastResult?: SubmissionResult<string[]> }) {
   const { t } = useTranslation();
-  const navigation = useNavigation();
-  const changing = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'password';
   const [form, fields] = useZodForm(changePasswordSchema, { id: 'password', lastResult });
-  useFailureToast(lastResult, 'profile.passwordFailed');
   return (
-    <Card size="3">
-      <Form method="post" {...getFormProps(form)}>
-        <input type="hidden" name="intent" value="password" />
-        <Flex direction="column" gap="3">
-          <Heading as="h3" size="4">
-            {t('profile.password')}
-          </Heading>
-          <PasswordField label={t('profile.currentPassword')} meta={fields.currentPassword} autoComplete="current-password" />
-          <PasswordField label={t('profile.newPassword')} meta={fields.newPassword} autoComplete="new-password" />
-          <PasswordField label={t('profile.confirmPassword')} meta={fields.confirmPassword} autoComplete="new-password" />
-          <FormErrors errors={form.errors} />
-          <Button type="submit" disabled={changing}>
-            {changing ? t('profile.changing') : t('profile.changePassword')}
-          </Button>
-        </Flex>
-      </Form>
-    </Card>
+    <ProfileCard
+      form={form}
+      intent="password"
+      title={t('profile.password')}
+      submit={{ label: t('profile.changePassword'), busy: t('profile.changing') }}
+      lastResult={lastResult}
+      failure="profile.passwordFailed"
+    >
+      <PasswordField label={t('profile.currentPassword')} meta={fields.currentPassword} autoComplete="current-password" />
+      <PasswordField label={t('profile.newPassword')} meta={fields.newPassword} autoComplete="new-password" />
+      <PasswordField label={t('profile.confirmPassword')} meta={fields.confirmPassword} autoComplete="new-password" />
+    </ProfileCard>
   );
 }
 

@@ -1,8 +1,8 @@
 import { parseWithZod } from '@conform-to/zod/v4';
-import { MagnifyingGlassIcon, PlusIcon } from '@radix-ui/react-icons';
-import { Button, Card, Flex, Grid, Heading, Text, TextField } from '@radix-ui/themes';
+import { PlusIcon } from '@radix-ui/react-icons';
+import { Button, Card, Flex, Grid, Heading, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
@@ -17,6 +17,9 @@ import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { readIntent } from '~/utils/intent.server.ts';
 import { Pager } from '~/components/kit/pager.tsx';
+import { PageHeader } from '~/components/kit/page-header.tsx';
+import { FilterSelect, SearchBar } from '~/components/kit/search-bar.tsx';
+import { Options } from '~/components/kit/fields.tsx';
 import { optionalChoiceSchema, pageCount, pageOffset, readListUrl } from '~/utils/list-url.ts';
 import { useListLoading } from '~/components/kit/list-loading.ts';
 
@@ -157,15 +160,7 @@ export default function RiskPage() {
 
   return (
     <Flex direction="column" gap="4">
-      <Flex justify="between" align="center" gap="3" wrap="wrap">
-        <Flex direction="column">
-          <Heading as="h2" size="6">
-            {t('risk.title')}
-          </Heading>
-          <Text size="2" color="gray">
-            {t('risk.subtitle')}
-          </Text>
-        </Flex>
+      <PageHeader title={t('risk.title')} subtitle={t('risk.subtitle')}>
         {data.canAssess ? (
           <Button asChild>
             <Link to={listHref(params, { new: '1' })}>
@@ -173,7 +168,7 @@ export default function RiskPage() {
             </Link>
           </Button>
         ) : null}
-      </Flex>
+      </PageHeader>
 
       <Grid columns={{ initial: '1', sm: '3' }} gap="4">
         {RISK_CATEGORIES.map((category) => (
@@ -185,42 +180,28 @@ export default function RiskPage() {
       {data.edit ? <AdjustPanel key={data.edit.id} assessment={data.edit} closeHref={closeHref} lastResult={adjustResult} /> : null}
       {data.details ? <DetailsPanel assessment={data.details} closeHref={closeHref} editHref={data.canAdjust ? listHref(params, { edit: data.details.id }) : null} /> : null}
 
-      <Form method="get" role="search" aria-label={t('risk.searchLabel')}>
-        <Flex gap="2" align="center" wrap="wrap">
-          <TextField.Root name="q" type="search" defaultValue={data.q} placeholder={t('risk.searchPlaceholder')} aria-label={t('risk.searchPlaceholder')} style={{ minWidth: 260 }}>
-            <TextField.Slot>
-              <MagnifyingGlassIcon />
-            </TextField.Slot>
-          </TextField.Root>
-          <select name="category" className="native-select" defaultValue={data.category ?? ''} aria-label={t('risk.categoryFilter')}>
-            <option value="">{t('risk.allCategories')}</option>
-            {RISK_CATEGORIES.map((category) => (
-              <option key={category} value={category}>
-                {t(`risk.categories.${category}`)}
-              </option>
-            ))}
-          </select>
-          <select name="type" className="native-select" defaultValue={data.type ?? ''} aria-label={t('risk.entityTypeFilter')}>
-            <option value="">{t('risk.allEntityTypes')}</option>
-            {ENTITY_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {t(`risk.entityTypes.${type}`)}
-              </option>
-            ))}
-          </select>
-          <Button type="submit" variant="soft">
-            {t('risk.search')}
-          </Button>
-          {data.q || data.category || data.type ? (
-            <Button asChild variant="ghost" color="gray">
-              <Link to="/risk">{t('risk.clearFilters')}</Link>
-            </Button>
-          ) : null}
+      <SearchBar
+        label={t('risk.searchLabel')}
+        placeholder={t('risk.searchPlaceholder')}
+        q={data.q}
+        submitLabel={t('risk.search')}
+        clear={data.q || data.category || data.type ? { to: '/risk', label: t('risk.clearFilters') } : null}
+        minWidth={260}
+        after={
           <Text size="2" color="gray" data-testid="total-count">
             {t('risk.total', { count: data.total })}
           </Text>
-        </Flex>
-      </Form>
+        }
+      >
+        <FilterSelect name="category" label={t('risk.categoryFilter')} value={data.category ?? ''}>
+          <option value="">{t('risk.allCategories')}</option>
+          <Options items={RISK_CATEGORIES} label={(category) => t(`risk.categories.${category}`)} />
+        </FilterSelect>
+        <FilterSelect name="type" label={t('risk.entityTypeFilter')} value={data.type ?? ''}>
+          <option value="">{t('risk.allEntityTypes')}</option>
+          <Options items={ENTITY_TYPES} label={(type) => t(`risk.entityTypes.${type}`)} />
+        </FilterSelect>
+      </SearchBar>
 
       <Heading as="h3" size="4">
         {t('risk.listTitle')}

@@ -26,6 +26,7 @@ import { FactsCard } from '~/components/kit/facts-card.tsx';
 import { BookSettingsCard } from '~/components/ledger/book-settings-card.tsx';
 import { fourEyesAmount } from '~/ledger/book-settings.server.ts';
 import { handleFourEyesSetting } from '~/ledger/settings-page.server.ts';
+import { PageHeader } from '~/components/kit/page-header.tsx';
 import { DunningLevelsCard } from '~/components/dunning/levels-card.tsx';
 import { dunningLevels } from '~/dunning/levels.server.ts';
 import { handleDunningLevels } from '~/dunning/page.server.ts';
@@ -154,9 +155,7 @@ export default function SettingsPage() {
   const { t } = useTranslation();
   return (
     <Flex direction="column" gap="4">
-      <Heading as="h2" size="6">
-        {t('settings.title')}
-      </Heading>
+      <PageHeader title={t('settings.title')} />
       <Card size="3">
         <Heading as="h3" size="4" mb="3">
           {t('settings.appearance')}

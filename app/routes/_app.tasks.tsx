@@ -1,4 +1,4 @@
-import { Callout, Flex, Grid, Heading, Text } from '@radix-ui/themes';
+import { Callout, Flex, Grid, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { useEffect } from 'react';
@@ -24,6 +24,7 @@ import { assignableUsers, getTask, listTasks, taskTabCounts, type TaskDetailDto 
 import { readFormData } from '~/utils/form-data.server.ts';
 import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
 import { CreateButton, useCreateDialog } from '~/components/kit/create-form.tsx';
+import { PageHeader } from '~/components/kit/page-header.tsx';
 
 /** A task named in the URL that does not exist (any more) just closes its panel. */
 async function taskOrNull(id: string | null): Promise<TaskDetailDto | null> {
@@ -114,12 +115,7 @@ export default function TasksPage() {
 
   return (
     <Flex direction="column" gap="4">
-      <Flex justify="between" align="center" gap="3" wrap="wrap">
-        <Heading as="h2" size="6">
-          {t('tasks.title')}
-        </Heading>
-        {addButton(t('tasks.add'))}
-      </Flex>
+      <PageHeader title={t('tasks.title')}>{addButton(t('tasks.add'))}</PageHeader>
       {showPanel ? <NewTaskPanel users={data.users} entity={data.entity} lastResult={formData?.intent === 'create' ? formData.result : undefined} cancelTo={listHref} /> : null}
       {data.editing ? (
         data.editing.status === 'pending' || data.editing.status === 'in_progress' ? (

@@ -1,4 +1,4 @@
-import { Button, Card, Flex, Grid, Heading, Text } from '@radix-ui/themes';
+import { Button, Card, Flex, Grid, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +18,7 @@ import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
 import { workflowPageIntentSchema, type WorkflowPageIntent } from '~/workflows/schemas.ts';
 import { Pager } from '~/components/kit/pager.tsx';
 import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
+import { PageHeader } from '~/components/kit/page-header.tsx';
 
 const PAGE_SIZE = 20;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -210,21 +211,13 @@ export default function WorkflowsPage() {
 
   return (
     <Flex direction="column" gap="4">
-      <Flex justify="between" align="center" gap="3" wrap="wrap">
-        <Flex direction="column">
-          <Heading as="h2" size="6">
-            {t('workflows.title')}
-          </Heading>
-          <Text size="2" color="gray">
-            {t('workflows.subtitle')}
-          </Text>
-        </Flex>
+      <PageHeader title={t('workflows.title')} subtitle={t('workflows.subtitle')}>
         {data.canEdit ? (
           <Button asChild>
             <Link to={href({ edit: 'new' }, 'definitions')}>{t('workflows.actions.new')}</Link>
           </Button>
         ) : null}
-      </Flex>
+      </PageHeader>
 
       <Grid columns={{ initial: '2', sm: '4' }} gap="4">
         {(['running', 'completed', 'failed', 'paused'] as const).map((status) => (

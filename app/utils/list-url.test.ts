@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PAGE, optionalChoiceSchema, pageBounds, pageCount, pageOffset, readListUrl, tabSchema } from './list-url.ts';
+import { listHref, MAX_PAGE, optionalChoiceSchema, pageBounds, pageCount, pageOffset, readListUrl, tabSchema } from './list-url.ts';
 
 const TABS = tabSchema(['all', 'pending', 'done'], 'all');
 const read = (search: string) => readListUrl(new URL(`http://finflow.test/list${search}`));
@@ -60,5 +60,20 @@ describe('pageBounds', () => {
     expect(pageBounds({})).toEqual({ limit: 100, offset: 0 });
     expect(pageBounds({ limit: 5000, offset: -3 })).toEqual({ limit: 1000, offset: 0 });
     expect(pageBounds({ limit: 0.5, offset: 20.9 })).toEqual({ limit: 1, offset: 20 });
+  });
+});
+
+describe('listHref', () => {
+  const tasks = (state: Record<string, string | number | undefined>, extra?: Record<string, string>) => listHref('/tasks', state, { priority: 'all', tab: 'all', page: 1 }, extra);
+
+  it('writes what differs from the defaults, in order, then the extras; the bare path when nothing does', () => {
+    expect(tasks({ q: '', priority: 'all', tab: 'all', page: 1 })).toBe('/tasks');
+    expect(tasks({ q: 'Žuta d.o.o.', priority: 'high', tab: 'all', page: undefined })).toBe('/tasks?q=%C5%BDuta+d.o.o.&priority=high');
+    expect(tasks({ q: '', priority: 'all', tab: 'done', page: 2 }, { new: '1' })).toBe('/tasks?tab=done&page=2&new=1');
+  });
+
+  it('reads back as it was written', () => {
+    const url = readListUrl(new URL(`http://finflow.test${tasks({ q: 'a&b=c', tab: 'pending', page: 4 })}`));
+    expect([url.q, url.read(TABS), url.page]).toEqual(['a&b=c', 'pending', 4]);
   });
 });

@@ -82,3 +82,18 @@ export function pageBounds(options: { limit?: number; offset?: number }): { limi
     offset: Math.max(Math.trunc(options.offset ?? 0), 0),
   };
 }
+
+/**
+ * The writer of the same URL: `path` with each of `state` in its order unless
+ * empty or at its default (`defaults`: a tab 'all', page 1), then `extra`
+ * (`new=1`, an open panel); the bare path when nothing is left.
+ */
+export function listHref(path: string, state: Record<string, string | number | undefined>, defaults: Record<string, string | number>, extra: Record<string, string> = {}): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(state)) {
+    if (value !== undefined && value !== '' && value !== defaults[name]) search.set(name, String(value));
+  }
+  for (const [key, value] of Object.entries(extra)) search.set(key, value);
+  const text = search.toString();
+  return text ? `${path}?${text}` : path;
+}

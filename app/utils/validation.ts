@@ -39,7 +39,7 @@ export function normalizeIban(value: string): string {
 }
 
 /** ISO 13616: move the country and check digits to the end, letters to numbers, mod 97. */
-function ibanMod97(iban: string): number {
+export function ibanMod97(iban: string): number {
   const rearranged = iban.slice(4) + iban.slice(0, 4);
   let remainder = 0;
   for (const char of rearranged) {

@@ -3,6 +3,7 @@ import { logActivity } from '../activity-log.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
 import type { LockedInstance, StepOutcome, WorkflowStepDef } from './types.ts';
+import { completeOpenTasks } from '../tasks/complete-open.server.ts';
 import { advance, completeManualRun, insertStepTask, isDecisionStep, lockInstance, nextRunAttempt } from './engine.server.ts';
 import type { Task } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
@@ -339,27 +340,7 @@ export async function applyEntityDecision(
 }
 
 /** Completes the open tasks of the instance's step `index` in the decider's name, each logged. */
-async function completeStepTasks(instance: LockedInstance, index: number, actor: Actor, decision: string, transaction: Transaction): Promise<string[]> {
-  const { rows } = await execute<RowOf<typeof Task, 'id' | 'title' | 'status'>>(
-    `UPDATE tasks t SET status = 'completed', completed_at = now(), assigned_to = coalesce(t.assigned_to, :actorId)
-       FROM (SELECT id, status FROM tasks WHERE workflow_instance_id = :id AND workflow_step = :index
-               AND status IN ('pending', 'in_progress') FOR UPDATE) old
-      WHERE t.id = old.id
-      RETURNING t.id, t.title, old.status`,
-    { id: instance.id, index, actorId: actor.id },
-    { transaction },
-  );
-  for (const task of rows) {
-    await logActivity(
-      {
-        action: 'task_completed',
-        userId: actor.id,
-        entityType: 'task',
-        entityId: task.id,
-        details: { title: task.title, from: task.status, to: 'completed', decision, workflowInstanceId: instance.id },
-      },
-      transaction,
-    );
-  }
-  return rows.map((task) => task.id);
+function completeStepTasks(instance: LockedInstance, index: number, actor: Actor, decision: string, transaction: Transaction): Promise<string[]> {
+  const where = 'workflow_instance_id = :id AND workflow_step = :index';
+  return completeOpenTasks({ where, replacements: { id: instance.id, index } }, { actor }, { decision, workflowInstanceId: instance.id }, transaction);
 }

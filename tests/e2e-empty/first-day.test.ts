@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { croatianIban, oibCheckDigit } from '../../app/utils/validation.ts';
+import { croatianIban } from '../../app/utils/validation.ts';
 import { expectAccessibleInEachAppearance, settle } from '../support/accessibility.ts';
 import { markAgreementSigned, saveAgreementPanel } from '../support/agreement-page.ts';
 import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
 import { mailsTo, outboxMessages } from '../support/outbox.ts';
 import { ensureFinanceable } from '../support/financing.ts';
+import { approvedInvoice, poll, randomOib, zagrebDay } from '../e2e/common.ts';
 
 /**
  * A new install as docker compose starts it (SEED_DEMO=false): no demo book,
@@ -27,24 +28,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-function freshOib(): string {
-  const first10 = String(Math.floor(Math.random() * 9e9) + 1e9);
-  return `${first10}${oibCheckDigit(first10)}`;
-}
-
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n', 'latin1');
 const KYC_TYPES = ['company_registration', 'tax_certificate', 'bank_statement', 'financial_statements', 'director_id'] as const;
 const fileFor = (kycType: string) => ({ name: `${kycType}.pdf`, mimeType: 'application/pdf', buffer: Buffer.concat([PDF, Buffer.from(`% ${kycType}\n`)]) });
-
-async function poll<T>(read: () => Promise<T | undefined>, what: string, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
 
 interface Instance {
   id: string;
@@ -135,7 +121,7 @@ describe('a fresh install without the demo book', () => {
   });
 
   it('an applicant registers without JavaScript and appears as a pending client with documents, an onboarding workflow and a KYC task', async () => {
-    const oib = freshOib();
+    const oib = randomOib();
     const companyName = `Prvi Dan ${oib} d.o.o.`;
     const email = `prvi-dan-${oib}@example.hr`;
     const { page, errors, close } = await newStrictPage(browser, { javaScriptEnabled: false });
@@ -169,10 +155,14 @@ describe('a fresh install without the demo book', () => {
     expect((detail.json.documents as Array<{ name: string }>).map((document) => document.name).sort()).toEqual(KYC_TYPES.map((kycType) => `${kycType}.pdf`).sort());
 
     // The reference onboarding definition runs: its automatic steps in the worker, then it waits for the KYC review.
-    const instance = await poll(async () => {
-      const found = await instanceOf(client.id, 'client_onboarding');
-      return found?.currentStepName === 'KYC pregled' ? found : undefined;
-    }, 'the onboarding workflow to reach the KYC review');
+    const instance = await poll(
+      'the onboarding workflow to reach the KYC review',
+      async () => {
+        const found = await instanceOf(client.id, 'client_onboarding');
+        return found?.currentStepName === 'KYC pregled' ? found : undefined;
+      },
+      30_000,
+    );
     expect(instance).toMatchObject({ status: 'running', currentStep: 3, entityName: companyName, startEvent: null });
     const tasks = (await admin.get(`/api/tasks?q=${encodeURIComponent(companyName)}`)).json as unknown as Array<{
       type: string;
@@ -191,11 +181,11 @@ describe('a fresh install without the demo book', () => {
   });
 
   it('starts the invoice verification and the risk review on their events, visible on /workflows', async () => {
-    const client = await admin.post('/api/clients', { companyName: `Klijent Prvog Dana ${Date.now()} d.o.o.`, oib: freshOib(), email: 'klijent@example.hr' });
+    const client = await admin.post('/api/clients', { companyName: `Klijent Prvog Dana ${Date.now()} d.o.o.`, oib: randomOib(), email: 'klijent@example.hr' });
     expect(client.status).toBe(201);
     // A client entered by staff is financed only once its KYC is approved; the verification's first check asks the same.
     expect((await admin.post(`/api/clients/${client.json.id}/kyc-decision`, { decision: 'approve' })).status).toBe(200);
-    const customer = await admin.post('/api/customers', { companyName: `Kupac Prvog Dana ${Date.now()} d.d.`, oib: freshOib() });
+    const customer = await admin.post('/api/customers', { companyName: `Kupac Prvog Dana ${Date.now()} d.d.`, oib: randomOib() });
     expect(customer.status).toBe(201);
     const invoiceNumber = `PD-${Date.now()}`;
     const invoice = await admin.post('/api/invoices', {
@@ -212,9 +202,9 @@ describe('a fresh install without the demo book', () => {
     const assessment = await admin.post('/api/risk-assessments', { entityType: 'customer', entityId: customer.json.id });
     expect(assessment.status).toBe(201);
 
-    const verification = await poll(() => instanceOf(String(invoice.json.id), 'invoice_verification'), 'the invoice verification');
+    const verification = await poll('the invoice verification', () => instanceOf(String(invoice.json.id), 'invoice_verification'), 30_000);
     expect(verification).toMatchObject({ startEvent: 'invoice_submitted', entityName: invoiceNumber });
-    const review = await poll(() => instanceOf(String(customer.json.id), 'risk_assessment'), 'the risk review');
+    const review = await poll('the risk review', () => instanceOf(String(customer.json.id), 'risk_assessment'), 30_000);
     expect(review).toMatchObject({ startEvent: 'risk_assessment_completed' });
 
     const { page, errors, close } = await newStrictPage(browser, { sessionCookie: admin.cookie });
@@ -242,11 +232,6 @@ async function submitted(page: Page) {
 // the default welcome template, and its first invoice is financed.
 
 const namedPdf = (name: string) => ({ name, mimeType: 'application/pdf', buffer: Buffer.concat([PDF, Buffer.from(`% ${name} ${randomUUID()}\n`)]) });
-
-const zagrebDay = (days: number) => {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-  return new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-};
 
 function toast(page: Page, text: string) {
   return page.locator('.toast').getByText(text);
@@ -365,8 +350,8 @@ function openTask(clientId: string, company: string, type: string) {
 describe('the first applicants of a new install', () => {
   it('one is rejected; the other adds a requested document, is approved, welcomed and financed', { timeout: 240_000 }, async () => {
     const stamp = Date.now();
-    const rejected: Applicant = { company: `Odbijeni Prvi ${stamp} d.o.o.`, email: `odbijeni-${stamp}@primjer.hr`, oib: freshOib() };
-    const accepted: Applicant = { company: `Primljeni Prvi ${stamp} d.o.o.`, email: `primljeni-${stamp}@primjer.hr`, oib: freshOib() };
+    const rejected: Applicant = { company: `Odbijeni Prvi ${stamp} d.o.o.`, email: `odbijeni-${stamp}@primjer.hr`, oib: randomOib() };
+    const accepted: Applicant = { company: `Primljeni Prvi ${stamp} d.o.o.`, email: `primljeni-${stamp}@primjer.hr`, oib: randomOib() };
     await registerWithoutJavaScript(rejected);
     await registerWithJavaScript(accepted);
     const first = await pendingApplication(rejected);
@@ -467,7 +452,7 @@ describe('the first applicants of a new install', () => {
     }
 
     // Its first invoice: verified, approved by another manager, financed.
-    const customer = await admin.post('/api/customers', { companyName: `Prvi Kupac ${stamp} d.d.`, oib: freshOib() });
+    const customer = await admin.post('/api/customers', { companyName: `Prvi Kupac ${stamp} d.d.`, oib: randomOib() });
     expect(customer.status).toBe(201);
     // The debtor's limit (docs/lifecycle.md#credit-limits), before its first financing: staff ask for it on /limits without JavaScript, another manager approves it there.
     {
@@ -503,20 +488,13 @@ describe('the first applicants of a new install', () => {
       await decided.close();
       expect((await admin.get(`/api/customers/${debtorId}`)).json).toMatchObject({ creditLimit: 50000, availableCredit: 50000 });
     }
-    const invoice = await admin.post('/api/invoices', {
+    const id = await approvedInvoice(admin, b, {
       clientId: second.clientId,
-      customerId: customer.json.id,
+      customerId: String(customer.json.id),
       invoiceNumber: `PRVA-${stamp}`,
-      issueDate: zagrebDay(0),
-      dueDate: zagrebDay(45),
       amount: 10000,
-      currency: 'EUR',
       description: 'Prva faktura za financiranje',
     });
-    expect(invoice.status).toBe(201);
-    const id = String(invoice.json.id);
-    expect((await admin.put(`/api/invoices/${id}/verify`)).status).toBe(200);
-    expect((await b.put(`/api/invoices/${id}/approve`)).status).toBe(200);
     // Its agreement and the debtor's limit (until the agreement and the debtor limit are set up through the API here).
     await ensureFinanceable(second.clientId, String(customer.json.id));
     const financed = await b.put(`/api/invoices/${id}/finance`);

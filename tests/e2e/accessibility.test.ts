@@ -1,12 +1,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { INTEGRATION_TYPES } from '../../app/integrations/types.ts';
-import { croatianIban, oibCheckDigit } from '../../app/utils/validation.ts';
+import { croatianIban } from '../../app/utils/validation.ts';
 import { auditPage, expectAccessibleInEachAppearance, gotoWithoutJavaScript, pageRouteIds, renderedRouteIds, settle } from '../support/accessibility.ts';
 import type { ApiClient } from '../support/api-client.ts';
 import { newStrictPage } from '../support/browser.ts';
 import { outboxFiles } from '../support/outbox.ts';
 import { browserAndAdmin } from '../support/sessions.ts';
+import { poll, randomOib } from './common.ts';
 
 /**
  * Every page, in light and dark, with JavaScript and without: axe finds no
@@ -201,32 +202,16 @@ async function firstId(listPath: string): Promise<string> {
   return id;
 }
 
-/** Polls `read` until it gives a value (the worker mails and runs workflow steps in the background). */
-async function poll<T>(what: string, read: () => Promise<T | undefined> | T | undefined, timeoutMs = 45_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-}
-
 const mailWith = (what: string, text: string) => poll(what, () => outboxFiles().findLast((file) => file.text.includes(text)));
 
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n', 'latin1');
 const pdf = (name: string) => ({ name, mimeType: 'application/pdf', buffer: Buffer.concat([PDF, Buffer.from(`% ${name} ${Date.now()}\n`)]) });
 
-function freshOib(): string {
-  const first10 = String(Math.floor(Math.random() * 9e9) + 1e9);
-  return `${first10}${oibCheckDigit(first10)}`;
-}
-
 /** Steps 1 and 2 of the wizard, filled in; the page is left on step 3. */
 async function fillWizardDetails(page: Page, company: string, email: string) {
   await page.goto(`${baseUrl}/onboarding?step=1`);
   await page.fill('input[name="companyName"]', company);
-  await page.fill('input[name="oib"]', freshOib());
+  await page.fill('input[name="oib"]', randomOib());
   await page.fill('input[name="registrationNumber"]', '080777111');
   await page.fill('input[name="contactPerson"]', 'Iva Ivić');
   await page.fill('input[name="email"]', email);

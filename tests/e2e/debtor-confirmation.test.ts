@@ -1,13 +1,13 @@
 import type { Browser } from 'playwright-core';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { oibCheckDigit } from '../../app/utils/validation.ts';
 import { expectAccessibleInEachAppearance, gotoWithoutJavaScript } from '../support/accessibility.ts';
 import type { ApiClient } from '../support/api-client.ts';
 import { newStrictPage } from '../support/browser.ts';
 import { ensureFinanceable } from '../support/financing.ts';
 import { mailsTo } from '../support/outbox.ts';
 import { browserAndAdmin, staffSession } from '../support/sessions.ts';
+import { clientAndDebtor, poll, randomOib, zagrebDay } from './common.ts';
 
 /**
  * The debtor's side end to end (docs/collections.md#the-notice-of-assignment-and-the-debtors-confirmation):
@@ -22,26 +22,6 @@ const baseUrl = inject('baseUrl');
 let browser: Browser;
 let admin: ApiClient;
 let manager: ApiClient;
-
-function zagrebDay(days: number): string {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-  return new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
-
-function randomOib(): string {
-  const first10 = String(1_000_000_000 + Math.floor(Math.random() * 8_999_999_999));
-  return `${first10}${oibCheckDigit(first10)}`;
-}
-
-async function poll<T>(what: string, read: () => Promise<T | undefined> | T | undefined, timeoutMs = 45_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-}
 
 async function sql<T extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<T[]> {
   const database = new pg.Client(inject('appDatabaseUrl'));
@@ -84,29 +64,20 @@ afterAll(async () => {
 
 describe("the debtor's confirmation", () => {
   it('mails the notice at the first financing; the debtor confirms one invoice and disputes another without JavaScript; the link is then refused', async () => {
-    const clients = (await admin.get('/api/clients?limit=1000')).json as Array<{
-      id: string;
-      companyName: string;
-      iban: string | null;
-      creditLimit: number | null;
-      usedCredit: number;
-      status: string;
-    }>;
-    const client = clients.find((c) => c.status === 'active' && c.iban && c.creditLimit !== null && c.creditLimit - c.usedCredit > 50_000);
-    expect(client).toBeDefined();
+    const { client } = await clientAndDebtor(admin);
     const oib = randomOib();
     const email = `duznik-${oib}@e2e.hr`;
     const created = await admin.post('/api/customers', { companyName: `E2E Dužnik ${oib} d.d.`, oib, email });
     expect(created.status).toBe(201);
     const customerId = String(created.json.id);
-    await ensureFinanceable(client!.id, customerId);
+    await ensureFinanceable(client.id, customerId);
     // The agreement in force must be disclosed (open factoring) for the debtor to be told.
-    await sql(`UPDATE agreements SET disclosed = true WHERE client_id = $1`, [client!.id]);
+    await sql(`UPDATE agreements SET disclosed = true WHERE client_id = $1`, [client.id]);
 
     const stamp = Date.now();
-    const first = await invoice(client!.id, customerId, `E2E-OBV-${stamp}-1`, 1000);
-    const toConfirm = await invoice(client!.id, customerId, `E2E-OBV-${stamp}-2`, 2000);
-    const toDispute = await invoice(client!.id, customerId, `E2E-OBV-${stamp}-3`, 3000);
+    const first = await invoice(client.id, customerId, `E2E-OBV-${stamp}-1`, 1000);
+    const toConfirm = await invoice(client.id, customerId, `E2E-OBV-${stamp}-2`, 2000);
+    const toDispute = await invoice(client.id, customerId, `E2E-OBV-${stamp}-3`, 3000);
     for (const id of [first, toDispute]) {
       expect((await admin.put(`/api/invoices/${id}/verify`)).status).toBe(200);
       expect((await manager.put(`/api/invoices/${id}/approve`)).status).toBe(200);
@@ -118,14 +89,14 @@ describe("the debtor's confirmation", () => {
 
     // The notice of assignment in the outbox, with the PDF attached and the link.
     const mail = await poll('the notice of assignment', () => mailsTo(email).find((text) => text.includes('Obavijest o ustupanju')));
-    expect(mail).toContain(`je ${client!.companyName} ustupio svoja potraživanja`);
+    expect(mail).toContain(`je ${client.companyName} ustupio svoja potraživanja`);
     expect(mail).toContain('application/pdf');
     step('notice mailed');
     const token = linkIn(mail);
     expect(token).toBeDefined();
     const links = await admin.get(`/api/customers/${customerId}/debtor-links`);
     expect(links.headers.get('x-total-count')).toBe('1');
-    expect(links.json[0]).toMatchObject({ clientId: client!.id, status: 'open', confirmed: 0, disputed: 0 });
+    expect(links.json[0]).toMatchObject({ clientId: client.id, status: 'open', confirmed: 0, disputed: 0 });
     expect(JSON.stringify(links.json)).not.toContain(token);
 
     const { page, errors, close } = await newStrictPage(browser, { javaScriptEnabled: false });
@@ -134,7 +105,7 @@ describe("the debtor's confirmation", () => {
       const opened = await page.goto(`${baseUrl}/debtor/${token}`);
       expect(opened?.status()).toBe(200);
       await page.getByRole('heading', { level: 1, name: 'Obavijest o ustupanju potraživanja' }).waitFor();
-      expect(await page.getByTestId('debtor-notice-text').textContent()).toContain(client!.companyName);
+      expect(await page.getByTestId('debtor-notice-text').textContent()).toContain(client.companyName);
       const notice = await page.request.get(`${baseUrl}/debtor/${token}/notice.pdf`);
       expect(notice.status()).toBe(200);
       expect(notice.headers()['content-type']).toBe('application/pdf');

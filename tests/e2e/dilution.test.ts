@@ -4,6 +4,7 @@ import type { ApiClient } from '../support/api-client.ts';
 import { expectAccessibleInEachAppearance } from '../support/accessibility.ts';
 import { newStrictPage } from '../support/browser.ts';
 import { browserAndAdmin, staffSession } from '../support/sessions.ts';
+import { approvedInvoice, clientAndDebtor, zagrebDay } from './common.ts';
 
 /**
  * Dilution on the invoice page (docs/screens.md, docs/collections.md#dilution-and-disputes-resolved):
@@ -24,10 +25,6 @@ afterAll(async () => {
   await browser?.close();
 });
 
-function zagrebDay(days: number): string {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-  return new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
 const money = (value: number) => new Intl.NumberFormat('hr-HR', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2 }).format(value);
 
 /**
@@ -45,24 +42,16 @@ async function openDispute(invoiceId: string, reason: string) {
 describe('dilution on the invoice page', () => {
   it('a manager enters a credit note and resolves a dispute; the figures, the API and the dilution rate follow', async () => {
     const manager = (await staffSession(admin, 'manager', { label: 'dilution-manager', firstName: 'Iva', lastName: 'Odobrava', ownPassword: 'Own-password-7' })).client;
-    const clients = (await admin.get('/api/clients?limit=1000')).json as Array<{ id: string; iban: string | null; creditLimit: number | null; usedCredit: number; status: string }>;
-    const client = clients.find((c) => c.status === 'active' && c.iban && c.creditLimit !== null && c.creditLimit - c.usedCredit > 50_000)!;
-    const customer = ((await admin.get('/api/customers?limit=1000')).json as Array<{ id: string; accountBlocked: boolean }>).find((c) => !c.accountBlocked)!;
+    const { client, customer } = await clientAndDebtor(admin);
     const invoiceNumber = `E2E-DILUTION-${Date.now()}`;
-    const created = await admin.post('/api/invoices', {
+    const id = await approvedInvoice(admin, manager, {
       clientId: client.id,
       customerId: customer.id,
       invoiceNumber,
       issueDate: zagrebDay(-1),
-      dueDate: zagrebDay(45),
       amount: 10000,
-      currency: 'EUR',
       description: 'E2E razvodnjavanje',
     });
-    expect(created.status).toBe(201);
-    const id = String(created.json.id);
-    expect((await admin.put(`/api/invoices/${id}/verify`)).status).toBe(200);
-    expect((await manager.put(`/api/invoices/${id}/approve`)).status).toBe(200);
     expect((await manager.put(`/api/invoices/${id}/finance`)).status).toBe(200);
     const financed = (await admin.get(`/api/invoices/${id}`)).json as unknown as { factorAmount: number };
     const rateBefore = ((await admin.get(`/api/clients/${client.id}`)).json as unknown as { dilution: { creditNotes: number; financed: number } }).dilution;

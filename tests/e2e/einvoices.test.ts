@@ -7,6 +7,7 @@ import { newStrictPage } from '../support/browser.ts';
 import { browserAndAdmin, staffSession } from '../support/sessions.ts';
 import { ensureFinanceable } from '../support/financing.ts';
 import { plainDiscountClient } from '../support/demo-clients.ts';
+import { approvedInvoice, clientAndDebtor, zagrebDay } from './common.ts';
 
 /**
  * The fee e-invoice end to end, in the app as `npm start` runs it: an invoice
@@ -32,10 +33,6 @@ interface EInvoice {
   vatAmount: number;
 }
 
-function zagrebDay(days: number): string {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-  return new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
 const money = (value: number) => new Intl.NumberFormat('hr-HR', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2 }).format(value);
 const squash = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
 /** Half-up rounding of an exact ratio, computed here without the app's code. */
@@ -64,21 +61,8 @@ describe('outgoing e-invoices', () => {
 
     // 12,345.67 EUR due in 45 days: two started 30-day fee periods.
     const invoiceNumber = `E2E-EINV-${Date.now()}`;
-    const created = await admin.post('/api/invoices', {
-      clientId: client.id,
-      customerId: customer.id,
-      invoiceNumber,
-      issueDate: zagrebDay(0),
-      dueDate: zagrebDay(45),
-      amount: 12345.67,
-      currency: 'EUR',
-      description: 'E2E e-račun',
-    });
-    expect(created.status).toBe(201);
-    const id = String(created.json.id);
-    expect((await admin.put(`/api/invoices/${id}/verify`)).status).toBe(200);
     const b = await manager();
-    expect((await b.put(`/api/invoices/${id}/approve`)).status).toBe(200);
+    const id = await approvedInvoice(admin, b, { clientId: client.id, customerId: customer.id, invoiceNumber, amount: 12345.67, description: 'E2E e-račun' });
     await ensureFinanceable(client.id, customer.id);
     const financed = await b.put(`/api/invoices/${id}/finance`);
     expect(financed.status).toBe(200);
@@ -144,25 +128,10 @@ describe('outgoing e-invoices', () => {
   });
 
   it('a fee e-invoice that breaks a rule is not sent again: the worker marks it failed and the page names the rules', async () => {
-    const clients = (await admin.get('/api/clients?limit=1000')).json as Array<{ id: string; iban: string | null; creditLimit: number | null; usedCredit: number; status: string }>;
-    const client = clients.find((c) => c.status === 'active' && c.iban && c.creditLimit !== null && c.creditLimit - c.usedCredit > 50_000)!;
-    const customer = ((await admin.get('/api/customers?limit=1000')).json as Array<{ id: string; accountBlocked: boolean }>).find((c) => !c.accountBlocked)!;
+    const { client, customer } = await clientAndDebtor(admin);
     const invoiceNumber = `E2E-EINV-RULES-${Date.now()}`;
-    const created = await admin.post('/api/invoices', {
-      clientId: client.id,
-      customerId: customer.id,
-      invoiceNumber,
-      issueDate: zagrebDay(0),
-      dueDate: zagrebDay(45),
-      amount: 2345.67,
-      currency: 'EUR',
-      description: 'E2E e-račun s neispravnim zbrojem',
-    });
-    expect(created.status).toBe(201);
-    const id = String(created.json.id);
-    expect((await admin.put(`/api/invoices/${id}/verify`)).status).toBe(200);
     const b = await manager();
-    expect((await b.put(`/api/invoices/${id}/approve`)).status).toBe(200);
+    const id = await approvedInvoice(admin, b, { clientId: client.id, customerId: customer.id, invoiceNumber, amount: 2345.67, description: 'E2E e-račun s neispravnim zbrojem' });
     await ensureFinanceable(client.id, customer.id);
     expect((await b.put(`/api/invoices/${id}/finance`)).status).toBe(200);
     await expect.poll(async () => (await einvoiceOf(invoiceNumber))?.status, { timeout: 30_000, interval: 500 }).toBe('delivered');

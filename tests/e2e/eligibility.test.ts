@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { oibCheckDigit } from '../../app/utils/validation.ts';
 import { expectAccessibleInEachAppearance } from '../support/accessibility.ts';
 import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
 import { ensureFinanceable, setDebtorLimit } from '../support/financing.ts';
+import { approvedInvoice, clientAndDebtor, randomOib } from './common.ts';
 
 /**
  * The invoice page's 'Financing checks' panel (docs/money.md#eligibility) in
@@ -19,16 +19,6 @@ import { ensureFinanceable, setDebtorLimit } from '../support/financing.ts';
 const baseUrl = inject('baseUrl');
 let browser: Browser;
 let admin: ApiClient;
-
-function zagrebDay(days: number): string {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-  return new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
-
-function randomOib(): string {
-  const first10 = String(1_000_000_000 + Math.floor(Math.random() * 8_999_999_999));
-  return `${first10}${oibCheckDigit(first10)}`;
-}
 
 const money = (cents: number) => new Intl.NumberFormat('hr-HR', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2 }).format(cents / 100);
 const squash = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
@@ -58,33 +48,18 @@ afterAll(async () => {
 
 describe('the financing checks on the invoice page', () => {
   it('names the failing check before and on Financiraj, then shows the figures, finances, and shows the agreement and fees', async () => {
-    const clients = (await admin.get('/api/clients?limit=1000')).json as Array<{ id: string; iban: string | null; creditLimit: number | null; usedCredit: number; status: string }>;
-    const client = clients.find((c) => c.status === 'active' && c.iban && c.creditLimit !== null && c.creditLimit - c.usedCredit > 50_000);
-    expect(client).toBeDefined();
+    const { client } = await clientAndDebtor(admin);
     const oib = randomOib();
     const customerName = `E2E dužnik bez limita ${oib} d.o.o.`;
     const createdCustomer = await admin.post('/api/customers', { companyName: customerName, oib });
     expect(createdCustomer.status).toBe(201);
     const customerId = String(createdCustomer.json.id);
     // The client's agreement in force; the new debtor has no limit approved.
-    const terms = await ensureFinanceable(client!.id, customerId, { customerLimit: null });
+    const terms = await ensureFinanceable(client.id, customerId, { customerLimit: null });
 
     const invoiceNumber = `E2E-ELIG-${Date.now()}`;
-    const created = await admin.post('/api/invoices', {
-      clientId: client!.id,
-      customerId,
-      invoiceNumber,
-      issueDate: zagrebDay(0),
-      dueDate: zagrebDay(45),
-      amount: 10000,
-      currency: 'EUR',
-      description: 'E2E uvjeti financiranja',
-    });
-    expect(created.status).toBe(201);
-    const id = String(created.json.id);
-    expect((await admin.put(`/api/invoices/${id}/verify`)).status).toBe(200);
     const b = await manager();
-    expect((await b.put(`/api/invoices/${id}/approve`)).status).toBe(200);
+    const id = await approvedInvoice(admin, b, { clientId: client.id, customerId, invoiceNumber, amount: 10000, description: 'E2E uvjeti financiranja' });
     const advance = roundRatio(1_000_000n * BigInt(Math.round(Number(terms.advanceRate) * 100)), 10_000n);
 
     const { page, errors, close } = await newStrictPage(browser, { sessionCookie: b.cookie });

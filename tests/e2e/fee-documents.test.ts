@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
 import { expectAccessible } from '../support/accessibility.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
+import { approvedInvoice, clientAndDebtor } from './common.ts';
 
 /**
  * The fee documents of a settlement end to end (docs/decisions/015-fee-documents-at-settlement.md):
@@ -33,10 +34,6 @@ interface EInvoice {
   grossAmount: number;
 }
 
-function zagrebDay(days: number): string {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-  return new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
 const money = (value: number) => new Intl.NumberFormat('hr-HR', { style: 'currency', currency: 'EUR', minimumFractionDigits: 2 }).format(value);
 const squash = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim();
 
@@ -91,25 +88,10 @@ afterAll(async () => {
 
 describe('fee documents at settlement', () => {
   it('a completing invoice and a credit note are delivered, listed on the invoice page and the e-invoicing page, and the credit note is a UBL CreditNote', async () => {
-    const clients = (await admin.get('/api/clients?limit=1000')).json as Array<{ id: string; iban: string | null; creditLimit: number | null; usedCredit: number; status: string }>;
-    const client = clients.find((c) => c.status === 'active' && c.iban && c.creditLimit !== null && c.creditLimit - c.usedCredit > 50_000)!;
-    const customer = ((await admin.get('/api/customers?limit=1000')).json as Array<{ id: string; accountBlocked: boolean }>).find((c) => !c.accountBlocked)!;
+    const { client, customer } = await clientAndDebtor(admin);
     const invoiceNumber = `E2E-FEE-DOCS-${Date.now()}`;
-    const created = await admin.post('/api/invoices', {
-      clientId: client.id,
-      customerId: customer.id,
-      invoiceNumber,
-      issueDate: zagrebDay(0),
-      dueDate: zagrebDay(45),
-      amount: 5432.1,
-      currency: 'EUR',
-      description: 'E2E dokumenti za naknadu',
-    });
-    expect(created.status).toBe(201);
-    const id = String(created.json.id);
-    expect((await admin.put(`/api/invoices/${id}/verify`)).status).toBe(200);
     const b = await manager();
-    expect((await b.put(`/api/invoices/${id}/approve`)).status).toBe(200);
+    const id = await approvedInvoice(admin, b, { clientId: client.id, customerId: customer.id, invoiceNumber, amount: 5432.1, description: 'E2E dokumenti za naknadu' });
     expect((await b.put(`/api/invoices/${id}/finance`)).status).toBe(200);
     const [first] = await documentsOf(invoiceNumber);
     expect(first).toMatchObject({ purpose: 'financing_fee', typeCode: '380', precedingNumber: null });

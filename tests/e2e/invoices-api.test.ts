@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { oibCheckDigit } from '../../app/utils/validation.ts';
 import { type ApiClient, signInAsAdmin } from '../support/api-client.ts';
 import { staffSession } from '../support/sessions.ts';
 import { ensureFinanceable } from '../support/financing.ts';
 import { plainDiscountClient } from '../support/demo-clients.ts';
+import { randomOib, zagrebDay } from './common.ts';
 
 /**
  * The invoice API end to end (no browser): an admin uploads a client's UBL
@@ -21,16 +21,6 @@ beforeAll(async () => {
 });
 
 const manager = async () => (await staffSession(admin, 'manager', { lastName: 'Manager' })).client;
-
-function zagrebDay(days: number): string {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-  return new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
-
-function randomOib(): string {
-  const first10 = String(1_000_000_000 + Math.floor(Math.random() * 8_999_999_999));
-  return `${first10}${oibCheckDigit(first10)}`;
-}
 
 /** Half-up rounding of an exact integer ratio. */
 const roundRatio = (numerator: bigint, denominator: bigint) => Number((numerator * 2n + denominator) / (2n * denominator));

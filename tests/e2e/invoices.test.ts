@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { oibCheckDigit } from '../../app/utils/validation.ts';
 import type { ApiClient } from '../support/api-client.ts';
 import { newStrictPage } from '../support/browser.ts';
 import { browserAndAdmin, staffSession } from '../support/sessions.ts';
 import { ensureFinanceable } from '../support/financing.ts';
+import { clientAndDebtor, randomOib, zagrebDay } from './common.ts';
 
 /**
  * /invoices in Chromium (docs/screens.md): add through the form, the tabs and their
@@ -20,16 +20,6 @@ let browser: Browser;
 let admin: ApiClient;
 let client: { id: string; oib: string; companyName: string };
 let customer: { id: string; companyName: string };
-
-function zagrebDay(days: number): string {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-  return new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
-
-function randomOib(): string {
-  const first10 = String(1_000_000_000 + Math.floor(Math.random() * 8_999_999_999));
-  return `${first10}${oibCheckDigit(first10)}`;
-}
 
 /** A unique amount, so the duplicate rule of verification never matches another test's invoice. */
 const uniqueAmount = () => (1000 + Math.floor(Math.random() * 900_000) / 100).toFixed(2);
@@ -80,21 +70,7 @@ async function fillManualForm(form: Locator, values: { number: string; amount: s
 beforeAll(async () => {
   ({ browser, admin } = await browserAndAdmin());
   // A seeded client with an IBAN and room under its limit, and a customer whose account is not blocked.
-  const clients = (await admin.get('/api/clients?limit=1000')).json as Array<{
-    id: string;
-    oib: string;
-    companyName: string;
-    iban: string | null;
-    creditLimit: number | null;
-    usedCredit: number;
-    status: string;
-  }>;
-  const found = clients.find((c) => c.status === 'active' && c.iban && c.creditLimit !== null && c.creditLimit - c.usedCredit > 50_000);
-  expect(found).toBeDefined();
-  client = found!;
-  const customers = (await admin.get('/api/customers?limit=1000')).json as Array<{ id: string; companyName: string; accountBlocked: boolean }>;
-  customer = customers.find((c) => !c.accountBlocked)!;
-  expect(customer).toBeDefined();
+  ({ client, customer } = await clientAndDebtor(admin));
   // Financing needs the client's agreement in force and the customer's debtor limit.
   await ensureFinanceable(client.id, customer.id);
 });

@@ -5,6 +5,7 @@ import { expectAccessibleInEachAppearance, settle } from '../support/accessibili
 import { newStrictPage } from '../support/browser.ts';
 import { discountClientFor, type AgreementTerms, type DemoClient } from '../support/demo-clients.ts';
 import { browserAndAdmin, staffSession } from '../support/sessions.ts';
+import { approvedInvoice, zagrebDay } from './common.ts';
 
 /**
  * Recourse and write-off on the pages (docs/screens.md, docs/collections.md#recourse-and-write-off,
@@ -25,11 +26,6 @@ let admin: ApiClient;
 
 beforeAll(async () => ({ browser, admin } = await browserAndAdmin()));
 afterAll(() => browser?.close());
-
-function zagrebDay(days: number): string {
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Zagreb', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
-  return new Date(Date.parse(`${today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
-}
 
 /** a / b rounded half-up, for non-negative integers (docs/money.md: one rounding, half-up). */
 const halfUp = (numerator: number, denominator: number) => Math.floor((2 * numerator + denominator) / (2 * denominator));
@@ -73,20 +69,7 @@ async function freeCustomer(skip: number): Promise<{ id: string }> {
 /** Creates, verifies, approves (a second person) and finances an invoice due in 45 days. */
 async function financed(client: DemoClient, customerId: string, amount: number, manager: ApiClient, label: string) {
   const invoiceNumber = `E2E-${label}-${Date.now()}`;
-  const created = await admin.post('/api/invoices', {
-    clientId: client.id,
-    customerId,
-    invoiceNumber,
-    issueDate: zagrebDay(-1),
-    dueDate: zagrebDay(45),
-    amount,
-    currency: 'EUR',
-    description: `E2E ${label}`,
-  });
-  expect(created.status, created.text).toBe(201);
-  const id = String(created.json.id);
-  expect((await admin.put(`/api/invoices/${id}/verify`)).status).toBe(200);
-  expect((await manager.put(`/api/invoices/${id}/approve`)).status).toBe(200);
+  const id = await approvedInvoice(admin, manager, { clientId: client.id, customerId, invoiceNumber, issueDate: zagrebDay(-1), amount, description: `E2E ${label}` });
   const finance = await manager.put(`/api/invoices/${id}/finance`);
   expect(finance.status, finance.text).toBe(200);
   return { id, invoiceNumber };

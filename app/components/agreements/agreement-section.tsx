@@ -8,7 +8,7 @@ import { agreementTermsSchema, FEE_MODEL_OPTIONS } from '~/agreements/schemas.ts
 import { Facts, Section } from '~/components/clients/party-detail.tsx';
 import { Field, FormErrors } from '~/components/forms.tsx';
 import { CreateButton, CreateDialog, CreatePanel, useCreateDialog } from '~/components/kit/create-form.tsx';
-import { SelectField } from '~/components/kit/fields.tsx';
+import { Options, SelectField } from '~/components/kit/fields.tsx';
 import { TableHead } from '~/components/kit/table-head.tsx';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
 import { formatDate, formatEur } from '~/utils/format.ts';
@@ -105,11 +105,7 @@ function AgreementFields({ form, fields }: { form: ReturnType<typeof useAgreemen
         {input('validUntil', { type: 'date' })}
         {input('advanceRate', { type: 'number', step: '0.01', min: '0.01', max: '100', inputMode: 'decimal', required: true })}
         <SelectField label={t('agreements.fields.feeModel')} meta={fields.feeModel} errors={errorText(fields.feeModel.errors)} selectProps={{ required: true }}>
-          {FEE_MODEL_OPTIONS.map((model) => (
-            <option key={model} value={model}>
-              {t(`agreements.feeModels.${model}`)}
-            </option>
-          ))}
+          <Options items={FEE_MODEL_OPTIONS} label={(model) => t(`agreements.feeModels.${model}`)} />
         </SelectField>
         {input('feeRate', { type: 'number', step: '0.0001', min: '0', max: '100', inputMode: 'decimal', required: true })}
         {input('minimumFee', money)}

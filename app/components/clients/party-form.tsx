@@ -1,15 +1,15 @@
-import { getFormProps, getInputProps, useForm, type FieldMetadata, type Submission, type SubmissionResult } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react';
 import { Callout, Flex, Grid } from '@radix-ui/themes';
-import { Form, useFetcher, useNavigation } from '@remix-run/react';
+import { Form, useNavigation } from '@remix-run/react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DEFAULT_COUNTRY, type PartyField, type PartySchema } from '~/clients/schemas.ts';
 import { Field } from '~/components/forms.tsx';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
-import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
-import { SelectField, SubmitRow } from '~/components/kit/fields.tsx';
+import { CreateFormDialog, CreateFormPanel, type CreateFormSpec } from '~/components/kit/create-form.tsx';
+import { Options, SelectField, SubmitRow, type AnyFieldMetadata } from '~/components/kit/fields.tsx';
 import { useToast } from '~/components/toaster.tsx';
+import { useZodForm } from '~/components/kit/zod-form.ts';
 
 /**
  * The creation dialog (docs/screens.md, docs/domain-model.md#validation) and the detail pages' edit form. One zod
@@ -29,7 +29,7 @@ export interface PartyActionData {
 type FormValues = Partial<Record<PartyField | 'status', string>>;
 const INPUT_TYPES: Partial<Record<PartyField, 'email' | 'tel'>> = { email: 'email', phone: 'tel' };
 
-function PartyFields({ fields, names }: { fields: Record<string, FieldMetadata<string | undefined>>; names: readonly PartyField[] }) {
+function PartyFields({ fields, names }: { fields: Record<PartyField, AnyFieldMetadata>; names: readonly PartyField[] }) {
   const { t } = useTranslation();
   const errorText = useRefusalTexts();
   return (
@@ -59,81 +59,51 @@ function FormErrors({ errors }: { errors?: string[] }) {
   );
 }
 
-function usePartyForm(id: string, schema: PartySchema, lastResult: PartyFormResult | undefined, defaultValue?: FormValues) {
-  return useForm<FormValues>({
-    id,
-    lastResult,
-    defaultValue: defaultValue ?? { country: DEFAULT_COUNTRY },
-    constraint: getZodConstraint(schema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema }) as Submission<FormValues>,
-  });
+/** The create form of `area`: the same spec for its dialog and its `?new=1` panel. */
+function partyCreateForm(area: PartyArea, schema: PartySchema): CreateFormSpec<PartySchema> {
+  return {
+    name: area,
+    schema,
+    defaultValue: { country: DEFAULT_COUNTRY },
+    texts: { title: `${area}.dialogTitle`, description: 'clients.dialogDescription', cancel: 'clients.cancel', save: 'clients.save', saving: 'clients.saving' },
+    failureToast: { title: 'clients.toast.errorTitle', description: `${area}.toast.createFailed`, variant: 'destructive' },
+    maxWidth: '640px',
+    testId: 'create-panel',
+  };
 }
 
-/** The JavaScript dialog: toasts on failure, closes and resets on success (the success toast comes from the server). */
-export function CreatePartyDialog({
-  area,
-  schema,
-  names,
-  open,
-  onOpenChange,
-}: {
+/** What both frames of the create form are told: the area, its schema and the fields it asks for. */
+interface CreatePartyProps {
   area: PartyArea;
   schema: PartySchema;
   names: readonly PartyField[];
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-}) {
-  const { t } = useTranslation();
-  const fetcher = useFetcher<PartyActionData>({ key: `create-${area}` });
-  const [form, fields] = usePartyForm(`new-${area}`, schema, fetcher.data?.result);
+}
+
+/** The create form's body: the area's fields and the refusals of the whole form. */
+function CreatePartyFields({ fields, formErrors, names }: { fields: Record<PartyField, AnyFieldMetadata>; formErrors?: string[]; names: readonly PartyField[] }) {
   return (
-    <CreateDialog
-      open={open}
-      onOpenChange={onOpenChange}
-      fetcher={fetcher}
-      form={form}
-      title={t(`${area}.dialogTitle`)}
-      description={t('clients.dialogDescription')}
-      maxWidth="640px"
-      failureToast={{ title: 'clients.toast.errorTitle', description: `${area}.toast.createFailed`, variant: 'destructive' }}
-      labels={{ cancel: t('clients.cancel'), save: t('clients.save'), saving: t('clients.saving') }}
-    >
+    <>
       <PartyFields fields={fields} names={names} />
-      <FormErrors errors={form.errors} />
-    </CreateDialog>
+      <FormErrors errors={formErrors} />
+    </>
+  );
+}
+
+/** The JavaScript dialog: toasts on failure, closes and resets on success (the success toast comes from the server). */
+export function CreatePartyDialog({ area, schema, names, open, onOpenChange }: CreatePartyProps & { open: boolean; onOpenChange: (open: boolean) => void }) {
+  return (
+    <CreateFormDialog spec={partyCreateForm(area, schema)} open={open} onOpenChange={onOpenChange}>
+      {(fields, form) => <CreatePartyFields fields={fields} formErrors={form.errors} names={names} />}
+    </CreateFormDialog>
   );
 }
 
 /** The same form as a page panel (`?new=1`): a plain form post, so it works without JavaScript. */
-export function CreatePartyPanel({
-  area,
-  schema,
-  names,
-  lastResult,
-  cancelTo,
-}: {
-  area: PartyArea;
-  schema: PartySchema;
-  names: readonly PartyField[];
-  lastResult?: PartyFormResult;
-  cancelTo: string;
-}) {
-  const { t } = useTranslation();
-  const [form, fields] = usePartyForm(`new-${area}-panel`, schema, lastResult);
+export function CreatePartyPanel({ area, schema, names, lastResult, cancelTo }: CreatePartyProps & { lastResult?: PartyFormResult; cancelTo: string }) {
   return (
-    <CreatePanel
-      form={form}
-      testId="create-panel"
-      title={t(`${area}.dialogTitle`)}
-      description={t('clients.dialogDescription')}
-      cancelTo={cancelTo}
-      labels={{ cancel: t('clients.cancel'), save: t('clients.save'), saving: t('clients.saving') }}
-    >
-      <PartyFields fields={fields} names={names} />
-      <FormErrors errors={form.errors} />
-    </CreatePanel>
+    <CreateFormPanel spec={partyCreateForm(area, schema)} lastResult={lastResult} cancelTo={cancelTo}>
+      {(fields, form) => <CreatePartyFields fields={fields} formErrors={form.errors} names={names} />}
+    </CreateFormPanel>
   );
 }
 
@@ -157,7 +127,7 @@ export function EditPartyForm({
   const toast = useToast();
   const navigation = useNavigation();
   const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'update';
-  const [form, fields] = usePartyForm(`edit-${area}`, schema, lastResult, defaultValue);
+  const [form, fields] = useZodForm(schema, { id: `edit-${area}`, lastResult, defaultValue });
   useEffect(() => {
     if (lastResult?.status === 'error') toast({ title: 'clients.toast.errorTitle', description: `${area}.detail.updateFailed`, variant: 'destructive' });
   }, [lastResult, toast, area]);
@@ -168,11 +138,7 @@ export function EditPartyForm({
         <PartyFields fields={fields} names={names} />
         {withStatus ? (
           <SelectField label={t('clients.fields.status')} meta={fields.status}>
-            {(['active', 'pending', 'inactive'] as const).map((status) => (
-              <option key={status} value={status}>
-                {t(`clients.status.${status}`)}
-              </option>
-            ))}
+            <Options items={['active', 'pending', 'inactive'] as const} label={(status) => t(`clients.status.${status}`)} />
           </SelectField>
         ) : null}
         <FormErrors errors={form.errors} />

@@ -1,11 +1,12 @@
-import { MagnifyingGlassIcon } from '@radix-ui/react-icons';
-import { Button, Flex, Grid, Heading, Text, TextField } from '@radix-ui/themes';
-import { Form, Link, useActionData, useLocation } from '@remix-run/react';
+import { Flex, Grid, Text } from '@radix-ui/themes';
+import { useActionData, useLocation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { CreateButton } from '~/components/kit/create-form.tsx';
 import { useListLoading } from '~/components/kit/list-loading.ts';
 import { EmptyState, PlaceholderCards } from '~/components/kit/list-states.tsx';
 import { Pager } from '~/components/kit/pager.tsx';
+import { PageHeader } from '~/components/kit/page-header.tsx';
+import { SearchBar } from '~/components/kit/search-bar.tsx';
 import type { PartyField, PartySchema } from '~/clients/schemas.ts';
 import { useCreateDialog } from '~/components/kit/create-form.tsx';
 import { CreatePartyDialog, CreatePartyPanel, type PartyActionData, type PartyArea } from './party-form.tsx';
@@ -52,33 +53,21 @@ function PartyListFrame({
   const { pathname } = useLocation();
   return (
     <Flex direction="column" gap="4">
-      <Flex justify="between" align="center" gap="3" wrap="wrap">
-        <Heading as="h2" size="6">
-          {t(`${area}.title`)}
-        </Heading>
-        {addButton}
-      </Flex>
+      <PageHeader title={t(`${area}.title`)}>{addButton}</PageHeader>
       {panel}
-      <Form method="get" role="search" aria-label={t(`${area}.searchLabel`)}>
-        <Flex gap="2" align="center" wrap="wrap">
-          <TextField.Root name="q" defaultValue={q} placeholder={t('clients.searchPlaceholder')} aria-label={t(`${area}.searchLabel`)} style={{ minWidth: 280 }}>
-            <TextField.Slot>
-              <MagnifyingGlassIcon />
-            </TextField.Slot>
-          </TextField.Root>
-          <Button type="submit" variant="soft">
-            {t('clients.search')}
-          </Button>
-          {q ? (
-            <Button asChild variant="ghost" color="gray">
-              <Link to={pathname}>{t('clients.clearSearch')}</Link>
-            </Button>
-          ) : null}
+      <SearchBar
+        label={t(`${area}.searchLabel`)}
+        placeholder={t('clients.searchPlaceholder')}
+        q={q}
+        submitLabel={t('clients.search')}
+        clear={q ? { to: pathname, label: t('clients.clearSearch') } : null}
+        minWidth={280}
+        after={
           <Text size="2" color="gray" data-testid="total-count">
             {t(`${area}.total`, { count: total })}
           </Text>
-        </Flex>
-      </Form>
+        }
+      />
       {loading ? (
         <PlaceholderCards count={PLACEHOLDER_CARDS} label={t(`${area}.loading`)} lines={['70%', '40%', '90%', '30%']} columns={3} />
       ) : total === 0 ? (

@@ -1,14 +1,13 @@
 import { getInputProps } from '@conform-to/react';
 import { Flex } from '@radix-ui/themes';
-import { useFetcher } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { Field, FormErrors } from '~/components/forms.tsx';
 import { Options, SelectField } from '~/components/kit/fields.tsx';
 import { CAMPAIGN_RECIPIENTS, campaignCreateSchema } from '~/email/schemas.ts';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
-import type { EmailActionData, EmailFormResult } from './template-form.tsx';
-import { CreateDialog, CreatePanel, type CreateTexts } from '~/components/kit/create-form.tsx';
-import { useZodForm } from '~/components/kit/zod-form.ts';
+import type { EmailFormResult } from './template-form.tsx';
+import { CreateFormDialog, CreateFormPanel, type CreateFormSpec } from '~/components/kit/create-form.tsx';
+import type { ZodFormFields } from '~/components/kit/zod-form.ts';
 
 /** The campaign dialog of docs/screens.md (only active templates; recipients default active_clients; optional schedule) and its ?new=campaign panel. */
 export interface CampaignChoices {
@@ -16,20 +15,24 @@ export interface CampaignChoices {
   clients: { id: string; companyName: string }[];
 }
 
-function useCampaignForm(id: string, lastResult?: EmailFormResult) {
-  return useZodForm(campaignCreateSchema, { id, lastResult, defaultValue: { recipients: 'active_clients' } });
-}
+const CAMPAIGN_FORM: CreateFormSpec<typeof campaignCreateSchema> = {
+  name: 'campaign',
+  schema: campaignCreateSchema,
+  defaultValue: { recipients: 'active_clients' },
+  intent: 'createCampaign',
+  texts: {
+    title: 'email.campaignForm.title',
+    description: 'email.campaignForm.description',
+    cancel: 'email.campaignForm.cancel',
+    save: 'email.campaignForm.submit',
+    saving: 'email.campaignForm.submitting',
+  },
+  failureToast: { title: 'email.toast.errorTitle', description: 'email.toast.createCampaignFailed', variant: 'destructive' },
+  maxWidth: '600px',
+  testId: 'campaign-panel',
+};
 
-function useCampaignTexts(): CreateTexts {
-  const { t } = useTranslation();
-  return {
-    title: t('email.campaignForm.title'),
-    description: t('email.campaignForm.description'),
-    labels: { cancel: t('email.campaignForm.cancel'), save: t('email.campaignForm.submit'), saving: t('email.campaignForm.submitting') },
-  };
-}
-
-function CampaignFields({ fields, formErrors, choices }: { fields: ReturnType<typeof useCampaignForm>[1]; formErrors?: string[]; choices: CampaignChoices }) {
+function CampaignFields({ fields, formErrors, choices }: { fields: ZodFormFields<typeof campaignCreateSchema>; formErrors?: string[]; choices: CampaignChoices }) {
   const { t } = useTranslation();
   const errorText = useRefusalTexts();
   const recipients = fields.recipients.value ?? 'active_clients';
@@ -65,31 +68,17 @@ function CampaignFields({ fields, formErrors, choices }: { fields: ReturnType<ty
 }
 
 export function CampaignDialog({ open, onOpenChange, choices }: { open: boolean; onOpenChange: (open: boolean) => void; choices: CampaignChoices }) {
-  const texts = useCampaignTexts();
-  const fetcher = useFetcher<EmailActionData>({ key: 'create-campaign' });
-  const [form, fields] = useCampaignForm('new-campaign', fetcher.data?.intent === 'createCampaign' ? fetcher.data.result : undefined);
   return (
-    <CreateDialog
-      {...texts}
-      open={open}
-      onOpenChange={onOpenChange}
-      fetcher={fetcher}
-      form={form}
-      intent="createCampaign"
-      maxWidth="600px"
-      failureToast={{ title: 'email.toast.errorTitle', description: 'email.toast.createCampaignFailed', variant: 'destructive' }}
-    >
-      <CampaignFields fields={fields} formErrors={form.errors} choices={choices} />
-    </CreateDialog>
+    <CreateFormDialog spec={CAMPAIGN_FORM} open={open} onOpenChange={onOpenChange}>
+      {(fields, form) => <CampaignFields fields={fields} formErrors={form.errors} choices={choices} />}
+    </CreateFormDialog>
   );
 }
 
 export function CampaignPanel({ lastResult, cancelTo, choices }: { lastResult?: EmailFormResult; cancelTo: string; choices: CampaignChoices }) {
-  const texts = useCampaignTexts();
-  const [form, fields] = useCampaignForm('new-campaign-panel', lastResult);
   return (
-    <CreatePanel {...texts} form={form} intent="createCampaign" testId="campaign-panel" cancelTo={cancelTo}>
-      <CampaignFields fields={fields} formErrors={form.errors} choices={choices} />
-    </CreatePanel>
+    <CreateFormPanel spec={CAMPAIGN_FORM} lastResult={lastResult} cancelTo={cancelTo}>
+      {(fields, form) => <CampaignFields fields={fields} formErrors={form.errors} choices={choices} />}
+    </CreateFormPanel>
   );
 }

@@ -1,15 +1,15 @@
 import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react';
 import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
-import { Form, Link, useFetcher, useNavigation } from '@remix-run/react';
+import { Form, Link, useNavigation } from '@remix-run/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field, FormErrors } from '~/components/forms.tsx';
 import { EMAIL_TRIGGERS, TEMPLATE_VARIABLES, templateFormSchema } from '~/email/schemas.ts';
 import { useRefusalText, useRefusalTexts } from '~/components/refusal-text.ts';
 import { encodeRefusal, type RefusalParams } from '~/utils/refusals.ts';
-import { CreateDialog, CreatePanel, type CreateTexts } from '~/components/kit/create-form.tsx';
+import { CreateFormDialog, CreateFormPanel, type CreateFormSpec } from '~/components/kit/create-form.tsx';
 import { Options, SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
-import { useZodForm } from '~/components/kit/zod-form.ts';
+import { useZodForm, type ZodFormFields } from '~/components/kit/zod-form.ts';
 
 /**
  * The template dialog of docs/screens.md (JavaScript: a fetcher post, closes on
@@ -24,22 +24,24 @@ export interface EmailActionData {
   id?: string;
 }
 
-type Values = { name?: string; trigger?: string; subject?: string; body?: string; isActive?: string };
+const TEMPLATE_FORM: CreateFormSpec<typeof templateFormSchema> = {
+  name: 'template',
+  schema: templateFormSchema,
+  defaultValue: { trigger: 'manual', isActive: 'on' },
+  intent: 'createTemplate',
+  texts: {
+    title: 'email.templateForm.title',
+    description: 'email.templateForm.description',
+    cancel: 'email.templateForm.cancel',
+    save: 'email.templateForm.submit',
+    saving: 'email.templateForm.submitting',
+  },
+  failureToast: { title: 'email.toast.errorTitle', description: 'email.toast.createTemplateFailed', variant: 'destructive' },
+  maxWidth: '680px',
+  testId: 'template-panel',
+};
 
-function useTemplateForm(id: string, lastResult?: EmailFormResult, defaultValue: Values = { trigger: 'manual', isActive: 'on' }) {
-  return useZodForm(templateFormSchema, { id, lastResult, defaultValue });
-}
-
-function useTemplateTexts(): CreateTexts {
-  const { t } = useTranslation();
-  return {
-    title: t('email.templateForm.title'),
-    description: t('email.templateForm.description'),
-    labels: { cancel: t('email.templateForm.cancel'), save: t('email.templateForm.submit'), saving: t('email.templateForm.submitting') },
-  };
-}
-
-function TemplateFields({ fields, formErrors }: { fields: ReturnType<typeof useTemplateForm>[1]; formErrors?: string[] }) {
+function TemplateFields({ fields, formErrors }: { fields: ZodFormFields<typeof templateFormSchema>; formErrors?: string[] }) {
   const { t } = useTranslation();
   const errorText = useRefusalTexts();
   return (
@@ -114,33 +116,23 @@ function PreviewButton({ formId }: { formId: string }) {
 }
 
 export function TemplateDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
-  const texts = useTemplateTexts();
-  const fetcher = useFetcher<EmailActionData>({ key: 'create-template' });
-  const [form, fields] = useTemplateForm('new-template', fetcher.data?.intent === 'createTemplate' ? fetcher.data.result : undefined);
   return (
-    <CreateDialog
-      {...texts}
-      open={open}
-      onOpenChange={onOpenChange}
-      fetcher={fetcher}
-      form={form}
-      intent="createTemplate"
-      maxWidth="680px"
-      failureToast={{ title: 'email.toast.errorTitle', description: 'email.toast.createTemplateFailed', variant: 'destructive' }}
-    >
-      <TemplateFields fields={fields} formErrors={form.errors} />
-      <PreviewButton formId={form.id} />
-    </CreateDialog>
+    <CreateFormDialog spec={TEMPLATE_FORM} open={open} onOpenChange={onOpenChange}>
+      {(fields, form) => (
+        <>
+          <TemplateFields fields={fields} formErrors={form.errors} />
+          <PreviewButton formId={form.id} />
+        </>
+      )}
+    </CreateFormDialog>
   );
 }
 
 export function TemplatePanel({ lastResult, cancelTo }: { lastResult?: EmailFormResult; cancelTo: string }) {
-  const texts = useTemplateTexts();
-  const [form, fields] = useTemplateForm('new-template-panel', lastResult);
   return (
-    <CreatePanel {...texts} form={form} intent="createTemplate" testId="template-panel" cancelTo={cancelTo}>
-      <TemplateFields fields={fields} formErrors={form.errors} />
-    </CreatePanel>
+    <CreateFormPanel spec={TEMPLATE_FORM} lastResult={lastResult} cancelTo={cancelTo}>
+      {(fields, form) => <TemplateFields fields={fields} formErrors={form.errors} />}
+    </CreateFormPanel>
   );
 }
 
@@ -162,12 +154,10 @@ export function TemplateEditPanel({
   const { t } = useTranslation();
   const navigation = useNavigation();
   const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'updateTemplate';
-  const [form, fields] = useTemplateForm(`edit-template-${template.id}`, lastResult, {
-    name: template.name,
-    trigger: template.trigger,
-    subject: template.subject,
-    body: template.body,
-    isActive: template.isActive ? 'on' : undefined,
+  const [form, fields] = useZodForm(templateFormSchema, {
+    id: `edit-template-${template.id}`,
+    lastResult,
+    defaultValue: { name: template.name, trigger: template.trigger, subject: template.subject, body: template.body, isActive: template.isActive ? 'on' : undefined },
   });
   return (
     <Card size="3" data-testid="template-edit-panel">

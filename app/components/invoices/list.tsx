@@ -4,18 +4,13 @@ import { Form, Link } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { TabBar } from '~/components/kit/tab-bar.tsx';
 import { INVOICE_TABS, type InvoiceTab } from '~/invoices/schemas.ts';
+import { listHref } from '~/utils/list-url.ts';
 
 /** The list frame of /invoices (docs/screens.md): search, the five tabs with counts, placeholders, empty state, pages — all in the URL. */
 export const PLACEHOLDER_CARDS = 5;
 
 export function invoicesHref(params: { q: string; tab: InvoiceTab; page?: number }, extra: Record<string, string> = {}) {
-  const search = new URLSearchParams();
-  if (params.q) search.set('q', params.q);
-  if (params.tab !== 'all') search.set('tab', params.tab);
-  if (params.page && params.page > 1) search.set('page', String(params.page));
-  for (const [key, value] of Object.entries(extra)) search.set(key, value);
-  const text = search.toString();
-  return text ? `/invoices?${text}` : '/invoices';
+  return listHref('/invoices', { q: params.q, tab: params.tab, page: params.page }, { tab: 'all', page: 1 }, extra);
 }
 
 export function InvoiceSearch({ q, tab }: { q: string; tab: InvoiceTab }) {

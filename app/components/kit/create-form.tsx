@@ -1,9 +1,12 @@
-import { getFormProps, type FormMetadata } from '@conform-to/react';
+import { getFormProps, type DefaultValue, type FormMetadata, type SubmissionResult } from '@conform-to/react';
 import { PlusIcon } from '@radix-ui/react-icons';
 import { Button, Card, Dialog, Flex, Heading, Text } from '@radix-ui/themes';
-import { Form, Link, useNavigation, type FetcherWithComponents } from '@remix-run/react';
+import { Form, Link, useFetcher, useNavigation, type FetcherWithComponents } from '@remix-run/react';
 import { useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
 import { SubmitRow } from '~/components/kit/fields.tsx';
+import { useZodForm, type ZodFormFields } from '~/components/kit/zod-form.ts';
 import { useToast } from '~/components/toaster.tsx';
 import type { ToastInput } from '~/utils/toast.ts';
 
@@ -171,5 +174,84 @@ export function CreatePanel({
         </Flex>
       </Form>
     </Card>
+  );
+}
+
+/**
+ * A create form written once for both its frames: what `CreateFormDialog`
+ * and `CreateFormPanel` share. `name` makes the ids: the dialog's form
+ * `new-<name>` posting through the fetcher `create-<name>`, the panel's
+ * form `new-<name>-panel`. `texts` are i18n keys.
+ */
+export interface CreateFormSpec<Schema extends z.ZodObject> {
+  name: string;
+  schema: Schema;
+  defaultValue?: DefaultValue<z.input<Schema>>;
+  /** The action's intent for this form; `create` unless the page has several create forms. */
+  intent?: string;
+  texts: { title: string; description: string; cancel: string; save: string; saving: string };
+  failureToast: ToastInput;
+  maxWidth?: string;
+  /** Of the panel. */
+  testId: string;
+}
+
+/** The form's own fields, given conform's fields and form (its form-level errors). */
+type RenderFields<Schema extends z.ZodObject> = (fields: ZodFormFields<Schema>, form: ReturnType<typeof useZodForm<Schema>>[0]) => React.ReactNode;
+/** What a create action answers: the form's intent, conform's result, and `created` on success. */
+interface CreateAnswer extends CreateResult {
+  intent?: string;
+  result?: SubmissionResult<string[]>;
+}
+
+function useCreateTexts(texts: CreateFormSpec<z.ZodObject>['texts']): CreateTexts {
+  const { t } = useTranslation();
+  return { title: t(texts.title), description: t(texts.description), labels: { cancel: t(texts.cancel), save: t(texts.save), saving: t(texts.saving) } };
+}
+
+/** The spec's form in `CreateDialog`, fed the fetcher's last answer to this form. */
+export function CreateFormDialog<Schema extends z.ZodObject>({
+  spec,
+  open,
+  onOpenChange,
+  children,
+}: {
+  spec: CreateFormSpec<Schema>;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  children: RenderFields<Schema>;
+}) {
+  const texts = useCreateTexts(spec.texts);
+  const intent = spec.intent ?? 'create';
+  const fetcher = useFetcher<CreateAnswer>({ key: `create-${spec.name}` });
+  const answer = fetcher.data?.intent === intent ? fetcher.data.result : undefined;
+  const [form, fields] = useZodForm(spec.schema, { id: `new-${spec.name}`, lastResult: answer, defaultValue: spec.defaultValue });
+  return (
+    <CreateDialog {...texts} open={open} onOpenChange={onOpenChange} fetcher={fetcher} form={form} intent={intent} maxWidth={spec.maxWidth} failureToast={spec.failureToast}>
+      {children(fields, form)}
+    </CreateDialog>
+  );
+}
+
+/** The spec's form in `CreatePanel` (`?new=1`), `lastResult` the action's answer to the plain post. */
+export function CreateFormPanel<Schema extends z.ZodObject>({
+  spec,
+  lastResult,
+  cancelTo,
+  hidden,
+  children,
+}: {
+  spec: CreateFormSpec<Schema>;
+  lastResult?: SubmissionResult<string[]>;
+  cancelTo: string;
+  hidden?: React.ReactNode;
+  children: RenderFields<Schema>;
+}) {
+  const texts = useCreateTexts(spec.texts);
+  const [form, fields] = useZodForm(spec.schema, { id: `new-${spec.name}-panel`, lastResult, defaultValue: spec.defaultValue });
+  return (
+    <CreatePanel {...texts} form={form} intent={spec.intent} testId={spec.testId} cancelTo={cancelTo} hidden={hidden}>
+      {children(fields, form)}
+    </CreatePanel>
   );
 }

@@ -19,3 +19,6 @@ export function useZodForm<Schema extends z.ZodObject>(
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
 }
+
+/** The fields of a `useZodForm` form, for a component that renders them. */
+export type ZodFormFields<Schema extends z.ZodObject> = ReturnType<typeof useZodForm<Schema>>[1];

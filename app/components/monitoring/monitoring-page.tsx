@@ -12,6 +12,7 @@ import { activityStatus } from '~/dashboard/display.ts';
 import { Pager } from '~/components/kit/pager.tsx';
 import { TableHead } from '~/components/kit/table-head.tsx';
 import { SectionCard } from '~/components/kit/section-card.tsx';
+import { Options } from '~/components/kit/fields.tsx';
 
 export type MonitoringData = Awaited<ReturnType<typeof loadMonitoring>>;
 type Status = MonitoringData['status'];
@@ -213,11 +214,7 @@ function LogsTab({ data }: { data: MonitoringData }) {
       </Text>
       <select name={name} defaultValue={data.filters[name]} key={`${name}-${data.filters[name]}`} className="native-select">
         <option value="">{t('dashboard.monitoring.logs.all')}</option>
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
+        <Options items={options} value={(option) => option.value} label={(option) => option.label} />
       </select>
     </label>
   );

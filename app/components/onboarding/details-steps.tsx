@@ -5,7 +5,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 import { bankingStepSchema, companyStepSchema, COUNTRIES, CREDIT_LIMIT_PLACEHOLDER, DEFAULT_COUNTRY } from '~/onboarding/schemas.ts';
-import { SelectField } from '~/components/kit/fields.tsx';
+import { Options, SelectField } from '~/components/kit/fields.tsx';
 import { useWizardMessage, WizardField, WizardFormErrors } from './fields.tsx';
 import { useZodForm } from '~/components/kit/zod-form.ts';
 
@@ -82,11 +82,7 @@ export function BankingStep({ values, lastResult }: StepProps) {
       <WizardField {...text('city')} />
       <WizardField {...text('postalCode')} inputProps={{ ...getInputProps(fields.postalCode, { type: 'text' }), inputMode: 'numeric', maxLength: 5 }} />
       <SelectField label={t('onboarding.fields.country')} meta={fields.country} errors={fields.country.errors?.map(message)}>
-        {COUNTRIES.map((country) => (
-          <option key={country} value={country}>
-            {t(`onboarding.countries.${country}`)}
-          </option>
-        ))}
+        <Options items={COUNTRIES} label={(country) => t(`onboarding.countries.${country}`)} />
       </SelectField>
       <WizardField {...text('iban')} inputProps={{ ...getInputProps(fields.iban, { type: 'text' }), autoComplete: 'off' }} />
       <WizardField

@@ -1,12 +1,12 @@
 import { CheckCircledIcon } from '@radix-ui/react-icons';
-import { Button, Callout, Card, Flex, Text } from '@radix-ui/themes';
+import { Button, Callout, Flex, Text } from '@radix-ui/themes';
 import { Form, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { PublicFrame } from './public-frame.tsx';
 import type { DocumentRequestState } from '~/onboarding/kyc-decision.server.ts';
 import { KYC_ACCEPT, KYC_DOCUMENT_TYPES, KYC_MAX_FILE_MB } from '~/onboarding/kyc.ts';
 import { formatDate } from '~/utils/format.ts';
-import { WizardErrors, WizardFormErrors } from './fields.tsx';
+import { KycFileCard, WizardFormErrors } from './fields.tsx';
 
 /**
  * The page behind the link staff email when they need more documents
@@ -31,29 +31,18 @@ export function DocumentRequestPage({ request, fileErrors, formErrors }: { reque
             </Text>
             <WizardFormErrors errors={formErrors?.map((error) => (error.startsWith('kyc.') ? t(error) : error))} />
             {KYC_DOCUMENT_TYPES.map((kycType) => {
-              const id = `file-${kycType}`;
-              const label = t(`onboarding.kyc.types.${kycType}.label`);
               const errors = fileErrors?.[`file_${kycType}`];
               return (
-                <Card key={kycType} data-testid={`kyc-${kycType}`}>
-                  <Flex direction="column" gap="2">
-                    <Text as="label" htmlFor={id} weight="bold">
-                      {label}
-                    </Text>
-                    <Text size="2" color="gray">
-                      {t(`onboarding.kyc.types.${kycType}.description`)}
-                    </Text>
-                    <input
-                      id={id}
-                      type="file"
-                      name={`file_${kycType}`}
-                      accept={KYC_ACCEPT}
-                      aria-invalid={errors?.length ? true : undefined}
-                      aria-describedby={errors?.length ? `${id}-error` : undefined}
-                    />
-                    <WizardErrors id={`${id}-error`} errors={errors} />
-                  </Flex>
-                </Card>
+                <KycFileCard key={kycType} kycType={kycType} errors={errors}>
+                  <input
+                    id={`file-${kycType}`}
+                    type="file"
+                    name={`file_${kycType}`}
+                    accept={KYC_ACCEPT}
+                    aria-invalid={errors?.length ? true : undefined}
+                    aria-describedby={errors?.length ? `file-${kycType}-error` : undefined}
+                  />
+                </KycFileCard>
               );
             })}
             <Flex justify="end">

@@ -1,10 +1,10 @@
 import { CheckCircledIcon } from '@radix-ui/react-icons';
-import { Badge, Button, Callout, Card, Flex, Text } from '@radix-ui/themes';
+import { Badge, Button, Callout, Flex, Text } from '@radix-ui/themes';
 import { Form, useFetcher, useNavigation } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatBytes, hasAllowedExtension, KYC_ACCEPT, KYC_DOCUMENT_TYPES, KYC_MAX_FILE_BYTES, type KycDocumentType } from '~/onboarding/kyc.ts';
-import { WizardErrors, WizardFormErrors } from './fields.tsx';
+import { KycFileCard, WizardFormErrors } from './fields.tsx';
 
 export interface AttachedFile {
   kycType: KycDocumentType;
@@ -66,44 +66,38 @@ function KycCard({ kycType, attached, errors }: { kycType: KycDocumentType; atta
   }
 
   return (
-    <Card data-testid={`kyc-${kycType}`}>
-      <Flex direction="column" gap="2">
-        <Flex justify="between" align="center" gap="2">
-          <Text as="label" htmlFor={inputId} weight="bold">
-            {label}
-          </Text>
-          {attached ? (
-            <Badge color="green">
-              <CheckCircledIcon /> {t('onboarding.kyc.attached', { name: attached.fileName, size: formatBytes(attached.size) })}
-            </Badge>
-          ) : (
-            <Badge color="gray">{t('onboarding.kyc.notAttached')}</Badge>
-          )}
-        </Flex>
-        <Text size="2" color="gray">
-          {t(`onboarding.kyc.types.${kycType}.description`)}
+    <KycFileCard
+      kycType={kycType}
+      errors={shown}
+      status={
+        attached ? (
+          <Badge color="green">
+            <CheckCircledIcon /> {t('onboarding.kyc.attached', { name: attached.fileName, size: formatBytes(attached.size) })}
+          </Badge>
+        ) : (
+          <Badge color="gray">{t('onboarding.kyc.notAttached')}</Badge>
+        )
+      }
+    >
+      <input
+        id={inputId}
+        type="file"
+        // Without JavaScript the file rides in the form post; with it, it is uploaded on its own.
+        name={hydrated ? undefined : `file_${kycType}`}
+        accept={KYC_ACCEPT}
+        aria-label={t('onboarding.kyc.choose', { label })}
+        disabled={uploading || fetcher.state !== 'idle'}
+        onChange={(event) => {
+          const file = event.currentTarget.files?.[0];
+          if (hydrated && file) void upload(file).finally(() => (event.target.value = ''));
+        }}
+      />
+      {uploading || fetcher.state !== 'idle' ? (
+        <Text size="1" color="gray">
+          {t('onboarding.actions.uploading')}
         </Text>
-        <input
-          id={inputId}
-          type="file"
-          // Without JavaScript the file rides in the form post; with it, it is uploaded on its own.
-          name={hydrated ? undefined : `file_${kycType}`}
-          accept={KYC_ACCEPT}
-          aria-label={t('onboarding.kyc.choose', { label })}
-          disabled={uploading || fetcher.state !== 'idle'}
-          onChange={(event) => {
-            const file = event.currentTarget.files?.[0];
-            if (hydrated && file) void upload(file).finally(() => (event.target.value = ''));
-          }}
-        />
-        {uploading || fetcher.state !== 'idle' ? (
-          <Text size="1" color="gray">
-            {t('onboarding.actions.uploading')}
-          </Text>
-        ) : null}
-        <WizardErrors id={`${inputId}-error`} errors={shown} />
-      </Flex>
-    </Card>
+      ) : null}
+    </KycFileCard>
   );
 }
 

@@ -1,7 +1,7 @@
-import { Callout, Flex, Text, TextField } from '@radix-ui/themes';
-import { useId } from 'react';
+import { Card, Flex, Text } from '@radix-ui/themes';
 import { useTranslation } from 'react-i18next';
-import { KYC_ALLOWED_LABEL, KYC_MAX_FILE_MB } from '~/onboarding/kyc.ts';
+import { ErrorList, Field, FormErrors } from '~/components/forms.tsx';
+import { KYC_ALLOWED_LABEL, KYC_MAX_FILE_MB, type KycDocumentType } from '~/onboarding/kyc.ts';
 import { DRAFT_UPLOAD_CAP_MB } from '~/onboarding/limits.ts';
 import { refusalText } from '~/utils/refusals.ts';
 
@@ -18,54 +18,43 @@ export function useWizardMessage() {
       : refusalText(t, (key) => i18n.exists(key), message);
 }
 
-export function WizardErrors({ id, errors }: { id?: string; errors?: string[] | null }) {
-  const message = useWizardMessage();
-  if (!errors?.length) return null;
-  return (
-    // The alert role sits on a wrapper: on the <ul> itself it would replace the list role of its items.
-    <div id={id} role="alert">
-      <ul className="error-list">
-        {errors.map((error) => (
-          <li key={error}>
-            <Text size="1" color="red">
-              {message(error)}
-            </Text>
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
+function WizardErrors({ id, errors }: { id?: string; errors?: string[] | null }) {
+  return <ErrorList id={id} errors={errors} text={useWizardMessage()} />;
 }
 
 export function WizardFormErrors({ errors }: { errors?: string[] | null }) {
-  const message = useWizardMessage();
-  if (!errors?.length) return null;
-  return (
-    <Callout.Root color="red" role="alert" data-testid="wizard-form-error">
-      <Callout.Text>{errors.map(message).join(' ')}</Callout.Text>
-    </Callout.Root>
-  );
+  return <FormErrors errors={errors} text={useWizardMessage()} testId="wizard-form-error" />;
 }
 
-type InputProps = Omit<React.ComponentProps<typeof TextField.Root>, 'children'>;
+type InputProps = React.ComponentProps<typeof Field>['inputProps'];
 
 export function WizardField({ label, hint, inputProps, errors }: { label: string; hint?: string; inputProps: InputProps; errors?: string[] | null }) {
-  const fallbackId = useId();
-  const id = inputProps.id ?? fallbackId;
-  const errorId = errors?.length ? `${id}-error` : undefined;
-  const hintId = hint ? `${id}-hint` : undefined;
+  return <Field label={label} hint={hint} inputProps={inputProps} errors={errors} text={useWizardMessage()} />;
+}
+
+/**
+ * One KYC document's card, in the wizard and on the emailed request page: its
+ * label (with `status` beside it), what it is, the file input (`children`,
+ * named `file-<type>`) and its errors.
+ */
+export function KycFileCard({ kycType, status, errors, children }: { kycType: KycDocumentType; status?: React.ReactNode; errors?: string[] | null; children: React.ReactNode }) {
+  const { t } = useTranslation();
+  const inputId = `file-${kycType}`;
   return (
-    <Flex direction="column" gap="1">
-      <Text as="label" htmlFor={id} size="2" weight="medium">
-        {label}
-      </Text>
-      <TextField.Root {...inputProps} id={id} aria-invalid={errorId ? true : undefined} aria-describedby={[hintId, errorId].filter(Boolean).join(' ') || undefined} />
-      {hint ? (
-        <Text id={hintId} size="1" color="gray">
-          {hint}
+    <Card data-testid={`kyc-${kycType}`}>
+      <Flex direction="column" gap="2">
+        <Flex justify="between" align="center" gap="2">
+          <Text as="label" htmlFor={inputId} weight="bold">
+            {t(`onboarding.kyc.types.${kycType}.label`)}
+          </Text>
+          {status}
+        </Flex>
+        <Text size="2" color="gray">
+          {t(`onboarding.kyc.types.${kycType}.description`)}
         </Text>
-      ) : null}
-      <WizardErrors id={errorId} errors={errors} />
-    </Flex>
+        {children}
+        <WizardErrors id={`${inputId}-error`} errors={errors} />
+      </Flex>
+    </Card>
   );
 }

@@ -3,7 +3,7 @@ import { Link } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { RiskAssessmentDto } from '~/risk/assessments.server.ts';
 import { formatDateTime } from '~/utils/format.ts';
-import { CategoryBadge, factorLabel, ScoreText, signed } from './risk-display.tsx';
+import { factorLabel, ScoreAndCategory, signed } from './risk-display.tsx';
 
 /** docs/screens.md: the list shows only the first 4 factors of each assessment. */
 export const FACTORS_SHOWN = 4;
@@ -31,10 +31,7 @@ export function AssessmentCard({ assessment, detailsHref, editHref }: { assessme
               {t('risk.card.assessedBy', { name: assessment.assessedBy === 'system' ? t('risk.system') : assessment.assessedBy })}
             </Text>
           </Flex>
-          <Flex align="center" gap="3">
-            <ScoreText score={assessment.score} size="5" />
-            <CategoryBadge category={assessment.category} />
-          </Flex>
+          <ScoreAndCategory score={assessment.score} category={assessment.category} />
         </Flex>
         <Grid columns={{ initial: '2', md: '4' }} gap="2" data-testid="assessment-factors">
           {shown.map(([name, factor]) => (

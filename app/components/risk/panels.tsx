@@ -1,16 +1,16 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from '@conform-to/react';
-import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react';
 import { Badge, Button, Card, DataList, Flex, Table, Text } from '@radix-ui/themes';
 import { Form, Link, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { PanelHeader } from '~/components/kit/panel-header.tsx';
+import { useZodForm } from '~/components/kit/zod-form.ts';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
 import type { EntityOption, RiskAssessmentDto } from '~/risk/assessments.server.ts';
 import { adjustAssessmentFormSchema, newAssessmentFormSchema } from '~/risk/schemas.ts';
-import { Field } from '~/components/forms.tsx';
-import { SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
+import { Field, FormErrors } from '~/components/forms.tsx';
+import { Options, SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 import { formatDateTime } from '~/utils/format.ts';
-import { CategoryBadge, factorLabel, formatDecimal, formatFactorValue, RiskFormErrors, ScoreText, signed } from './risk-display.tsx';
+import { CategoryBadge, factorLabel, formatDecimal, formatFactorValue, ScoreAndCategory, ScoreText, signed } from './risk-display.tsx';
 
 /**
  * The three panels of /risk, opened by the URL (?details=, ?edit=, ?new=1) so
@@ -38,10 +38,7 @@ export function DetailsPanel({ assessment, closeHref, editHref }: { assessment: 
               {t(`risk.entityTypes.${assessment.entityType}`)}
             </Text>
           </Flex>
-          <Flex align="center" gap="3">
-            <ScoreText score={assessment.score} size="5" />
-            <CategoryBadge category={assessment.category} />
-          </Flex>
+          <ScoreAndCategory score={assessment.score} category={assessment.category} />
         </Flex>
         <Table.Root variant="surface" size="1">
           <Table.Header>
@@ -139,7 +136,7 @@ export function AdjustPanel({ assessment, closeHref, lastResult }: { assessment:
   const navigation = useNavigation();
   const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'adjust';
   const errorText = useRefusalTexts();
-  const [form, fields] = useForm({
+  const [form, fields] = useZodForm(adjustAssessmentFormSchema, {
     id: `adjust-${assessment.id}`,
     lastResult,
     // Once adjusted, the notes are the adjustment's reason: offer them for editing; a system note is not one.
@@ -148,10 +145,6 @@ export function AdjustPanel({ assessment, closeHref, lastResult }: { assessment:
       manualAdjustment: String(assessment.manualAdjustment),
       notes: assessment.adjustedAt ? (assessment.notes ?? '') : '',
     },
-    constraint: getZodConstraint(adjustAssessmentFormSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: adjustAssessmentFormSchema }),
   });
   return (
     <Card size="3" data-testid="assessment-edit">
@@ -181,7 +174,7 @@ export function AdjustPanel({ assessment, closeHref, lastResult }: { assessment:
             errors={errorText(fields.manualAdjustment.errors)}
           />
           <TextAreaField label={t('risk.edit.notes')} meta={fields.notes} errors={errorText(fields.notes.errors)} />
-          <RiskFormErrors errors={form.errors} />
+          <FormErrors errors={form.errors} />
           <SubmitRow cancel={{ to: closeHref, label: t('risk.actions.cancel') }} submitLabel={t('risk.edit.save')} busyLabel={t('risk.edit.saving')} busy={saving} gap="2" />
         </Flex>
       </Form>
@@ -205,15 +198,7 @@ export function NewAssessmentPanel({
   const navigation = useNavigation();
   const submitting = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'assess';
   const errorText = useRefusalTexts();
-  const [form, fields] = useForm({
-    id: 'new-assessment',
-    lastResult,
-    defaultValue: { entity: defaultEntity ?? '' },
-    constraint: getZodConstraint(newAssessmentFormSchema),
-    shouldValidate: 'onBlur',
-    shouldRevalidate: 'onInput',
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: newAssessmentFormSchema }),
-  });
+  const [form, fields] = useZodForm(newAssessmentFormSchema, { id: 'new-assessment', lastResult, defaultValue: { entity: defaultEntity ?? '' } });
   return (
     <Card size="3" data-testid="new-assessment">
       <PanelHeader title={t('risk.new.title')} closeHref={closeHref} closeLabel={t('risk.actions.close')} />
@@ -223,22 +208,14 @@ export function NewAssessmentPanel({
           <SelectField label={t('risk.new.entity')} meta={fields.entity} errors={errorText(fields.entity.errors)}>
             <option value="">{t('risk.new.choose')}</option>
             <optgroup label={t('risk.new.clients')}>
-              {entities.clients.map((entity) => (
-                <option key={entity.id} value={`client:${entity.id}`}>
-                  {entity.name} ({entity.oib})
-                </option>
-              ))}
+              <Options items={entities.clients} value={(entity) => `client:${entity.id}`} label={(entity) => `${entity.name} (${entity.oib})`} />
             </optgroup>
             <optgroup label={t('risk.new.customers')}>
-              {entities.customers.map((entity) => (
-                <option key={entity.id} value={`customer:${entity.id}`}>
-                  {entity.name} ({entity.oib})
-                </option>
-              ))}
+              <Options items={entities.customers} value={(entity) => `customer:${entity.id}`} label={(entity) => `${entity.name} (${entity.oib})`} />
             </optgroup>
           </SelectField>
           <TextAreaField label={t('risk.new.notes')} meta={fields.notes} errors={errorText(fields.notes.errors)} rows={2} />
-          <RiskFormErrors errors={form.errors} />
+          <FormErrors errors={form.errors} />
           <SubmitRow
             cancel={{ to: closeHref, label: t('risk.actions.cancel') }}
             submitLabel={t('risk.new.submit')}

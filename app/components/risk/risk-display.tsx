@@ -1,10 +1,9 @@
-import { Badge, Callout, Text } from '@radix-ui/themes';
+import { Badge, Flex, Text } from '@radix-ui/themes';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { useRefusalText } from '~/components/refusal-text.ts';
 import { scoreColour, type RiskCategory } from '~/risk/scoring.ts';
 
-/** Small display pieces of /risk: score, category, factor names and values, and this area's messages. */
+/** Small display pieces of /risk: score, category, factor names and values. */
 
 const CATEGORY_COLOUR: Record<RiskCategory, 'green' | 'amber' | 'red'> = { low: 'green', medium: 'amber', high: 'red' };
 
@@ -14,6 +13,16 @@ export function ScoreText({ score, size = '3' }: { score: number; size?: '2' | '
     <Text size={size} weight="bold" color={scoreColour(score)} data-testid="assessment-score">
       {score}/100
     </Text>
+  );
+}
+
+/** The score (large) and its category badge, at the right of an assessment's title row. */
+export function ScoreAndCategory({ score, category }: { score: number; category: RiskCategory }) {
+  return (
+    <Flex align="center" gap="3">
+      <ScoreText score={score} size="5" />
+      <CategoryBadge category={category} />
+    </Flex>
   );
 }
 
@@ -55,14 +64,4 @@ export function signed(value: number): string {
   if (value > 0) return `+${value}`;
   if (value < 0) return `−${Math.abs(value)}`;
   return '0';
-}
-
-export function RiskFormErrors({ errors }: { errors?: string[] | null }) {
-  const text = useRefusalText();
-  if (!errors?.length) return null;
-  return (
-    <Callout.Root color="red" role="alert">
-      <Callout.Text>{errors.map(text).join(' ')}</Callout.Text>
-    </Callout.Root>
-  );
 }

@@ -1,4 +1,4 @@
-import { Badge } from '@radix-ui/themes';
+import { Badge, Flex } from '@radix-ui/themes';
 import { useTranslation } from 'react-i18next';
 import type { TaskPriority, TaskStatus } from '~/tasks/schemas.ts';
 
@@ -9,7 +9,7 @@ const PRIORITY_COLOURS = { urgent: 'red', high: 'red', medium: 'iris', normal: '
 const PRIORITY_VARIANTS = { urgent: 'solid', high: 'soft', medium: 'soft', normal: 'soft', low: 'outline' } as const;
 const STATUS_COLOURS = { pending: 'amber', in_progress: 'blue', completed: 'green', cancelled: 'gray' } as const;
 
-export function PriorityBadge({ priority }: { priority: TaskPriority }) {
+function PriorityBadge({ priority }: { priority: TaskPriority }) {
   const { t } = useTranslation();
   return (
     <Badge color={PRIORITY_COLOURS[priority] ?? 'gray'} variant={PRIORITY_VARIANTS[priority] ?? 'soft'} data-testid="task-priority">
@@ -18,7 +18,7 @@ export function PriorityBadge({ priority }: { priority: TaskPriority }) {
   );
 }
 
-export function TaskStatusBadge({ status }: { status: TaskStatus }) {
+function TaskStatusBadge({ status }: { status: TaskStatus }) {
   const { t } = useTranslation();
   return (
     <Badge color={STATUS_COLOURS[status] ?? 'gray'} data-testid="task-status">
@@ -27,11 +27,22 @@ export function TaskStatusBadge({ status }: { status: TaskStatus }) {
   );
 }
 
-export function LateBadge() {
+function LateBadge() {
   const { t } = useTranslation();
   return (
     <Badge color="red" variant="solid" data-testid="late-badge">
       {t('tasks.card.late')}
     </Badge>
+  );
+}
+
+/** A task's badges beside its title (card and detail): late, priority, status. */
+export function TaskBadges({ task }: { task: { isLate: boolean; priority: TaskPriority; status: TaskStatus } }) {
+  return (
+    <Flex gap="1" wrap="wrap" justify="end">
+      {task.isLate ? <LateBadge /> : null}
+      <PriorityBadge priority={task.priority} />
+      <TaskStatusBadge status={task.status} />
+    </Flex>
   );
 }

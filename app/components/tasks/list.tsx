@@ -1,9 +1,10 @@
-import { MagnifyingGlassIcon } from '@radix-ui/react-icons';
-import { Button, Flex, TextField } from '@radix-ui/themes';
-import { Form, Link, useSubmit } from '@remix-run/react';
+import { useSubmit } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { TabBar } from '~/components/kit/tab-bar.tsx';
+import { Options } from '~/components/kit/fields.tsx';
+import { FilterSelect, SearchBar } from '~/components/kit/search-bar.tsx';
 import { ASSIGNEE_FILTERS, TASK_PRIORITIES, TASK_TABS, type AssigneeFilter, type TaskTab } from '~/tasks/schemas.ts';
+import { listHref } from '~/utils/list-url.ts';
 
 /** The list frame of /tasks (docs/screens.md): search, priority and assignee filters, status tabs with counts, pages — all in the URL. */
 export interface TaskListState {
@@ -15,15 +16,8 @@ export interface TaskListState {
 }
 
 export function tasksHref(state: TaskListState, extra: Record<string, string> = {}): string {
-  const search = new URLSearchParams();
-  if (state.q) search.set('q', state.q);
-  if (state.priority !== 'all') search.set('priority', state.priority);
-  if (state.assignee !== 'all') search.set('assignee', state.assignee);
-  if (state.tab !== 'all') search.set('tab', state.tab);
-  if (state.page && state.page > 1) search.set('page', String(state.page));
-  for (const [key, value] of Object.entries(extra)) search.set(key, value);
-  const text = search.toString();
-  return text ? `/tasks?${text}` : '/tasks';
+  const { q, priority, assignee, tab, page } = state;
+  return listHref('/tasks', { q, priority, assignee, tab, page }, { priority: 'all', assignee: 'all', tab: 'all', page: 1 }, extra);
 }
 
 /** One GET form: without JavaScript 'Apply' submits it; with JavaScript a changed select submits at once. */
@@ -33,62 +27,24 @@ export function TaskFilters({ state }: { state: TaskListState }) {
   const autoSubmit = (event: React.ChangeEvent<HTMLSelectElement>) => submit(event.currentTarget.form);
   const filtered = Boolean(state.q) || state.priority !== 'all' || state.assignee !== 'all';
   return (
-    <Form method="get" role="search" aria-label={t('tasks.searchLabel')}>
-      {state.tab !== 'all' ? <input type="hidden" name="tab" value={state.tab} /> : null}
-      <Flex gap="2" align="center" wrap="wrap">
-        <TextField.Root
-          name="q"
-          type="search"
-          defaultValue={state.q}
-          placeholder={t('tasks.searchPlaceholder')}
-          aria-label={t('tasks.searchLabel')}
-          style={{ minWidth: 240, flexGrow: 1 }}
-        >
-          <TextField.Slot>
-            <MagnifyingGlassIcon />
-          </TextField.Slot>
-        </TextField.Root>
-        <select
-          name="priority"
-          defaultValue={state.priority}
-          key={`p-${state.priority}`}
-          aria-label={t('tasks.filters.priority')}
-          className="native-select"
-          onChange={autoSubmit}
-          data-testid="priority-filter"
-        >
-          <option value="all">{t('tasks.filters.allPriorities')}</option>
-          {TASK_PRIORITIES.map((priority) => (
-            <option key={priority} value={priority}>
-              {t(`tasks.priority.${priority}`)}
-            </option>
-          ))}
-        </select>
-        <select
-          name="assignee"
-          defaultValue={state.assignee}
-          key={`a-${state.assignee}`}
-          aria-label={t('tasks.filters.assignee')}
-          className="native-select"
-          onChange={autoSubmit}
-          data-testid="assignee-filter"
-        >
-          {ASSIGNEE_FILTERS.map((value) => (
-            <option key={value} value={value}>
-              {t(`tasks.filters.assignees.${value}`)}
-            </option>
-          ))}
-        </select>
-        <Button type="submit" variant="soft">
-          {t('tasks.search')}
-        </Button>
-        {filtered ? (
-          <Button asChild variant="ghost" color="gray">
-            <Link to={tasksHref({ q: '', priority: 'all', assignee: 'all', tab: state.tab })}>{t('tasks.clearFilters')}</Link>
-          </Button>
-        ) : null}
-      </Flex>
-    </Form>
+    <SearchBar
+      label={t('tasks.searchLabel')}
+      placeholder={t('tasks.searchPlaceholder')}
+      q={state.q}
+      keep={{ tab: state.tab !== 'all' ? state.tab : null }}
+      submitLabel={t('tasks.search')}
+      clear={filtered ? { to: tasksHref({ q: '', priority: 'all', assignee: 'all', tab: state.tab }), label: t('tasks.clearFilters') } : null}
+      minWidth={240}
+      grow
+    >
+      <FilterSelect name="priority" label={t('tasks.filters.priority')} value={state.priority} onChange={autoSubmit} testId="priority-filter">
+        <option value="all">{t('tasks.filters.allPriorities')}</option>
+        <Options items={TASK_PRIORITIES} label={(priority) => t(`tasks.priority.${priority}`)} />
+      </FilterSelect>
+      <FilterSelect name="assignee" label={t('tasks.filters.assignee')} value={state.assignee} onChange={autoSubmit} testId="assignee-filter">
+        <Options items={ASSIGNEE_FILTERS} label={(value) => t(`tasks.filters.assignees.${value}`)} />
+      </FilterSelect>
+    </SearchBar>
   );
 }
 

@@ -2,10 +2,10 @@ import { Button, Callout, Card, Flex, Heading, Link as RadixLink, Text } from '@
 import { Form, Link, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { TaskDto } from '~/tasks/tasks.server.ts';
-import { InlineSelect } from '~/components/kit/fields.tsx';
+import { InlineSelect, Options } from '~/components/kit/fields.tsx';
 import { formatDate } from '~/utils/format.ts';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
-import { LateBadge, PriorityBadge, TaskStatusBadge } from './display.tsx';
+import { TaskBadges } from './display.tsx';
 import { tasksHref, type TaskListState } from './list.tsx';
 
 /** A task's card (docs/screens.md): title, description, type, priority, status, assignee, due date, late badge, links and the buttons. */
@@ -101,11 +101,7 @@ function AssignForm({ task, users }: { task: TaskView; users: UserOption[] }) {
       <input type="hidden" name="id" value={task.id} />
       <InlineSelect label={t('tasks.actions.assignTo', { title: task.title })} name="assignedTo" defaultValue={task.assignedTo ?? ''} submitLabel={t('tasks.actions.assign')}>
         <option value="">{t('tasks.card.unassigned')}</option>
-        {users.map((user) => (
-          <option key={user.id} value={user.id}>
-            {user.name}
-          </option>
-        ))}
+        <Options items={users} value={(user) => user.id} label={(user) => user.name} />
       </InlineSelect>
     </Form>
   );
@@ -122,11 +118,7 @@ export function TaskCard({ task, state, users, refusal }: { task: TaskView; stat
           <Heading as="h3" size="3">
             {task.title}
           </Heading>
-          <Flex gap="1" wrap="wrap" justify="end">
-            {task.isLate ? <LateBadge /> : null}
-            <PriorityBadge priority={task.priority} />
-            <TaskStatusBadge status={task.status} />
-          </Flex>
+          <TaskBadges task={task} />
         </Flex>
         {task.description ? (
           <Text size="2" color="gray" data-testid="task-description" style={{ whiteSpace: 'pre-line' }}>

@@ -4,7 +4,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TaskDetailDto } from '~/tasks/tasks.server.ts';
 import { formatDate, formatDateTime } from '~/utils/format.ts';
-import { LateBadge, PriorityBadge, TaskStatusBadge } from './display.tsx';
+import { TaskBadges } from './display.tsx';
 import { KycPanel } from '~/components/kyc/kyc-panel.tsx';
 import type { KycApplication } from '~/onboarding/kyc-decision.server.ts';
 import type { KycRefusalData } from '~/onboarding/kyc-page.server.ts';
@@ -41,11 +41,7 @@ export function TaskDetailPanel({
           <Heading as="h2" size="4" id={headingId}>
             {task.title}
           </Heading>
-          <Flex gap="1">
-            {task.isLate ? <LateBadge /> : null}
-            <PriorityBadge priority={task.priority} />
-            <TaskStatusBadge status={task.status} />
-          </Flex>
+          <TaskBadges task={task} />
         </Flex>
         {task.description ? (
           <Text size="2" style={{ whiteSpace: 'pre-line' }}>

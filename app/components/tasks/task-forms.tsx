@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, type FieldMetadata, type SubmissionResult } from '@conform-to/react';
 import { Card, Flex, Grid, Heading } from '@radix-ui/themes';
-import { Form, useFetcher, useNavigation } from '@remix-run/react';
+import { Form, useNavigation } from '@remix-run/react';
 import { useEffect, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Field, FormErrors } from '~/components/forms.tsx';
@@ -8,7 +8,7 @@ import { Options, SelectField, SubmitRow, TextAreaField } from '~/components/kit
 import { TASK_PRIORITIES, TASK_TYPES, taskCreateSchema, taskEditFormSchema } from '~/tasks/schemas.ts';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
 import type { UserOption } from './task-card.tsx';
-import { CreateDialog, CreatePanel, type CreateTexts } from '~/components/kit/create-form.tsx';
+import { CreateFormDialog, CreateFormPanel, type CreateFormSpec } from '~/components/kit/create-form.tsx';
 import { useZodForm } from '~/components/kit/zod-form.ts';
 import { useToast } from '~/components/toaster.tsx';
 
@@ -58,14 +58,15 @@ function TaskFields({ fields, users, withType }: { fields: Record<string, AnyFie
   );
 }
 
-function useCreateTexts(): CreateTexts {
-  const { t } = useTranslation();
-  return { title: t('tasks.dialogTitle'), description: t('tasks.dialogDescription'), labels: { cancel: t('tasks.cancel'), save: t('tasks.create'), saving: t('tasks.saving') } };
-}
-
-function useCreateForm(id: string, lastResult: TaskFormResult | undefined) {
-  return useZodForm(taskCreateSchema, { id, lastResult, defaultValue: { priority: 'medium' } });
-}
+const CREATE_FORM: CreateFormSpec<typeof taskCreateSchema> = {
+  name: 'task',
+  schema: taskCreateSchema,
+  defaultValue: { priority: 'medium' },
+  texts: { title: 'tasks.dialogTitle', description: 'tasks.dialogDescription', cancel: 'tasks.cancel', save: 'tasks.create', saving: 'tasks.saving' },
+  failureToast: { title: 'tasks.toast.errorTitle', description: 'tasks.toast.createFailed', variant: 'destructive' },
+  maxWidth: '640px',
+  testId: 'create-panel',
+};
 
 /** A task about a record (`?new=1&entityType=client&entityId=…` from another page) keeps the link in hidden fields. */
 function EntityInputs({ entity }: { entity: { type: string; id: string } | null }) {
@@ -78,55 +79,40 @@ function EntityInputs({ entity }: { entity: { type: string; id: string } | null 
   );
 }
 
-export function NewTaskDialog({
-  users,
-  entity,
-  open,
-  onOpenChange,
-}: {
+/** What both frames of the create form are told: the assignable users and the record a task is about. */
+interface NewTaskProps {
   users: UserOption[];
   entity: { type: string; id: string } | null;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
-}) {
-  const texts = useCreateTexts();
-  const fetcher = useFetcher<TaskFormData>({ key: 'create-task' });
-  const [form, fields] = useCreateForm('new-task', fetcher.data?.result);
+}
+
+export function NewTaskDialog({ users, entity, open, onOpenChange }: NewTaskProps & { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
-    <CreateDialog
-      {...texts}
-      open={open}
-      onOpenChange={onOpenChange}
-      fetcher={fetcher}
-      form={form}
-      maxWidth="640px"
-      failureToast={{ title: 'tasks.toast.errorTitle', description: 'tasks.toast.createFailed', variant: 'destructive' }}
-    >
-      <EntityInputs entity={entity} />
-      <TaskFields fields={fields} users={users} withType />
-      <FormErrors errors={form.errors} />
-    </CreateDialog>
+    <CreateFormDialog spec={CREATE_FORM} open={open} onOpenChange={onOpenChange}>
+      {(fields, form) => (
+        <>
+          <EntityInputs entity={entity} />
+          <NewTaskFields fields={fields} formErrors={form.errors} users={users} />
+        </>
+      )}
+    </CreateFormDialog>
   );
 }
 
-export function NewTaskPanel({
-  users,
-  entity,
-  lastResult,
-  cancelTo,
-}: {
-  users: UserOption[];
-  entity: { type: string; id: string } | null;
-  lastResult?: TaskFormResult;
-  cancelTo: string;
-}) {
-  const texts = useCreateTexts();
-  const [form, fields] = useCreateForm('new-task-panel', lastResult);
+export function NewTaskPanel({ users, entity, lastResult, cancelTo }: NewTaskProps & { lastResult?: TaskFormResult; cancelTo: string }) {
   return (
-    <CreatePanel {...texts} form={form} testId="create-panel" cancelTo={cancelTo} hidden={<EntityInputs entity={entity} />}>
+    <CreateFormPanel spec={CREATE_FORM} lastResult={lastResult} cancelTo={cancelTo} hidden={<EntityInputs entity={entity} />}>
+      {(fields, form) => <NewTaskFields fields={fields} formErrors={form.errors} users={users} />}
+    </CreateFormPanel>
+  );
+}
+
+/** The create form's body: every field, the type included, and the refusals of the whole form. */
+function NewTaskFields({ fields, formErrors, users }: { fields: Record<string, AnyField>; formErrors?: string[]; users: UserOption[] }) {
+  return (
+    <>
       <TaskFields fields={fields} users={users} withType />
-      <FormErrors errors={form.errors} />
-    </CreatePanel>
+      <FormErrors errors={formErrors} />
+    </>
   );
 }
 

@@ -142,80 +142,7 @@ export function EditorPanel({
           </Heading>
           <ErrorList id="steps-error" errors={errorsOf('steps')} />
           {draft.steps.map((step, index) => (
-            <Card key={index} variant="surface" data-testid="editor-step">
-              <Flex gap="2" align="end" wrap="wrap">
-                <Text weight="bold">{index + 1}.</Text>
-                {/* Each field's name carries the step's number (the visible labels repeat on every step). */}
-                <Field
-                  label={t('workflows.editor.stepName')}
-                  inputProps={{ name: `steps[${index}].name`, defaultValue: step.name, maxLength: 255, 'aria-label': `${t('workflows.editor.stepName')} ${index + 1}` }}
-                  errors={errorsOf(`steps[${index}].name`)}
-                />
-                <SelectField
-                  label={t('workflows.editor.stepType')}
-                  name={`steps[${index}].type`}
-                  errors={errorsOf(`steps[${index}].type`)}
-                  selectProps={{ defaultValue: step.type, 'aria-label': `${t('workflows.editor.stepType')} ${index + 1}` }}
-                >
-                  <Options items={STEP_TYPES} label={(type) => t(`workflows.stepTypes.${type}`)} />
-                </SelectField>
-                <SelectField
-                  label={t('workflows.editor.handler')}
-                  name={`steps[${index}].handler`}
-                  errors={errorsOf(`steps[${index}].handler`)}
-                  selectProps={{ defaultValue: step.handler, 'aria-label': `${t('workflows.editor.handler')} ${index + 1}` }}
-                >
-                  <option value="">{t('workflows.editor.none')}</option>
-                  <Options items={handlers} />
-                </SelectField>
-                <SelectField
-                  label={t('workflows.editor.taskType')}
-                  name={`steps[${index}].taskType`}
-                  errors={errorsOf(`steps[${index}].taskType`)}
-                  selectProps={{ defaultValue: step.taskType, 'aria-label': `${t('workflows.editor.taskType')} ${index + 1}` }}
-                >
-                  <option value="">{t('workflows.editor.none')}</option>
-                  <Options items={TASK_TYPES} label={(type) => t(`workflows.taskTypes.${type}`)} />
-                </SelectField>
-                <Flex gap="1">
-                  <Button
-                    type="submit"
-                    name="intent"
-                    value={`move-up:${index}`}
-                    size="1"
-                    variant="soft"
-                    color="gray"
-                    disabled={index === 0}
-                    aria-label={`${t('workflows.actions.moveUp')} ${index + 1}`}
-                  >
-                    ↑
-                  </Button>
-                  <Button
-                    type="submit"
-                    name="intent"
-                    value={`move-down:${index}`}
-                    size="1"
-                    variant="soft"
-                    color="gray"
-                    disabled={index === last}
-                    aria-label={`${t('workflows.actions.moveDown')} ${index + 1}`}
-                  >
-                    ↓
-                  </Button>
-                  <Button
-                    type="submit"
-                    name="intent"
-                    value={`remove-step:${index}`}
-                    size="1"
-                    variant="soft"
-                    color="red"
-                    aria-label={`${t('workflows.actions.remove')} ${index + 1}`}
-                  >
-                    {t('workflows.actions.remove')}
-                  </Button>
-                </Flex>
-              </Flex>
-            </Card>
+            <StepEditor key={index} step={step} index={index} last={last} handlers={handlers} errorsOf={errorsOf} />
           ))}
           <Flex gap="2" justify="between" wrap="wrap">
             <Button type="submit" name="intent" value="add-step" variant="soft">
@@ -233,6 +160,89 @@ export function EditorPanel({
         </Flex>
       </Form>
     </Card>
+  );
+}
+
+/**
+ * One step of the editor. Each field's name carries the step's number, and so
+ * does its aria-label (the visible labels repeat on every step).
+ */
+function StepEditor({
+  step,
+  index,
+  last,
+  handlers,
+  errorsOf,
+}: {
+  step: DraftStep;
+  index: number;
+  last: number;
+  handlers: string[];
+  errorsOf: (id: string) => string[] | undefined;
+}) {
+  const { t } = useTranslation();
+  const select = (name: 'type' | 'handler' | 'taskType', label: string) => ({
+    label,
+    name: `steps[${index}].${name}`,
+    errors: errorsOf(`steps[${index}].${name}`),
+    selectProps: { defaultValue: step[name], 'aria-label': `${label} ${index + 1}` },
+  });
+  return (
+    <Card variant="surface" data-testid="editor-step">
+      <Flex gap="2" align="end" wrap="wrap">
+        <Text weight="bold">{index + 1}.</Text>
+        <Field
+          label={t('workflows.editor.stepName')}
+          inputProps={{ name: `steps[${index}].name`, defaultValue: step.name, maxLength: 255, 'aria-label': `${t('workflows.editor.stepName')} ${index + 1}` }}
+          errors={errorsOf(`steps[${index}].name`)}
+        />
+        <SelectField {...select('type', t('workflows.editor.stepType'))}>
+          <Options items={STEP_TYPES} label={(type) => t(`workflows.stepTypes.${type}`)} />
+        </SelectField>
+        <SelectField {...select('handler', t('workflows.editor.handler'))}>
+          <option value="">{t('workflows.editor.none')}</option>
+          <Options items={handlers} />
+        </SelectField>
+        <SelectField {...select('taskType', t('workflows.editor.taskType'))}>
+          <option value="">{t('workflows.editor.none')}</option>
+          <Options items={TASK_TYPES} label={(type) => t(`workflows.taskTypes.${type}`)} />
+        </SelectField>
+        <Flex gap="1">
+          <StepButton verb="move-up" index={index} label={t('workflows.actions.moveUp')} disabled={index === 0}>
+            ↑
+          </StepButton>
+          <StepButton verb="move-down" index={index} label={t('workflows.actions.moveDown')} disabled={index === last}>
+            ↓
+          </StepButton>
+          <StepButton verb="remove-step" index={index} label={t('workflows.actions.remove')} color="red">
+            {t('workflows.actions.remove')}
+          </StepButton>
+        </Flex>
+      </Flex>
+    </Card>
+  );
+}
+
+/** A step's button: posts `<verb>:<index>` as the intent (app/workflows/schemas.ts reads it). */
+function StepButton({
+  verb,
+  index,
+  label,
+  color = 'gray',
+  disabled,
+  children,
+}: {
+  verb: string;
+  index: number;
+  label: string;
+  color?: 'gray' | 'red';
+  disabled?: boolean;
+  children: React.ReactNode;
+}) {
+  return (
+    <Button type="submit" name="intent" value={`${verb}:${index}`} size="1" variant="soft" color={color} disabled={disabled} aria-label={`${label} ${index + 1}`}>
+      {children}
+    </Button>
   );
 }
 
