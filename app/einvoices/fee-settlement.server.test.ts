@@ -14,7 +14,8 @@ import { loader as listLoader } from '../routes/api.einvoices.ts';
 import { loader as ublLoader } from '../routes/api.einvoices.$id.ubl.ts';
 import { validateEn16931 } from './en16931-rules.server.ts';
 import { resendEInvoice } from './outgoing-send.server.ts';
-import { issueFeeSettlementDocument, listInvoiceFeeDocuments, SEND_QUEUE } from './outgoing.server.ts';
+import { listInvoiceFeeDocuments, SEND_QUEUE } from './outgoing.server.ts';
+import { issueFeeSettlementDocument } from './fee-settlement.server.ts';
 import { financeableClient, insertCustomer, insertInvoice, newInvoiceNumber, newOib, staff, zagrebDay } from '../../tests/factories.ts';
 
 /**

@@ -7,7 +7,7 @@ import { approveInvoice, verifyInvoice } from '../invoices/invoice-decisions.ser
 import { createInvoice } from '../invoices/invoice-create.server.ts';
 import { financeInvoice } from '../invoices/financing.server.ts';
 import { DEFAULT_FACTOR_KPD_CODE } from './kpd.ts';
-import { issueFeeSettlementDocument } from './outgoing.server.ts';
+import { issueFeeSettlementDocument } from './fee-settlement.server.ts';
 import { parseUblInvoice } from './ubl-document.server.ts';
 import { createTestUser, financeableClient, insertCustomer, newInvoiceNumber } from '../../tests/factories.ts';
 import { einvoiceFixture, mutate } from './test-fixtures.ts';

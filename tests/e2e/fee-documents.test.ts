@@ -60,7 +60,7 @@ const feeRow = (page: Page, number: string) => page.locator(`[data-testid="fee-d
 async function settlementFunctions() {
   process.env.DATABASE_URL = inject('appDatabaseUrl');
   const [{ issueFeeSettlementDocument }, { inTransaction }, { stopSender }, { closeSequelize }] = await Promise.all([
-    import('../../app/einvoices/outgoing.server.ts'),
+    import('../../app/einvoices/fee-settlement.server.ts'),
     import('../../app/db.server.ts'),
     import('../../app/jobs/boss.server.ts'),
     import('../../db/connection.ts'),
