@@ -4,15 +4,8 @@ import { execute, selectOne, selectRows } from '../db.server.ts';
 import { action as approveAction } from '../routes/api.credit-limits.$id.approve.ts';
 import { action as rejectAction } from '../routes/api.credit-limits.$id.reject.ts';
 import { action as creditLimitsAction, loader as creditLimitsLoader } from '../routes/api.credit-limits.ts';
-import {
-  approveCreditLimit,
-  clientLimitsOverview,
-  expireCreditLimits,
-  listCreditLimitRequests,
-  openRenewalTasks,
-  rejectCreditLimit,
-  requestCreditLimit,
-} from './credit-limits.server.ts';
+import { approveCreditLimit, clientLimitsOverview, listCreditLimitRequests, rejectCreditLimit, requestCreditLimit } from './credit-limits.server.ts';
+import { expireCreditLimits, openRenewalTasks } from './limit-expiry.server.ts';
 import { addDays, zagrebToday } from './dates.ts';
 import { FIXED_REJECTION_REASON } from './schemas.ts';
 import { actorOf, createTestUser, insertClient } from '../../tests/factories.ts';

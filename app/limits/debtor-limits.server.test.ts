@@ -10,11 +10,11 @@ import {
   clientLimitsOverview,
   customerChoices,
   customerLimitRequests,
-  expireCreditLimits,
   listCreditLimitRequests,
   rejectCreditLimit,
   requestCreditLimit,
 } from './credit-limits.server.ts';
+import { expireCreditLimits } from './limit-expiry.server.ts';
 import { addDays, zagrebToday } from './dates.ts';
 import { FIXED_REJECTION_REASON } from './schemas.ts';
 import { actorOf, createTestUser, insertClient, insertCustomer } from '../../tests/factories.ts';

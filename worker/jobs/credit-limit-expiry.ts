@@ -1,4 +1,4 @@
-import { expireCreditLimits, openRenewalTasks } from '../../app/limits/credit-limits.server.ts';
+import { expireCreditLimits, openRenewalTasks } from '../../app/limits/limit-expiry.server.ts';
 import type { JobHandler } from './define.ts';
 
 /**
