@@ -1,6 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { hashPassword } from '../app/auth/password.server.ts';
 import { LEDGER_BACKFILL_STATEMENTS } from '../db/ledger-backfill.ts';
+import { SQL_BUSINESS_TODAY } from '../app/utils/business-time.ts';
 
 /**
  * A large, realistic factoring book generated inside PostgreSQL
@@ -60,6 +61,28 @@ const CITIES = `ARRAY['Zagreb','Split','Rijeka','Osijek','Zadar','Pula','Varažd
 const POSTAL = `ARRAY['10000','21000','51000','31000','23000','52100','42000','35000','47000','22000']`;
 const WORDS = `ARRAY['Jadran','Sava','Drava','Dalmacija','Istra','Panonija','Velebit','Kvarner','Zagorje','Slavonija','Lika','Neretva']`;
 const TRADES = `ARRAY['Logistika','Trgovina','Gradnja','Prehrana','Tekstil','Metal','Drvo','Energija','Informatika','Turizam']`;
+
+/**
+ * As the daily overdue reassessment (app/risk/overdue.server.ts) would have left a live book: every
+ * financed invoice already past due carries its `invoice_overdue` mark. A generated book has none, and
+ * the job, run at its morning hour during a measurement, would reassess every party of the book at once
+ * beside the targets. Idempotent: also run on a kept book, which may have aged a day since.
+ */
+export async function markOverdueHandled(sequelize: Sequelize, log: (line: string) => void) {
+  const started = Date.now();
+  const [rows] = (await sequelize.query(
+    `WITH marked AS (
+       INSERT INTO activity_logs (action, entity_type, entity_id, user_id, details)
+       SELECT 'invoice_overdue', 'invoice', i.id, NULL, jsonb_build_object('invoiceNumber', i.invoice_number, 'dueDate', i.due_date::text)
+         FROM invoices i
+        WHERE i.status = 'financed' AND i.due_date < ${SQL_BUSINESS_TODAY}
+          AND NOT EXISTS (SELECT 1 FROM activity_logs a WHERE a.action = 'invoice_overdue' AND a.entity_type = 'invoice' AND a.entity_id = i.id)
+       RETURNING 1)
+     SELECT count(*)::int AS n FROM marked`,
+  )) as [Array<{ n: number }>, unknown];
+  const marked = rows[0].n;
+  log(`overdue invoices marked as handled: ${marked} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+}
 
 export async function loadBook(sequelize: Sequelize, size: BookSize, log: (line: string) => void) {
   const run = async (label: string, sql: string, replacements: Record<string, unknown> = {}) => {
@@ -221,6 +244,7 @@ export async function loadBook(sequelize: Sequelize, size: BookSize, log: (line:
   });
   // As the hourly housekeeping would have left a live database: the open book's deltas folded (docs/collections.md#ageing).
   await run('open book folded', 'SELECT compact_open_book_totals()');
+  await markOverdueHandled(sequelize, log);
   // As autovacuum would have left a live database: visibility map set (index-only scans), statistics fresh.
   await run('VACUUM ANALYZE', 'VACUUM ANALYZE');
 }
