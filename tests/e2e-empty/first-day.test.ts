@@ -8,7 +8,7 @@ import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
 import { mailsTo, outboxMessages } from '../support/outbox.ts';
 import { ensureFinanceable } from '../support/financing.ts';
-import { approvedInvoice, poll, randomOib, zagrebDay } from '../e2e/common.ts';
+import { approvedInvoice, poll, randomOib, zagrebDay } from '../support/e2e-steps.ts';
 
 /**
  * A new install as docker compose starts it (SEED_DEMO=false): no demo book,

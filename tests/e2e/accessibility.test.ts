@@ -7,7 +7,7 @@ import type { ApiClient } from '../support/api-client.ts';
 import { newStrictPage } from '../support/browser.ts';
 import { outboxFiles } from '../support/outbox.ts';
 import { browserAndAdmin } from '../support/sessions.ts';
-import { poll, randomOib } from './common.ts';
+import { poll, randomOib } from '../support/e2e-steps.ts';
 
 /**
  * Every page, in light and dark, with JavaScript and without: axe finds no

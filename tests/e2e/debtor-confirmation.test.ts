@@ -7,7 +7,7 @@ import { newStrictPage } from '../support/browser.ts';
 import { ensureFinanceable } from '../support/financing.ts';
 import { mailsTo } from '../support/outbox.ts';
 import { browserAndAdmin, staffSession } from '../support/sessions.ts';
-import { clientAndDebtor, poll, randomOib, zagrebDay } from './common.ts';
+import { clientAndDebtor, poll, randomOib, zagrebDay } from '../support/e2e-steps.ts';
 
 /**
  * The debtor's side end to end (docs/collections.md#the-notice-of-assignment-and-the-debtors-confirmation):

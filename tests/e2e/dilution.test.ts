@@ -4,7 +4,7 @@ import type { ApiClient } from '../support/api-client.ts';
 import { expectAccessibleInEachAppearance } from '../support/accessibility.ts';
 import { newStrictPage } from '../support/browser.ts';
 import { browserAndAdmin, staffSession } from '../support/sessions.ts';
-import { approvedInvoice, clientAndDebtor, zagrebDay } from './common.ts';
+import { approvedInvoice, clientAndDebtor, zagrebDay } from '../support/e2e-steps.ts';
 
 /**
  * Dilution on the invoice page (docs/screens.md, docs/collections.md#dilution-and-disputes-resolved):

@@ -7,7 +7,7 @@ import { newStrictPage } from '../support/browser.ts';
 import { browserAndAdmin, staffSession } from '../support/sessions.ts';
 import { ensureFinanceable } from '../support/financing.ts';
 import { plainDiscountClient } from '../support/demo-clients.ts';
-import { approvedInvoice, clientAndDebtor, zagrebDay } from './common.ts';
+import { approvedInvoice, clientAndDebtor, zagrebDay } from '../support/e2e-steps.ts';
 
 /**
  * The fee e-invoice end to end, in the app as `npm start` runs it: an invoice

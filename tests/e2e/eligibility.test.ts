@@ -5,7 +5,7 @@ import { expectAccessibleInEachAppearance } from '../support/accessibility.ts';
 import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
 import { ensureFinanceable, setDebtorLimit } from '../support/financing.ts';
-import { approvedInvoice, clientAndDebtor, randomOib } from './common.ts';
+import { approvedInvoice, clientAndDebtor, randomOib } from '../support/e2e-steps.ts';
 
 /**
  * The invoice page's 'Financing checks' panel (docs/money.md#eligibility) in

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
 import { expectAccessible } from '../support/accessibility.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
-import { approvedInvoice, clientAndDebtor } from './common.ts';
+import { approvedInvoice, clientAndDebtor } from '../support/e2e-steps.ts';
 
 /**
  * The fee documents of a settlement end to end (docs/decisions/015-fee-documents-at-settlement.md):

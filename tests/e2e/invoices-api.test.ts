@@ -4,7 +4,7 @@ import { type ApiClient, signInAsAdmin } from '../support/api-client.ts';
 import { staffSession } from '../support/sessions.ts';
 import { ensureFinanceable } from '../support/financing.ts';
 import { plainDiscountClient } from '../support/demo-clients.ts';
-import { randomOib, zagrebDay } from './common.ts';
+import { randomOib, zagrebDay } from '../support/e2e-steps.ts';
 
 /**
  * The invoice API end to end (no browser): an admin uploads a client's UBL

@@ -5,7 +5,7 @@ import type { ApiClient } from '../support/api-client.ts';
 import { newStrictPage } from '../support/browser.ts';
 import { browserAndAdmin, staffSession } from '../support/sessions.ts';
 import { ensureFinanceable } from '../support/financing.ts';
-import { clientAndDebtor, randomOib, zagrebDay } from './common.ts';
+import { clientAndDebtor, randomOib, zagrebDay } from '../support/e2e-steps.ts';
 
 /**
  * /invoices in Chromium (docs/screens.md): add through the form, the tabs and their

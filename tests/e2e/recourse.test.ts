@@ -5,7 +5,7 @@ import { expectAccessibleInEachAppearance, settle } from '../support/accessibili
 import { newStrictPage } from '../support/browser.ts';
 import { discountClientFor, type AgreementTerms, type DemoClient } from '../support/demo-clients.ts';
 import { browserAndAdmin, staffSession } from '../support/sessions.ts';
-import { approvedInvoice, zagrebDay } from './common.ts';
+import { approvedInvoice, zagrebDay } from '../support/e2e-steps.ts';
 
 /**
  * Recourse and write-off on the pages (docs/screens.md, docs/collections.md#recourse-and-write-off,

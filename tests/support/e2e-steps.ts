@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { oibCheckDigit } from '../../app/utils/validation.ts';
-import type { ApiClient } from '../support/api-client.ts';
-import type { DemoClient } from '../support/demo-clients.ts';
+import type { ApiClient } from './api-client.ts';
+import type { DemoClient } from './demo-clients.ts';
 
 /**
  * What several end-to-end files share: days, identifiers, waiting for the
