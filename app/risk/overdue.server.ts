@@ -15,7 +15,27 @@ import type { RowOf } from '../../db/models/rows.ts';
  */
 export const OVERDUE_ACTION = 'invoice_overdue';
 
-export async function reassessOverdue(options: { asOf?: string } = {}): Promise<{ invoices: number; assessments: number }> {
+/**
+ * Invoices handled per transaction. The daily backlog is a handful; a larger one (a book imported with
+ * old invoices, days without a worker) is worked through in short transactions that each lock only
+ * their own invoices, so payments on the others go on and a stopping worker waits for one batch at most.
+ */
+export const OVERDUE_BATCH = 500;
+
+export async function reassessOverdue(options: { asOf?: string; batchSize?: number } = {}): Promise<{ invoices: number; assessments: number }> {
+  const batchSize = options.batchSize ?? OVERDUE_BATCH;
+  // Each party once per run: its assessment reads its whole book, so a later batch's invoices add nothing to it.
+  const assessed = new Set<string>();
+  let invoices = 0;
+  for (;;) {
+    const batch = await reassessOverdueBatch(options.asOf ?? null, batchSize, assessed);
+    invoices += batch.invoices;
+    for (const key of batch.assessed) assessed.add(key);
+    if (batch.invoices < batchSize) return { invoices, assessments: assessed.size };
+  }
+}
+
+async function reassessOverdueBatch(asOf: string | null, limit: number, alreadyAssessed: ReadonlySet<string>): Promise<{ invoices: number; assessed: string[] }> {
   return inTransaction(async (transaction) => {
     // One run at a time: a concurrent run waits and then finds the invoices already handled.
     await execute(`SELECT pg_advisory_xact_lock(hashtext('finflow:overdue-risk'))`, {}, { transaction });
@@ -27,11 +47,12 @@ export async function reassessOverdue(options: { asOf?: string } = {}): Promise<
           AND NOT EXISTS (
             SELECT 1 FROM activity_logs a WHERE a.action = :action AND a.entity_type = 'invoice' AND a.entity_id = i.id)
         ORDER BY i.due_date, i.id
+        LIMIT :limit
         FOR UPDATE OF i`,
-      { asOf: options.asOf ?? null, action: OVERDUE_ACTION },
+      { asOf, action: OVERDUE_ACTION, limit },
       { transaction },
     );
-    if (invoices.length === 0) return { invoices: 0, assessments: 0 };
+    if (invoices.length === 0) return { invoices: 0, assessed: [] };
 
     const entities = new Map<string, { entityType: RiskEntityType; entityId: string; numbers: string[] }>();
     for (const invoice of invoices) {
@@ -55,9 +76,13 @@ export async function reassessOverdue(options: { asOf?: string } = {}): Promise<
         transaction,
       );
     }
-    for (const { entityType, entityId, numbers } of entities.values()) {
+    for (const [key, { entityType, entityId, numbers }] of entities) {
+      if (alreadyAssessed.has(key)) {
+        entities.delete(key);
+        continue;
+      }
       await assessEntity({ entityType, entityId, actor: null, reason: 'overdue', notes: `Prekoračen rok plaćanja: ${numbers.join(', ')}`.slice(0, 5000) }, { transaction });
     }
-    return { invoices: invoices.length, assessments: entities.size };
+    return { invoices: invoices.length, assessed: [...entities.keys()] };
   });
 }

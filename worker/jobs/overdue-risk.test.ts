@@ -40,4 +40,27 @@ describe('overdue-risk', () => {
     await handler([], { worker: { workerId: 'w', hostname: 'h', pid: 1, startedAt: new Date() }, log: { info: (line) => lines.push(line), error: () => {} } });
     expect(await assessmentsOf(customerId)).toHaveLength(1);
   });
+
+  it('works through a backlog in batches, each invoice marked once and each party reassessed once per run', async () => {
+    const { id: clientId } = await insertClient();
+    const [{ id: first }, { id: second }] = await Promise.all([insertCustomer(), insertCustomer()]);
+    const invoices = [];
+    for (const [index, customerId] of [first, first, second, first, second].entries()) {
+      invoices.push(await insertInvoice({ clientId, customerId, amount: '100.00', dueDate: `2025-06-0${index + 1}` }));
+    }
+    // Five invoices two at a time: three transactions, the last one short.
+    expect(await reassessOverdue({ asOf: '2025-07-01', batchSize: 2 })).toEqual({ invoices: 5, assessments: 3 });
+    const marks = await selectRows<{ entity_id: string; transaction: string }>(
+      `SELECT entity_id, xmin::text AS transaction FROM activity_logs WHERE action = :action AND entity_id IN (:invoices)`,
+      {
+        action: OVERDUE_ACTION,
+        invoices,
+      },
+    );
+    expect(marks.map((row) => row.entity_id).sort()).toEqual([...invoices].sort());
+    // Rows written in one transaction share its id (xmin): three transactions.
+    expect(new Set(marks.map((row) => row.transaction)).size).toBe(3);
+    for (const party of [clientId, first, second]) expect(await assessmentsOf(party)).toHaveLength(1);
+    expect(await reassessOverdue({ asOf: '2025-07-01', batchSize: 2 })).toEqual({ invoices: 0, assessments: 0 });
+  });
 });
