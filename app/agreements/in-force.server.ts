@@ -46,6 +46,16 @@ export async function agreementInForce(clientId: string, day: string, options: {
 }
 
 /**
+ * SQL: whether an invoice (other than `exceptInvoiceId`, SQL) was financed under the number of
+ * `agreement` (an alias with client_id and number), any version: the documentation fee is due
+ * only before the first.
+ */
+export const financedUnderAgreementSql = (agreement: string, exceptInvoiceId = 'NULL') =>
+  `EXISTS (SELECT 1 FROM invoices i
+            WHERE i.agreement_id IN (SELECT b.id FROM agreements b WHERE b.client_id = ${agreement}.client_id AND b.number = ${agreement}.number)
+              AND i.id IS DISTINCT FROM ${exceptInvoiceId})`;
+
+/**
  * agreementInForce for many clients in one query (a list page's previews), each
  * with whether the client has had no financing yet under that agreement's number
  * (any version): the documentation fee is then due (firstUnderAgreement).
@@ -58,8 +68,7 @@ export async function agreementsInForce(
   const inForce = new Map<string, { agreement: AgreementRow; first: boolean }>();
   if (clientIds.length === 0) return inForce;
   const rows = await selectRows<AgreementRow & { first: boolean }>(
-    `SELECT ${AGREEMENT_COLUMNS}, NOT EXISTS (SELECT 1 FROM invoices i
-              WHERE i.agreement_id IN (SELECT b.id FROM agreements b WHERE b.client_id = latest.client_id AND b.number = latest.number)) AS first
+    `SELECT ${AGREEMENT_COLUMNS}, NOT ${financedUnderAgreementSql('latest')} AS first
        FROM (SELECT DISTINCT ON (client_id) * FROM agreements
               WHERE client_id IN (:clientIds) AND signature_status = 'signed' AND effective_from <= CAST(:day AS date)
               ORDER BY client_id, effective_from DESC, version DESC) latest`,

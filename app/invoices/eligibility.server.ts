@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { inTransaction, selectOne } from '../db.server.ts';
-import { agreementInForce, feeTermsOf, type AgreementRow } from '../agreements/in-force.server.ts';
+import { agreementInForce, feeTermsOf, financedUnderAgreementSql, type AgreementRow } from '../agreements/in-force.server.ts';
 import { daysBetween, invoiceFee, type FeeBreakdown } from '../agreements/fees.ts';
 import { apiError } from '../utils/api.server.ts';
 import { SQL_BUSINESS_TODAY } from '../utils/business-time.ts';
@@ -87,8 +87,7 @@ export function financingFigures(agreement: AgreementRow, input: { amountCents: 
 /** Whether the client has had no financing yet under the agreement's number (any version): the documentation fee is due once. */
 export async function firstUnderAgreement(agreement: Pick<AgreementRow, 'client_id' | 'number'>, invoiceId: string, transaction?: Transaction): Promise<boolean> {
   const row = await selectOne<{ financed: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM invoices
-                     WHERE agreement_id IN (SELECT id FROM agreements WHERE client_id = :clientId AND number = :number) AND id <> :invoiceId) AS financed`,
+    `SELECT ${financedUnderAgreementSql('a', 'CAST(:invoiceId AS uuid)')} AS financed FROM (SELECT CAST(:clientId AS uuid) AS client_id, CAST(:number AS text) AS number) a`,
     { clientId: agreement.client_id, number: agreement.number, invoiceId },
     { transaction },
   );
