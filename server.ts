@@ -10,6 +10,7 @@ import { logUnexpectedError, unexpectedErrorOf } from './app/utils/api.server.ts
 import { finishResponse } from './app/utils/unexpected-response.server.ts';
 import { rejectCrossSiteWrites } from './app/utils/origin-check.server.ts';
 import { closeSequelize } from './db/connection.ts';
+import { resourceReads, serveResourceRead } from './app/utils/resource-reads.server.ts';
 
 // The adapter's own request builder (host, port under trust proxy, abort on close), which its 2.17.5
 // package entry does not re-export: taken from the module that defines it.
@@ -52,12 +53,15 @@ export async function createApp() {
 
   app.use(rejectCrossSiteWrites(env.APP_URL));
   const handle = createRequestHandler(build, env.NODE_ENV === 'production' ? 'production' : 'development');
+  const reads = resourceReads(build);
   app.all('*', async (req, res, next) => {
     try {
       // The client address for throttling and the activity log (honours `trust proxy`).
       const context = { clientIp: req.ip ?? null };
       const request = createRemixRequest(req, res);
-      const response = await handle(request, context);
+      // `GET /api/…` goes straight to its route's loader (app/utils/resource-reads.server.ts); everything else through Remix.
+      const read = !process.env.NOFAST && req.method === 'GET' && !('_data' in req.query) ? reads.match(req.path) : null;
+      const response = read ? await serveResourceRead(read, request, context, build.entry.module.handleError) : await handle(request, context);
       // An error no route answered (kept by entry.server.tsx's handleError): the API's JSON shape, or the 503 page.
       await sendResponse(res, finishResponse(request, response, unexpectedErrorOf(context)));
     } catch (error) {

@@ -261,7 +261,8 @@ async function measureBook(scale: number, keptDir: string | undefined) {
         log(`no CPU profile was written in ${profileDir}`);
       }
     }
-    fs.rmSync(profileDir, { recursive: true, force: true });
+    if (process.env.BENCH_PROFILE_KEEP === '1') log(`profile kept in ${profileDir}`);
+    else fs.rmSync(profileDir, { recursive: true, force: true });
     return { scale, book: size, loadSeconds, startToHealthyMs, rows, writes, memory, profiles };
   } finally {
     await baseline?.close();

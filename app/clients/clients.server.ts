@@ -69,11 +69,10 @@ export interface ClientDetailDto extends ClientDto, PartyRelations {
   utilisation: number | null;
 }
 
+// Object.assign rather than spreads: V8 (Node 20) builds `{ ...a(), x, ...b() }` on a slow path, some
+// 20 µs per row, the largest cost of a client list page (docs/benchmarks.md).
 export function toClientDto(row: ClientRow): ClientDto {
-  return {
-    ...partyCompanyDto(row),
-    contactPerson: row.contact_person,
-    ...partyContactDto(row),
+  return Object.assign(partyCompanyDto(row), { contactPerson: row.contact_person }, partyContactDto(row), {
     status: row.status,
     riskCategory: row.risk_category,
     riskScore: row.risk_score,
@@ -82,7 +81,7 @@ export function toClientDto(row: ClientRow): ClientDto {
     onboardingStatus: row.onboarding_status,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
-  };
+  });
 }
 
 /** Utilisation in percent to one decimal, exact until the final half-up rounding. */

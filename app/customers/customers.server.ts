@@ -57,10 +57,9 @@ export interface CustomerDto extends PartyCompanyDto, PartyContactDto {
 /** GET /api/customers/{id}: the customer and the related rows of the detail view (invoices where it is the debtor). */
 export type CustomerDetailDto = CustomerDto & PartyRelations;
 
+// Object.assign rather than spreads: see toClientDto.
 export function toCustomerDto(row: CustomerRow): CustomerDto {
-  return {
-    ...partyCompanyDto(row),
-    ...partyContactDto(row),
+  return Object.assign(partyCompanyDto(row), partyContactDto(row), {
     accountBlocked: row.account_blocked,
     blockageReason: row.blockage_reason,
     lastFinaCheck: iso(row.last_fina_check),
@@ -71,7 +70,7 @@ export function toCustomerDto(row: CustomerRow): CustomerDto {
     availableCredit: row.credit_limit === null ? null : centsToNumber(toCents(row.credit_limit) - toCents(row.used_credit)),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
-  };
+  });
 }
 
 /** POST /api/customers and the 'Dodaj novog kupca' dialog. Throws 400, 403, 409 (OIB taken). */

@@ -261,8 +261,8 @@ const LIST_SELECT = `
 
 function toListItem(row: ListRow): WorkflowInstanceListItem {
   const total = Array.isArray(row.steps) ? row.steps.length : 0;
-  return {
-    ...toDto(row, row.workflow_type),
+  // Object.assign rather than a spread: see toClientDto (app/clients/clients.server.ts).
+  return Object.assign(toDto(row, row.workflow_type), {
     workflowName: row.workflow_name,
     entityName: row.entity_name,
     totalSteps: total,
@@ -270,7 +270,7 @@ function toListItem(row: ListRow): WorkflowInstanceListItem {
     currentStepName: row.steps?.[row.current_step]?.name ?? null,
     lastError: row.last_error,
     updatedAt: iso(row.updated_at),
-  };
+  });
 }
 
 export async function listInstances(options: { status?: string | null; limit?: number; offset?: number } = {}): Promise<{ items: WorkflowInstanceListItem[]; total: number }> {
