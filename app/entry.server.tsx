@@ -1,12 +1,10 @@
 import { PassThrough } from 'node:stream';
 import { createReadableStreamFromReadable, type EntryContext, type HandleErrorFunction } from '@remix-run/node';
 import { isRouteErrorResponse, RemixServer } from '@remix-run/react';
-import { createInstance } from 'i18next';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { i18nConfig } from './i18n.ts';
-import { i18nServer } from './i18next.server.ts';
+import { I18nextProvider } from 'react-i18next';
+import { languageFromRequest, renderingI18n } from './i18next.server.ts';
 import { logUnexpectedError, rememberUnexpectedError } from './utils/api.server.ts';
 
 const ABORT_DELAY_MS = 5_000;
@@ -26,12 +24,7 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
 };
 
 export default async function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
-  const instance = createInstance();
-  await instance.use(initReactI18next).init({
-    ...i18nConfig,
-    lng: await i18nServer.getLocale(request),
-    ns: i18nServer.getRouteNamespaces(remixContext),
-  });
+  const instance = await renderingI18n(languageFromRequest(request));
 
   // Crawlers get the whole document at once; browsers get the shell early.
   const readyEvent = isbot(request.headers.get('user-agent')) ? 'onAllReady' : 'onShellReady';
