@@ -56,9 +56,10 @@ function isPlainLookup(language: Language, options: unknown): boolean {
   if (typeof options !== 'object' || options === null) return false;
   for (const [name, value] of Object.entries(options)) {
     if (!FIXED_T_OPTIONS.has(name)) return false;
-    if (name === 'lng' && value !== undefined && value !== language) return false;
-    if (name === 'ns' && value !== undefined && value !== 'common' && !(Array.isArray(value) && value.length === 1 && value[0] === 'common')) return false;
-    if ((name === 'lngs' || name === 'keyPrefix') && value !== undefined) return false;
+    if (value === undefined || value === null) continue;
+    if (name === 'lng' && value !== language) return false;
+    if (name === 'ns' && value !== 'common' && !(Array.isArray(value) && value.length === 1 && value[0] === 'common')) return false;
+    if (name === 'lngs' || name === 'keyPrefix') return false;
   }
   return true;
 }
