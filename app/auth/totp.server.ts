@@ -1,5 +1,8 @@
 import { authenticator } from 'otplib';
-import QRCode from 'qrcode';
+import type QRCodeModule from 'qrcode';
+import { lazyRequire } from '../utils/lazy-require.server.ts';
+
+const qrcode = lazyRequire<typeof QRCodeModule>('qrcode');
 
 /**
  * TOTP per RFC 6238 as authenticator apps expect it: SHA-1, 6 digits, 30 s.
@@ -19,7 +22,7 @@ export function totpUri(email: string, secret: string): string {
 }
 
 export function totpQrCode(email: string, secret: string): Promise<string> {
-  return QRCode.toDataURL(totpUri(email, secret), { errorCorrectionLevel: 'M', margin: 2, width: 240 });
+  return qrcode().toDataURL(totpUri(email, secret), { errorCorrectionLevel: 'M', margin: 2, width: 240 });
 }
 
 /** The time step `code` belongs to (within ±1 of now), or null when it matches none. */

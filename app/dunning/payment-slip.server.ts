@@ -1,4 +1,7 @@
-import bwipjs from 'bwip-js/node';
+import type bwipjsModule from 'bwip-js/node';
+import { lazyRequire } from '../utils/lazy-require.server.ts';
+
+const bwipjs = lazyRequire<typeof bwipjsModule>('bwip-js/node');
 import type { Transaction } from 'sequelize';
 import { selectOne } from '../db.server.ts';
 import { factorParty } from '../einvoices/factor-party.server.ts';
@@ -89,7 +92,7 @@ export function slipPayment(invoice: SlipInvoiceRow): Hub3Payment {
 /** The PDF417 symbol of a HUB3 payment as a PNG (white background, black modules). */
 export async function hub3BarcodePng(payment: Hub3Payment): Promise<Buffer> {
   const bytes = hub3Bytes(hub3Text(payment));
-  return bwipjs.toBuffer({
+  return bwipjs().toBuffer({
     bcid: 'pdf417',
     // One character per byte: bwip-js would otherwise write the text as UTF-8.
     text: String.fromCharCode(...bytes),

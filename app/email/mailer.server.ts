@@ -1,7 +1,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type nodemailerModule from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import { lazyRequire } from '../utils/lazy-require.server.ts';
 import { getEnv } from '../env.server.ts';
+
+const nodemailer = lazyRequire<typeof nodemailerModule>('nodemailer');
 
 /**
  * Outgoing mail: SMTP when SMTP_URL is set; otherwise each message is written
@@ -29,7 +33,7 @@ export function resetMailer(): void {
 
 function getTransporter(): Transporter {
   const env = getEnv();
-  transporter ??= env.SMTP_URL ? nodemailer.createTransport(env.SMTP_URL) : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  transporter ??= env.SMTP_URL ? nodemailer().createTransport(env.SMTP_URL) : nodemailer().createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return transporter;
 }
 

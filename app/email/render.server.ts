@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Handlebars from 'handlebars';
-import mjml2html from 'mjml';
+import type mjml2htmlFunction from 'mjml';
+import { lazyRequire } from '../utils/lazy-require.server.ts';
 import { getEnv } from '../env.server.ts';
 import { formatEur } from '../utils/format.ts';
 import { TEMPLATE_VARIABLES, type TemplateVariable } from './schemas.ts';
@@ -129,12 +130,14 @@ function bodyHtml(text: string, hrefOf: (url: string, index: number) => string):
   return { html: html.replace(/\r\n|\r|\n/g, '<br />\n'), links };
 }
 
+const mjml2html = lazyRequire<typeof mjml2htmlFunction>('mjml');
+
 let layout: HandlebarsTemplateDelegate | undefined;
 
 function layoutTemplate(): HandlebarsTemplateDelegate {
   if (!layout) {
     const source = fs.readFileSync(path.resolve(process.cwd(), 'emails', 'layout.mjml'), 'utf8');
-    const { html, errors } = mjml2html(source, { validationLevel: 'soft', minify: false });
+    const { html, errors } = mjml2html()(source, { validationLevel: 'soft', minify: false });
     if (errors.length > 0) throw new Error(`emails/layout.mjml: ${errors.map((error) => error.formattedMessage).join('; ')}`);
     layout = Handlebars.compile(html, { strict: false });
   }

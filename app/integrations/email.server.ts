@@ -1,5 +1,8 @@
 import fs from 'node:fs/promises';
-import nodemailer from 'nodemailer';
+import type nodemailerModule from 'nodemailer';
+import { lazyRequire } from '../utils/lazy-require.server.ts';
+
+const nodemailer = lazyRequire<typeof nodemailerModule>('nodemailer');
 import { getEnv } from '../env.server.ts';
 import { outboxDir } from '../email/mailer.server.ts';
 import { IntegrationError, loadConfig, recorded } from './core.server.ts';
@@ -26,7 +29,7 @@ export function emailAdapter(mode: 'sandbox' | 'live'): EmailAdapter {
     async test(): Promise<TestOutcome> {
       const { SMTP_URL } = getEnv();
       if (SMTP_URL) {
-        const transport = nodemailer.createTransport(SMTP_URL);
+        const transport = nodemailer().createTransport(SMTP_URL);
         try {
           await transport.verify();
         } catch (error) {

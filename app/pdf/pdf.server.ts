@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import PDFDocument from 'pdfkit';
+import type PDFDocumentClass from 'pdfkit';
+import { lazyRequire } from '../utils/lazy-require.server.ts';
 
 /**
  * One way to write a PDF (agreements, statements of account): pdfkit with
@@ -46,8 +47,11 @@ export function tableRow(doc: PdfDocument, columns: readonly PdfColumn[], cells:
   doc.y = bottom + 3;
 }
 
+const pdfDocument = lazyRequire<typeof PDFDocumentClass>('pdfkit');
+
 export function renderPdf(info: PdfInfo, draw: (doc: PdfDocument) => void): Promise<Buffer> {
   return new Promise((resolve, reject) => {
+    const PDFDocument = pdfDocument();
     const doc = new PDFDocument({
       size: 'A4',
       margin: 50,
