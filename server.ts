@@ -60,7 +60,7 @@ export async function createApp() {
       const context = { clientIp: req.ip ?? null };
       const request = createRemixRequest(req, res);
       // `GET /api/…` goes straight to its route's loader (app/utils/resource-reads.server.ts); everything else through Remix.
-      const read = !process.env.NOFAST && req.method === 'GET' && !('_data' in req.query) ? reads.match(req.path) : null;
+      const read = req.method === 'GET' && !('_data' in req.query) ? reads.match(req.path) : null;
       const response = read ? await serveResourceRead(read, request, context, build.entry.module.handleError) : await handle(request, context);
       // An error no route answered (kept by entry.server.tsx's handleError): the API's JSON shape, or the 503 page.
       await sendResponse(res, finishResponse(request, response, unexpectedErrorOf(context)));
