@@ -8,7 +8,8 @@ RUN npm ci --no-audit --no-fund
 
 FROM deps AS build
 COPY . .
-RUN npx remix build && npm prune --omit=dev
+# The Remix build, and the web server and worker compiled to build/server.js and build/worker.js.
+RUN npm run build && npm prune --omit=dev
 
 FROM node:22-slim AS runtime
 ENV NODE_ENV=production \
@@ -30,4 +31,4 @@ USER finflow
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 # The web server by default; compose runs the worker and migrate step from the same image.
-CMD ["node", "--max-old-space-size=192", "--max-semi-space-size=8", "--import", "tsx", "server.ts"]
+CMD ["node", "--max-old-space-size=192", "--max-semi-space-size=8", "build/server.js"]

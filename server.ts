@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -23,7 +24,9 @@ const { createRemixRequest } = createRequire(import.meta.url)('@remix-run/expres
  * /healthz. It holds no state of its own (sessions and jobs live in
  * PostgreSQL), so any number of replicas can run behind a load balancer.
  */
-const root = path.dirname(fileURLToPath(import.meta.url));
+const here = path.dirname(fileURLToPath(import.meta.url));
+// server.ts runs from the repository root, and compiled as build/server.js (scripts/build-server.ts) from build/.
+const root = fs.existsSync(path.join(here, 'package.json')) ? here : path.dirname(here);
 
 export async function createApp() {
   const env = getEnv();

@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import { createSequelize } from '../db/connection.ts';
 import { startEmbeddedDatabase } from '../db/embedded.ts';
 import { migrateUp } from '../db/migrate.ts';
 import { addDays, businessDay } from '../app/utils/business-time.ts';
+import { ensureBuild, WEB_ENTRY, WORKER_ENTRY } from '../scripts/build.ts';
 import { nodeFlagsFor } from '../scripts/node-flags.ts';
 import { freePort } from '../tests/support/free-port.ts';
 import { startBaseline } from './baseline.ts';
@@ -74,7 +75,7 @@ function peakMemoryMb(pid: number | undefined): number | null {
 
 function spawnApp(entry: string, env: NodeJS.ProcessEnv, extraFlags: string[] = []): ChildProcess {
   // The same flags as npm start (scripts/node-flags.ts).
-  const child = spawn(process.execPath, [...nodeFlagsFor(entry), ...extraFlags, '--import', 'tsx', path.join(root, entry)], {
+  const child = spawn(process.execPath, [...nodeFlagsFor(entry), ...extraFlags, path.join(root, entry)], {
     cwd: root,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -145,10 +146,7 @@ async function measureBook(scale: number, keptDir: string | undefined) {
     const financeable = wantWrites ? await prepareFinanceable(sequelize, writeCount) : [];
     await sequelize.close();
 
-    if (!fs.existsSync(path.join(root, 'build/index.js'))) {
-      log('building…');
-      spawnSync(process.execPath, [path.join(root, 'node_modules/@remix-run/dev/dist/cli.js'), 'build'], { cwd: root, stdio: 'inherit' });
-    }
+    await ensureBuild(log);
     const port = await freePort();
     const url = `http://localhost:${port}`;
     const env: NodeJS.ProcessEnv = {
@@ -162,8 +160,8 @@ async function measureBook(scale: number, keptDir: string | undefined) {
     };
     // The profile is written when the web process exits (server.ts exits on SIGTERM once its requests are answered).
     const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'finflow-bench-profile-'));
-    const web = spawnApp('server.ts', env, profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
-    const worker = spawnApp('worker/index.ts', env);
+    const web = spawnApp(WEB_ENTRY, env, profiling ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+    const worker = spawnApp(WORKER_ENTRY, env);
     children.push(web, worker);
     const startToHealthyMs = await waitHealthy(url, 60_000);
     log(`web healthy ${startToHealthyMs} ms after start`);

@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -6,6 +6,7 @@ import { EnvError, parseEnv } from '../app/env.server.ts';
 import { resolveSessionSecret } from '../app/secrets.server.ts';
 import { assertPortFree, startEmbeddedDatabase, type EmbeddedDatabase } from '../db/embedded.ts';
 import { prepareDatabase } from '../db/prepare.ts';
+import { ensureBuild, WEB_ENTRY, WORKER_ENTRY } from './build.ts';
 import { nodeFlagsFor } from './node-flags.ts';
 
 /**
@@ -20,17 +21,6 @@ const log = (line: string) => console.log(`[finflow] ${line}`);
 /** A child that dies after running this long is restarted; sooner means it cannot start at all. */
 const MIN_HEALTHY_RUN_MS = 10_000;
 const STOP_GRACE_MS = 25_000;
-
-function ensureBuild() {
-  if (fs.existsSync(path.join(root, 'build/index.js'))) return;
-  log('no build found; building (remix build)…');
-  const result = spawnSync(process.execPath, [path.join(root, 'node_modules/@remix-run/dev/dist/cli.js'), 'build'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-  if (result.status !== 0) throw new Error('remix build failed');
-}
 
 interface Supervised {
   name: string;
@@ -52,7 +42,7 @@ async function main() {
 
   // A set port that is taken stops the start before the (slow) build, with the same one line.
   if (!env.DATABASE_URL && env.EMBEDDED_PG_PORT !== undefined) await assertPortFree(env.EMBEDDED_PG_PORT);
-  ensureBuild();
+  await ensureBuild(log);
   fs.mkdirSync(env.DATA_DIR, { recursive: true });
   const sessionSecret = resolveSessionSecret(env);
 
@@ -110,7 +100,7 @@ async function main() {
 
   const launch = (supervised: Supervised, entry: string) => {
     supervised.startedAt = Date.now();
-    const child = spawn(process.execPath, [...nodeFlagsFor(entry), '--import', 'tsx', path.join(root, entry)], {
+    const child = spawn(process.execPath, [...nodeFlagsFor(entry), path.join(root, entry)], {
       cwd: root,
       env: childEnv,
       stdio: 'inherit',
@@ -135,8 +125,8 @@ async function main() {
   const web: Supervised = { name: 'web', startedAt: 0 };
   const worker: Supervised = { name: 'worker', startedAt: 0 };
   children.push(web, worker);
-  launch(web, 'server.ts');
-  launch(worker, 'worker/index.ts');
+  launch(web, WEB_ENTRY);
+  launch(worker, WORKER_ENTRY);
   log(`FinFlow is starting on ${env.APP_URL}`);
 }
 
