@@ -1,11 +1,11 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
+import { TimestampedModel, tableOptions, withTimestamps } from './base.ts';
 import type { Client } from './Client.ts';
 import type { CreditLimitStatus } from './enums.ts';
 import type { User } from './User.ts';
 
 /** A request to set a client's or a debtor's (customer's) credit limit; decided by someone other than the requester (four eyes). */
-export class CreditLimitRequest extends Model<InferAttributes<CreditLimitRequest>, InferCreationAttributes<CreditLimitRequest>> {
-  declare id: CreationOptional<string>;
+export class CreditLimitRequest extends TimestampedModel<CreditLimitRequest> {
   /** Exactly one of clientId and customerId. */
   declare clientId: string | null;
   declare customerId: string | null;
@@ -22,8 +22,6 @@ export class CreditLimitRequest extends Model<InferAttributes<CreditLimitRequest
   declare decidedBy: string | null;
   declare decidedAt: Date | null;
   declare rejectionReason: string | null;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   declare client?: NonAttribute<Client>;
   declare requester?: NonAttribute<User | null>;
@@ -31,8 +29,7 @@ export class CreditLimitRequest extends Model<InferAttributes<CreditLimitRequest
 
   static initModel(sequelize: Sequelize) {
     return CreditLimitRequest.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withTimestamps({
         clientId: DataTypes.UUID,
         customerId: DataTypes.UUID,
         previousLimit: DataTypes.DECIMAL(15, 2),
@@ -46,10 +43,8 @@ export class CreditLimitRequest extends Model<InferAttributes<CreditLimitRequest
         decidedBy: DataTypes.UUID,
         decidedAt: DataTypes.DATE,
         rejectionReason: DataTypes.TEXT,
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'credit_limit_requests', underscored: true, timestamps: true },
+      }),
+      tableOptions(sequelize, 'credit_limit_requests'),
     );
   }
 }

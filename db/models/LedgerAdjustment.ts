@@ -1,9 +1,9 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
+import { TimestampedModel, tableOptions, withTimestamps } from './base.ts';
 import type { LedgerAdjustmentStatus } from './enums.ts';
 
 /** A manual adjustment of a client's account asked by a manager; above the book's four-eyes amount another manager decides. */
-export class LedgerAdjustment extends Model<InferAttributes<LedgerAdjustment>, InferCreationAttributes<LedgerAdjustment>> {
-  declare id: CreationOptional<string>;
+export class LedgerAdjustment extends TimestampedModel<LedgerAdjustment> {
   declare clientId: string;
   declare invoiceId: string | null;
   declare amount: string;
@@ -14,13 +14,10 @@ export class LedgerAdjustment extends Model<InferAttributes<LedgerAdjustment>, I
   declare decidedBy: string | null;
   declare decidedAt: Date | null;
   declare rejectionReason: string | null;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
     return LedgerAdjustment.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withTimestamps({
         clientId: DataTypes.UUID,
         invoiceId: DataTypes.UUID,
         amount: DataTypes.DECIMAL(15, 2),
@@ -31,10 +28,8 @@ export class LedgerAdjustment extends Model<InferAttributes<LedgerAdjustment>, I
         decidedBy: DataTypes.UUID,
         decidedAt: DataTypes.DATE,
         rejectionReason: DataTypes.TEXT,
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'ledger_adjustments', underscored: true, timestamps: true },
+      }),
+      tableOptions(sequelize, 'ledger_adjustments'),
     );
   }
 }

@@ -1,9 +1,9 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
+import { TimestampedModel, tableOptions, withTimestamps } from './base.ts';
 import type { WriteOffRequestStatus } from './enums.ts';
 
 /** A manager's request to write off a financed non-recourse invoice; an admin other than the requester decides it (four eyes). */
-export class WriteOffRequest extends Model<InferAttributes<WriteOffRequest>, InferCreationAttributes<WriteOffRequest>> {
-  declare id: CreationOptional<string>;
+export class WriteOffRequest extends TimestampedModel<WriteOffRequest> {
   declare invoiceId: string;
   declare reason: string;
   declare status: CreationOptional<WriteOffRequestStatus>;
@@ -14,13 +14,10 @@ export class WriteOffRequest extends Model<InferAttributes<WriteOffRequest>, Inf
   declare rejectionReason: string | null;
   /** With 'approved': the loss booked (outstanding advance and fees). */
   declare lossAmount: string | null;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
     return WriteOffRequest.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withTimestamps({
         invoiceId: DataTypes.UUID,
         reason: DataTypes.TEXT,
         status: DataTypes.TEXT,
@@ -30,10 +27,8 @@ export class WriteOffRequest extends Model<InferAttributes<WriteOffRequest>, Inf
         decidedAt: DataTypes.DATE,
         rejectionReason: DataTypes.TEXT,
         lossAmount: DataTypes.DECIMAL(15, 2),
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'write_off_requests', underscored: true, timestamps: true },
+      }),
+      tableOptions(sequelize, 'write_off_requests'),
     );
   }
 }
