@@ -1,31 +1,19 @@
-import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
-import { TimestampedModel, tableOptions, withTimestamps } from './base.ts';
+import { DataTypes, type Sequelize } from 'sequelize';
+import { RequestModel, tableOptions, withRequestColumns } from './base.ts';
 import type { WriteOffRequestStatus } from './enums.ts';
 
 /** A manager's request to write off a financed non-recourse invoice; an admin other than the requester decides it (four eyes). */
-export class WriteOffRequest extends TimestampedModel<WriteOffRequest> {
+export class WriteOffRequest extends RequestModel<WriteOffRequest, WriteOffRequestStatus> {
   declare invoiceId: string;
-  declare reason: string;
-  declare status: CreationOptional<WriteOffRequestStatus>;
+  /** Always a manager: never NULL here. */
   declare requestedBy: string;
-  declare requestedAt: CreationOptional<Date>;
-  declare decidedBy: string | null;
-  declare decidedAt: Date | null;
-  declare rejectionReason: string | null;
   /** With 'approved': the loss booked (outstanding advance and fees). */
   declare lossAmount: string | null;
 
   static initModel(sequelize: Sequelize) {
     return WriteOffRequest.init(
-      withTimestamps({
+      withRequestColumns({
         invoiceId: DataTypes.UUID,
-        reason: DataTypes.TEXT,
-        status: DataTypes.TEXT,
-        requestedBy: DataTypes.UUID,
-        requestedAt: DataTypes.DATE,
-        decidedBy: DataTypes.UUID,
-        decidedAt: DataTypes.DATE,
-        rejectionReason: DataTypes.TEXT,
         lossAmount: DataTypes.DECIMAL(15, 2),
       }),
       tableOptions(sequelize, 'write_off_requests'),

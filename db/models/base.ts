@@ -49,3 +49,31 @@ export function tableOptions<M extends Model>(
 ): InitOptions<M> {
   return { sequelize, tableName, underscored: true, timestamps: true, ...options };
 }
+
+/**
+ * …a request one user makes and another decides (four eyes): credit limit requests, ledger adjustments, write-off
+ * requests. `Status` is the table's status enum; a table whose requester is never NULL narrows `requestedBy`.
+ */
+export abstract class RequestModel<M extends RequestModel<M, Status>, Status extends string> extends TimestampedModel<M> {
+  declare reason: string;
+  declare status: CreationOptional<Status>;
+  declare requestedBy: string | null;
+  declare requestedAt: CreationOptional<Date>;
+  declare decidedBy: string | null;
+  declare decidedAt: Date | null;
+  declare rejectionReason: string | null;
+}
+
+/** The attributes of a RequestModel. */
+export function withRequestColumns<Attributes extends object>(attributes: Attributes) {
+  return withTimestamps({
+    ...attributes,
+    reason: DataTypes.TEXT,
+    status: DataTypes.TEXT,
+    requestedBy: DataTypes.UUID,
+    requestedAt: DataTypes.DATE,
+    decidedBy: DataTypes.UUID,
+    decidedAt: DataTypes.DATE,
+    rejectionReason: DataTypes.TEXT,
+  });
+}
