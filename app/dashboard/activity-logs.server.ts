@@ -48,24 +48,21 @@ export function activityLogFilters(search: URLSearchParams): ActivityLogFilters 
   return parsed.data;
 }
 
+/** The filters that match one column exactly, with their column. */
+const EQUALITY_FILTERS = [
+  ['userId', 'user_id'],
+  ['action', 'action'],
+  ['entityType', 'entity_type'],
+  ['entityId', 'entity_id'],
+] as const satisfies ReadonlyArray<readonly [keyof ActivityLogFilters, string]>;
+
 function whereOf(filters: ActivityLogFilters) {
   const clauses: string[] = [];
   const replacements: Record<string, unknown> = { tz: BUSINESS_TIME_ZONE };
-  if (filters.userId) {
-    clauses.push('l.user_id = :userId');
-    replacements.userId = filters.userId;
-  }
-  if (filters.action) {
-    clauses.push('l.action = :action');
-    replacements.action = filters.action;
-  }
-  if (filters.entityType) {
-    clauses.push('l.entity_type = :entityType');
-    replacements.entityType = filters.entityType;
-  }
-  if (filters.entityId) {
-    clauses.push('l.entity_id = :entityId');
-    replacements.entityId = filters.entityId;
+  for (const [filter, column] of EQUALITY_FILTERS) {
+    if (!filters[filter]) continue;
+    clauses.push(`l.${column} = :${filter}`);
+    replacements[filter] = filters[filter];
   }
   if (filters.from) {
     // A day starts at Croatian midnight.

@@ -1,6 +1,7 @@
 import type PgBoss from 'pg-boss';
 import { z } from 'zod';
 import { TEMPLATE_VARIABLES } from '../email/schemas.ts';
+import { BUSINESS_TIME_ZONE } from '../utils/business-time.ts';
 
 /**
  * Every pg-boss queue FinFlow uses, with its options and its recurring
@@ -46,13 +47,28 @@ function defineQueue<const Definition extends QueueDefinition>(definition: Defin
   return definition;
 }
 
+/**
+ * A daily job on the Croatian clock (app/utils/business-time.ts): a failed run is retried within the morning (three
+ * times, from 5 minutes, doubling) and a job left waiting is dropped after 6 hours; tomorrow's run catches up anyway.
+ */
+function businessDaily(cron: string, expireInSeconds = 900) {
+  return {
+    options: { retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds, retentionMinutes: 360 },
+    schedule: { cron, tz: BUSINESS_TIME_ZONE },
+  } satisfies Pick<QueueDefinition, 'options' | 'schedule'>;
+}
+
+/** A job every few minutes: the next run replaces a missed one, so one retry without backoff and a short retention. */
+function frequent(cron: string, timing: Pick<QueueOptions, 'retryDelay' | 'expireInSeconds'> & { retentionMinutes: number }) {
+  return { options: { retryLimit: 1, retryBackoff: false, ...timing }, schedule: { cron } } satisfies Pick<QueueDefinition, 'options' | 'schedule'>;
+}
+
 export const queues = [
   defineQueue({
     name: 'heartbeat',
     // A missed beat is replaced by the next one a minute later: one quick retry, and
     // an unprocessed beat is dropped after 10 minutes instead of piling up.
-    options: { retryLimit: 1, retryDelay: 5, retryBackoff: false, expireInSeconds: 30, retentionMinutes: 10 },
-    schedule: { cron: '* * * * *' },
+    ...frequent('* * * * *', { retryDelay: 5, expireInSeconds: 30, retentionMinutes: 10 }),
   }),
   defineQueue({
     name: 'housekeeping',
@@ -63,21 +79,18 @@ export const queues = [
   defineQueue({
     name: 'overdue-risk',
     // Daily before staff arrive; a failed run is retried within the morning, and tomorrow's run catches up anyway.
-    options: { retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 900, retentionMinutes: 360 },
-    schedule: { cron: '30 5 * * *', tz: 'Europe/Zagreb' },
+    ...businessDaily('30 5 * * *'),
   }),
   defineQueue({
     name: 'credit-limit-expiry',
     // Daily before staff arrive, so limits lapse on the right Croatian day; reruns are harmless.
-    options: { retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 900, retentionMinutes: 360 },
-    schedule: { cron: '15 5 * * *', tz: 'Europe/Zagreb' },
+    ...businessDaily('15 5 * * *'),
   }),
   defineQueue({
     name: 'recourse-chargeback',
     // Daily before staff arrive: recourse invoices past their recourse period are charged back (app/recourse/recourse.server.ts);
     // each invoice is re-read under its lock, so a retry or a rerun charges nothing twice.
-    options: { retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 900, retentionMinutes: 360 },
-    schedule: { cron: '45 5 * * *', tz: 'Europe/Zagreb' },
+    ...businessDaily('45 5 * * *'),
   }),
   defineQueue({
     name: 'workflow-step',
@@ -124,22 +137,19 @@ export const queues = [
   defineQueue({
     name: 'email-payment-reminders',
     // Daily, Croatian morning: payment_due (3 days before) and payment_overdue (the day after) mails, once per invoice.
-    options: { retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 900, retentionMinutes: 360 },
-    schedule: { cron: '0 7 * * *', tz: 'Europe/Zagreb' },
+    ...businessDaily('0 7 * * *'),
   }),
   defineQueue({
     name: 'dunning',
     // Daily, Croatian early morning (before the clients' reminders at 7): each reminder level once to the debtor, with
     // its payment slip (app/dunning/dunning.server.ts). Idempotent (one notice row per invoice and level), so a retry
     // or tomorrow's run catches up what a failed run left.
-    options: { retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 1800, retentionMinutes: 360 },
-    schedule: { cron: '30 6 * * *', tz: 'Europe/Zagreb' },
+    ...businessDaily('30 6 * * *', 1800),
   }),
   defineQueue({
     name: 'integration-health',
     // Every 15 minutes; the next run replaces a missed one, so one quick retry and a short retention.
-    options: { retryLimit: 1, retryDelay: 30, retryBackoff: false, expireInSeconds: 300, retentionMinutes: 15 },
-    schedule: { cron: '*/15 * * * *' },
+    ...frequent('*/15 * * * *', { retryDelay: 30, expireInSeconds: 300, retentionMinutes: 15 }),
   }),
   defineQueue({
     name: 'einvoice-send',
@@ -153,14 +163,12 @@ export const queues = [
     name: 'einvoice-sync',
     // Every 5 minutes: receives incoming e-invoices into the invoice intake (when the integration is enabled) and
     // re-queues pending e-invoices whose job was lost. The next run covers a missed one: one retry, short retention.
-    options: { retryLimit: 1, retryDelay: 60, retryBackoff: false, expireInSeconds: 240, retentionMinutes: 15 },
-    schedule: { cron: '*/5 * * * *' },
+    ...frequent('*/5 * * * *', { retryDelay: 60, expireInSeconds: 240, retentionMinutes: 15 }),
   }),
   defineQueue({
     name: 'fina-checks',
     // Daily before staff arrive (after overdue-risk); reruns are harmless (no second task for a known blockage).
-    options: { retryLimit: 3, retryDelay: 300, retryBackoff: true, expireInSeconds: 3600, retentionMinutes: 360 },
-    schedule: { cron: '45 5 * * *', tz: 'Europe/Zagreb' },
+    ...businessDaily('45 5 * * *', 3600),
   }),
   defineQueue({
     name: 'backup',

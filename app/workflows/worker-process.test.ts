@@ -11,6 +11,7 @@ import { outboxDir } from '../email/mailer.server.ts';
 import { decideKyc } from '../onboarding/kyc-decision.server.ts';
 import { onTaskCompleted } from './engine.server.ts';
 import { startWorkflowInstance } from './instances.server.ts';
+import { REFERENCE_WORKFLOWS } from '../../db/reference-data.ts';
 import { createTestUser } from '../../tests/factories.ts';
 import { insertClient } from '../../tests/factories.ts';
 
@@ -53,15 +54,8 @@ async function insertDefinition(type: string, steps: object[]) {
 
 describe('onboarding with the worker process', () => {
   it('runs end to end: automated steps in the worker, the KYC decision, the limit task, welcome mail, client active', { timeout: 90_000 }, async () => {
-    // The seeded client_onboarding definition (db/seed/demo.ts).
-    await insertDefinition('client_onboarding', [
-      { name: 'Provjera potpunosti dokumentacije', type: 'automated', handler: 'checkDocuments' },
-      { name: 'FINA provjera tvrtke i računa', type: 'automated', handler: 'finaCheck' },
-      { name: 'Automatska procjena rizika', type: 'automated', handler: 'riskAssessment' },
-      { name: 'KYC pregled', type: 'manual', taskType: 'kyc_verification' },
-      { name: 'Prijedlog kreditnog limita', type: 'manual', taskType: 'limit_approval' },
-      { name: 'E-mail dobrodošlice', type: 'automated', handler: 'sendWelcomeEmail' },
-    ]);
+    // The client_onboarding definition every install has (db/reference-data.ts); a test database starts without it.
+    await insertDefinition('client_onboarding', REFERENCE_WORKFLOWS.find((workflow) => workflow.type === 'client_onboarding')!.steps);
     const reviewer = await createTestUser({ role: 'manager' });
     const email = `welcome-${randomUUID().slice(0, 6)}@example.hr`;
     const clientId = (await insertClient({ email, status: 'pending', onboardingStatus: 'in_progress' })).id;

@@ -1,12 +1,12 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
+import { IdModel, tableOptions, withId } from './base.ts';
 import type { User } from './User.ts';
 
 /**
  * The audit trail: who did what to which entity. Append-only: the database
  * refuses UPDATE and DELETE, so instances must never be saved twice or destroyed.
  */
-export class ActivityLog extends Model<InferAttributes<ActivityLog>, InferCreationAttributes<ActivityLog>> {
-  declare id: CreationOptional<string>;
+export class ActivityLog extends IdModel<ActivityLog> {
   /** A snake_case verb such as 'client_created'. */
   declare action: string;
   declare entityType: string | null;
@@ -20,8 +20,7 @@ export class ActivityLog extends Model<InferAttributes<ActivityLog>, InferCreati
 
   static initModel(sequelize: Sequelize) {
     return ActivityLog.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withId({
         action: DataTypes.TEXT,
         entityType: DataTypes.TEXT,
         entityId: DataTypes.UUID,
@@ -29,8 +28,8 @@ export class ActivityLog extends Model<InferAttributes<ActivityLog>, InferCreati
         ipAddress: DataTypes.TEXT,
         details: DataTypes.JSONB,
         createdAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'activity_logs', underscored: true, timestamps: true, updatedAt: false },
+      }),
+      tableOptions(sequelize, 'activity_logs', { updatedAt: false }),
     );
   }
 }

@@ -1,10 +1,10 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
+import { AuditedModel, tableOptions, withAudit } from './base.ts';
 import type { Client } from './Client.ts';
 import type { AgreementFeeModel, AgreementSignatureStatus } from './enums.ts';
 
 /** One version of a client's factoring agreement (docs/money.md); rows are never deleted, a financing keeps the version it used. */
-export class Agreement extends Model<InferAttributes<Agreement>, InferCreationAttributes<Agreement>> {
-  declare id: CreationOptional<string>;
+export class Agreement extends AuditedModel<Agreement> {
   declare clientId: string;
   declare number: string;
   declare version: number;
@@ -30,16 +30,12 @@ export class Agreement extends Model<InferAttributes<Agreement>, InferCreationAt
   declare signedOn: string | null;
   declare signedBy: string | null;
   declare documentId: string | null;
-  declare createdBy: string | null;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   declare client?: NonAttribute<Client>;
 
   static initModel(sequelize: Sequelize) {
     return Agreement.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withAudit({
         clientId: DataTypes.UUID,
         number: DataTypes.TEXT,
         version: DataTypes.INTEGER,
@@ -63,11 +59,8 @@ export class Agreement extends Model<InferAttributes<Agreement>, InferCreationAt
         signedOn: DataTypes.DATEONLY,
         signedBy: DataTypes.UUID,
         documentId: DataTypes.UUID,
-        createdBy: DataTypes.UUID,
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'agreements', underscored: true, timestamps: true },
+      }),
+      tableOptions(sequelize, 'agreements'),
     );
   }
 }

@@ -1,10 +1,10 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
+import { TimestampedModel, tableOptions, withTimestamps } from './base.ts';
 import type { BackupStatus } from './enums.ts';
 import type { User } from './User.ts';
 
 /** A database backup file in DATA_DIR/backups, written by the worker's backup job. */
-export class Backup extends Model<InferAttributes<Backup>, InferCreationAttributes<Backup>> {
-  declare id: CreationOptional<string>;
+export class Backup extends TimestampedModel<Backup> {
   declare status: CreationOptional<BackupStatus>;
   declare fileName: string | null;
   /** Bytes (bigint: a number, as db/connection.ts parses INT8). */
@@ -14,17 +14,14 @@ export class Backup extends Model<InferAttributes<Backup>, InferCreationAttribut
   declare rowCount: number | null;
   declare error: string | null;
   declare requestedBy: string | null;
-  declare createdAt: CreationOptional<Date>;
   declare startedAt: Date | null;
   declare completedAt: Date | null;
-  declare updatedAt: CreationOptional<Date>;
 
   declare requester?: NonAttribute<User>;
 
   static initModel(sequelize: Sequelize) {
     return Backup.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withTimestamps({
         status: DataTypes.TEXT,
         fileName: DataTypes.TEXT,
         size: DataTypes.BIGINT,
@@ -33,12 +30,10 @@ export class Backup extends Model<InferAttributes<Backup>, InferCreationAttribut
         rowCount: DataTypes.BIGINT,
         error: DataTypes.TEXT,
         requestedBy: DataTypes.UUID,
-        createdAt: DataTypes.DATE,
         startedAt: DataTypes.DATE,
         completedAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'backups', underscored: true, timestamps: true },
+      }),
+      tableOptions(sequelize, 'backups'),
     );
   }
 }

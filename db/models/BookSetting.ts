@@ -1,4 +1,5 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { tableOptions } from './base.ts';
 
 /** A setting of the factoring book that staff change on /settings (e.g. the ledger adjustment's four-eyes amount). */
 export class BookSetting extends Model<InferAttributes<BookSetting>, InferCreationAttributes<BookSetting>> {
@@ -15,7 +16,7 @@ export class BookSetting extends Model<InferAttributes<BookSetting>, InferCreati
         updatedBy: DataTypes.UUID,
         updatedAt: DataTypes.DATE,
       },
-      { sequelize, tableName: 'book_settings', underscored: true, timestamps: true, createdAt: false },
+      tableOptions(sequelize, 'book_settings', { createdAt: false }),
     );
   }
 }

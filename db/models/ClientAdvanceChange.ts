@@ -1,4 +1,5 @@
 import { DataTypes, Model, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { tableOptions } from './base.ts';
 
 /**
  * How much the advances outstanding on a client's invoices changed over one
@@ -19,7 +20,7 @@ export class ClientAdvanceChange extends Model<InferAttributes<ClientAdvanceChan
         month: { type: DataTypes.DATEONLY, primaryKey: true },
         change: DataTypes.DECIMAL(15, 2),
       },
-      { sequelize, tableName: 'client_advance_changes', underscored: true, timestamps: false },
+      tableOptions(sequelize, 'client_advance_changes', { timestamps: false }),
     );
   }
 }

@@ -1,29 +1,22 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import { DataTypes, type NonAttribute, type Sequelize } from 'sequelize';
+import { RequestModel, tableOptions, withRequestColumns } from './base.ts';
 import type { Client } from './Client.ts';
 import type { CreditLimitStatus } from './enums.ts';
 import type { User } from './User.ts';
 
-/** A request to set a client's or a debtor's (customer's) credit limit; decided by someone other than the requester (four eyes). */
-export class CreditLimitRequest extends Model<InferAttributes<CreditLimitRequest>, InferCreationAttributes<CreditLimitRequest>> {
-  declare id: CreationOptional<string>;
+/**
+ * A request to set a client's or a debtor's (customer's) credit limit; decided by someone other than the requester (four eyes).
+ * requestedBy is NULL when the applicant asked for it in the registration wizard.
+ */
+export class CreditLimitRequest extends RequestModel<CreditLimitRequest, CreditLimitStatus> {
   /** Exactly one of clientId and customerId. */
   declare clientId: string | null;
   declare customerId: string | null;
   declare previousLimit: string | null;
   declare requestedLimit: string;
   declare approvedLimit: string | null;
-  declare reason: string;
-  /** NULL when the applicant asked for it in the registration wizard. */
-  declare requestedBy: string | null;
-  declare requestedAt: CreationOptional<Date>;
   /** 'YYYY-MM-DD' */
   declare validUntil: string | null;
-  declare status: CreationOptional<CreditLimitStatus>;
-  declare decidedBy: string | null;
-  declare decidedAt: Date | null;
-  declare rejectionReason: string | null;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   declare client?: NonAttribute<Client>;
   declare requester?: NonAttribute<User | null>;
@@ -31,25 +24,15 @@ export class CreditLimitRequest extends Model<InferAttributes<CreditLimitRequest
 
   static initModel(sequelize: Sequelize) {
     return CreditLimitRequest.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withRequestColumns({
         clientId: DataTypes.UUID,
         customerId: DataTypes.UUID,
         previousLimit: DataTypes.DECIMAL(15, 2),
         requestedLimit: DataTypes.DECIMAL(15, 2),
         approvedLimit: DataTypes.DECIMAL(15, 2),
-        reason: DataTypes.TEXT,
-        requestedBy: DataTypes.UUID,
-        requestedAt: DataTypes.DATE,
         validUntil: DataTypes.DATEONLY,
-        status: DataTypes.TEXT,
-        decidedBy: DataTypes.UUID,
-        decidedAt: DataTypes.DATE,
-        rejectionReason: DataTypes.TEXT,
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'credit_limit_requests', underscored: true, timestamps: true },
+      }),
+      tableOptions(sequelize, 'credit_limit_requests'),
     );
   }
 }

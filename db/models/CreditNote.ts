@@ -1,9 +1,9 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
+import { IdModel, tableOptions, withId } from './base.ts';
 import type { CreditNoteSource } from './enums.ts';
 
 /** A credit note on a purchased invoice: it lowers what the debtor owes (app/dilution/credit-notes.server.ts). Never changed or deleted. */
-export class CreditNote extends Model<InferAttributes<CreditNote>, InferCreationAttributes<CreditNote>> {
-  declare id: CreationOptional<string>;
+export class CreditNote extends IdModel<CreditNote> {
   declare invoiceId: string;
   /** The credit note's own number, as the client issued it. */
   declare number: string;
@@ -25,8 +25,7 @@ export class CreditNote extends Model<InferAttributes<CreditNote>, InferCreation
 
   static initModel(sequelize: Sequelize) {
     return CreditNote.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withId({
         invoiceId: DataTypes.UUID,
         number: DataTypes.TEXT,
         issueDate: DataTypes.DATEONLY,
@@ -39,8 +38,8 @@ export class CreditNote extends Model<InferAttributes<CreditNote>, InferCreation
         chargebackAmount: DataTypes.DECIMAL(15, 2),
         createdBy: DataTypes.UUID,
         createdAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'credit_notes', underscored: true, timestamps: true, updatedAt: false },
+      }),
+      tableOptions(sequelize, 'credit_notes', { updatedAt: false }),
     );
   }
 }

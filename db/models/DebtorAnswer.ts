@@ -1,9 +1,9 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
+import { IdModel, tableOptions, withId } from './base.ts';
 import type { DebtorAnswerKind } from './enums.ts';
 
 /** The debtor's answer on one invoice through its link, with time and address: the one record of "confirmed by the debtor". */
-export class DebtorAnswer extends Model<InferAttributes<DebtorAnswer>, InferCreationAttributes<DebtorAnswer>> {
-  declare id: CreationOptional<string>;
+export class DebtorAnswer extends IdModel<DebtorAnswer> {
   declare linkId: string;
   declare invoiceId: string;
   declare answer: DebtorAnswerKind;
@@ -14,16 +14,15 @@ export class DebtorAnswer extends Model<InferAttributes<DebtorAnswer>, InferCrea
 
   static initModel(sequelize: Sequelize) {
     return DebtorAnswer.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withId({
         linkId: DataTypes.UUID,
         invoiceId: DataTypes.UUID,
         answer: DataTypes.TEXT,
         disputeId: DataTypes.UUID,
         answeredAt: DataTypes.DATE,
         ip: DataTypes.TEXT,
-      },
-      { sequelize, tableName: 'debtor_answers', underscored: true, timestamps: false },
+      }),
+      tableOptions(sequelize, 'debtor_answers', { timestamps: false }),
     );
   }
 }

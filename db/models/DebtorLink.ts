@@ -1,8 +1,8 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
+import { IdModel, tableOptions, withId } from './base.ts';
 
 /** The debtor's personal link to its page (docs/collections.md): only the token's SHA-256 is kept; it expires, is spent by one submit, or is revoked. */
-export class DebtorLink extends Model<InferAttributes<DebtorLink>, InferCreationAttributes<DebtorLink>> {
-  declare id: CreationOptional<string>;
+export class DebtorLink extends IdModel<DebtorLink> {
   declare clientId: string;
   declare customerId: string;
   declare noticeId: string;
@@ -21,8 +21,7 @@ export class DebtorLink extends Model<InferAttributes<DebtorLink>, InferCreation
 
   static initModel(sequelize: Sequelize) {
     return DebtorLink.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withId({
         clientId: DataTypes.UUID,
         customerId: DataTypes.UUID,
         noticeId: DataTypes.UUID,
@@ -37,8 +36,8 @@ export class DebtorLink extends Model<InferAttributes<DebtorLink>, InferCreation
         spentAt: DataTypes.DATE,
         submittedIp: DataTypes.TEXT,
         acknowledgedAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'debtor_links', underscored: true, timestamps: false },
+      }),
+      tableOptions(sequelize, 'debtor_links', { timestamps: false }),
     );
   }
 }

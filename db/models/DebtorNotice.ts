@@ -1,9 +1,9 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
+import { IdModel, tableOptions, withId } from './base.ts';
 import type { DebtorNoticeOccasion } from './enums.ts';
 
 /** A notice of assignment written for a client–debtor pair (docs/collections.md): its PDF, the agreement version, and how it went out. */
-export class DebtorNotice extends Model<InferAttributes<DebtorNotice>, InferCreationAttributes<DebtorNotice>> {
-  declare id: CreationOptional<string>;
+export class DebtorNotice extends IdModel<DebtorNotice> {
   declare clientId: string;
   declare customerId: string;
   declare agreementId: string;
@@ -19,8 +19,7 @@ export class DebtorNotice extends Model<InferAttributes<DebtorNotice>, InferCrea
 
   static initModel(sequelize: Sequelize) {
     return DebtorNotice.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withId({
         clientId: DataTypes.UUID,
         customerId: DataTypes.UUID,
         agreementId: DataTypes.UUID,
@@ -31,8 +30,8 @@ export class DebtorNotice extends Model<InferAttributes<DebtorNotice>, InferCrea
         taskId: DataTypes.UUID,
         createdBy: DataTypes.UUID,
         createdAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'debtor_notices', underscored: true, timestamps: false },
+      }),
+      tableOptions(sequelize, 'debtor_notices', { timestamps: false }),
     );
   }
 }

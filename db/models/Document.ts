@@ -1,10 +1,10 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
+import { TimestampedModel, tableOptions, withTimestamps } from './base.ts';
 import type { DocumentEntityType, DocumentType, KycDocumentType, SignatureStatus } from './enums.ts';
 import type { User } from './User.ts';
 
 /** An uploaded file; the bytes live in the object store under storageKey. */
-export class Document extends Model<InferAttributes<Document>, InferCreationAttributes<Document>> {
-  declare id: CreationOptional<string>;
+export class Document extends TimestampedModel<Document> {
   declare name: string;
   declare type: DocumentType;
   declare kycType: KycDocumentType | null;
@@ -22,16 +22,13 @@ export class Document extends Model<InferAttributes<Document>, InferCreationAttr
   declare signatureStatus: SignatureStatus | null;
   declare signedAt: Date | null;
   declare signedBy: string | null;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   declare uploader?: NonAttribute<User | null>;
   declare signer?: NonAttribute<User | null>;
 
   static initModel(sequelize: Sequelize) {
     return Document.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withTimestamps({
         name: DataTypes.TEXT,
         type: DataTypes.TEXT,
         kycType: DataTypes.TEXT,
@@ -46,10 +43,8 @@ export class Document extends Model<InferAttributes<Document>, InferCreationAttr
         signatureStatus: DataTypes.TEXT,
         signedAt: DataTypes.DATE,
         signedBy: DataTypes.UUID,
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'documents', underscored: true, timestamps: true },
+      }),
+      tableOptions(sequelize, 'documents'),
     );
   }
 }

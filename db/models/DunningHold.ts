@@ -1,8 +1,8 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
+import { IdModel, tableOptions, withId } from './base.ts';
 
 /** A manager's hold on an invoice's reminders: while it is open (not lifted), the dunning job sends nothing. */
-export class DunningHold extends Model<InferAttributes<DunningHold>, InferCreationAttributes<DunningHold>> {
-  declare id: CreationOptional<string>;
+export class DunningHold extends IdModel<DunningHold> {
   declare invoiceId: string;
   declare reason: string;
   declare heldAt: CreationOptional<Date>;
@@ -13,8 +13,7 @@ export class DunningHold extends Model<InferAttributes<DunningHold>, InferCreati
 
   static initModel(sequelize: Sequelize) {
     return DunningHold.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withId({
         invoiceId: DataTypes.UUID,
         reason: DataTypes.TEXT,
         heldAt: DataTypes.DATE,
@@ -22,8 +21,8 @@ export class DunningHold extends Model<InferAttributes<DunningHold>, InferCreati
         liftedAt: DataTypes.DATE,
         liftedBy: DataTypes.UUID,
         liftNote: DataTypes.TEXT,
-      },
-      { sequelize, tableName: 'dunning_holds', underscored: true, timestamps: false },
+      }),
+      tableOptions(sequelize, 'dunning_holds', { timestamps: false }),
     );
   }
 }

@@ -1,9 +1,9 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
+import { IdModel, tableOptions, withId } from './base.ts';
 import type { DunningNoticeStatus, DunningSkipReason } from './enums.ts';
 
 /** One reminder level an invoice reached: sent to the debtor with its payment slip, or skipped with the reason. */
-export class DunningNotice extends Model<InferAttributes<DunningNotice>, InferCreationAttributes<DunningNotice>> {
-  declare id: CreationOptional<string>;
+export class DunningNotice extends IdModel<DunningNotice> {
   declare invoiceId: string;
   /** 1 … 4 (docs/collections.md#dunning). */
   declare level: number;
@@ -20,8 +20,7 @@ export class DunningNotice extends Model<InferAttributes<DunningNotice>, InferCr
 
   static initModel(sequelize: Sequelize) {
     return DunningNotice.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withId({
         invoiceId: DataTypes.UUID,
         level: DataTypes.INTEGER,
         day: DataTypes.DATEONLY,
@@ -31,8 +30,8 @@ export class DunningNotice extends Model<InferAttributes<DunningNotice>, InferCr
         emailLogId: DataTypes.UUID,
         documentId: DataTypes.UUID,
         createdAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'dunning_notices', underscored: true, timestamps: true, updatedAt: false },
+      }),
+      tableOptions(sequelize, 'dunning_notices', { updatedAt: false }),
     );
   }
 }

@@ -1,11 +1,11 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
+import { AuditedModel, tableOptions, withAudit } from './base.ts';
 import type { EmailLog } from './EmailLog.ts';
 import type { EmailTemplate } from './EmailTemplate.ts';
 import type { CampaignRecipients, CampaignStatus } from './enums.ts';
 
 /** One template sent to a set of clients. */
-export class EmailCampaign extends Model<InferAttributes<EmailCampaign>, InferCreationAttributes<EmailCampaign>> {
-  declare id: CreationOptional<string>;
+export class EmailCampaign extends AuditedModel<EmailCampaign> {
   declare name: string;
   declare templateId: string;
   declare recipients: CreationOptional<CampaignRecipients>;
@@ -16,17 +16,13 @@ export class EmailCampaign extends Model<InferAttributes<EmailCampaign>, InferCr
   declare startedAt: Date | null;
   declare completedAt: Date | null;
   declare totalRecipients: number | null;
-  declare createdBy: string | null;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   declare template?: NonAttribute<EmailTemplate>;
   declare logs?: NonAttribute<EmailLog[]>;
 
   static initModel(sequelize: Sequelize) {
     return EmailCampaign.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withAudit({
         name: DataTypes.TEXT,
         templateId: DataTypes.UUID,
         recipients: DataTypes.TEXT,
@@ -36,11 +32,8 @@ export class EmailCampaign extends Model<InferAttributes<EmailCampaign>, InferCr
         startedAt: DataTypes.DATE,
         completedAt: DataTypes.DATE,
         totalRecipients: DataTypes.INTEGER,
-        createdBy: DataTypes.UUID,
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'email_campaigns', underscored: true, timestamps: true },
+      }),
+      tableOptions(sequelize, 'email_campaigns'),
     );
   }
 }

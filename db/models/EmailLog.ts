@@ -1,12 +1,12 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
+import { TimestampedModel, tableOptions, withTimestamps } from './base.ts';
 import type { Client } from './Client.ts';
 import type { EmailCampaign } from './EmailCampaign.ts';
 import type { EmailTemplate } from './EmailTemplate.ts';
 import type { EmailLogStatus } from './enums.ts';
 
 /** One email to one recipient, written as 'queued' before the send so a crash cannot send twice. */
-export class EmailLog extends Model<InferAttributes<EmailLog>, InferCreationAttributes<EmailLog>> {
-  declare id: CreationOptional<string>;
+export class EmailLog extends TimestampedModel<EmailLog> {
   declare templateId: string | null;
   declare campaignId: string | null;
   declare clientId: string | null;
@@ -26,8 +26,6 @@ export class EmailLog extends Model<InferAttributes<EmailLog>, InferCreationAttr
   declare sentAt: Date | null;
   declare openedAt: Date | null;
   declare clickedAt: Date | null;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   declare template?: NonAttribute<EmailTemplate | null>;
   declare campaign?: NonAttribute<EmailCampaign | null>;
@@ -35,8 +33,7 @@ export class EmailLog extends Model<InferAttributes<EmailLog>, InferCreationAttr
 
   static initModel(sequelize: Sequelize) {
     return EmailLog.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withTimestamps({
         templateId: DataTypes.UUID,
         campaignId: DataTypes.UUID,
         clientId: DataTypes.UUID,
@@ -53,10 +50,8 @@ export class EmailLog extends Model<InferAttributes<EmailLog>, InferCreationAttr
         sentAt: DataTypes.DATE,
         openedAt: DataTypes.DATE,
         clickedAt: DataTypes.DATE,
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'email_logs', underscored: true, timestamps: true },
+      }),
+      tableOptions(sequelize, 'email_logs'),
     );
   }
 }

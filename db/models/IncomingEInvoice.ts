@@ -1,10 +1,10 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
+import { TimestampedModel, tableOptions, withTimestamps } from './base.ts';
 import type { IncomingEInvoiceStatus } from './enums.ts';
 import type { Invoice } from './Invoice.ts';
 
 /** A document received from the e-invoicing intermediary: imported as an invoice, or kept with the reason it failed. */
-export class IncomingEInvoice extends Model<InferAttributes<IncomingEInvoice>, InferCreationAttributes<IncomingEInvoice>> {
-  declare id: CreationOptional<string>;
+export class IncomingEInvoice extends TimestampedModel<IncomingEInvoice> {
   /** The intermediary's document id (unique: a document is recorded once). */
   declare documentId: string;
   declare receivedAt: Date;
@@ -16,15 +16,12 @@ export class IncomingEInvoice extends Model<InferAttributes<IncomingEInvoice>, I
   declare invoiceId: string | null;
   declare error: string | null;
   declare attempts: CreationOptional<number>;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   declare invoice?: NonAttribute<Invoice>;
 
   static initModel(sequelize: Sequelize) {
     return IncomingEInvoice.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withTimestamps({
         documentId: DataTypes.TEXT,
         receivedAt: DataTypes.DATE,
         xml: DataTypes.TEXT,
@@ -35,10 +32,8 @@ export class IncomingEInvoice extends Model<InferAttributes<IncomingEInvoice>, I
         invoiceId: DataTypes.UUID,
         error: DataTypes.TEXT,
         attempts: DataTypes.INTEGER,
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'incoming_einvoices', underscored: true, timestamps: true },
+      }),
+      tableOptions(sequelize, 'incoming_einvoices'),
     );
   }
 }

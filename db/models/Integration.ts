@@ -1,10 +1,10 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
+import { TimestampedModel, tableOptions, withTimestamps } from './base.ts';
 import type { IntegrationMode, IntegrationStatus, IntegrationType } from './enums.ts';
 import type { IntegrationLog } from './IntegrationLog.ts';
 
 /** An external service adapter's configuration and health; one row per type. */
-export class Integration extends Model<InferAttributes<Integration>, InferCreationAttributes<Integration>> {
-  declare id: CreationOptional<string>;
+export class Integration extends TimestampedModel<Integration> {
   declare name: string;
   declare description: string | null;
   declare type: IntegrationType;
@@ -18,15 +18,12 @@ export class Integration extends Model<InferAttributes<Integration>, InferCreati
   declare lastSync: Date | null;
   declare errorCount: CreationOptional<number>;
   declare lastError: string | null;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   declare logs?: NonAttribute<IntegrationLog[]>;
 
   static initModel(sequelize: Sequelize) {
     return Integration.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withTimestamps({
         name: DataTypes.TEXT,
         description: DataTypes.TEXT,
         type: DataTypes.TEXT,
@@ -39,10 +36,8 @@ export class Integration extends Model<InferAttributes<Integration>, InferCreati
         lastSync: DataTypes.DATE,
         errorCount: DataTypes.INTEGER,
         lastError: DataTypes.TEXT,
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'integrations', underscored: true, timestamps: true },
+      }),
+      tableOptions(sequelize, 'integrations'),
     );
   }
 }

@@ -1,9 +1,9 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
+import { IdModel, tableOptions, withId } from './base.ts';
 import type { Integration } from './Integration.ts';
 
 /** One call to an integration, for monitoring. */
-export class IntegrationLog extends Model<InferAttributes<IntegrationLog>, InferCreationAttributes<IntegrationLog>> {
-  declare id: CreationOptional<string>;
+export class IntegrationLog extends IdModel<IntegrationLog> {
   declare integrationId: string;
   declare operation: string;
   declare success: boolean;
@@ -15,16 +15,15 @@ export class IntegrationLog extends Model<InferAttributes<IntegrationLog>, Infer
 
   static initModel(sequelize: Sequelize) {
     return IntegrationLog.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withId({
         integrationId: DataTypes.UUID,
         operation: DataTypes.TEXT,
         success: DataTypes.BOOLEAN,
         durationMs: DataTypes.INTEGER,
         message: DataTypes.TEXT,
         createdAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'integration_logs', underscored: true, timestamps: true, updatedAt: false },
+      }),
+      tableOptions(sequelize, 'integration_logs', { updatedAt: false }),
     );
   }
 }

@@ -1,4 +1,5 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
+import { AuditedModel, tableOptions, withAudit } from './base.ts';
 import type { Client } from './Client.ts';
 import type { Customer } from './Customer.ts';
 import type { Document } from './Document.ts';
@@ -8,8 +9,7 @@ import type { Payment } from './Payment.ts';
 import type { Payout } from './Payout.ts';
 
 /** A client's invoice to a customer, offered to the factor. Money fields are exact decimal strings. */
-export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttributes<Invoice>> {
-  declare id: CreationOptional<string>;
+export class Invoice extends AuditedModel<Invoice> {
   declare clientId: string;
   declare customerId: string;
   declare invoiceNumber: string;
@@ -44,7 +44,6 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
   declare creditedAmount: CreationOptional<string>;
   declare source: CreationOptional<InvoiceSource>;
   declare ublDocumentId: string | null;
-  declare createdBy: string | null;
   declare verifiedBy: string | null;
   declare verifiedAt: Date | null;
   declare approvedBy: string | null;
@@ -64,8 +63,6 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
   declare writtenOffBy: string | null;
   /** 'YYYY-MM-DD': the business day it left the factor's book, charged back or written off (set by a trigger; docs/collections.md#ageing). */
   declare leftBookOn: CreationOptional<string | null>;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   declare client?: NonAttribute<Client>;
   declare customer?: NonAttribute<Customer>;
@@ -77,8 +74,7 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
 
   static initModel(sequelize: Sequelize) {
     return Invoice.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withAudit({
         clientId: DataTypes.UUID,
         customerId: DataTypes.UUID,
         invoiceNumber: DataTypes.TEXT,
@@ -102,7 +98,6 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
         creditedAmount: DataTypes.DECIMAL(15, 2),
         source: DataTypes.TEXT,
         ublDocumentId: DataTypes.UUID,
-        createdBy: DataTypes.UUID,
         verifiedBy: DataTypes.UUID,
         verifiedAt: DataTypes.DATE,
         approvedBy: DataTypes.UUID,
@@ -119,10 +114,8 @@ export class Invoice extends Model<InferAttributes<Invoice>, InferCreationAttrib
         writtenOffAt: DataTypes.DATE,
         writtenOffBy: DataTypes.UUID,
         leftBookOn: DataTypes.DATEONLY,
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'invoices', underscored: true, timestamps: true },
+      }),
+      tableOptions(sequelize, 'invoices'),
     );
   }
 }

@@ -1,9 +1,9 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
+import { IdModel, tableOptions, withId } from './base.ts';
 import type { InvoiceDisputeOutcome, InvoiceDisputeSource } from './enums.ts';
 
 /** A debtor's dispute of an invoice, opened through its link or by staff on its behalf, and how a manager resolved it. */
-export class InvoiceDispute extends Model<InferAttributes<InvoiceDispute>, InferCreationAttributes<InvoiceDispute>> {
-  declare id: CreationOptional<string>;
+export class InvoiceDispute extends IdModel<InvoiceDispute> {
   declare invoiceId: string;
   declare reason: string;
   declare source: InvoiceDisputeSource;
@@ -19,8 +19,7 @@ export class InvoiceDispute extends Model<InferAttributes<InvoiceDispute>, Infer
 
   static initModel(sequelize: Sequelize) {
     return InvoiceDispute.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withId({
         invoiceId: DataTypes.UUID,
         reason: DataTypes.TEXT,
         source: DataTypes.TEXT,
@@ -32,8 +31,8 @@ export class InvoiceDispute extends Model<InferAttributes<InvoiceDispute>, Infer
         resolutionNote: DataTypes.TEXT,
         resolvedAt: DataTypes.DATE,
         resolvedBy: DataTypes.UUID,
-      },
-      { sequelize, tableName: 'invoice_disputes', underscored: true, timestamps: false },
+      }),
+      tableOptions(sequelize, 'invoice_disputes', { timestamps: false }),
     );
   }
 }

@@ -1,10 +1,10 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
+import { IdModel, tableOptions, withId } from './base.ts';
 import type { VatCategory } from './enums.ts';
 import type { Invoice } from './Invoice.ts';
 
 /** A line of an e-invoice (EN 16931 BG-25); part of its invoice, so it has no timestamps of its own. */
-export class InvoiceLine extends Model<InferAttributes<InvoiceLine>, InferCreationAttributes<InvoiceLine>> {
-  declare id: CreationOptional<string>;
+export class InvoiceLine extends IdModel<InvoiceLine> {
   declare invoiceId: string;
   /** 1-based, unique within the invoice. */
   declare lineNumber: number;
@@ -25,8 +25,7 @@ export class InvoiceLine extends Model<InferAttributes<InvoiceLine>, InferCreati
 
   static initModel(sequelize: Sequelize) {
     return InvoiceLine.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withId({
         invoiceId: DataTypes.UUID,
         lineNumber: DataTypes.INTEGER,
         description: DataTypes.TEXT,
@@ -37,8 +36,8 @@ export class InvoiceLine extends Model<InferAttributes<InvoiceLine>, InferCreati
         vatCategory: DataTypes.TEXT,
         vatRate: DataTypes.DECIMAL(5, 2),
         kpdCode: DataTypes.TEXT,
-      },
-      { sequelize, tableName: 'invoice_lines', underscored: true, timestamps: false },
+      }),
+      tableOptions(sequelize, 'invoice_lines', { timestamps: false }),
     );
   }
 }

@@ -1,4 +1,5 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
+import { IdModel, tableOptions, withId } from './base.ts';
 import type { LedgerKind } from './enums.ts';
 
 /**
@@ -6,8 +7,7 @@ import type { LedgerKind } from './enums.ts';
  * by postLedgerEntries in app/ledger/ledger.server.ts). Signed from the
  * factor's side: positive is owed by the client, negative owed to it.
  */
-export class LedgerEntry extends Model<InferAttributes<LedgerEntry>, InferCreationAttributes<LedgerEntry>> {
-  declare id: CreationOptional<string>;
+export class LedgerEntry extends IdModel<LedgerEntry> {
   declare entryNumber: CreationOptional<number>;
   declare clientId: string;
   /** 'YYYY-MM-DD' */
@@ -26,8 +26,7 @@ export class LedgerEntry extends Model<InferAttributes<LedgerEntry>, InferCreati
 
   static initModel(sequelize: Sequelize) {
     return LedgerEntry.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withId({
         entryNumber: DataTypes.BIGINT,
         clientId: DataTypes.UUID,
         bookedOn: DataTypes.DATEONLY,
@@ -42,8 +41,8 @@ export class LedgerEntry extends Model<InferAttributes<LedgerEntry>, InferCreati
         description: DataTypes.TEXT,
         createdBy: DataTypes.UUID,
         createdAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'client_ledger', underscored: true, timestamps: true, updatedAt: false },
+      }),
+      tableOptions(sequelize, 'client_ledger', { updatedAt: false }),
     );
   }
 }

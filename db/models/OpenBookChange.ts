@@ -1,4 +1,5 @@
 import { DataTypes, Model, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { tableOptions } from './base.ts';
 
 /**
  * How the factor's open amount on one invoice changed on one day (docs/collections.md#ageing):
@@ -28,7 +29,7 @@ export class OpenBookChange extends Model<InferAttributes<OpenBookChange>, Infer
         openCents: DataTypes.BIGINT,
         invoices: DataTypes.INTEGER,
       },
-      { sequelize, tableName: 'open_book_changes', underscored: true, timestamps: false },
+      tableOptions(sequelize, 'open_book_changes', { timestamps: false }),
     );
   }
 }

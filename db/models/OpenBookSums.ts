@@ -1,4 +1,5 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { tableOptions } from './base.ts';
 import type { OpenBookPeriod, OpenBookScope } from './enums.ts';
 
 /**
@@ -35,13 +36,13 @@ const SUM_ATTRIBUTES = {
 /** The sums, one row per key; written only by the database (its compaction of open_book_deltas and the migration's fill). */
 export class OpenBookTotal extends OpenBookSum<OpenBookTotal> {
   static initModel(sequelize: Sequelize) {
-    return OpenBookTotal.init(SUM_ATTRIBUTES, { sequelize, tableName: 'open_book_totals', underscored: true, timestamps: false });
+    return OpenBookTotal.init(SUM_ATTRIBUTES, tableOptions(sequelize, 'open_book_totals', { timestamps: false }));
   }
 }
 
 /** What the writers added since the last compaction, insert-only; written only by the database's triggers. */
 export class OpenBookDelta extends OpenBookSum<OpenBookDelta> {
   static initModel(sequelize: Sequelize) {
-    return OpenBookDelta.init(SUM_ATTRIBUTES, { sequelize, tableName: 'open_book_deltas', underscored: true, timestamps: false });
+    return OpenBookDelta.init(SUM_ATTRIBUTES, tableOptions(sequelize, 'open_book_deltas', { timestamps: false }));
   }
 }

@@ -1,4 +1,5 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
+import { AuditedModel, tableOptions, withAudit } from './base.ts';
 import type { Client } from './Client.ts';
 import type { OutgoingEInvoicePurpose, OutgoingEInvoiceStatus, OutgoingEInvoiceTypeCode } from './enums.ts';
 import type { Invoice } from './Invoice.ts';
@@ -8,8 +9,7 @@ import type { Invoice } from './Invoice.ts';
  * HR CIUS), and its sending through the intermediary. Issued only by
  * app/einvoices/outgoing.server.ts, which draws the gapless number.
  */
-export class OutgoingEInvoice extends Model<InferAttributes<OutgoingEInvoice>, InferCreationAttributes<OutgoingEInvoice>> {
-  declare id: CreationOptional<string>;
+export class OutgoingEInvoice extends AuditedModel<OutgoingEInvoice> {
   /** FF-YYYY-NNNNNN */
   declare number: string;
   declare year: number;
@@ -41,17 +41,13 @@ export class OutgoingEInvoice extends Model<InferAttributes<OutgoingEInvoice>, I
   declare typeCode: CreationOptional<OutgoingEInvoiceTypeCode>;
   /** The fee invoice a completion or credit note refers to. */
   declare precedingId: string | null;
-  declare createdBy: string | null;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   declare invoice?: NonAttribute<Invoice>;
   declare client?: NonAttribute<Client>;
 
   static initModel(sequelize: Sequelize) {
     return OutgoingEInvoice.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withAudit({
         number: DataTypes.TEXT,
         year: DataTypes.INTEGER,
         sequence: DataTypes.INTEGER,
@@ -77,11 +73,8 @@ export class OutgoingEInvoice extends Model<InferAttributes<OutgoingEInvoice>, I
         purpose: DataTypes.TEXT,
         typeCode: DataTypes.TEXT,
         precedingId: DataTypes.UUID,
-        createdBy: DataTypes.UUID,
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'outgoing_einvoices', underscored: true, timestamps: true },
+      }),
+      tableOptions(sequelize, 'outgoing_einvoices'),
     );
   }
 }

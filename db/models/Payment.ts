@@ -1,11 +1,11 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
+import { TimestampedModel, tableOptions, withTimestamps } from './base.ts';
 import type { PaymentMethod, PaymentSource, PaymentStatus } from './enums.ts';
 import type { Invoice } from './Invoice.ts';
 import type { User } from './User.ts';
 
 /** Money the customer pays on a financed invoice (a collection). */
-export class Payment extends Model<InferAttributes<Payment>, InferCreationAttributes<Payment>> {
-  declare id: CreationOptional<string>;
+export class Payment extends TimestampedModel<Payment> {
   declare invoiceId: string;
   declare amount: string;
   declare currency: CreationOptional<string>;
@@ -20,8 +20,6 @@ export class Payment extends Model<InferAttributes<Payment>, InferCreationAttrib
   declare processedBy: string | null;
   /** Set exactly when status is no longer 'pending'. */
   declare processedAt: Date | null;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   declare invoice?: NonAttribute<Invoice>;
   declare recorder?: NonAttribute<User | null>;
@@ -29,8 +27,7 @@ export class Payment extends Model<InferAttributes<Payment>, InferCreationAttrib
 
   static initModel(sequelize: Sequelize) {
     return Payment.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withTimestamps({
         invoiceId: DataTypes.UUID,
         amount: DataTypes.DECIMAL(15, 2),
         currency: DataTypes.CHAR(3),
@@ -43,10 +40,8 @@ export class Payment extends Model<InferAttributes<Payment>, InferCreationAttrib
         recordedBy: DataTypes.UUID,
         processedBy: DataTypes.UUID,
         processedAt: DataTypes.DATE,
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'payments', underscored: true, timestamps: true },
+      }),
+      tableOptions(sequelize, 'payments'),
     );
   }
 }

@@ -1,11 +1,11 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
+import { AuditedModel, tableOptions, withAudit } from './base.ts';
 import type { Client } from './Client.ts';
 import type { PayoutKind, PayoutStatus } from './enums.ts';
 import type { Invoice } from './Invoice.ts';
 
 /** Money the factor pays a client: the advance at financing, the reserve when collected. */
-export class Payout extends Model<InferAttributes<Payout>, InferCreationAttributes<Payout>> {
-  declare id: CreationOptional<string>;
+export class Payout extends AuditedModel<Payout> {
   declare clientId: string;
   declare invoiceId: string;
   /** One of each kind per invoice. */
@@ -16,17 +16,13 @@ export class Payout extends Model<InferAttributes<Payout>, InferCreationAttribut
   declare status: CreationOptional<PayoutStatus>;
   declare exportBatchId: string | null;
   declare exportedAt: Date | null;
-  declare createdBy: string | null;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   declare client?: NonAttribute<Client>;
   declare invoice?: NonAttribute<Invoice>;
 
   static initModel(sequelize: Sequelize) {
     return Payout.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withAudit({
         clientId: DataTypes.UUID,
         invoiceId: DataTypes.UUID,
         kind: DataTypes.TEXT,
@@ -36,11 +32,8 @@ export class Payout extends Model<InferAttributes<Payout>, InferCreationAttribut
         status: DataTypes.TEXT,
         exportBatchId: DataTypes.TEXT,
         exportedAt: DataTypes.DATE,
-        createdBy: DataTypes.UUID,
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'payouts', underscored: true, timestamps: true },
+      }),
+      tableOptions(sequelize, 'payouts'),
     );
   }
 }

@@ -1,10 +1,10 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
+import { TimestampedModel, tableOptions, withTimestamps } from './base.ts';
 import type { RiskCategory, RiskEntityType } from './enums.ts';
 import type { User } from './User.ts';
 
 /** A risk score of a client or customer: automatic score plus a recorded manual adjustment. */
-export class RiskAssessment extends Model<InferAttributes<RiskAssessment>, InferCreationAttributes<RiskAssessment>> {
-  declare id: CreationOptional<string>;
+export class RiskAssessment extends TimestampedModel<RiskAssessment> {
   declare entityType: RiskEntityType;
   declare entityId: string;
   declare category: RiskCategory;
@@ -21,16 +21,13 @@ export class RiskAssessment extends Model<InferAttributes<RiskAssessment>, Infer
   declare notes: string | null;
   declare hanfaData: Record<string, unknown> | null;
   declare finaData: Record<string, unknown> | null;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   declare assessor?: NonAttribute<User | null>;
   declare adjuster?: NonAttribute<User | null>;
 
   static initModel(sequelize: Sequelize) {
     return RiskAssessment.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withTimestamps({
         entityType: DataTypes.TEXT,
         entityId: DataTypes.UUID,
         category: DataTypes.TEXT,
@@ -44,10 +41,8 @@ export class RiskAssessment extends Model<InferAttributes<RiskAssessment>, Infer
         notes: DataTypes.TEXT,
         hanfaData: DataTypes.JSONB,
         finaData: DataTypes.JSONB,
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'risk_assessments', underscored: true, timestamps: true },
+      }),
+      tableOptions(sequelize, 'risk_assessments'),
     );
   }
 }

@@ -1,4 +1,5 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import { tableOptions } from './base.ts';
 import type { User } from './User.ts';
 
 /** A server-side session; the cookie holds only its signed id. */
@@ -28,7 +29,7 @@ export class Session extends Model<InferAttributes<Session>, InferCreationAttrib
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },
-      { sequelize, tableName: 'sessions', underscored: true, timestamps: true },
+      tableOptions(sequelize, 'sessions'),
     );
   }
 }

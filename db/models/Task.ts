@@ -1,11 +1,11 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
+import { AuditedModel, tableOptions, withAudit } from './base.ts';
 import type { TaskEntityType, TaskPriority, TaskStatus, TaskType } from './enums.ts';
 import type { User } from './User.ts';
 import type { WorkflowInstance } from './WorkflowInstance.ts';
 
 /** A piece of work for staff, created by hand or by a manual workflow step. */
-export class Task extends Model<InferAttributes<Task>, InferCreationAttributes<Task>> {
-  declare id: CreationOptional<string>;
+export class Task extends AuditedModel<Task> {
   declare title: string;
   declare description: string | null;
   declare type: TaskType;
@@ -20,11 +20,8 @@ export class Task extends Model<InferAttributes<Task>, InferCreationAttributes<T
   declare notes: string | null;
   declare workflowInstanceId: string | null;
   declare workflowStep: number | null;
-  declare createdBy: string | null;
-  declare createdAt: CreationOptional<Date>;
   /** Set exactly when status is 'completed'. */
   declare completedAt: Date | null;
-  declare updatedAt: CreationOptional<Date>;
 
   declare assignee?: NonAttribute<User | null>;
   declare creator?: NonAttribute<User | null>;
@@ -32,8 +29,7 @@ export class Task extends Model<InferAttributes<Task>, InferCreationAttributes<T
 
   static initModel(sequelize: Sequelize) {
     return Task.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withAudit({
         title: DataTypes.TEXT,
         description: DataTypes.TEXT,
         type: DataTypes.TEXT,
@@ -46,12 +42,9 @@ export class Task extends Model<InferAttributes<Task>, InferCreationAttributes<T
         notes: DataTypes.TEXT,
         workflowInstanceId: DataTypes.UUID,
         workflowStep: DataTypes.INTEGER,
-        createdBy: DataTypes.UUID,
-        createdAt: DataTypes.DATE,
         completedAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      { sequelize, tableName: 'tasks', underscored: true, timestamps: true },
+      }),
+      tableOptions(sequelize, 'tasks'),
     );
   }
 }

@@ -1,9 +1,9 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type Sequelize } from 'sequelize';
+import { TimestampedModel, tableOptions, withTimestamps } from './base.ts';
 import type { UserRole } from './enums.ts';
 
 /** A member of staff who signs in. */
-export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
-  declare id: CreationOptional<string>;
+export class User extends TimestampedModel<User> {
   declare email: string;
   declare firstName: CreationOptional<string>;
   declare lastName: CreationOptional<string>;
@@ -18,13 +18,10 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare totpConfirmedAt: Date | null;
   declare totpLastStep: number | null;
   declare lastLoginAt: Date | null;
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
 
   static initModel(sequelize: Sequelize) {
     return User.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withTimestamps({
         email: DataTypes.TEXT,
         firstName: DataTypes.TEXT,
         lastName: DataTypes.TEXT,
@@ -38,15 +35,8 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
         totpConfirmedAt: DataTypes.DATE,
         totpLastStep: DataTypes.BIGINT,
         lastLoginAt: DataTypes.DATE,
-        createdAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-      },
-      {
-        sequelize,
-        tableName: 'users',
-        underscored: true,
-        timestamps: true,
-      },
+      }),
+      tableOptions(sequelize, 'users'),
     );
   }
 }

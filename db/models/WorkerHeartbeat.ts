@@ -1,4 +1,5 @@
 import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import { tableOptions } from './base.ts';
 
 /** Liveness of one worker process, upserted by its heartbeat job. */
 export class WorkerHeartbeat extends Model<InferAttributes<WorkerHeartbeat>, InferCreationAttributes<WorkerHeartbeat>> {
@@ -18,7 +19,7 @@ export class WorkerHeartbeat extends Model<InferAttributes<WorkerHeartbeat>, Inf
         lastBeatAt: DataTypes.DATE,
       },
       // started_at is the process's start, not the row's; every beat sets last_beat_at itself.
-      { sequelize, tableName: 'worker_heartbeats', underscored: true, timestamps: false },
+      tableOptions(sequelize, 'worker_heartbeats', { timestamps: false }),
     );
   }
 }

@@ -1,12 +1,12 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
+import { IdModel, tableOptions, withId } from './base.ts';
 import type { WorkflowEntityType, WorkflowInstanceStatus, WorkflowStartEvent } from './enums.ts';
 import type { Task } from './Task.ts';
 import type { WorkflowDefinition, WorkflowStep } from './WorkflowDefinition.ts';
 import type { WorkflowStepRun } from './WorkflowStepRun.ts';
 
 /** One run of a workflow for one entity. */
-export class WorkflowInstance extends Model<InferAttributes<WorkflowInstance>, InferCreationAttributes<WorkflowInstance>> {
-  declare id: CreationOptional<string>;
+export class WorkflowInstance extends IdModel<WorkflowInstance> {
   declare workflowId: string;
   declare status: CreationOptional<WorkflowInstanceStatus>;
   declare entityType: WorkflowEntityType;
@@ -31,8 +31,7 @@ export class WorkflowInstance extends Model<InferAttributes<WorkflowInstance>, I
 
   static initModel(sequelize: Sequelize) {
     return WorkflowInstance.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withId({
         workflowId: DataTypes.UUID,
         status: DataTypes.TEXT,
         entityType: DataTypes.TEXT,
@@ -46,15 +45,9 @@ export class WorkflowInstance extends Model<InferAttributes<WorkflowInstance>, I
         completedAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
         startEvent: DataTypes.TEXT,
-      },
+      }),
       // The row's creation time is its start time: started_at plays created_at.
-      {
-        sequelize,
-        tableName: 'workflow_instances',
-        underscored: true,
-        timestamps: true,
-        createdAt: 'startedAt',
-      },
+      tableOptions(sequelize, 'workflow_instances', { createdAt: 'startedAt' }),
     );
   }
 }

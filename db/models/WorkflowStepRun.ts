@@ -1,10 +1,10 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type NonAttribute, type Sequelize } from 'sequelize';
+import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
+import { IdModel, tableOptions, withId } from './base.ts';
 import type { WorkflowStepRunStatus, WorkflowStepType } from './enums.ts';
 import type { WorkflowInstance } from './WorkflowInstance.ts';
 
 /** One attempt at one step of a workflow instance (the instance's history). */
-export class WorkflowStepRun extends Model<InferAttributes<WorkflowStepRun>, InferCreationAttributes<WorkflowStepRun>> {
-  declare id: CreationOptional<string>;
+export class WorkflowStepRun extends IdModel<WorkflowStepRun> {
   declare instanceId: string;
   declare stepIndex: number;
   declare stepName: string;
@@ -21,8 +21,7 @@ export class WorkflowStepRun extends Model<InferAttributes<WorkflowStepRun>, Inf
 
   static initModel(sequelize: Sequelize) {
     return WorkflowStepRun.init(
-      {
-        id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 },
+      withId({
         instanceId: DataTypes.UUID,
         stepIndex: DataTypes.INTEGER,
         stepName: DataTypes.TEXT,
@@ -33,16 +32,9 @@ export class WorkflowStepRun extends Model<InferAttributes<WorkflowStepRun>, Inf
         error: DataTypes.TEXT,
         startedAt: DataTypes.DATE,
         finishedAt: DataTypes.DATE,
-      },
+      }),
       // Created when the attempt starts; finished_at is set explicitly, and there is no updated_at.
-      {
-        sequelize,
-        tableName: 'workflow_step_runs',
-        underscored: true,
-        timestamps: true,
-        createdAt: 'startedAt',
-        updatedAt: false,
-      },
+      tableOptions(sequelize, 'workflow_step_runs', { createdAt: 'startedAt', updatedAt: false }),
     );
   }
 }

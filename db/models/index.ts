@@ -1,47 +1,45 @@
 import type { Sequelize } from 'sequelize';
 import { getSequelize } from '../connection.ts';
-import { ActivityLog } from './ActivityLog.ts';
-import { Agreement } from './Agreement.ts';
-import { BookSetting } from './BookSetting.ts';
-import { LedgerAdjustment } from './LedgerAdjustment.ts';
-import { LedgerEntry } from './LedgerEntry.ts';
-import { Backup } from './Backup.ts';
-import { Client } from './Client.ts';
-import { ClientAdvanceChange } from './ClientAdvanceChange.ts';
-import { CreditLimitRequest } from './CreditLimitRequest.ts';
-import { CreditNote } from './CreditNote.ts';
-import { Customer } from './Customer.ts';
-import { Document } from './Document.ts';
-import { DunningHold } from './DunningHold.ts';
-import { DunningNotice } from './DunningNotice.ts';
-import { EmailAttachment } from './EmailAttachment.ts';
-import { EmailCampaign } from './EmailCampaign.ts';
-import { EmailLog } from './EmailLog.ts';
-import { EmailTemplate } from './EmailTemplate.ts';
-import { IncomingEInvoice } from './IncomingEInvoice.ts';
-import { Integration } from './Integration.ts';
-import { IntegrationLog } from './IntegrationLog.ts';
-import { Invoice } from './Invoice.ts';
-import { InvoiceDispute } from './InvoiceDispute.ts';
-import { DebtorAnswer } from './DebtorAnswer.ts';
-import { DebtorLink } from './DebtorLink.ts';
-import { DebtorNotice } from './DebtorNotice.ts';
-import { InvoiceLine } from './InvoiceLine.ts';
-import { OpenBookChange } from './OpenBookChange.ts';
-import { OpenBookDelta, OpenBookTotal } from './OpenBookSums.ts';
-import { OutgoingEInvoice } from './OutgoingEInvoice.ts';
-import { Payment } from './Payment.ts';
-import { Payout } from './Payout.ts';
-import { RiskAssessment } from './RiskAssessment.ts';
-import { Session } from './Session.ts';
-import { Task } from './Task.ts';
-import { User } from './User.ts';
-import { UserToken } from './UserToken.ts';
-import { WorkerHeartbeat } from './WorkerHeartbeat.ts';
-import { WorkflowDefinition } from './WorkflowDefinition.ts';
-import { WorkflowInstance } from './WorkflowInstance.ts';
-import { WorkflowStepRun } from './WorkflowStepRun.ts';
-import { WriteOffRequest } from './WriteOffRequest.ts';
+import * as classes from './all.ts';
+import {
+  ActivityLog,
+  Agreement,
+  Backup,
+  Client,
+  CreditLimitRequest,
+  CreditNote,
+  Customer,
+  DebtorAnswer,
+  DebtorLink,
+  DebtorNotice,
+  Document,
+  DunningHold,
+  DunningNotice,
+  EmailAttachment,
+  EmailCampaign,
+  EmailLog,
+  EmailTemplate,
+  IncomingEInvoice,
+  Integration,
+  IntegrationLog,
+  Invoice,
+  InvoiceDispute,
+  InvoiceLine,
+  LedgerAdjustment,
+  LedgerEntry,
+  OutgoingEInvoice,
+  Payment,
+  Payout,
+  RiskAssessment,
+  Session,
+  Task,
+  User,
+  UserToken,
+  WorkflowDefinition,
+  WorkflowInstance,
+  WorkflowStepRun,
+  WriteOffRequest,
+} from './all.ts';
 
 /*
  * Models map the migration's tables and nothing more: no allowNull, no
@@ -55,97 +53,8 @@ import { WriteOffRequest } from './WriteOffRequest.ts';
  * parseFloat it: aggregate money with sequelize.fn('sum', ...) and raw: true.
  */
 
-const models = {
-  ActivityLog,
-  Agreement,
-  BookSetting,
-  LedgerAdjustment,
-  LedgerEntry,
-  Backup,
-  Client,
-  ClientAdvanceChange,
-  CreditLimitRequest,
-  CreditNote,
-  Customer,
-  Document,
-  DunningHold,
-  DunningNotice,
-  EmailAttachment,
-  EmailCampaign,
-  EmailLog,
-  EmailTemplate,
-  IncomingEInvoice,
-  Integration,
-  IntegrationLog,
-  Invoice,
-  InvoiceDispute,
-  DebtorAnswer,
-  DebtorLink,
-  DebtorNotice,
-  InvoiceLine,
-  OpenBookChange,
-  OpenBookDelta,
-  OpenBookTotal,
-  OutgoingEInvoice,
-  Payment,
-  Payout,
-  RiskAssessment,
-  Session,
-  Task,
-  User,
-  UserToken,
-  WorkerHeartbeat,
-  WorkflowDefinition,
-  WorkflowInstance,
-  WorkflowStepRun,
-  WriteOffRequest,
-};
-// The classes by name as well, for `import { Client } from 'db/models'`.
-export {
-  ActivityLog,
-  Agreement,
-  BookSetting,
-  LedgerAdjustment,
-  LedgerEntry,
-  Backup,
-  Client,
-  ClientAdvanceChange,
-  CreditLimitRequest,
-  CreditNote,
-  Customer,
-  Document,
-  DunningHold,
-  DunningNotice,
-  EmailAttachment,
-  EmailCampaign,
-  EmailLog,
-  EmailTemplate,
-  Integration,
-  IntegrationLog,
-  Invoice,
-  InvoiceDispute,
-  DebtorAnswer,
-  DebtorLink,
-  DebtorNotice,
-  InvoiceLine,
-  Payment,
-  Payout,
-  RiskAssessment,
-  Session,
-  Task,
-  User,
-  UserToken,
-  WorkerHeartbeat,
-  WorkflowDefinition,
-  WorkflowInstance,
-  WorkflowStepRun,
-  WriteOffRequest,
-  OutgoingEInvoice,
-  IncomingEInvoice,
-  OpenBookChange,
-  OpenBookDelta,
-  OpenBookTotal,
-};
+const models = { ...classes };
+export * from './all.ts';
 export * from './enums.ts';
 
 export type Models = typeof models;

@@ -6,6 +6,7 @@ import { expectAccessibleInEachAppearance, gotoWithoutJavaScript, settle } from 
 import type { ApiClient } from '../support/api-client.ts';
 import { newStrictPage } from '../support/browser.ts';
 import { browserAndAdmin } from '../support/sessions.ts';
+import { zagrebDay } from '../support/e2e-steps.ts';
 
 /**
  * The ageing tab of /analytics on the demo book (docs/collections.md#ageing):
@@ -21,8 +22,6 @@ let admin: ApiClient;
 
 beforeAll(async () => ({ browser, admin } = await browserAndAdmin()));
 afterAll(() => browser?.close());
-
-const zagrebDay = (offset = 0) => new Date(Date.now() + offset * 86_400_000).toLocaleDateString('sv-SE', { timeZone: 'Europe/Zagreb' });
 
 async function report(query: string): Promise<AgeingReport> {
   const response = await admin.get(`/api/analytics/ageing?${query}`);

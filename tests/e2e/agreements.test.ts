@@ -6,6 +6,7 @@ import type { ApiClient } from '../support/api-client.ts';
 import { newStrictPage } from '../support/browser.ts';
 import { browserAndAdmin, staffSession } from '../support/sessions.ts';
 import { pdfText } from '../support/pdf-text.ts';
+import { zagrebDay } from '../support/e2e-steps.ts';
 
 const baseUrl = inject('baseUrl');
 let browser: Browser;
@@ -14,7 +15,6 @@ let admin: ApiClient;
 beforeAll(async () => ({ browser, admin } = await browserAndAdmin()));
 afterAll(() => browser?.close());
 
-const zagrebDay = (offset = 0) => new Date(Date.now() + offset * 86_400_000).toLocaleDateString('sv-SE', { timeZone: 'Europe/Zagreb' });
 const hrDate = (day: string) => `${day.slice(8, 10)}. ${day.slice(5, 7)}. ${day.slice(0, 4)}.`;
 
 /** A manager created by the admin, signed in with a password only (OTP off), own password set. */

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectAccessibleInEachAppearance } from '../support/accessibility.ts';
-import { ApiClient, signInAsAdmin } from '../support/api-client.ts';
-import { launchBrowser, newStrictPage } from '../support/browser.ts';
+import { ApiClient } from '../support/api-client.ts';
+import { newStrictPage } from '../support/browser.ts';
+import { browserAndAdmin } from '../support/sessions.ts';
 import { ensureFinanceable, setDebtorLimit } from '../support/financing.ts';
 import { approvedInvoice, clientAndDebtor, randomOib } from '../support/e2e-steps.ts';
 
@@ -38,13 +39,8 @@ async function manager(): Promise<ApiClient> {
   return session;
 }
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-  admin = await signInAsAdmin();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+beforeAll(async () => ({ browser, admin } = await browserAndAdmin()));
+afterAll(() => browser?.close());
 
 describe('the financing checks on the invoice page', () => {
   it('names the failing check before and on Financiraj, then shows the figures, finances, and shows the agreement and fees', async () => {
