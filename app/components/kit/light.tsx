@@ -126,7 +126,7 @@ export function LightText(props: TextProps & { as?: 'span' | 'div' | 'p' }) {
 }
 
 /** Radix `Heading` (its default size is 6). */
-export function LightHeading(props: { as: 'h2' | 'h3' | 'h4'; size?: TextSize; mb?: Space; children?: ReactNode }) {
+export function LightHeading(props: { as: 'h1' | 'h2' | 'h3' | 'h4'; size?: TextSize; mb?: Space; children?: ReactNode }) {
   const Element = props.as;
   return (
     <Element className={props.mb ? 'rt-Heading rt-r-size-' + (props.size ?? '6') + ' rt-r-mb-' + props.mb : 'rt-Heading rt-r-size-' + (props.size ?? '6')}>
