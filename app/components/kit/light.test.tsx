@@ -1,10 +1,10 @@
-import { Badge, Box, Button, Card, DataList, Flex, Heading, Text } from '@radix-ui/themes';
+import { Badge, Box, Button, Card, DataList, Flex, Heading, Progress, Text } from '@radix-ui/themes';
 import { Link } from '@remix-run/react';
 import type { ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom/server';
 import { describe, expect, it } from 'vitest';
-import { Fact, FactRows, flexClass, LightBadge, LightBox, LightButton, LightCard, LightHeading, LightText, LinkButton, Stack } from './light.tsx';
+import { Fact, FactRows, flexClass, LightBadge, LightBox, LightButton, LightCard, LightHeading, LightText, LinkButton, Meter, Stack } from './light.tsx';
 
 /** The markup with every tag's attributes, and the words of every class attribute, in order: Radix and the light kit order them differently. */
 function normalised(element: ReactElement): string {
@@ -194,5 +194,16 @@ describe('the light kit writes what Radix Themes writes', () => {
     );
     expect(markup).toContain('style="--min-width:120px"');
     same(<FactRows>x</FactRows>, <DataList.Root>x</DataList.Root>);
+  });
+
+  it('Meter is Progress', () => {
+    same(<Meter value={90} mt="1" aria-label="Automatic" />, <Progress value={90} mt="1" aria-label="Automatic" />);
+    same(
+      <Meter value={42.5} max={100} color="amber" aria-label="Usage" data-testid="u" data-percent={43} />,
+      <Progress value={42.5} max={100} color="amber" aria-label="Usage" data-testid="u" data-percent={43} />,
+    );
+    const full = same(<Meter value={100} max={100} color="red" aria-label="Full" />, <Progress value={100} max={100} color="red" aria-label="Full" />);
+    expect(full).toContain('data-state="complete"');
+    same(<Meter value={0} aria-label="Empty" />, <Progress value={0} aria-label="Empty" />);
   });
 });

@@ -261,3 +261,33 @@ export function Fact(props: { label: ReactNode; labelWidth?: string; 'data-testi
     </div>
   );
 }
+
+/**
+ * Radix `Progress` (size 2, variant surface) with a determinate value: a value
+ * that is no number from 0 to max is indeterminate, as there.
+ */
+export function Meter(props: { value: number; max?: number; color?: AccentColour; mt?: Space; 'aria-label': string; 'data-testid'?: string; 'data-percent'?: number }) {
+  const max = props.max ?? 100;
+  const value = props.value >= 0 && props.value <= max ? props.value : undefined;
+  const state = value === undefined ? 'indeterminate' : value === max ? 'complete' : 'loading';
+  return (
+    <div
+      aria-valuemax={max}
+      aria-valuemin={0}
+      aria-valuenow={value}
+      aria-valuetext={value === undefined ? undefined : Math.round((value / max) * 100) + '%'}
+      role="progressbar"
+      data-state={state}
+      data-value={value}
+      data-max={max}
+      data-accent-color={props.color}
+      className={props.mt ? 'rt-ProgressRoot rt-r-size-2 rt-variant-surface rt-r-mt-' + props.mt : 'rt-ProgressRoot rt-r-size-2 rt-variant-surface'}
+      style={{ '--progress-value': props.value, '--progress-max': props.max } as CSSProperties}
+      aria-label={props['aria-label']}
+      data-testid={props['data-testid']}
+      data-percent={props['data-percent']}
+    >
+      <div data-state={state} data-value={value} data-max={max} className="rt-ProgressIndicator" />
+    </div>
+  );
+}
