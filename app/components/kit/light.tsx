@@ -17,9 +17,9 @@ type TextSize = '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
 type Weight = 'light' | 'regular' | 'medium' | 'bold';
 type Align = 'start' | 'center' | 'end' | 'baseline' | 'stretch';
 /** Radix Themes' accent colours the pages use (a type, so a typo fails the build). */
-export type AccentColour = 'gray' | 'amber' | 'orange' | 'red' | 'crimson' | 'green' | 'blue' | 'indigo';
+type AccentColour = 'gray' | 'amber' | 'orange' | 'red' | 'crimson' | 'green' | 'blue' | 'indigo';
 
-export interface FlexLayout {
+interface FlexLayout {
   direction?: 'row' | 'column' | 'row-reverse' | 'column-reverse';
   align?: Align;
   justify?: 'start' | 'center' | 'end' | 'between';
