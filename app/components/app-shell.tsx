@@ -1,11 +1,12 @@
 import { BellIcon, GearIcon, MagnifyingGlassIcon, PlusIcon } from '@radix-ui/react-icons';
-import { Badge, Box, Button, DropdownMenu, Flex, IconButton, Heading, Text, TextField } from '@radix-ui/themes';
-import { Form, Link, NavLink, useFetcher, useLocation } from '@remix-run/react';
+import { Button, DropdownMenu, IconButton, TextField } from '@radix-ui/themes';
+import { Form, Link, useFetcher, useLocation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { ShellData } from '~/shell.server.ts';
 import { formatDateTime } from '~/utils/format.ts';
 import { LanguageSwitcher } from './language-switcher.tsx';
 import { NAVIGATION, titleKeyForPath } from './navigation.ts';
+import { LightBadge, LightBox, LightHeading, LightText, Stack } from './kit/light.tsx';
 
 /** Layout (docs/screens.md): sidebar groups, header (title, last updated, language, search, bell, Add Invoice), user menu. */
 export function AppShell({ shell, children }: { shell: ShellData; children: React.ReactNode }) {
@@ -16,24 +17,27 @@ export function AppShell({ shell, children }: { shell: ShellData; children: Reac
       <aside className="sidebar" aria-label="Sidebar">
         <Link to="/" className="sidebar-brand">
           <img src="/favicon.svg" alt="" width={28} height={28} />
-          <Text size="5" weight="bold">
+          <LightText size="5" weight="bold">
             {t('app.name')}
-          </Text>
+          </LightText>
         </Link>
         <nav>
           {NAVIGATION.map((group) => (
             <div key={group.label} className="sidebar-group">
-              <Text as="div" size="1" weight="bold" color="gray" className="sidebar-group-label">
+              <LightText as="div" size="1" weight="bold" color="gray" className="sidebar-group-label">
                 {t(group.label)}
-              </Text>
+              </LightText>
               <ul>
-                {group.items.map((item) => (
-                  <li key={item.to}>
-                    <NavLink to={item.to} end={item.to === '/'} className="sidebar-link" prefetch="intent">
-                      {t(item.label)}
-                    </NavLink>
-                  </li>
-                ))}
+                {group.items.map((item) => {
+                  const active = isActive(location.pathname, item.to);
+                  return (
+                    <li key={item.to}>
+                      <Link to={item.to} className={active ? 'sidebar-link active' : 'sidebar-link'} aria-current={active ? 'page' : undefined} prefetch="intent">
+                        {t(item.label)}
+                      </Link>
+                    </li>
+                  );
+                })}
               </ul>
             </div>
           ))}
@@ -42,15 +46,15 @@ export function AppShell({ shell, children }: { shell: ShellData; children: Reac
       </aside>
       <div className="main-column">
         <header className="page-header">
-          <Box>
-            <Heading as="h1" size="6">
+          <LightBox>
+            <LightHeading as="h1" size="6">
               {t(titleKeyForPath(location.pathname))}
-            </Heading>
-            <Text size="1" color="gray">
+            </LightHeading>
+            <LightText size="1" color="gray">
               {t('header.lastUpdated', { time: formatDateTime(shell.renderedAt) })}
-            </Text>
-          </Box>
-          <Flex gap="3" align="center" wrap="wrap">
+            </LightText>
+          </LightBox>
+          <Stack gap="3" align="center" wrap="wrap">
             <LanguageSwitcher />
             <Form method="get" action="/search" role="search">
               <TextField.Root name="q" placeholder={t('header.search')} aria-label={t('header.search')} size="2">
@@ -67,9 +71,9 @@ export function AppShell({ shell, children }: { shell: ShellData; children: Reac
             >
               <BellIcon width={20} height={20} />
               {shell.openTaskCount > 0 ? (
-                <Badge color="red" variant="solid" radius="full" className="bell-badge" data-testid="notification-count">
+                <LightBadge color="red" variant="solid" radius="full" className="bell-badge" data-testid="notification-count">
                   {shell.openTaskCount > 99 ? '99+' : shell.openTaskCount}
-                </Badge>
+                </LightBadge>
               ) : null}
             </Link>
             <Button asChild>
@@ -78,7 +82,7 @@ export function AppShell({ shell, children }: { shell: ShellData; children: Reac
               </Link>
             </Button>
             <UserMenu />
-          </Flex>
+          </Stack>
         </header>
         <main className="page-content">{children}</main>
       </div>
@@ -86,26 +90,37 @@ export function AppShell({ shell, children }: { shell: ShellData; children: Reac
   );
 }
 
+/**
+ * NavLink's rule for the sidebar's absolute links, read once from the location
+ * instead of resolved and matched per link: '/' only itself, the others also
+ * their sub-paths, letter case ignored.
+ */
+function isActive(pathname: string, to: string): boolean {
+  const path = pathname.toLowerCase();
+  if (to === '/') return path === '/';
+  return path === to || (path.startsWith(to) && path.charAt(to.length) === '/');
+}
+
 /** Full name when both names are present, else 'unknown user'. */
 function UserBlock({ user }: { user: ShellData['user'] | null }) {
   const { t } = useTranslation();
   if (!user) {
     return (
-      <Text size="2" color="gray">
+      <LightText size="2" color="gray">
         {t('userMenu.noData')}
-      </Text>
+      </LightText>
     );
   }
   const name = user.firstName && user.lastName ? `${user.firstName} ${user.lastName}` : t('userMenu.unknownUser');
   return (
-    <Box className="sidebar-user" data-testid="user-block">
-      <Text as="div" size="2" weight="medium">
+    <LightBox className="sidebar-user" data-testid="user-block">
+      <LightText as="div" size="2" weight="medium">
         {name}
-      </Text>
-      <Text as="div" size="1" color="gray">
+      </LightText>
+      <LightText as="div" size="1" color="gray">
         {user.email} · {t(`roles.${user.role}`)}
-      </Text>
-    </Box>
+      </LightText>
+    </LightBox>
   );
 }
 

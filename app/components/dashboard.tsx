@@ -1,4 +1,4 @@
-import { Badge, Box, Button, Callout, Card, Flex, Grid, Heading, Progress, Text } from '@radix-ui/themes';
+import { Box, Callout, Grid } from '@radix-ui/themes';
 import { Link } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { InvoiceChart } from './dashboard/invoice-chart.tsx';
 import { ActivityLabel, INTEGRATION_COLORS, PRIORITY_COLORS, STATUS_COLORS } from './dashboard/labels.tsx';
 import { BUSINESS_TIME_ZONE } from '~/utils/business-time.ts';
 import { SectionCard } from '~/components/kit/section-card.tsx';
+import { flexClass, LightBadge, LightBox, LightCard, LightHeading, LightText, LinkButton, Meter, Stack } from '~/components/kit/light.tsx';
 
 export type DashboardData = Awaited<ReturnType<typeof loadDashboard>>;
 
@@ -43,21 +44,28 @@ function SectionError({ text }: { text: string }) {
   );
 }
 
+// Rows that carry their record's id write their element themselves, with the class of the Flex they were (computed once).
+const ROW = flexClass({ justify: 'between', align: 'center', gap: '3' });
+const ACTIVITY_ROW = flexClass({ justify: 'between', align: 'center', gap: '3', py: '1' });
+const TASK_ROW = flexClass({ justify: 'between', align: 'start', gap: '2' });
+const ACTIVITY_BORDER = { borderBottom: '1px solid var(--gray-a3)' };
+const NO_MIN_WIDTH = { minWidth: 0 };
+
 function MetricCard({ label, value, raw, note, testId }: { label: string; value: string; raw: number; note: string; testId: string }) {
   return (
-    <Card size="2" data-testid={testId}>
-      <Flex direction="column" gap="1">
-        <Text size="2" color="gray">
+    <LightCard size="2" data-testid={testId}>
+      <Stack direction="column" gap="1">
+        <LightText size="2" color="gray">
           {label}
-        </Text>
-        <Text size="6" weight="bold" data-testid={`${testId}-value`} data-value={raw}>
+        </LightText>
+        <LightText size="6" weight="bold" data-testid={`${testId}-value`} data-value={raw}>
           {value}
-        </Text>
-        <Text size="1" color="gray" data-testid={`${testId}-note`}>
+        </LightText>
+        <LightText size="1" color="gray" data-testid={`${testId}-note`}>
           {note}
-        </Text>
-      </Flex>
-    </Card>
+        </LightText>
+      </Stack>
+    </LightCard>
   );
 }
 
@@ -104,23 +112,29 @@ function MetricCards({ metrics }: { metrics: DashboardData['metrics'] }) {
 function ChartCard({ metrics, period }: { metrics: DashboardData['metrics']; period: Period }) {
   const { t } = useTranslation();
   return (
-    <Card size="2" data-testid="invoice-flow">
-      <Flex justify="between" align="center" gap="3" wrap="wrap" mb="3">
-        <Heading as="h3" size="4">
+    <LightCard size="2" data-testid="invoice-flow">
+      <Stack justify="between" align="center" gap="3" wrap="wrap" mb="3">
+        <LightHeading as="h3" size="4">
           {t('dashboard.chart.title')}
-        </Heading>
-        <Flex gap="1" role="group" aria-label={t('dashboard.chart.periods')}>
+        </LightHeading>
+        <Stack gap="1" role="group" aria-label={t('dashboard.chart.periods')}>
           {(Object.keys(PERIODS) as Period[]).map((key) => (
-            <Button key={key} asChild size="1" variant={key === period ? 'solid' : 'soft'}>
-              <Link to={`?period=${key}`} preventScrollReset aria-current={key === period ? 'true' : undefined} data-testid={`period-${key}`}>
-                {key.toUpperCase()}
-              </Link>
-            </Button>
+            <LinkButton
+              key={key}
+              to={`?period=${key}`}
+              size="1"
+              variant={key === period ? 'solid' : 'soft'}
+              preventScrollReset
+              aria-current={key === period ? 'true' : undefined}
+              data-testid={`period-${key}`}
+            >
+              {key.toUpperCase()}
+            </LinkButton>
           ))}
-        </Flex>
-      </Flex>
+        </Stack>
+      </Stack>
       {metrics.ok && metrics.data.historicalData.length ? <InvoiceChart data={metrics.data.historicalData} /> : <SectionError text={t('dashboard.dataError')} />}
-    </Card>
+    </LightCard>
   );
 }
 
@@ -131,25 +145,25 @@ function RiskCard({ metrics }: { metrics: DashboardData['metrics'] }) {
     const risk = metrics.data.riskStats;
     const automatic = automaticAssessmentPercent(risk);
     return (
-      <Flex direction="column" gap="3">
-        <Box>
-          <Flex justify="between">
-            <Text size="2">{t('dashboard.risk.automatic')}</Text>
-            <Text size="2" weight="bold" data-testid="risk-automatic">
+      <Stack direction="column" gap="3">
+        <LightBox>
+          <Stack justify="between">
+            <LightText size="2">{t('dashboard.risk.automatic')}</LightText>
+            <LightText size="2" weight="bold" data-testid="risk-automatic">
               {automatic}%
-            </Text>
-          </Flex>
-          <Progress value={automatic} mt="1" aria-label={t('dashboard.risk.automatic')} />
-        </Box>
+            </LightText>
+          </Stack>
+          <Meter value={automatic} mt="1" aria-label={t('dashboard.risk.automatic')} />
+        </LightBox>
         {(['low', 'medium', 'high'] as const).map((category) => (
-          <Flex key={category} justify="between" align="center">
-            <Badge color={category === 'low' ? 'green' : category === 'medium' ? 'amber' : 'red'}>{t(`dashboard.risk.${category}`)}</Badge>
-            <Text weight="bold" data-testid={`risk-${category}`}>
+          <Stack key={category} justify="between" align="center">
+            <LightBadge color={category === 'low' ? 'green' : category === 'medium' ? 'amber' : 'red'}>{t(`dashboard.risk.${category}`)}</LightBadge>
+            <LightText weight="bold" data-testid={`risk-${category}`}>
               {risk[category]}
-            </Text>
-          </Flex>
+            </LightText>
+          </Stack>
         ))}
-      </Flex>
+      </Stack>
     );
   };
   return (
@@ -163,29 +177,29 @@ function IntegrationsCard({ integrations }: { integrations: DashboardData['integ
   const { t } = useTranslation();
   const content = () => {
     if (!integrations.ok) return <SectionError text={t('dashboard.dataError')} />;
-    if (!integrations.data.length) return <Text color="gray">{t('dashboard.integrations.empty')}</Text>;
+    if (!integrations.data.length) return <LightText color="gray">{t('dashboard.integrations.empty')}</LightText>;
     return (
-      <Flex direction="column" gap="2">
+      <Stack direction="column" gap="2">
         {integrations.data.map((integration) => {
           const key = integrationDisplay(integration.status);
           return (
-            <Flex key={integration.id} justify="between" align="center" gap="3" data-integration-type={integration.type}>
-              <Box>
-                <Text as="div" size="2" weight="medium">
+            <div key={integration.id} data-integration-type={integration.type} className={ROW}>
+              <LightBox>
+                <LightText as="div" size="2" weight="medium">
                   {integration.name}
-                </Text>
-                <Text as="div" size="1" color="gray">
+                </LightText>
+                <LightText as="div" size="1" color="gray">
                   {integration.lastCheck ? t('dashboard.integrations.lastCheck', { time: formatDateTime(integration.lastCheck) }) : t('dashboard.integrations.neverChecked')}
                   {integration.errorCount ? ` · ${t('dashboard.integrations.errors', { count: integration.errorCount })}` : ''}
-                </Text>
-              </Box>
-              <Badge color={INTEGRATION_COLORS[key]} data-testid="integration-status" title={integration.lastError ?? undefined}>
+                </LightText>
+              </LightBox>
+              <LightBadge color={INTEGRATION_COLORS[key]} data-testid="integration-status" title={integration.lastError ?? undefined}>
                 {t(`dashboard.integrations.status.${key}`)}
-              </Badge>
-            </Flex>
+              </LightBadge>
+            </div>
           );
         })}
-      </Flex>
+      </Stack>
     );
   };
   return (
@@ -200,45 +214,45 @@ function WorkflowsCard({ workflows }: { workflows: DashboardData['workflows'] })
   const content = () => {
     if (!workflows.ok) return <SectionError text={t('dashboard.dataError')} />;
     const data = workflows.data;
-    if (!data.totalWorkflows) return <Text color="gray">{t('dashboard.workflows.empty')}</Text>;
+    if (!data.totalWorkflows) return <LightText color="gray">{t('dashboard.workflows.empty')}</LightText>;
     const activeShare = Math.round((100 * data.activeWorkflows) / data.totalWorkflows);
     const timeBar = processingTimePercent(data.averageProcessingTime);
     return (
-      <Flex direction="column" gap="3">
-        <Box>
-          <Flex justify="between">
-            <Text size="2">{t('dashboard.workflows.total')}</Text>
-            <Text size="2" weight="bold" data-testid="workflows-total">
+      <Stack direction="column" gap="3">
+        <LightBox>
+          <Stack justify="between">
+            <LightText size="2">{t('dashboard.workflows.total')}</LightText>
+            <LightText size="2" weight="bold" data-testid="workflows-total">
               {data.totalWorkflows}
-            </Text>
-          </Flex>
-          <Progress value={Math.min(100, data.completionRate)} mt="1" aria-label={t('dashboard.workflows.total')} />
-          <Text size="1" color="gray" data-testid="workflows-completion">
+            </LightText>
+          </Stack>
+          <Meter value={Math.min(100, data.completionRate)} mt="1" aria-label={t('dashboard.workflows.total')} />
+          <LightText size="1" color="gray" data-testid="workflows-completion">
             {t('dashboard.workflows.completionRate', { value: percent.format(data.completionRate) })}
-          </Text>
-        </Box>
-        <Box>
-          <Flex justify="between">
-            <Text size="2">{t('dashboard.workflows.active')}</Text>
-            <Text size="2" weight="bold" data-testid="workflows-active">
+          </LightText>
+        </LightBox>
+        <LightBox>
+          <Stack justify="between">
+            <LightText size="2">{t('dashboard.workflows.active')}</LightText>
+            <LightText size="2" weight="bold" data-testid="workflows-active">
               {data.activeWorkflows}
-            </Text>
-          </Flex>
-          <Progress value={activeShare} mt="1" color="amber" aria-label={t('dashboard.workflows.active')} />
-          <Text size="1" color="gray">
+            </LightText>
+          </Stack>
+          <Meter value={activeShare} mt="1" color="amber" aria-label={t('dashboard.workflows.active')} />
+          <LightText size="1" color="gray">
             {t('dashboard.workflows.activeShare', { value: activeShare })}
-          </Text>
-        </Box>
-        <Box>
-          <Flex justify="between">
-            <Text size="2">{t('dashboard.workflows.processingTime')}</Text>
-            <Text size="2" weight="bold" data-testid="workflows-time">
+          </LightText>
+        </LightBox>
+        <LightBox>
+          <Stack justify="between">
+            <LightText size="2">{t('dashboard.workflows.processingTime')}</LightText>
+            <LightText size="2" weight="bold" data-testid="workflows-time">
               {t('dashboard.workflows.minutes', { value: percent.format(data.averageProcessingTime) })}
-            </Text>
-          </Flex>
-          <Progress value={timeBar} mt="1" color="green" aria-label={t('dashboard.workflows.processingTime')} />
-        </Box>
-      </Flex>
+            </LightText>
+          </Stack>
+          <Meter value={timeBar} mt="1" color="green" aria-label={t('dashboard.workflows.processingTime')} />
+        </LightBox>
+      </Stack>
     );
   };
   return (
@@ -251,19 +265,19 @@ function WorkflowsCard({ workflows }: { workflows: DashboardData['workflows'] })
 function ActivityRow({ activity }: { activity: RecentActivity }) {
   const { t } = useTranslation();
   return (
-    <Flex justify="between" align="center" gap="3" data-activity-id={activity.id} py="1" style={{ borderBottom: '1px solid var(--gray-a3)' }}>
-      <Box>
-        <Text as="div" size="2" weight="medium">
+    <div data-activity-id={activity.id} style={ACTIVITY_BORDER} className={ACTIVITY_ROW}>
+      <LightBox>
+        <LightText as="div" size="2" weight="medium">
           <ActivityLabel action={activity.action} entityType={activity.entityType} />
-        </Text>
-        <Text as="div" size="1" color="gray">
+        </LightText>
+        <LightText as="div" size="1" color="gray">
           {activity.userName ?? t('dashboard.activities.system')} · {formatDateTime(activity.createdAt)}
-        </Text>
-      </Box>
-      <Badge color={STATUS_COLORS[activity.status]} data-testid="activity-status">
+        </LightText>
+      </LightBox>
+      <LightBadge color={STATUS_COLORS[activity.status]} data-testid="activity-status">
         {t(`dashboard.activities.status.${activity.status}`)}
-      </Badge>
-    </Flex>
+      </LightBadge>
+    </div>
   );
 }
 
@@ -274,13 +288,13 @@ function ActivitiesCard({ activities }: { activities: DashboardData['activities'
       {!activities.ok ? (
         <SectionError text={t('dashboard.dataError')} />
       ) : activities.data.length ? (
-        <Flex direction="column">
+        <Stack direction="column">
           {activities.data.map((activity) => (
             <ActivityRow key={activity.id} activity={activity} />
           ))}
-        </Flex>
+        </Stack>
       ) : (
-        <Text color="gray">{t('dashboard.activities.empty')}</Text>
+        <LightText color="gray">{t('dashboard.activities.empty')}</LightText>
       )}
     </SectionCard>
   );
@@ -289,44 +303,44 @@ function ActivitiesCard({ activities }: { activities: DashboardData['activities'
 function TasksCard({ tasks }: { tasks: DashboardData['tasks'] }) {
   const { t } = useTranslation();
   return (
-    <Card size="2" data-testid="my-tasks">
-      <Flex justify="between" align="center" mb="3">
-        <Heading as="h3" size="4">
+    <LightCard size="2" data-testid="my-tasks">
+      <Stack justify="between" align="center" mb="3">
+        <LightHeading as="h3" size="4">
           {t('dashboard.tasks.title')}
-        </Heading>
+        </LightHeading>
         {tasks.ok ? (
-          <Badge radius="full" data-testid="my-tasks-count">
+          <LightBadge radius="full" data-testid="my-tasks-count">
             {tasks.data.total}
-          </Badge>
+          </LightBadge>
         ) : null}
-      </Flex>
+      </Stack>
       {!tasks.ok ? (
         <SectionError text={t('dashboard.dataError')} />
       ) : tasks.data.tasks.length ? (
-        <Flex direction="column" gap="2">
+        <Stack direction="column" gap="2">
           {tasks.data.tasks.map((task) => (
-            <Flex key={task.id} justify="between" align="start" gap="2" data-task-id={task.id}>
-              <Box style={{ minWidth: 0 }}>
-                <Text as="div" size="2" weight="medium">
+            <div key={task.id} data-task-id={task.id} className={TASK_ROW}>
+              <LightBox style={NO_MIN_WIDTH}>
+                <LightText as="div" size="2" weight="medium">
                   <Link to={`/tasks?task=${task.id}`}>{task.title}</Link>
-                </Text>
+                </LightText>
                 {task.description ? (
-                  <Text as="div" size="1" color="gray" truncate>
+                  <LightText as="div" size="1" color="gray" truncate>
                     {task.description}
-                  </Text>
+                  </LightText>
                 ) : null}
-              </Box>
-              <Badge color={PRIORITY_COLORS[task.priority] ?? 'gray'} data-testid="task-priority">
+              </LightBox>
+              <LightBadge color={PRIORITY_COLORS[task.priority] ?? 'gray'} data-testid="task-priority">
                 {t(`dashboard.tasks.priority.${task.priority}`)}
-              </Badge>
-            </Flex>
+              </LightBadge>
+            </div>
           ))}
           <Link to="/tasks?assignee=me">{t('dashboard.tasks.all')}</Link>
-        </Flex>
+        </Stack>
       ) : (
-        <Text color="gray">{t('dashboard.tasks.empty')}</Text>
+        <LightText color="gray">{t('dashboard.tasks.empty')}</LightText>
       )}
-    </Card>
+    </LightCard>
   );
 }
 
@@ -335,18 +349,18 @@ export function Dashboard({ user, data }: { user: { firstName: string; lastName:
   const { t } = useTranslation();
   const clock = useClock();
   return (
-    <Flex direction="column" gap="4">
-      <Box>
-        <Heading as="h2" size="6">
+    <Stack direction="column" gap="4">
+      <LightBox>
+        <LightHeading as="h2" size="6">
           {t('dashboard.title')}
-        </Heading>
-        <Text as="p" color="gray">
+        </LightHeading>
+        <LightText as="p" color="gray">
           {t('dashboard.welcome', { name: `${user.firstName} ${user.lastName}`.trim() })}
-        </Text>
-        <Text as="p" color="gray" data-testid="dashboard-clock" suppressHydrationWarning>
+        </LightText>
+        <LightText as="p" color="gray" data-testid="dashboard-clock" suppressHydrationWarning>
           {clock}
-        </Text>
-      </Box>
+        </LightText>
+      </LightBox>
       <MetricCards metrics={data.metrics} />
       <Grid columns={{ initial: '1', md: '3' }} gap="4">
         <Box gridColumn={{ md: 'span 2' }}>
@@ -364,6 +378,6 @@ export function Dashboard({ user, data }: { user: { firstName: string; lastName:
         </Box>
         <TasksCard tasks={data.tasks} />
       </Grid>
-    </Flex>
+    </Stack>
   );
 }

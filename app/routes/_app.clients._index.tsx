@@ -1,4 +1,3 @@
-import { Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +8,7 @@ import { handleCreate, listPageParams, pageCount } from '~/clients/party-page.se
 import { CLIENT_FIELDS, clientCreateSchema } from '~/clients/schemas.ts';
 import { ClientStatusBadge, CreditUsageBar, RiskScore } from '~/components/clients/display.tsx';
 import { PartyListPage } from '~/components/clients/party-list.tsx';
+import { LightCard, LightHeading, LightText, Stack } from '~/components/kit/light.tsx';
 import { formatEur } from '~/utils/format.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 
@@ -47,44 +47,44 @@ export default function ClientsPage() {
 function ClientCard({ client }: { client: Pick<ClientDto, 'id' | 'companyName' | 'oib' | 'city' | 'status' | 'creditLimit' | 'usedCredit' | 'riskScore'> }) {
   const { t } = useTranslation();
   return (
-    <Card size="2" data-testid="client-card">
-      <Flex direction="column" gap="3">
-        <Flex justify="between" align="start" gap="2">
-          <Heading as="h3" size="3">
+    <LightCard size="2" data-testid="client-card">
+      <Stack direction="column" gap="3">
+        <Stack justify="between" align="start" gap="2">
+          <LightHeading as="h3" size="3">
             <Link to={`/clients/${client.id}`}>{client.companyName}</Link>
-          </Heading>
+          </LightHeading>
           <ClientStatusBadge status={client.status} />
-        </Flex>
-        <Text size="1" color="gray">
+        </Stack>
+        <LightText size="1" color="gray">
           {t('clients.card.oib', { oib: client.oib })}
           {client.city ? ` · ${client.city}` : ''}
-        </Text>
-        <Flex justify="between" gap="3">
-          <Flex direction="column">
-            <Text size="1" color="gray">
+        </LightText>
+        <Stack justify="between" gap="3">
+          <Stack direction="column">
+            <LightText size="1" color="gray">
               {t('clients.card.creditLimit')}
-            </Text>
-            <Text size="2" weight="medium" data-testid="credit-limit">
+            </LightText>
+            <LightText size="2" weight="medium" data-testid="credit-limit">
               {client.creditLimit === null ? t('clients.card.noLimit') : formatEur(client.creditLimit, { decimals: 0 })}
-            </Text>
-          </Flex>
-          <Flex direction="column" align="end">
-            <Text size="1" color="gray">
+            </LightText>
+          </Stack>
+          <Stack direction="column" align="end">
+            <LightText size="1" color="gray">
               {t('clients.card.usedCredit')}
-            </Text>
-            <Text size="2" weight="medium" data-testid="used-credit">
+            </LightText>
+            <LightText size="2" weight="medium" data-testid="used-credit">
               {formatEur(client.usedCredit, { decimals: 0 })}
-            </Text>
-          </Flex>
-        </Flex>
+            </LightText>
+          </Stack>
+        </Stack>
         <CreditUsageBar used={client.usedCredit} limit={client.creditLimit} />
-        <Flex justify="between" align="center">
-          <Text size="1" color="gray">
+        <Stack justify="between" align="center">
+          <LightText size="1" color="gray">
             {t('clients.card.risk')}
-          </Text>
+          </LightText>
           <RiskScore score={client.riskScore} />
-        </Flex>
-      </Flex>
-    </Card>
+        </Stack>
+      </Stack>
+    </LightCard>
   );
 }

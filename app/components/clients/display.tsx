@@ -1,4 +1,4 @@
-import { Badge, Flex, Progress, Text } from '@radix-ui/themes';
+import { LightBadge, LightText, Meter, Stack } from '~/components/kit/light.tsx';
 import { useTranslation } from 'react-i18next';
 
 /** Colours and badges (docs/screens.md) of the client and customer screens. */
@@ -9,9 +9,9 @@ const STATUS_COLOURS = { active: 'green', pending: 'amber', inactive: 'gray' } a
 export function ClientStatusBadge({ status }: { status: ClientStatus }) {
   const { t } = useTranslation();
   return (
-    <Badge color={STATUS_COLOURS[status] ?? 'gray'} data-testid="client-status">
+    <LightBadge color={STATUS_COLOURS[status] ?? 'gray'} data-testid="client-status">
       {t(`clients.status.${status}`)}
-    </Badge>
+    </LightBadge>
   );
 }
 
@@ -19,9 +19,9 @@ export function ClientStatusBadge({ status }: { status: ClientStatus }) {
 export function CustomerStatusBadge({ accountBlocked }: { accountBlocked: boolean }) {
   const { t } = useTranslation();
   return (
-    <Badge color={accountBlocked ? 'red' : 'green'} data-testid="customer-status">
+    <LightBadge color={accountBlocked ? 'red' : 'green'} data-testid="customer-status">
       {accountBlocked ? t('customers.blocked') : t('customers.active')}
-    </Badge>
+    </LightBadge>
   );
 }
 
@@ -36,15 +36,15 @@ export function RiskScore({ score }: { score: number | null }) {
   const { t } = useTranslation();
   if (score === null) {
     return (
-      <Text size="2" color="gray" data-testid="risk-score">
+      <LightText size="2" color="gray" data-testid="risk-score">
         {t('clients.card.notAssessed')}
-      </Text>
+      </LightText>
     );
   }
   return (
-    <Text size="2" weight="bold" color={riskColour(score)} data-testid="risk-score">
+    <LightText size="2" weight="bold" color={riskColour(score)} data-testid="risk-score">
       {score}/100
-    </Text>
+    </LightText>
   );
 }
 
@@ -68,11 +68,11 @@ export function CreditUsageBar({ used, limit }: { used: number; limit: number | 
   const shown = Math.min(100, percent);
   const label = t('clients.card.usage', { percent: Math.round(percent) });
   return (
-    <Flex direction="column" gap="1">
-      <Progress value={shown} max={100} color={usageColour(percent)} aria-label={label} data-testid="credit-usage" data-percent={Math.round(shown)} />
-      <Text size="1" color="gray">
+    <Stack direction="column" gap="1">
+      <Meter value={shown} max={100} color={usageColour(percent)} aria-label={label} data-testid="credit-usage" data-percent={Math.round(shown)} />
+      <LightText size="1" color="gray">
         {label}
-      </Text>
-    </Flex>
+      </LightText>
+    </Stack>
   );
 }

@@ -1,12 +1,13 @@
 import { CheckCircledIcon } from '@radix-ui/react-icons';
-import { Badge, Box, Button, Callout, Card, DataList, Flex, Heading, Text } from '@radix-ui/themes';
-import { Form, Link, useNavigation } from '@remix-run/react';
+import { Box, Callout } from '@radix-ui/themes';
+import { Form, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { InvoiceDto } from '~/invoices/invoice-dto.server.ts';
 import type { DecisionRefusal } from '~/invoices/page.server.ts';
 import { formatDate, formatDateTime } from '~/utils/format.ts';
 import { useRefusalText } from '~/components/refusal-text.ts';
 import { SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
+import { Fact, FactRows, LightBadge, LightButton, LightCard, LightHeading, LightText, LinkButton, Stack } from '~/components/kit/light.tsx';
 
 /** The /invoices card (docs/screens.md), its badges and its decision buttons (docs/lifecycle.md#invoices). */
 
@@ -50,18 +51,18 @@ function moneyFormatter(currency: string): Intl.NumberFormat {
 export function InvoiceStatusBadge({ status }: { status: InvoiceStatus }) {
   const { t } = useTranslation();
   return (
-    <Badge color={STATUS_COLOURS[status] ?? 'gray'} data-testid="invoice-status">
+    <LightBadge color={STATUS_COLOURS[status] ?? 'gray'} data-testid="invoice-status">
       {t(`invoices.status.${status}`, { defaultValue: status })}
-    </Badge>
+    </LightBadge>
   );
 }
 
 export function VerifiedBadge() {
   const { t } = useTranslation();
   return (
-    <Badge color="green" variant="outline" data-testid="verified-badge">
+    <LightBadge color="green" variant="outline" data-testid="verified-badge">
       <CheckCircledIcon /> {t('invoices.card.verifiedBadge')}
-    </Badge>
+    </LightBadge>
   );
 }
 
@@ -106,39 +107,38 @@ export function InvoiceCard({
   if (invoice.factorAmount !== null) rows.push(['factor-amount', t('invoices.card.factorAmount'), formatMoney(invoice.factorAmount, invoice.currency)]);
   if (invoice.factorFee !== null) rows.push(['factor-fee', t('invoices.card.factorFee'), formatMoney(invoice.factorFee, invoice.currency)]);
   return (
-    <Card size="2" data-testid="invoice-card" data-invoice-number={invoice.invoiceNumber}>
-      <Flex direction="column" gap="3">
-        <Flex justify="between" align="start" gap="2" wrap="wrap">
-          <Heading as="h3" size="3">
+    <LightCard size="2" data-testid="invoice-card" data-invoice-number={invoice.invoiceNumber}>
+      <Stack direction="column" gap="3">
+        <Stack justify="between" align="start" gap="2" wrap="wrap">
+          <LightHeading as="h3" size="3">
             {invoice.invoiceNumber}
-          </Heading>
-          <Flex gap="1" wrap="wrap">
+          </LightHeading>
+          <Stack gap="1" wrap="wrap">
             <InvoiceStatusBadge status={invoice.status} />
             {invoice.verificationStatus === 'verified' ? <VerifiedBadge /> : null}
-          </Flex>
-        </Flex>
-        <DataList.Root size="1">
+          </Stack>
+        </Stack>
+        <FactRows size="1">
           {rows.map(([id, label, value]) => (
-            <DataList.Item key={id}>
-              <DataList.Label minWidth="120px">{label}</DataList.Label>
-              <DataList.Value data-testid={`invoice-${id}`}>{value}</DataList.Value>
-            </DataList.Item>
+            <Fact key={id} label={label} labelWidth="120px" data-testid={`invoice-${id}`}>
+              {value}
+            </Fact>
           ))}
-        </DataList.Root>
+        </FactRows>
         {invoice.description ? (
-          <Text size="2" color="gray" data-testid="invoice-description">
+          <LightText size="2" color="gray" data-testid="invoice-description">
             {invoice.description}
-          </Text>
+          </LightText>
         ) : null}
         {refusal ? <RefusalCallout refusal={refusal} /> : null}
-        <Flex gap="2" wrap="wrap" align="start">
-          <Button asChild variant="soft" size="1">
-            <Link to={`/invoices/${invoice.id}`}>{t('invoices.actions.show')}</Link>
-          </Button>
+        <Stack gap="2" wrap="wrap" align="start">
+          <LinkButton to={`/invoices/${invoice.id}`} variant="soft" size="1">
+            {t('invoices.actions.show')}
+          </LinkButton>
           <DecisionButtons invoice={invoice} rights={rights} preview={preview} refusal={refusal} />
-        </Flex>
-      </Flex>
-    </Card>
+        </Stack>
+      </Stack>
+    </LightCard>
   );
 }
 
@@ -191,51 +191,51 @@ export function DecisionButtons({
     <>
       {rights.verify && status === 'pending' ? (
         <DecisionForm id={id} intent="verify">
-          <Button type="submit" size="1" disabled={busy}>
+          <LightButton size="1" disabled={busy}>
             {t('invoices.actions.verify')}
-          </Button>
+          </LightButton>
         </DecisionForm>
       ) : null}
       {rights.approve && status === 'verified' ? (
         <DecisionForm id={id} intent="approve">
-          <Button type="submit" size="1" disabled={busy}>
+          <LightButton size="1" disabled={busy}>
             {t('invoices.actions.approve')}
-          </Button>
+          </LightButton>
         </DecisionForm>
       ) : null}
       {rights.finance && status === 'approved' ? (
         <details className="invoice-disclosure">
-          <Button asChild size="1" color="green">
-            <summary>{t('invoices.actions.finance')}</summary>
-          </Button>
+          <LightButton as="summary" size="1" color="green">
+            {t('invoices.actions.finance')}
+          </LightButton>
           <Box mt="2" p="2" style={{ border: '1px solid var(--gray-a6)', borderRadius: 'var(--radius-2)' }}>
             <DecisionForm id={id} intent="finance">
-              <Flex direction="column" gap="2">
-                <Text size="2">{t('invoices.finance.confirm', { number: invoice.invoiceNumber })}</Text>
+              <Stack direction="column" gap="2">
+                <LightText size="2">{t('invoices.finance.confirm', { number: invoice.invoiceNumber })}</LightText>
                 {preview ? (
-                  <Text size="2" data-testid="finance-preview">
+                  <LightText size="2" data-testid="finance-preview">
                     {t('invoices.finance.preview', {
                       advance: formatMoney(preview.factorAmount, invoice.currency),
                       fee: formatMoney(preview.factorFee, invoice.currency),
                     })}
-                  </Text>
+                  </LightText>
                 ) : null}
-                <Button type="submit" size="1" color="green" disabled={busy}>
+                <LightButton size="1" color="green" disabled={busy}>
                   {t('invoices.finance.submit')}
-                </Button>
-              </Flex>
+                </LightButton>
+              </Stack>
             </DecisionForm>
           </Box>
         </details>
       ) : null}
       {canReject ? (
         <details className="invoice-disclosure" open={refusal?.intent === 'reject' && refusal.id === id ? true : undefined}>
-          <Button asChild size="1" color="red" variant="soft">
-            <summary>{t('invoices.actions.reject')}</summary>
-          </Button>
+          <LightButton as="summary" size="1" color="red" variant="soft">
+            {t('invoices.actions.reject')}
+          </LightButton>
           <Box mt="2" p="2" style={{ border: '1px solid var(--gray-a6)', borderRadius: 'var(--radius-2)' }}>
             <DecisionForm id={id} intent="reject">
-              <Flex direction="column" gap="2">
+              <Stack direction="column" gap="2">
                 <TextAreaField
                   label={t('invoices.reject.reason')}
                   name="reason"
@@ -244,7 +244,7 @@ export function DecisionButtons({
                   textAreaProps={{ required: true, maxLength: 5000, defaultValue: refusal?.id === id ? (refusal.reason ?? '') : '' }}
                 />
                 <SubmitRow submitLabel={t('invoices.reject.submit')} busy={busy} justify="start" size="1" color="red" />
-              </Flex>
+              </Stack>
             </DecisionForm>
           </Box>
         </details>
