@@ -24,7 +24,7 @@ import { formatDateTime, formatEur } from '~/utils/format.ts';
 import { isValidOib } from '~/utils/validation.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
-import { TableHead } from '~/components/kit/table-head.tsx';
+import { DataTable } from '~/components/kit/data-table.tsx';
 import { PageHeader } from '~/components/kit/page-header.tsx';
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'nav.integrationsPage', data?.integration.name);
@@ -285,30 +285,29 @@ function FinaSection({ checks, lookup }: { checks: NonNullable<LoaderData['finaC
           <Heading as="h3" size="4">
             {t('integrations.fina.recentTitle')}
           </Heading>
-          {checks.length === 0 ? (
-            <Text color="gray">{t('integrations.fina.noChecks')}</Text>
-          ) : (
-            <Table.Root variant="surface" data-testid="fina-checks">
-              <TableHead columns={[t('integrations.logs.time'), t('integrations.fina.customer'), 'OIB', t('integrations.fina.account')]} />
-              <Table.Body>
-                {checks.map((check) => (
-                  <Table.Row key={`${check.customerId}-${check.checkedAt}`}>
-                    <Table.Cell>{formatDateTime(check.checkedAt)}</Table.Cell>
-                    <Table.Cell>
-                      <Link to={`/customers/${check.customerId}`}>{check.companyName}</Link>
-                    </Table.Cell>
-                    <Table.Cell>{check.oib}</Table.Cell>
-                    <Table.Cell>
-                      <Flex gap="2" align="center">
-                        <CustomerStatusBadge accountBlocked={check.accountBlocked} />
-                        {check.blockageReason ? <Text size="1">{check.blockageReason}</Text> : null}
-                      </Flex>
-                    </Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table.Root>
-          )}
+          <DataTable
+            variant="surface"
+            data-testid="fina-checks"
+            empty={t('integrations.fina.noChecks')}
+            columns={[t('integrations.logs.time'), t('integrations.fina.customer'), 'OIB', t('integrations.fina.account')]}
+            items={checks}
+            rowKey={(check) => `${check.customerId}-${check.checkedAt}`}
+            cells={(check) => (
+              <>
+                <Table.Cell>{formatDateTime(check.checkedAt)}</Table.Cell>
+                <Table.Cell>
+                  <Link to={`/customers/${check.customerId}`}>{check.companyName}</Link>
+                </Table.Cell>
+                <Table.Cell>{check.oib}</Table.Cell>
+                <Table.Cell>
+                  <Flex gap="2" align="center">
+                    <CustomerStatusBadge accountBlocked={check.accountBlocked} />
+                    {check.blockageReason ? <Text size="1">{check.blockageReason}</Text> : null}
+                  </Flex>
+                </Table.Cell>
+              </>
+            )}
+          />
         </Flex>
       </Card>
     </>
@@ -336,26 +335,24 @@ function Mailbox({ entries, canManage }: { entries: NonNullable<LoaderData['mail
         <Text size="2" color="gray">
           {t('integrations.einvoicing.mailboxHelp')}
         </Text>
-        {entries.length === 0 ? (
-          <Text color="gray">{t('integrations.einvoicing.empty')}</Text>
-        ) : (
-          <Table.Root variant="surface">
-            <TableHead columns={[t('integrations.logs.time'), t('integrations.einvoicing.folder'), t('integrations.einvoicing.document')]} />
-            <Table.Body>
-              {entries.map((entry) => (
-                <Table.Row key={`${entry.folder}/${entry.name}`}>
-                  <Table.Cell>{formatDateTime(entry.modifiedAt)}</Table.Cell>
-                  <Table.Cell>
-                    <Badge variant="soft">{t(`integrations.einvoicing.folders.${entry.folder}`)}</Badge>
-                  </Table.Cell>
-                  <Table.Cell>
-                    <code>{entry.name}</code>
-                  </Table.Cell>
-                </Table.Row>
-              ))}
-            </Table.Body>
-          </Table.Root>
-        )}
+        <DataTable
+          variant="surface"
+          empty={t('integrations.einvoicing.empty')}
+          columns={[t('integrations.logs.time'), t('integrations.einvoicing.folder'), t('integrations.einvoicing.document')]}
+          items={entries}
+          rowKey={(entry) => `${entry.folder}/${entry.name}`}
+          cells={(entry) => (
+            <>
+              <Table.Cell>{formatDateTime(entry.modifiedAt)}</Table.Cell>
+              <Table.Cell>
+                <Badge variant="soft">{t(`integrations.einvoicing.folders.${entry.folder}`)}</Badge>
+              </Table.Cell>
+              <Table.Cell>
+                <code>{entry.name}</code>
+              </Table.Cell>
+            </>
+          )}
+        />
       </Flex>
     </Card>
   );

@@ -109,7 +109,7 @@ function RiskCard({ data }: { data: Analytics }) {
         columns={[t('analytics.risk.category'), { label: t('analytics.risk.clients'), justify: 'end' }, { label: t('analytics.risk.exposure'), justify: 'end' }]}
         items={data.riskDistribution}
         rowKey={(row) => row.category}
-        rowTestId={(row) => `risk-${row.category}`}
+        rowProps={(row) => ({ 'data-testid': `risk-${row.category}` })}
         cells={(row) => (
           <>
             <Table.Cell>{t(`analytics.risk.${row.category}`)}</Table.Cell>
@@ -153,31 +153,28 @@ function TopList({ title, rows, link, testId }: { title: string; rows: ExposureR
   const { t } = useTranslation();
   return (
     <SectionCard title={title} testId={testId}>
-      {rows.length === 0 ? (
-        <Text color="gray">{t('analytics.top.empty')}</Text>
-      ) : (
-        <DataTable
-          size="1"
-          columns={[
-            t('analytics.top.name'),
-            { label: t('analytics.top.invoices'), justify: 'end' },
-            { label: t('analytics.top.exposure'), justify: 'end' },
-            { label: t('analytics.top.share'), justify: 'end' },
-          ]}
-          items={rows}
-          rowKey={(row) => row.id}
-          cells={(row) => (
-            <>
-              <Table.Cell>
-                <Link to={`${link}/${row.id}`}>{row.companyName}</Link>
-              </Table.Cell>
-              <Table.Cell justify="end">{row.invoices}</Table.Cell>
-              <Table.Cell justify="end">{formatEur(row.exposure)}</Table.Cell>
-              <Table.Cell justify="end">{decimal.format(row.share)}%</Table.Cell>
-            </>
-          )}
-        />
-      )}
+      <DataTable
+        size="1"
+        empty={t('analytics.top.empty')}
+        columns={[
+          t('analytics.top.name'),
+          { label: t('analytics.top.invoices'), justify: 'end' },
+          { label: t('analytics.top.exposure'), justify: 'end' },
+          { label: t('analytics.top.share'), justify: 'end' },
+        ]}
+        items={rows}
+        rowKey={(row) => row.id}
+        cells={(row) => (
+          <>
+            <Table.Cell>
+              <Link to={`${link}/${row.id}`}>{row.companyName}</Link>
+            </Table.Cell>
+            <Table.Cell justify="end">{row.invoices}</Table.Cell>
+            <Table.Cell justify="end">{formatEur(row.exposure)}</Table.Cell>
+            <Table.Cell justify="end">{decimal.format(row.share)}%</Table.Cell>
+          </>
+        )}
+      />
     </SectionCard>
   );
 }

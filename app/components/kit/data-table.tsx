@@ -4,8 +4,8 @@ import { TableHead, type TableColumn } from './table-head.tsx';
 
 /**
  * A table of records: its header row (none without `columns`) and one row per
- * item, `cells` writing an item's cells; `rowTestId` names a row for the
- * tests. With `empty`, no items show that grey line instead of the table.
+ * item, `cells` writing an item's cells and `rowProps` a row's attributes
+ * (its test id, data-* values). With `empty`, no items show that grey line instead of the table.
  * The same markup as writing Table.Root, TableHead and the rows out; the rest
  * of the props go to Table.Root (size, variant, aria-label, data-testid).
  */
@@ -13,7 +13,7 @@ export function DataTable<Item>({
   columns,
   items,
   rowKey,
-  rowTestId,
+  rowProps,
   cells,
   empty,
   ...root
@@ -21,7 +21,7 @@ export function DataTable<Item>({
   columns?: TableColumn[];
   items: readonly Item[];
   rowKey: (item: Item) => Key;
-  rowTestId?: (item: Item) => string;
+  rowProps?: (item: Item) => Omit<ComponentProps<typeof Table.Row>, 'key' | 'children'> & Record<`data-${string}`, string | number | undefined>;
   cells: (item: Item) => ReactNode;
   empty?: string;
   'data-testid'?: string;
@@ -32,7 +32,7 @@ export function DataTable<Item>({
       {columns ? <TableHead columns={columns} /> : null}
       <Table.Body>
         {items.map((item) => (
-          <Table.Row key={rowKey(item)} data-testid={rowTestId?.(item)}>
+          <Table.Row key={rowKey(item)} {...rowProps?.(item)}>
             {cells(item)}
           </Table.Row>
         ))}
