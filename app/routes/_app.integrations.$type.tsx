@@ -26,6 +26,7 @@ import { readFormData } from '~/utils/form-data.server.ts';
 import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
 import { DataTable } from '~/components/kit/data-table.tsx';
 import { PageHeader } from '~/components/kit/page-header.tsx';
+import { IntentForm } from '~/components/kit/intent-form.tsx';
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'nav.integrationsPage', data?.integration.name);
 
@@ -215,12 +216,9 @@ function HanfaReport({ figures, canManage }: { figures: NonNullable<ReturnType<t
           ))}
         </DataList.Root>
         {canManage ? (
-          <Form method="post">
-            <input type="hidden" name="intent" value="submitReport" />
-            <input type="hidden" name="period" value={figures.period} />
-            <input type="hidden" name="redirectTo" value={`/integrations/hanfa?period=${figures.period}`} />
+          <IntentForm intent="submitReport" values={{ period: figures.period, redirectTo: `/integrations/hanfa?period=${figures.period}` }}>
             <Button type="submit">{t('integrations.hanfa.submit')}</Button>
-          </Form>
+          </IntentForm>
         ) : null}
       </Flex>
     </Card>
@@ -324,12 +322,11 @@ function Mailbox({ entries, canManage }: { entries: NonNullable<LoaderData['mail
             {t('integrations.einvoicing.mailboxTitle')}
           </Heading>
           {canManage ? (
-            <Form method="post">
-              <input type="hidden" name="intent" value="receive" />
+            <IntentForm intent="receive">
               <Button type="submit" variant="soft">
                 {t('integrations.einvoicing.receive')}
               </Button>
-            </Form>
+            </IntentForm>
           ) : null}
         </Flex>
         <Text size="2" color="gray">
