@@ -9,7 +9,7 @@ import { useToast } from '~/components/toaster.tsx';
 import type { FindResult, ImportResult } from '~/invoices/page.server.ts';
 import { invoiceCreateSchema } from '~/invoices/schemas.ts';
 import { useRefusalText } from '~/components/refusal-text.ts';
-import { SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
+import { Options, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 
 /**
  * 'Dodaj fakturu': the manual form (client, customer, number, dates, amount,
@@ -185,11 +185,7 @@ function PartySelect({
             {t('invoices.form.search.none')}
           </option>
         ) : null}
-        {options.map((option) => (
-          <option key={option.id} value={option.id}>
-            {option.blocked ? `${option.name} (${t('invoices.form.blocked')})` : option.name}
-          </option>
-        ))}
+        <Options items={options} value={(option) => option.id} label={(option) => (option.blocked ? `${option.name} (${t('invoices.form.blocked')})` : option.name)} />
       </NativeSelect>
     </Flex>
   );
