@@ -253,11 +253,8 @@ export default function LimitsPage() {
 
       {showPanel ? (
         <RequestLimitPanel
-          clients={data.clients}
-          customers={data.customers}
+          choices={data}
           customersCapped={data.customersCapped}
-          defaultValidUntil={data.defaultValidUntil}
-          today={data.today}
           partyType={newFor}
           clientId={data.clientId}
           customerId={data.customerId}
@@ -363,16 +360,7 @@ export default function LimitsPage() {
         </section>
       </Flex>
 
-      {data.canRequest ? (
-        <RequestLimitDialog
-          open={dialog.open}
-          onOpenChange={dialog.onOpenChange}
-          clients={data.clients}
-          customers={data.customers}
-          defaultValidUntil={data.defaultValidUntil}
-          today={data.today}
-        />
-      ) : null}
+      {data.canRequest ? <RequestLimitDialog open={dialog.open} onOpenChange={dialog.onOpenChange} choices={data} /> : null}
     </Flex>
   );
 }
