@@ -1,10 +1,11 @@
 import { Badge, Button, Card, Flex, Heading, Link as RadixLink, Table, Text } from '@radix-ui/themes';
-import { Form, useNavigation, useRevalidator } from '@remix-run/react';
+import { useNavigation, useRevalidator } from '@remix-run/react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BackupStatus } from '../../db/models/enums.ts';
 import { formatBytes, formatDateTime } from '~/utils/format.ts';
 import { TableHead } from '~/components/kit/table-head.tsx';
+import { IntentForm } from '~/components/kit/intent-form.tsx';
 
 export interface BackupListItem {
   id: string;
@@ -43,12 +44,11 @@ export function BackupsCard({ backups, canBackup, canExport }: { backups: Backup
       </Text>
       <Flex gap="3" wrap="wrap" mb="3">
         {canBackup ? (
-          <Form method="post">
-            <input type="hidden" name="intent" value="backup" />
+          <IntentForm intent="backup">
             <Button type="submit" disabled={creating} data-testid="create-backup">
               {creating ? t('backups.creating') : t('backups.create')}
             </Button>
-          </Form>
+          </IntentForm>
         ) : null}
         {canExport ? (
           <Button asChild variant="outline">

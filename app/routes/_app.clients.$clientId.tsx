@@ -1,7 +1,7 @@
-import { Flex, Grid, Heading } from '@radix-ui/themes';
+import { Flex, Grid } from '@radix-ui/themes';
 import { pageTitle } from '~/utils/meta.ts';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
@@ -9,7 +9,7 @@ import { getClient, updateClient } from '~/clients/clients.server.ts';
 import { handleUpdate } from '~/clients/party-page.server.ts';
 import { CLIENT_FIELDS, clientEditFormSchema } from '~/clients/schemas.ts';
 import { ClientStatusBadge, CreditUsageBar, RiskScore } from '~/components/clients/display.tsx';
-import { ActivitySection, DocumentsSection, Facts, InvoicesSection, RiskHistorySection, Section } from '~/components/clients/party-detail.tsx';
+import { ActivitySection, CompanySection, PartyHeader, DocumentsSection, Facts, InvoicesSection, RiskHistorySection, Section } from '~/components/clients/party-detail.tsx';
 import { EditPartyForm, type PartyActionData } from '~/components/clients/party-form.tsx';
 import { AgreementSection, type AgreementActionData } from '~/components/agreements/agreement-section.tsx';
 import { KycPanel } from '~/components/kyc/kyc-panel.tsx';
@@ -87,31 +87,17 @@ export default function ClientDetailPage() {
   const defaults = Object.fromEntries([...CLIENT_FIELDS, 'status'].map((field) => [field, (client as Record<string, unknown>)[field] ?? ''])) as Record<string, string>;
   return (
     <Flex direction="column" gap="4">
-      <Link to="/clients">{t('clients.backToList')}</Link>
-      <Flex justify="between" align="center" gap="3" wrap="wrap">
-        <Heading as="h2" size="6" data-testid="detail-title">
-          {client.companyName}
-        </Heading>
-        <ClientStatusBadge status={client.status} />
-      </Flex>
+      <PartyHeader back={{ to: '/clients', label: t('clients.backToList') }} title={client.companyName} badge={<ClientStatusBadge status={client.status} />} />
       {kyc ? <KycPanel application={kyc} canDecide={canDecideKyc} refusal={kycRefusal} /> : null}
       <Grid columns={{ initial: '1', md: '2' }} gap="4">
-        <Section title={t('clients.detail.company')}>
-          <Facts
-            rows={[
-              [t('clients.fields.oib').replace(/ \*$/, ''), client.oib],
-              [t('clients.fields.address'), [client.address, [client.postalCode, client.city].filter(Boolean).join(' '), client.country].filter(Boolean).join(', ')],
-              [t('clients.fields.contactPerson'), client.contactPerson],
-              [t('clients.fields.email'), client.email],
-              [t('clients.fields.phone'), client.phone],
-              [t('clients.fields.iban'), client.iban],
-              [t('clients.fields.registrationNumber'), client.registrationNumber],
-              [t('clients.detail.onboardingStatus'), t(`clients.onboarding.${client.onboardingStatus}`)],
-              [t('clients.detail.riskScore'), <RiskScore key="risk" score={client.riskScore} />],
-              [t('clients.detail.createdAt'), formatDateTime(client.createdAt)],
-            ]}
-          />
-        </Section>
+        <CompanySection
+          party={client}
+          rows={[
+            [t('clients.detail.onboardingStatus'), t(`clients.onboarding.${client.onboardingStatus}`)],
+            [t('clients.detail.riskScore'), <RiskScore key="risk" score={client.riskScore} />],
+            [t('clients.detail.createdAt'), formatDateTime(client.createdAt)],
+          ]}
+        />
         <Flex direction="column" gap="4">
           <Section title={t('clients.detail.limit')}>
             <Flex direction="column" gap="3">

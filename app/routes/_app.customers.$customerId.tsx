@@ -1,7 +1,7 @@
-import { Flex, Grid, Heading } from '@radix-ui/themes';
+import { Flex, Grid } from '@radix-ui/themes';
 import { pageTitle } from '~/utils/meta.ts';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
-import { Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission } from '~/auth/permissions.server.ts';
@@ -9,7 +9,7 @@ import { DebtorLimitSection } from '~/components/limits/debtor-limit.tsx';
 import { customerLimitRequests } from '~/limits/credit-limits.server.ts';
 import { handleUpdate } from '~/clients/party-page.server.ts';
 import { CustomerStatusBadge, RiskScore } from '~/components/clients/display.tsx';
-import { ActivitySection, DocumentsSection, Facts, InvoicesSection, RiskHistorySection, Section } from '~/components/clients/party-detail.tsx';
+import { ActivitySection, CompanySection, PartyHeader, DocumentsSection, Facts, InvoicesSection, RiskHistorySection, Section } from '~/components/clients/party-detail.tsx';
 import { EditPartyForm, type PartyActionData } from '~/components/clients/party-form.tsx';
 import { FinaCheckButton } from '~/components/integrations/fina-check-button.tsx';
 import { DilutionSection } from '~/components/dilution/dilution-facts.tsx';
@@ -56,28 +56,19 @@ export default function CustomerDetailPage() {
   const defaults = Object.fromEntries(CUSTOMER_FIELDS.map((field) => [field, (customer as Record<string, unknown>)[field] ?? ''])) as Record<string, string>;
   return (
     <Flex direction="column" gap="4">
-      <Link to="/customers">{t('customers.backToList')}</Link>
-      <Flex justify="between" align="center" gap="3" wrap="wrap">
-        <Heading as="h2" size="6" data-testid="detail-title">
-          {customer.companyName}
-        </Heading>
-        <CustomerStatusBadge accountBlocked={customer.accountBlocked} />
-      </Flex>
+      <PartyHeader
+        back={{ to: '/customers', label: t('customers.backToList') }}
+        title={customer.companyName}
+        badge={<CustomerStatusBadge accountBlocked={customer.accountBlocked} />}
+      />
       <Grid columns={{ initial: '1', md: '2' }} gap="4">
-        <Section title={t('clients.detail.company')}>
-          <Facts
-            rows={[
-              [t('clients.fields.oib').replace(/ \*$/, ''), customer.oib],
-              [t('clients.fields.address'), [customer.address, [customer.postalCode, customer.city].filter(Boolean).join(' '), customer.country].filter(Boolean).join(', ')],
-              [t('clients.fields.email'), customer.email],
-              [t('clients.fields.phone'), customer.phone],
-              [t('clients.fields.iban'), customer.iban],
-              [t('clients.fields.registrationNumber'), customer.registrationNumber],
-              [t('clients.detail.riskScore'), <RiskScore key="risk" score={customer.riskScore} />],
-              [t('clients.detail.createdAt'), formatDateTime(customer.createdAt)],
-            ]}
-          />
-        </Section>
+        <CompanySection
+          party={customer}
+          rows={[
+            [t('clients.detail.riskScore'), <RiskScore key="risk" score={customer.riskScore} />],
+            [t('clients.detail.createdAt'), formatDateTime(customer.createdAt)],
+          ]}
+        />
         {/* 'FINA provjera' runs the check and comes back here (#fina) with a toast. */}
         <Section title={t('customers.fina.title')} id="fina">
           <Flex direction="column" gap="3">

@@ -24,8 +24,9 @@ import { formatDateTime, formatEur } from '~/utils/format.ts';
 import { isValidOib } from '~/utils/validation.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
-import { TableHead } from '~/components/kit/table-head.tsx';
+import { DataTable } from '~/components/kit/data-table.tsx';
 import { PageHeader } from '~/components/kit/page-header.tsx';
+import { IntentForm } from '~/components/kit/intent-form.tsx';
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'nav.integrationsPage', data?.integration.name);
 
@@ -215,12 +216,9 @@ function HanfaReport({ figures, canManage }: { figures: NonNullable<ReturnType<t
           ))}
         </DataList.Root>
         {canManage ? (
-          <Form method="post">
-            <input type="hidden" name="intent" value="submitReport" />
-            <input type="hidden" name="period" value={figures.period} />
-            <input type="hidden" name="redirectTo" value={`/integrations/hanfa?period=${figures.period}`} />
+          <IntentForm intent="submitReport" values={{ period: figures.period, redirectTo: `/integrations/hanfa?period=${figures.period}` }}>
             <Button type="submit">{t('integrations.hanfa.submit')}</Button>
-          </Form>
+          </IntentForm>
         ) : null}
       </Flex>
     </Card>
@@ -285,30 +283,29 @@ function FinaSection({ checks, lookup }: { checks: NonNullable<LoaderData['finaC
           <Heading as="h3" size="4">
             {t('integrations.fina.recentTitle')}
           </Heading>
-          {checks.length === 0 ? (
-            <Text color="gray">{t('integrations.fina.noChecks')}</Text>
-          ) : (
-            <Table.Root variant="surface" data-testid="fina-checks">
-              <TableHead columns={[t('integrations.logs.time'), t('integrations.fina.customer'), 'OIB', t('integrations.fina.account')]} />
-              <Table.Body>
-                {checks.map((check) => (
-                  <Table.Row key={`${check.customerId}-${check.checkedAt}`}>
-                    <Table.Cell>{formatDateTime(check.checkedAt)}</Table.Cell>
-                    <Table.Cell>
-                      <Link to={`/customers/${check.customerId}`}>{check.companyName}</Link>
-                    </Table.Cell>
-                    <Table.Cell>{check.oib}</Table.Cell>
-                    <Table.Cell>
-                      <Flex gap="2" align="center">
-                        <CustomerStatusBadge accountBlocked={check.accountBlocked} />
-                        {check.blockageReason ? <Text size="1">{check.blockageReason}</Text> : null}
-                      </Flex>
-                    </Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table.Root>
-          )}
+          <DataTable
+            variant="surface"
+            data-testid="fina-checks"
+            empty={t('integrations.fina.noChecks')}
+            columns={[t('integrations.logs.time'), t('integrations.fina.customer'), 'OIB', t('integrations.fina.account')]}
+            items={checks}
+            rowKey={(check) => `${check.customerId}-${check.checkedAt}`}
+            cells={(check) => (
+              <>
+                <Table.Cell>{formatDateTime(check.checkedAt)}</Table.Cell>
+                <Table.Cell>
+                  <Link to={`/customers/${check.customerId}`}>{check.companyName}</Link>
+                </Table.Cell>
+                <Table.Cell>{check.oib}</Table.Cell>
+                <Table.Cell>
+                  <Flex gap="2" align="center">
+                    <CustomerStatusBadge accountBlocked={check.accountBlocked} />
+                    {check.blockageReason ? <Text size="1">{check.blockageReason}</Text> : null}
+                  </Flex>
+                </Table.Cell>
+              </>
+            )}
+          />
         </Flex>
       </Card>
     </>
@@ -325,37 +322,34 @@ function Mailbox({ entries, canManage }: { entries: NonNullable<LoaderData['mail
             {t('integrations.einvoicing.mailboxTitle')}
           </Heading>
           {canManage ? (
-            <Form method="post">
-              <input type="hidden" name="intent" value="receive" />
+            <IntentForm intent="receive">
               <Button type="submit" variant="soft">
                 {t('integrations.einvoicing.receive')}
               </Button>
-            </Form>
+            </IntentForm>
           ) : null}
         </Flex>
         <Text size="2" color="gray">
           {t('integrations.einvoicing.mailboxHelp')}
         </Text>
-        {entries.length === 0 ? (
-          <Text color="gray">{t('integrations.einvoicing.empty')}</Text>
-        ) : (
-          <Table.Root variant="surface">
-            <TableHead columns={[t('integrations.logs.time'), t('integrations.einvoicing.folder'), t('integrations.einvoicing.document')]} />
-            <Table.Body>
-              {entries.map((entry) => (
-                <Table.Row key={`${entry.folder}/${entry.name}`}>
-                  <Table.Cell>{formatDateTime(entry.modifiedAt)}</Table.Cell>
-                  <Table.Cell>
-                    <Badge variant="soft">{t(`integrations.einvoicing.folders.${entry.folder}`)}</Badge>
-                  </Table.Cell>
-                  <Table.Cell>
-                    <code>{entry.name}</code>
-                  </Table.Cell>
-                </Table.Row>
-              ))}
-            </Table.Body>
-          </Table.Root>
-        )}
+        <DataTable
+          variant="surface"
+          empty={t('integrations.einvoicing.empty')}
+          columns={[t('integrations.logs.time'), t('integrations.einvoicing.folder'), t('integrations.einvoicing.document')]}
+          items={entries}
+          rowKey={(entry) => `${entry.folder}/${entry.name}`}
+          cells={(entry) => (
+            <>
+              <Table.Cell>{formatDateTime(entry.modifiedAt)}</Table.Cell>
+              <Table.Cell>
+                <Badge variant="soft">{t(`integrations.einvoicing.folders.${entry.folder}`)}</Badge>
+              </Table.Cell>
+              <Table.Cell>
+                <code>{entry.name}</code>
+              </Table.Cell>
+            </>
+          )}
+        />
       </Flex>
     </Card>
   );

@@ -205,43 +205,31 @@ export default function InvoiceDetailPage() {
           />
         </Section>
         <Flex direction="column" gap="4">
-          <Section title={t('invoices.card.client')}>
-            <Facts
-              rows={[
-                [
-                  t('invoices.detail.name'),
-                  <Link key="client" to={`/clients/${client.id}`}>
-                    {client.companyName}
-                  </Link>,
-                ],
-                ['OIB', client.oib],
-                ['IBAN', client.iban],
-                [t('invoices.detail.advanceRate'), client.advanceRate === null ? null : `${client.advanceRate.toLocaleString('hr-HR')} %`],
-                [t('invoices.detail.feeRate'), client.feeRate === null ? null : `${client.feeRate.toLocaleString('hr-HR')} %`],
-                [t('invoices.detail.creditLimit'), client.creditLimit === null ? null : formatEur(client.creditLimit, { decimals: 0 })],
-                [t('invoices.detail.usedCredit'), formatEur(client.usedCredit, { decimals: 0 })],
-              ]}
-            />
-          </Section>
-          <Section title={t('invoices.card.customer')}>
-            <Facts
-              rows={[
-                [
-                  t('invoices.detail.name'),
-                  <Link key="customer" to={`/customers/${customer.id}`}>
-                    {customer.companyName}
-                  </Link>,
-                ],
-                ['OIB', customer.oib],
-                [
-                  t('invoices.detail.account'),
-                  <Text key="account" color={customer.accountBlocked ? 'red' : 'green'}>
-                    {customer.accountBlocked ? t('invoices.detail.blocked', { reason: customer.blockageReason ?? '' }) : t('invoices.detail.active')}
-                  </Text>,
-                ],
-              ]}
-            />
-          </Section>
+          <PartySection
+            title={t('invoices.card.client')}
+            to={`/clients/${client.id}`}
+            party={client}
+            rows={[
+              ['IBAN', client.iban],
+              [t('invoices.detail.advanceRate'), client.advanceRate === null ? null : `${client.advanceRate.toLocaleString('hr-HR')} %`],
+              [t('invoices.detail.feeRate'), client.feeRate === null ? null : `${client.feeRate.toLocaleString('hr-HR')} %`],
+              [t('invoices.detail.creditLimit'), client.creditLimit === null ? null : formatEur(client.creditLimit, { decimals: 0 })],
+              [t('invoices.detail.usedCredit'), formatEur(client.usedCredit, { decimals: 0 })],
+            ]}
+          />
+          <PartySection
+            title={t('invoices.card.customer')}
+            to={`/customers/${customer.id}`}
+            party={customer}
+            rows={[
+              [
+                t('invoices.detail.account'),
+                <Text key="account" color={customer.accountBlocked ? 'red' : 'green'}>
+                  {customer.accountBlocked ? t('invoices.detail.blocked', { reason: customer.blockageReason ?? '' }) : t('invoices.detail.active')}
+                </Text>,
+              ],
+            ]}
+          />
         </Flex>
       </Grid>
       <InvoiceDebtorSection invoiceId={invoice.id} open={(OFFERED_STATUSES as readonly string[]).includes(invoice.status)} data={debtor} />
@@ -262,5 +250,36 @@ export default function InvoiceDetailPage() {
       </Grid>
       <HistorySection invoice={invoice} />
     </Flex>
+  );
+}
+
+/** The client's or the customer's card on the invoice: its name (a link to its page), its OIB, then what the invoice shows of it. */
+function PartySection({
+  title,
+  to,
+  party,
+  rows,
+}: {
+  title: string;
+  to: string;
+  party: { companyName: string; oib: string };
+  rows: Array<[label: string, value: React.ReactNode]>;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Section title={title}>
+      <Facts
+        rows={[
+          [
+            t('invoices.detail.name'),
+            <Link key="party" to={to}>
+              {party.companyName}
+            </Link>,
+          ],
+          ['OIB', party.oib],
+          ...rows,
+        ]}
+      />
+    </Section>
   );
 }

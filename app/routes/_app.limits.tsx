@@ -1,8 +1,9 @@
 import { parseWithZod } from '@conform-to/zod/v4';
-import { MagnifyingGlassIcon } from '@radix-ui/react-icons';
-import { Button, Card, Flex, Grid, Heading, Text, TextField } from '@radix-ui/themes';
+import { Card, Flex, Grid, Heading, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
+import { useActionData, useLoaderData } from '@remix-run/react';
+import { PageHeader } from '~/components/kit/page-header.tsx';
+import { SearchBar } from '~/components/kit/search-bar.tsx';
 import { useTranslation } from 'react-i18next';
 import { TabBar } from '~/components/kit/tab-bar.tsx';
 import { clientIp } from '~/auth/login.server.ts';
@@ -246,25 +247,14 @@ export default function LimitsPage() {
 
   return (
     <Flex direction="column" gap="4">
-      <Flex justify="between" align="center" gap="3" wrap="wrap">
-        <div>
-          <Heading as="h2" size="6">
-            {t('limits.title')}
-          </Heading>
-          <Text size="2" color="gray">
-            {t('limits.subtitle')}
-          </Text>
-        </div>
+      <PageHeader title={t('limits.title')} subtitle={t('limits.subtitle')}>
         {data.canRequest ? <CreateButton to={listHref(params, { new: true })} onOpen={dialog.show} label={t('limits.add')} /> : null}
-      </Flex>
+      </PageHeader>
 
       {showPanel ? (
         <RequestLimitPanel
-          clients={data.clients}
-          customers={data.customers}
+          choices={data}
           customersCapped={data.customersCapped}
-          defaultValidUntil={data.defaultValidUntil}
-          today={data.today}
           partyType={newFor}
           clientId={data.clientId}
           customerId={data.customerId}
@@ -275,25 +265,15 @@ export default function LimitsPage() {
         />
       ) : null}
 
-      <Form method="get" role="search" aria-label={t('limits.searchLabel')}>
-        {data.tab !== 'pending' ? <input type="hidden" name="tab" value={data.tab} /> : null}
-        {data.kind !== 'all' ? <input type="hidden" name="kind" value={data.kind} /> : null}
-        <Flex gap="2" align="center" wrap="wrap">
-          <TextField.Root name="q" type="search" defaultValue={data.q} placeholder={t('limits.searchPlaceholder')} aria-label={t('limits.searchLabel')} style={{ minWidth: 280 }}>
-            <TextField.Slot>
-              <MagnifyingGlassIcon />
-            </TextField.Slot>
-          </TextField.Root>
-          <Button type="submit" variant="soft">
-            {t('limits.search')}
-          </Button>
-          {data.q ? (
-            <Button asChild variant="ghost" color="gray">
-              <Link to={listHref({ ...params, q: '', page: 1, cpage: 1 })}>{t('limits.clearSearch')}</Link>
-            </Button>
-          ) : null}
-        </Flex>
-      </Form>
+      <SearchBar
+        label={t('limits.searchLabel')}
+        placeholder={t('limits.searchPlaceholder')}
+        q={data.q}
+        keep={{ tab: data.tab !== 'pending' ? data.tab : null, kind: data.kind !== 'all' ? data.kind : null }}
+        submitLabel={t('limits.search')}
+        clear={data.q ? { to: listHref({ ...params, q: '', page: 1, cpage: 1 }), label: t('limits.clearSearch') } : null}
+        minWidth={280}
+      />
 
       <Flex direction="column" gap="3" asChild>
         <section aria-labelledby="limit-requests-heading">
@@ -380,16 +360,7 @@ export default function LimitsPage() {
         </section>
       </Flex>
 
-      {data.canRequest ? (
-        <RequestLimitDialog
-          open={dialog.open}
-          onOpenChange={dialog.onOpenChange}
-          clients={data.clients}
-          customers={data.customers}
-          defaultValidUntil={data.defaultValidUntil}
-          today={data.today}
-        />
-      ) : null}
+      {data.canRequest ? <RequestLimitDialog open={dialog.open} onOpenChange={dialog.onOpenChange} choices={data} /> : null}
     </Flex>
   );
 }

@@ -10,7 +10,7 @@ import { can, requirePermission } from '~/auth/permissions.server.ts';
 import type { PublicUser } from '~/auth/user-record.server.ts';
 import { assignEntry, importBankStatement, listUnmatchedEntries } from '~/banking/camt053.server.ts';
 import { readStatementUpload } from '~/banking/upload.server.ts';
-import { SummaryCard } from '~/components/payments/display.tsx';
+import { FigureCard } from '~/components/kit/figure-card.tsx';
 import { RecordPaymentDialog, RecordPaymentPanel, type RecordActionData } from '~/components/payments/record-payment.tsx';
 import { BankPanel, PaymentsTable, PayoutsPanel } from '~/components/payments/tables.tsx';
 import { listPayableInvoices } from '~/invoices/invoice-queries.server.ts';
@@ -25,6 +25,7 @@ import { redirectWithToast, toastHeaders } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
 import { isSingleLineText } from '~/utils/validation.ts';
+import { formatEur } from '~/utils/format.ts';
 import { Pager } from '~/components/kit/pager.tsx';
 import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.ts';
 import { CreateButton, useCreateDialog } from '~/components/kit/create-form.tsx';
@@ -263,13 +264,16 @@ export default function PaymentsPage() {
 
       <Grid columns={{ initial: '1', sm: '2', lg: '4' }} gap="3" data-testid="summary-cards">
         {SUMMARY_CARDS.map(({ key, testId, hint, colour }) => (
-          <SummaryCard
+          <FigureCard
             key={key}
             testId={testId}
             label={t(`payments.summary.${key}`)}
-            amount={summary[key].amount}
-            hint={t(`payments.summary.${hint}`, { count: summary[key].count })}
+            value={formatEur(summary[key].amount)}
+            valueTestId="summary-amount"
+            valueSize="5"
             colour={colour}
+            note={t(`payments.summary.${hint}`, { count: summary[key].count })}
+            noteTestId="summary-count"
           />
         ))}
       </Grid>

@@ -94,6 +94,12 @@ export default function ProfilePage() {
   );
 }
 
+/** Each form card's title, submit texts (ready and busy) and failure toast text, by its intent. */
+const PROFILE_CARDS = {
+  profile: { title: 'profile.personal', submit: 'profile.save', busy: 'profile.saving', failure: 'profile.updateFailed' },
+  password: { title: 'profile.password', submit: 'profile.changePassword', busy: 'profile.changing', failure: 'profile.passwordFailed' },
+} as const;
+
 /**
  * A form card of the profile page: one form posting `intent`, its title,
  * fields, refusals and a submit that says it is busy while this form is sent.
@@ -103,21 +109,17 @@ export default function ProfilePage() {
 function ProfileCard({
   form,
   intent,
-  title,
-  submit,
   lastResult,
-  failure,
   children,
 }: {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any conform form; only its id, errors and props are read
   form: FormMetadata<any, string[]>;
-  intent: string;
-  title: string;
-  submit: { label: string; busy: string };
+  intent: keyof typeof PROFILE_CARDS;
   lastResult?: SubmissionResult<string[]>;
-  failure: string;
   children: React.ReactNode;
 }) {
+  const { t } = useTranslation();
+  const { title, submit, busy: busyLabel, failure } = PROFILE_CARDS[intent];
   const toast = useToast();
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === intent;
@@ -130,12 +132,12 @@ function ProfileCard({
         <input type="hidden" name="intent" value={intent} />
         <Flex direction="column" gap="3">
           <Heading as="h3" size="4">
-            {title}
+            {t(title)}
           </Heading>
           {children}
           <FormErrors errors={form.errors} />
           <Button type="submit" disabled={busy}>
-            {busy ? submit.busy : submit.label}
+            {t(busy ? busyLabel : submit)}
           </Button>
         </Flex>
       </Form>
@@ -148,14 +150,7 @@ function ProfileForm({ user, lastResult }: { user: { firstName: string; lastName
   // Prefilled from the current user until edited (docs/screens.md).
   const [form, fields] = useZodForm(profileSchema, { id: 'profile', lastResult, defaultValue: { firstName: user.firstName, lastName: user.lastName, email: user.email } });
   return (
-    <ProfileCard
-      form={form}
-      intent="profile"
-      title={t('profile.personal')}
-      submit={{ label: t('profile.save'), busy: t('profile.saving') }}
-      lastResult={lastResult}
-      failure="profile.updateFailed"
-    >
+    <ProfileCard form={form} intent="profile" lastResult={lastResult}>
       <Field label={t('profile.firstName')} inputProps={getInputProps(fields.firstName, { type: 'text' })} errors={fields.firstName.errors} />
       <Field label={t('profile.lastName')} inputProps={getInputProps(fields.lastName, { type: 'text' })} errors={fields.lastName.errors} />
       <Field label={t('profile.email')} inputProps={getInputProps(fields.email, { type: 'email' })} errors={fields.email.errors} />
@@ -167,14 +162,7 @@ function PasswordForm({ lastResult }: { lastResult?: SubmissionResult<string[]> 
   const { t } = useTranslation();
   const [form, fields] = useZodForm(changePasswordSchema, { id: 'password', lastResult });
   return (
-    <ProfileCard
-      form={form}
-      intent="password"
-      title={t('profile.password')}
-      submit={{ label: t('profile.changePassword'), busy: t('profile.changing') }}
-      lastResult={lastResult}
-      failure="profile.passwordFailed"
-    >
+    <ProfileCard form={form} intent="password" lastResult={lastResult}>
       <PasswordField label={t('profile.currentPassword')} meta={fields.currentPassword} autoComplete="current-password" />
       <PasswordField label={t('profile.newPassword')} meta={fields.newPassword} autoComplete="new-password" />
       <PasswordField label={t('profile.confirmPassword')} meta={fields.confirmPassword} autoComplete="new-password" />

@@ -17,6 +17,7 @@ import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
 import { readIntent } from '~/utils/intent.server.ts';
 import { Pager } from '~/components/kit/pager.tsx';
+import { FigureCard } from '~/components/kit/figure-card.tsx';
 import { PageHeader } from '~/components/kit/page-header.tsx';
 import { FilterSelect, SearchBar } from '~/components/kit/search-bar.tsx';
 import { Options } from '~/components/kit/fields.tsx';
@@ -238,18 +239,17 @@ function SummaryCard({ category, count, total }: { category: RiskCategory; count
   const colour = category === 'low' ? 'green' : category === 'medium' ? 'amber' : 'red';
   const percent = total === 0 ? 0 : (count / total) * 100;
   return (
-    <Card size="3" data-testid={`summary-${category}`}>
-      <Flex direction="column" gap="1">
-        <Text size="2" color="gray">
-          {t(`risk.summary.${category}`)}
-        </Text>
-        <Text size="7" weight="bold" color={colour} data-testid="summary-count">
-          {count}
-        </Text>
-        <Text size="2" color="gray" data-testid="summary-percent">
-          {t('risk.summary.share', { percent: formatPercent(percent), total })}
-        </Text>
-      </Flex>
-    </Card>
+    <FigureCard
+      cardSize="3"
+      testId={`summary-${category}`}
+      label={t(`risk.summary.${category}`)}
+      value={count}
+      valueSize="7"
+      valueTestId="summary-count"
+      colour={colour}
+      note={t('risk.summary.share', { percent: formatPercent(percent), total })}
+      noteSize="2"
+      noteTestId="summary-percent"
+    />
   );
 }

@@ -1,7 +1,7 @@
 import { getInputProps, useForm, type Submission, type SubmissionResult } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { Badge, Button, Flex, Grid, Link as RadixLink, Table, Text, TextField } from '@radix-ui/themes';
-import { Form, useFetcher } from '@remix-run/react';
+import { useFetcher } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { AgreementDto } from '~/agreements/agreements.server.ts';
 import { agreementTermsSchema, FEE_MODEL_OPTIONS } from '~/agreements/schemas.ts';
@@ -12,6 +12,7 @@ import { Options, SelectField } from '~/components/kit/fields.tsx';
 import { TableHead } from '~/components/kit/table-head.tsx';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
 import { formatDate, formatEur } from '~/utils/format.ts';
+import { IntentForm } from '~/components/kit/intent-form.tsx';
 
 /**
  * The client page's 'Factoring agreement' section (docs/screens.md#pages): the version in
@@ -164,16 +165,12 @@ function VersionActions({ agreement, today }: { agreement: Agreement; today: str
   if (agreement.signatureStatus === 'signed') return null;
   return (
     <Flex gap="2" wrap="wrap" align="center">
-      <Form method="post">
-        <input type="hidden" name="intent" value="agreement-send" />
-        <input type="hidden" name="agreementId" value={agreement.id} />
+      <IntentForm intent="agreement-send" values={{ agreementId: agreement.id }}>
         <Button type="submit" size="1" variant="soft" data-testid={`agreement-send-${agreement.version}`}>
           {t('agreements.send')}
         </Button>
-      </Form>
-      <Form method="post">
-        <input type="hidden" name="intent" value="agreement-signed" />
-        <input type="hidden" name="agreementId" value={agreement.id} />
+      </IntentForm>
+      <IntentForm intent="agreement-signed" values={{ agreementId: agreement.id }}>
         <Flex gap="1" align="center">
           <TextField.Root
             type="date"
@@ -189,7 +186,7 @@ function VersionActions({ agreement, today }: { agreement: Agreement; today: str
             {t('agreements.markSigned')}
           </Button>
         </Flex>
-      </Form>
+      </IntentForm>
     </Flex>
   );
 }

@@ -1,4 +1,4 @@
-import { Button, Card, Flex, Grid, Heading, Table, Text } from '@radix-ui/themes';
+import { Button, Flex, Grid, Table, Text } from '@radix-ui/themes';
 import { Link } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { TabBar } from '~/components/kit/tab-bar.tsx';
@@ -6,7 +6,9 @@ import type { Analytics, Concentration, ExposureRow } from '~/analytics/analytic
 import { ANALYTICS_PERIODS, ANALYTICS_TABS, SERIES_BUCKET, type AnalyticsPeriod, type AnalyticsTab } from '~/analytics/periods.ts';
 import { formatEur } from '~/utils/format.ts';
 import { VolumeChart } from './volume-chart.tsx';
-import { TableHead } from '~/components/kit/table-head.tsx';
+import { PageHeader } from '~/components/kit/page-header.tsx';
+import { DataTable } from '~/components/kit/data-table.tsx';
+import { FigureCard } from '~/components/kit/figure-card.tsx';
 import { SectionCard } from '~/components/kit/section-card.tsx';
 import type { AgeingPageData } from '~/analytics/ageing.server.ts';
 import { AgeingSection } from './ageing-section.tsx';
@@ -26,21 +28,7 @@ const day = (value: string) => `${value.slice(8, 10)}. ${value.slice(5, 7)}. ${v
 const href = (period: AnalyticsPeriod, tab: AnalyticsTab) => `/analytics?period=${period}${tab === 'overview' ? '' : `&tab=${tab}`}`;
 
 function Kpi({ label, value, raw, note, testId }: { label: string; value: string; raw: number | null; note: string; testId: string }) {
-  return (
-    <Card size="2" data-testid={testId}>
-      <Flex direction="column" gap="1">
-        <Text size="2" color="gray">
-          {label}
-        </Text>
-        <Text size="6" weight="bold" data-testid={`${testId}-value`} data-value={raw ?? ''}>
-          {value}
-        </Text>
-        <Text size="1" color="gray">
-          {note}
-        </Text>
-      </Flex>
-    </Card>
-  );
+  return <FigureCard testId={testId} label={label} value={value} valueTestId={`${testId}-value`} dataValue={raw ?? ''} note={note} />;
 }
 
 function KpiCards({ data }: { data: Analytics }) {
@@ -116,18 +104,20 @@ function RiskCard({ data }: { data: Analytics }) {
   const { t } = useTranslation();
   return (
     <SectionCard title={t('analytics.risk.title')} testId="analytics-risk">
-      <Table.Root size="1">
-        <TableHead columns={[t('analytics.risk.category'), { label: t('analytics.risk.clients'), justify: 'end' }, { label: t('analytics.risk.exposure'), justify: 'end' }]} />
-        <Table.Body>
-          {data.riskDistribution.map((row) => (
-            <Table.Row key={row.category} data-testid={`risk-${row.category}`}>
-              <Table.Cell>{t(`analytics.risk.${row.category}`)}</Table.Cell>
-              <Table.Cell justify="end">{row.clients}</Table.Cell>
-              <Table.Cell justify="end">{formatEur(row.exposure)}</Table.Cell>
-            </Table.Row>
-          ))}
-        </Table.Body>
-      </Table.Root>
+      <DataTable
+        size="1"
+        columns={[t('analytics.risk.category'), { label: t('analytics.risk.clients'), justify: 'end' }, { label: t('analytics.risk.exposure'), justify: 'end' }]}
+        items={data.riskDistribution}
+        rowKey={(row) => row.category}
+        rowProps={(row) => ({ 'data-testid': `risk-${row.category}` })}
+        cells={(row) => (
+          <>
+            <Table.Cell>{t(`analytics.risk.${row.category}`)}</Table.Cell>
+            <Table.Cell justify="end">{row.clients}</Table.Cell>
+            <Table.Cell justify="end">{formatEur(row.exposure)}</Table.Cell>
+          </>
+        )}
+      />
     </SectionCard>
   );
 }
@@ -142,18 +132,19 @@ function ConcentrationCard({ data }: { data: Analytics }) {
   ];
   return (
     <SectionCard title={t('analytics.concentration.title')} testId="analytics-concentration">
-      <Table.Root size="1">
-        <TableHead columns={['', { label: t('analytics.concentration.clients'), justify: 'end' }, { label: t('analytics.concentration.customers'), justify: 'end' }]} />
-        <Table.Body>
-          {rows.map(([key, show]) => (
-            <Table.Row key={key}>
-              <Table.RowHeaderCell>{t(`analytics.concentration.${key}`)}</Table.RowHeaderCell>
-              <Table.Cell justify="end">{show(data.concentration.clients)}</Table.Cell>
-              <Table.Cell justify="end">{show(data.concentration.customers)}</Table.Cell>
-            </Table.Row>
-          ))}
-        </Table.Body>
-      </Table.Root>
+      <DataTable
+        size="1"
+        columns={['', { label: t('analytics.concentration.clients'), justify: 'end' }, { label: t('analytics.concentration.customers'), justify: 'end' }]}
+        items={rows}
+        rowKey={([key]) => key}
+        cells={([key, show]) => (
+          <>
+            <Table.RowHeaderCell>{t(`analytics.concentration.${key}`)}</Table.RowHeaderCell>
+            <Table.Cell justify="end">{show(data.concentration.clients)}</Table.Cell>
+            <Table.Cell justify="end">{show(data.concentration.customers)}</Table.Cell>
+          </>
+        )}
+      />
     </SectionCard>
   );
 }
@@ -162,32 +153,28 @@ function TopList({ title, rows, link, testId }: { title: string; rows: ExposureR
   const { t } = useTranslation();
   return (
     <SectionCard title={title} testId={testId}>
-      {rows.length === 0 ? (
-        <Text color="gray">{t('analytics.top.empty')}</Text>
-      ) : (
-        <Table.Root size="1">
-          <TableHead
-            columns={[
-              t('analytics.top.name'),
-              { label: t('analytics.top.invoices'), justify: 'end' },
-              { label: t('analytics.top.exposure'), justify: 'end' },
-              { label: t('analytics.top.share'), justify: 'end' },
-            ]}
-          />
-          <Table.Body>
-            {rows.map((row) => (
-              <Table.Row key={row.id}>
-                <Table.Cell>
-                  <Link to={`${link}/${row.id}`}>{row.companyName}</Link>
-                </Table.Cell>
-                <Table.Cell justify="end">{row.invoices}</Table.Cell>
-                <Table.Cell justify="end">{formatEur(row.exposure)}</Table.Cell>
-                <Table.Cell justify="end">{decimal.format(row.share)}%</Table.Cell>
-              </Table.Row>
-            ))}
-          </Table.Body>
-        </Table.Root>
-      )}
+      <DataTable
+        size="1"
+        empty={t('analytics.top.empty')}
+        columns={[
+          t('analytics.top.name'),
+          { label: t('analytics.top.invoices'), justify: 'end' },
+          { label: t('analytics.top.exposure'), justify: 'end' },
+          { label: t('analytics.top.share'), justify: 'end' },
+        ]}
+        items={rows}
+        rowKey={(row) => row.id}
+        cells={(row) => (
+          <>
+            <Table.Cell>
+              <Link to={`${link}/${row.id}`}>{row.companyName}</Link>
+            </Table.Cell>
+            <Table.Cell justify="end">{row.invoices}</Table.Cell>
+            <Table.Cell justify="end">{formatEur(row.exposure)}</Table.Cell>
+            <Table.Cell justify="end">{decimal.format(row.share)}%</Table.Cell>
+          </>
+        )}
+      />
     </SectionCard>
   );
 }
@@ -196,20 +183,19 @@ function SeriesTable({ data }: { data: Analytics }) {
   const { t } = useTranslation();
   return (
     <SectionCard title={t('analytics.performance.title')} testId="analytics-series">
-      <Table.Root size="1">
-        <TableHead
-          columns={[t('analytics.performance.start'), { label: t('analytics.performance.count'), justify: 'end' }, { label: t('analytics.performance.volume'), justify: 'end' }]}
-        />
-        <Table.Body>
-          {data.series.map((point) => (
-            <Table.Row key={point.start}>
-              <Table.Cell>{day(point.start)}</Table.Cell>
-              <Table.Cell justify="end">{point.count}</Table.Cell>
-              <Table.Cell justify="end">{formatEur(point.volume)}</Table.Cell>
-            </Table.Row>
-          ))}
-        </Table.Body>
-      </Table.Root>
+      <DataTable
+        size="1"
+        columns={[t('analytics.performance.start'), { label: t('analytics.performance.count'), justify: 'end' }, { label: t('analytics.performance.volume'), justify: 'end' }]}
+        items={data.series}
+        rowKey={(point) => point.start}
+        cells={(point) => (
+          <>
+            <Table.Cell>{day(point.start)}</Table.Cell>
+            <Table.Cell justify="end">{point.count}</Table.Cell>
+            <Table.Cell justify="end">{formatEur(point.volume)}</Table.Cell>
+          </>
+        )}
+      />
     </SectionCard>
   );
 }
@@ -230,16 +216,17 @@ function FinancialCard({ data }: { data: Analytics }) {
   ];
   return (
     <SectionCard title={t('analytics.financial.title')} testId="analytics-financial">
-      <Table.Root size="1">
-        <Table.Body>
-          {rows.map(([label, value]) => (
-            <Table.Row key={label}>
-              <Table.RowHeaderCell>{label}</Table.RowHeaderCell>
-              <Table.Cell justify="end">{value}</Table.Cell>
-            </Table.Row>
-          ))}
-        </Table.Body>
-      </Table.Root>
+      <DataTable
+        size="1"
+        items={rows}
+        rowKey={([label]) => label}
+        cells={([label, value]) => (
+          <>
+            <Table.RowHeaderCell>{label}</Table.RowHeaderCell>
+            <Table.Cell justify="end">{value}</Table.Cell>
+          </>
+        )}
+      />
     </SectionCard>
   );
 }
@@ -249,15 +236,7 @@ export function AnalyticsPage({ data: { analytics: data, tab, ageing } }: { data
   const { t } = useTranslation();
   return (
     <Flex direction="column" gap="4">
-      <Flex justify="between" align="center" wrap="wrap" gap="3">
-        <div>
-          <Heading as="h2" size="6">
-            {t('analytics.title')}
-          </Heading>
-          <Text size="2" color="gray" data-testid="analytics-range">
-            {t('analytics.subtitle', { from: day(data.from), to: day(data.to) })}
-          </Text>
-        </div>
+      <PageHeader title={t('analytics.title')} subtitle={t('analytics.subtitle', { from: day(data.from), to: day(data.to) })} subtitleTestId="analytics-range">
         <Flex gap="2" align="center" wrap="wrap">
           <Flex gap="1" role="group" aria-label={t('analytics.periodLabel')}>
             {(Object.keys(ANALYTICS_PERIODS) as AnalyticsPeriod[]).map((key) => (
@@ -282,7 +261,7 @@ export function AnalyticsPage({ data: { analytics: data, tab, ageing } }: { data
             </Button>
           </Flex>
         </Flex>
-      </Flex>
+      </PageHeader>
 
       <KpiCards data={data} />
 

@@ -1,7 +1,7 @@
 import { Card, DataList, Flex, Heading, Table, Text } from '@radix-ui/themes';
 import { Link } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
-import type { ActivityDto, PartyDocumentDto, PartyInvoiceDto, RiskHistoryDto } from '~/clients/party.server.ts';
+import type { ActivityDto, PartyCompanyDto, PartyContactDto, PartyDocumentDto, PartyInvoiceDto, RiskHistoryDto } from '~/clients/party.server.ts';
 import { formatBytes, formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 import { riskColour } from './display.tsx';
 import { TableHead, type TableColumn } from '~/components/kit/table-head.tsx';
@@ -64,6 +64,52 @@ export function Facts({ rows }: { rows: Array<[label: string, value: React.React
         </DataList.Item>
       ))}
     </DataList.Root>
+  );
+}
+
+/** The top of a client's or a customer's page: the link back to the list, the company's name and its status badge. */
+export function PartyHeader({ back, title, badge }: { back: { to: string; label: string }; title: string; badge: React.ReactNode }) {
+  return (
+    <>
+      <Link to={back.to}>{back.label}</Link>
+      <Flex justify="between" align="center" gap="3" wrap="wrap">
+        <Heading as="h2" size="6" data-testid="detail-title">
+          {title}
+        </Heading>
+        {badge}
+      </Flex>
+    </>
+  );
+}
+
+/**
+ * 'Podaci o tvrtki' of a client's or a customer's page: OIB, address, the
+ * contact person (a client's), e-mail, phone, IBAN and registration number,
+ * then the page's own `rows`.
+ */
+export function CompanySection({
+  party,
+  rows,
+}: {
+  party: PartyCompanyDto & PartyContactDto & { contactPerson?: string | null };
+  rows: Array<[label: string, value: React.ReactNode]>;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Section title={t('clients.detail.company')}>
+      <Facts
+        rows={[
+          [t('clients.fields.oib').replace(/ \*$/, ''), party.oib],
+          [t('clients.fields.address'), [party.address, [party.postalCode, party.city].filter(Boolean).join(' '), party.country].filter(Boolean).join(', ')],
+          ...(party.contactPerson === undefined ? [] : [[t('clients.fields.contactPerson'), party.contactPerson] as [string, string | null]]),
+          [t('clients.fields.email'), party.email],
+          [t('clients.fields.phone'), party.phone],
+          [t('clients.fields.iban'), party.iban],
+          [t('clients.fields.registrationNumber'), party.registrationNumber],
+          ...rows,
+        ]}
+      />
+    </Section>
   );
 }
 

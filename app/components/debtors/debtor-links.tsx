@@ -2,7 +2,7 @@ import { Badge, Button, Flex, Table, Text } from '@radix-ui/themes';
 import { Form, Link } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { Section } from '~/components/clients/party-detail.tsx';
-import { InlineSelect } from '~/components/kit/fields.tsx';
+import { InlineSelect, Options } from '~/components/kit/fields.tsx';
 import { Pager } from '~/components/kit/pager.tsx';
 import { TableHead } from '~/components/kit/table-head.tsx';
 import type { DebtorLinkDto, DebtorLinkStatus } from '~/debtors/links.server.ts';
@@ -35,11 +35,7 @@ export function DebtorLinksSection({
               <input type="hidden" name="redirectTo" value={back} />
               <InlineSelect label={t('debtors.links.client')} name="clientId" required submitLabel={t('debtors.links.request')}>
                 <option value="">{t('debtors.links.chooseClient')}</option>
-                {data.clients.map((client) => (
-                  <option key={client.id} value={client.id}>
-                    {client.name}
-                  </option>
-                ))}
+                <Options items={data.clients} value={(client) => client.id} label={(client) => client.name} />
               </InlineSelect>
             </Form>
           ) : (

@@ -1,8 +1,9 @@
 import { Badge, Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
-import { Form, useNavigation } from '@remix-run/react';
+import { useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { DocumentDto } from '~/documents/documents.server.ts';
 import { formatBytes, formatDate, formatDateTime } from '~/utils/format.ts';
+import { IntentForm } from '~/components/kit/intent-form.tsx';
 
 const SIGNATURE_COLORS = { signed: 'green', pending: 'amber', rejected: 'red' } as const;
 const VIEWABLE = new Set(['application/pdf', 'image/png', 'image/jpeg']);
@@ -58,13 +59,11 @@ export function DocumentCard({ document, canSign }: { document: DocumentDto; can
             </Button>
           ) : null}
           {canSign && document.signatureRequired && document.signatureStatus === 'pending' ? (
-            <Form method="post" replace preventScrollReset>
-              <input type="hidden" name="intent" value="sign" />
-              <input type="hidden" name="id" value={document.id} />
+            <IntentForm intent="sign" values={{ id: document.id }} replace preventScrollReset>
               <Button type="submit" size="1" disabled={signing}>
                 {signing ? t('documents.card.signing') : t('documents.card.sign')}
               </Button>
-            </Form>
+            </IntentForm>
           ) : null}
         </Flex>
       </Flex>

@@ -3,7 +3,7 @@ import { Form, useFetcher } from '@remix-run/react';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorList, Field } from '~/components/forms.tsx';
-import { SelectField, SubmitRow } from '~/components/kit/fields.tsx';
+import { Options, SelectField, SubmitRow } from '~/components/kit/fields.tsx';
 import { DOCUMENT_ENTITY_TYPES, DOCUMENT_TYPES, FILE_ACCEPT } from '~/documents/schemas.ts';
 import { useRefusalText } from '~/components/refusal-text.ts';
 
@@ -79,11 +79,7 @@ export function UploadFields({ result, enhanced, onCancel }: { result?: UploadRe
         selectProps={{ value: type, onChange: (event) => setType(event.currentTarget.value) }}
       >
         <option value="">{t('documents.upload.selectType')}</option>
-        {DOCUMENT_TYPES.map((value) => (
-          <option key={value} value={value}>
-            {t(`documents.types.${value}`)}
-          </option>
-        ))}
+        <Options items={DOCUMENT_TYPES} label={(value) => t(`documents.types.${value}`)} />
       </SelectField>
       <Flex gap="3" wrap="wrap">
         <SelectField
@@ -94,11 +90,7 @@ export function UploadFields({ result, enhanced, onCancel }: { result?: UploadRe
           selectProps={{ value: entityType, onChange: (event) => setEntityType(event.currentTarget.value) }}
         >
           <option value="">{t('documents.upload.noEntity')}</option>
-          {DOCUMENT_ENTITY_TYPES.map((value) => (
-            <option key={value} value={value}>
-              {t(`documents.entityTypes.${value}`)}
-            </option>
-          ))}
+          <Options items={DOCUMENT_ENTITY_TYPES} label={(value) => t(`documents.entityTypes.${value}`)} />
         </SelectField>
         <Box flexGrow="1">
           <Field

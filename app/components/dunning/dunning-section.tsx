@@ -1,6 +1,6 @@
 import type { SubmissionResult } from '@conform-to/react';
 import { Badge, Flex, Table, Text } from '@radix-ui/themes';
-import { Form, Link, useNavigation } from '@remix-run/react';
+import { Link, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { Section } from '~/components/clients/party-detail.tsx';
 import { FormErrors } from '~/components/forms.tsx';
@@ -8,6 +8,7 @@ import { SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 import { TableHead } from '~/components/kit/table-head.tsx';
 import type { DunningDto, DunningNoticeDto } from '~/dunning/dunning.server.ts';
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
+import { IntentForm } from '~/components/kit/intent-form.tsx';
 
 /**
  * The invoice page's reminders to the debtor (docs/screens.md): each level reached — its day, sent or skipped with the
@@ -69,9 +70,7 @@ export function DunningSection({
           </Table.Root>
         )}
         {canHold ? (
-          <Form method="post" data-testid="dunning-hold-form">
-            <input type="hidden" name="intent" value="dunning-hold" />
-            <input type="hidden" name="hold" value={hold ? 'false' : 'true'} />
+          <IntentForm intent="dunning-hold" values={{ hold: hold ? 'false' : 'true' }} data-testid="dunning-hold-form">
             <Flex direction="column" gap="2">
               <FormErrors errors={errors[''] ?? null} />
               <TextAreaField
@@ -84,7 +83,7 @@ export function DunningSection({
               />
               <SubmitRow busy={busy} submitLabel={hold ? t('dunning.panel.lift') : t('dunning.panel.hold')} justify="start" testId="dunning-hold-submit" />
             </Flex>
-          </Form>
+          </IntentForm>
         ) : null}
       </Flex>
     </Section>

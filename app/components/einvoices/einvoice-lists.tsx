@@ -1,11 +1,12 @@
 import { Badge, Button, Card, Flex, Heading, Link as RadixLink, Table, Text } from '@radix-ui/themes';
-import { Form, Link } from '@remix-run/react';
+import { Link } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { IncomingEInvoiceDto } from '~/einvoices/incoming.server.ts';
 import type { OutgoingEInvoiceDto } from '~/einvoices/outgoing.server.ts';
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 import { Pager } from '~/components/kit/pager.tsx';
 import { useRefusalText } from '~/components/refusal-text.ts';
+import { IntentForm } from '~/components/kit/intent-form.tsx';
 
 interface Paged<T> {
   items: T[];
@@ -93,14 +94,11 @@ function EInvoiceListCard({
 /** A row's one button: a plain form post to the page action, so it works without JavaScript. */
 function RowAction({ intent, id, redirectTo, label }: { intent: string; id: string; redirectTo: string; label: string }) {
   return (
-    <Form method="post">
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="id" value={id} />
-      <input type="hidden" name="redirectTo" value={redirectTo} />
+    <IntentForm intent={intent} values={{ id, redirectTo }}>
       <Button type="submit" size="1" variant="soft" style={NO_WRAP}>
         {label}
       </Button>
-    </Form>
+    </IntentForm>
   );
 }
 

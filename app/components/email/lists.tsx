@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { CampaignDto } from '~/email/campaigns.server.ts';
 import type { EmailLogDto, EmailSummary } from '~/email/logs.server.ts';
 import type { TemplateDto } from '~/email/templates.server.ts';
+import { FigureCard } from '~/components/kit/figure-card.tsx';
 import { formatDate, formatDateTime } from '~/utils/format.ts';
 import { CampaignStatusBadge, LogStatusBadge } from './display.tsx';
 
@@ -28,21 +29,7 @@ export function SummaryCards({ summary }: { summary: EmailSummary }) {
   return (
     <Grid columns={{ initial: '2', md: '5' }} gap="3" data-testid="email-summary">
       {cards.map((card) => (
-        <Card key={card.key} size="2" data-testid={`summary-${card.key}`}>
-          <Flex direction="column" gap="1">
-            <Text size="1" color="gray">
-              {t(`email.summary.${card.key}`)}
-            </Text>
-            <Text size="6" weight="bold">
-              {card.value}
-            </Text>
-            {card.note ? (
-              <Text size="1" color="gray">
-                {card.note}
-              </Text>
-            ) : null}
-          </Flex>
-        </Card>
+        <FigureCard key={card.key} testId={`summary-${card.key}`} label={t(`email.summary.${card.key}`)} labelSize="1" value={card.value} note={card.note} />
       ))}
     </Grid>
   );

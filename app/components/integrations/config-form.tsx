@@ -1,11 +1,12 @@
 import { Callout, Card, Flex, Heading, Text } from '@radix-ui/themes';
-import { Form, useNavigation } from '@remix-run/react';
+import { useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { IntegrationDto } from '~/integrations/integrations.server.ts';
 import { INTEGRATION_MODES } from '~/integrations/types.ts';
 import { Field } from '~/components/forms.tsx';
 import { useRefusalText } from '~/components/refusal-text.ts';
-import { CheckboxField, SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
+import { CheckboxField, Options, SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
+import { IntentForm } from '~/components/kit/intent-form.tsx';
 
 export interface ConfigFormErrors {
   message?: string;
@@ -25,8 +26,7 @@ export function IntegrationConfigForm({ integration, errors }: { integration: In
   const fieldErrors = (name: string) => errors?.errors?.[name];
   return (
     <Card size="3">
-      <Form method="post" aria-label={t('integrations.configure.title')}>
-        <input type="hidden" name="intent" value="configure" />
+      <IntentForm intent="configure" aria-label={t('integrations.configure.title')}>
         <Flex direction="column" gap="3">
           <Heading as="h3" size="4">
             {t('integrations.configure.title')}
@@ -42,11 +42,7 @@ export function IntegrationConfigForm({ integration, errors }: { integration: In
             errors={fieldErrors('endpoint')}
           />
           <SelectField label={t('integrations.configure.mode')} name="mode" errors={fieldErrors('mode')} selectProps={{ defaultValue: integration.mode }}>
-            {INTEGRATION_MODES.map((mode) => (
-              <option key={mode} value={mode}>
-                {t(`integrations.mode.${mode}`)}
-              </option>
-            ))}
+            <Options items={INTEGRATION_MODES} label={(mode) => t(`integrations.mode.${mode}`)} />
           </SelectField>
           <CheckboxField label={t('integrations.configure.enabled')} name="isEnabled" defaultChecked={integration.isEnabled} errors={errors?.errors?.isEnabled} />
           <div>
@@ -80,7 +76,7 @@ export function IntegrationConfigForm({ integration, errors }: { integration: In
           <CheckboxField label={t('integrations.configure.clearCredentials')} name="clearCredentials" errors={errors?.errors?.clearCredentials} />
           <SubmitRow submitLabel={t('integrations.configure.save')} busyLabel={t('integrations.configure.saving')} busy={saving} justify="start" />
         </Flex>
-      </Form>
+      </IntentForm>
     </Card>
   );
 }

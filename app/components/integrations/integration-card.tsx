@@ -1,9 +1,10 @@
 import { Badge, Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
-import { Form, Link, useNavigation } from '@remix-run/react';
+import { Link, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { IntegrationDto } from '~/integrations/integrations.server.ts';
 import { formatDateTime } from '~/utils/format.ts';
 import { IntegrationStatusBadge } from './display.tsx';
+import { IntentForm } from '~/components/kit/intent-form.tsx';
 
 type CardIntegration = Pick<IntegrationDto, 'type' | 'name' | 'description' | 'status' | 'mode' | 'isEnabled' | 'lastCheck' | 'lastSync' | 'errorCount' | 'lastError'>;
 
@@ -59,14 +60,11 @@ export function IntegrationCard({ integration, canManage, redirectTo }: { integr
         </Flex>
         <Flex gap="2" wrap="wrap">
           {canManage ? (
-            <Form method="post">
-              <input type="hidden" name="intent" value="test" />
-              <input type="hidden" name="type" value={integration.type} />
-              <input type="hidden" name="redirectTo" value={redirectTo} />
+            <IntentForm intent="test" values={{ type: integration.type, redirectTo }}>
               <Button type="submit" size="1" disabled={testing} data-testid={`test-${integration.type}`}>
                 {testing ? t('integrations.actions.testing') : t('integrations.actions.test')}
               </Button>
-            </Form>
+            </IntentForm>
           ) : null}
           {canManage ? (
             <Button asChild size="1" variant="soft">

@@ -9,7 +9,7 @@ import { useToast } from '~/components/toaster.tsx';
 import type { FindResult, ImportResult } from '~/invoices/page.server.ts';
 import { invoiceCreateSchema } from '~/invoices/schemas.ts';
 import { useRefusalText } from '~/components/refusal-text.ts';
-import { SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
+import { Options, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 
 /**
  * 'Dodaj fakturu': the manual form (client, customer, number, dates, amount,
@@ -61,13 +61,11 @@ function NativeSelect({ label, errors, children, ...props }: { label: string; er
 type PartyKind = 'clients' | 'customers';
 type PartyOption = { id: string; name: string; blocked?: boolean };
 
-/** The no-JavaScript search step of a picker: what was searched (null: nothing yet) and whether the list is cut. */
-interface NoScriptSearch {
-  term: string;
-  searched: boolean;
-  capped: boolean;
-  found: number;
-}
+/** Per kind of party: its label, its choose-option text and the no-JavaScript search field's name. */
+const PARTY_KINDS = {
+  clients: { label: 'invoices.form.client', choose: 'invoices.form.chooseClient', term: 'clientQ' },
+  customers: { label: 'invoices.form.customer', choose: 'invoices.form.chooseCustomer', term: 'customerQ' },
+} as const;
 
 /**
  * The client or customer select. Without JavaScript the page sends the first
@@ -80,20 +78,28 @@ interface NoScriptSearch {
  */
 function PartySelect({
   kind,
-  label,
   errors,
   selectProps,
-  initial,
-  noScript,
+  options: sent,
+  searched,
 }: {
   kind: PartyKind;
-  label: string;
   errors?: string[];
   selectProps: React.ComponentProps<'select'>;
-  initial: PartyOption[];
-  noScript: NoScriptSearch;
+  options: PartyOptions;
+  /** The search step's answer for this form (null: nothing searched yet). */
+  searched: FindResult | null;
 }) {
   const { t } = useTranslation();
+  const { label, choose, term: termName } = PARTY_KINDS[kind];
+  const initial = sent[kind];
+  // The no-JavaScript search step: what was searched and whether the list is cut.
+  const noScript = {
+    term: searched?.[termName] ?? '',
+    searched: Boolean(searched?.[termName]),
+    capped: sent.capped?.[kind] ?? false,
+    found: sent.found?.[kind] ?? initial.length,
+  };
   const [hydrated, setHydrated] = useState(false);
   const [term, setTerm] = useState('');
   const [found, setFound] = useState<PartyOption[] | null>(null);
@@ -135,7 +141,7 @@ function PartySelect({
             {t(`invoices.form.search.${kind}`)}
           </Text>
           <Flex gap="2">
-            <input id={searchId} type="search" name={kind === 'clients' ? 'clientQ' : 'customerQ'} defaultValue={noScript.term} className="native-select" style={{ flex: 1 }} />
+            <input id={searchId} type="search" name={termName} defaultValue={noScript.term} className="native-select" style={{ flex: 1 }} />
             {/* formNoValidate: a search step need not wait for the rest of the form to be complete. */}
             <Button type="submit" name="find" value={kind} variant="soft" formNoValidate>
               {t(`invoices.form.search.find.${kind}`)}
@@ -165,7 +171,7 @@ function PartySelect({
         />
       ) : null}
       <NativeSelect
-        label={label}
+        label={t(label)}
         errors={errors}
         {...selectProps}
         onChange={(event) => {
@@ -173,17 +179,13 @@ function PartySelect({
           setChosen(options.find((option) => option.id === event.target.value) ?? null);
         }}
       >
-        <option value="">{t(kind === 'clients' ? 'invoices.form.chooseClient' : 'invoices.form.chooseCustomer')}</option>
+        <option value="">{t(choose)}</option>
         {found !== null && found.length === 0 ? (
           <option value="" disabled>
             {t('invoices.form.search.none')}
           </option>
         ) : null}
-        {options.map((option) => (
-          <option key={option.id} value={option.id}>
-            {option.blocked ? `${option.name} (${t('invoices.form.blocked')})` : option.name}
-          </option>
-        ))}
+        <Options items={options} value={(option) => option.id} label={(option) => (option.blocked ? `${option.name} (${t('invoices.form.blocked')})` : option.name)} />
       </NativeSelect>
     </Flex>
   );
@@ -226,32 +228,8 @@ export function ManualInvoiceForm({
       {fetcher ? <input type="hidden" name="via" value="dialog" /> : null}
       <Flex direction="column" gap="3">
         <Grid columns={{ initial: '1', sm: '2' }} gap="3">
-          <PartySelect
-            kind="clients"
-            label={t('invoices.form.client')}
-            errors={fields.clientId.errors}
-            selectProps={getSelectProps(fields.clientId)}
-            initial={options.clients}
-            noScript={{
-              term: searched?.clientQ ?? '',
-              searched: Boolean(searched?.clientQ),
-              capped: options.capped?.clients ?? false,
-              found: options.found?.clients ?? options.clients.length,
-            }}
-          />
-          <PartySelect
-            kind="customers"
-            label={t('invoices.form.customer')}
-            errors={fields.customerId.errors}
-            selectProps={getSelectProps(fields.customerId)}
-            initial={options.customers}
-            noScript={{
-              term: searched?.customerQ ?? '',
-              searched: Boolean(searched?.customerQ),
-              capped: options.capped?.customers ?? false,
-              found: options.found?.customers ?? options.customers.length,
-            }}
-          />
+          <PartySelect kind="clients" errors={fields.clientId.errors} selectProps={getSelectProps(fields.clientId)} options={options} searched={searched} />
+          <PartySelect kind="customers" errors={fields.customerId.errors} selectProps={getSelectProps(fields.customerId)} options={options} searched={searched} />
           <Field label={t('invoices.form.invoiceNumber')} inputProps={getInputProps(fields.invoiceNumber, { type: 'text' })} errors={tr(fields.invoiceNumber.errors)} />
           <Field
             label={t('invoices.form.amount')}
@@ -308,15 +286,9 @@ export function UblImportForm({ options, result, fetcher, find }: { options: Par
           <Grid columns={{ initial: '1', sm: '2' }} gap="3">
             <PartySelect
               kind="clients"
-              label={t('invoices.form.client')}
               selectProps={{ name: 'clientId', required: true, defaultValue: refused?.clientId ?? searched?.values.clientId ?? '' }}
-              initial={options.clients}
-              noScript={{
-                term: searched?.clientQ ?? '',
-                searched: Boolean(searched?.clientQ),
-                capped: options.capped?.clients ?? false,
-                found: options.found?.clients ?? options.clients.length,
-              }}
+              options={options}
+              searched={searched}
             />
             <FileInput name="xmlFile" label={t('invoices.ubl.file')} accept=".xml,application/xml,text/xml" />
           </Grid>

@@ -24,31 +24,20 @@ function displayParams(params: EligibilityCheckView['params']): Record<string, s
 }
 
 /** Passed, failed or not checked: an icon and a word, never colour alone. */
+const OUTCOMES = {
+  passed: { colour: 'green', weight: 'medium', Icon: CheckCircledIcon, text: 'invoices.eligibility.passed' },
+  failed: { colour: 'red', weight: 'medium', Icon: CrossCircledIcon, text: 'invoices.eligibility.failed' },
+  notChecked: { colour: 'gray', weight: undefined, Icon: MinusCircledIcon, text: 'invoices.eligibility.notChecked' },
+} as const;
+
 function Outcome({ passed }: { passed: boolean | null }) {
   const { t } = useTranslation();
-  if (passed === true)
-    return (
-      <Flex align="center" gap="1" asChild>
-        <Text color="green" size="2" weight="medium">
-          <CheckCircledIcon aria-hidden />
-          {t('invoices.eligibility.passed')}
-        </Text>
-      </Flex>
-    );
-  if (passed === false)
-    return (
-      <Flex align="center" gap="1" asChild>
-        <Text color="red" size="2" weight="medium">
-          <CrossCircledIcon aria-hidden />
-          {t('invoices.eligibility.failed')}
-        </Text>
-      </Flex>
-    );
+  const { colour, weight, Icon, text } = OUTCOMES[passed === null ? 'notChecked' : passed ? 'passed' : 'failed'];
   return (
     <Flex align="center" gap="1" asChild>
-      <Text color="gray" size="2">
-        <MinusCircledIcon aria-hidden />
-        {t('invoices.eligibility.notChecked')}
+      <Text color={colour} size="2" weight={weight}>
+        <Icon aria-hidden />
+        {t(text)}
       </Text>
     </Flex>
   );

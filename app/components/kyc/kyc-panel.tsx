@@ -1,11 +1,12 @@
 import { Badge, Box, Button, Callout, Card, Flex, Heading, Table, Text, VisuallyHidden } from '@radix-ui/themes';
-import { Form, Link, useNavigation } from '@remix-run/react';
+import { Link, useNavigation } from '@remix-run/react';
 import { SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 import { useTranslation } from 'react-i18next';
 import type { KycApplication } from '~/onboarding/kyc-decision.server.ts';
 import type { KycRefusalData } from '~/onboarding/kyc-page.server.ts';
 import { useRefusalText } from '~/components/refusal-text.ts';
 import { formatBytes, formatDate } from '~/utils/format.ts';
+import { IntentForm } from '~/components/kit/intent-form.tsx';
 
 /**
  * The KYC review of one client (/clients/{id} and a KYC task's details on
@@ -19,32 +20,20 @@ const STATUS_COLOURS = { active: 'green', pending: 'amber', inactive: 'gray' } a
 
 function DecisionForm({ clientId, decision, children }: { clientId: string; decision: string; children: React.ReactNode }) {
   return (
-    <Form method="post" preventScrollReset>
-      <input type="hidden" name="intent" value="kyc" />
-      <input type="hidden" name="clientId" value={clientId} />
-      <input type="hidden" name="decision" value={decision} />
+    <IntentForm intent="kyc" values={{ clientId, decision }} preventScrollReset>
       {children}
-    </Form>
+    </IntentForm>
   );
 }
 
-function TextForm({
-  clientId,
-  decision,
-  field,
-  summary,
-  submit,
-  refusal,
-  color,
-}: {
-  clientId: string;
-  decision: 'reject' | 'request_documents';
-  field: 'reason' | 'message';
-  summary: string;
-  submit: string;
-  refusal: KycRefusalData | null;
-  color?: 'red';
-}) {
+/** The two decisions that carry a text: the field it is posted in, the summary and submit texts, the colour. */
+const TEXT_DECISIONS = {
+  reject: { field: 'reason', summary: 'kyc.actions.reject', submit: 'kyc.actions.confirmReject', color: 'red' },
+  request_documents: { field: 'message', summary: 'kyc.actions.requestDocuments', submit: 'kyc.actions.sendRequest', color: undefined },
+} as const;
+
+function TextForm({ clientId, decision, refusal }: { clientId: string; decision: keyof typeof TEXT_DECISIONS; refusal: KycRefusalData | null }) {
+  const { field, summary, submit, color } = TEXT_DECISIONS[decision];
   const { t } = useTranslation();
   const message = useRefusalText();
   const busy = useBusy(clientId);
@@ -53,7 +42,7 @@ function TextForm({
   return (
     <details open={Boolean(mine)} data-testid={`kyc-${decision}`}>
       <Button asChild size="2" variant="soft" color={color}>
-        <summary>{summary}</summary>
+        <summary>{t(summary)}</summary>
       </Button>
       <Box mt="2" p="2" style={{ border: '1px solid var(--gray-a6)', borderRadius: 'var(--radius-2)' }}>
         <DecisionForm clientId={clientId} decision={decision}>
@@ -64,7 +53,7 @@ function TextForm({
               errors={errors?.map(message)}
               textAreaProps={{ required: true, maxLength: 5000, defaultValue: mine?.values[field] ?? '' }}
             />
-            <SubmitRow submitLabel={submit} busy={busy} justify="start" size="2" color={color} />
+            <SubmitRow submitLabel={t(submit)} busy={busy} justify="start" size="2" color={color} />
           </Flex>
         </DecisionForm>
       </Box>
@@ -181,24 +170,9 @@ export function KycPanel({
                     {t('kyc.actions.approve')}
                   </Button>
                 </DecisionForm>
-                <TextForm
-                  clientId={application.clientId}
-                  decision="reject"
-                  field="reason"
-                  summary={t('kyc.actions.reject')}
-                  submit={t('kyc.actions.confirmReject')}
-                  refusal={mine}
-                  color="red"
-                />
+                <TextForm clientId={application.clientId} decision="reject" refusal={mine} />
                 {application.email ? (
-                  <TextForm
-                    clientId={application.clientId}
-                    decision="request_documents"
-                    field="message"
-                    summary={t('kyc.actions.requestDocuments')}
-                    submit={t('kyc.actions.sendRequest')}
-                    refusal={mine}
-                  />
+                  <TextForm clientId={application.clientId} decision="request_documents" refusal={mine} />
                 ) : (
                   <Text size="2" color="gray">
                     {t('kyc.panel.noEmailHint')}

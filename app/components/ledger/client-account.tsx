@@ -3,7 +3,7 @@ import { Badge, Button, Flex, Grid, Heading, Table, Text, TextField } from '@rad
 import { Form, Link, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { Field, FormErrors } from '~/components/forms.tsx';
-import { SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
+import { Options, SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 import { Pager } from '~/components/kit/pager.tsx';
 import { TableHead } from '~/components/kit/table-head.tsx';
 import { useZodForm } from '~/components/kit/zod-form.ts';
@@ -12,6 +12,7 @@ import type { AccountActionData, loadClientAccount } from '~/ledger/account-page
 import { adjustmentRequestSchema } from '~/ledger/schemas.ts';
 import type { LedgerEntryDto } from '~/ledger/statement.server.ts';
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
+import { IntentForm } from '~/components/kit/intent-form.tsx';
 
 type Account = Awaited<ReturnType<typeof loadClientAccount>>;
 
@@ -182,16 +183,12 @@ function PendingAdjustments({ account, meId, actionData }: { account: Account; m
               </Text>
             ) : (
               <Flex gap="3" wrap="wrap" align="end">
-                <Form method="post">
-                  <input type="hidden" name="intent" value="adjustment-approve" />
-                  <input type="hidden" name="id" value={adjustment.id} />
+                <IntentForm intent="adjustment-approve" values={{ id: adjustment.id }}>
                   <Button type="submit" color="green" data-testid="adjustment-approve">
                     {t('ledger.adjustments.approve')}
                   </Button>
-                </Form>
-                <Form method="post">
-                  <input type="hidden" name="intent" value="adjustment-reject" />
-                  <input type="hidden" name="id" value={adjustment.id} />
+                </IntentForm>
+                <IntentForm intent="adjustment-reject" values={{ id: adjustment.id }}>
                   <Flex gap="2" align="end">
                     <Flex direction="column" gap="1">
                       <Text as="label" size="2" htmlFor={`reject-reason-${adjustment.id}`}>
@@ -203,7 +200,7 @@ function PendingAdjustments({ account, meId, actionData }: { account: Account; m
                       {t('ledger.adjustments.reject')}
                     </Button>
                   </Flex>
-                </Form>
+                </IntentForm>
               </Flex>
             )}
           </Flex>
@@ -234,11 +231,7 @@ function AdjustmentForm({ account, actionData }: { account: Account; actionData?
           <Field label={t('ledger.adjustments.amount')} inputProps={{ ...getInputProps(fields.amount, { type: 'text' }), inputMode: 'decimal' }} errors={fields.amount.errors} />
           <SelectField label={t('ledger.adjustments.invoice')} meta={fields.invoiceId}>
             <option value="">{t('ledger.adjustments.noInvoice')}</option>
-            {account.invoiceChoices.map((invoice) => (
-              <option key={invoice.id} value={invoice.id}>
-                {invoice.number}
-              </option>
-            ))}
+            <Options items={account.invoiceChoices} value={(invoice) => invoice.id} label={(invoice) => invoice.number} />
           </SelectField>
         </Grid>
         <TextAreaField label={t('ledger.adjustments.reason')} meta={fields.reason} />

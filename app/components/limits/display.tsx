@@ -1,10 +1,11 @@
 import { Badge, Button, Card, Flex, Heading, Progress, Text } from '@radix-ui/themes';
-import { Form, Link, useNavigation } from '@remix-run/react';
+import { Link, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { usageColour } from '~/components/clients/display.tsx';
 import type { ClientLimitDto, CreditLimitRequestDto } from '~/limits/credit-limits.server.ts';
 import type { CreditLimitStatus, LimitPartyType } from '~/limits/schemas.ts';
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
+import { IntentForm } from '~/components/kit/intent-form.tsx';
 
 /** The displays of /limits (docs/screens.md): status badges, request cards with the decisions, the grid's usage bars. */
 
@@ -102,20 +103,16 @@ export function RequestCard({ request, canDecide, isOwn }: { request: CreditLimi
         ) : null}
         {offerDecision ? (
           <Flex gap="2" justify="end">
-            <Form method="post">
-              <input type="hidden" name="intent" value="approve" />
-              <input type="hidden" name="id" value={request.id} />
+            <IntentForm intent="approve" values={{ id: request.id }}>
               <Button type="submit" color="green" disabled={busy}>
                 {t('limits.card.approve')}
               </Button>
-            </Form>
-            <Form method="post">
-              <input type="hidden" name="intent" value="reject" />
-              <input type="hidden" name="id" value={request.id} />
+            </IntentForm>
+            <IntentForm intent="reject" values={{ id: request.id }}>
               <Button type="submit" color="red" variant="soft" disabled={busy}>
                 {t('limits.card.reject')}
               </Button>
-            </Form>
+            </IntentForm>
           </Flex>
         ) : canDecide && request.status === 'pending' && isOwn ? (
           <Text size="1" color="gray" data-testid="own-request">

@@ -9,7 +9,7 @@ import { creditLimitRequestSchema, LIMIT_PARTY_TYPES, type LimitPartyType } from
 import { formatEur } from '~/utils/format.ts';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
 import { CreateDialog, CreatePanel } from '~/components/kit/create-form.tsx';
-import { SelectField, TextAreaField } from '~/components/kit/fields.tsx';
+import { Options, SelectField, TextAreaField } from '~/components/kit/fields.tsx';
 
 /**
  * The 'new credit limit request' form (docs/screens.md, docs/domain-model.md#validation): whose
@@ -152,11 +152,7 @@ function DebtorSelect({ fields, initial, noScript }: { fields: Fields; initial: 
         hint={currentLimitHint(selected, t)}
       >
         <option value="">{t('limits.fields.chooseCustomer')}</option>
-        {options.map((customer) => (
-          <option key={customer.id} value={customer.id}>
-            {customer.companyName}
-          </option>
-        ))}
+        <Options items={options} value={(customer) => customer.id} label={(customer) => customer.companyName} />
       </SelectField>
     </Flex>
   );
@@ -193,11 +189,7 @@ function RequestFields({
           hint={currentLimitHint(selected, t)}
         >
           <option value="">{t('limits.fields.chooseClient')}</option>
-          {clients.map((client) => (
-            <option key={client.id} value={client.id}>
-              {client.companyName}
-            </option>
-          ))}
+          <Options items={clients} value={(client) => client.id} label={(client) => client.companyName} />
         </SelectField>
       ) : (
         <DebtorSelect fields={fields} initial={customers} noScript={noScript} />
@@ -221,20 +213,22 @@ function RequestFields({
 const NOT_SEARCHED = { term: '', searched: false, capped: false };
 
 /** The JavaScript dialog: whose limit is a select; toasts on failure, closes and resets on success (the success toast comes from the server). */
-export function RequestLimitDialog({
-  open,
-  onOpenChange,
-  clients,
-  customers,
-  defaultValidUntil,
-  today,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
+/** What both request forms offer: the clients and debtors to choose from, the default 'valid until' and today (its lower bound). */
+interface RequestChoices {
   clients: PartyChoice[];
   customers: PartyChoice[];
   defaultValidUntil: string;
   today: string;
+}
+
+export function RequestLimitDialog({
+  open,
+  onOpenChange,
+  choices: { clients, customers, defaultValidUntil, today },
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  choices: RequestChoices;
 }) {
   const { t } = useTranslation();
   // The dialog runs with JavaScript, so it never posts the no-JavaScript search step: its answers are the create form's.
@@ -255,11 +249,7 @@ export function RequestLimitDialog({
     >
       <Flex direction="column" gap="3">
         <SelectField label={t('limits.fields.partyType')} meta={fields.partyType}>
-          {LIMIT_PARTY_TYPES.map((type) => (
-            <option key={type} value={type}>
-              {t(`limits.newFor.${type}`)}
-            </option>
-          ))}
+          <Options items={LIMIT_PARTY_TYPES} label={(type) => t(`limits.newFor.${type}`)} />
         </SelectField>
         <RequestFields form={form} fields={fields} clients={clients} customers={customers} today={today} partyType={partyType} noScript={NOT_SEARCHED} />
       </Flex>
@@ -273,10 +263,7 @@ export function RequestLimitDialog({
  * JavaScript. Whose limit is chosen by the two links, which keep the panel open.
  */
 export function RequestLimitPanel({
-  clients,
-  customers,
-  defaultValidUntil,
-  today,
+  choices: { clients, customers, defaultValidUntil, today },
   partyType,
   clientId,
   customerId,
@@ -286,12 +273,9 @@ export function RequestLimitPanel({
   hrefFor,
   customersCapped = false,
 }: {
-  clients: PartyChoice[];
-  customers: PartyChoice[];
-  /** More debtors exist than `customers` lists. */
+  choices: RequestChoices;
+  /** More debtors exist than `choices.customers` lists. */
   customersCapped?: boolean;
-  defaultValidUntil: string;
-  today: string;
   partyType: LimitPartyType;
   clientId: string | null;
   customerId: string | null;

@@ -10,9 +10,9 @@ import { formatDateTime } from '~/utils/format.ts';
 import { ActivityLabel, INTEGRATION_COLORS, STATUS_COLORS } from '../dashboard/labels.tsx';
 import { activityStatus } from '~/dashboard/display.ts';
 import { Pager } from '~/components/kit/pager.tsx';
-import { TableHead } from '~/components/kit/table-head.tsx';
 import { SectionCard } from '~/components/kit/section-card.tsx';
 import { Options } from '~/components/kit/fields.tsx';
+import { DataTable } from '~/components/kit/data-table.tsx';
 
 export type MonitoringData = Awaited<ReturnType<typeof loadMonitoring>>;
 type Status = MonitoringData['status'];
@@ -67,30 +67,31 @@ function IntegrationTable({ status }: { status: Status }) {
   const { t } = useTranslation();
   if (!status.integrations.length) return <Text color="gray">{t('dashboard.integrations.empty')}</Text>;
   return (
-    <Table.Root size="1" data-testid="integration-health">
-      <TableHead
-        columns={[
-          t('dashboard.monitoring.integrations.name'),
-          t('dashboard.monitoring.integrations.status'),
-          t('dashboard.monitoring.integrations.lastCheck'),
-          { label: t('dashboard.monitoring.integrations.errorCount'), justify: 'end' },
-          t('dashboard.monitoring.integrations.lastError'),
-        ]}
-      />
-      <Table.Body>
-        {status.integrations.map((integration) => (
-          <Table.Row key={integration.id} data-integration-type={integration.type}>
-            <Table.RowHeaderCell>{integration.name}</Table.RowHeaderCell>
-            <Table.Cell>
-              <IntegrationBadge status={integration.status} />
-            </Table.Cell>
-            <Table.Cell>{integration.lastCheck ? formatDateTime(integration.lastCheck) : t('dashboard.integrations.neverChecked')}</Table.Cell>
-            <Table.Cell justify="end">{integration.errorCount}</Table.Cell>
-            <Table.Cell>{integration.lastError ?? '—'}</Table.Cell>
-          </Table.Row>
-        ))}
-      </Table.Body>
-    </Table.Root>
+    <DataTable
+      size="1"
+      data-testid="integration-health"
+      columns={[
+        t('dashboard.monitoring.integrations.name'),
+        t('dashboard.monitoring.integrations.status'),
+        t('dashboard.monitoring.integrations.lastCheck'),
+        { label: t('dashboard.monitoring.integrations.errorCount'), justify: 'end' },
+        t('dashboard.monitoring.integrations.lastError'),
+      ]}
+      items={status.integrations}
+      rowKey={(integration) => integration.id}
+      rowProps={(integration) => ({ 'data-integration-type': integration.type })}
+      cells={(integration) => (
+        <>
+          <Table.RowHeaderCell>{integration.name}</Table.RowHeaderCell>
+          <Table.Cell>
+            <IntegrationBadge status={integration.status} />
+          </Table.Cell>
+          <Table.Cell>{integration.lastCheck ? formatDateTime(integration.lastCheck) : t('dashboard.integrations.neverChecked')}</Table.Cell>
+          <Table.Cell justify="end">{integration.errorCount}</Table.Cell>
+          <Table.Cell>{integration.lastError ?? '—'}</Table.Cell>
+        </>
+      )}
+    />
   );
 }
 
@@ -143,30 +144,31 @@ function SystemTab({ status }: { status: Status }) {
             {t('dashboard.monitoring.queues.unavailable')}
           </Text>
         )}
-        <Table.Root size="1" data-testid="queue-table">
-          <TableHead
-            columns={[
-              t('dashboard.monitoring.queues.name'),
-              { label: t('dashboard.monitoring.queues.created'), justify: 'end' },
-              { label: t('dashboard.monitoring.queues.retry'), justify: 'end' },
-              { label: t('dashboard.monitoring.queues.active'), justify: 'end' },
-              { label: t('dashboard.monitoring.queues.failed'), justify: 'end' },
-            ]}
-          />
-          <Table.Body>
-            {status.queues.map((queue) => (
-              <Table.Row key={queue.name} data-queue={queue.name}>
-                <Table.RowHeaderCell>{queue.name}</Table.RowHeaderCell>
-                <Table.Cell justify="end">{queue.created}</Table.Cell>
-                <Table.Cell justify="end">{queue.retry}</Table.Cell>
-                <Table.Cell justify="end">{queue.active}</Table.Cell>
-                <Table.Cell justify="end">
-                  <Text color={queue.failed24h ? 'red' : undefined}>{queue.failed24h}</Text>
-                </Table.Cell>
-              </Table.Row>
-            ))}
-          </Table.Body>
-        </Table.Root>
+        <DataTable
+          size="1"
+          data-testid="queue-table"
+          columns={[
+            t('dashboard.monitoring.queues.name'),
+            { label: t('dashboard.monitoring.queues.created'), justify: 'end' },
+            { label: t('dashboard.monitoring.queues.retry'), justify: 'end' },
+            { label: t('dashboard.monitoring.queues.active'), justify: 'end' },
+            { label: t('dashboard.monitoring.queues.failed'), justify: 'end' },
+          ]}
+          items={status.queues}
+          rowKey={(queue) => queue.name}
+          rowProps={(queue) => ({ 'data-queue': queue.name })}
+          cells={(queue) => (
+            <>
+              <Table.RowHeaderCell>{queue.name}</Table.RowHeaderCell>
+              <Table.Cell justify="end">{queue.created}</Table.Cell>
+              <Table.Cell justify="end">{queue.retry}</Table.Cell>
+              <Table.Cell justify="end">{queue.active}</Table.Cell>
+              <Table.Cell justify="end">
+                <Text color={queue.failed24h ? 'red' : undefined}>{queue.failed24h}</Text>
+              </Table.Cell>
+            </>
+          )}
+        />
       </SectionCard>
       <SectionCard level="h3" title={t('dashboard.monitoring.failedJobs.title')} testId="failed-jobs">
         {status.recentFailedJobs.length ? (
@@ -262,33 +264,34 @@ function LogsTab({ data }: { data: MonitoringData }) {
             {t('dashboard.monitoring.logs.total', { count: data.logs.total })}
           </Text>
           {data.logs.logs.length ? (
-            <Table.Root size="1" data-testid="log-table">
-              <TableHead
-                columns={[
-                  t('dashboard.monitoring.logs.time'),
-                  t('dashboard.monitoring.logs.user'),
-                  t('dashboard.monitoring.logs.action'),
-                  t('dashboard.monitoring.logs.entity'),
-                  t('dashboard.monitoring.logs.ip'),
-                ]}
-              />
-              <Table.Body>
-                {data.logs.logs.map((log) => (
-                  <Table.Row key={log.id} data-log-id={log.id}>
-                    <Table.Cell>{formatDateTime(log.createdAt)}</Table.Cell>
-                    <Table.Cell>{log.userName ?? t('dashboard.activities.system')}</Table.Cell>
-                    <Table.Cell>
-                      <Badge color={STATUS_COLORS[activityStatus(log.action)]} mr="2">
-                        {log.action}
-                      </Badge>
-                      <ActivityLabel action={log.action} />
-                    </Table.Cell>
-                    <Table.Cell>{log.entityType ?? '—'}</Table.Cell>
-                    <Table.Cell>{log.ipAddress ?? '—'}</Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table.Root>
+            <DataTable
+              size="1"
+              data-testid="log-table"
+              columns={[
+                t('dashboard.monitoring.logs.time'),
+                t('dashboard.monitoring.logs.user'),
+                t('dashboard.monitoring.logs.action'),
+                t('dashboard.monitoring.logs.entity'),
+                t('dashboard.monitoring.logs.ip'),
+              ]}
+              items={data.logs.logs}
+              rowKey={(log) => log.id}
+              rowProps={(log) => ({ 'data-log-id': log.id })}
+              cells={(log) => (
+                <>
+                  <Table.Cell>{formatDateTime(log.createdAt)}</Table.Cell>
+                  <Table.Cell>{log.userName ?? t('dashboard.activities.system')}</Table.Cell>
+                  <Table.Cell>
+                    <Badge color={STATUS_COLORS[activityStatus(log.action)]} mr="2">
+                      {log.action}
+                    </Badge>
+                    <ActivityLabel action={log.action} />
+                  </Table.Cell>
+                  <Table.Cell>{log.entityType ?? '—'}</Table.Cell>
+                  <Table.Cell>{log.ipAddress ?? '—'}</Table.Cell>
+                </>
+              )}
+            />
           ) : (
             <Text color="gray">{t('dashboard.monitoring.logs.empty')}</Text>
           )}

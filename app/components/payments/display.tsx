@@ -1,8 +1,7 @@
-import { Badge, Card, Flex, Text } from '@radix-ui/themes';
+import { Badge } from '@radix-ui/themes';
 import { useTranslation } from 'react-i18next';
-import { formatEur } from '~/utils/format.ts';
 
-/** Badges and summary cards of /payments (docs/screens.md: 2 decimals on payments). */
+/** The status badges of /payments. */
 
 const PAYMENT_COLOURS = { pending: 'amber', confirmed: 'green', failed: 'red', refunded: 'gray' } as const;
 const PAYOUT_COLOURS = { pending: 'amber', exported: 'blue', paid: 'green', cancelled: 'gray' } as const;
@@ -31,23 +30,5 @@ export function PayoutStatusBadge({ status }: { status: string }) {
     <Badge color={PAYOUT_COLOURS[status as keyof typeof PAYOUT_COLOURS] ?? 'gray'} data-testid="payout-status">
       {t(`payments.payouts.status.${status}`, { defaultValue: status })}
     </Badge>
-  );
-}
-
-export function SummaryCard({ testId, label, amount, hint, colour }: { testId: string; label: string; amount: number; hint: string; colour?: 'amber' | 'green' | 'red' | 'gray' }) {
-  return (
-    <Card size="2" data-testid={testId}>
-      <Flex direction="column" gap="1">
-        <Text size="2" color="gray">
-          {label}
-        </Text>
-        <Text size="5" weight="bold" color={colour} data-testid="summary-amount">
-          {formatEur(amount)}
-        </Text>
-        <Text size="1" color="gray" data-testid="summary-count">
-          {hint}
-        </Text>
-      </Flex>
-    </Card>
   );
 }

@@ -6,6 +6,7 @@ import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 import { OverdueBadge, PaymentStatusBadge, PayoutStatusBadge } from './display.tsx';
 import type { PayableOption } from './record-payment.tsx';
 import { TableHead } from '~/components/kit/table-head.tsx';
+import { IntentForm } from '~/components/kit/intent-form.tsx';
 
 /**
  * The lists of /payments: payments with their actions, payouts with the
@@ -41,14 +42,12 @@ function ActionButton({ intent, id, label, colour }: { intent: string; id: strin
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting' && navigation.formData?.get('id') === id && navigation.formData?.get('intent') === intent;
   return (
-    <Form method="post">
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="id" value={id} />
+    <IntentForm intent={intent} values={{ id }}>
       <ReturnTo />
       <Button type="submit" size="1" variant={intent === 'confirm' ? 'solid' : 'soft'} color={colour} disabled={busy}>
         {label}
       </Button>
-    </Form>
+    </IntentForm>
   );
 }
 

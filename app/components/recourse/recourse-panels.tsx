@@ -7,6 +7,7 @@ import { SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 import { TableHead } from '~/components/kit/table-head.tsx';
 import { useRefusalText } from '~/components/refusal-text.ts';
 import { formatDateTime, formatEur } from '~/utils/format.ts';
+import { IntentForm } from '~/components/kit/intent-form.tsx';
 
 /** The recourse forms (docs/screens.md#pages): "Regres" on a financed recourse invoice, the write-off request on a non-recourse one, and the write-off decisions. */
 
@@ -170,11 +171,9 @@ export function WriteOffRequestsTable({
               <Table.Cell>
                 {request.status === 'pending' && rights.decideWriteOff && request.requestedBy !== rights.userId ? (
                   <Flex direction="column" gap="2">
-                    <Form method="post">
-                      <input type="hidden" name="intent" value="approve-write-off" />
-                      <input type="hidden" name="requestId" value={request.id} />
+                    <IntentForm intent="approve-write-off" values={{ requestId: request.id }}>
                       <SubmitRow submitLabel={t('recourse.requests.approve')} busy={false} justify="start" size="1" testId="write-off-approve" />
-                    </Form>
+                    </IntentForm>
                     <ReasonForm
                       intent="reject-write-off"
                       requestId={request.id}

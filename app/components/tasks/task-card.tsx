@@ -1,5 +1,5 @@
 import { Button, Callout, Card, Flex, Heading, Link as RadixLink, Text } from '@radix-ui/themes';
-import { Form, Link, useNavigation } from '@remix-run/react';
+import { Link, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { TaskDto } from '~/tasks/tasks.server.ts';
 import { InlineSelect, Options } from '~/components/kit/fields.tsx';
@@ -7,6 +7,7 @@ import { formatDate } from '~/utils/format.ts';
 import { useRefusalTexts } from '~/components/refusal-text.ts';
 import { TaskBadges } from './display.tsx';
 import { tasksHref, type TaskListState } from './list.tsx';
+import { IntentForm } from '~/components/kit/intent-form.tsx';
 
 /** A task's card (docs/screens.md): title, description, type, priority, status, assignee, due date, late badge, links and the buttons. */
 export type TaskView = TaskDto;
@@ -47,13 +48,11 @@ export function TaskActionForm({ id, intent, label, color, variant }: { id: stri
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting' && navigation.formData?.get('id') === id && navigation.formData?.get('intent') === intent;
   return (
-    <Form method="post" preventScrollReset>
-      <input type="hidden" name="intent" value={intent} />
-      <input type="hidden" name="id" value={id} />
+    <IntentForm intent={intent} values={{ id }} preventScrollReset>
       <Button type="submit" size="1" color={color} variant={variant} disabled={busy}>
         {label}
       </Button>
-    </Form>
+    </IntentForm>
   );
 }
 
@@ -96,14 +95,12 @@ export function EntityLine({ task }: { task: Pick<TaskView, 'entityType' | 'enti
 function AssignForm({ task, users }: { task: TaskView; users: UserOption[] }) {
   const { t } = useTranslation();
   return (
-    <Form method="post" preventScrollReset>
-      <input type="hidden" name="intent" value="assign" />
-      <input type="hidden" name="id" value={task.id} />
+    <IntentForm intent="assign" values={{ id: task.id }} preventScrollReset>
       <InlineSelect label={t('tasks.actions.assignTo', { title: task.title })} name="assignedTo" defaultValue={task.assignedTo ?? ''} submitLabel={t('tasks.actions.assign')}>
         <option value="">{t('tasks.card.unassigned')}</option>
         <Options items={users} value={(user) => user.id} label={(user) => user.name} />
       </InlineSelect>
-    </Form>
+    </IntentForm>
   );
 }
 

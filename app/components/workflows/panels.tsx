@@ -2,6 +2,7 @@ import { Badge, Button, Card, Flex, Heading, Table, Text, TextField } from '@rad
 import { Form } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { PanelHeader } from '~/components/kit/panel-header.tsx';
+import { DataTable } from '~/components/kit/data-table.tsx';
 import { ErrorList, Field } from '~/components/forms.tsx';
 import { Options, SelectField, TextAreaField } from '~/components/kit/fields.tsx';
 import { useRefusalText } from '~/components/refusal-text.ts';
@@ -38,46 +39,44 @@ export function DetailsPanel({ instance, closeHref, canRun }: { instance: Workfl
             {t('workflows.card.lastError')}: {instance.lastError}
           </Text>
         ) : null}
-        {instance.stepRuns.length === 0 ? (
-          <Text color="gray">{t('workflows.details.noRuns')}</Text>
-        ) : (
-          <Table.Root size="1" variant="surface">
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeaderCell>{t('workflows.details.step')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>{t('workflows.details.attempt')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>{t('workflows.details.status')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>{t('workflows.details.started')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>{t('workflows.details.finished')}</Table.ColumnHeaderCell>
-                <Table.ColumnHeaderCell>{t('workflows.details.outcome')}</Table.ColumnHeaderCell>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {instance.stepRuns.map((run) => (
-                <Table.Row key={run.id} data-testid="step-run">
-                  <Table.Cell>
-                    {run.stepIndex + 1}. {run.stepName}
-                  </Table.Cell>
-                  <Table.Cell>{run.attempt}</Table.Cell>
-                  <Table.Cell>
-                    <Badge color={run.status === 'completed' ? 'green' : run.status === 'failed' ? 'red' : 'blue'}>{t(`workflows.runStatus.${run.status}`)}</Badge>
-                  </Table.Cell>
-                  <Table.Cell>{formatDateTime(run.startedAt)}</Table.Cell>
-                  <Table.Cell>{run.finishedAt ? formatDateTime(run.finishedAt) : '—'}</Table.Cell>
-                  <Table.Cell>
-                    {run.error ? (
-                      <Text color="red" size="1">
-                        {t('workflows.details.error')}: {run.error}
-                      </Text>
-                    ) : (
-                      <Text size="1">{typeof run.outcome?.summary === 'string' ? run.outcome.summary : ''}</Text>
-                    )}
-                  </Table.Cell>
-                </Table.Row>
-              ))}
-            </Table.Body>
-          </Table.Root>
-        )}
+        <DataTable
+          size="1"
+          variant="surface"
+          empty={t('workflows.details.noRuns')}
+          columns={[
+            t('workflows.details.step'),
+            t('workflows.details.attempt'),
+            t('workflows.details.status'),
+            t('workflows.details.started'),
+            t('workflows.details.finished'),
+            t('workflows.details.outcome'),
+          ]}
+          items={instance.stepRuns}
+          rowKey={(run) => run.id}
+          rowProps={() => ({ 'data-testid': 'step-run' })}
+          cells={(run) => (
+            <>
+              <Table.Cell>
+                {run.stepIndex + 1}. {run.stepName}
+              </Table.Cell>
+              <Table.Cell>{run.attempt}</Table.Cell>
+              <Table.Cell>
+                <Badge color={run.status === 'completed' ? 'green' : run.status === 'failed' ? 'red' : 'blue'}>{t(`workflows.runStatus.${run.status}`)}</Badge>
+              </Table.Cell>
+              <Table.Cell>{formatDateTime(run.startedAt)}</Table.Cell>
+              <Table.Cell>{run.finishedAt ? formatDateTime(run.finishedAt) : '—'}</Table.Cell>
+              <Table.Cell>
+                {run.error ? (
+                  <Text color="red" size="1">
+                    {t('workflows.details.error')}: {run.error}
+                  </Text>
+                ) : (
+                  <Text size="1">{typeof run.outcome?.summary === 'string' ? run.outcome.summary : ''}</Text>
+                )}
+              </Table.Cell>
+            </>
+          )}
+        />
       </Flex>
     </Card>
   );
