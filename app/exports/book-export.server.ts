@@ -99,6 +99,7 @@ export const NOT_EXPORTED: Readonly<Record<string, string>> = {
   outgoing_einvoice_counters: 'the numbering counter; the numbers are in outgoing_einvoices',
   invoice_status_deltas: 'running totals derived from invoices',
   invoice_day_deltas: 'running totals derived from invoices',
+  invoice_payable_deltas: 'running totals derived from invoices',
   open_book_changes: "the factor's open book per invoice and day, derived from the ledger, the credit notes and the invoices",
   open_book_totals: 'running totals derived from open_book_changes',
   open_book_deltas: 'running totals derived from open_book_changes',

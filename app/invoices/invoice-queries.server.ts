@@ -1,7 +1,7 @@
 import { selectOne, selectRows } from '../db.server.ts';
 import { openForPaymentSql, payableSql } from '../payments/open-amount.server.ts';
 import { invoiceSearchCondition } from '../search.server.ts';
-import { invoiceStatusTotals } from './summaries.server.ts';
+import { invoiceStatusTotals, payableInvoiceTotal } from './summaries.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { INVOICE_MESSAGES, INVOICE_STATUSES, INVOICE_TABS, type InvoiceStatus, type InvoiceTab } from './schemas.ts';
 import { isUuid } from '../utils/validation.ts';
@@ -341,7 +341,9 @@ export async function listPayableInvoices(options: { q?: string | null; limit?: 
   const { rows, total } = await pageWithTotal<InvoiceListRow & { open_for_payment: string }>(where, replacements, {
     searched: Boolean(search),
     extra: `${openForPaymentSql('i')} AS open_for_payment`,
-    count: () => selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM invoices i ${where}`, replacements).then((row) => row?.total ?? 0),
+    // The whole payable list: the maintained total; a search is counted.
+    count: () =>
+      search ? selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM invoices i ${where}`, replacements).then((row) => row?.total ?? 0) : payableInvoiceTotal(),
   });
   return {
     items: rows.map((row) => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
-import { compactInvoiceSummaries, invoiceDayTotals, invoiceStatusTotals } from './summaries.server.ts';
+import { compactInvoiceSummaries, invoiceDayTotals, invoiceStatusTotals, payableInvoiceTotal } from './summaries.server.ts';
 import { insertClient, insertCustomer } from '../../tests/factories.ts';
 
 /**
@@ -31,6 +31,11 @@ async function counted() {
 }
 
 async function expectTotalsMatchTheBook() {
+  // Payable as the payment form's list counts it (app/payments/open-amount.server.ts).
+  const payable = await selectOne<{ n: number }>(
+    `SELECT count(*)::int AS n FROM invoices WHERE status IN ('financed', 'charged_back') AND amount > paid_amount + credited_amount + pending_amount`,
+  );
+  expect(await payableInvoiceTotal()).toBe(payable!.n);
   const totals = await invoiceStatusTotals();
   const book = await counted();
   for (const row of book) expect(totals[row.status as keyof typeof totals]).toBe(row.n);
@@ -61,6 +66,15 @@ describe('maintained invoice totals', () => {
     await execute(`UPDATE invoices SET status = 'verified', verification_status = 'verified', verified_at = now() WHERE invoice_number IN ('S-1', 'S-2', 'S-3')`);
     await execute(`UPDATE invoices SET status = 'approved', approved_at = now() - interval '2 days' WHERE invoice_number = 'S-1'`);
     await execute(`UPDATE invoices SET status = 'rejected', rejected_at = now(), rejection_reason = 'Nepotpuno' WHERE invoice_number LIKE 'OLD-%'`);
+    // Financed, partly paid, a payment pending, fully paid, charged back: in and out of the payable total.
+    await execute(
+      `UPDATE invoices SET status = 'financed', financed_at = now(), factor_amount = 80.00, factor_fee = 2.00 WHERE invoice_number IN ('S-10', 'S-11', 'S-12', 'S-13', 'S-14')`,
+    );
+    await execute(`UPDATE invoices SET paid_amount = 40.00 WHERE invoice_number = 'S-10'`);
+    await execute(`UPDATE invoices SET pending_amount = 60.00 WHERE invoice_number = 'S-11'`);
+    await execute(`UPDATE invoices SET paid_amount = 100.00, status = 'paid', paid_at = now() WHERE invoice_number = 'S-12'`);
+    await execute(`UPDATE invoices SET status = 'charged_back', charged_back_at = now(), charge_back_reason = 'Dužnik nije platio' WHERE invoice_number = 'S-13'`);
+    await expectTotalsMatchTheBook();
     // An update that changes nothing the totals count.
     await execute(`UPDATE invoices SET description = 'Opis' WHERE invoice_number LIKE 'S-%'`);
     await expectTotalsMatchTheBook();
@@ -82,6 +96,7 @@ describe('maintained invoice totals', () => {
     expect(await deltaRows()).toBeGreaterThan(4);
     await compactInvoiceSummaries();
     expect(await deltaRows()).toBe((await counted()).length);
+    expect((await selectOne<{ n: number }>('SELECT count(*)::int AS n FROM invoice_payable_deltas'))!.n).toBe(1);
     await expectTotalsMatchTheBook();
     await compactInvoiceSummaries();
     await expectTotalsMatchTheBook();

@@ -45,6 +45,12 @@ export async function invoiceDayTotals(from: string, to: string): Promise<DayTot
   );
 }
 
+/** Invoices a payment may still be recorded against (`payableSql`), kept by migration 2026.11.28T09.00.00.payable-total. */
+export async function payableInvoiceTotal(options: { transaction?: Transaction } = {}): Promise<number> {
+  const row = await selectRows<{ invoices: number }>(`SELECT coalesce(sum(invoices), 0)::int AS invoices FROM invoice_payable_deltas`, {}, options);
+  return row[0]?.invoices ?? 0;
+}
+
 /** Folds the deltas into one row per key (hourly housekeeping); the sums do not change. */
 export async function compactInvoiceSummaries(): Promise<void> {
   await execute('SELECT compact_invoice_summaries()');

@@ -20,6 +20,7 @@ import * as creditNotes from './2026.11.27T20.40.00.credit-notes.ts';
 import * as ageingIndexes from './2026.11.27T20.50.00.ageing-indexes.ts';
 import * as openBook from './2026.11.28T01.00.00.open-book.ts';
 import * as clientAdvanceChanges from './2026.11.28T03.00.00.client-advance-changes.ts';
+import * as payableTotal from './2026.11.28T09.00.00.payable-total.ts';
 
 /**
  * Every migration in the order it runs. Listed explicitly (not globbed) so the
@@ -48,4 +49,5 @@ export const migrations: Array<{ name: string; module: MigrationModule }> = [
   { name: '2026.11.27T20.50.00.ageing-indexes', module: ageingIndexes },
   { name: '2026.11.28T01.00.00.open-book', module: openBook },
   { name: '2026.11.28T03.00.00.client-advance-changes', module: clientAdvanceChanges },
+  { name: '2026.11.28T09.00.00.payable-total', module: payableTotal },
 ];

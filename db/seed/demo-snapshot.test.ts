@@ -129,6 +129,7 @@ const RECORDED: Record<string, string> = {
   invoice_day_deltas: '500 96cb75cc17c44d87',
   invoice_disputes: '2 1d56727fa0135a61',
   invoice_lines: '355 c39e85ecc7832ded',
+  invoice_payable_deltas: '3 c1e01815f1d9f540',
   invoice_status_deltas: '10 c2830135f703f565',
   invoices: '574 06e692bc2546118f',
   kyc_document_requests: '0 e3b0c44298fc1c14',
