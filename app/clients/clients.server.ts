@@ -3,7 +3,7 @@ import { CLIENT_STATUSES, type ClientStatus, type OnboardingStatus } from '../..
 import { agreementInForceDto, type AgreementDto } from '../agreements/agreements.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { startKycReview } from '../onboarding/kyc-decision.server.ts';
-import { selectOne } from '../db.server.ts';
+import { inTransaction, selectOne } from '../db.server.ts';
 import { apiError, parseInput } from '../utils/api.server.ts';
 import { centsToNumber, toCents } from '../utils/money.ts';
 import { iso, money } from '../utils/api-values.ts';
@@ -17,7 +17,6 @@ import {
   partyContactDto,
   partyRelations,
   updateParty,
-  withTransaction,
   type PartyCompanyDto,
   type PartyConfig,
   type PartyContactDto,
@@ -108,7 +107,7 @@ export async function createClient(
   options: { transaction?: Transaction } = {},
 ): Promise<ClientDto> {
   const data = parseInput(clientCreateSchema, input);
-  return withTransaction(options.transaction, async (transaction) => {
+  return inTransaction(async (transaction) => {
     const row = await createParty<ClientRow>(CLIENTS, {
       actor,
       ip,
@@ -121,7 +120,7 @@ export async function createClient(
     });
     if (actor) await startKycReview({ clientId: row.id, actor, ip }, transaction);
     return toClientDto(row);
-  });
+  }, options.transaction);
 }
 
 /** GET /api/clients: newest first; `q` (name, OIB prefix, email), `status`; the page and the full count. */

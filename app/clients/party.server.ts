@@ -110,11 +110,6 @@ async function assertOibFree(config: PartyConfig, oib: string, exceptId: string 
   if (taken) throw duplicate(config);
 }
 
-/** Runs `work` in the caller's transaction when given (the registration wizard), else in a new one. */
-export function withTransaction<T>(transaction: Transaction | undefined, work: (transaction: Transaction) => Promise<T>): Promise<T> {
-  return inTransaction(work, transaction);
-}
-
 /** Runs the party's INSERT or UPDATE … RETURNING *: an OIB taken meanwhile (the unique index) is the same 409 as the check's. */
 async function writeParty<Row extends PartyRow>(config: PartyConfig, sql: string, replacements: Record<string, unknown>, transaction: Transaction): Promise<Row> {
   try {
@@ -143,7 +138,7 @@ export async function createParty<Row extends PartyRow>(
   const replacements: Record<string, unknown> = { createdBy: actor?.id ?? null };
   for (const field of fields) replacements[PARTY_COLUMNS[field]] = values[field];
 
-  return withTransaction(args.transaction, async (transaction) => {
+  return inTransaction(async (transaction) => {
     await assertOibFree(config, String(values.oib), null, transaction);
     const row = await writeParty<Row>(
       config,
@@ -169,7 +164,7 @@ export async function createParty<Row extends PartyRow>(
     await assessEntity({ entityType: config.kind, entityId: row.id, actor: null, reason: 'created', ip: args.ip }, { transaction });
     const assessed = await selectOne<Row>(`SELECT * FROM ${config.table} WHERE id = :id`, { id: row.id }, { transaction });
     return assessed ?? row;
-  });
+  }, args.transaction);
 }
 
 /**

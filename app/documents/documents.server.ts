@@ -9,7 +9,7 @@ import { getObjectStore, sha256Hex } from '../storage/object-store.server.ts';
 import { apiError, zodRefusal } from '../utils/api.server.ts';
 import { INPUT_ERRORS, isSingleLineText, isUuid } from '../utils/validation.ts';
 import { checkUpload, safeFileName } from './file-types.server.ts';
-import { deleteObjectIfUnreferenced, ensureObjectPresent, lockExistingObject, withTransaction } from './object-refs.server.ts';
+import { deleteObjectIfUnreferenced, ensureObjectPresent, lockExistingObject } from './object-refs.server.ts';
 import {
   DOCUMENT_ENTITY_TYPES,
   DOCUMENT_TYPES,
@@ -196,7 +196,7 @@ export async function storeDocument(
   // Outside the transaction: content-addressed puts are idempotent.
   const stored = await getObjectStore().put(args.bytes, { contentType: mimeType });
   try {
-    return await withTransaction(options.transaction, async (transaction) => {
+    return await inTransaction(async (transaction) => {
       await ensureObjectPresent(stored, args.bytes, transaction);
       return insertDocument(
         meta,
@@ -204,7 +204,7 @@ export async function storeDocument(
         { actor: args.actor, signatureRequired: Boolean(args.signatureRequired), ip: args.ip, source: 'upload', fileName: args.fileName },
         transaction,
       );
-    });
+    }, options.transaction);
   } catch (error) {
     // Our own transaction rolled back: the file must not outlive it. (A caller's
     // transaction may still roll back later; the caller uses deleteObjectIfUnreferenced.)
@@ -220,7 +220,7 @@ export async function recordStoredDocument(
 ): Promise<DocumentDto> {
   if (args.actor) assertCan(args.actor, 'create:document');
   const meta = validateMeta(args);
-  return withTransaction(options.transaction, async (transaction) => {
+  return inTransaction(async (transaction) => {
     await assertEntityExists(meta, transaction);
     if (!(await lockExistingObject(args.storageKey, transaction))) throw apiError(400, MESSAGES.invalidUpload);
     return insertDocument(
@@ -229,7 +229,7 @@ export async function recordStoredDocument(
       { actor: args.actor, signatureRequired: Boolean(args.signatureRequired), ip: args.ip, source: 'quarantine', fileName: args.fileName },
       transaction,
     );
-  });
+  }, options.transaction);
 }
 
 /**

@@ -47,8 +47,3 @@ export async function deleteObjectIfUnreferenced(key: string): Promise<boolean> 
     return true;
   });
 }
-
-/** Runs `run` in the caller's transaction, or in an own one. */
-export function withTransaction<T>(transaction: Transaction | null | undefined, run: (transaction: Transaction) => Promise<T>): Promise<T> {
-  return inTransaction(run, transaction);
-}

@@ -5,7 +5,7 @@ import { execute, inTransaction, selectOne } from '../db.server.ts';
 import { getObjectStore } from '../storage/object-store.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { checkUpload, fileTooLarge } from './file-types.server.ts';
-import { deleteObjectIfUnreferenced, ensureObjectPresent, withTransaction } from './object-refs.server.ts';
+import { deleteObjectIfUnreferenced, ensureObjectPresent } from './object-refs.server.ts';
 import { MAX_UPLOAD_BYTES, MESSAGES } from './schemas.ts';
 import { INPUT_ERRORS, isSingleLineText, isUuid, UUID_PATTERN } from '../utils/validation.ts';
 
@@ -208,7 +208,7 @@ export async function claimUploads(objectIds: string[], options: { transaction?:
   const ids = [...new Set(objectIds.map((id) => id.toLowerCase()))];
   if (ids.length === 0) return [];
   if (!ids.every((id) => isUuid(id) && id === id.toLowerCase())) throw invalidUpload(field);
-  return withTransaction(options.transaction, async (transaction) => {
+  return inTransaction(async (transaction) => {
     const { rows } = await execute<SlotRow>(
       `UPDATE upload_objects SET status = 'claimed', claimed_at = now()
         WHERE id IN (:ids) AND status = 'uploaded' AND expires_at > now()
@@ -230,7 +230,7 @@ export async function claimUploads(objectIds: string[], options: { transaction?:
         fileName: row.file_name,
       };
     });
-  });
+  }, options.transaction);
 }
 
 /**
