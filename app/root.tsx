@@ -2,6 +2,7 @@ import radixStyles from '@radix-ui/themes/styles.css';
 import { Theme } from '@radix-ui/themes';
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useRouteError, useRouteLoaderData } from '@remix-run/react';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useChangeLanguage } from 'remix-i18next/react';
 import { NotFound } from './components/not-found.tsx';
@@ -31,6 +32,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 const NO_SCRIPT_STYLE = '.js-only { display: none !important; } .no-js-only { display: block !important; }';
 
 function Document({ locale, theme, children }: { locale: string; theme: Appearance; children: React.ReactNode }) {
+  // Marks the end of hydration: until React commits it, a click on server-rendered markup can reach the
+  // browser's default action instead of the handler (a link navigates rather than opening its dialog).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = 'true';
+  }, []);
   return (
     <html lang={locale} className={theme}>
       <head>

@@ -37,7 +37,8 @@ export async function settle(page: Page) {
   await page.waitForFunction(() => {
     type Router = { state: { navigation: { state: string }; revalidation: string; fetchers: Map<string, { state: string }> } };
     const router = (window as unknown as { __remixRouter?: Router }).__remixRouter;
-    if (!router || document.readyState !== 'complete') return false;
+    // The router exists from hydration's first render; the root's mark comes when React has committed it.
+    if (!router || document.readyState !== 'complete' || document.documentElement.dataset.hydrated !== 'true') return false;
     const { navigation, revalidation, fetchers } = router.state;
     return navigation.state === 'idle' && revalidation === 'idle' && Array.from(fetchers.values()).every((fetcher) => fetcher.state === 'idle');
   });
