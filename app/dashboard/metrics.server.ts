@@ -1,4 +1,4 @@
-import { selectOne } from '../db.server.ts';
+import { execute, selectOne } from '../db.server.ts';
 import { invoiceDayTotals, invoiceStatusTotals } from '../invoices/summaries.server.ts';
 import { centsToNumber, toCents } from '../utils/money.ts';
 import { addDays, BUSINESS_TIME_ZONE, businessDay } from '../utils/business-time.ts';
@@ -59,23 +59,30 @@ async function cardFigures(now: Date) {
   const replacements = { now: now.toISOString(), tz: DASHBOARD_TIME_ZONE, thisMonth: new Date(bounds.this_month).toISOString() };
   const [clients, invoices, workflows] = await Promise.all([
     selectOne<{ available: string; available_before: string; active: number; new_active: number; low: number; medium: number; high: number }>(
-      `WITH bounds AS (SELECT ${MONTH_STARTS}),
-            month_day AS (SELECT (CAST(:thisMonth AS timestamptz) AT TIME ZONE :tz)::date AS first),
+      `WITH month_day AS (SELECT (CAST(:thisMonth AS timestamptz) AT TIME ZONE :tz)::date AS first),
+            -- The totals the database keeps per month a client was created in
+            -- (db/migrations/2026.11.28T11.00.00.client-book-totals.ts).
+            totals AS (
+              SELECT coalesce(sum(t.available), 0) AS available,
+                     coalesce(sum(t.available) FILTER (WHERE t.created_month < d.first), 0) AS available_before_changes,
+                     coalesce(sum(t.active), 0)::int AS active,
+                     coalesce(sum(t.active) FILTER (WHERE t.created_month >= d.first), 0)::int AS new_active,
+                     coalesce(sum(t.low), 0)::int AS low, coalesce(sum(t.medium), 0)::int AS medium, coalesce(sum(t.high), 0)::int AS high
+                FROM client_book_deltas t, month_day d),
             -- Advances open at the start of this month = open now (usedCredit, the ledger's outstanding advances,
             -- docs/money.md#the-clients-account) less what they changed by this month and after: the maintained
-            -- changes per client and month (db/migrations/2026.11.28T03.00.00.client-advance-changes.ts).
+            -- changes per client and month (db/migrations/2026.11.28T03.00.00.client-advance-changes.ts). Only the
+            -- clients with such changes draw differently then than now.
             advances_before AS (
               SELECT a.client_id, -sum(a.change) AS change
-                FROM client_advance_changes a, month_day d WHERE a.month >= d.first GROUP BY a.client_id)
-       SELECT coalesce(sum(greatest(coalesce(c.credit_limit, 0) - c.used_credit, 0)) FILTER (WHERE c.status = 'active'), 0) AS available,
-              coalesce(sum(greatest(coalesce(c.credit_limit, 0) - (c.used_credit + coalesce(a.change, 0)), 0))
-                FILTER (WHERE c.status = 'active' AND c.created_at < b.this_month), 0) AS available_before,
-              count(*) FILTER (WHERE c.status = 'active')::int AS active,
-              count(*) FILTER (WHERE c.status = 'active' AND c.created_at >= b.this_month)::int AS new_active,
-              count(*) FILTER (WHERE c.risk_category = 'low')::int AS low,
-              count(*) FILTER (WHERE c.risk_category = 'medium')::int AS medium,
-              count(*) FILTER (WHERE c.risk_category = 'high')::int AS high
-         FROM clients c CROSS JOIN bounds b LEFT JOIN advances_before a ON a.client_id = c.id`,
+                FROM client_advance_changes a, month_day d WHERE a.month >= d.first GROUP BY a.client_id),
+            correction AS (
+              SELECT coalesce(sum(greatest(coalesce(c.credit_limit, 0) - (c.used_credit + a.change), 0)
+                                  - greatest(coalesce(c.credit_limit, 0) - c.used_credit, 0)), 0) AS change
+                FROM advances_before a JOIN clients c ON c.id = a.client_id
+               WHERE c.status = 'active' AND c.created_at < CAST(:thisMonth AS timestamptz))
+       SELECT t.available, t.available_before_changes + k.change AS available_before, t.active, t.new_active, t.low, t.medium, t.high
+         FROM totals t, correction k`,
       replacements,
     ),
     invoiceStatusTotals(),
@@ -125,4 +132,9 @@ export async function dashboardMetrics({ now = new Date() }: { now?: Date } = {}
       automationSuccessChange: thisMonth === null || lastMonth === null ? null : Math.round(10 * (thisMonth - lastMonth)) / 10,
     },
   };
+}
+
+/** Folds the client totals' deltas into one row per month (the hourly housekeeping), so the sums stay short. */
+export async function compactClientBookTotals(): Promise<void> {
+  await execute('SELECT compact_client_book_totals()');
 }

@@ -104,6 +104,7 @@ export const NOT_EXPORTED: Readonly<Record<string, string>> = {
   open_book_totals: 'running totals derived from open_book_changes',
   open_book_deltas: 'running totals derived from open_book_changes',
   client_advance_changes: "running totals derived from the clients' ledger",
+  client_book_deltas: 'running totals derived from clients',
   worker_heartbeats: 'liveness of worker processes',
   schema_migrations: 'the migration bookkeeping',
   install_steps: 'the installation bookkeeping (which one-time steps have run)',

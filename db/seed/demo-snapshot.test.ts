@@ -98,7 +98,8 @@ describe('the demo book', () => {
 
 // Row count and digest of each table, recorded from the book before db/seed/demo.ts was split; recorded again when the
 // book got its clients' ledgers (reserve releases net of the fee's VAT, used credit as the ledger sums, four adjustments),
-// and the dashboard's maintained month changes of the advances outstanding (client_advance_changes, filled by trigger).
+// and the dashboard's maintained month changes of the advances outstanding (client_advance_changes, filled by trigger);
+// client_book_deltas (the dashboard's client totals) are filled by trigger from the same clients.
 const RECORDED: Record<string, string> = {
   activity_logs: '655 6b11018b28a3d5c4',
   agreements: '41 0d75e2756edfa579',
@@ -107,6 +108,7 @@ const RECORDED: Record<string, string> = {
   bank_statements: '0 e3b0c44298fc1c14',
   book_settings: '1 6f8265963c682af1',
   client_advance_changes: '421 fdd8b7ad512ce22a',
+  client_book_deltas: '22 2d15e5c83cd9f793',
   client_ledger: '2368 5e5ed859613c5ade',
   clients: '40 996667f7beee7e39',
   credit_limit_requests: '199 10a61d5f7ef4ceb1',

@@ -3,6 +3,7 @@ import { purgeStaleThrottles } from '../../app/auth/throttle.server.ts';
 import { purgeExpiredUserTokens } from '../../app/auth/users.server.ts';
 import { purgeUnclaimedUploads } from '../../app/documents/uploads.server.ts';
 import { compactOpenBook } from '../../app/analytics/ageing.server.ts';
+import { compactClientBookTotals } from '../../app/dashboard/metrics.server.ts';
 import { compactInvoiceSummaries } from '../../app/invoices/summaries.server.ts';
 import { purgeExpiredDrafts } from '../../app/onboarding/drafts.server.ts';
 import { purgeRegistrationRateLimits } from '../../app/onboarding/rate-limit.server.ts';
@@ -14,8 +15,9 @@ import type { JobHandler } from './define.ts';
  * and their rate-limit counters; the wizard's uploads nobody claimed before
  * their hold ran out (with their files unless other rows share the bytes).
  * Each purge is idempotent: a rerun finds nothing. It also folds the
- * invoice count deltas (app/invoices/summaries.server.ts) and the open book's
- * (app/analytics/ageing.server.ts) so they stay short.
+ * invoice count deltas (app/invoices/summaries.server.ts), the open book's
+ * (app/analytics/ageing.server.ts) and the dashboard's client totals
+ * (app/dashboard/metrics.server.ts) so they stay short.
  */
 export const queue = 'housekeeping';
 
@@ -30,6 +32,7 @@ export const handler: JobHandler<typeof queue> = async (_jobs, { log }) => {
   };
   await compactInvoiceSummaries();
   await compactOpenBook();
+  await compactClientBookTotals();
   const total = Object.values(removed).reduce((sum, count) => sum + count, 0);
   if (total > 0) log.info(`housekeeping: removed ${JSON.stringify(removed)}`);
 };
