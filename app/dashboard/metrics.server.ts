@@ -1,4 +1,4 @@
-import { execute, selectOne } from '../db.server.ts';
+import { execute, inTransaction, selectOne } from '../db.server.ts';
 import { invoiceDayTotals, invoiceStatusTotals } from '../invoices/summaries.server.ts';
 import { centsToNumber, toCents } from '../utils/money.ts';
 import { addDays, BUSINESS_TIME_ZONE, businessDay } from '../utils/business-time.ts';
@@ -52,39 +52,89 @@ const MONTH_STARTS = `
   (date_trunc('month', CAST(:now AS timestamptz) AT TIME ZONE :tz) AT TIME ZONE :tz) AS this_month,
   ((date_trunc('month', CAST(:now AS timestamptz) AT TIME ZONE :tz) - interval '1 month') AT TIME ZONE :tz) AS last_month`;
 
+/**
+ * What active clients could draw at the start of a month (`firstDay`, its first Croatian day), with their limits and
+ * status now: advances outstanding then = used_credit less how much they grew over this month and any later one
+ * (client_advance_changes; docs/money.md). Read from every client, it is kept from then on by the database
+ * (db/migrations/2026.11.28T11.10.00.client-month-start.ts).
+ */
+const MONTH_START_FROM_THE_CLIENTS = `
+  SELECT coalesce(sum(client_month_start_available(c.status, c.created_at, c.credit_limit, c.used_credit, coalesce(a.changed, 0), CAST(:firstDay AS date))), 0)
+    FROM clients c
+    LEFT JOIN (SELECT client_id, sum(change) AS changed FROM client_advance_changes WHERE month >= CAST(:firstDay AS date) GROUP BY client_id) a
+      ON a.client_id = c.id`;
+
+/** PostgreSQL's lock_not_available: the lock_timeout below ran out. */
+const isLockTimeout = (error: unknown) => (error as { parent?: { code?: string } } | null)?.parent?.code === '55P03';
+
+/**
+ * Starts keeping a month's figure: reads it from every client while no writer is half-way (a SHARE lock on both
+ * tables, which waits for the writers in flight and holds new ones back until this commits), and keeps the months
+ * from the one before it on. Once a month, or when a dashboard asks for another month. False when the writers did not let
+ * go within 200 ms (a lock wait must not hold a posting back, nor meet one in a deadlock): the caller reads the
+ * figure itself this time.
+ */
+async function trackMonthStart(firstDay: string): Promise<boolean> {
+  try {
+    await inTransaction(async (transaction) => {
+      const options = { transaction };
+      await execute(`SET LOCAL lock_timeout = '200ms'`, {}, options);
+      await execute('LOCK TABLE clients, client_advance_changes IN SHARE MODE', {}, options);
+      const { count } = await execute(`INSERT INTO client_month_starts (month) VALUES (CAST(:firstDay AS date)) ON CONFLICT DO NOTHING`, { firstDay }, options);
+      if (count === 0) return;
+      // Rows a fold wrote after the month was last let go are not part of it.
+      await execute(`DELETE FROM client_month_start_deltas WHERE month = CAST(:firstDay AS date)`, { firstDay }, options);
+      await execute(`INSERT INTO client_month_start_deltas (month, available) SELECT CAST(:firstDay AS date), (${MONTH_START_FROM_THE_CLIENTS})`, { firstDay }, options);
+      // Every tracked month costs each posting a little: keep the months from the one before this on, up to today's.
+      const others = `month <> CAST(:firstDay AS date) AND (month < CAST(:firstDay AS date) - interval '1 month'
+                      OR month > CAST(date_trunc('month', now() AT TIME ZONE :tz) AS date))`;
+      await execute(`DELETE FROM client_month_starts WHERE ${others}`, { firstDay, tz: DASHBOARD_TIME_ZONE }, options);
+      await execute(`DELETE FROM client_month_start_deltas WHERE ${others}`, { firstDay, tz: DASHBOARD_TIME_ZONE }, options);
+    });
+    return true;
+  } catch (error) {
+    if (isLockTimeout(error)) return false;
+    throw error;
+  }
+}
+
+/** The figure for the month whose first Croatian day is `firstDay` (YYYY-MM-DD), as an exact decimal. */
+export async function monthStartAvailable(firstDay: string): Promise<string> {
+  const kept = () =>
+    selectOne<{ tracked: boolean; available: string }>(
+      `SELECT EXISTS (SELECT 1 FROM client_month_starts WHERE month = CAST(:firstDay AS date)) AS tracked,
+              (SELECT coalesce(sum(available), 0) FROM client_month_start_deltas WHERE month = CAST(:firstDay AS date)) AS available`,
+      { firstDay },
+    );
+  const first = (await kept())!;
+  if (first.tracked) return first.available;
+  if (await trackMonthStart(firstDay)) {
+    const now = (await kept())!;
+    if (now.tracked) return now.available;
+  }
+  return (await selectOne<{ available: string }>(`SELECT (${MONTH_START_FROM_THE_CLIENTS}) AS available`, { firstDay }))!.available;
+}
+
 /** The cards and their sub-notes: clients, invoices and workflow instances, one query each. */
 async function cardFigures(now: Date) {
   // The month start as a value the planner sees, so this month's rows are found by range on the right index.
-  const bounds = (await selectOne<{ this_month: Date }>(`SELECT ${MONTH_STARTS}`, { now: now.toISOString(), tz: DASHBOARD_TIME_ZONE }))!;
+  const bounds = (await selectOne<{ this_month: Date; first_day: string }>(
+    `SELECT ${MONTH_STARTS}, to_char(date_trunc('month', CAST(:now AS timestamptz) AT TIME ZONE :tz), 'YYYY-MM-DD') AS first_day`,
+    { now: now.toISOString(), tz: DASHBOARD_TIME_ZONE },
+  ))!;
   const replacements = { now: now.toISOString(), tz: DASHBOARD_TIME_ZONE, thisMonth: new Date(bounds.this_month).toISOString() };
-  const [clients, invoices, workflows] = await Promise.all([
-    selectOne<{ available: string; available_before: string; active: number; new_active: number; low: number; medium: number; high: number }>(
-      `WITH month_day AS (SELECT (CAST(:thisMonth AS timestamptz) AT TIME ZONE :tz)::date AS first),
-            -- The totals the database keeps per month a client was created in
-            -- (db/migrations/2026.11.28T11.00.00.client-book-totals.ts).
-            totals AS (
-              SELECT coalesce(sum(t.available), 0) AS available,
-                     coalesce(sum(t.available) FILTER (WHERE t.created_month < d.first), 0) AS available_before_changes,
-                     coalesce(sum(t.active), 0)::int AS active,
-                     coalesce(sum(t.active) FILTER (WHERE t.created_month >= d.first), 0)::int AS new_active,
-                     coalesce(sum(t.low), 0)::int AS low, coalesce(sum(t.medium), 0)::int AS medium, coalesce(sum(t.high), 0)::int AS high
-                FROM client_book_deltas t, month_day d),
-            -- Advances open at the start of this month = open now (usedCredit, the ledger's outstanding advances,
-            -- docs/money.md#the-clients-account) less what they changed by this month and after: the maintained
-            -- changes per client and month (db/migrations/2026.11.28T03.00.00.client-advance-changes.ts). Only the
-            -- clients with such changes draw differently then than now.
-            advances_before AS (
-              SELECT a.client_id, -sum(a.change) AS change
-                FROM client_advance_changes a, month_day d WHERE a.month >= d.first GROUP BY a.client_id),
-            correction AS (
-              SELECT coalesce(sum(greatest(coalesce(c.credit_limit, 0) - (c.used_credit + a.change), 0)
-                                  - greatest(coalesce(c.credit_limit, 0) - c.used_credit, 0)), 0) AS change
-                FROM advances_before a JOIN clients c ON c.id = a.client_id
-               WHERE c.status = 'active' AND c.created_at < CAST(:thisMonth AS timestamptz))
-       SELECT t.available, t.available_before_changes + k.change AS available_before, t.active, t.new_active, t.low, t.medium, t.high
-         FROM totals t, correction k`,
-      replacements,
+  const [clients, availableBefore, invoices, workflows] = await Promise.all([
+    selectOne<{ available: string; active: number; new_active: number; low: number; medium: number; high: number }>(
+      // The totals the database keeps per month a client was created in
+      // (db/migrations/2026.11.28T11.00.00.client-book-totals.ts).
+      `SELECT coalesce(sum(t.available), 0) AS available,
+              coalesce(sum(t.active), 0)::int AS active,
+              coalesce(sum(t.active) FILTER (WHERE t.created_month >= CAST(:firstDay AS date)), 0)::int AS new_active,
+              coalesce(sum(t.low), 0)::int AS low, coalesce(sum(t.medium), 0)::int AS medium, coalesce(sum(t.high), 0)::int AS high
+         FROM client_book_deltas t`,
+      { firstDay: bounds.first_day },
     ),
+    monthStartAvailable(bounds.first_day),
     invoiceStatusTotals(),
     selectOne<{ success: string | null; this_month: string | null; last_month: string | null }>(
       `WITH bounds AS (SELECT ${MONTH_STARTS}),
@@ -100,7 +150,7 @@ async function cardFigures(now: Date) {
       replacements,
     ),
   ]);
-  return { clients: clients!, invoices: invoices!, workflows: workflows! };
+  return { clients: { ...clients!, available_before: availableBefore }, invoices: invoices!, workflows: workflows! };
 }
 
 /** Per Croatian day, the last `days` days up to `now`: invoices created, verified and approved (the maintained day totals). */
@@ -134,7 +184,8 @@ export async function dashboardMetrics({ now = new Date() }: { now?: Date } = {}
   };
 }
 
-/** Folds the client totals' deltas into one row per month (the hourly housekeeping), so the sums stay short. */
+/** Folds the client totals' and month starts' deltas into one row per month (the hourly housekeeping), so the sums stay short. */
 export async function compactClientBookTotals(): Promise<void> {
   await execute('SELECT compact_client_book_totals()');
+  await execute('SELECT compact_client_month_starts()');
 }

@@ -22,6 +22,7 @@ import * as openBook from './2026.11.28T01.00.00.open-book.ts';
 import * as clientAdvanceChanges from './2026.11.28T03.00.00.client-advance-changes.ts';
 import * as payableTotal from './2026.11.28T09.00.00.payable-total.ts';
 import * as clientBookTotals from './2026.11.28T11.00.00.client-book-totals.ts';
+import * as clientMonthStart from './2026.11.28T11.10.00.client-month-start.ts';
 
 /**
  * Every migration in the order it runs. Listed explicitly (not globbed) so the
@@ -52,4 +53,5 @@ export const migrations: Array<{ name: string; module: MigrationModule }> = [
   { name: '2026.11.28T03.00.00.client-advance-changes', module: clientAdvanceChanges },
   { name: '2026.11.28T09.00.00.payable-total', module: payableTotal },
   { name: '2026.11.28T11.00.00.client-book-totals', module: clientBookTotals },
+  { name: '2026.11.28T11.10.00.client-month-start', module: clientMonthStart },
 ];

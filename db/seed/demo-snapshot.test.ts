@@ -109,6 +109,8 @@ const RECORDED: Record<string, string> = {
   book_settings: '1 6f8265963c682af1',
   client_advance_changes: '421 fdd8b7ad512ce22a',
   client_book_deltas: '22 2d15e5c83cd9f793',
+  client_month_start_deltas: '0 e3b0c44298fc1c14',
+  client_month_starts: '0 e3b0c44298fc1c14',
   client_ledger: '2368 5e5ed859613c5ade',
   clients: '40 996667f7beee7e39',
   credit_limit_requests: '199 10a61d5f7ef4ceb1',
