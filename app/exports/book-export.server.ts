@@ -105,7 +105,7 @@ export const NOT_EXPORTED: Readonly<Record<string, string>> = {
   open_book_deltas: 'running totals derived from open_book_changes',
   client_advance_changes: "running totals derived from the clients' ledger",
   client_book_deltas: 'running totals derived from clients',
-  client_month_starts: "the months whose dashboard figure the database keeps",
+  client_month_starts: 'the months whose dashboard figure the database keeps',
   client_month_start_deltas: "running totals derived from clients and their ledger's advance changes",
   worker_heartbeats: 'liveness of worker processes',
   schema_migrations: 'the migration bookkeeping',
