@@ -5,7 +5,16 @@ import { invoiceStatusTotals, payableInvoiceTotal } from './summaries.server.ts'
 import { apiError } from '../utils/api.server.ts';
 import { INVOICE_MESSAGES, INVOICE_STATUSES, INVOICE_TABS, type InvoiceStatus, type InvoiceTab } from './schemas.ts';
 import { isUuid } from '../utils/validation.ts';
-import { readInvoice, SELECT_INVOICE, toInvoiceDto, type InvoiceDto, type InvoiceListRow } from './invoice-dto.server.ts';
+import {
+  INVOICE_DTO_COLUMNS,
+  readInvoice,
+  selectInvoiceColumns,
+  toInvoiceDto,
+  type InvoiceColumnsRow,
+  type InvoiceDto,
+  type InvoiceDtoRow,
+  type InvoiceRow,
+} from './invoice-dto.server.ts';
 import { iso, money } from '../utils/api-values.ts';
 import type { ActivityLog, Client, Customer, Document, InvoiceLine, Payment, Payout, User } from '../../db/models/index.ts';
 import type { RowOf } from '../../db/models/rows.ts';
@@ -112,12 +121,12 @@ function searchCondition(q: string | null | undefined, replacements: Record<stri
  * indexes are searched once, not again for the count. Otherwise `count` gives
  * the total (maintained totals where they apply).
  */
-async function pageWithTotal<Row extends InvoiceListRow = InvoiceListRow>(
+async function pageWithTotal<Row extends object>(
   where: string,
   replacements: Record<string, unknown>,
-  { searched, extra = '', count }: { searched: boolean; extra?: string; count: () => Promise<number> },
+  { columns, searched, extra = '', count }: { columns: ReadonlyArray<keyof InvoiceRow>; searched: boolean; extra?: string; count: () => Promise<number> },
 ): Promise<{ rows: Row[]; total: number }> {
-  const select = (more: string) => (more ? SELECT_INVOICE.replace('SELECT i.*,', `SELECT i.*, ${more},`) : SELECT_INVOICE);
+  const select = (more: string) => selectInvoiceColumns(columns, more);
   if (!searched) {
     const [rows, total] = await Promise.all([
       selectRows<Row>(`${select(extra)} ${where} ORDER BY i.created_at DESC, i.id DESC LIMIT :limit OFFSET :offset`, replacements),
@@ -175,7 +184,8 @@ export async function listInvoices(
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
   // The whole book or one status: the maintained totals; any other filter is counted.
   const byStatusOnly = !search && !clientId && !customerId;
-  const { rows, total } = await pageWithTotal(where, replacements, {
+  const { rows, total } = await pageWithTotal<InvoiceDtoRow>(where, replacements, {
+    columns: INVOICE_DTO_COLUMNS,
     searched: Boolean(search),
     count: () =>
       byStatusOnly
@@ -325,6 +335,9 @@ export async function getInvoiceDetail(id: string): Promise<InvoiceDetailDto> {
   };
 }
 
+/** The invoice columns a payable list item shows. */
+const PAYABLE_COLUMNS = ['id', 'invoice_number', 'amount', 'currency', 'client_id', 'customer_id', 'paid_amount', 'pending_amount', 'due_date'] as const;
+
 /**
  * GET /api/invoices/payable and the record-payment form: financed invoices a
  * new payment may still go to (amount above the confirmed and pending
@@ -338,7 +351,8 @@ export async function listPayableInvoices(options: { q?: string | null; limit?: 
   const search = searchCondition(options.q, replacements);
   if (search) conditions.push(search);
   const where = `WHERE ${conditions.join(' AND ')}`;
-  const { rows, total } = await pageWithTotal<InvoiceListRow & { open_for_payment: string }>(where, replacements, {
+  const { rows, total } = await pageWithTotal<InvoiceColumnsRow<(typeof PAYABLE_COLUMNS)[number]> & { open_for_payment: string }>(where, replacements, {
+    columns: PAYABLE_COLUMNS,
     searched: Boolean(search),
     extra: `${openForPaymentSql('i')} AS open_for_payment`,
     // The whole payable list: the maintained total; a search is counted.
