@@ -1,27 +1,26 @@
-import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
-import { tableOptions } from './base.ts';
-import { PartyModel, withPartyColumns } from './party.ts';
+import type { NonAttribute } from 'sequelize';
+import { partyModel } from './party.ts';
+import { defaulted, nullable, oneOf, text } from './columns.ts';
+import { CLIENT_STATUSES, ONBOARDING_STATUSES } from './enums.ts';
 import type { CreditLimitRequest } from './CreditLimitRequest.ts';
-import type { ClientStatus, OnboardingStatus } from './enums.ts';
 import type { Payout } from './Payout.ts';
+import type { Document } from './Document.ts';
+import type { Invoice } from './Invoice.ts';
+import type { RiskAssessment } from './RiskAssessment.ts';
+import type { User } from './User.ts';
+
+const columns = {
+  contactPerson: nullable(text),
+  status: defaulted(oneOf(CLIENT_STATUSES)),
+  onboardingStatus: defaulted(oneOf(ONBOARDING_STATUSES)),
+};
 
 /** A company that sells its invoices to the factor (the factor's customer in the agreement). */
-export class Client extends PartyModel<Client> {
-  declare contactPerson: string | null;
-  declare status: CreationOptional<ClientStatus>;
-  declare onboardingStatus: CreationOptional<OnboardingStatus>;
-
+export class Client extends partyModel('clients', columns) {
+  declare creator?: NonAttribute<User | null>;
+  declare invoices?: NonAttribute<Invoice[]>;
+  declare documents?: NonAttribute<Document[]>;
+  declare riskAssessments?: NonAttribute<RiskAssessment[]>;
   declare creditLimitRequests?: NonAttribute<CreditLimitRequest[]>;
   declare payouts?: NonAttribute<Payout[]>;
-
-  static initModel(sequelize: Sequelize) {
-    return Client.init(
-      withPartyColumns({
-        contactPerson: DataTypes.TEXT,
-        status: DataTypes.TEXT,
-        onboardingStatus: DataTypes.TEXT,
-      }),
-      tableOptions(sequelize, 'clients'),
-    );
-  }
 }

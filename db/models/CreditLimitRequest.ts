@@ -1,38 +1,26 @@
-import { DataTypes, type NonAttribute, type Sequelize } from 'sequelize';
-import { RequestModel, tableOptions, withRequestColumns } from './base.ts';
+import type { NonAttribute } from 'sequelize';
+import { withRequestColumns } from './base.ts';
+import { day, money, nullable, tableModel, uuid } from './columns.ts';
+import { CREDIT_LIMIT_STATUSES } from './enums.ts';
 import type { Client } from './Client.ts';
-import type { CreditLimitStatus } from './enums.ts';
 import type { User } from './User.ts';
+
+const columns = withRequestColumns(CREDIT_LIMIT_STATUSES, {
+  /** Exactly one of clientId and customerId. */
+  clientId: nullable(uuid),
+  customerId: nullable(uuid),
+  previousLimit: nullable(money),
+  requestedLimit: money,
+  approvedLimit: nullable(money),
+  validUntil: nullable(day),
+});
 
 /**
  * A request to set a client's or a debtor's (customer's) credit limit; decided by someone other than the requester (four eyes).
  * requestedBy is NULL when the applicant asked for it in the registration wizard.
  */
-export class CreditLimitRequest extends RequestModel<CreditLimitRequest, CreditLimitStatus> {
-  /** Exactly one of clientId and customerId. */
-  declare clientId: string | null;
-  declare customerId: string | null;
-  declare previousLimit: string | null;
-  declare requestedLimit: string;
-  declare approvedLimit: string | null;
-  /** 'YYYY-MM-DD' */
-  declare validUntil: string | null;
-
+export class CreditLimitRequest extends tableModel('credit_limit_requests', columns) {
   declare client?: NonAttribute<Client>;
   declare requester?: NonAttribute<User | null>;
   declare decider?: NonAttribute<User | null>;
-
-  static initModel(sequelize: Sequelize) {
-    return CreditLimitRequest.init(
-      withRequestColumns({
-        clientId: DataTypes.UUID,
-        customerId: DataTypes.UUID,
-        previousLimit: DataTypes.DECIMAL(15, 2),
-        requestedLimit: DataTypes.DECIMAL(15, 2),
-        approvedLimit: DataTypes.DECIMAL(15, 2),
-        validUntil: DataTypes.DATEONLY,
-      }),
-      tableOptions(sequelize, 'credit_limit_requests'),
-    );
-  }
 }

@@ -1,50 +1,31 @@
-import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
-import { TimestampedModel, tableOptions, withTimestamps } from './base.ts';
-import type { DocumentEntityType, DocumentType, KycDocumentType, SignatureStatus } from './enums.ts';
+import type { NonAttribute } from 'sequelize';
+import { withTimestamps } from './base.ts';
+import { bigint, boolean, char, defaulted, instant, nullable, oneOf, tableModel, text, uuid } from './columns.ts';
+import { DOCUMENT_ENTITY_TYPES, DOCUMENT_TYPES, KYC_DOCUMENT_TYPES, SIGNATURE_STATUSES } from './enums.ts';
 import type { User } from './User.ts';
 
-/** An uploaded file; the bytes live in the object store under storageKey. */
-export class Document extends TimestampedModel<Document> {
-  declare name: string;
-  declare type: DocumentType;
-  declare kycType: KycDocumentType | null;
-  declare mimeType: string;
+const columns = withTimestamps({
+  name: text,
+  type: oneOf(DOCUMENT_TYPES),
+  kycType: nullable(oneOf(KYC_DOCUMENT_TYPES)),
+  mimeType: text,
   /** Bytes. */
-  declare size: number;
-  declare storageKey: string;
+  size: bigint,
+  storageKey: text,
   /** SHA-256 of the bytes, lowercase hex. */
-  declare checksum: string;
+  checksum: char(64),
   /** Set together with entityId, or neither. */
-  declare entityType: DocumentEntityType | null;
-  declare entityId: string | null;
-  declare uploadedBy: string | null;
-  declare signatureRequired: CreationOptional<boolean>;
-  declare signatureStatus: SignatureStatus | null;
-  declare signedAt: Date | null;
-  declare signedBy: string | null;
+  entityType: nullable(oneOf(DOCUMENT_ENTITY_TYPES)),
+  entityId: nullable(uuid),
+  uploadedBy: nullable(uuid),
+  signatureRequired: defaulted(boolean),
+  signatureStatus: nullable(oneOf(SIGNATURE_STATUSES)),
+  signedAt: nullable(instant),
+  signedBy: nullable(uuid),
+});
 
+/** An uploaded file; the bytes live in the object store under storageKey. */
+export class Document extends tableModel('documents', columns) {
   declare uploader?: NonAttribute<User | null>;
   declare signer?: NonAttribute<User | null>;
-
-  static initModel(sequelize: Sequelize) {
-    return Document.init(
-      withTimestamps({
-        name: DataTypes.TEXT,
-        type: DataTypes.TEXT,
-        kycType: DataTypes.TEXT,
-        mimeType: DataTypes.TEXT,
-        size: DataTypes.BIGINT,
-        storageKey: DataTypes.TEXT,
-        checksum: DataTypes.CHAR(64),
-        entityType: DataTypes.TEXT,
-        entityId: DataTypes.UUID,
-        uploadedBy: DataTypes.UUID,
-        signatureRequired: DataTypes.BOOLEAN,
-        signatureStatus: DataTypes.TEXT,
-        signedAt: DataTypes.DATE,
-        signedBy: DataTypes.UUID,
-      }),
-      tableOptions(sequelize, 'documents'),
-    );
-  }
 }

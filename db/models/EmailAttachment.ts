@@ -1,20 +1,11 @@
-import { DataTypes, type Sequelize } from 'sequelize';
-import { IdModel, tableOptions, withId } from './base.ts';
+import { withId } from './base.ts';
+import { integer, tableModel, uuid } from './columns.ts';
+
+const columns = withId({
+  emailLogId: uuid,
+  position: integer,
+  documentId: uuid,
+});
 
 /** A stored document sent with one email, in the order the message lists them. */
-export class EmailAttachment extends IdModel<EmailAttachment> {
-  declare emailLogId: string;
-  declare position: number;
-  declare documentId: string;
-
-  static initModel(sequelize: Sequelize) {
-    return EmailAttachment.init(
-      withId({
-        emailLogId: DataTypes.UUID,
-        position: DataTypes.INTEGER,
-        documentId: DataTypes.UUID,
-      }),
-      tableOptions(sequelize, 'email_attachments', { timestamps: false }),
-    );
-  }
-}
+export class EmailAttachment extends tableModel('email_attachments', columns, { timestamps: false }) {}

@@ -1,39 +1,25 @@
-import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
-import { AuditedModel, tableOptions, withAudit } from './base.ts';
+import type { NonAttribute } from 'sequelize';
+import { withAudit } from './base.ts';
+import { arrayOf, defaulted, instant, integer, nullable, oneOf, tableModel, text, uuid } from './columns.ts';
+import { CAMPAIGN_RECIPIENTS, CAMPAIGN_STATUSES } from './enums.ts';
 import type { EmailLog } from './EmailLog.ts';
 import type { EmailTemplate } from './EmailTemplate.ts';
-import type { CampaignRecipients, CampaignStatus } from './enums.ts';
+
+const columns = withAudit({
+  name: text,
+  templateId: uuid,
+  recipients: defaulted(oneOf(CAMPAIGN_RECIPIENTS)),
+  /** Used when recipients is 'specific_clients'. */
+  specificClientIds: defaulted(arrayOf(uuid)),
+  status: defaulted(oneOf(CAMPAIGN_STATUSES)),
+  scheduledAt: nullable(instant),
+  startedAt: nullable(instant),
+  completedAt: nullable(instant),
+  totalRecipients: nullable(integer),
+});
 
 /** One template sent to a set of clients. */
-export class EmailCampaign extends AuditedModel<EmailCampaign> {
-  declare name: string;
-  declare templateId: string;
-  declare recipients: CreationOptional<CampaignRecipients>;
-  /** Used when recipients is 'specific_clients'. */
-  declare specificClientIds: CreationOptional<string[]>;
-  declare status: CreationOptional<CampaignStatus>;
-  declare scheduledAt: Date | null;
-  declare startedAt: Date | null;
-  declare completedAt: Date | null;
-  declare totalRecipients: number | null;
-
+export class EmailCampaign extends tableModel('email_campaigns', columns) {
   declare template?: NonAttribute<EmailTemplate>;
   declare logs?: NonAttribute<EmailLog[]>;
-
-  static initModel(sequelize: Sequelize) {
-    return EmailCampaign.init(
-      withAudit({
-        name: DataTypes.TEXT,
-        templateId: DataTypes.UUID,
-        recipients: DataTypes.TEXT,
-        specificClientIds: DataTypes.ARRAY(DataTypes.UUID),
-        status: DataTypes.TEXT,
-        scheduledAt: DataTypes.DATE,
-        startedAt: DataTypes.DATE,
-        completedAt: DataTypes.DATE,
-        totalRecipients: DataTypes.INTEGER,
-      }),
-      tableOptions(sequelize, 'email_campaigns'),
-    );
-  }
 }

@@ -1,57 +1,36 @@
-import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
-import { TimestampedModel, tableOptions, withTimestamps } from './base.ts';
+import type { NonAttribute } from 'sequelize';
+import { withTimestamps } from './base.ts';
+import { defaulted, instant, integer, jsonb, nullable, oneOf, tableModel, text, uuid } from './columns.ts';
+import { EMAIL_LOG_STATUSES } from './enums.ts';
 import type { Client } from './Client.ts';
 import type { EmailCampaign } from './EmailCampaign.ts';
 import type { EmailTemplate } from './EmailTemplate.ts';
-import type { EmailLogStatus } from './enums.ts';
+
+const columns = withTimestamps({
+  templateId: nullable(uuid),
+  campaignId: nullable(uuid),
+  clientId: nullable(uuid),
+  /** Mail to a debtor: the debtor, and the invoice it is about. */
+  customerId: nullable(uuid),
+  invoiceId: nullable(uuid),
+  recipient: text,
+  subject: text,
+  status: defaulted(oneOf(EMAIL_LOG_STATUSES)),
+  /** Random, for the open pixel and click links; the database generates it. */
+  trackingToken: defaulted(text),
+  messageId: nullable(text),
+  /** The tracked links of the message, in order. */
+  links: defaulted(jsonb<unknown[]>()),
+  errorMessage: nullable(text),
+  attempts: defaulted(integer),
+  sentAt: nullable(instant),
+  openedAt: nullable(instant),
+  clickedAt: nullable(instant),
+});
 
 /** One email to one recipient, written as 'queued' before the send so a crash cannot send twice. */
-export class EmailLog extends TimestampedModel<EmailLog> {
-  declare templateId: string | null;
-  declare campaignId: string | null;
-  declare clientId: string | null;
-  /** Mail to a debtor: the debtor, and the invoice it is about. */
-  declare customerId: string | null;
-  declare invoiceId: string | null;
-  declare recipient: string;
-  declare subject: string;
-  declare status: CreationOptional<EmailLogStatus>;
-  /** Random, for the open pixel and click links; the database generates it. */
-  declare trackingToken: CreationOptional<string>;
-  declare messageId: string | null;
-  /** The tracked links of the message, in order. */
-  declare links: CreationOptional<unknown[]>;
-  declare errorMessage: string | null;
-  declare attempts: CreationOptional<number>;
-  declare sentAt: Date | null;
-  declare openedAt: Date | null;
-  declare clickedAt: Date | null;
-
+export class EmailLog extends tableModel('email_logs', columns) {
   declare template?: NonAttribute<EmailTemplate | null>;
   declare campaign?: NonAttribute<EmailCampaign | null>;
   declare client?: NonAttribute<Client | null>;
-
-  static initModel(sequelize: Sequelize) {
-    return EmailLog.init(
-      withTimestamps({
-        templateId: DataTypes.UUID,
-        campaignId: DataTypes.UUID,
-        clientId: DataTypes.UUID,
-        customerId: DataTypes.UUID,
-        invoiceId: DataTypes.UUID,
-        recipient: DataTypes.TEXT,
-        subject: DataTypes.TEXT,
-        status: DataTypes.TEXT,
-        trackingToken: DataTypes.TEXT,
-        messageId: DataTypes.TEXT,
-        links: DataTypes.JSONB,
-        errorMessage: DataTypes.TEXT,
-        attempts: DataTypes.INTEGER,
-        sentAt: DataTypes.DATE,
-        openedAt: DataTypes.DATE,
-        clickedAt: DataTypes.DATE,
-      }),
-      tableOptions(sequelize, 'email_logs'),
-    );
-  }
 }

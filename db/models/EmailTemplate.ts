@@ -1,30 +1,19 @@
-import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
-import { AuditedModel, tableOptions, withAudit } from './base.ts';
+import type { NonAttribute } from 'sequelize';
+import { withAudit } from './base.ts';
+import { boolean, defaulted, integer, oneOf, tableModel, text } from './columns.ts';
+import { EMAIL_TRIGGERS } from './enums.ts';
 import type { EmailCampaign } from './EmailCampaign.ts';
-import type { EmailTrigger } from './enums.ts';
+
+const columns = withAudit({
+  name: text,
+  trigger: defaulted(oneOf(EMAIL_TRIGGERS)),
+  subject: text,
+  body: text,
+  isActive: defaulted(boolean),
+  usageCount: defaulted(integer),
+});
 
 /** Staff-editable email text (handlebars), rendered inside the MJML layout. */
-export class EmailTemplate extends AuditedModel<EmailTemplate> {
-  declare name: string;
-  declare trigger: CreationOptional<EmailTrigger>;
-  declare subject: string;
-  declare body: string;
-  declare isActive: CreationOptional<boolean>;
-  declare usageCount: CreationOptional<number>;
-
+export class EmailTemplate extends tableModel('email_templates', columns) {
   declare campaigns?: NonAttribute<EmailCampaign[]>;
-
-  static initModel(sequelize: Sequelize) {
-    return EmailTemplate.init(
-      withAudit({
-        name: DataTypes.TEXT,
-        trigger: DataTypes.TEXT,
-        subject: DataTypes.TEXT,
-        body: DataTypes.TEXT,
-        isActive: DataTypes.BOOLEAN,
-        usageCount: DataTypes.INTEGER,
-      }),
-      tableOptions(sequelize, 'email_templates'),
-    );
-  }
 }

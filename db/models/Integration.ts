@@ -1,43 +1,26 @@
-import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
-import { TimestampedModel, tableOptions, withTimestamps } from './base.ts';
-import type { IntegrationMode, IntegrationStatus, IntegrationType } from './enums.ts';
+import type { NonAttribute } from 'sequelize';
+import { withTimestamps } from './base.ts';
+import { boolean, defaulted, instant, integer, nullable, oneOf, tableModel, text } from './columns.ts';
+import { INTEGRATION_MODES, INTEGRATION_STATUSES, INTEGRATION_TYPES } from './enums.ts';
 import type { IntegrationLog } from './IntegrationLog.ts';
 
-/** An external service adapter's configuration and health; one row per type. */
-export class Integration extends TimestampedModel<Integration> {
-  declare name: string;
-  declare description: string | null;
-  declare type: IntegrationType;
-  declare status: CreationOptional<IntegrationStatus>;
-  declare mode: CreationOptional<IntegrationMode>;
-  declare isEnabled: CreationOptional<boolean>;
-  declare endpoint: string | null;
+const columns = withTimestamps({
+  name: text,
+  description: nullable(text),
+  type: oneOf(INTEGRATION_TYPES),
+  status: defaulted(oneOf(INTEGRATION_STATUSES)),
+  mode: defaulted(oneOf(INTEGRATION_MODES)),
+  isEnabled: defaulted(boolean),
+  endpoint: nullable(text),
   /** AES-256-GCM ciphertext of a JSON object of credentials. */
-  declare settingsEncrypted: string | null;
-  declare lastCheck: Date | null;
-  declare lastSync: Date | null;
-  declare errorCount: CreationOptional<number>;
-  declare lastError: string | null;
+  settingsEncrypted: nullable(text),
+  lastCheck: nullable(instant),
+  lastSync: nullable(instant),
+  errorCount: defaulted(integer),
+  lastError: nullable(text),
+});
 
+/** An external service adapter's configuration and health; one row per type. */
+export class Integration extends tableModel('integrations', columns) {
   declare logs?: NonAttribute<IntegrationLog[]>;
-
-  static initModel(sequelize: Sequelize) {
-    return Integration.init(
-      withTimestamps({
-        name: DataTypes.TEXT,
-        description: DataTypes.TEXT,
-        type: DataTypes.TEXT,
-        status: DataTypes.TEXT,
-        mode: DataTypes.TEXT,
-        isEnabled: DataTypes.BOOLEAN,
-        endpoint: DataTypes.TEXT,
-        settingsEncrypted: DataTypes.TEXT,
-        lastCheck: DataTypes.DATE,
-        lastSync: DataTypes.DATE,
-        errorCount: DataTypes.INTEGER,
-        lastError: DataTypes.TEXT,
-      }),
-      tableOptions(sequelize, 'integrations'),
-    );
-  }
 }

@@ -1,69 +1,70 @@
-import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
-import { AuditedModel, tableOptions, withAudit } from './base.ts';
+import type { NonAttribute } from 'sequelize';
+import { withAudit } from './base.ts';
+import { boolean, char, day, defaulted, instant, money, nullable, oneOf, tableModel, text, uuid } from './columns.ts';
+import { INVOICE_SOURCES, INVOICE_STATUSES, INVOICE_VERIFICATION_STATUSES } from './enums.ts';
 import type { Client } from './Client.ts';
 import type { Customer } from './Customer.ts';
 import type { Document } from './Document.ts';
-import type { InvoiceSource, InvoiceStatus, InvoiceVerificationStatus } from './enums.ts';
 import type { InvoiceLine } from './InvoiceLine.ts';
 import type { Payment } from './Payment.ts';
 import type { Payout } from './Payout.ts';
 
-/** A client's invoice to a customer, offered to the factor. Money fields are exact decimal strings. */
-export class Invoice extends AuditedModel<Invoice> {
-  declare clientId: string;
-  declare customerId: string;
-  declare invoiceNumber: string;
-  declare status: CreationOptional<InvoiceStatus>;
-  declare verificationStatus: CreationOptional<InvoiceVerificationStatus>;
-  declare amount: string;
-  declare currency: CreationOptional<string>;
-  /** 'YYYY-MM-DD' */
-  declare issueDate: string;
-  /** 'YYYY-MM-DD' */
-  declare dueDate: string;
-  declare description: string | null;
+const columns = withAudit({
+  clientId: uuid,
+  customerId: uuid,
+  invoiceNumber: text,
+  status: defaulted(oneOf(INVOICE_STATUSES)),
+  verificationStatus: defaulted(oneOf(INVOICE_VERIFICATION_STATUSES)),
+  amount: money,
+  currency: defaulted(char(3)),
+  issueDate: day,
+  dueDate: day,
+  description: nullable(text),
   /** The advance paid to the client at financing. */
-  declare factorAmount: string | null;
-  declare factorFee: string | null;
+  factorAmount: nullable(money),
+  factorFee: nullable(money),
   /** VAT on factorFee (the fee documents' VAT). */
-  declare factorFeeVat: string | null;
+  factorFeeVat: nullable(money),
   /** The agreement's one-off documentation fee when this was its first financing (part of factorFee). */
-  declare documentationFee: CreationOptional<string>;
+  documentationFee: defaulted(money),
   /** The agreement version the financing used. */
-  declare agreementId: string | null;
+  agreementId: nullable(uuid),
   /** What the debtor quotes when it pays the factor ('HR00 2026-7-000042'), given at the first financing. */
-  declare paymentReference: CreationOptional<string | null>;
+  paymentReference: defaulted(nullable(text)),
   /** The debtor disputes the invoice; the reason is kept while it does. */
-  declare disputed: CreationOptional<boolean>;
-  declare disputeReason: string | null;
+  disputed: defaulted(boolean),
+  disputeReason: nullable(text),
   /** Sum of confirmed collections. */
-  declare paidAmount: CreationOptional<string>;
+  paidAmount: defaulted(money),
   /** Sum of pending collections, kept by triggers on payments. */
-  declare pendingAmount: CreationOptional<string>;
+  pendingAmount: defaulted(money),
   /** Sum of the credit notes on the invoice, kept by a trigger on credit_notes. */
-  declare creditedAmount: CreationOptional<string>;
-  declare source: CreationOptional<InvoiceSource>;
-  declare ublDocumentId: string | null;
-  declare verifiedBy: string | null;
-  declare verifiedAt: Date | null;
-  declare approvedBy: string | null;
-  declare approvedAt: Date | null;
-  declare financedBy: string | null;
-  declare financedAt: Date | null;
-  declare rejectedBy: string | null;
-  declare rejectedAt: Date | null;
-  declare rejectionReason: string | null;
-  declare paidAt: Date | null;
+  creditedAmount: defaulted(money),
+  source: defaulted(oneOf(INVOICE_SOURCES)),
+  ublDocumentId: nullable(uuid),
+  verifiedBy: nullable(uuid),
+  verifiedAt: nullable(instant),
+  approvedBy: nullable(uuid),
+  approvedAt: nullable(instant),
+  financedBy: nullable(uuid),
+  financedAt: nullable(instant),
+  rejectedBy: nullable(uuid),
+  rejectedAt: nullable(instant),
+  rejectionReason: nullable(text),
+  paidAt: nullable(instant),
   /** Charged back to the client (docs/lifecycle.md#recourse-and-write-off); NULL by when the daily job did it. */
-  declare chargedBackAt: Date | null;
-  declare chargedBackBy: string | null;
-  declare chargeBackReason: string | null;
+  chargedBackAt: nullable(instant),
+  chargedBackBy: nullable(uuid),
+  chargeBackReason: nullable(text),
   /** Written off (approved write-off request). */
-  declare writtenOffAt: Date | null;
-  declare writtenOffBy: string | null;
+  writtenOffAt: nullable(instant),
+  writtenOffBy: nullable(uuid),
   /** 'YYYY-MM-DD': the business day it left the factor's book, charged back or written off (set by a trigger; docs/collections.md#ageing). */
-  declare leftBookOn: CreationOptional<string | null>;
+  leftBookOn: defaulted(nullable(day)),
+});
 
+/** A client's invoice to a customer, offered to the factor. Money fields are exact decimal strings. */
+export class Invoice extends tableModel('invoices', columns) {
   declare client?: NonAttribute<Client>;
   declare customer?: NonAttribute<Customer>;
   declare ublDocument?: NonAttribute<Document | null>;
@@ -71,51 +72,4 @@ export class Invoice extends AuditedModel<Invoice> {
   declare payments?: NonAttribute<Payment[]>;
   declare payouts?: NonAttribute<Payout[]>;
   declare documents?: NonAttribute<Document[]>;
-
-  static initModel(sequelize: Sequelize) {
-    return Invoice.init(
-      withAudit({
-        clientId: DataTypes.UUID,
-        customerId: DataTypes.UUID,
-        invoiceNumber: DataTypes.TEXT,
-        status: DataTypes.TEXT,
-        verificationStatus: DataTypes.TEXT,
-        amount: DataTypes.DECIMAL(15, 2),
-        currency: DataTypes.CHAR(3),
-        issueDate: DataTypes.DATEONLY,
-        dueDate: DataTypes.DATEONLY,
-        description: DataTypes.TEXT,
-        factorAmount: DataTypes.DECIMAL(15, 2),
-        factorFee: DataTypes.DECIMAL(15, 2),
-        factorFeeVat: DataTypes.DECIMAL(15, 2),
-        documentationFee: DataTypes.DECIMAL(15, 2),
-        agreementId: DataTypes.UUID,
-        paymentReference: DataTypes.TEXT,
-        disputed: DataTypes.BOOLEAN,
-        disputeReason: DataTypes.TEXT,
-        paidAmount: DataTypes.DECIMAL(15, 2),
-        pendingAmount: DataTypes.DECIMAL(15, 2),
-        creditedAmount: DataTypes.DECIMAL(15, 2),
-        source: DataTypes.TEXT,
-        ublDocumentId: DataTypes.UUID,
-        verifiedBy: DataTypes.UUID,
-        verifiedAt: DataTypes.DATE,
-        approvedBy: DataTypes.UUID,
-        approvedAt: DataTypes.DATE,
-        financedBy: DataTypes.UUID,
-        financedAt: DataTypes.DATE,
-        rejectedBy: DataTypes.UUID,
-        rejectedAt: DataTypes.DATE,
-        rejectionReason: DataTypes.TEXT,
-        paidAt: DataTypes.DATE,
-        chargedBackAt: DataTypes.DATE,
-        chargedBackBy: DataTypes.UUID,
-        chargeBackReason: DataTypes.TEXT,
-        writtenOffAt: DataTypes.DATE,
-        writtenOffBy: DataTypes.UUID,
-        leftBookOn: DataTypes.DATEONLY,
-      }),
-      tableOptions(sequelize, 'invoices'),
-    );
-  }
 }

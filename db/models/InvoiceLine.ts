@@ -1,43 +1,28 @@
-import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
-import { IdModel, tableOptions, withId } from './base.ts';
-import type { VatCategory } from './enums.ts';
+import type { NonAttribute } from 'sequelize';
+import { withId } from './base.ts';
+import { defaulted, integer, money, nullable, numeric, oneOf, tableModel, text, uuid } from './columns.ts';
+import { VAT_CATEGORIES } from './enums.ts';
 import type { Invoice } from './Invoice.ts';
 
-/** A line of an e-invoice (EN 16931 BG-25); part of its invoice, so it has no timestamps of its own. */
-export class InvoiceLine extends IdModel<InvoiceLine> {
-  declare invoiceId: string;
+const columns = withId({
+  invoiceId: uuid,
   /** 1-based, unique within the invoice. */
-  declare lineNumber: number;
-  declare description: string;
+  lineNumber: integer,
+  description: text,
   /** Exact decimal string with 4 places; negative on credit lines. */
-  declare quantity: string;
+  quantity: numeric(15, 4),
   /** UN/ECE Recommendation 20 unit code; 'H87' is "piece". */
-  declare unitCode: CreationOptional<string>;
-  declare unitPrice: string;
-  declare netAmount: string;
-  declare vatCategory: CreationOptional<VatCategory>;
+  unitCode: defaulted(text),
+  unitPrice: numeric(15, 4),
+  netAmount: money,
+  vatCategory: defaulted(oneOf(VAT_CATEGORIES)),
   /** Percent, e.g. '25.00'. */
-  declare vatRate: CreationOptional<string>;
+  vatRate: defaulted(numeric(5, 2)),
   /** Croatian KPD classification of the item. */
-  declare kpdCode: string | null;
+  kpdCode: nullable(text),
+});
 
+/** A line of an e-invoice (EN 16931 BG-25); part of its invoice, so it has no timestamps of its own. */
+export class InvoiceLine extends tableModel('invoice_lines', columns, { timestamps: false }) {
   declare invoice?: NonAttribute<Invoice>;
-
-  static initModel(sequelize: Sequelize) {
-    return InvoiceLine.init(
-      withId({
-        invoiceId: DataTypes.UUID,
-        lineNumber: DataTypes.INTEGER,
-        description: DataTypes.TEXT,
-        quantity: DataTypes.DECIMAL(15, 4),
-        unitCode: DataTypes.TEXT,
-        unitPrice: DataTypes.DECIMAL(15, 4),
-        netAmount: DataTypes.DECIMAL(15, 2),
-        vatCategory: DataTypes.TEXT,
-        vatRate: DataTypes.DECIMAL(5, 2),
-        kpdCode: DataTypes.TEXT,
-      }),
-      tableOptions(sequelize, 'invoice_lines', { timestamps: false }),
-    );
-  }
 }

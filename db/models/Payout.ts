@@ -1,39 +1,25 @@
-import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
-import { AuditedModel, tableOptions, withAudit } from './base.ts';
+import type { NonAttribute } from 'sequelize';
+import { withAudit } from './base.ts';
+import { char, defaulted, instant, money, nullable, oneOf, tableModel, text, uuid } from './columns.ts';
+import { PAYOUT_KINDS, PAYOUT_STATUSES } from './enums.ts';
 import type { Client } from './Client.ts';
-import type { PayoutKind, PayoutStatus } from './enums.ts';
 import type { Invoice } from './Invoice.ts';
 
-/** Money the factor pays a client: the advance at financing, the reserve when collected. */
-export class Payout extends AuditedModel<Payout> {
-  declare clientId: string;
-  declare invoiceId: string;
+const columns = withAudit({
+  clientId: uuid,
+  invoiceId: uuid,
   /** One of each kind per invoice. */
-  declare kind: PayoutKind;
-  declare amount: string;
-  declare currency: CreationOptional<string>;
-  declare iban: string;
-  declare status: CreationOptional<PayoutStatus>;
-  declare exportBatchId: string | null;
-  declare exportedAt: Date | null;
+  kind: oneOf(PAYOUT_KINDS),
+  amount: money,
+  currency: defaulted(char(3)),
+  iban: text,
+  status: defaulted(oneOf(PAYOUT_STATUSES)),
+  exportBatchId: nullable(text),
+  exportedAt: nullable(instant),
+});
 
+/** Money the factor pays a client: the advance at financing, the reserve when collected. */
+export class Payout extends tableModel('payouts', columns) {
   declare client?: NonAttribute<Client>;
   declare invoice?: NonAttribute<Invoice>;
-
-  static initModel(sequelize: Sequelize) {
-    return Payout.init(
-      withAudit({
-        clientId: DataTypes.UUID,
-        invoiceId: DataTypes.UUID,
-        kind: DataTypes.TEXT,
-        amount: DataTypes.DECIMAL(15, 2),
-        currency: DataTypes.CHAR(3),
-        iban: DataTypes.TEXT,
-        status: DataTypes.TEXT,
-        exportBatchId: DataTypes.TEXT,
-        exportedAt: DataTypes.DATE,
-      }),
-      tableOptions(sequelize, 'payouts'),
-    );
-  }
 }

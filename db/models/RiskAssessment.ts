@@ -1,48 +1,30 @@
-import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
-import { TimestampedModel, tableOptions, withTimestamps } from './base.ts';
-import type { RiskCategory, RiskEntityType } from './enums.ts';
+import type { NonAttribute } from 'sequelize';
+import { withTimestamps } from './base.ts';
+import { defaulted, instant, integer, jsonb, nullable, oneOf, tableModel, text, uuid } from './columns.ts';
+import { RISK_CATEGORIES, RISK_ENTITY_TYPES } from './enums.ts';
 import type { User } from './User.ts';
 
-/** A risk score of a client or customer: automatic score plus a recorded manual adjustment. */
-export class RiskAssessment extends TimestampedModel<RiskAssessment> {
-  declare entityType: RiskEntityType;
-  declare entityId: string;
-  declare category: RiskCategory;
+const columns = withTimestamps({
+  entityType: oneOf(RISK_ENTITY_TYPES),
+  entityId: uuid,
+  category: oneOf(RISK_CATEGORIES),
   /** Must equal clamp(automaticScore + manualAdjustment, 0, 100); the database checks it. */
-  declare score: number;
-  declare automaticScore: number;
-  declare manualAdjustment: CreationOptional<number>;
+  score: integer,
+  automaticScore: integer,
+  manualAdjustment: defaulted(integer),
   /** NULL means the system made it ('system' in the API). */
-  declare assessedBy: string | null;
-  declare adjustedBy: string | null;
-  declare adjustedAt: Date | null;
+  assessedBy: nullable(uuid),
+  adjustedBy: nullable(uuid),
+  adjustedAt: nullable(instant),
   /** Factor name → score, or an object with a score. */
-  declare factors: CreationOptional<Record<string, unknown>>;
-  declare notes: string | null;
-  declare hanfaData: Record<string, unknown> | null;
-  declare finaData: Record<string, unknown> | null;
+  factors: defaulted(jsonb<Record<string, unknown>>()),
+  notes: nullable(text),
+  hanfaData: nullable(jsonb<Record<string, unknown>>()),
+  finaData: nullable(jsonb<Record<string, unknown>>()),
+});
 
+/** A risk score of a client or customer: automatic score plus a recorded manual adjustment. */
+export class RiskAssessment extends tableModel('risk_assessments', columns) {
   declare assessor?: NonAttribute<User | null>;
   declare adjuster?: NonAttribute<User | null>;
-
-  static initModel(sequelize: Sequelize) {
-    return RiskAssessment.init(
-      withTimestamps({
-        entityType: DataTypes.TEXT,
-        entityId: DataTypes.UUID,
-        category: DataTypes.TEXT,
-        score: DataTypes.INTEGER,
-        automaticScore: DataTypes.INTEGER,
-        manualAdjustment: DataTypes.INTEGER,
-        assessedBy: DataTypes.UUID,
-        adjustedBy: DataTypes.UUID,
-        adjustedAt: DataTypes.DATE,
-        factors: DataTypes.JSONB,
-        notes: DataTypes.TEXT,
-        hanfaData: DataTypes.JSONB,
-        finaData: DataTypes.JSONB,
-      }),
-      tableOptions(sequelize, 'risk_assessments'),
-    );
-  }
 }

@@ -1,50 +1,32 @@
-import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
-import { AuditedModel, tableOptions, withAudit } from './base.ts';
-import type { TaskEntityType, TaskPriority, TaskStatus, TaskType } from './enums.ts';
+import type { NonAttribute } from 'sequelize';
+import { withAudit } from './base.ts';
+import { defaulted, instant, integer, nullable, oneOf, tableModel, text, uuid } from './columns.ts';
+import { TASK_ENTITY_TYPES, TASK_PRIORITIES, TASK_STATUSES, TASK_TYPES } from './enums.ts';
 import type { User } from './User.ts';
 import type { WorkflowInstance } from './WorkflowInstance.ts';
 
-/** A piece of work for staff, created by hand or by a manual workflow step. */
-export class Task extends AuditedModel<Task> {
-  declare title: string;
-  declare description: string | null;
-  declare type: TaskType;
-  declare priority: CreationOptional<TaskPriority>;
-  declare status: CreationOptional<TaskStatus>;
-  declare assignedTo: string | null;
+const columns = withAudit({
+  title: text,
+  description: nullable(text),
+  type: oneOf(TASK_TYPES),
+  priority: defaulted(oneOf(TASK_PRIORITIES)),
+  status: defaulted(oneOf(TASK_STATUSES)),
+  assignedTo: nullable(uuid),
   /** An instant (timestamptz), unlike an invoice's calendar due date. */
-  declare dueDate: Date | null;
+  dueDate: nullable(instant),
   /** Set together with entityId, or neither. */
-  declare entityType: TaskEntityType | null;
-  declare entityId: string | null;
-  declare notes: string | null;
-  declare workflowInstanceId: string | null;
-  declare workflowStep: number | null;
+  entityType: nullable(oneOf(TASK_ENTITY_TYPES)),
+  entityId: nullable(uuid),
+  notes: nullable(text),
+  workflowInstanceId: nullable(uuid),
+  workflowStep: nullable(integer),
   /** Set exactly when status is 'completed'. */
-  declare completedAt: Date | null;
+  completedAt: nullable(instant),
+});
 
+/** A piece of work for staff, created by hand or by a manual workflow step. */
+export class Task extends tableModel('tasks', columns) {
   declare assignee?: NonAttribute<User | null>;
   declare creator?: NonAttribute<User | null>;
   declare workflowInstance?: NonAttribute<WorkflowInstance | null>;
-
-  static initModel(sequelize: Sequelize) {
-    return Task.init(
-      withAudit({
-        title: DataTypes.TEXT,
-        description: DataTypes.TEXT,
-        type: DataTypes.TEXT,
-        priority: DataTypes.TEXT,
-        status: DataTypes.TEXT,
-        assignedTo: DataTypes.UUID,
-        dueDate: DataTypes.DATE,
-        entityType: DataTypes.TEXT,
-        entityId: DataTypes.UUID,
-        notes: DataTypes.TEXT,
-        workflowInstanceId: DataTypes.UUID,
-        workflowStep: DataTypes.INTEGER,
-        completedAt: DataTypes.DATE,
-      }),
-      tableOptions(sequelize, 'tasks'),
-    );
-  }
 }

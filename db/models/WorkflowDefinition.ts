@@ -1,6 +1,7 @@
-import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
-import { AuditedModel, tableOptions, withAudit } from './base.ts';
-import type { TaskType, WorkflowStepType, WorkflowType } from './enums.ts';
+import type { NonAttribute } from 'sequelize';
+import { withAudit } from './base.ts';
+import { boolean, defaulted, jsonb, nullable, oneOf, tableModel, text } from './columns.ts';
+import { WORKFLOW_TYPES, type TaskType, type WorkflowStepType } from './enums.ts';
 import type { WorkflowInstance } from './WorkflowInstance.ts';
 
 /** One step of a workflow: automated steps run a worker handler, manual ones open a task. */
@@ -11,26 +12,15 @@ export interface WorkflowStep {
   taskType?: TaskType;
 }
 
+const columns = withAudit({
+  name: text,
+  description: nullable(text),
+  type: oneOf(WORKFLOW_TYPES),
+  steps: jsonb<WorkflowStep[]>(),
+  isActive: defaulted(boolean),
+});
+
 /** An ordered list of steps that instances follow. */
-export class WorkflowDefinition extends AuditedModel<WorkflowDefinition> {
-  declare name: string;
-  declare description: string | null;
-  declare type: WorkflowType;
-  declare steps: WorkflowStep[];
-  declare isActive: CreationOptional<boolean>;
-
+export class WorkflowDefinition extends tableModel('workflow_definitions', columns) {
   declare instances?: NonAttribute<WorkflowInstance[]>;
-
-  static initModel(sequelize: Sequelize) {
-    return WorkflowDefinition.init(
-      withAudit({
-        name: DataTypes.TEXT,
-        description: DataTypes.TEXT,
-        type: DataTypes.TEXT,
-        steps: DataTypes.JSONB,
-        isActive: DataTypes.BOOLEAN,
-      }),
-      tableOptions(sequelize, 'workflow_definitions'),
-    );
-  }
 }

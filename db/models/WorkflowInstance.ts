@@ -1,53 +1,39 @@
-import { DataTypes, type CreationOptional, type NonAttribute, type Sequelize } from 'sequelize';
-import { IdModel, tableOptions, withId } from './base.ts';
-import type { WorkflowEntityType, WorkflowInstanceStatus, WorkflowStartEvent } from './enums.ts';
+import type { NonAttribute } from 'sequelize';
+import { withId } from './base.ts';
+import { defaulted, instant, integer, jsonb, nullable, oneOf, tableModel, text, uuid } from './columns.ts';
+import { WORKFLOW_ENTITY_TYPES, WORKFLOW_INSTANCE_STATUSES, WORKFLOW_START_EVENTS } from './enums.ts';
 import type { Task } from './Task.ts';
 import type { WorkflowDefinition, WorkflowStep } from './WorkflowDefinition.ts';
 import type { WorkflowStepRun } from './WorkflowStepRun.ts';
 
-/** One run of a workflow for one entity. */
-export class WorkflowInstance extends IdModel<WorkflowInstance> {
-  declare workflowId: string;
-  declare status: CreationOptional<WorkflowInstanceStatus>;
-  declare entityType: WorkflowEntityType;
-  declare entityId: string;
+const columns = withId({
+  workflowId: uuid,
+  status: defaulted(oneOf(WORKFLOW_INSTANCE_STATUSES)),
+  entityType: oneOf(WORKFLOW_ENTITY_TYPES),
+  entityId: uuid,
   /** Zero-based index into steps. */
-  declare currentStep: CreationOptional<number>;
+  currentStep: defaulted(integer),
   /** The definition's steps as they were when the instance started. */
-  declare steps: WorkflowStep[];
-  declare context: CreationOptional<Record<string, unknown>>;
-  declare lastError: string | null;
-  declare startedBy: string | null;
-  declare startedAt: CreationOptional<Date>;
+  steps: jsonb<WorkflowStep[]>(),
+  context: defaulted(jsonb<Record<string, unknown>>()),
+  lastError: nullable(text),
+  startedBy: nullable(uuid),
+  startedAt: defaulted(instant),
   /** Set exactly when status is 'completed'. */
-  declare completedAt: Date | null;
-  declare updatedAt: CreationOptional<Date>;
+  completedAt: nullable(instant),
+  updatedAt: defaulted(instant),
   /** The business event that started it; null when started by hand or by the registration wizard. */
-  declare startEvent: CreationOptional<WorkflowStartEvent | null>;
+  startEvent: defaulted(nullable(oneOf(WORKFLOW_START_EVENTS))),
+});
 
+/** One run of a workflow for one entity. */
+export class WorkflowInstance extends tableModel(
+  'workflow_instances',
+  columns,
+  // The row's creation time is its start time: started_at plays created_at.
+  { createdAt: 'startedAt' },
+) {
   declare workflow?: NonAttribute<WorkflowDefinition>;
   declare stepRuns?: NonAttribute<WorkflowStepRun[]>;
   declare tasks?: NonAttribute<Task[]>;
-
-  static initModel(sequelize: Sequelize) {
-    return WorkflowInstance.init(
-      withId({
-        workflowId: DataTypes.UUID,
-        status: DataTypes.TEXT,
-        entityType: DataTypes.TEXT,
-        entityId: DataTypes.UUID,
-        currentStep: DataTypes.INTEGER,
-        steps: DataTypes.JSONB,
-        context: DataTypes.JSONB,
-        lastError: DataTypes.TEXT,
-        startedBy: DataTypes.UUID,
-        startedAt: DataTypes.DATE,
-        completedAt: DataTypes.DATE,
-        updatedAt: DataTypes.DATE,
-        startEvent: DataTypes.TEXT,
-      }),
-      // The row's creation time is its start time: started_at plays created_at.
-      tableOptions(sequelize, 'workflow_instances', { createdAt: 'startedAt' }),
-    );
-  }
 }

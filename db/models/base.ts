@@ -1,79 +1,41 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type InitOptions, type Sequelize } from 'sequelize';
+import { DataTypes } from 'sequelize';
+import { defaulted, instant, nullable, oneOf, primaryKey, text, uuid, type Columns } from './columns.ts';
 
 /*
- * What the models share, declared once: the UUID id generated in JS (so an id is known before the insert, see
- * index.ts), the created/updated instants Sequelize keeps (`timestamps: true`), the creating user, and the options
- * every model is initialised with. A model extends the base class that declares its shared columns and passes the
- * rest of its attributes through the matching `with…` function; db/models/models.test.ts still checks every column of
- * every model against the database, and RowOf (rows.ts) sees the inherited attributes like the model's own.
- *
- * The attribute objects are built afresh for each model: Sequelize's init writes into them (their field, their model).
+ * The columns models share, declared once: the UUID id generated in JS (so an id is known before the insert, see
+ * index.ts), the created/updated instants Sequelize keeps (`timestamps: true`), the creating user, and a four-eyes
+ * request's columns. A model passes its own columns through the matching `with…` function; RowOf (rows.ts) sees the
+ * shared columns like the model's own, and db/models/models.test.ts checks them against the database.
  */
 
-/** A table whose key is a UUID `id`. */
-export abstract class IdModel<M extends IdModel<M>> extends Model<InferAttributes<M>, InferCreationAttributes<M>> {
-  declare id: CreationOptional<string>;
+/** The columns of a table whose key is a UUID `id`: the id, then the model's own. */
+export function withId<Own extends Columns>(columns: Own) {
+  return { id: primaryKey(defaulted(uuid), { defaultValue: DataTypes.UUIDV4 }), ...columns };
 }
 
 /** …with `created_at` and `updated_at`, which Sequelize fills in. */
-export abstract class TimestampedModel<M extends TimestampedModel<M>> extends IdModel<M> {
-  declare createdAt: CreationOptional<Date>;
-  declare updatedAt: CreationOptional<Date>;
+export function withTimestamps<Own extends Columns>(columns: Own) {
+  return { ...withId(columns), createdAt: defaulted(instant), updatedAt: defaulted(instant) };
 }
 
 /** …and `created_by`, the user who created the row (NULL for rows the system made). */
-export abstract class AuditedModel<M extends AuditedModel<M>> extends TimestampedModel<M> {
-  declare createdBy: string | null;
-}
-
-/** The attributes of an IdModel: the id, then the model's own. */
-export function withId<Attributes extends object>(attributes: Attributes) {
-  return { id: { type: DataTypes.UUID, primaryKey: true, defaultValue: DataTypes.UUIDV4 }, ...attributes };
-}
-
-/** The attributes of a TimestampedModel. */
-export function withTimestamps<Attributes extends object>(attributes: Attributes) {
-  return { ...withId(attributes), createdAt: DataTypes.DATE, updatedAt: DataTypes.DATE };
-}
-
-/** The attributes of an AuditedModel. */
-export function withAudit<Attributes extends object>(attributes: Attributes) {
-  return { ...withTimestamps(attributes), createdBy: DataTypes.UUID };
-}
-
-/** A model's init options: its table, snake_case columns, the timestamps Sequelize keeps unless `options` say otherwise. */
-export function tableOptions<M extends Model>(
-  sequelize: Sequelize,
-  tableName: string,
-  options: Pick<InitOptions<M>, 'timestamps' | 'createdAt' | 'updatedAt'> = {},
-): InitOptions<M> {
-  return { sequelize, tableName, underscored: true, timestamps: true, ...options };
+export function withAudit<Own extends Columns>(columns: Own) {
+  return { ...withTimestamps(columns), createdBy: nullable(uuid) };
 }
 
 /**
  * …a request one user makes and another decides (four eyes): credit limit requests, ledger adjustments, write-off
- * requests. `Status` is the table's status enum; a table whose requester is never NULL narrows `requestedBy`.
+ * requests. `statuses` are the table's status enum; a table whose requester is never NULL overrides `requestedBy`.
  */
-export abstract class RequestModel<M extends RequestModel<M, Status>, Status extends string> extends TimestampedModel<M> {
-  declare reason: string;
-  declare status: CreationOptional<Status>;
-  declare requestedBy: string | null;
-  declare requestedAt: CreationOptional<Date>;
-  declare decidedBy: string | null;
-  declare decidedAt: Date | null;
-  declare rejectionReason: string | null;
-}
-
-/** The attributes of a RequestModel. */
-export function withRequestColumns<Attributes extends object>(attributes: Attributes) {
+export function withRequestColumns<const Statuses extends readonly string[], Own extends Columns>(statuses: Statuses, columns: Own) {
   return withTimestamps({
-    ...attributes,
-    reason: DataTypes.TEXT,
-    status: DataTypes.TEXT,
-    requestedBy: DataTypes.UUID,
-    requestedAt: DataTypes.DATE,
-    decidedBy: DataTypes.UUID,
-    decidedAt: DataTypes.DATE,
-    rejectionReason: DataTypes.TEXT,
+    reason: text,
+    status: defaulted(oneOf(statuses)),
+    requestedBy: nullable(uuid),
+    requestedAt: defaulted(instant),
+    decidedBy: nullable(uuid),
+    decidedAt: nullable(instant),
+    rejectionReason: nullable(text),
+    ...columns,
   });
 }

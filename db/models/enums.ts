@@ -1,20 +1,19 @@
 /**
- * The value sets of the schema's CHECK (... IN (...)) columns, for TypeScript
- * types and for form schemas. The database is the authority; db/schema.test.ts
+ * The value sets of the schema's CHECK (... IN (...)) columns, for the models'
+ * enum columns (`oneOf`, db/models/columns.ts, which types them as the union of
+ * their values) and for form schemas; a list has a named union type where code
+ * outside the models names it. The database is the authority; db/schema.test.ts
  * fails when a list here drifts from its constraint.
  */
 
 export const USER_ROLES = ['user', 'manager', 'admin', 'super_admin'] as const;
-export type UserRole = (typeof USER_ROLES)[number];
 
 export const USER_TOKEN_PURPOSES = ['set_password', 'reset_password'] as const;
-export type UserTokenPurpose = (typeof USER_TOKEN_PURPOSES)[number];
 
 export const CLIENT_STATUSES = ['active', 'pending', 'inactive'] as const;
 export type ClientStatus = (typeof CLIENT_STATUSES)[number];
 
 export const RISK_CATEGORIES = ['low', 'medium', 'high'] as const;
-export type RiskCategory = (typeof RISK_CATEGORIES)[number];
 
 export const ONBOARDING_STATUSES = ['pending', 'in_progress', 'completed', 'rejected'] as const;
 export type OnboardingStatus = (typeof ONBOARDING_STATUSES)[number];
@@ -26,51 +25,38 @@ export const KYC_DOCUMENT_TYPES = ['company_registration', 'tax_certificate', 'b
 export type KycDocumentType = (typeof KYC_DOCUMENT_TYPES)[number];
 
 export const DOCUMENT_ENTITY_TYPES = ['client', 'customer', 'invoice'] as const;
-export type DocumentEntityType = (typeof DOCUMENT_ENTITY_TYPES)[number];
 
 export const SIGNATURE_STATUSES = ['pending', 'signed', 'rejected'] as const;
-export type SignatureStatus = (typeof SIGNATURE_STATUSES)[number];
 
 /** `charged_back` and `written_off` close a financed invoice unpaid (docs/lifecycle.md#recourse-and-write-off). */
 export const INVOICE_STATUSES = ['pending', 'verified', 'approved', 'rejected', 'financed', 'paid', 'charged_back', 'written_off'] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
 export const INVOICE_VERIFICATION_STATUSES = ['pending', 'verified', 'failed'] as const;
-export type InvoiceVerificationStatus = (typeof INVOICE_VERIFICATION_STATUSES)[number];
 
 export const INVOICE_SOURCES = ['manual', 'ubl'] as const;
-export type InvoiceSource = (typeof INVOICE_SOURCES)[number];
 
 /** UNTDID 5305 VAT category codes used by EN 16931. */
 export const VAT_CATEGORIES = ['S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M'] as const;
-export type VatCategory = (typeof VAT_CATEGORIES)[number];
 
 export const RISK_ENTITY_TYPES = ['client', 'customer'] as const;
-export type RiskEntityType = (typeof RISK_ENTITY_TYPES)[number];
 
 export const CREDIT_LIMIT_STATUSES = ['pending', 'approved', 'rejected', 'expired'] as const;
-export type CreditLimitStatus = (typeof CREDIT_LIMIT_STATUSES)[number];
 
 export const PAYMENT_METHODS = ['bank_transfer', 'cash', 'check', 'card'] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 
 export const PAYMENT_STATUSES = ['pending', 'confirmed', 'failed', 'refunded'] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const PAYMENT_SOURCES = ['manual', 'bank_statement'] as const;
-export type PaymentSource = (typeof PAYMENT_SOURCES)[number];
 
 export const PAYOUT_KINDS = ['advance', 'reserve_release'] as const;
-export type PayoutKind = (typeof PAYOUT_KINDS)[number];
 
 export const PAYOUT_STATUSES = ['pending', 'exported', 'paid', 'cancelled'] as const;
-export type PayoutStatus = (typeof PAYOUT_STATUSES)[number];
 
 export const WORKFLOW_TYPES = ['client_onboarding', 'invoice_verification', 'risk_assessment', 'payment_processing'] as const;
 export type WorkflowType = (typeof WORKFLOW_TYPES)[number];
 
 export const WORKFLOW_INSTANCE_STATUSES = ['running', 'completed', 'failed', 'paused'] as const;
-export type WorkflowInstanceStatus = (typeof WORKFLOW_INSTANCE_STATUSES)[number];
 
 export const WORKFLOW_ENTITY_TYPES = ['client', 'customer', 'invoice', 'payment', 'credit_limit_request'] as const;
 export type WorkflowEntityType = (typeof WORKFLOW_ENTITY_TYPES)[number];
@@ -83,7 +69,6 @@ export const WORKFLOW_STEP_TYPES = ['automated', 'manual'] as const;
 export type WorkflowStepType = (typeof WORKFLOW_STEP_TYPES)[number];
 
 export const WORKFLOW_STEP_RUN_STATUSES = ['running', 'waiting', 'completed', 'failed', 'skipped'] as const;
-export type WorkflowStepRunStatus = (typeof WORKFLOW_STEP_RUN_STATUSES)[number];
 
 export const TASK_TYPES = ['kyc_verification', 'risk_assessment', 'manual_review', 'document_review', 'customer_contact', 'limit_approval'] as const;
 export type TaskType = (typeof TASK_TYPES)[number];
@@ -108,19 +93,15 @@ export const CAMPAIGN_RECIPIENTS = ['all_clients', 'active_clients', 'specific_c
 export type CampaignRecipients = (typeof CAMPAIGN_RECIPIENTS)[number];
 
 export const CAMPAIGN_STATUSES = ['draft', 'active', 'sending', 'completed', 'failed'] as const;
-export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
 
 export const EMAIL_LOG_STATUSES = ['queued', 'sent', 'delivered', 'opened', 'clicked', 'failed'] as const;
 export type EmailLogStatus = (typeof EMAIL_LOG_STATUSES)[number];
 
 export const INTEGRATION_TYPES = ['hanfa', 'fina', 'sendgrid', 'docusign', 'einvoicing'] as const;
-export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 
 export const INTEGRATION_STATUSES = ['active', 'in_development', 'error', 'inactive', 'testing'] as const;
-export type IntegrationStatus = (typeof INTEGRATION_STATUSES)[number];
 
 export const INTEGRATION_MODES = ['sandbox', 'live'] as const;
-export type IntegrationMode = (typeof INTEGRATION_MODES)[number];
 
 export const BACKUP_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
 export type BackupStatus = (typeof BACKUP_STATUSES)[number];
@@ -135,7 +116,6 @@ export const AGREEMENT_FEE_MODELS = ['discount_30', 'interest_360', 'interest_36
 export type AgreementFeeModel = (typeof AGREEMENT_FEE_MODELS)[number];
 
 export const AGREEMENT_SIGNATURE_STATUSES = ['unsigned', 'sent', 'signed'] as const;
-export type AgreementSignatureStatus = (typeof AGREEMENT_SIGNATURE_STATUSES)[number];
 
 export const LEDGER_KINDS = ['advance', 'fee', 'fee_vat', 'collection', 'reserve_release', 'chargeback', 'write_off', 'adjustment'] as const;
 export type LedgerKind = (typeof LEDGER_KINDS)[number];
@@ -150,10 +130,8 @@ export const OUTGOING_EINVOICE_TYPE_CODES = ['380', '381'] as const;
 export type OutgoingEInvoiceTypeCode = (typeof OUTGOING_EINVOICE_TYPE_CODES)[number];
 
 export const INVOICE_DISPUTE_SOURCES = ['debtor', 'staff'] as const;
-export type InvoiceDisputeSource = (typeof INVOICE_DISPUTE_SOURCES)[number];
 
 export const INVOICE_DISPUTE_OUTCOMES = ['rejected', 'reduced', 'upheld'] as const;
-export type InvoiceDisputeOutcome = (typeof INVOICE_DISPUTE_OUTCOMES)[number];
 
 /** A reminder level an invoice reached: sent to the debtor, or skipped with its reason (docs/collections.md#dunning). */
 export const DUNNING_NOTICE_STATUSES = ['sent', 'skipped'] as const;
@@ -172,13 +150,11 @@ export const OPEN_BOOK_SCOPES = ['client', 'customer', 'due_date'] as const;
 export type OpenBookScope = (typeof OPEN_BOOK_SCOPES)[number];
 /** The days such a row sums: every day, or one calendar year or month. */
 export const OPEN_BOOK_PERIODS = ['all', 'year', 'month'] as const;
-export type OpenBookPeriod = (typeof OPEN_BOOK_PERIODS)[number];
 /** Why a notice of assignment was written: a pair's first financing, or staff asking the debtor to confirm (docs/collections.md). */
 export const DEBTOR_NOTICE_OCCASIONS = ['financing', 'request'] as const;
 export type DebtorNoticeOccasion = (typeof DEBTOR_NOTICE_OCCASIONS)[number];
 
 export const DEBTOR_ANSWER_KINDS = ['confirmed', 'disputed'] as const;
-export type DebtorAnswerKind = (typeof DEBTOR_ANSWER_KINDS)[number];
 
 /** Why a link asking the applicant for more documents no longer works (app/onboarding/kyc-decision.server.ts). */
 export const KYC_REQUEST_SPENT_REASONS = ['submitted', 'superseded', 'decided'] as const;

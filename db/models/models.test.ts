@@ -1,6 +1,8 @@
 import { QueryTypes, type ModelStatic, type Model } from 'sequelize';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getSequelize } from '../connection.ts';
+import type { Columns } from './columns.ts';
+import { ENUM_COLUMNS } from './enums.ts';
 import { getModels, initModels, type Models } from './index.ts';
 
 let models: Models;
@@ -66,6 +68,36 @@ describe('model definitions', () => {
         expect(column, `${table}.${attribute.field}`).toMatchObject(expectedColumnType(attribute.type as unknown as Parameters<typeof expectedColumnType>[0]));
       }
     }
+  });
+
+  it('say of each column what the schema says: NULL allowed, filled in when left out, enum values, primary key', async () => {
+    const columns = await getSequelize().query<{ table: string; column: string; nullable: boolean; hasDefault: boolean; primaryKey: boolean }>(
+      `SELECT c.table_name::text AS "table", c.column_name::text AS "column", c.is_nullable = 'YES' AS nullable,
+              c.column_default IS NOT NULL OR c.is_identity = 'YES' AS "hasDefault",
+              EXISTS (SELECT 1 FROM information_schema.table_constraints t
+                      JOIN information_schema.key_column_usage k USING (constraint_schema, constraint_name, table_name)
+                      WHERE t.constraint_type = 'PRIMARY KEY' AND t.table_schema = 'public' AND t.table_name = c.table_name
+                        AND k.column_name = c.column_name) AS "primaryKey"
+       FROM information_schema.columns c WHERE c.table_schema = 'public'`,
+      { type: QueryTypes.SELECT },
+    );
+    const checked: string[] = [];
+    for (const model of Object.values(models) as Array<ModelStatic<Model> & { columns: Columns }>) {
+      const table = model.getTableName() as string;
+      for (const [name, spec] of Object.entries(model.columns)) {
+        const field = model.getAttributes()[name].field!;
+        const column = columns.find((candidate) => candidate.table === table && candidate.column === field)!;
+        const label = `${table}.${field}`;
+        expect(spec.nullable, `${label} nullable`).toBe(column.nullable);
+        expect(Boolean(spec.primaryKey), `${label} primary key`).toBe(column.primaryKey);
+        // A NOT NULL column with a default in the database may be left out of an insert: its type must say so.
+        if (column.hasDefault && !column.nullable) expect(spec.defaulted, `${label} defaulted`).toBe(true);
+        const enumValues = ENUM_COLUMNS.find(([enumTable, enumColumn]) => enumTable === table && enumColumn === field)?.[2];
+        expect(spec.values, `${label} enum values`).toEqual(enumValues);
+        checked.push(label);
+      }
+    }
+    expect(checked.length).toBe(new Set(checked).size);
   });
 
   it('declares the associations under their aliases', () => {
