@@ -12,7 +12,7 @@ import { toCents } from '../utils/money.ts';
 import { addCreditNote, listCreditNotes } from './credit-notes.server.ts';
 import { resolveDispute } from './disputes.server.ts';
 import { dilutionOf } from './rate.server.ts';
-import { book, financeableClient, financingParties, insertCustomer, newInvoice, newOib, zagrebDay } from '../../tests/factories.ts';
+import { book, financeableClient, financingParties, insertCustomer, newInvoice, newOib, zagrebDay, type Book } from '../../tests/factories.ts';
 import { atBusinessDay } from '../../tests/support/business-day.ts';
 import { describeFailures, validateOfficially } from '../../tests/support/official-einvoice-rules.ts';
 
