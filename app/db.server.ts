@@ -29,6 +29,22 @@ export async function selectOne<T extends object>(sql: string, replacements: Rep
   return rows[0] ?? null;
 }
 
+/**
+ * One page of a list and the size of the whole list, read at once (docs/api.md lists): `rows` selects the page
+ * (its `:limit`/`:offset` among `replacements`), `count` counts the same filter as `total`; a null `count` is not run.
+ */
+export async function selectPage<T extends object>(rows: string, count: string, replacements?: Replacements, options?: QueryOptions): Promise<{ rows: T[]; total: number }>;
+export async function selectPage<T extends object>(
+  rows: string,
+  count: string | null,
+  replacements?: Replacements,
+  options?: QueryOptions,
+): Promise<{ rows: T[]; total: number | null }>;
+export async function selectPage<T extends object>(rows: string, count: string | null, replacements: Replacements = {}, options: QueryOptions = {}) {
+  const [page, counted] = await Promise.all([selectRows<T>(rows, replacements, options), count === null ? null : selectOne<{ total: number }>(count, replacements, options)]);
+  return { rows: page, total: count === null ? null : (counted?.total ?? 0) };
+}
+
 /** For INSERT/UPDATE/DELETE; `RETURNING` rows come back, and the affected count. */
 export async function execute<T = Record<string, unknown>>(sql: string, replacements: Replacements = {}, options: QueryOptions = {}): Promise<{ rows: T[]; count: number }> {
   const [rows, meta] = (await sequelizeFor(options.transaction).query(sql, { replacements, transaction: options.transaction ?? undefined })) as [

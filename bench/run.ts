@@ -62,6 +62,11 @@ interface Target {
   kind: TargetKind;
 }
 
+/** An /api target, named by its method and path unless the path holds a value that changes (a day). */
+const apiTarget = (path: string, kind: TargetKind, name = `GET ${path}`): Target => ({ name, path, kind });
+/** A page target, named `page <path>`. */
+const pageTarget = (path: string): Target => ({ name: `page ${path}`, path, kind: 'page' });
+
 function peakMemoryMb(pid: number | undefined): number | null {
   if (!pid) return null;
   try {
@@ -174,22 +179,22 @@ async function measureBook(scale: number, keptDir: string | undefined) {
     const fragment = '0042';
     const allTargets: Target[] = [
       { name: 'baseline GET /api/invoices (node:http + pg)', path: `http://127.0.0.1:${basePort}/api/invoices`, kind: 'baseline' },
-      { name: 'GET /api/invoices', path: '/api/invoices', kind: 'list' },
-      { name: `GET /api/invoices?q=${prefix}`, path: `/api/invoices?q=${prefix}`, kind: 'list' },
-      { name: `GET /api/invoices?q=${fragment}`, path: `/api/invoices?q=${fragment}`, kind: 'list' },
-      { name: 'GET /api/invoices/payable', path: '/api/invoices/payable', kind: 'list' },
-      { name: 'GET /api/invoices?status=approved', path: '/api/invoices?status=approved', kind: 'list' },
-      { name: 'GET /api/clients', path: '/api/clients', kind: 'list' },
-      { name: 'GET /api/dashboard/metrics', path: '/api/dashboard/metrics', kind: 'metrics' },
-      { name: 'GET /api/email/logs', path: '/api/email/logs', kind: 'list' },
+      apiTarget('/api/invoices', 'list'),
+      apiTarget(`/api/invoices?q=${prefix}`, 'list'),
+      apiTarget(`/api/invoices?q=${fragment}`, 'list'),
+      apiTarget('/api/invoices/payable', 'list'),
+      apiTarget('/api/invoices?status=approved', 'list'),
+      apiTarget('/api/clients', 'list'),
+      apiTarget('/api/dashboard/metrics', 'metrics'),
+      apiTarget('/api/email/logs', 'list'),
       // The ageing report (docs/collections.md#ageing): today by client and by customer, and 30 days and a year back, which subtract the open book's years, months and days since.
-      { name: 'GET /api/analytics/ageing', path: '/api/analytics/ageing', kind: 'report' },
-      { name: 'GET /api/analytics/ageing?by=customer', path: '/api/analytics/ageing?by=customer', kind: 'report' },
-      { name: 'GET /api/analytics/ageing?asOf=(30 days ago)', path: `/api/analytics/ageing?asOf=${addDays(businessDay(), -30)}`, kind: 'report' },
-      { name: 'GET /api/analytics/ageing?asOf=(a year ago)', path: `/api/analytics/ageing?asOf=${addDays(businessDay(), -365)}`, kind: 'report' },
-      { name: 'page /', path: '/', kind: 'page' },
-      { name: 'page /invoices', path: '/invoices', kind: 'page' },
-      { name: 'page /clients', path: '/clients', kind: 'page' },
+      apiTarget('/api/analytics/ageing', 'report'),
+      apiTarget('/api/analytics/ageing?by=customer', 'report'),
+      apiTarget(`/api/analytics/ageing?asOf=${addDays(businessDay(), -30)}`, 'report', 'GET /api/analytics/ageing?asOf=(30 days ago)'),
+      apiTarget(`/api/analytics/ageing?asOf=${addDays(businessDay(), -365)}`, 'report', 'GET /api/analytics/ageing?asOf=(a year ago)'),
+      pageTarget('/'),
+      pageTarget('/invoices'),
+      pageTarget('/clients'),
     ];
     const targets = only.length ? allTargets.filter((target) => target.kind === 'baseline' || only.some((part) => target.name.includes(part))) : allTargets;
 

@@ -2,7 +2,7 @@ import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { DEBTOR_EMAIL_TRIGGERS, type EmailTrigger } from '../app/email/schemas.ts';
 import { getEnv } from '../app/env.server.ts';
 import { INTEGRATION_DEFAULTS, INTEGRATION_TYPES, type IntegrationMode, type IntegrationType } from '../app/integrations/types.ts';
-import type { WorkflowStepDef } from '../app/workflows/types.ts';
+import { automatedStep, manualStep, type WorkflowStepDef } from '../app/workflows/types.ts';
 import type { WorkflowType } from '../app/workflows/schemas.ts';
 
 /**
@@ -35,12 +35,12 @@ export const REFERENCE_WORKFLOWS: readonly ReferenceWorkflow[] = [
     name: 'Onboarding klijenta',
     description: 'Od registracije do aktivacije klijenta: dokumentacija, FINA, procjena rizika, KYC i kreditni limit.',
     steps: [
-      { name: 'Provjera potpunosti dokumentacije', type: 'automated', handler: 'checkDocuments' },
-      { name: 'FINA provjera tvrtke i računa', type: 'automated', handler: 'finaCheck' },
-      { name: 'Automatska procjena rizika', type: 'automated', handler: 'riskAssessment' },
-      { name: 'KYC pregled', type: 'manual', taskType: 'kyc_verification' },
-      { name: 'Prijedlog kreditnog limita', type: 'manual', taskType: 'limit_approval' },
-      { name: 'E-mail dobrodošlice', type: 'automated', handler: 'sendWelcomeEmail' },
+      automatedStep('Provjera potpunosti dokumentacije', 'checkDocuments'),
+      automatedStep('FINA provjera tvrtke i računa', 'finaCheck'),
+      automatedStep('Automatska procjena rizika', 'riskAssessment'),
+      manualStep('KYC pregled', 'kyc_verification'),
+      manualStep('Prijedlog kreditnog limita', 'limit_approval'),
+      automatedStep('E-mail dobrodošlice', 'sendWelcomeEmail'),
     ],
   },
   {
@@ -48,11 +48,11 @@ export const REFERENCE_WORKFLOWS: readonly ReferenceWorkflow[] = [
     name: 'Verifikacija fakture',
     description: 'Provjera podataka, duplikata i kupca prije verifikacije fakture.',
     steps: [
-      { name: 'Provjera podataka fakture', type: 'automated', handler: 'validateInvoice' },
-      { name: 'Provjera duplikata', type: 'automated', handler: 'checkDuplicateInvoice' },
-      { name: 'FINA provjera kupca', type: 'automated', handler: 'finaCheck' },
-      { name: 'Ručna verifikacija', type: 'manual', taskType: 'manual_review' },
-      { name: 'Obavijest klijentu', type: 'automated', handler: 'sendInvoiceVerifiedEmail' },
+      automatedStep('Provjera podataka fakture', 'validateInvoice'),
+      automatedStep('Provjera duplikata', 'checkDuplicateInvoice'),
+      automatedStep('FINA provjera kupca', 'finaCheck'),
+      manualStep('Ručna verifikacija', 'manual_review'),
+      automatedStep('Obavijest klijentu', 'sendInvoiceVerifiedEmail'),
     ],
   },
   {
@@ -60,10 +60,10 @@ export const REFERENCE_WORKFLOWS: readonly ReferenceWorkflow[] = [
     name: 'Periodična procjena rizika',
     description: 'HANFA i FINA provjera, izračun ocjene rizika i pregled analitičara.',
     steps: [
-      { name: 'HANFA provjera', type: 'automated', handler: 'hanfaCheck' },
-      { name: 'FINA provjera', type: 'automated', handler: 'finaCheck' },
-      { name: 'Izračun ocjene rizika', type: 'automated', handler: 'riskAssessment' },
-      { name: 'Pregled analitičara', type: 'manual', taskType: 'risk_assessment' },
+      automatedStep('HANFA provjera', 'hanfaCheck'),
+      automatedStep('FINA provjera', 'finaCheck'),
+      automatedStep('Izračun ocjene rizika', 'riskAssessment'),
+      manualStep('Pregled analitičara', 'risk_assessment'),
     ],
   },
   {
@@ -71,10 +71,10 @@ export const REFERENCE_WORKFLOWS: readonly ReferenceWorkflow[] = [
     name: 'Obrada naplate',
     description: 'Uparivanje uplate kupca, potvrda, oslobađanje rezerve i obavijest klijentu.',
     steps: [
-      { name: 'Uparivanje uplate s fakturom', type: 'automated', handler: 'matchPayment' },
-      { name: 'Potvrda uplate', type: 'manual', taskType: 'manual_review' },
-      { name: 'Oslobađanje rezerve', type: 'automated', handler: 'releaseReserve' },
-      { name: 'Obavijest klijentu', type: 'automated', handler: 'sendPaymentConfirmation' },
+      automatedStep('Uparivanje uplate s fakturom', 'matchPayment'),
+      manualStep('Potvrda uplate', 'manual_review'),
+      automatedStep('Oslobađanje rezerve', 'releaseReserve'),
+      automatedStep('Obavijest klijentu', 'sendPaymentConfirmation'),
     ],
   },
 ];
@@ -259,41 +259,37 @@ export async function insertMissingReferenceData(
   const inserted: InsertedReferenceRows = { workflowDefinitions: [], emailTemplates: [], integrations: [] };
   const ids = { workflows: {}, templates: {}, integrations: {} } as ReferenceRowIds;
 
+  /** The id of the kind's row (`existing`), or of the row `insert` adds, whose name is then listed in `names`. */
+  const existingOrInserted = async (existing: string, insert: string, replacements: Record<string, unknown>, names: string[], name: string) => {
+    const id = await firstId(sequelize, transaction, existing, replacements);
+    if (id) return id;
+    names.push(name);
+    return (await firstId(sequelize, transaction, insert, { ...replacements, at }))!;
+  };
+
   for (const workflow of REFERENCE_WORKFLOWS) {
-    let id = await firstId(sequelize, transaction, `SELECT id FROM workflow_definitions WHERE type = :type ORDER BY is_active DESC, updated_at DESC, created_at DESC LIMIT 1`, {
-      type: workflow.type,
-    });
-    if (!id) {
-      id = await firstId(
-        sequelize,
-        transaction,
-        `INSERT INTO workflow_definitions (name, description, type, steps, is_active, created_at, updated_at)
-         VALUES (:name, :description, :type, CAST(:steps AS jsonb), true, coalesce(CAST(:at AS timestamptz), now()), coalesce(CAST(:at AS timestamptz), now()))
-         RETURNING id`,
-        { ...workflow, steps: JSON.stringify(workflow.steps), at },
-      );
-      inserted.workflowDefinitions.push(workflow.name);
-    }
-    ids.workflows[workflow.type] = id!;
+    ids.workflows[workflow.type] = await existingOrInserted(
+      `SELECT id FROM workflow_definitions WHERE type = :type ORDER BY is_active DESC, updated_at DESC, created_at DESC LIMIT 1`,
+      `INSERT INTO workflow_definitions (name, description, type, steps, is_active, created_at, updated_at)
+       VALUES (:name, :description, :type, CAST(:steps AS jsonb), true, coalesce(CAST(:at AS timestamptz), now()), coalesce(CAST(:at AS timestamptz), now()))
+       RETURNING id`,
+      { ...workflow, steps: JSON.stringify(workflow.steps) },
+      inserted.workflowDefinitions,
+      workflow.name,
+    );
   }
 
   for (const template of REFERENCE_TEMPLATES) {
     // Any template of the trigger, even an inactive one, means staff have decided about it.
-    let id = await firstId(sequelize, transaction, `SELECT id FROM email_templates WHERE trigger = :trigger ORDER BY is_active DESC, updated_at DESC, id LIMIT 1`, {
-      trigger: template.trigger,
-    });
-    if (!id) {
-      id = await firstId(
-        sequelize,
-        transaction,
-        `INSERT INTO email_templates (name, trigger, subject, body, is_active, created_at, updated_at)
-         VALUES (:name, :trigger, :subject, :body, true, coalesce(CAST(:at AS timestamptz), now()), coalesce(CAST(:at AS timestamptz), now()))
-         RETURNING id`,
-        { ...template, at },
-      );
-      inserted.emailTemplates.push(template.name);
-    }
-    ids.templates[template.trigger] = id!;
+    ids.templates[template.trigger] = await existingOrInserted(
+      `SELECT id FROM email_templates WHERE trigger = :trigger ORDER BY is_active DESC, updated_at DESC, id LIMIT 1`,
+      `INSERT INTO email_templates (name, trigger, subject, body, is_active, created_at, updated_at)
+       VALUES (:name, :trigger, :subject, :body, true, coalesce(CAST(:at AS timestamptz), now()), coalesce(CAST(:at AS timestamptz), now()))
+       RETURNING id`,
+      { ...template },
+      inserted.emailTemplates,
+      template.name,
+    );
   }
 
   for (const integration of REFERENCE_INTEGRATIONS) {

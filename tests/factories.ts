@@ -231,6 +231,14 @@ export function financeableClient(values: ClientValues = {}): Promise<Party> {
   return insertClient({ kycApproved: true, ...values, creditLimit: values.creditLimit === undefined ? '100000.00' : values.creditLimit });
 }
 
+/** The start of most financing tests: the staff (`book`), a financeable client and a debtor, created in that order. */
+export async function financingParties(): Promise<{ b: Book; client: Party; customer: Party }> {
+  const b = await book();
+  const client = await financeableClient();
+  const customer = await insertCustomer();
+  return { b, client, customer };
+}
+
 /**
  * The e-invoice fixture's seller (app/einvoices/fixtures/valid-invoice.xml) as
  * this test's financeable client: an earlier client with its OIB, and an

@@ -1,15 +1,11 @@
 import type { Transaction } from 'sequelize';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { execute, selectRows } from '../db.server.ts';
-import { financeInvoice } from '../invoices/financing.server.ts';
-import { approveInvoice, verifyInvoice } from '../invoices/invoice-decisions.server.ts';
-import { recordPayment } from '../payments/payment-recording.server.ts';
-import { confirmPayment } from '../payments/payment-transitions.server.ts';
 import { chargeBackInvoice } from '../recourse/recourse.server.ts';
 import { approveWriteOff, requestWriteOff } from '../recourse/write-off.server.ts';
 import { ageingInvoices, ageingReport } from './ageing.server.ts';
-import { book, financeableClient, insertCustomer, newInvoice, staff, zagrebDay, type Book, type Party } from '../../tests/factories.ts';
-import { atBusinessDay } from '../../tests/support/business-day.ts';
+import { book, financeableClient, insertCustomer, staff, zagrebDay, type Book, type Party } from '../../tests/factories.ts';
+import { bookInvoiceSteps, runBookSteps, type BookStep } from '../../tests/support/ageing-book.ts';
 import { cellsOf, emptyCells, independentCells, reportCells } from '../../tests/support/ageing-cells.ts';
 
 /**
@@ -81,26 +77,11 @@ beforeAll(async () => {
   clients.R = await financeableClient({ name: 'Regres d.o.o.' });
   clients.N = await financeableClient({ name: 'Bez regresa d.o.o.', agreement: { recourseDays: null } });
   for (const key of ['X', 'Y']) customers[key] = await insertCustomer({ name: `Dužnik ${key} d.d.` });
-  const steps: Array<{ on: number; run: (transaction: Transaction) => Promise<unknown> }> = [];
+  const steps: BookStep[] = [];
   for (const spec of SPECS) {
-    const invoice = await newInvoice(b.user, clients[spec.client].id, customers[spec.customer].id, {
-      amount: spec.amount,
-      issueDate: day(spec.financedOn - 5),
-      dueDate: day(spec.dueOn),
-    });
+    const invoice = await bookInvoiceSteps(b, day, { ...spec, clientId: clients[spec.client].id, customerId: customers[spec.customer].id, issueOn: spec.financedOn - 5 });
     invoiceIds[spec.key] = invoice.id;
-    await verifyInvoice({ actor: b.manager, id: invoice.id });
-    await approveInvoice({ actor: b.manager2, id: invoice.id });
-    steps.push({ on: spec.financedOn, run: (transaction) => financeInvoice({ actor: b.manager, id: invoice.id }, { transaction }) });
-    for (const payment of spec.payments ?? []) {
-      steps.push({
-        on: payment.on,
-        run: async (transaction) => {
-          const recorded = await recordPayment({ actor: b.user, input: { invoiceId: invoice.id, amount: payment.amount, reference: `HR00 ${spec.key}` } }, { transaction });
-          return confirmPayment({ actor: b.manager, id: recorded.id }, { transaction });
-        },
-      });
-    }
+    steps.push(...invoice.steps);
     const closedOn = spec.closedOn;
     if (closedOn === undefined) continue;
     steps.push({
@@ -117,8 +98,7 @@ beforeAll(async () => {
       },
     });
   }
-  steps.sort((left, right) => left.on - right.on);
-  for (const step of steps) await atBusinessDay(day(step.on), step.run);
+  await runBookSteps(steps, day);
 }, 180_000);
 
 describe('invoices charged back or written off in the ageing report', () => {

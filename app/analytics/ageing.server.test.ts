@@ -6,7 +6,7 @@ import { XLSX_NUMBER_FORMATS } from '../exports/xlsx.server.ts';
 import { financeInvoice } from '../invoices/financing.server.ts';
 import { approveInvoice, verifyInvoice } from '../invoices/invoice-decisions.server.ts';
 import { recordPayment } from '../payments/payment-recording.server.ts';
-import { confirmPayment, refundPayment } from '../payments/payment-transitions.server.ts';
+import { confirmPayment } from '../payments/payment-transitions.server.ts';
 import { addCreditNote } from '../dilution/credit-notes.server.ts';
 import { chargeBackInvoice } from '../recourse/recourse.server.ts';
 import { approveWriteOff, requestWriteOff } from '../recourse/write-off.server.ts';
@@ -20,7 +20,7 @@ import { analyticsFor } from './analytics.server.ts';
 import { ageingInvoices, ageingPage, ageingReport, compactOpenBook, type AgeingReport } from './ageing.server.ts';
 import { AGEING_BUCKETS, type AgeingBy } from './ageing.ts';
 import { book, createTestUser, financeableClient, insertCustomer, newInvoice, staff, zagrebDay, type Book, type Party } from '../../tests/factories.ts';
-import { atBusinessDay } from '../../tests/support/business-day.ts';
+import { bookInvoiceSteps, runBookSteps, type BookStep } from '../../tests/support/ageing-book.ts';
 import { cellsOf, emptyCells, expectOpenBookRecomputed, independentCells, reportCells, sumCells } from '../../tests/support/ageing-cells.ts';
 
 /**
@@ -173,8 +173,6 @@ const invoiceIds: Record<string, string> = {};
 /** The invoices this test charged back or wrote off, and the day (relative to D). */
 const exits: Array<{ key: string; on: number }> = [];
 
-type Step = { on: number; run: (transaction: Parameters<Parameters<typeof atBusinessDay>[1]>[0]) => Promise<unknown> };
-
 async function buildBook() {
   b = await book();
   const admin = await staff('admin');
@@ -184,26 +182,13 @@ async function buildBook() {
   clients.N = await financeableClient({ name: 'Ageing N d.o.o.', agreement: { recourseDays: null } });
   for (const key of ['X', 'Y', 'Z', 'V', 'W', 'U']) customers[key] = await insertCustomer({ name: `Dužnik ${key} d.d.` });
   // Every step on its own business day, in the order of the days (a refund after its payment).
-  const steps: Step[] = [];
+  const steps: BookStep[] = [];
   for (const spec of SPECS) {
-    const issue = spec.financedOn === null ? spec.dueOn - 30 : spec.financedOn - 5;
-    const invoice = await newInvoice(b.user, clients[spec.client].id, customers[spec.customer].id, { amount: spec.amount, issueDate: day(issue), dueDate: day(spec.dueOn) });
+    const issueOn = spec.financedOn === null ? spec.dueOn - 30 : spec.financedOn - 5;
+    const invoice = await bookInvoiceSteps(b, day, { ...spec, clientId: clients[spec.client].id, customerId: customers[spec.customer].id, issueOn });
     invoiceIds[spec.key] = invoice.id;
+    steps.push(...invoice.steps);
     if (spec.financedOn === null) continue;
-    await verifyInvoice({ actor: b.manager, id: invoice.id });
-    await approveInvoice({ actor: b.manager2, id: invoice.id });
-    steps.push({ on: spec.financedOn, run: (transaction) => financeInvoice({ actor: b.manager, id: invoice.id }, { transaction }) });
-    for (const payment of spec.payments ?? []) {
-      let paymentId = '';
-      steps.push({
-        on: payment.on,
-        run: async (transaction) => {
-          paymentId = (await recordPayment({ actor: b.user, input: { invoiceId: invoice.id, amount: payment.amount, reference: `HR00 ${spec.key}` } }, { transaction })).id;
-          return confirmPayment({ actor: b.manager, id: paymentId }, { transaction });
-        },
-      });
-      if (payment.refundOn !== undefined) steps.push({ on: payment.refundOn, run: (transaction) => refundPayment({ actor: b.manager, id: paymentId }, { transaction }) });
-    }
     (spec.creditNotes ?? []).forEach((note, index) => {
       const input = { number: `ODB-${spec.key}-${index + 1}`, issueDate: day(note.issuedOn ?? note.on), amount: note.amount, reason: 'Povrat robe' };
       steps.push({ on: note.on, run: (transaction) => addCreditNote({ actor: b.manager, invoiceId: invoice.id, input }, { transaction }) });
@@ -223,9 +208,7 @@ async function buildBook() {
       });
     }
   }
-  // Stable: on one day, the steps run in the order they were listed (a payment before a credit note on its invoice).
-  steps.sort((left, right) => left.on - right.on);
-  for (const step of steps) await atBusinessDay(day(step.on), step.run);
+  await runBookSteps(steps, day);
 }
 
 beforeAll(async () => {

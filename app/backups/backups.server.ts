@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
-import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
+import { execute, inTransaction, isUniqueViolation, selectOne, selectPage } from '../db.server.ts';
 import { openSnapshot, type Snapshot } from '../exports/snapshot.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { sendJob } from '../jobs/boss.server.ts';
@@ -90,11 +90,12 @@ function toView(row: BackupRow): BackupView {
 /** Newest first, with the full count. */
 export async function listBackups({ actor, limit = 10, offset = 0 }: { actor: PublicUser; limit?: number; offset?: number }) {
   assertCan(actor, 'manage:backups');
-  const [rows, total] = await Promise.all([
-    selectRows<BackupRow>(`${SELECT_BACKUP} ORDER BY b.created_at DESC, b.id DESC LIMIT :limit OFFSET :offset`, { limit, offset }),
-    selectOne<{ total: number }>('SELECT count(*)::int AS total FROM backups'),
-  ]);
-  return { backups: rows.map(toView), total: total?.total ?? 0 };
+  const { rows, total } = await selectPage<BackupRow>(
+    `${SELECT_BACKUP} ORDER BY b.created_at DESC, b.id DESC LIMIT :limit OFFSET :offset`,
+    'SELECT count(*)::int AS total FROM backups',
+    { limit, offset },
+  );
+  return { backups: rows.map(toView), total };
 }
 
 export async function getBackup(id: string): Promise<BackupView | null> {

@@ -2,7 +2,7 @@ import type { Transaction } from 'sequelize';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
-import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
+import { execute, inTransaction, isUniqueViolation, selectOne, selectPage, selectRows } from '../db.server.ts';
 import { expectedCents, recordPayment } from '../payments/payment-recording.server.ts';
 import { openForMatchingSql } from '../payments/open-amount.server.ts';
 import { type PaymentDto } from '../payments/payment-queries.server.ts';
@@ -462,11 +462,12 @@ function toEntryDto(row: EntryRow): BankEntryDto {
 /** GET /api/bank-statements/unmatched: entries waiting for a person, newest first. */
 export async function listUnmatchedEntries(options: { limit?: number; offset?: number } = {}): Promise<{ items: BankEntryDto[]; total: number }> {
   const { limit, offset } = pageBounds(options);
-  const [rows, count] = await Promise.all([
-    selectRows<EntryRow>(`${SELECT_ENTRY} WHERE e.status = 'unmatched' ORDER BY e.created_at DESC, e.id DESC LIMIT :limit OFFSET :offset`, { limit, offset }),
-    selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM bank_statement_entries WHERE status = 'unmatched'`),
-  ]);
-  return { items: rows.map(toEntryDto), total: count?.total ?? 0 };
+  const { rows, total } = await selectPage<EntryRow>(
+    `${SELECT_ENTRY} WHERE e.status = 'unmatched' ORDER BY e.created_at DESC, e.id DESC LIMIT :limit OFFSET :offset`,
+    `SELECT count(*)::int AS total FROM bank_statement_entries WHERE status = 'unmatched'`,
+    { limit, offset },
+  );
+  return { items: rows.map(toEntryDto), total };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -7,6 +7,7 @@ import { action as clientsAction, loader as clientsLoader } from '../routes/api.
 import { croatianIban } from '../utils/validation.ts';
 import { createClient, getClient, listClients, updateClient, utilisationPercent } from './clients.server.ts';
 import { actorOf, createTestUser, newOib } from '../../tests/factories.ts';
+import { PARTY_FIELD_REFUSALS } from '../../tests/support/party-refusals.ts';
 
 const VALID_IBAN = croatianIban('2360000', '1101234567');
 const clientCount = async () => (await selectOne<{ n: number }>('SELECT count(*)::int AS n FROM clients'))!.n;
@@ -51,20 +52,7 @@ describe('creating a client', () => {
     expect(log).toMatchObject({ user_id: user.id, ip_address: '10.0.0.7', details: { companyName: 'Jadran Trgovina d.o.o.', oib } });
   });
 
-  it.each([
-    ['companyName', { companyName: '' }, 'Company name is required'],
-    ['companyName', { companyName: undefined }, 'Company name is required'],
-    ['companyName', { companyName: 'x'.repeat(256) }, 'At most 255 characters'],
-    ['oib', { oib: '1234' }, 'OIB must be 11 digits'],
-    ['oib', { oib: '1234567890a' }, 'OIB must be 11 digits'],
-    ['oib', { oib: '12345678900' }, 'OIB check digit is invalid'],
-    ['email', { email: 'not-an-email' }, 'Invalid email format'],
-    ['postalCode', { postalCode: '1000' }, 'Postal code must be 5 digits'],
-    ['iban', { iban: 'DE89370400440532013000' }, 'IBAN must be HR followed by 19 digits'],
-    ['iban', { iban: VALID_IBAN.slice(0, 20) + String((Number(VALID_IBAN[20]) + 1) % 10) }, 'IBAN check digits are invalid'],
-    ['contactPerson', { contactPerson: 'x'.repeat(256) }, 'At most 255 characters'],
-    ['phone', { phone: '1'.repeat(51) }, 'At most 50 characters'],
-  ])('refuses %s (%j) with 400 and stores nothing', async (field, patch, message) => {
+  it.each(PARTY_FIELD_REFUSALS)('refuses %s (%j) with 400 and stores nothing', async (field, patch, message) => {
     const user = await createTestUser();
     const before = await clientCount();
     const input = { companyName: 'Valid d.o.o.', oib: newOib(), ...patch };

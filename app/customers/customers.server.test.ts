@@ -6,6 +6,7 @@ import { action as customersAction, loader as customersLoader } from '../routes/
 import { croatianIban } from '../utils/validation.ts';
 import { createCustomer, getCustomer, listCustomers, updateCustomer } from './customers.server.ts';
 import { actorOf, createTestUser, newOib } from '../../tests/factories.ts';
+import { PARTY_FIELD_REFUSALS } from '../../tests/support/party-refusals.ts';
 
 const customerCount = async () => (await selectOne<{ n: number }>('SELECT count(*)::int AS n FROM customers'))!.n;
 const ctx = (request: Request) => ({ request, params: {}, context: { clientIp: '127.0.0.1' } });
@@ -32,14 +33,7 @@ describe('customers', () => {
     expect(log).toMatchObject({ user_id: user.id, ip_address: '10.0.0.1', details: { companyName: 'Kupac d.d.' } });
   });
 
-  it.each([
-    ['companyName', { companyName: ' ' }, 'Company name is required'],
-    ['oib', { oib: '123' }, 'OIB must be 11 digits'],
-    ['oib', { oib: '11111111112' }, 'OIB check digit is invalid'],
-    ['email', { email: 'kupac@' }, 'Invalid email format'],
-    ['postalCode', { postalCode: 'abcde' }, 'Postal code must be 5 digits'],
-    ['iban', { iban: 'HR12' }, 'IBAN must be HR followed by 19 digits'],
-  ])('refuses %s (%j) with 400 and stores nothing', async (field, patch, message) => {
+  it.each(PARTY_FIELD_REFUSALS.filter(([field]) => field !== 'contactPerson'))('refuses %s (%j) with 400 and stores nothing', async (field, patch, message) => {
     const user = await createTestUser();
     const before = await customerCount();
     const failure = await apiFailure(createCustomer({ actor: actorOf(user), input: { companyName: 'OK d.o.o.', oib: newOib(), ...patch } }));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { selectOne, selectRows } from '../db.server.ts';
+import { pageBounds } from '../utils/list-url.ts';
+import { selectPage, selectRows } from '../db.server.ts';
 import { apiError, zodFieldErrors } from '../utils/api.server.ts';
 import { isCalendarDate, parseTimestamp, plainText } from '../utils/validation.ts';
 import { BUSINESS_TIME_ZONE } from '../utils/business-time.ts';
@@ -90,17 +91,15 @@ export async function listActivityLogs(
   { limit = 100, offset = 0, count: withCount = true }: { limit?: number; offset?: number; count?: boolean } = {},
 ): Promise<{ logs: ActivityLogDto[]; total: number | null }> {
   const { where, replacements } = whereOf(filters);
-  const [rows, count] = await Promise.all([
-    selectRows<Row>(
-      `SELECT l.id, l.action, l.entity_type, l.entity_id, l.user_id, l.ip_address, l.details, l.created_at,
-              ${sqlUserName('u')} AS user_name
-         FROM activity_logs l LEFT JOIN users u ON u.id = l.user_id
-         ${where}
-        ORDER BY l.created_at DESC, l.id DESC LIMIT :limit OFFSET :offset`,
-      { ...replacements, limit: Math.min(Math.max(Math.trunc(limit), 1), 1000), offset: Math.max(Math.trunc(offset), 0) },
-    ),
-    withCount ? selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM activity_logs l ${where}`, replacements) : null,
-  ]);
+  const { rows, total } = await selectPage<Row>(
+    `SELECT l.id, l.action, l.entity_type, l.entity_id, l.user_id, l.ip_address, l.details, l.created_at,
+            ${sqlUserName('u')} AS user_name
+       FROM activity_logs l LEFT JOIN users u ON u.id = l.user_id
+       ${where}
+      ORDER BY l.created_at DESC, l.id DESC LIMIT :limit OFFSET :offset`,
+    withCount ? `SELECT count(*)::int AS total FROM activity_logs l ${where}` : null,
+    { ...replacements, ...pageBounds({ limit, offset }) },
+  );
   return {
     logs: rows.map((row) => ({
       id: row.id,
@@ -113,7 +112,7 @@ export async function listActivityLogs(
       details: row.details ?? {},
       createdAt: iso(row.created_at),
     })),
-    total: withCount ? (count?.total ?? 0) : null,
+    total,
   };
 }
 

@@ -4,7 +4,7 @@ import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import { sqlUserName } from '../auth/user-record.server.ts';
 import type { Actor } from '../auth/users.server.ts';
-import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
+import { execute, inTransaction, selectOne, selectPage, selectRows } from '../db.server.ts';
 import { sendDebtorEmail } from '../email/send.server.ts';
 import { factorAccount } from '../banking/factor-account.server.ts';
 import { getEnv } from '../env.server.ts';
@@ -329,15 +329,13 @@ type OfferedRow = RowOf<typeof Invoice, 'id' | 'invoice_number' | 'issue_date' |
 async function offeredInvoices(link: Pick<TokenRow, 'client_id' | 'customer_id'>, transaction?: Transaction): Promise<{ invoices: OfferedInvoice[]; waiting: number }> {
   const where = `i.client_id = :clientId AND i.customer_id = :customerId AND ${OFFERED_SQL}`;
   const replacements = { clientId: link.client_id, customerId: link.customer_id, limit: DEBTOR_PAGE_INVOICES };
-  const [rows, count] = await Promise.all([
-    selectRows<OfferedRow>(
-      `SELECT i.id, i.invoice_number, to_char(i.issue_date, 'YYYY-MM-DD') AS issue_date, to_char(i.due_date, 'YYYY-MM-DD') AS due_date, i.amount, i.currency, i.payment_reference
-         FROM invoices i WHERE ${where} ORDER BY i.due_date, i.invoice_number, i.id LIMIT :limit`,
-      replacements,
-      { transaction },
-    ),
-    selectOne<{ waiting: number }>(`SELECT count(*)::int AS waiting FROM invoices i WHERE ${where}`, replacements, { transaction }),
-  ]);
+  const { rows, total } = await selectPage<OfferedRow>(
+    `SELECT i.id, i.invoice_number, to_char(i.issue_date, 'YYYY-MM-DD') AS issue_date, to_char(i.due_date, 'YYYY-MM-DD') AS due_date, i.amount, i.currency, i.payment_reference
+       FROM invoices i WHERE ${where} ORDER BY i.due_date, i.invoice_number, i.id LIMIT :limit`,
+    `SELECT count(*)::int AS total FROM invoices i WHERE ${where}`,
+    replacements,
+    { transaction },
+  );
   return {
     invoices: rows.map((row) => ({
       id: row.id,
@@ -348,7 +346,7 @@ async function offeredInvoices(link: Pick<TokenRow, 'client_id' | 'customer_id'>
       currency: row.currency,
       paymentReference: row.payment_reference,
     })),
-    waiting: count!.waiting,
+    waiting: total,
   };
 }
 

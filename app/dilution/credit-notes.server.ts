@@ -3,7 +3,7 @@ import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import { sqlUserName } from '../auth/user-record.server.ts';
 import type { InvoiceCommand } from '../auth/users.server.ts';
-import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
+import { execute, inTransaction, selectOne, selectPage } from '../db.server.ts';
 import type { LockedInvoice } from '../payments/payment-recording.server.ts';
 import { settleInvoice } from '../payments/settlement.server.ts';
 import { apiError, parseInput } from '../utils/api.server.ts';
@@ -254,9 +254,10 @@ export async function listCreditNotes(invoiceId: string, options: { limit?: numb
   const invoice = isUuid(invoiceId) ? await selectOne('SELECT id FROM invoices WHERE id = :invoiceId', { invoiceId }) : null;
   if (!invoice) throw apiError(404, DILUTION_ERRORS.invoiceNotFound);
   const { limit, offset } = pageBounds(options);
-  const [rows, count] = await Promise.all([
-    selectRows<CreditNoteRow>(`${SELECT_CREDIT_NOTES} WHERE n.invoice_id = :invoiceId ORDER BY n.created_at, n.id LIMIT :limit OFFSET :offset`, { invoiceId, limit, offset }),
-    selectOne<{ total: number }>('SELECT count(*)::int AS total FROM credit_notes WHERE invoice_id = :invoiceId', { invoiceId }),
-  ]);
-  return { items: rows.map(toDto), total: count?.total ?? 0 };
+  const { rows, total } = await selectPage<CreditNoteRow>(
+    `${SELECT_CREDIT_NOTES} WHERE n.invoice_id = :invoiceId ORDER BY n.created_at, n.id LIMIT :limit OFFSET :offset`,
+    'SELECT count(*)::int AS total FROM credit_notes WHERE invoice_id = :invoiceId',
+    { invoiceId, limit, offset },
+  );
+  return { items: rows.map(toDto), total };
 }

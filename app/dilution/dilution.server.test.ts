@@ -12,7 +12,7 @@ import { toCents } from '../utils/money.ts';
 import { addCreditNote, listCreditNotes } from './credit-notes.server.ts';
 import { resolveDispute } from './disputes.server.ts';
 import { dilutionOf } from './rate.server.ts';
-import { book, financeableClient, insertCustomer, newInvoice, newOib, zagrebDay, type Book } from '../../tests/factories.ts';
+import { book, financeableClient, financingParties, insertCustomer, newInvoice, newOib, zagrebDay, type Book } from '../../tests/factories.ts';
 import { atBusinessDay } from '../../tests/support/business-day.ts';
 import { describeFailures, validateOfficially } from '../../tests/support/official-einvoice-rules.ts';
 
@@ -310,9 +310,7 @@ describe('resolving a dispute', () => {
 
 describe('the dilution rate', () => {
   it('is the credit notes of the last 12 months ÷ the amount financed in them, per client, per debtor and for the book, to an independent SQL figure', async () => {
-    const b = await book();
-    const client = await financeableClient();
-    const customer = await insertCustomer();
+    const { b, client, customer } = await financingParties();
     const first = await financed40DaysAgo(b, { client, customer });
     const second = await financed40DaysAgo(b, { client });
     await addCreditNote({ actor: b.manager, invoiceId: first.invoice.id, input: { number: 'ODB-R1', issueDate: zagrebDay(-3), amount: '333.33', reason: 'Povrat' } });

@@ -1,7 +1,7 @@
 import { sendJob } from '../jobs/boss.server.ts';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
-import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
+import { execute, inTransaction, selectOne, selectPage, selectRows } from '../db.server.ts';
 import { apiError, zodRefusal } from '../utils/api.server.ts';
 import { renderEmail } from './render.server.ts';
 import { campaignCreateSchema, EMAIL_ERRORS, type CampaignRecipients } from './schemas.ts';
@@ -80,11 +80,12 @@ const CAMPAIGN_SELECT = `
     ) s ON true`;
 
 export async function listCampaigns({ limit = 100, offset = 0 }: { limit?: number; offset?: number } = {}) {
-  const [rows, count] = await Promise.all([
-    selectRows<CampaignRow>(`${CAMPAIGN_SELECT} ORDER BY c.created_at DESC, c.id DESC LIMIT :limit OFFSET :offset`, { limit, offset }),
-    selectOne<{ n: number }>('SELECT count(*)::int AS n FROM email_campaigns'),
-  ]);
-  return { campaigns: rows.map(toCampaignDto), total: count?.n ?? 0 };
+  const { rows, total } = await selectPage<CampaignRow>(
+    `${CAMPAIGN_SELECT} ORDER BY c.created_at DESC, c.id DESC LIMIT :limit OFFSET :offset`,
+    'SELECT count(*)::int AS total FROM email_campaigns',
+    { limit, offset },
+  );
+  return { campaigns: rows.map(toCampaignDto), total };
 }
 
 export async function getCampaign(id: string): Promise<CampaignDto | null> {

@@ -2,7 +2,7 @@ import type { Transaction } from 'sequelize';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Role } from '../auth/schemas.ts';
-import { execute, inTransaction, isUniqueViolation, selectOne, selectRows } from '../db.server.ts';
+import { execute, inTransaction, isUniqueViolation, selectOne, selectPage } from '../db.server.ts';
 import { apiError, zodRefusal, type FieldErrors } from '../utils/api.server.ts';
 import { validateTemplate } from './render.server.ts';
 import { EMAIL_ERRORS, templateCreateSchema, templateUpdateSchema, type EmailTrigger, type TemplateCreateInput, type TemplateUpdateInput } from './schemas.ts';
@@ -118,11 +118,12 @@ async function logReplaced(
 
 export async function listTemplates({ limit = 100, offset = 0, activeOnly = false }: { limit?: number; offset?: number; activeOnly?: boolean } = {}) {
   const where = activeOnly ? 'WHERE is_active' : '';
-  const [rows, count] = await Promise.all([
-    selectRows<TemplateRow>(`SELECT ${COLUMNS} FROM email_templates ${where} ORDER BY updated_at DESC, id DESC LIMIT :limit OFFSET :offset`, { limit, offset }),
-    selectOne<{ n: number }>(`SELECT count(*)::int AS n FROM email_templates ${where}`),
-  ]);
-  return { templates: rows.map(toTemplateDto), total: count?.n ?? 0 };
+  const { rows, total } = await selectPage<TemplateRow>(
+    `SELECT ${COLUMNS} FROM email_templates ${where} ORDER BY updated_at DESC, id DESC LIMIT :limit OFFSET :offset`,
+    `SELECT count(*)::int AS total FROM email_templates ${where}`,
+    { limit, offset },
+  );
+  return { templates: rows.map(toTemplateDto), total };
 }
 
 export async function getTemplateRow(id: string, transaction?: Transaction): Promise<TemplateRow | null> {

@@ -2,7 +2,8 @@ import { logActivity } from '../activity-log.server.ts';
 import { encryptSecret } from '../auth/crypto.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
-import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
+import { execute, inTransaction, selectOne, selectPage, selectRows } from '../db.server.ts';
+import { pageBounds } from '../utils/list-url.ts';
 import { apiError, zodRefusal } from '../utils/api.server.ts';
 import { receiveIncomingEInvoices, type ReceiveSummary } from '../einvoices/incoming.server.ts';
 import { credentialsContext, decryptCredentials, ensureIntegrations, upstreamRefusal } from './core.server.ts';
@@ -239,17 +240,14 @@ export interface IntegrationLogDto {
 
 /** One integration's calls, newest first, paginated; with the full count. */
 export async function listIntegrationLogs(type: IntegrationType, options: { limit?: number; offset?: number } = {}): Promise<{ logs: IntegrationLogDto[]; total: number }> {
-  const limit = Math.min(Math.max(options.limit ?? 20, 1), 1000);
-  const offset = Math.max(options.offset ?? 0, 0);
-  const rows = await selectRows<RowOf<typeof IntegrationLog, 'id' | 'operation' | 'success' | 'duration_ms' | 'message' | 'created_at'>>(
+  const { limit, offset } = pageBounds({ limit: options.limit ?? 20, offset: options.offset });
+  const { rows, total } = await selectPage<RowOf<typeof IntegrationLog, 'id' | 'operation' | 'success' | 'duration_ms' | 'message' | 'created_at'>>(
     `SELECT l.id, l.operation, l.success, l.duration_ms, l.message, l.created_at
        FROM integration_logs l JOIN integrations i ON i.id = l.integration_id
       WHERE i.type = :type ORDER BY l.created_at DESC, l.id DESC LIMIT :limit OFFSET :offset`,
+    `SELECT count(*)::int AS total FROM integration_logs l JOIN integrations i ON i.id = l.integration_id WHERE i.type = :type`,
     { type, limit, offset },
   );
-  const count = await selectOne<{ total: string }>(`SELECT count(*) AS total FROM integration_logs l JOIN integrations i ON i.id = l.integration_id WHERE i.type = :type`, {
-    type,
-  });
   return {
     logs: rows.map((row) => ({
       id: row.id,
@@ -259,7 +257,7 @@ export async function listIntegrationLogs(type: IntegrationType, options: { limi
       message: row.message,
       createdAt: iso(row.created_at),
     })),
-    total: Number(count?.total ?? 0),
+    total,
   };
 }
 

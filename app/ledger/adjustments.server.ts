@@ -3,7 +3,7 @@ import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor, ClientCommand } from '../auth/users.server.ts';
 import { sqlUserName } from '../auth/user-record.server.ts';
-import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
+import { execute, inTransaction, selectOne, selectPage } from '../db.server.ts';
 import { apiError, parseInput } from '../utils/api.server.ts';
 import { iso, money } from '../utils/api-values.ts';
 import { pageBounds } from '../utils/list-url.ts';
@@ -268,9 +268,10 @@ export async function listAdjustments(
   const { limit, offset } = pageBounds(options);
   const where = `a.client_id = :clientId${status ? ' AND a.status = :status' : ''}`;
   const replacements = { clientId, status, limit, offset };
-  const [rows, count] = await Promise.all([
-    selectRows<AdjustmentRow>(`${SELECT_ADJUSTMENTS} WHERE ${where} ORDER BY a.requested_at DESC, a.id DESC LIMIT :limit OFFSET :offset`, replacements),
-    selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM ledger_adjustments a WHERE ${where}`, replacements),
-  ]);
-  return { adjustments: rows.map(toDto), total: count?.total ?? 0 };
+  const { rows, total } = await selectPage<AdjustmentRow>(
+    `${SELECT_ADJUSTMENTS} WHERE ${where} ORDER BY a.requested_at DESC, a.id DESC LIMIT :limit OFFSET :offset`,
+    `SELECT count(*)::int AS total FROM ledger_adjustments a WHERE ${where}`,
+    replacements,
+  );
+  return { adjustments: rows.map(toDto), total };
 }

@@ -5,7 +5,7 @@ import { listPayableInvoices } from '../invoices/invoice-queries.server.ts';
 import { loader as payableLoader } from '../routes/api.invoices.payable.ts';
 import { confirmPayment, failPayment, refundPayment } from './payment-transitions.server.ts';
 import { recordPayment } from './payment-recording.server.ts';
-import { book, financedInvoice, financeableClient, insertCustomer } from '../../tests/factories.ts';
+import { financedInvoice, financingParties } from '../../tests/factories.ts';
 
 /**
  * What the payable list offers can be recorded: its openAmount is the amount
@@ -16,9 +16,7 @@ const offered = async (id: string) => (await listPayableInvoices({ limit: 1000 }
 
 describe('the payable list and a new payment', () => {
   it('counts pending payments: open = amount − confirmed − pending; a fully covered invoice is not offered and cannot be paid again', async () => {
-    const b = await book();
-    const client = await financeableClient();
-    const customer = await insertCustomer();
+    const { b, client, customer } = await financingParties();
     const invoice = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '1000.00' });
     expect(await offered(invoice.id)).toMatchObject({ amount: 1000, paidAmount: 0, pendingAmount: 0, openAmount: 1000 });
 
@@ -50,9 +48,7 @@ describe('the payable list and a new payment', () => {
   });
 
   it('GET /api/invoices/payable: the same figures, and X-Total-Count counts only invoices with something open', async () => {
-    const b = await book();
-    const client = await financeableClient();
-    const customer = await insertCustomer();
+    const { b, client, customer } = await financingParties();
     const open = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '250.00' });
     const covered = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '300.00' });
     await recordPayment({ actor: b.user, input: { invoiceId: open.id, amount: '50.00', paymentMethod: 'bank_transfer' } });
@@ -73,9 +69,7 @@ describe('the payable list and a new payment', () => {
   });
 
   it('keeps pending_amount equal to the sum of pending payments whoever writes them (the triggers on payments)', async () => {
-    const b = await book();
-    const client = await financeableClient();
-    const customer = await insertCustomer();
+    const { b, client, customer } = await financingParties();
     const invoice = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '900.00' });
     const other = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '901.00' });
     // Rows written directly, several per statement, as the demo seed and the benchmark book do.
@@ -99,9 +93,7 @@ describe('the payable list and a new payment', () => {
   });
 
   it('two payments recorded at once for the whole open amount: one is accepted, the other refused (409), never both', async () => {
-    const b = await book();
-    const client = await financeableClient();
-    const customer = await insertCustomer();
+    const { b, client, customer } = await financingParties();
     const invoice = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '500.00' });
     const results = await Promise.allSettled(
       [0, 1].map(() => recordPayment({ actor: b.user, input: { invoiceId: invoice.id, amount: '500.00', paymentMethod: 'bank_transfer' } })),

@@ -7,7 +7,7 @@ import { centsToDecimalString, toCents } from '../utils/money.ts';
 import { confirmPayment, failPayment, refundPayment } from './payment-transitions.server.ts';
 import { listPayments, paymentSummary, paymentTabCounts } from './payment-queries.server.ts';
 import { recordPayment } from './payment-recording.server.ts';
-import { book, financedInvoice, financeableClient, insertCustomer } from '../../tests/factories.ts';
+import { book, financeableClient, financedInvoice, financingParties, insertCustomer } from '../../tests/factories.ts';
 
 const usedCredit = async (clientId: string) => (await selectOne<{ used_credit: string }>('SELECT used_credit FROM clients WHERE id = :id', { id: clientId }))!.used_credit;
 
@@ -114,9 +114,7 @@ describe('payments: recording, confirming, settling', () => {
   });
 
   it('refuses out-of-order transitions (409) and other roles (403), over the API too', async () => {
-    const b = await book();
-    const client = await financeableClient();
-    const customer = await insertCustomer();
+    const { b, client, customer } = await financingParties();
     const invoice = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '1000.00' });
     const payment = await recordPayment({ actor: b.user, input: { invoiceId: invoice.id, amount: '100.00' } });
     expect((await apiFailure(confirmPayment({ actor: b.user, id: payment.id }))).status).toBe(403);
@@ -227,9 +225,7 @@ describe('payments: recording, confirming, settling', () => {
   });
 
   it('computes the summary cards, tab counts and the overdue flag in SQL, equal to independent queries', async () => {
-    const b = await book();
-    const client = await financeableClient();
-    const customer = await insertCustomer();
+    const { b, client, customer } = await financingParties();
     // Issued 60 days ago, due yesterday: a pending payment on it is overdue.
     const late = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '300.00', issuedDaysAgo: 60, dueInDays: -1 });
     const onTime = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '700.00' });

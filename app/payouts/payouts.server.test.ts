@@ -13,7 +13,7 @@ import { readApiError } from '../utils/api.server.ts';
 import { toCents } from '../utils/money.ts';
 import { refusalText } from '../utils/refusals.ts';
 import { exportPayouts, listPayouts, markPayoutsPaid } from './payouts.server.ts';
-import { book, financedInvoice, financeableClient, insertCustomer } from '../../tests/factories.ts';
+import { book, financeableClient, financedInvoice, financingParties, insertCustomer } from '../../tests/factories.ts';
 
 describe('payouts: pain.001 export', () => {
   it('exports two payouts as a valid pain.001.001.09 and refuses them a second time', async () => {
@@ -91,9 +91,7 @@ describe('payouts: pain.001 export', () => {
   });
 
   it('answers the file over the API, only for managers; validation refuses an inconsistent file', async () => {
-    const b = await book();
-    const client = await financeableClient();
-    const customer = await insertCustomer();
+    const { b, client, customer } = await financingParties();
     const invoice = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '500.00' });
     const payout = (await listPayouts({ status: 'pending' })).items.find((p) => p.invoiceId === invoice.id)!;
     const post = async (cookie: string, body: unknown) => exportAction({ request: jsonRequest('/api/payouts/export', body, cookie), params: {}, context: {} });

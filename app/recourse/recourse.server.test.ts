@@ -9,7 +9,7 @@ import { recordPayment } from '../payments/payment-recording.server.ts';
 import { activityRows, apiFailure } from '../auth/test-helpers.server.ts';
 import { chargeBackDueInvoices, chargeBackInvoice } from './recourse.server.ts';
 import { financedFees } from '../invoices/page.server.ts';
-import { book, createAgreement, financeableClient, financedInvoice, insertCustomer, newInvoice, staff, zagrebDay } from '../../tests/factories.ts';
+import { book, createAgreement, financeableClient, financedInvoice, financingParties, insertCustomer, newInvoice, staff, zagrebDay } from '../../tests/factories.ts';
 import { atBusinessDay } from '../../tests/support/business-day.ts';
 import { cents, kindSums, roundHalfUp } from '../../tests/support/ledger-figures.ts';
 
@@ -131,9 +131,7 @@ describe('the recourse chargeback by the daily job', () => {
 
 describe('a manager charging back early', () => {
   it('charges back a financed recourse invoice with a reason; refuses a second time, a non-recourse invoice, one not financed, no reason and a user', async () => {
-    const b = await book();
-    const client = await financeableClient();
-    const customer = await insertCustomer();
+    const { b, client, customer } = await financingParties();
     const invoice = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '5000.00' });
     const user = await staff('user');
     const entries = async () => (await selectRows('SELECT id FROM client_ledger WHERE invoice_id = :id', { id: invoice.id })).length;
@@ -169,9 +167,7 @@ describe('a manager charging back early', () => {
   });
 
   it('charges back once when the daily job and a manager do it at the same moment', async () => {
-    const b = await book();
-    const client = await financeableClient();
-    const customer = await insertCustomer();
+    const { b, client, customer } = await financingParties();
     // Due 61 days ago under the factories' 60 recourse days: the job's too.
     const invoice = await financedInvoice(b, { clientId: client.id, customerId: customer.id, amount: '4000.00', dueInDays: -61, issuedDaysAgo: 70 });
     const [job, manual] = await Promise.allSettled([chargeBackDueInvoices(), chargeBackInvoice({ actor: b.manager, id: invoice.id, input: { reason: 'Istodobno' } })]);

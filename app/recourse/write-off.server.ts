@@ -3,7 +3,7 @@ import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor, InvoiceCommand } from '../auth/users.server.ts';
 import { sqlUserName } from '../auth/user-record.server.ts';
-import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
+import { execute, inTransaction, selectOne, selectPage, selectRows } from '../db.server.ts';
 import { invoiceLedgerBalance, invoiceOutstandingAdvance, postLedgerEntries } from '../ledger/ledger.server.ts';
 import { apiError, parseInput } from '../utils/api.server.ts';
 import { iso, money } from '../utils/api-values.ts';
@@ -271,11 +271,12 @@ export async function listWriteOffRequests(options: { status?: string | null; li
     replacements.status = options.status;
     where = 'WHERE r.status = :status';
   }
-  const [rows, count] = await Promise.all([
-    selectRows<RequestRow>(`${SELECT_REQUESTS} ${where} ORDER BY r.requested_at DESC, r.id DESC LIMIT :limit OFFSET :offset`, replacements),
-    selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM write_off_requests r ${where}`, replacements),
-  ]);
-  return { items: rows.map(toDto), total: count?.total ?? 0 };
+  const { rows, total } = await selectPage<RequestRow>(
+    `${SELECT_REQUESTS} ${where} ORDER BY r.requested_at DESC, r.id DESC LIMIT :limit OFFSET :offset`,
+    `SELECT count(*)::int AS total FROM write_off_requests r ${where}`,
+    replacements,
+  );
+  return { items: rows.map(toDto), total };
 }
 
 /** The write-off requests of one invoice, newest first (the invoice page). */

@@ -2,7 +2,7 @@ import type { Transaction } from 'sequelize';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
-import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
+import { execute, inTransaction, selectOne, selectPage, selectRows } from '../db.server.ts';
 import { apiError, parseInput } from '../utils/api.server.ts';
 import { isDecisionStep, onTaskCompleted } from '../workflows/engine.server.ts';
 import type { WorkflowStepDef } from '../workflows/types.ts';
@@ -483,11 +483,12 @@ export async function listTasks(options: TaskListOptions): Promise<{ tasks: Task
   }
   const clause = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
   const { limit, offset } = pageBounds(options);
-  const [rows, count] = await Promise.all([
-    selectRows<TaskRow>(`${TASK_SELECT} ${clause} ORDER BY t.created_at DESC, t.id DESC LIMIT :limit OFFSET :offset`, { ...replacements, limit, offset }),
-    selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM tasks t ${clause}`, replacements),
-  ]);
-  return { tasks: rows.map(toTaskDto), total: count?.total ?? 0 };
+  const { rows, total } = await selectPage<TaskRow>(
+    `${TASK_SELECT} ${clause} ORDER BY t.created_at DESC, t.id DESC LIMIT :limit OFFSET :offset`,
+    `SELECT count(*)::int AS total FROM tasks t ${clause}`,
+    { ...replacements, limit, offset },
+  );
+  return { tasks: rows.map(toTaskDto), total };
 }
 
 /** The /tasks tabs' counts under the same search, priority and assignee filters, in one SQL pass. */

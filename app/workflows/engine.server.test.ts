@@ -9,6 +9,7 @@ import { controlInstance, onTaskCompleted } from './engine.server.ts';
 import { getInstanceDetail, startWorkflowInstance } from './instances.server.ts';
 import { workflowMetrics } from './metrics.server.ts';
 import { runWorkflowStep } from './runner.server.ts';
+import { automatedStep, manualStep } from './types.ts';
 
 // The test-only step handlers (testEffect, testFlaky), registered in this process by importing the module.
 import '../../tests/support/workflow-test-handlers.ts';
@@ -49,11 +50,7 @@ const pendingClient = async () => (await insertClient({ email: 'client@example.h
 
 describe('running steps', () => {
   it('runs automated steps, opens the manual step task, advances on its completion and completes', async () => {
-    await activeDefinition('risk_assessment', [
-      { name: 'Effect', type: 'automated', handler: 'testEffect' },
-      { name: 'Review', type: 'manual', taskType: 'risk_assessment' },
-      { name: 'Effect again', type: 'automated', handler: 'testEffect' },
-    ]);
+    await activeDefinition('risk_assessment', [automatedStep('Effect', 'testEffect'), manualStep('Review', 'risk_assessment'), automatedStep('Effect again', 'testEffect')]);
     const clientId = await pendingClient();
     const instance = await startWorkflowInstance({ type: 'risk_assessment', entityType: 'client', entityId: clientId, actor: manager });
     // The first step's job was sent after the start committed.
@@ -90,10 +87,7 @@ describe('running steps', () => {
   });
 
   it('pause stops the instance before its next step; resume continues it', async () => {
-    await activeDefinition('risk_assessment', [
-      { name: 'One', type: 'automated', handler: 'testEffect' },
-      { name: 'Two', type: 'automated', handler: 'testEffect' },
-    ]);
+    await activeDefinition('risk_assessment', [automatedStep('One', 'testEffect'), automatedStep('Two', 'testEffect')]);
     const instance = await startWorkflowInstance({ type: 'risk_assessment', entityType: 'client', entityId: await pendingClient(), actor: manager });
     await runWorkflowStep({ instanceId: instance.id, stepIndex: 0, attempt: 1 });
     await controlInstance({ actor: manager, id: instance.id, control: 'pause' });
@@ -117,10 +111,7 @@ describe('running steps', () => {
   });
 
   it('a failing step is retried, fails the instance on the last attempt, and restart resumes from that step', async () => {
-    await activeDefinition('risk_assessment', [
-      { name: 'Before', type: 'automated', handler: 'testEffect' },
-      { name: 'Flaky', type: 'automated', handler: 'testFlaky' },
-    ]);
+    await activeDefinition('risk_assessment', [automatedStep('Before', 'testEffect'), automatedStep('Flaky', 'testFlaky')]);
     const instance = await startWorkflowInstance({ type: 'risk_assessment', entityType: 'client', entityId: await pendingClient(), actor: manager });
     // Fails on 4 runs: the first delivery and 3 retries (retryLimit 3), then succeeds.
     await execute(`UPDATE workflow_instances SET context = '{"failTimes": 4}' WHERE id = :id`, { id: instance.id });
@@ -163,8 +154,8 @@ describe('running steps', () => {
 
 describe('definitions', () => {
   it('keeps one active definition per type and refuses unknown handlers', async () => {
-    const first = await activeDefinition('payment_processing', [{ name: 'Match', type: 'automated', handler: 'matchPayment' }]);
-    const second = await activeDefinition('payment_processing', [{ name: 'Match', type: 'automated', handler: 'matchPayment' }]);
+    const first = await activeDefinition('payment_processing', [automatedStep('Match', 'matchPayment')]);
+    const second = await activeDefinition('payment_processing', [automatedStep('Match', 'matchPayment')]);
     const active = await selectRows<{ id: string }>(`SELECT id FROM workflow_definitions WHERE type = 'payment_processing' AND is_active`);
     expect(active.map((row) => row.id)).toEqual([second.id]);
     expect(first.isActive).toBe(false);
@@ -179,13 +170,13 @@ describe('definitions', () => {
         name: 'Dry',
         type: 'client_onboarding',
         steps: [
-          { name: 'FINA', type: 'automated', handler: 'finaCheck' },
-          { name: 'Rizik', type: 'automated', handler: 'riskAssessment' },
-          { name: 'KYC', type: 'manual', taskType: 'kyc_verification' },
-          { name: 'Mail', type: 'automated', handler: 'sendWelcomeEmail' },
-          { name: 'Docs', type: 'automated', handler: 'checkDocuments' },
-          { name: 'Invoice', type: 'automated', handler: 'validateInvoice' },
-          { name: 'After', type: 'automated', handler: 'finaCheck' },
+          automatedStep('FINA', 'finaCheck'),
+          automatedStep('Rizik', 'riskAssessment'),
+          manualStep('KYC', 'kyc_verification'),
+          automatedStep('Mail', 'sendWelcomeEmail'),
+          automatedStep('Docs', 'checkDocuments'),
+          automatedStep('Invoice', 'validateInvoice'),
+          automatedStep('After', 'finaCheck'),
         ],
       },
     });

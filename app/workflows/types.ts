@@ -15,6 +15,16 @@ export interface WorkflowStepDef {
   taskType?: string;
 }
 
+/** An automated step: the registered handler it runs (app/workflows/handlers/index.server.ts). */
+export function automatedStep(name: string, handler: string): WorkflowStepDef {
+  return { name, type: 'automated', handler };
+}
+
+/** A manual step: the task it opens and waits for. */
+export function manualStep(name: string, taskType: string): WorkflowStepDef {
+  return { name, type: 'manual', taskType };
+}
+
 /** The pg-boss job of one automated step (queue `workflow-step`). */
 export interface StepJob {
   instanceId: string;

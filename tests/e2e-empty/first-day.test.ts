@@ -10,6 +10,7 @@ import { browserAndAdmin } from '../support/sessions.ts';
 import { mailsTo, outboxMessages } from '../support/outbox.ts';
 import { ensureFinanceable } from '../support/financing.ts';
 import { approvedInvoice, poll, randomOib, zagrebDay } from '../support/e2e-steps.ts';
+import { attachWithJavaScript, fillWizardDetails } from '../support/onboarding-wizard.ts';
 
 /**
  * A new install as docker compose starts it (SEED_DEMO=false): no demo book,
@@ -121,22 +122,18 @@ describe('a fresh install without the demo book', () => {
     const companyName = `Prvi Dan ${oib} d.o.o.`;
     const email = `prvi-dan-${oib}@example.hr`;
     const { page, errors, close } = await newStrictPage(browser, { javaScriptEnabled: false });
-    await page.goto(`${baseUrl}/onboarding`);
-    await page.getByText('Step 1 of 4').waitFor();
-    await page.fill('input[name="companyName"]', companyName);
-    await page.fill('input[name="oib"]', oib);
-    await page.fill('input[name="registrationNumber"]', '080123456');
-    await page.fill('input[name="contactPerson"]', 'Ana Prvić');
-    await page.fill('input[name="email"]', email);
-    await page.fill('input[name="phone"]', '+385 1 555 0101');
-    await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByText('Step 2 of 4').waitFor();
-    await page.fill('input[name="address"]', 'Ilica 1');
-    await page.fill('input[name="city"]', 'Zagreb');
-    await page.fill('input[name="postalCode"]', '10000');
-    await page.fill('input[name="iban"]', croatianIban('2484008', '1105500001'));
-    await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByText('Step 3 of 4').waitFor();
+    await fillWizardDetails(page, `${baseUrl}/onboarding`, {
+      companyName,
+      oib,
+      registrationNumber: '080123456',
+      contactPerson: 'Ana Prvić',
+      email,
+      phone: '+385 1 555 0101',
+      address: 'Ilica 1',
+      city: 'Zagreb',
+      postalCode: '10000',
+      iban: croatianIban('2484008', '1105500001'),
+    });
     for (const kycType of KYC_TYPES) await page.setInputFiles(`input[name="file_${kycType}"]`, fileFor(kycType));
     await page.getByRole('button', { name: 'Submit registration' }).click();
     await submitted(page);
@@ -262,22 +259,19 @@ interface Applicant {
 }
 
 async function fillDetails(page: Page, applicant: Applicant) {
-  await page.goto(`${baseUrl}/onboarding`);
-  await page.fill('input[name="companyName"]', applicant.company);
-  await page.fill('input[name="oib"]', applicant.oib);
-  await page.fill('input[name="registrationNumber"]', '080555222');
-  await page.fill('input[name="contactPerson"]', 'Lucija Kovač');
-  await page.fill('input[name="email"]', applicant.email);
-  await page.fill('input[name="phone"]', '+385 98 111 2222');
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByText('Step 2 of 4').waitFor();
-  await page.fill('input[name="address"]', 'Trg bana Jelačića 3');
-  await page.fill('input[name="city"]', 'Zagreb');
-  await page.fill('input[name="postalCode"]', '10000');
-  await page.fill('input[name="iban"]', croatianIban('2360000', String(Math.floor(Math.random() * 9e9) + 1e9)));
-  await page.fill('input[name="creditLimit"]', '80000');
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByText('Step 3 of 4').waitFor();
+  await fillWizardDetails(page, `${baseUrl}/onboarding`, {
+    companyName: applicant.company,
+    oib: applicant.oib,
+    registrationNumber: '080555222',
+    contactPerson: 'Lucija Kovač',
+    email: applicant.email,
+    phone: '+385 98 111 2222',
+    address: 'Trg bana Jelačića 3',
+    city: 'Zagreb',
+    postalCode: '10000',
+    iban: croatianIban('2360000', String(Math.floor(Math.random() * 9e9) + 1e9)),
+    creditLimit: '80000',
+  });
 }
 
 async function registerWithoutJavaScript(applicant: Applicant) {
@@ -299,13 +293,7 @@ async function registerWithJavaScript(applicant: Applicant) {
     ['company_registration', 'izvadak.pdf'],
     ['director_id', 'osobna.pdf'],
   ] as const) {
-    const uploaded = page.waitForResponse((response) => response.url().includes('/api/objects/upload/') && response.request().method() === 'PUT');
-    await page.setInputFiles(`#file-${kycType}`, namedPdf(name));
-    expect((await uploaded).status()).toBe(200);
-    await page
-      .getByTestId(`kyc-${kycType}`)
-      .getByText(/Attached:/)
-      .waitFor();
+    await attachWithJavaScript(page, kycType, namedPdf(name));
   }
   await page.getByRole('button', { name: 'Submit registration' }).click();
   await page.getByTestId('wizard-success').waitFor();

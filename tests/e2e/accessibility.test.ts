@@ -5,6 +5,7 @@ import { croatianIban } from '../../app/utils/validation.ts';
 import { auditPage, expectAccessibleInEachAppearance, gotoWithoutJavaScript, pageRouteIds, renderedRouteIds, settle } from '../support/accessibility.ts';
 import type { ApiClient } from '../support/api-client.ts';
 import { newStrictPage } from '../support/browser.ts';
+import { fillWizardDetails } from '../support/onboarding-wizard.ts';
 import { outboxFiles } from '../support/outbox.ts';
 import { browserAndAdmin } from '../support/sessions.ts';
 import { poll, randomOib } from '../support/e2e-steps.ts';
@@ -207,23 +208,20 @@ const mailWith = (what: string, text: string) => poll(what, () => outboxFiles().
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n', 'latin1');
 const pdf = (name: string) => ({ name, mimeType: 'application/pdf', buffer: Buffer.concat([PDF, Buffer.from(`% ${name} ${Date.now()}\n`)]) });
 
-/** Steps 1 and 2 of the wizard, filled in; the page is left on step 3. */
-async function fillWizardDetails(page: Page, company: string, email: string) {
-  await page.goto(`${baseUrl}/onboarding?step=1`);
-  await page.fill('input[name="companyName"]', company);
-  await page.fill('input[name="oib"]', randomOib());
-  await page.fill('input[name="registrationNumber"]', '080777111');
-  await page.fill('input[name="contactPerson"]', 'Iva Ivić');
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="phone"]', '+385 91 765 4321');
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByText('Step 2 of 4').waitFor();
-  await page.fill('input[name="address"]', 'Ilica 1');
-  await page.fill('input[name="city"]', 'Zagreb');
-  await page.fill('input[name="postalCode"]', '10000');
-  await page.fill('input[name="iban"]', croatianIban('2484008', String(Math.floor(Math.random() * 9e9) + 1e9)));
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByText('Step 3 of 4').waitFor();
+/** Steps 1 and 2 of the wizard, filled in for `company`; the page is left on step 3. */
+async function fillApplicantDetails(page: Page, company: string, email: string) {
+  await fillWizardDetails(page, `${baseUrl}/onboarding?step=1`, {
+    companyName: company,
+    oib: randomOib(),
+    registrationNumber: '080777111',
+    contactPerson: 'Iva Ivić',
+    email,
+    phone: '+385 91 765 4321',
+    address: 'Ilica 1',
+    city: 'Zagreb',
+    postalCode: '10000',
+    iban: croatianIban('2484008', String(Math.floor(Math.random() * 9e9) + 1e9)),
+  });
 }
 
 /** An applicant registered without JavaScript, whose KYC review staff asked for another document. */
@@ -231,7 +229,7 @@ async function applicantAskedForDocuments(stamp: number) {
   const company = `Pristupačni podnositelj ${stamp} d.o.o.`;
   const email = `podnositelj-${stamp}@primjer.hr`;
   const { page, close } = await newStrictPage(browser, { javaScriptEnabled: false });
-  await fillWizardDetails(page, company, email);
+  await fillApplicantDetails(page, company, email);
   await page.setInputFiles('input[name="file_company_registration"]', pdf('izvadak.pdf'));
   await page.getByRole('button', { name: 'Submit registration' }).click();
   await page.getByTestId('wizard-success').waitFor();
@@ -391,7 +389,7 @@ describe('signed-out pages', () => {
       await page.getByText('OIB must have exactly 11 digits').waitFor();
     });
 
-    await fillWizardDetails(page, `Pristupačnost ${Date.now()} d.o.o.`, 'iva@pristupacnost.hr');
+    await fillApplicantDetails(page, `Pristupačnost ${Date.now()} d.o.o.`, 'iva@pristupacnost.hr');
     await settle(page);
     await page.setInputFiles('#file-company_registration', pdf('izvadak.pdf'));
     await page

@@ -4,6 +4,7 @@ import { croatianIban, oibCheckDigit } from '../../app/utils/validation.ts';
 import type { ApiClient } from '../support/api-client.ts';
 import { newStrictPage } from '../support/browser.ts';
 import { mailsTo } from '../support/outbox.ts';
+import { fillWizardDetails } from '../support/onboarding-wizard.ts';
 import { browserAndAdmin } from '../support/sessions.ts';
 
 /**
@@ -46,21 +47,18 @@ async function waitFor<T>(what: string, probe: () => Promise<T | null | undefine
 async function register(company: string, email: string): Promise<string> {
   const oib = freshOib();
   const { page, errors, close } = await newStrictPage(browser, { javaScriptEnabled: false });
-  await page.goto(`${baseUrl}/onboarding`);
-  await page.fill('input[name="companyName"]', company);
-  await page.fill('input[name="oib"]', oib);
-  await page.fill('input[name="registrationNumber"]', '080777111');
-  await page.fill('input[name="contactPerson"]', 'Marta Horvat');
-  await page.fill('input[name="email"]', email);
-  await page.fill('input[name="phone"]', '+385 91 765 4321');
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByText('Step 2 of 4').waitFor();
-  await page.fill('input[name="address"]', 'Vukovarska 12');
-  await page.fill('input[name="city"]', 'Rijeka');
-  await page.fill('input[name="postalCode"]', '51000');
-  await page.fill('input[name="iban"]', croatianIban('2402006', String(Math.floor(Math.random() * 9e9) + 1e9)));
-  await page.getByRole('button', { name: 'Next' }).click();
-  await page.getByText('Step 3 of 4').waitFor();
+  await fillWizardDetails(page, `${baseUrl}/onboarding`, {
+    companyName: company,
+    oib,
+    registrationNumber: '080777111',
+    contactPerson: 'Marta Horvat',
+    email,
+    phone: '+385 91 765 4321',
+    address: 'Vukovarska 12',
+    city: 'Rijeka',
+    postalCode: '51000',
+    iban: croatianIban('2402006', String(Math.floor(Math.random() * 9e9) + 1e9)),
+  });
   await page.setInputFiles('input[name="file_company_registration"]', pdf('izvadak.pdf'));
   await page.getByRole('button', { name: 'Submit registration' }).click();
   await page.getByTestId('wizard-success').waitFor();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { croatianIban, oibCheckDigit } from '../../app/utils/validation.ts';
 import { signInAsAdmin } from '../support/api-client.ts';
 import { launchBrowser, newStrictPage } from '../support/browser.ts';
+import { attachWithJavaScript } from '../support/onboarding-wizard.ts';
 
 const baseUrl = inject('baseUrl');
 let browser: Browser;
@@ -112,15 +113,7 @@ describe('the registration wizard', () => {
     const { page, errors, close } = await newStrictPage(browser);
     await fillDetails(page, oib);
     await page.waitForLoadState('networkidle');
-    for (const kycType of KYC_TYPES) {
-      const uploaded = page.waitForResponse((response) => response.url().includes('/api/objects/upload/') && response.request().method() === 'PUT');
-      await page.setInputFiles(`#file-${kycType}`, fileFor(kycType));
-      expect((await uploaded).status()).toBe(200);
-      await page
-        .getByTestId(`kyc-${kycType}`)
-        .getByText(/Attached:/)
-        .waitFor();
-    }
+    for (const kycType of KYC_TYPES) await attachWithJavaScript(page, kycType, fileFor(kycType));
     await page.getByText('All documents are attached.').waitFor();
     await page.getByRole('button', { name: 'Submit registration' }).click();
     await expectSuccess(page);
