@@ -36,6 +36,9 @@ const NOT_SEEDED = [
   'kyc_document_requests',
   // The open book's folded sums: the seed's bookings sit in open_book_deltas until the hourly housekeeping folds them in.
   'open_book_totals',
+  // The dashboard's month-start figure: kept from the first time a dashboard asks for a month.
+  'client_month_starts',
+  'client_month_start_deltas',
 ];
 
 async function tableCounts() {
