@@ -1,4 +1,4 @@
-import { Box, Callout, Grid } from '@radix-ui/themes';
+import { Box, Grid } from '@radix-ui/themes';
 import { Link } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { ActivityLabel, INTEGRATION_COLORS, PRIORITY_COLORS, STATUS_COLORS } fro
 import { BUSINESS_TIME_ZONE } from '~/utils/business-time.ts';
 import { SectionCard } from '~/components/kit/section-card.tsx';
 import { flexClass, LightBadge, LightBox, LightCard, LightHeading, LightText, LinkButton, Meter, Stack } from '~/components/kit/light.tsx';
+import { AlertCallout } from '~/components/kit/callouts.tsx';
 
 export type DashboardData = Awaited<ReturnType<typeof loadDashboard>>;
 
@@ -34,14 +35,6 @@ function useClock(): string {
         timeZone: BUSINESS_TIME_ZONE,
       }).format(now)
     : '';
-}
-
-function SectionError({ text }: { text: string }) {
-  return (
-    <Callout.Root color="red" role="alert">
-      <Callout.Text>{text}</Callout.Text>
-    </Callout.Root>
-  );
 }
 
 // Rows that carry their record's id write their element themselves, with the class of the Flex they were (computed once).
@@ -71,7 +64,7 @@ function MetricCard({ label, value, raw, note, testId }: { label: string; value:
 
 function MetricCards({ metrics }: { metrics: DashboardData['metrics'] }) {
   const { t } = useTranslation();
-  if (!metrics.ok) return <SectionError text={t('dashboard.metricsError')} />;
+  if (!metrics.ok) return <AlertCallout>{t('dashboard.metricsError')}</AlertCallout>;
   const { data } = metrics;
   const change = data.notes.availableForFinancingChange;
   const points = data.notes.automationSuccessChange;
@@ -133,7 +126,7 @@ function ChartCard({ metrics, period }: { metrics: DashboardData['metrics']; per
           ))}
         </Stack>
       </Stack>
-      {metrics.ok && metrics.data.historicalData.length ? <InvoiceChart data={metrics.data.historicalData} /> : <SectionError text={t('dashboard.dataError')} />}
+      {metrics.ok && metrics.data.historicalData.length ? <InvoiceChart data={metrics.data.historicalData} /> : <AlertCallout>{t('dashboard.dataError')}</AlertCallout>}
     </LightCard>
   );
 }
@@ -141,7 +134,7 @@ function ChartCard({ metrics, period }: { metrics: DashboardData['metrics']; per
 function RiskCard({ metrics }: { metrics: DashboardData['metrics'] }) {
   const { t } = useTranslation();
   const content = () => {
-    if (!metrics.ok) return <SectionError text={t('dashboard.dataError')} />;
+    if (!metrics.ok) return <AlertCallout>{t('dashboard.dataError')}</AlertCallout>;
     const risk = metrics.data.riskStats;
     const automatic = automaticAssessmentPercent(risk);
     return (
@@ -176,7 +169,7 @@ function RiskCard({ metrics }: { metrics: DashboardData['metrics'] }) {
 function IntegrationsCard({ integrations }: { integrations: DashboardData['integrations'] }) {
   const { t } = useTranslation();
   const content = () => {
-    if (!integrations.ok) return <SectionError text={t('dashboard.dataError')} />;
+    if (!integrations.ok) return <AlertCallout>{t('dashboard.dataError')}</AlertCallout>;
     if (!integrations.data.length) return <LightText color="gray">{t('dashboard.integrations.empty')}</LightText>;
     return (
       <Stack direction="column" gap="2">
@@ -212,7 +205,7 @@ function IntegrationsCard({ integrations }: { integrations: DashboardData['integ
 function WorkflowsCard({ workflows }: { workflows: DashboardData['workflows'] }) {
   const { t } = useTranslation();
   const content = () => {
-    if (!workflows.ok) return <SectionError text={t('dashboard.dataError')} />;
+    if (!workflows.ok) return <AlertCallout>{t('dashboard.dataError')}</AlertCallout>;
     const data = workflows.data;
     if (!data.totalWorkflows) return <LightText color="gray">{t('dashboard.workflows.empty')}</LightText>;
     const activeShare = Math.round((100 * data.activeWorkflows) / data.totalWorkflows);
@@ -286,7 +279,7 @@ function ActivitiesCard({ activities }: { activities: DashboardData['activities'
   return (
     <SectionCard level="h3" size="4" title={t('dashboard.activities.title')} testId="activities-card">
       {!activities.ok ? (
-        <SectionError text={t('dashboard.dataError')} />
+        <AlertCallout>{t('dashboard.dataError')}</AlertCallout>
       ) : activities.data.length ? (
         <Stack direction="column">
           {activities.data.map((activity) => (
@@ -315,7 +308,7 @@ function TasksCard({ tasks }: { tasks: DashboardData['tasks'] }) {
         ) : null}
       </Stack>
       {!tasks.ok ? (
-        <SectionError text={t('dashboard.dataError')} />
+        <AlertCallout>{t('dashboard.dataError')}</AlertCallout>
       ) : tasks.data.tasks.length ? (
         <Stack direction="column" gap="2">
           {tasks.data.tasks.map((task) => (

@@ -1,6 +1,6 @@
 import { pageTitle } from '~/utils/meta.ts';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Callout, Link as RadixLink, Text } from '@radix-ui/themes';
+import { Link as RadixLink, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import { NewPasswordPage } from '~/components/new-password-page.tsx';
 import { readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { AlertCallout } from '~/components/kit/callouts.tsx';
 
 // The token is in the URL: no Referer may carry it to another site. Not 'no-referrer': that makes the
 // browser send `Origin: null` with the form post, which Remix refuses as a cross-site action.
@@ -50,9 +51,7 @@ export default function ResetPasswordPage() {
       texts={{ title: 'recovery.reset.title', description: 'recovery.reset.description', submit: 'recovery.reset.submit' }}
       invalid={
         <>
-          <Callout.Root color="red" role="alert" data-testid="reset-link-invalid">
-            <Callout.Text>{t('recovery.reset.invalid')}</Callout.Text>
-          </Callout.Root>
+          <AlertCallout testId="reset-link-invalid">{t('recovery.reset.invalid')}</AlertCallout>
           <Text size="2">
             <RadixLink asChild>
               <Link to="/forgot-password">{t('recovery.reset.requestNew')}</Link>

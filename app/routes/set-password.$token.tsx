@@ -1,6 +1,5 @@
 import { pageTitle } from '~/utils/meta.ts';
 import { parseWithZod } from '@conform-to/zod/v4';
-import { Callout } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +10,7 @@ import { NewPasswordPage } from '~/components/new-password-page.tsx';
 import { readApiError } from '~/utils/api.server.ts';
 import { redirectWithToast } from '~/utils/toast.server.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { AlertCallout } from '~/components/kit/callouts.tsx';
 
 // same-origin keeps the token out of other sites' Referer; 'no-referrer' made a form post without
 // JavaScript carry `Origin: null`, which Remix refuses as a cross-site action (a 500).
@@ -47,9 +47,7 @@ export default function SetPasswordPage() {
       texts={{ title: 'setPassword.title', description: 'setPassword.description', submit: 'setPassword.submit' }}
       invalid={
         <>
-          <Callout.Root color="red" role="alert">
-            <Callout.Text>{t('setPassword.invalid')}</Callout.Text>
-          </Callout.Root>
+          <AlertCallout>{t('setPassword.invalid')}</AlertCallout>
           <Link to="/">{t('notFound.back')}</Link>
         </>
       }

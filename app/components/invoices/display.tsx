@@ -186,20 +186,15 @@ export function DecisionButtons({
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting' && navigation.formData?.get('id') === invoice.id;
   const { status, id } = invoice;
+  // The four-eyes checks before financing: a pending invoice is verified, a verified one approved (by someone else).
+  const check = status === 'pending' ? 'verify' : status === 'verified' ? 'approve' : null;
   const canReject = rights.reject && (status === 'pending' || status === 'verified' || status === 'approved');
   return (
     <>
-      {rights.verify && status === 'pending' ? (
-        <DecisionForm id={id} intent="verify">
+      {check && rights[check] ? (
+        <DecisionForm id={id} intent={check}>
           <LightButton size="1" disabled={busy}>
-            {t('invoices.actions.verify')}
-          </LightButton>
-        </DecisionForm>
-      ) : null}
-      {rights.approve && status === 'verified' ? (
-        <DecisionForm id={id} intent="approve">
-          <LightButton size="1" disabled={busy}>
-            {t('invoices.actions.approve')}
+            {t(`invoices.actions.${check}`)}
           </LightButton>
         </DecisionForm>
       ) : null}
