@@ -8,6 +8,7 @@ import { formatDate, formatDateTime } from '~/utils/format.ts';
 import { useRefusalText } from '~/components/refusal-text.ts';
 import { SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 import { Fact, FactRows, LightBadge, LightButton, LightCard, LightHeading, LightText, LinkButton, Stack } from '~/components/kit/light.tsx';
+import { ValueBadge } from '~/components/kit/value-badge.tsx';
 
 /** The /invoices card (docs/screens.md), its badges and its decision buttons (docs/lifecycle.md#invoices). */
 
@@ -49,12 +50,7 @@ function moneyFormatter(currency: string): Intl.NumberFormat {
 }
 
 export function InvoiceStatusBadge({ status }: { status: InvoiceStatus }) {
-  const { t } = useTranslation();
-  return (
-    <LightBadge color={STATUS_COLOURS[status] ?? 'gray'} data-testid="invoice-status">
-      {t(`invoices.status.${status}`, { defaultValue: status })}
-    </LightBadge>
-  );
+  return <ValueBadge value={status} colours={STATUS_COLOURS} labels="invoices.status" testId="invoice-status" />;
 }
 
 export function VerifiedBadge() {
