@@ -1,8 +1,8 @@
-import { Box, Callout, Grid } from '@radix-ui/themes';
+import { Box, Grid } from '@radix-ui/themes';
 import { Link } from '@remix-run/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { loadDashboard, RecentActivity } from '~/dashboard/dashboard.server.ts';
+import type { loadDashboard, RecentActivity, Section } from '~/dashboard/dashboard.server.ts';
 import { automaticAssessmentPercent, integrationDisplay, PERIODS, processingTimePercent, type Period } from '~/dashboard/display.ts';
 import { formatDateTime, formatEur } from '~/utils/format.ts';
 import { InvoiceChart } from './dashboard/invoice-chart.tsx';
@@ -10,6 +10,7 @@ import { ActivityLabel, INTEGRATION_COLORS, PRIORITY_COLORS, STATUS_COLORS } fro
 import { BUSINESS_TIME_ZONE } from '~/utils/business-time.ts';
 import { SectionCard } from '~/components/kit/section-card.tsx';
 import { flexClass, LightBadge, LightBox, LightCard, LightHeading, LightText, LinkButton, Meter, Stack } from '~/components/kit/light.tsx';
+import { AlertCallout } from '~/components/kit/callouts.tsx';
 
 export type DashboardData = Awaited<ReturnType<typeof loadDashboard>>;
 
@@ -34,14 +35,6 @@ function useClock(): string {
         timeZone: BUSINESS_TIME_ZONE,
       }).format(now)
     : '';
-}
-
-function SectionError({ text }: { text: string }) {
-  return (
-    <Callout.Root color="red" role="alert">
-      <Callout.Text>{text}</Callout.Text>
-    </Callout.Root>
-  );
 }
 
 // Rows that carry their record's id write their element themselves, with the class of the Flex they were (computed once).
@@ -71,7 +64,7 @@ function MetricCard({ label, value, raw, note, testId }: { label: string; value:
 
 function MetricCards({ metrics }: { metrics: DashboardData['metrics'] }) {
   const { t } = useTranslation();
-  if (!metrics.ok) return <SectionError text={t('dashboard.metricsError')} />;
+  if (!metrics.ok) return <AlertCallout>{t('dashboard.metricsError')}</AlertCallout>;
   const { data } = metrics;
   const change = data.notes.availableForFinancingChange;
   const points = data.notes.automationSuccessChange;
@@ -133,132 +126,172 @@ function ChartCard({ metrics, period }: { metrics: DashboardData['metrics']; per
           ))}
         </Stack>
       </Stack>
-      {metrics.ok && metrics.data.historicalData.length ? <InvoiceChart data={metrics.data.historicalData} /> : <SectionError text={t('dashboard.dataError')} />}
+      {metrics.ok && metrics.data.historicalData.length ? <InvoiceChart data={metrics.data.historicalData} /> : <AlertCallout>{t('dashboard.dataError')}</AlertCallout>}
     </LightCard>
+  );
+}
+
+/**
+ * A card of one dashboard section under its heading: the error line when the
+ * section could not be read (the other cards still show), the grey `empty`
+ * line when `isEmpty`, else what `children` draws from its data.
+ */
+function SectionPanel<T>({
+  title,
+  testId,
+  section,
+  isEmpty,
+  empty,
+  children,
+}: {
+  title: string;
+  testId: string;
+  section: Section<T>;
+  isEmpty?: (data: T) => boolean;
+  empty?: string;
+  children: (data: T) => ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <SectionCard level="h3" size="4" title={title} testId={testId}>
+      {!section.ok ? <AlertCallout>{t('dashboard.dataError')}</AlertCallout> : isEmpty?.(section.data) ? <LightText color="gray">{empty}</LightText> : children(section.data)}
+    </SectionCard>
+  );
+}
+
+/** A figure beside its label, its bar under them, and an optional grey note. */
+function MeterFigure({
+  label,
+  value,
+  testId,
+  meter,
+  color,
+  note,
+  noteTestId,
+}: {
+  label: string;
+  value: ReactNode;
+  testId: string;
+  meter: number;
+  color?: 'amber' | 'green';
+  note?: string;
+  noteTestId?: string;
+}) {
+  return (
+    <LightBox>
+      <Stack justify="between">
+        <LightText size="2">{label}</LightText>
+        <LightText size="2" weight="bold" data-testid={testId}>
+          {value}
+        </LightText>
+      </Stack>
+      <Meter value={meter} mt="1" color={color} aria-label={label} />
+      {note === undefined ? null : (
+        <LightText size="1" color="gray" data-testid={noteTestId}>
+          {note}
+        </LightText>
+      )}
+    </LightBox>
   );
 }
 
 function RiskCard({ metrics }: { metrics: DashboardData['metrics'] }) {
   const { t } = useTranslation();
-  const content = () => {
-    if (!metrics.ok) return <SectionError text={t('dashboard.dataError')} />;
-    const risk = metrics.data.riskStats;
-    const automatic = automaticAssessmentPercent(risk);
-    return (
-      <Stack direction="column" gap="3">
-        <LightBox>
-          <Stack justify="between">
-            <LightText size="2">{t('dashboard.risk.automatic')}</LightText>
-            <LightText size="2" weight="bold" data-testid="risk-automatic">
-              {automatic}%
-            </LightText>
-          </Stack>
-          <Meter value={automatic} mt="1" aria-label={t('dashboard.risk.automatic')} />
-        </LightBox>
-        {(['low', 'medium', 'high'] as const).map((category) => (
-          <Stack key={category} justify="between" align="center">
-            <LightBadge color={category === 'low' ? 'green' : category === 'medium' ? 'amber' : 'red'}>{t(`dashboard.risk.${category}`)}</LightBadge>
-            <LightText weight="bold" data-testid={`risk-${category}`}>
-              {risk[category]}
-            </LightText>
-          </Stack>
-        ))}
-      </Stack>
-    );
-  };
   return (
-    <SectionCard level="h3" size="4" title={t('dashboard.risk.title')} testId="risk-card">
-      {content()}
-    </SectionCard>
+    <SectionPanel title={t('dashboard.risk.title')} testId="risk-card" section={metrics}>
+      {(data) => {
+        const risk = data.riskStats;
+        const automatic = automaticAssessmentPercent(risk);
+        return (
+          <Stack direction="column" gap="3">
+            <MeterFigure label={t('dashboard.risk.automatic')} value={<>{automatic}%</>} testId="risk-automatic" meter={automatic} />
+            {(['low', 'medium', 'high'] as const).map((category) => (
+              <Stack key={category} justify="between" align="center">
+                <LightBadge color={category === 'low' ? 'green' : category === 'medium' ? 'amber' : 'red'}>{t(`dashboard.risk.${category}`)}</LightBadge>
+                <LightText weight="bold" data-testid={`risk-${category}`}>
+                  {risk[category]}
+                </LightText>
+              </Stack>
+            ))}
+          </Stack>
+        );
+      }}
+    </SectionPanel>
   );
 }
 
 function IntegrationsCard({ integrations }: { integrations: DashboardData['integrations'] }) {
   const { t } = useTranslation();
-  const content = () => {
-    if (!integrations.ok) return <SectionError text={t('dashboard.dataError')} />;
-    if (!integrations.data.length) return <LightText color="gray">{t('dashboard.integrations.empty')}</LightText>;
-    return (
-      <Stack direction="column" gap="2">
-        {integrations.data.map((integration) => {
-          const key = integrationDisplay(integration.status);
-          return (
-            <div key={integration.id} data-integration-type={integration.type} className={ROW}>
-              <LightBox>
-                <LightText as="div" size="2" weight="medium">
-                  {integration.name}
-                </LightText>
-                <LightText as="div" size="1" color="gray">
-                  {integration.lastCheck ? t('dashboard.integrations.lastCheck', { time: formatDateTime(integration.lastCheck) }) : t('dashboard.integrations.neverChecked')}
-                  {integration.errorCount ? ` · ${t('dashboard.integrations.errors', { count: integration.errorCount })}` : ''}
-                </LightText>
-              </LightBox>
-              <LightBadge color={INTEGRATION_COLORS[key]} data-testid="integration-status" title={integration.lastError ?? undefined}>
-                {t(`dashboard.integrations.status.${key}`)}
-              </LightBadge>
-            </div>
-          );
-        })}
-      </Stack>
-    );
-  };
   return (
-    <SectionCard level="h3" size="4" title={t('dashboard.integrations.title')} testId="integration-card">
-      {content()}
-    </SectionCard>
+    <SectionPanel
+      title={t('dashboard.integrations.title')}
+      testId="integration-card"
+      section={integrations}
+      isEmpty={(data) => !data.length}
+      empty={t('dashboard.integrations.empty')}
+    >
+      {(data) => (
+        <Stack direction="column" gap="2">
+          {data.map((integration) => {
+            const key = integrationDisplay(integration.status);
+            return (
+              <div key={integration.id} data-integration-type={integration.type} className={ROW}>
+                <LightBox>
+                  <LightText as="div" size="2" weight="medium">
+                    {integration.name}
+                  </LightText>
+                  <LightText as="div" size="1" color="gray">
+                    {integration.lastCheck ? t('dashboard.integrations.lastCheck', { time: formatDateTime(integration.lastCheck) }) : t('dashboard.integrations.neverChecked')}
+                    {integration.errorCount ? ` · ${t('dashboard.integrations.errors', { count: integration.errorCount })}` : ''}
+                  </LightText>
+                </LightBox>
+                <LightBadge color={INTEGRATION_COLORS[key]} data-testid="integration-status" title={integration.lastError ?? undefined}>
+                  {t(`dashboard.integrations.status.${key}`)}
+                </LightBadge>
+              </div>
+            );
+          })}
+        </Stack>
+      )}
+    </SectionPanel>
   );
 }
 
 function WorkflowsCard({ workflows }: { workflows: DashboardData['workflows'] }) {
   const { t } = useTranslation();
-  const content = () => {
-    if (!workflows.ok) return <SectionError text={t('dashboard.dataError')} />;
-    const data = workflows.data;
-    if (!data.totalWorkflows) return <LightText color="gray">{t('dashboard.workflows.empty')}</LightText>;
-    const activeShare = Math.round((100 * data.activeWorkflows) / data.totalWorkflows);
-    const timeBar = processingTimePercent(data.averageProcessingTime);
-    return (
-      <Stack direction="column" gap="3">
-        <LightBox>
-          <Stack justify="between">
-            <LightText size="2">{t('dashboard.workflows.total')}</LightText>
-            <LightText size="2" weight="bold" data-testid="workflows-total">
-              {data.totalWorkflows}
-            </LightText>
-          </Stack>
-          <Meter value={Math.min(100, data.completionRate)} mt="1" aria-label={t('dashboard.workflows.total')} />
-          <LightText size="1" color="gray" data-testid="workflows-completion">
-            {t('dashboard.workflows.completionRate', { value: percent.format(data.completionRate) })}
-          </LightText>
-        </LightBox>
-        <LightBox>
-          <Stack justify="between">
-            <LightText size="2">{t('dashboard.workflows.active')}</LightText>
-            <LightText size="2" weight="bold" data-testid="workflows-active">
-              {data.activeWorkflows}
-            </LightText>
-          </Stack>
-          <Meter value={activeShare} mt="1" color="amber" aria-label={t('dashboard.workflows.active')} />
-          <LightText size="1" color="gray">
-            {t('dashboard.workflows.activeShare', { value: activeShare })}
-          </LightText>
-        </LightBox>
-        <LightBox>
-          <Stack justify="between">
-            <LightText size="2">{t('dashboard.workflows.processingTime')}</LightText>
-            <LightText size="2" weight="bold" data-testid="workflows-time">
-              {t('dashboard.workflows.minutes', { value: percent.format(data.averageProcessingTime) })}
-            </LightText>
-          </Stack>
-          <Meter value={timeBar} mt="1" color="green" aria-label={t('dashboard.workflows.processingTime')} />
-        </LightBox>
-      </Stack>
-    );
-  };
   return (
-    <SectionCard level="h3" size="4" title={t('dashboard.workflows.title')} testId="workflow-card">
-      {content()}
-    </SectionCard>
+    <SectionPanel title={t('dashboard.workflows.title')} testId="workflow-card" section={workflows} isEmpty={(data) => !data.totalWorkflows} empty={t('dashboard.workflows.empty')}>
+      {(data) => {
+        const activeShare = Math.round((100 * data.activeWorkflows) / data.totalWorkflows);
+        return (
+          <Stack direction="column" gap="3">
+            <MeterFigure
+              label={t('dashboard.workflows.total')}
+              value={data.totalWorkflows}
+              testId="workflows-total"
+              meter={Math.min(100, data.completionRate)}
+              note={t('dashboard.workflows.completionRate', { value: percent.format(data.completionRate) })}
+              noteTestId="workflows-completion"
+            />
+            <MeterFigure
+              label={t('dashboard.workflows.active')}
+              value={data.activeWorkflows}
+              testId="workflows-active"
+              meter={activeShare}
+              color="amber"
+              note={t('dashboard.workflows.activeShare', { value: activeShare })}
+            />
+            <MeterFigure
+              label={t('dashboard.workflows.processingTime')}
+              value={t('dashboard.workflows.minutes', { value: percent.format(data.averageProcessingTime) })}
+              testId="workflows-time"
+              meter={processingTimePercent(data.averageProcessingTime)}
+              color="green"
+            />
+          </Stack>
+        );
+      }}
+    </SectionPanel>
   );
 }
 
@@ -284,19 +317,15 @@ function ActivityRow({ activity }: { activity: RecentActivity }) {
 function ActivitiesCard({ activities }: { activities: DashboardData['activities'] }) {
   const { t } = useTranslation();
   return (
-    <SectionCard level="h3" size="4" title={t('dashboard.activities.title')} testId="activities-card">
-      {!activities.ok ? (
-        <SectionError text={t('dashboard.dataError')} />
-      ) : activities.data.length ? (
+    <SectionPanel title={t('dashboard.activities.title')} testId="activities-card" section={activities} isEmpty={(data) => !data.length} empty={t('dashboard.activities.empty')}>
+      {(data) => (
         <Stack direction="column">
-          {activities.data.map((activity) => (
+          {data.map((activity) => (
             <ActivityRow key={activity.id} activity={activity} />
           ))}
         </Stack>
-      ) : (
-        <LightText color="gray">{t('dashboard.activities.empty')}</LightText>
       )}
-    </SectionCard>
+    </SectionPanel>
   );
 }
 
@@ -315,7 +344,7 @@ function TasksCard({ tasks }: { tasks: DashboardData['tasks'] }) {
         ) : null}
       </Stack>
       {!tasks.ok ? (
-        <SectionError text={t('dashboard.dataError')} />
+        <AlertCallout>{t('dashboard.dataError')}</AlertCallout>
       ) : tasks.data.tasks.length ? (
         <Stack direction="column" gap="2">
           {tasks.data.tasks.map((task) => (

@@ -1,7 +1,8 @@
 import { getInputProps, type FieldMetadata } from '@conform-to/react';
-import { Callout, Flex, Text, TextField } from '@radix-ui/themes';
+import { Flex, Text, TextField } from '@radix-ui/themes';
 import { useId } from 'react';
 import { useRefusalText } from './refusal-text.ts';
+import { AlertCallout } from '~/components/kit/callouts.tsx';
 
 /**
  * The small form kit (STYLE 5): a labelled input whose errors are wired to
@@ -86,9 +87,5 @@ export function FormErrors({ errors, text, testId }: { errors?: string[] | null;
   const refusal = useRefusalText();
   const show = text ?? refusal;
   if (!errors?.length) return null;
-  return (
-    <Callout.Root color="red" role="alert" data-testid={testId}>
-      <Callout.Text>{errors.map(show).join(' ')}</Callout.Text>
-    </Callout.Root>
-  );
+  return <AlertCallout testId={testId}>{errors.map(show).join(' ')}</AlertCallout>;
 }

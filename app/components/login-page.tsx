@@ -1,5 +1,5 @@
 import { CheckCircledIcon } from '@radix-ui/react-icons';
-import { Box, Button, Callout, Card, Code, Flex, Heading, Link as RadixLink, Text } from '@radix-ui/themes';
+import { Box, Button, Card, Code, Flex, Heading, Link as RadixLink, Text } from '@radix-ui/themes';
 import { Form, Link, useNavigation } from '@remix-run/react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { Field } from './forms.tsx';
 import { useRefusalText } from './refusal-text.ts';
 import { LanguageSwitcher } from './language-switcher.tsx';
 import { useToast } from './toaster.tsx';
+import { AlertCallout } from '~/components/kit/callouts.tsx';
 
 export type LoginActionData = { step: 'credentials'; error?: string } | { step: 'code'; error?: string } | { step: 'setup'; qrCode: string; manualKey: string; error?: string };
 
@@ -58,9 +59,9 @@ export function LoginPage({ actionData }: { actionData: LoginActionData | null }
             <LanguageSwitcher />
           </Flex>
           {actionData?.error ? (
-            <Callout.Root color="red" role="alert" mb="3" className="no-js-only">
-              <Callout.Text>{refusalText(actionData.error)}</Callout.Text>
-            </Callout.Root>
+            <AlertCallout mb="3" className="no-js-only">
+              {refusalText(actionData.error)}
+            </AlertCallout>
           ) : null}
           {step === 'credentials' ? <CredentialsStep /> : null}
           {step === 'code' ? <CodeStep /> : null}

@@ -8,9 +8,10 @@ import { handleCreate, listPageParams, pageCount } from '~/clients/party-page.se
 import { CLIENT_FIELDS, clientCreateSchema } from '~/clients/schemas.ts';
 import { ClientStatusBadge, CreditUsageBar, RiskScore } from '~/components/clients/display.tsx';
 import { PartyListPage } from '~/components/clients/party-list.tsx';
-import { LightCard, LightHeading, LightText, Stack } from '~/components/kit/light.tsx';
+import { LightHeading, LightText, Stack } from '~/components/kit/light.tsx';
 import { formatEur } from '~/utils/format.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { RecordCard } from '~/components/kit/record-card.tsx';
 
 /** /clients (docs/screens.md): newest first, 24 a page, ?q (name, OIB prefix, email), ?page, ?new=1 (the creation form without JavaScript). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -47,44 +48,46 @@ export default function ClientsPage() {
 function ClientCard({ client }: { client: Pick<ClientDto, 'id' | 'companyName' | 'oib' | 'city' | 'status' | 'creditLimit' | 'usedCredit' | 'riskScore'> }) {
   const { t } = useTranslation();
   return (
-    <LightCard size="2" data-testid="client-card">
-      <Stack direction="column" gap="3">
-        <Stack justify="between" align="start" gap="2">
-          <LightHeading as="h3" size="3">
-            <Link to={`/clients/${client.id}`}>{client.companyName}</Link>
-          </LightHeading>
-          <ClientStatusBadge status={client.status} />
-        </Stack>
-        <LightText size="1" color="gray">
-          {t('clients.card.oib', { oib: client.oib })}
-          {client.city ? ` · ${client.city}` : ''}
-        </LightText>
-        <Stack justify="between" gap="3">
-          <Stack direction="column">
-            <LightText size="1" color="gray">
-              {t('clients.card.creditLimit')}
-            </LightText>
-            <LightText size="2" weight="medium" data-testid="credit-limit">
-              {client.creditLimit === null ? t('clients.card.noLimit') : formatEur(client.creditLimit, { decimals: 0 })}
-            </LightText>
-          </Stack>
-          <Stack direction="column" align="end">
-            <LightText size="1" color="gray">
-              {t('clients.card.usedCredit')}
-            </LightText>
-            <LightText size="2" weight="medium" data-testid="used-credit">
-              {formatEur(client.usedCredit, { decimals: 0 })}
-            </LightText>
-          </Stack>
-        </Stack>
-        <CreditUsageBar used={client.usedCredit} limit={client.creditLimit} />
-        <Stack justify="between" align="center">
+    <RecordCard
+      size="2"
+      gap="3"
+      testId="client-card"
+      title={
+        <LightHeading as="h3" size="3">
+          <Link to={`/clients/${client.id}`}>{client.companyName}</Link>
+        </LightHeading>
+      }
+      badge={<ClientStatusBadge status={client.status} />}
+    >
+      <LightText size="1" color="gray">
+        {t('clients.card.oib', { oib: client.oib })}
+        {client.city ? ` · ${client.city}` : ''}
+      </LightText>
+      <Stack justify="between" gap="3">
+        <Stack direction="column">
           <LightText size="1" color="gray">
-            {t('clients.card.risk')}
+            {t('clients.card.creditLimit')}
           </LightText>
-          <RiskScore score={client.riskScore} />
+          <LightText size="2" weight="medium" data-testid="credit-limit">
+            {client.creditLimit === null ? t('clients.card.noLimit') : formatEur(client.creditLimit, { decimals: 0 })}
+          </LightText>
+        </Stack>
+        <Stack direction="column" align="end">
+          <LightText size="1" color="gray">
+            {t('clients.card.usedCredit')}
+          </LightText>
+          <LightText size="2" weight="medium" data-testid="used-credit">
+            {formatEur(client.usedCredit, { decimals: 0 })}
+          </LightText>
         </Stack>
       </Stack>
-    </LightCard>
+      <CreditUsageBar used={client.usedCredit} limit={client.creditLimit} />
+      <Stack justify="between" align="center">
+        <LightText size="1" color="gray">
+          {t('clients.card.risk')}
+        </LightText>
+        <RiskScore score={client.riskScore} />
+      </Stack>
+    </RecordCard>
   );
 }

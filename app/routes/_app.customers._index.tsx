@@ -1,4 +1,4 @@
-import { Card, Flex, Heading, Text } from '@radix-ui/themes';
+import { Flex, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { Link, useLoaderData, useLocation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,8 @@ import { FinaCheckButton } from '~/components/integrations/fina-check-button.tsx
 import { createCustomer, listCustomers, type CustomerDto } from '~/customers/customers.server.ts';
 import { CUSTOMER_FIELDS, customerCreateSchema } from '~/customers/schemas.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
+import { RecordCard } from '~/components/kit/record-card.tsx';
+import { LightHeading } from '~/components/kit/light.tsx';
 
 /** /customers (docs/screens.md): newest first, 24 a page, ?q (name, OIB prefix, email), ?page, ?new=1 (the creation form without JavaScript). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -53,26 +55,28 @@ function CustomerCard({ customer }: { customer: Pick<CustomerDto, 'id' | 'compan
   const location = useLocation();
   const redirectTo = `${location.pathname}${location.search}`;
   return (
-    <Card size="2" data-testid="customer-card">
-      <Flex direction="column" gap="3">
-        <Flex justify="between" align="start" gap="2">
-          <Heading as="h3" size="3">
-            <Link to={`/customers/${customer.id}`}>{customer.companyName}</Link>
-          </Heading>
-          <CustomerStatusBadge accountBlocked={customer.accountBlocked} />
-        </Flex>
+    <RecordCard
+      size="2"
+      gap="3"
+      testId="customer-card"
+      title={
+        <LightHeading as="h3" size="3">
+          <Link to={`/customers/${customer.id}`}>{customer.companyName}</Link>
+        </LightHeading>
+      }
+      badge={<CustomerStatusBadge accountBlocked={customer.accountBlocked} />}
+    >
+      <Text size="1" color="gray">
+        {t('clients.card.oib', { oib: customer.oib })}
+        {customer.city ? ` · ${customer.city}` : ''}
+      </Text>
+      <Flex justify="between" align="center">
         <Text size="1" color="gray">
-          {t('clients.card.oib', { oib: customer.oib })}
-          {customer.city ? ` · ${customer.city}` : ''}
+          {t('clients.card.risk')}
         </Text>
-        <Flex justify="between" align="center">
-          <Text size="1" color="gray">
-            {t('clients.card.risk')}
-          </Text>
-          <RiskScore score={customer.riskScore} />
-        </Flex>
-        <FinaCheckButton customerId={customer.id} redirectTo={redirectTo} />
+        <RiskScore score={customer.riskScore} />
       </Flex>
-    </Card>
+      <FinaCheckButton customerId={customer.id} redirectTo={redirectTo} />
+    </RecordCard>
   );
 }

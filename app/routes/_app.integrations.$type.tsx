@@ -1,4 +1,4 @@
-import { Badge, Button, Callout, Card, DataList, Flex, Heading, Link as RadixLink, Table, Text, TextField } from '@radix-ui/themes';
+import { Badge, Button, Card, DataList, Flex, Heading, Link as RadixLink, Table, Text, TextField } from '@radix-ui/themes';
 import { pageTitle } from '~/utils/meta.ts';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Form, Link, useActionData, useLoaderData } from '@remix-run/react';
@@ -27,6 +27,8 @@ import { pageCount, pageOffset, readListUrl, tabSchema } from '~/utils/list-url.
 import { DataTable } from '~/components/kit/data-table.tsx';
 import { PageHeader } from '~/components/kit/page-header.tsx';
 import { IntentForm } from '~/components/kit/intent-form.tsx';
+import { AlertCallout } from '~/components/kit/callouts.tsx';
+import { Fact } from '~/components/kit/light.tsx';
 
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => pageTitle(matches, 'nav.integrationsPage', data?.integration.name);
 
@@ -120,11 +122,7 @@ export default function IntegrationPage() {
           <Link to="/integrations">{t('integrations.backToAll')}</Link>
         </RadixLink>
       </PageHeader>
-      {actionData?.message && actionData.intent !== 'configure' ? (
-        <Callout.Root color="red" role="alert">
-          <Callout.Text>{showRefusal(actionData.message)}</Callout.Text>
-        </Callout.Root>
-      ) : null}
+      {actionData?.message && actionData.intent !== 'configure' ? <AlertCallout>{showRefusal(actionData.message)}</AlertCallout> : null}
       <TabBar label={t('integrations.tabsLabel')} tabs={tabs} active={data.tab} hrefFor={href} labelFor={(tab) => t(`integrations.detailTabs.${tab}`)} />
       {data.tab === 'overview' ? (
         <>
@@ -249,31 +247,16 @@ function FinaSection({ checks, lookup }: { checks: NonNullable<LoaderData['finaC
             <Text color="red">{showRefusal(lookup.error)}</Text>
           ) : lookup && 'company' in lookup ? (
             <DataList.Root data-testid="fina-lookup">
-              <DataList.Item>
-                <DataList.Label>{t('integrations.fina.name')}</DataList.Label>
-                <DataList.Value>{lookup.company.name}</DataList.Value>
-              </DataList.Item>
-              <DataList.Item>
-                <DataList.Label>{t('integrations.fina.address')}</DataList.Label>
-                <DataList.Value>{lookup.company.address}</DataList.Value>
-              </DataList.Item>
-              <DataList.Item>
-                <DataList.Label>{t('integrations.fina.status')}</DataList.Label>
-                <DataList.Value>{lookup.company.status}</DataList.Value>
-              </DataList.Item>
-              <DataList.Item>
-                <DataList.Label>{t('integrations.fina.founded')}</DataList.Label>
-                <DataList.Value>{lookup.company.founded ?? '—'}</DataList.Value>
-              </DataList.Item>
-              <DataList.Item>
-                <DataList.Label>{t('integrations.fina.account')}</DataList.Label>
-                <DataList.Value>
-                  <Flex gap="2" align="center">
-                    <CustomerStatusBadge accountBlocked={lookup.blockage.blocked} />
-                    {lookup.blockage.blocked ? `${lookup.blockage.reason ?? ''} (${lookup.blockage.since ?? ''})` : null}
-                  </Flex>
-                </DataList.Value>
-              </DataList.Item>
+              <Fact label={t('integrations.fina.name')}>{lookup.company.name}</Fact>
+              <Fact label={t('integrations.fina.address')}>{lookup.company.address}</Fact>
+              <Fact label={t('integrations.fina.status')}>{lookup.company.status}</Fact>
+              <Fact label={t('integrations.fina.founded')}>{lookup.company.founded ?? '—'}</Fact>
+              <Fact label={t('integrations.fina.account')}>
+                <Flex gap="2" align="center">
+                  <CustomerStatusBadge accountBlocked={lookup.blockage.blocked} />
+                  {lookup.blockage.blocked ? `${lookup.blockage.reason ?? ''} (${lookup.blockage.since ?? ''})` : null}
+                </Flex>
+              </Fact>
             </DataList.Root>
           ) : null}
         </Flex>

@@ -1,4 +1,4 @@
-import { Callout, Card, Flex, Grid, Heading, Text } from '@radix-ui/themes';
+import { Card, Flex, Grid, Heading, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { useRefusalText } from '~/components/refusal-text.ts';
 import { integrationCounts, listIntegrations, type IntegrationGroup } from '~/integrations/integrations.server.ts';
 import { handleIntegrationIntent } from '~/integrations/page.server.ts';
 import { readListUrl, tabSchema } from '~/utils/list-url.ts';
+import { AlertCallout } from '~/components/kit/callouts.tsx';
 
 const TABS = ['overview', 'croatian', 'general'] as const;
 type Tab = (typeof TABS)[number];
@@ -53,11 +54,7 @@ export default function IntegrationsPage() {
           </Card>
         ))}
       </Grid>
-      {actionData?.message ? (
-        <Callout.Root color="red" role="alert">
-          <Callout.Text>{showRefusal(actionData.message)}</Callout.Text>
-        </Callout.Root>
-      ) : null}
+      {actionData?.message ? <AlertCallout>{showRefusal(actionData.message)}</AlertCallout> : null}
       <TabBar label={t('integrations.tabsLabel')} tabs={TABS} active={tab} hrefFor={href} labelFor={(value) => t(`integrations.tabs.${value}`)} />
       {integrations.length === 0 ? (
         <Text color="gray">{t('integrations.empty')}</Text>

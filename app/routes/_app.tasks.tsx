@@ -25,6 +25,7 @@ import { readFormData } from '~/utils/form-data.server.ts';
 import { readIntent, unknownIntent } from '~/utils/intent.server.ts';
 import { CreateButton, useCreateDialog } from '~/components/kit/create-form.tsx';
 import { PageHeader } from '~/components/kit/page-header.tsx';
+import { AlertCallout } from '~/components/kit/callouts.tsx';
 
 /** A task named in the URL that does not exist (any more) just closes its panel. */
 async function taskOrNull(id: string | null): Promise<TaskDetailDto | null> {
@@ -134,11 +135,7 @@ export default function TasksPage() {
       ) : null}
       {data.detail ? (
         <>
-          {detailRefusal ? (
-            <Callout.Root color="red" role="alert">
-              <Callout.Text>{errorText([detailRefusal.message])}</Callout.Text>
-            </Callout.Root>
-          ) : null}
+          {detailRefusal ? <AlertCallout>{errorText([detailRefusal.message])}</AlertCallout> : null}
           <TaskDetailPanel
             task={data.detail}
             closeTo={listHref}

@@ -1,7 +1,7 @@
 import { createClient, listClients } from '~/clients/clients.server.ts';
 import { clientCreateSchema } from '~/clients/schemas.ts';
-import { apiJson, listParams, parseJsonBody } from '~/utils/api.server.ts';
-import { apiAction, apiLoader, apiList } from '~/utils/api-route.server.ts';
+import { listParams } from '~/utils/api.server.ts';
+import { apiCreate, apiList, apiLoader } from '~/utils/api-route.server.ts';
 
 /** GET /api/clients: newest first, ?q (name, OIB prefix, email), ?status, ?limit, ?offset; X-Total-Count. */
 export const loader = apiLoader('read:all', async ({ request }) => {
@@ -11,8 +11,4 @@ export const loader = apiLoader('read:all', async ({ request }) => {
 });
 
 /** POST /api/clients {companyName, oib, address, city, postalCode, country, contactPerson, email, phone, iban, registrationNumber} → 201. */
-export const action = apiAction({ method: 'POST', allow: ['GET', 'POST'], permission: 'create:client' }, async ({ actor, request, ip }) => {
-  const input = await parseJsonBody(request, clientCreateSchema);
-  const client = await createClient({ actor, input, ip });
-  return apiJson(client, { status: 201 });
-});
+export const action = apiCreate('create:client', clientCreateSchema, createClient);

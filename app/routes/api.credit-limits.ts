@@ -1,7 +1,7 @@
 import { listCreditLimitRequests, requestCreditLimit } from '~/limits/credit-limits.server.ts';
 import { creditLimitRequestSchema } from '~/limits/schemas.ts';
-import { apiJson, listParams, parseJsonBody } from '~/utils/api.server.ts';
-import { apiAction, apiLoader, apiList } from '~/utils/api-route.server.ts';
+import { listParams } from '~/utils/api.server.ts';
+import { apiCreate, apiList, apiLoader } from '~/utils/api-route.server.ts';
 
 /**
  * GET /api/credit-limits: newest first; ?status (pending|approved|rejected|expired; all by default),
@@ -14,8 +14,4 @@ export const loader = apiLoader('read:all', async ({ request }) => {
 });
 
 /** POST /api/credit-limits {clientId | customerId, creditLimit, reason, validUntil?} → 201 with the pending request (a client's or a debtor's limit). */
-export const action = apiAction({ method: 'POST', allow: ['GET', 'POST'], permission: 'create:credit_limit' }, async ({ actor, request, ip }) => {
-  const input = await parseJsonBody(request, creditLimitRequestSchema);
-  const created = await requestCreditLimit({ actor, input, ip });
-  return apiJson(created, { status: 201 });
-});
+export const action = apiCreate('create:credit_limit', creditLimitRequestSchema, requestCreditLimit);

@@ -1,7 +1,7 @@
 import { createCampaign, listCampaigns } from '~/email/campaigns.server.ts';
 import { campaignCreateSchema } from '~/email/schemas.ts';
-import { apiJson, listParams, parseJsonBody } from '~/utils/api.server.ts';
-import { apiAction, apiLoader, apiList } from '~/utils/api-route.server.ts';
+import { listParams } from '~/utils/api.server.ts';
+import { apiCreate, apiList, apiLoader } from '~/utils/api-route.server.ts';
 
 /** GET /api/email/campaigns: newest first with sentCount, openCount, clickCount from the logs; X-Total-Count. */
 export const loader = apiLoader('read:all', async ({ request }) => {
@@ -11,7 +11,4 @@ export const loader = apiLoader('read:all', async ({ request }) => {
 });
 
 /** POST /api/email/campaigns {name, templateId, recipients, clientIds?, scheduledAt?} → 201; sent now, or queued for scheduledAt. */
-export const action = apiAction({ method: 'POST', allow: ['GET', 'POST'], permission: 'edit:email_campaign' }, async ({ actor, request, ip }) => {
-  const input = await parseJsonBody(request, campaignCreateSchema);
-  return apiJson(await createCampaign({ actor, input, ip }), { status: 201 });
-});
+export const action = apiCreate('edit:email_campaign', campaignCreateSchema, createCampaign);

@@ -1,7 +1,7 @@
 import { templateCreateSchema } from '~/email/schemas.ts';
 import { createTemplate, listTemplates } from '~/email/templates.server.ts';
-import { apiJson, listParams, parseJsonBody } from '~/utils/api.server.ts';
-import { apiAction, apiLoader, apiList } from '~/utils/api-route.server.ts';
+import { listParams } from '~/utils/api.server.ts';
+import { apiCreate, apiList, apiLoader } from '~/utils/api-route.server.ts';
 
 /** GET /api/email/templates: newest change first; ?limit ?offset; X-Total-Count. */
 export const loader = apiLoader('read:all', async ({ request }) => {
@@ -11,7 +11,4 @@ export const loader = apiLoader('read:all', async ({ request }) => {
 });
 
 /** POST /api/email/templates {name, trigger, subject, body, isActive} → 201; 400 with the line of an unknown variable or syntax error; 409 a second active template of a trigger. */
-export const action = apiAction({ method: 'POST', allow: ['GET', 'POST'], permission: 'edit:email_template' }, async ({ actor, request, ip }) => {
-  const input = await parseJsonBody(request, templateCreateSchema, { maxBytes: 512 * 1024 });
-  return apiJson(await createTemplate({ actor, input, ip }), { status: 201 });
-});
+export const action = apiCreate('edit:email_template', templateCreateSchema, createTemplate, { maxBytes: 512 * 1024 });

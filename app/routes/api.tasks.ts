@@ -1,7 +1,7 @@
 import { taskCreateSchema } from '~/tasks/schemas.ts';
 import { createTask, listTasks } from '~/tasks/tasks.server.ts';
-import { apiJson, listParams, parseJsonBody } from '~/utils/api.server.ts';
-import { apiAction, apiLoader, apiList } from '~/utils/api-route.server.ts';
+import { listParams } from '~/utils/api.server.ts';
+import { apiCreate, apiList, apiLoader } from '~/utils/api-route.server.ts';
 
 /** GET /api/tasks: newest first; ?q (title, description), ?status, ?priority, ?assignee (all|me|unassigned|user id), ?limit, ?offset; X-Total-Count. */
 export const loader = apiLoader('read:all', async ({ actor: user, request }) => {
@@ -17,8 +17,4 @@ export const loader = apiLoader('read:all', async ({ actor: user, request }) => 
 });
 
 /** POST /api/tasks {title, description, type, priority, assignedTo, dueDate, entityType, entityId, notes} → 201 (docs/api.md). */
-export const action = apiAction({ method: 'POST', allow: ['GET', 'POST'], permission: 'create:task' }, async ({ actor, request, ip }) => {
-  const input = await parseJsonBody(request, taskCreateSchema);
-  const task = await createTask({ actor, input, ip });
-  return apiJson(task, { status: 201 });
-});
+export const action = apiCreate('create:task', taskCreateSchema, createTask);

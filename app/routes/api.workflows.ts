@@ -1,7 +1,7 @@
-import { apiJson, listParams, parseJsonBody } from '~/utils/api.server.ts';
+import { listParams } from '~/utils/api.server.ts';
 import { createDefinition, listDefinitions } from '~/workflows/definitions.server.ts';
 import { definitionSchema } from '~/workflows/schemas.ts';
-import { apiAction, apiLoader, apiList } from '~/utils/api-route.server.ts';
+import { apiCreate, apiList, apiLoader } from '~/utils/api-route.server.ts';
 
 /** GET /api/workflows: the definitions (active first), ?limit, ?offset; X-Total-Count. */
 export const loader = apiLoader('read:all', async ({ request }) => {
@@ -11,7 +11,4 @@ export const loader = apiLoader('read:all', async ({ request }) => {
 });
 
 /** POST /api/workflows {name, type, description?, steps} → 201, inactive until activated ('edit:workflow'). */
-export const action = apiAction({ method: 'POST', allow: ['GET', 'POST'], permission: 'edit:workflow' }, async ({ actor, request, ip }) => {
-  const input = await parseJsonBody(request, definitionSchema);
-  return apiJson(await createDefinition({ actor, input, ip }), { status: 201 });
-});
+export const action = apiCreate('edit:workflow', definitionSchema, createDefinition);

@@ -1,16 +1,12 @@
 import { pageTitle } from '~/utils/meta.ts';
-import { parseWithZod } from '@conform-to/zod/v4';
-import { Callout, Link as RadixLink, Text } from '@radix-ui/themes';
+import { Link as RadixLink, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from '@remix-run/node';
 import { Link, useActionData, useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
-import { clientIp } from '~/auth/login.server.ts';
 import { completePasswordReset, findPasswordResetLink } from '~/auth/password-reset.server.ts';
-import { setPasswordSchema } from '~/auth/schemas.ts';
 import { NewPasswordPage } from '~/components/new-password-page.tsx';
-import { readApiError } from '~/utils/api.server.ts';
-import { redirectWithToast } from '~/utils/toast.server.ts';
-import { readFormData } from '~/utils/form-data.server.ts';
+import { AlertCallout } from '~/components/kit/callouts.tsx';
+import { choosePasswordAction } from './password-link.server.ts';
 
 // The token is in the URL: no Referer may carry it to another site. Not 'no-referrer': that makes the
 // browser send `Origin: null` with the form post, which Remix refuses as a cross-site action.
@@ -22,21 +18,7 @@ export async function loader({ params }: LoaderFunctionArgs) {
   return json({ email: owner?.email ?? null }, { headers: { 'Cache-Control': 'no-store' } });
 }
 
-export async function action({ request, params, context }: ActionFunctionArgs) {
-  const submission = parseWithZod(await readFormData(request), { schema: setPasswordSchema });
-  const hideFields = ['newPassword', 'confirmPassword'];
-  if (submission.status !== 'success') return json({ result: submission.reply({ hideFields }), linkFailed: false }, { status: 400 });
-  try {
-    await completePasswordReset(params.token ?? '', submission.value, { ip: clientIp(context) });
-  } catch (error) {
-    const problem = await readApiError(error);
-    if (!problem) throw error;
-    // A link that stopped working meanwhile (used in another tab, superseded) shows the invalid-link state.
-    const linkFailed = Boolean(problem.errors?.token);
-    return json({ result: submission.reply({ formErrors: [problem.message], hideFields }), linkFailed }, { status: problem.status });
-  }
-  return redirectWithToast('/', { title: 'recovery.reset.done' });
-}
+export const action = (args: ActionFunctionArgs) => choosePasswordAction(args, { choose: completePasswordReset, done: 'recovery.reset.done' });
 
 export default function ResetPasswordPage() {
   const { email } = useLoaderData<typeof loader>();
@@ -50,9 +32,7 @@ export default function ResetPasswordPage() {
       texts={{ title: 'recovery.reset.title', description: 'recovery.reset.description', submit: 'recovery.reset.submit' }}
       invalid={
         <>
-          <Callout.Root color="red" role="alert" data-testid="reset-link-invalid">
-            <Callout.Text>{t('recovery.reset.invalid')}</Callout.Text>
-          </Callout.Root>
+          <AlertCallout testId="reset-link-invalid">{t('recovery.reset.invalid')}</AlertCallout>
           <Text size="2">
             <RadixLink asChild>
               <Link to="/forgot-password">{t('recovery.reset.requestNew')}</Link>

@@ -1,4 +1,4 @@
-import { Button, Callout, Card, Flex, Link as RadixLink, Table, Text, TextField } from '@radix-ui/themes';
+import { Button, Card, Flex, Link as RadixLink, Table, Text, TextField } from '@radix-ui/themes';
 import { Form, Link } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { AgeingAmounts, AgeingInvoices, AgeingPageData, AgeingReport } from '~/analytics/ageing.server.ts';
@@ -10,6 +10,7 @@ import { SectionCard } from '~/components/kit/section-card.tsx';
 import { TableHead } from '~/components/kit/table-head.tsx';
 import { formatDate, formatEur } from '~/utils/format.ts';
 import { pageCount } from '~/utils/list-url.ts';
+import { AlertCallout } from '~/components/kit/callouts.tsx';
 
 /** What the ageing tab's URL holds (docs/screens.md): every link and the form carry it, so it works without JavaScript. */
 interface AgeingState {
@@ -228,11 +229,7 @@ export function AgeingSection({ data }: { data: AgeingPageData }) {
           {t('analytics.ageing.intro')}
         </Text>
         <AgeingControls data={data} />
-        {data.error ? (
-          <Callout.Root color="red" role="alert" data-testid="ageing-error">
-            <Callout.Text>{refusal(data.error)}</Callout.Text>
-          </Callout.Root>
-        ) : null}
+        {data.error ? <AlertCallout testId="ageing-error">{refusal(data.error)}</AlertCallout> : null}
         {data.drill ? <DrillDown drill={data.drill} state={state} /> : null}
         {report ? (
           <>

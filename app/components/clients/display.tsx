@@ -1,5 +1,6 @@
 import { LightBadge, LightText, Meter, Stack } from '~/components/kit/light.tsx';
 import { useTranslation } from 'react-i18next';
+import { ValueBadge } from '~/components/kit/value-badge.tsx';
 
 /** Colours and badges (docs/screens.md) of the client and customer screens. */
 
@@ -7,12 +8,7 @@ export type ClientStatus = 'active' | 'pending' | 'inactive';
 const STATUS_COLOURS = { active: 'green', pending: 'amber', inactive: 'gray' } as const;
 
 export function ClientStatusBadge({ status }: { status: ClientStatus }) {
-  const { t } = useTranslation();
-  return (
-    <LightBadge color={STATUS_COLOURS[status] ?? 'gray'} data-testid="client-status">
-      {t(`clients.status.${status}`)}
-    </LightBadge>
-  );
+  return <ValueBadge value={status} colours={STATUS_COLOURS} labels="clients.status" testId="client-status" />;
 }
 
 /** Customers are 'Blokiran' when FINA reports the account blocked, otherwise 'Aktivan'. */

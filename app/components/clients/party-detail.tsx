@@ -53,16 +53,20 @@ function TableSection({
   );
 }
 
-export function Facts({ rows }: { rows: Array<[label: string, value: React.ReactNode]> }) {
+/** Label–value rows; a row with a `testId` shows its value in a `Text` carrying that test id. */
+export function Facts({ rows }: { rows: Array<[label: string, value: React.ReactNode, testId?: string]> }) {
   const { t } = useTranslation();
   return (
     <DataList.Root>
-      {rows.map(([label, value]) => (
-        <DataList.Item key={label}>
-          <DataList.Label>{label}</DataList.Label>
-          <DataList.Value>{value === null || value === undefined || value === '' ? t('clients.detail.empty') : value}</DataList.Value>
-        </DataList.Item>
-      ))}
+      {rows.map(([label, value, testId]) => {
+        const shown = value === null || value === undefined || value === '' ? t('clients.detail.empty') : value;
+        return (
+          <DataList.Item key={label}>
+            <DataList.Label>{label}</DataList.Label>
+            <DataList.Value>{testId ? <Text data-testid={testId}>{shown}</Text> : shown}</DataList.Value>
+          </DataList.Item>
+        );
+      })}
     </DataList.Root>
   );
 }

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react';
-import { Callout, Flex, Grid } from '@radix-ui/themes';
+import { Flex, Grid } from '@radix-ui/themes';
 import { Form, useNavigation } from '@remix-run/react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { CreateFormDialog, CreateFormPanel, type CreateFormSpec } from '~/compon
 import { Options, SelectField, SubmitRow, type AnyFieldMetadata } from '~/components/kit/fields.tsx';
 import { useToast } from '~/components/toaster.tsx';
 import { useZodForm } from '~/components/kit/zod-form.ts';
+import { AlertCallout } from '~/components/kit/callouts.tsx';
 
 /**
  * The creation dialog (docs/screens.md, docs/domain-model.md#validation) and the detail pages' edit form. One zod
@@ -52,11 +53,7 @@ function PartyFields({ fields, names }: { fields: Record<PartyField, AnyFieldMet
 function FormErrors({ errors }: { errors?: string[] }) {
   const errorText = useRefusalTexts();
   if (!errors?.length) return null;
-  return (
-    <Callout.Root color="red" role="alert">
-      <Callout.Text>{errorText(errors)?.join(' ')}</Callout.Text>
-    </Callout.Root>
-  );
+  return <AlertCallout>{errorText(errors)?.join(' ')}</AlertCallout>;
 }
 
 /** The create form of `area`: the same spec for its dialog and its `?new=1` panel. */

@@ -1,4 +1,4 @@
-import { CheckCircledIcon, DownloadIcon } from '@radix-ui/react-icons';
+import { DownloadIcon } from '@radix-ui/react-icons';
 import { Button, Callout, Card, DataList, Flex, Heading, Text } from '@radix-ui/themes';
 import { Form, useNavigation, useParams } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,8 @@ import { PublicFrame } from '~/components/onboarding/public-frame.tsx';
 import type { DebtorLinkState, OfferedInvoice } from '~/debtors/links.server.ts';
 import { answerField, REASON_MAX, reasonField, type DebtorFormErrors } from '~/debtors/schemas.ts';
 import { formatDate, formatEur } from '~/utils/format.ts';
+import { DoneCallout } from '~/components/kit/callouts.tsx';
+import { Fact } from '~/components/kit/light.tsx';
 
 /**
  * The debtor's page behind its link (app/routes/debtor.$token.tsx): the look
@@ -39,12 +41,7 @@ export function DebtorLinkPage({
       ) : link.state === 'open' ? (
         <OpenLink link={link} errors={errors} values={values} />
       ) : link.state === 'spent' && done ? (
-        <Callout.Root color="green" data-testid="debtor-link-done">
-          <Callout.Icon>
-            <CheckCircledIcon />
-          </Callout.Icon>
-          <Callout.Text>{t('debtors.page.done', { client: link.clientName })}</Callout.Text>
-        </Callout.Root>
+        <DoneCallout testId="debtor-link-done">{t('debtors.page.done', { client: link.clientName })}</DoneCallout>
       ) : (
         <Callout.Root color="amber" role="status" data-testid={`debtor-link-${link.state}`}>
           <Callout.Text>{link.state === 'spent' ? t('debtors.page.spent', { date: formatDate(link.spentAt) }) : t(`debtors.page.${link.state}`)}</Callout.Text>
@@ -120,22 +117,10 @@ function InvoiceAnswer({ invoice, errors, values }: { invoice: OfferedInvoice; e
           <Text weight="bold">{t('debtors.page.invoice', { number: invoice.number })}</Text>
         </legend>
         <DataList.Root size="1" my="2">
-          <DataList.Item>
-            <DataList.Label>{t('debtors.page.issueDate')}</DataList.Label>
-            <DataList.Value>{formatDate(invoice.issueDate)}</DataList.Value>
-          </DataList.Item>
-          <DataList.Item>
-            <DataList.Label>{t('debtors.page.dueDate')}</DataList.Label>
-            <DataList.Value>{formatDate(invoice.dueDate)}</DataList.Value>
-          </DataList.Item>
-          <DataList.Item>
-            <DataList.Label>{t('debtors.page.amount')}</DataList.Label>
-            <DataList.Value>{invoice.currency === 'EUR' ? formatEur(invoice.amount) : `${invoice.amount.toFixed(2)} ${invoice.currency}`}</DataList.Value>
-          </DataList.Item>
-          <DataList.Item>
-            <DataList.Label>{t('debtors.page.reference')}</DataList.Label>
-            <DataList.Value>{invoice.paymentReference ?? t('debtors.page.noReference')}</DataList.Value>
-          </DataList.Item>
+          <Fact label={t('debtors.page.issueDate')}>{formatDate(invoice.issueDate)}</Fact>
+          <Fact label={t('debtors.page.dueDate')}>{formatDate(invoice.dueDate)}</Fact>
+          <Fact label={t('debtors.page.amount')}>{invoice.currency === 'EUR' ? formatEur(invoice.amount) : `${invoice.amount.toFixed(2)} ${invoice.currency}`}</Fact>
+          <Fact label={t('debtors.page.reference')}>{invoice.paymentReference ?? t('debtors.page.noReference')}</Fact>
         </DataList.Root>
         <Flex gap="4" wrap="wrap" my="2">
           {(['confirm', 'dispute'] as const).map((choice) => (

@@ -1,4 +1,4 @@
-import { Box, Button, Callout, Dialog, Flex, Switch, Text } from '@radix-ui/themes';
+import { Box, Button, Dialog, Flex, Switch, Text } from '@radix-ui/themes';
 import { Form, useFetcher } from '@remix-run/react';
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,7 @@ import { ErrorList, Field } from '~/components/forms.tsx';
 import { Options, SelectField, SubmitRow } from '~/components/kit/fields.tsx';
 import { DOCUMENT_ENTITY_TYPES, DOCUMENT_TYPES, FILE_ACCEPT } from '~/documents/schemas.ts';
 import { useRefusalText } from '~/components/refusal-text.ts';
+import { AlertCallout } from '~/components/kit/callouts.tsx';
 
 /** What the page action answers to a refused upload. */
 export interface UploadResult {
@@ -115,11 +116,7 @@ export function UploadFields({ result, enhanced, onCancel }: { result?: UploadRe
           {t('documents.upload.signatureRequired')}
         </Flex>
       </Text>
-      {result && !result.ok && result.message ? (
-        <Callout.Root color="red" role="alert" size="1">
-          <Callout.Text>{showRefusal(result.message)}</Callout.Text>
-        </Callout.Root>
-      ) : null}
+      {result && !result.ok && result.message ? <AlertCallout size="1">{showRefusal(result.message)}</AlertCallout> : null}
       <SubmitRow
         cancel={
           onCancel ? (

@@ -7,6 +7,8 @@ import type { TemplateDto } from '~/email/templates.server.ts';
 import { FigureCard } from '~/components/kit/figure-card.tsx';
 import { formatDate, formatDateTime } from '~/utils/format.ts';
 import { CampaignStatusBadge, LogStatusBadge } from './display.tsx';
+import { RecordCard } from '~/components/kit/record-card.tsx';
+import { LightHeading, LightText } from '~/components/kit/light.tsx';
 
 /** The summary cards, template/campaign cards and log rows of /email-automation (docs/screens.md). */
 
@@ -114,41 +116,43 @@ export function CampaignCard({ campaign }: { campaign: CampaignDto }) {
   const total = campaign.totalRecipients ?? 0;
   const done = campaign.sentCount + campaign.failedCount;
   return (
-    <Card size="2" data-testid="campaign-card">
-      <Flex direction="column" gap="2">
-        <Flex justify="between" align="start" gap="2">
-          <Heading as="h3" size="3">
-            {campaign.name}
-          </Heading>
-          <CampaignStatusBadge status={campaign.status} />
-        </Flex>
-        <Text size="2">{t('email.campaigns.template', { name: campaign.templateName ?? '—' })}</Text>
-        <Text size="2" color="gray">
-          {t('email.campaigns.recipientsLabel', { label: t(`email.recipients.${campaign.recipients}`) })}
-        </Text>
+    <RecordCard
+      size="2"
+      gap="2"
+      testId="campaign-card"
+      title={
+        <LightHeading as="h3" size="3">
+          {campaign.name}
+        </LightHeading>
+      }
+      badge={<CampaignStatusBadge status={campaign.status} />}
+    >
+      <Text size="2">{t('email.campaigns.template', { name: campaign.templateName ?? '—' })}</Text>
+      <Text size="2" color="gray">
+        {t('email.campaigns.recipientsLabel', { label: t(`email.recipients.${campaign.recipients}`) })}
+      </Text>
+      <Text size="1" color="gray">
+        {t('email.campaigns.createdAt', { date: formatDate(campaign.createdAt) })}
+      </Text>
+      {campaign.scheduledAt ? (
         <Text size="1" color="gray">
-          {t('email.campaigns.createdAt', { date: formatDate(campaign.createdAt) })}
+          {t('email.campaigns.scheduledFor')}: {formatDateTime(campaign.scheduledAt)}
         </Text>
-        {campaign.scheduledAt ? (
+      ) : null}
+      {campaign.status === 'sending' && total > 0 ? (
+        <Flex direction="column" gap="1">
+          <Progress value={Math.min(100, (done * 100) / total)} aria-label={t('email.campaigns.progress', { done, total })} />
           <Text size="1" color="gray">
-            {t('email.campaigns.scheduledFor')}: {formatDateTime(campaign.scheduledAt)}
+            {t('email.campaigns.progress', { done, total })}
           </Text>
-        ) : null}
-        {campaign.status === 'sending' && total > 0 ? (
-          <Flex direction="column" gap="1">
-            <Progress value={Math.min(100, (done * 100) / total)} aria-label={t('email.campaigns.progress', { done, total })} />
-            <Text size="1" color="gray">
-              {t('email.campaigns.progress', { done, total })}
-            </Text>
-          </Flex>
-        ) : null}
-        <Grid columns="3" gap="2">
-          <Count label={t('email.campaigns.sent')} value={campaign.sentCount} testId="sent-count" />
-          <Count label={t('email.campaigns.opened')} value={campaign.openCount} note={`${percent(share(campaign.openCount, campaign.sentCount))}%`} testId="open-count" />
-          <Count label={t('email.campaigns.clicked')} value={campaign.clickCount} note={`${percent(share(campaign.clickCount, campaign.sentCount))}%`} testId="click-count" />
-        </Grid>
-      </Flex>
-    </Card>
+        </Flex>
+      ) : null}
+      <Grid columns="3" gap="2">
+        <Count label={t('email.campaigns.sent')} value={campaign.sentCount} testId="sent-count" />
+        <Count label={t('email.campaigns.opened')} value={campaign.openCount} note={`${percent(share(campaign.openCount, campaign.sentCount))}%`} testId="open-count" />
+        <Count label={t('email.campaigns.clicked')} value={campaign.clickCount} note={`${percent(share(campaign.clickCount, campaign.sentCount))}%`} testId="click-count" />
+      </Grid>
+    </RecordCard>
   );
 }
 
@@ -169,28 +173,30 @@ function Count({ label, value, note, testId }: { label: string; value: number; n
 export function LogRow({ log }: { log: EmailLogDto }) {
   const { t } = useTranslation();
   return (
-    <Card size="1" data-testid="log-row">
-      <Flex direction="column" gap="1">
-        <Flex justify="between" align="start" gap="2">
-          <Text size="2" weight="medium">
-            {log.subject}
-          </Text>
-          <LogStatusBadge status={log.status} />
-        </Flex>
-        <Text size="1" color="gray">
-          {t('email.logs.recipient')}: {log.recipient}
-          {log.templateName ? ` · ${t('email.logs.template')}: ${log.templateName}` : ''}
+    <RecordCard
+      size="1"
+      gap="1"
+      testId="log-row"
+      title={
+        <LightText size="2" weight="medium">
+          {log.subject}
+        </LightText>
+      }
+      badge={<LogStatusBadge status={log.status} />}
+    >
+      <Text size="1" color="gray">
+        {t('email.logs.recipient')}: {log.recipient}
+        {log.templateName ? ` · ${t('email.logs.template')}: ${log.templateName}` : ''}
+      </Text>
+      <Text size="1" color="gray">
+        {log.sentAt ? `${t('email.logs.sentAt')}: ${formatDateTime(log.sentAt)}` : ''}
+        {log.openedAt ? ` · ${t('email.logs.openedAt')}: ${formatDateTime(log.openedAt)}` : ''}
+      </Text>
+      {log.errorMessage ? (
+        <Text size="1" color="red" data-testid="log-error">
+          {log.errorMessage}
         </Text>
-        <Text size="1" color="gray">
-          {log.sentAt ? `${t('email.logs.sentAt')}: ${formatDateTime(log.sentAt)}` : ''}
-          {log.openedAt ? ` · ${t('email.logs.openedAt')}: ${formatDateTime(log.openedAt)}` : ''}
-        </Text>
-        {log.errorMessage ? (
-          <Text size="1" color="red" data-testid="log-error">
-            {log.errorMessage}
-          </Text>
-        ) : null}
-      </Flex>
-    </Card>
+      ) : null}
+    </RecordCard>
   );
 }

@@ -1,4 +1,4 @@
-import { Callout, Card, Flex, Heading, Text } from '@radix-ui/themes';
+import { Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { IntegrationDto } from '~/integrations/integrations.server.ts';
@@ -7,6 +7,7 @@ import { Field } from '~/components/forms.tsx';
 import { useRefusalText } from '~/components/refusal-text.ts';
 import { CheckboxField, Options, SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 import { IntentForm } from '~/components/kit/intent-form.tsx';
+import { AlertCallout } from '~/components/kit/callouts.tsx';
 
 export interface ConfigFormErrors {
   message?: string;
@@ -31,11 +32,7 @@ export function IntegrationConfigForm({ integration, errors }: { integration: In
           <Heading as="h3" size="4">
             {t('integrations.configure.title')}
           </Heading>
-          {errors?.message ? (
-            <Callout.Root color="red" role="alert">
-              <Callout.Text>{showRefusal(errors.message)}</Callout.Text>
-            </Callout.Root>
-          ) : null}
+          {errors?.message ? <AlertCallout>{showRefusal(errors.message)}</AlertCallout> : null}
           <Field
             label={t('integrations.configure.endpoint')}
             inputProps={{ name: 'endpoint', type: 'url', defaultValue: integration.endpoint ?? '', placeholder: 'https://api.example.hr/v1' }}

@@ -10,6 +10,8 @@ import type { FindResult, ImportResult } from '~/invoices/page.server.ts';
 import { invoiceCreateSchema } from '~/invoices/schemas.ts';
 import { useRefusalText } from '~/components/refusal-text.ts';
 import { Options, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
+import { AlertCallout } from '~/components/kit/callouts.tsx';
+import { Fact } from '~/components/kit/light.tsx';
 
 /**
  * 'Dodaj fakturu': the manual form (client, customer, number, dates, amount,
@@ -242,11 +244,7 @@ export function ManualInvoiceForm({
           <FileInput name="file" label={t('invoices.form.pdf')} accept=".pdf,application/pdf" errors={tr(fields.file?.errors)} />
         </Grid>
         <TextAreaField label={t('invoices.form.description')} meta={fields.description} errors={tr(fields.description.errors)} />
-        {form.errors?.length ? (
-          <Callout.Root color="red" role="alert" size="1">
-            <Callout.Text>{form.errors.map((error) => showRefusal(error)).join(' ')}</Callout.Text>
-          </Callout.Root>
-        ) : null}
+        {form.errors?.length ? <AlertCallout size="1">{form.errors.map((error) => showRefusal(error)).join(' ')}</AlertCallout> : null}
         <SubmitRow submitLabel={t('invoices.form.save')} busyLabel={t('invoices.form.saving')} busy={saving} />
       </Flex>
     </PostForm>
@@ -292,11 +290,7 @@ export function UblImportForm({ options, result, fetcher, find }: { options: Par
             />
             <FileInput name="xmlFile" label={t('invoices.ubl.file')} accept=".xml,application/xml,text/xml" />
           </Grid>
-          {refused && !refused.proposal && refused.message ? (
-            <Callout.Root color="red" role="alert" size="1">
-              <Callout.Text>{showRefusal(refused.message)}</Callout.Text>
-            </Callout.Root>
-          ) : null}
+          {refused && !refused.proposal && refused.message ? <AlertCallout size="1">{showRefusal(refused.message)}</AlertCallout> : null}
           <Flex justify="end">
             <Button type="submit" disabled={busy}>
               {busy ? t('invoices.ubl.importing') : t('invoices.ubl.submit')}
@@ -311,20 +305,11 @@ export function UblImportForm({ options, result, fetcher, find }: { options: Par
               {t('invoices.ubl.proposalTitle')}
             </Text>
             <DataList.Root size="1" mb="3">
-              <DataList.Item>
-                <DataList.Label>{t('invoices.ubl.proposalName')}</DataList.Label>
-                <DataList.Value>{refused.proposal.companyName}</DataList.Value>
-              </DataList.Item>
-              <DataList.Item>
-                <DataList.Label>OIB</DataList.Label>
-                <DataList.Value>{refused.proposal.oib}</DataList.Value>
-              </DataList.Item>
-              <DataList.Item>
-                <DataList.Label>{t('invoices.ubl.proposalAddress')}</DataList.Label>
-                <DataList.Value>
-                  {[refused.proposal.address, [refused.proposal.postalCode, refused.proposal.city].filter(Boolean).join(' '), refused.proposal.country].filter(Boolean).join(', ')}
-                </DataList.Value>
-              </DataList.Item>
+              <Fact label={t('invoices.ubl.proposalName')}>{refused.proposal.companyName}</Fact>
+              <Fact label="OIB">{refused.proposal.oib}</Fact>
+              <Fact label={t('invoices.ubl.proposalAddress')}>
+                {[refused.proposal.address, [refused.proposal.postalCode, refused.proposal.city].filter(Boolean).join(' '), refused.proposal.country].filter(Boolean).join(', ')}
+              </Fact>
             </DataList.Root>
             <PostForm fetcher={fetcher}>
               <input type="hidden" name="intent" value="import" />

@@ -5,7 +5,7 @@ import { Section } from '~/components/clients/party-detail.tsx';
 import type { InvoiceDetailDto, InvoiceHistoryEntry } from '~/invoices/invoice-queries.server.ts';
 import { formatBytes, formatDateTime } from '~/utils/format.ts';
 import { formatMoney } from './display.tsx';
-import { TableHead } from '~/components/kit/table-head.tsx';
+import { DataTable } from '~/components/kit/data-table.tsx';
 
 /** The related sections of /invoices/{id}: lines, documents, payments, payouts and the history of every state change. */
 
@@ -19,45 +19,41 @@ export function LinesSection({ invoice }: { invoice: Detail }) {
   const { t } = useTranslation();
   return (
     <Section title={t('invoices.detail.lines')}>
-      {invoice.lines.length === 0 ? (
-        <Empty text={t('invoices.detail.noLines')} />
-      ) : (
-        <Table.Root size="1">
-          <TableHead
-            columns={[
-              '#',
-              t('invoices.detail.lineDescription'),
-              { label: t('invoices.detail.quantity'), justify: 'end' },
-              { label: t('invoices.detail.unitPrice'), justify: 'end' },
-              t('invoices.detail.vat'),
-              { label: t('invoices.detail.netAmount'), justify: 'end' },
-            ]}
-          />
-          <Table.Body>
-            {invoice.lines.map((line) => (
-              <Table.Row key={line.id}>
-                <Table.Cell>{line.lineNumber}</Table.Cell>
-                <Table.Cell>
-                  {line.description}
-                  {line.kpdCode ? (
-                    <Text as="div" size="1" color="gray">
-                      KPD {line.kpdCode}
-                    </Text>
-                  ) : null}
-                </Table.Cell>
-                <Table.Cell justify="end">
-                  {Number(line.quantity).toLocaleString('hr-HR', { maximumFractionDigits: 4 })} {line.unitCode}
-                </Table.Cell>
-                <Table.Cell justify="end">{Number(line.unitPrice).toLocaleString('hr-HR', { minimumFractionDigits: 2, maximumFractionDigits: 4 })}</Table.Cell>
-                <Table.Cell>
-                  {line.vatCategory} {line.vatRate} %
-                </Table.Cell>
-                <Table.Cell justify="end">{formatMoney(line.netAmount, invoice.currency)}</Table.Cell>
-              </Table.Row>
-            ))}
-          </Table.Body>
-        </Table.Root>
-      )}
+      <DataTable
+        size="1"
+        empty={t('invoices.detail.noLines')}
+        columns={[
+          '#',
+          t('invoices.detail.lineDescription'),
+          { label: t('invoices.detail.quantity'), justify: 'end' },
+          { label: t('invoices.detail.unitPrice'), justify: 'end' },
+          t('invoices.detail.vat'),
+          { label: t('invoices.detail.netAmount'), justify: 'end' },
+        ]}
+        items={invoice.lines}
+        rowKey={(line) => line.id}
+        cells={(line) => (
+          <>
+            <Table.Cell>{line.lineNumber}</Table.Cell>
+            <Table.Cell>
+              {line.description}
+              {line.kpdCode ? (
+                <Text as="div" size="1" color="gray">
+                  KPD {line.kpdCode}
+                </Text>
+              ) : null}
+            </Table.Cell>
+            <Table.Cell justify="end">
+              {Number(line.quantity).toLocaleString('hr-HR', { maximumFractionDigits: 4 })} {line.unitCode}
+            </Table.Cell>
+            <Table.Cell justify="end">{Number(line.unitPrice).toLocaleString('hr-HR', { minimumFractionDigits: 2, maximumFractionDigits: 4 })}</Table.Cell>
+            <Table.Cell>
+              {line.vatCategory} {line.vatRate} %
+            </Table.Cell>
+            <Table.Cell justify="end">{formatMoney(line.netAmount, invoice.currency)}</Table.Cell>
+          </>
+        )}
+      />
     </Section>
   );
 }
@@ -90,59 +86,74 @@ export function DocumentsSection({ invoice }: { invoice: Detail }) {
   );
 }
 
+/** A payout to the client or a payment from the debtor: the money sections show both in the same five columns. */
+interface Movement {
+  id: string;
+  what: string;
+  via: string;
+  status: string;
+  colour: 'green' | 'gray';
+  at: string;
+  amount: number;
+  currency: string;
+}
+
+function MovementTable({ title, empty, testId, items }: { title: string; empty: string; testId?: string; items: Movement[] }) {
+  return (
+    <div>
+      <Text as="div" size="2" weight="medium" mb="1">
+        {title}
+      </Text>
+      <DataTable
+        size="1"
+        className="fit-cells"
+        data-testid={testId}
+        empty={empty}
+        items={items}
+        rowKey={(movement) => movement.id}
+        cells={(movement) => (
+          <>
+            <Table.Cell>{movement.what}</Table.Cell>
+            <Table.Cell>{movement.via}</Table.Cell>
+            <Table.Cell>
+              <Badge color={movement.colour}>{movement.status}</Badge>
+            </Table.Cell>
+            <Table.Cell>{formatDateTime(movement.at)}</Table.Cell>
+            <Table.Cell justify="end">{formatMoney(movement.amount, movement.currency)}</Table.Cell>
+          </>
+        )}
+      />
+    </div>
+  );
+}
+
 export function MoneyMovementsSection({ invoice }: { invoice: Detail }) {
   const { t } = useTranslation();
+  const payouts = invoice.payouts.map((payout): Movement => ({
+    id: payout.id,
+    what: t(`invoices.detail.payoutKind.${payout.kind}`, { defaultValue: payout.kind }),
+    via: payout.iban,
+    status: payout.status,
+    colour: 'gray',
+    at: payout.createdAt,
+    amount: payout.amount,
+    currency: payout.currency,
+  }));
+  const payments = invoice.payments.map((payment): Movement => ({
+    id: payment.id,
+    what: payment.reference ?? '—',
+    via: payment.paymentMethod,
+    status: payment.status,
+    colour: payment.status === 'confirmed' ? 'green' : 'gray',
+    at: payment.processedAt ?? payment.createdAt,
+    amount: payment.amount,
+    currency: payment.currency,
+  }));
   return (
     <Section title={t('invoices.detail.money')}>
       <Flex direction="column" gap="4">
-        <div>
-          <Text as="div" size="2" weight="medium" mb="1">
-            {t('invoices.detail.payouts')}
-          </Text>
-          {invoice.payouts.length === 0 ? (
-            <Empty text={t('invoices.detail.noPayouts')} />
-          ) : (
-            <Table.Root size="1" className="fit-cells" data-testid="invoice-payouts">
-              <Table.Body>
-                {invoice.payouts.map((payout) => (
-                  <Table.Row key={payout.id}>
-                    <Table.Cell>{t(`invoices.detail.payoutKind.${payout.kind}`, { defaultValue: payout.kind })}</Table.Cell>
-                    <Table.Cell>{payout.iban}</Table.Cell>
-                    <Table.Cell>
-                      <Badge color="gray">{payout.status}</Badge>
-                    </Table.Cell>
-                    <Table.Cell>{formatDateTime(payout.createdAt)}</Table.Cell>
-                    <Table.Cell justify="end">{formatMoney(payout.amount, payout.currency)}</Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table.Root>
-          )}
-        </div>
-        <div>
-          <Text as="div" size="2" weight="medium" mb="1">
-            {t('invoices.detail.payments')}
-          </Text>
-          {invoice.payments.length === 0 ? (
-            <Empty text={t('invoices.detail.noPayments')} />
-          ) : (
-            <Table.Root size="1" className="fit-cells">
-              <Table.Body>
-                {invoice.payments.map((payment) => (
-                  <Table.Row key={payment.id}>
-                    <Table.Cell>{payment.reference ?? '—'}</Table.Cell>
-                    <Table.Cell>{payment.paymentMethod}</Table.Cell>
-                    <Table.Cell>
-                      <Badge color={payment.status === 'confirmed' ? 'green' : 'gray'}>{payment.status}</Badge>
-                    </Table.Cell>
-                    <Table.Cell>{formatDateTime(payment.processedAt ?? payment.createdAt)}</Table.Cell>
-                    <Table.Cell justify="end">{formatMoney(payment.amount, payment.currency)}</Table.Cell>
-                  </Table.Row>
-                ))}
-              </Table.Body>
-            </Table.Root>
-          )}
-        </div>
+        <MovementTable title={t('invoices.detail.payouts')} empty={t('invoices.detail.noPayouts')} testId="invoice-payouts" items={payouts} />
+        <MovementTable title={t('invoices.detail.payments')} empty={t('invoices.detail.noPayments')} items={payments} />
       </Flex>
     </Section>
   );
@@ -171,23 +182,23 @@ export function HistorySection({ invoice }: { invoice: Detail }) {
   const { t } = useTranslation();
   return (
     <Section title={t('invoices.detail.history')}>
-      {invoice.history.length === 0 ? (
-        <Empty text={t('invoices.detail.noHistory')} />
-      ) : (
-        <Table.Root size="1" data-testid="invoice-history">
-          <TableHead columns={[t('invoices.detail.when'), t('invoices.detail.action'), t('invoices.detail.who'), t('invoices.detail.details')]} />
-          <Table.Body>
-            {invoice.history.map((entry) => (
-              <Table.Row key={entry.id} data-action={entry.action}>
-                <Table.Cell>{formatDateTime(entry.createdAt)}</Table.Cell>
-                <Table.Cell>{t(`invoices.history.${entry.action}`, { defaultValue: entry.action })}</Table.Cell>
-                <Table.Cell>{entry.userName ?? entry.userEmail ?? t('invoices.detail.system')}</Table.Cell>
-                <Table.Cell>{historyNote(entry, t, invoice.currency)}</Table.Cell>
-              </Table.Row>
-            ))}
-          </Table.Body>
-        </Table.Root>
-      )}
+      <DataTable
+        size="1"
+        data-testid="invoice-history"
+        empty={t('invoices.detail.noHistory')}
+        columns={[t('invoices.detail.when'), t('invoices.detail.action'), t('invoices.detail.who'), t('invoices.detail.details')]}
+        items={invoice.history}
+        rowKey={(entry) => entry.id}
+        rowProps={(entry) => ({ 'data-action': entry.action })}
+        cells={(entry) => (
+          <>
+            <Table.Cell>{formatDateTime(entry.createdAt)}</Table.Cell>
+            <Table.Cell>{t(`invoices.history.${entry.action}`, { defaultValue: entry.action })}</Table.Cell>
+            <Table.Cell>{entry.userName ?? entry.userEmail ?? t('invoices.detail.system')}</Table.Cell>
+            <Table.Cell>{historyNote(entry, t, invoice.currency)}</Table.Cell>
+          </>
+        )}
+      />
     </Section>
   );
 }

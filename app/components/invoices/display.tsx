@@ -8,6 +8,7 @@ import { formatDate, formatDateTime } from '~/utils/format.ts';
 import { useRefusalText } from '~/components/refusal-text.ts';
 import { SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 import { Fact, FactRows, LightBadge, LightButton, LightCard, LightHeading, LightText, LinkButton, Stack } from '~/components/kit/light.tsx';
+import { ValueBadge } from '~/components/kit/value-badge.tsx';
 
 /** The /invoices card (docs/screens.md), its badges and its decision buttons (docs/lifecycle.md#invoices). */
 
@@ -49,12 +50,7 @@ function moneyFormatter(currency: string): Intl.NumberFormat {
 }
 
 export function InvoiceStatusBadge({ status }: { status: InvoiceStatus }) {
-  const { t } = useTranslation();
-  return (
-    <LightBadge color={STATUS_COLOURS[status] ?? 'gray'} data-testid="invoice-status">
-      {t(`invoices.status.${status}`, { defaultValue: status })}
-    </LightBadge>
-  );
+  return <ValueBadge value={status} colours={STATUS_COLOURS} labels="invoices.status" testId="invoice-status" />;
 }
 
 export function VerifiedBadge() {
@@ -186,20 +182,15 @@ export function DecisionButtons({
   const navigation = useNavigation();
   const busy = navigation.state === 'submitting' && navigation.formData?.get('id') === invoice.id;
   const { status, id } = invoice;
+  // The four-eyes checks before financing: a pending invoice is verified, a verified one approved (by someone else).
+  const check = status === 'pending' ? 'verify' : status === 'verified' ? 'approve' : null;
   const canReject = rights.reject && (status === 'pending' || status === 'verified' || status === 'approved');
   return (
     <>
-      {rights.verify && status === 'pending' ? (
-        <DecisionForm id={id} intent="verify">
+      {check && rights[check] ? (
+        <DecisionForm id={id} intent={check}>
           <LightButton size="1" disabled={busy}>
-            {t('invoices.actions.verify')}
-          </LightButton>
-        </DecisionForm>
-      ) : null}
-      {rights.approve && status === 'verified' ? (
-        <DecisionForm id={id} intent="approve">
-          <LightButton size="1" disabled={busy}>
-            {t('invoices.actions.approve')}
+            {t(`invoices.actions.${check}`)}
           </LightButton>
         </DecisionForm>
       ) : null}

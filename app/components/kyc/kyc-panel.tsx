@@ -7,6 +7,7 @@ import type { KycRefusalData } from '~/onboarding/kyc-page.server.ts';
 import { useRefusalText } from '~/components/refusal-text.ts';
 import { formatBytes, formatDate } from '~/utils/format.ts';
 import { IntentForm } from '~/components/kit/intent-form.tsx';
+import { AlertCallout } from '~/components/kit/callouts.tsx';
 
 /**
  * The KYC review of one client (/clients/{id} and a KYC task's details on
@@ -159,11 +160,7 @@ export function KycPanel({
         {application.pending ? (
           canDecide ? (
             <Flex direction="column" gap="2" data-testid="kyc-actions">
-              {general ? (
-                <Callout.Root color="red" role="alert">
-                  <Callout.Text>{message(general)}</Callout.Text>
-                </Callout.Root>
-              ) : null}
+              {general ? <AlertCallout>{message(general)}</AlertCallout> : null}
               <Flex gap="3" wrap="wrap" align="start">
                 <DecisionForm clientId={application.clientId} decision="approve">
                   <Button type="submit" size="2" color="green" disabled={busy}>

@@ -30,24 +30,9 @@ export function ClientAccountSection({ clientId, account, meId, actionData }: { 
       <Flex direction="column" gap="4">
         <Facts
           rows={[
-            [
-              t('ledger.summary.balance'),
-              <Text key="balance" data-testid="account-balance">
-                {formatEur(summary.balance)}
-              </Text>,
-            ],
-            [
-              t('ledger.summary.usedCredit'),
-              <Text key="used" data-testid="account-used-credit">
-                {formatEur(summary.usedCredit)}
-              </Text>,
-            ],
-            [
-              t('ledger.summary.reserve'),
-              <Text key="reserve" data-testid="account-reserve">
-                {formatEur(summary.reserve)}
-              </Text>,
-            ],
+            [t('ledger.summary.balance'), formatEur(summary.balance), 'account-balance'],
+            [t('ledger.summary.usedCredit'), formatEur(summary.usedCredit), 'account-used-credit'],
+            [t('ledger.summary.reserve'), formatEur(summary.reserve), 'account-reserve'],
             [t('ledger.summary.feesThisYear', { year: summary.year }), formatEur(summary.feesThisYear)],
             [t('ledger.summary.feeVatThisYear', { year: summary.year }), formatEur(summary.feeVatThisYear)],
           ]}

@@ -41,18 +41,8 @@ export function DebtorLimitSection({
       <Flex direction="column" gap="4">
         <Facts
           rows={[
-            [
-              t('customers.limit.creditLimit'),
-              <Text key="limit" data-testid="debtor-credit-limit">
-                {customer.creditLimit === null ? t('customers.limit.none') : eur0(customer.creditLimit)}
-              </Text>,
-            ],
-            [
-              t('customers.limit.usedCredit'),
-              <Text key="used" data-testid="debtor-used-credit">
-                {eur0(customer.usedCredit)}
-              </Text>,
-            ],
+            [t('customers.limit.creditLimit'), customer.creditLimit === null ? t('customers.limit.none') : eur0(customer.creditLimit), 'debtor-credit-limit'],
+            [t('customers.limit.usedCredit'), eur0(customer.usedCredit), 'debtor-used-credit'],
             [
               t('customers.limit.available'),
               <Text key="available" data-testid="debtor-available-credit" color={customer.availableCredit !== null && customer.availableCredit < 0 ? 'red' : undefined}>

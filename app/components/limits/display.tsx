@@ -6,18 +6,14 @@ import type { ClientLimitDto, CreditLimitRequestDto } from '~/limits/credit-limi
 import type { CreditLimitStatus, LimitPartyType } from '~/limits/schemas.ts';
 import { formatDate, formatDateTime, formatEur } from '~/utils/format.ts';
 import { IntentForm } from '~/components/kit/intent-form.tsx';
+import { ValueBadge } from '~/components/kit/value-badge.tsx';
 
 /** The displays of /limits (docs/screens.md): status badges, request cards with the decisions, the grid's usage bars. */
 
 const STATUS_COLOURS = { pending: 'amber', approved: 'green', rejected: 'red', expired: 'gray' } as const;
 
 export function LimitStatusBadge({ status }: { status: CreditLimitStatus }) {
-  const { t } = useTranslation();
-  return (
-    <Badge color={STATUS_COLOURS[status] ?? 'gray'} data-testid="limit-status">
-      {t(`limits.status.${status}`)}
-    </Badge>
-  );
+  return <ValueBadge value={status} colours={STATUS_COLOURS} labels="limits.status" testId="limit-status" />;
 }
 
 /** A client's page or a debtor's (customer's). */

@@ -1,5 +1,5 @@
 import { ReloadIcon } from '@radix-ui/react-icons';
-import { Badge, Box, Button, Callout, Card, Flex, Grid, Heading, Table, Text, TextField } from '@radix-ui/themes';
+import { Badge, Box, Button, Card, Flex, Grid, Heading, Table, Text, TextField } from '@radix-ui/themes';
 import { Form, Link, useLocation, useRevalidator } from '@remix-run/react';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { Pager } from '~/components/kit/pager.tsx';
 import { SectionCard } from '~/components/kit/section-card.tsx';
 import { Options } from '~/components/kit/fields.tsx';
 import { DataTable } from '~/components/kit/data-table.tsx';
+import { AlertCallout } from '~/components/kit/callouts.tsx';
 
 export type MonitoringData = Awaited<ReturnType<typeof loadMonitoring>>;
 type Status = MonitoringData['status'];
@@ -253,11 +254,7 @@ function LogsTab({ data }: { data: MonitoringData }) {
           </Button>
         </Flex>
       </Form>
-      {data.invalidFilter ? (
-        <Callout.Root color="red" role="alert">
-          <Callout.Text>{t('dashboard.monitoring.logs.invalidFilter')}</Callout.Text>
-        </Callout.Root>
-      ) : null}
+      {data.invalidFilter ? <AlertCallout>{t('dashboard.monitoring.logs.invalidFilter')}</AlertCallout> : null}
       {data.logs ? (
         <>
           <Text size="2" color="gray" data-testid="log-total">

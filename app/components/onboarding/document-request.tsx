@@ -1,4 +1,3 @@
-import { CheckCircledIcon } from '@radix-ui/react-icons';
 import { Button, Callout, Flex, Text } from '@radix-ui/themes';
 import { Form, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +6,7 @@ import type { DocumentRequestState } from '~/onboarding/kyc-decision.server.ts';
 import { KYC_ACCEPT, KYC_DOCUMENT_TYPES, KYC_MAX_FILE_MB } from '~/onboarding/kyc.ts';
 import { formatDate } from '~/utils/format.ts';
 import { KycFileCard, WizardFormErrors } from './fields.tsx';
+import { DoneCallout } from '~/components/kit/callouts.tsx';
 
 /**
  * The page behind the link staff email when they need more documents
@@ -53,12 +53,7 @@ export function DocumentRequestPage({ request, fileErrors, formErrors }: { reque
           </Flex>
         </Form>
       ) : request.state === 'submitted' ? (
-        <Callout.Root color="green" data-testid="request-submitted">
-          <Callout.Icon>
-            <CheckCircledIcon />
-          </Callout.Icon>
-          <Callout.Text>{t('kyc.upload.submitted', { count: request.documents })}</Callout.Text>
-        </Callout.Root>
+        <DoneCallout testId="request-submitted">{t('kyc.upload.submitted', { count: request.documents })}</DoneCallout>
       ) : (
         <Callout.Root color="amber" role="status" data-testid={`request-${request.state}`}>
           <Callout.Text>{t(`kyc.upload.${request.state}`)}</Callout.Text>

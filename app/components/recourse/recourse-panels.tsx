@@ -1,4 +1,4 @@
-import { Badge, Callout, Card, Flex, Heading, Table, Text } from '@radix-ui/themes';
+import { Badge, Card, Flex, Heading, Table, Text } from '@radix-ui/themes';
 import { Form, Link, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { RecourseRefusal } from '~/recourse/page.server.ts';
@@ -8,6 +8,7 @@ import { TableHead } from '~/components/kit/table-head.tsx';
 import { useRefusalText } from '~/components/refusal-text.ts';
 import { formatDateTime, formatEur } from '~/utils/format.ts';
 import { IntentForm } from '~/components/kit/intent-form.tsx';
+import { AlertCallout } from '~/components/kit/callouts.tsx';
 
 /** The recourse forms (docs/screens.md#pages): "Regres" on a financed recourse invoice, the write-off request on a non-recourse one, and the write-off decisions. */
 
@@ -23,11 +24,7 @@ const STATUS_COLOURS = { pending: 'amber', approved: 'green', rejected: 'red' } 
 function Refused({ refusal }: { refusal: RecourseRefusal | null | undefined }) {
   const text = useRefusalText();
   if (!refusal?.message) return null;
-  return (
-    <Callout.Root color="red" role="alert" data-testid="recourse-refusal">
-      <Callout.Text>{text(refusal.message)}</Callout.Text>
-    </Callout.Root>
-  );
+  return <AlertCallout testId="recourse-refusal">{text(refusal.message)}</AlertCallout>;
 }
 
 /** One reason form: a text area and its submit button, posting `intent`. */

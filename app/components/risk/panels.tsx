@@ -11,6 +11,7 @@ import { Field, FormErrors } from '~/components/forms.tsx';
 import { Options, SelectField, SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
 import { formatDateTime } from '~/utils/format.ts';
 import { CategoryBadge, factorLabel, formatDecimal, formatFactorValue, ScoreAndCategory, ScoreText, signed } from './risk-display.tsx';
+import { Fact } from '~/components/kit/light.tsx';
 
 /**
  * The three panels of /risk, opened by the URL (?details=, ?edit=, ?new=1) so
@@ -87,36 +88,21 @@ export function DetailsPanel({ assessment, closeHref, editHref }: { assessment: 
           </Text>
         </Flex>
         <DataList.Root size="2">
-          <DataList.Item>
-            <DataList.Label>{t('risk.details.assessedAt')}</DataList.Label>
-            <DataList.Value>{formatDateTime(assessment.createdAt)}</DataList.Value>
-          </DataList.Item>
-          <DataList.Item>
-            <DataList.Label>{t('risk.details.assessedBy')}</DataList.Label>
-            <DataList.Value>{assessorName(t, assessment.assessedBy)}</DataList.Value>
-          </DataList.Item>
+          <Fact label={t('risk.details.assessedAt')}>{formatDateTime(assessment.createdAt)}</Fact>
+          <Fact label={t('risk.details.assessedBy')}>{assessorName(t, assessment.assessedBy)}</Fact>
           {assessment.adjustedBy || assessment.adjustedAt ? (
-            <DataList.Item>
-              <DataList.Label>{t('risk.details.adjustedBy')}</DataList.Label>
-              <DataList.Value data-testid="adjusted-by">
-                {assessment.adjustedBy ?? ''} · {formatDateTime(assessment.adjustedAt)}
-              </DataList.Value>
-            </DataList.Item>
+            <Fact label={t('risk.details.adjustedBy')} data-testid="adjusted-by">
+              {assessment.adjustedBy ?? ''} · {formatDateTime(assessment.adjustedAt)}
+            </Fact>
           ) : null}
-          <DataList.Item>
-            <DataList.Label>{t('risk.details.notes')}</DataList.Label>
-            <DataList.Value>{assessment.notes ?? t('risk.values.none')}</DataList.Value>
-          </DataList.Item>
-          <DataList.Item>
-            <DataList.Label>{t('risk.details.sources')}</DataList.Label>
-            <DataList.Value>
-              <Flex gap="2">
-                {assessment.hanfaData ? <Badge color="blue">{t('risk.details.hanfa')}</Badge> : null}
-                {assessment.finaData ? <Badge color="blue">{t('risk.details.fina')}</Badge> : null}
-                {!assessment.hanfaData && !assessment.finaData ? <Text color="gray">{t('risk.details.noSources')}</Text> : null}
-              </Flex>
-            </DataList.Value>
-          </DataList.Item>
+          <Fact label={t('risk.details.notes')}>{assessment.notes ?? t('risk.values.none')}</Fact>
+          <Fact label={t('risk.details.sources')}>
+            <Flex gap="2">
+              {assessment.hanfaData ? <Badge color="blue">{t('risk.details.hanfa')}</Badge> : null}
+              {assessment.finaData ? <Badge color="blue">{t('risk.details.fina')}</Badge> : null}
+              {!assessment.hanfaData && !assessment.finaData ? <Text color="gray">{t('risk.details.noSources')}</Text> : null}
+            </Flex>
+          </Fact>
         </DataList.Root>
         {editHref ? (
           <Flex justify="end">

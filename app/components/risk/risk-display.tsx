@@ -1,7 +1,7 @@
-import { Badge, Flex, Text } from '@radix-ui/themes';
+import { Flex, Text } from '@radix-ui/themes';
 import type { TFunction } from 'i18next';
-import { useTranslation } from 'react-i18next';
 import { scoreColour, type RiskCategory } from '~/risk/scoring.ts';
+import { ValueBadge } from '~/components/kit/value-badge.tsx';
 
 /** Small display pieces of /risk: score, category, factor names and values. */
 
@@ -27,12 +27,7 @@ export function ScoreAndCategory({ score, category }: { score: number; category:
 }
 
 export function CategoryBadge({ category }: { category: RiskCategory }) {
-  const { t } = useTranslation();
-  return (
-    <Badge color={CATEGORY_COLOUR[category] ?? 'gray'} data-testid="assessment-category">
-      {t(`risk.categories.${category}`, { defaultValue: category })}
-    </Badge>
-  );
+  return <ValueBadge value={category} colours={CATEGORY_COLOUR} labels="risk.categories" testId="assessment-category" />;
 }
 
 export function factorLabel(t: TFunction, name: string): string {

@@ -1,6 +1,7 @@
 import { Badge, Flex } from '@radix-ui/themes';
 import { useTranslation } from 'react-i18next';
 import type { TaskPriority, TaskStatus } from '~/tasks/schemas.ts';
+import { ValueBadge } from '~/components/kit/value-badge.tsx';
 
 /** Badges and message texts of /tasks (docs/screens.md: priority colours, statuses, the late badge). */
 
@@ -19,12 +20,7 @@ function PriorityBadge({ priority }: { priority: TaskPriority }) {
 }
 
 function TaskStatusBadge({ status }: { status: TaskStatus }) {
-  const { t } = useTranslation();
-  return (
-    <Badge color={STATUS_COLOURS[status] ?? 'gray'} data-testid="task-status">
-      {t(`tasks.status.${status}`, { defaultValue: status })}
-    </Badge>
-  );
+  return <ValueBadge value={status} colours={STATUS_COLOURS} labels="tasks.status" testId="task-status" />;
 }
 
 function LateBadge() {

@@ -9,6 +9,7 @@ import { KycPanel } from '~/components/kyc/kyc-panel.tsx';
 import type { KycApplication } from '~/onboarding/kyc-decision.server.ts';
 import type { KycRefusalData } from '~/onboarding/kyc-page.server.ts';
 import { DecisionLink, EntityLine, isKycDecisionTask, TaskActionForm } from './task-card.tsx';
+import { Fact } from '~/components/kit/light.tsx';
 
 /** The details view of one task (`?task=<id>`): every field, its links, the workflow step and its history. */
 export function TaskDetailPanel({
@@ -49,57 +50,38 @@ export function TaskDetailPanel({
           </Text>
         ) : null}
         <DataList.Root size="2">
-          <DataList.Item>
-            <DataList.Label>{t('tasks.card.type')}</DataList.Label>
-            <DataList.Value>{t(`tasks.type.${task.type}`)}</DataList.Value>
-          </DataList.Item>
-          <DataList.Item>
-            <DataList.Label>{t('tasks.card.assignee')}</DataList.Label>
-            <DataList.Value>{task.assignedToName ?? t('tasks.card.unassigned')}</DataList.Value>
-          </DataList.Item>
-          <DataList.Item>
-            <DataList.Label>{t('tasks.card.due')}</DataList.Label>
-            <DataList.Value>{task.dueDate ? formatDateTime(task.dueDate) : t('tasks.card.noDue')}</DataList.Value>
-          </DataList.Item>
-          <DataList.Item>
-            <DataList.Label>{t('tasks.detail.createdAt')}</DataList.Label>
-            <DataList.Value>
-              {formatDateTime(task.createdAt)} · {task.createdByName ?? t('tasks.detail.system')}
-            </DataList.Value>
-          </DataList.Item>
-          <DataList.Item>
-            <DataList.Label>{t('tasks.card.completedAt')}</DataList.Label>
-            <DataList.Value data-testid="detail-completed-at">{task.completedAt ? formatDateTime(task.completedAt) : dash}</DataList.Value>
-          </DataList.Item>
+          <Fact label={t('tasks.card.type')}>{t(`tasks.type.${task.type}`)}</Fact>
+          <Fact label={t('tasks.card.assignee')}>{task.assignedToName ?? t('tasks.card.unassigned')}</Fact>
+          <Fact label={t('tasks.card.due')}>{task.dueDate ? formatDateTime(task.dueDate) : t('tasks.card.noDue')}</Fact>
+          <Fact label={t('tasks.detail.createdAt')}>
+            {formatDateTime(task.createdAt)} · {task.createdByName ?? t('tasks.detail.system')}
+          </Fact>
+          <Fact label={t('tasks.card.completedAt')} data-testid="detail-completed-at">
+            {task.completedAt ? formatDateTime(task.completedAt) : dash}
+          </Fact>
           <DataList.Item>
             <DataList.Label>{t('tasks.fields.notes')}</DataList.Label>
             <DataList.Value style={{ whiteSpace: 'pre-line' }}>{task.notes || dash}</DataList.Value>
           </DataList.Item>
           {task.entityType ? (
-            <DataList.Item>
-              <DataList.Label>{t('tasks.detail.entity')}</DataList.Label>
-              <DataList.Value>
-                <EntityLine task={task} />
-              </DataList.Value>
-            </DataList.Item>
+            <Fact label={t('tasks.detail.entity')}>
+              <EntityLine task={task} />
+            </Fact>
           ) : null}
           {task.workflow ? (
-            <DataList.Item>
-              <DataList.Label>{t('tasks.card.workflow')}</DataList.Label>
-              <DataList.Value>
-                <Flex direction="column" gap="1" data-testid="detail-workflow">
-                  <RadixLink asChild>
-                    <Link to={task.workflow.href}>{task.workflow.name}</Link>
-                  </RadixLink>
-                  {task.workflow.stepIndex !== null ? (
-                    <Text size="2">{t('tasks.card.workflowStep', { step: task.workflow.stepIndex + 1, count: task.workflow.stepCount, name: task.workflow.stepName ?? '' })}</Text>
-                  ) : null}
-                  <Text size="1" color="gray">
-                    {t('tasks.detail.instanceStatus', { status: task.workflow.status })}
-                  </Text>
-                </Flex>
-              </DataList.Value>
-            </DataList.Item>
+            <Fact label={t('tasks.card.workflow')}>
+              <Flex direction="column" gap="1" data-testid="detail-workflow">
+                <RadixLink asChild>
+                  <Link to={task.workflow.href}>{task.workflow.name}</Link>
+                </RadixLink>
+                {task.workflow.stepIndex !== null ? (
+                  <Text size="2">{t('tasks.card.workflowStep', { step: task.workflow.stepIndex + 1, count: task.workflow.stepCount, name: task.workflow.stepName ?? '' })}</Text>
+                ) : null}
+                <Text size="1" color="gray">
+                  {t('tasks.detail.instanceStatus', { status: task.workflow.status })}
+                </Text>
+              </Flex>
+            </Fact>
           ) : null}
         </DataList.Root>
         <Flex direction="column" gap="1">
