@@ -1,10 +1,10 @@
-import { PassThrough } from 'node:stream';
 import { createReadableStreamFromReadable, type EntryContext, type HandleErrorFunction } from '@remix-run/node';
 import { isRouteErrorResponse, RemixServer } from '@remix-run/react';
 import { isbot } from 'isbot';
 import { renderToPipeableStream } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
 import { languageFromRequest, renderingI18n } from './i18next.server.ts';
+import { CoalescingStream } from './utils/coalescing-stream.server.ts';
 import { logUnexpectedError, rememberUnexpectedError } from './utils/api.server.ts';
 
 const ABORT_DELAY_MS = 5_000;
@@ -38,7 +38,8 @@ export default async function handleRequest(request: Request, responseStatusCode
       {
         [readyEvent]() {
           shellRendered = true;
-          const body = new PassThrough();
+          // React's 2 KB pieces go out as one chunk per batch it renders (app/utils/coalescing-stream.server.ts).
+          const body = new CoalescingStream();
           responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
           resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);
