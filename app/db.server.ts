@@ -67,6 +67,11 @@ export function isUniqueViolation(error: unknown): boolean {
   return e.name === 'SequelizeUniqueConstraintError' || e.parent?.code === '23505' || e.original?.code === '23505';
 }
 
+/** PostgreSQL's lock_not_available (a `lock_timeout` ran out), however it is wrapped. */
+export function isLockNotAvailable(error: unknown): boolean {
+  return errorChain(error).some((link) => link.code === '55P03');
+}
+
 /** The error and what it wraps: Sequelize keeps pg's error in `parent`/`original`, others in `cause`. */
 function errorChain(error: unknown): Array<{ name?: unknown; code?: unknown; message?: unknown }> {
   const chain: Array<{ name?: unknown; code?: unknown; message?: unknown }> = [];

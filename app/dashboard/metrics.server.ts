@@ -1,4 +1,4 @@
-import { execute, inTransaction, selectOne } from '../db.server.ts';
+import { execute, inTransaction, isLockNotAvailable, selectOne } from '../db.server.ts';
 import { invoiceDayTotals, invoiceStatusTotals } from '../invoices/summaries.server.ts';
 import { centsToNumber, toCents } from '../utils/money.ts';
 import { addDays, BUSINESS_TIME_ZONE, businessDay } from '../utils/business-time.ts';
@@ -64,9 +64,6 @@ const MONTH_START_FROM_THE_CLIENTS = `
     LEFT JOIN (SELECT client_id, sum(change) AS changed FROM client_advance_changes WHERE month >= CAST(:firstDay AS date) GROUP BY client_id) a
       ON a.client_id = c.id`;
 
-/** PostgreSQL's lock_not_available: the lock_timeout below ran out. */
-const isLockTimeout = (error: unknown) => (error as { parent?: { code?: string } } | null)?.parent?.code === '55P03';
-
 /**
  * Starts keeping a month's figure: reads it from every client while no writer is half-way (a SHARE lock on both
  * tables, which waits for the writers in flight and holds new ones back until this commits), and keeps the months
@@ -93,7 +90,7 @@ async function trackMonthStart(firstDay: string): Promise<boolean> {
     });
     return true;
   } catch (error) {
-    if (isLockTimeout(error)) return false;
+    if (isLockNotAvailable(error)) return false;
     throw error;
   }
 }
