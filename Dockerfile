@@ -4,6 +4,8 @@
 FROM node:22-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+# npm ci's postinstall applies the dependency patches (docs/decisions/020-route-tree-once.md).
+COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 
 FROM deps AS build
