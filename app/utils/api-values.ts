@@ -17,5 +17,6 @@ export function money(value: string | number | null): number | null {
 export function iso(value: Date | string): string;
 export function iso(value: Date | string | null): string | null;
 export function iso(value: Date | string | null): string | null {
-  return value === null ? null : new Date(value).toISOString();
+  if (value === null) return null;
+  return (value instanceof Date ? value : new Date(value)).toISOString();
 }

@@ -17,6 +17,16 @@ describe('toCents', () => {
     expect(toCents('19.99')).toBe(1999);
   });
 
+  it('reads what PostgreSQL gives for NUMERIC(15,2) (two decimals) exactly, as the general parse would', () => {
+    const generally = (text: string) => toCents(`${text}0`); // a third decimal zero takes the general path
+    for (const text of ['0.00', '-0.00', '0.01', '-0.01', '1234.50', '-1234.56', '9999999999999.99', '-9999999999999.99', '100000.10', '0.29']) {
+      expect(toCents(text), text).toBe(generally(text));
+      expect(Object.is(toCents(text), -0), text).toBe(false);
+    }
+    expect(toCents('-1234.56')).toBe(-123456);
+    expect(toCents('9999999999999.99')).toBe(999_999_999_999_999);
+  });
+
   it('accepts numbers through their shortest decimal form', () => {
     expect(toCents(1234.5)).toBe(123450);
     expect(toCents(0.29)).toBe(29);

@@ -9,6 +9,7 @@
 export type Rounding = 'half-up' | 'half-even' | 'down';
 
 const DECIMAL = /^([+-])?(\d+)(?:\.(\d+))?$/;
+const NUMERIC_15_2 = /^(-)?(\d{1,13})\.(\d\d)$/;
 
 function assertSafeCents(cents: number, what: string) {
   if (!Number.isSafeInteger(cents)) throw new RangeError(`${what} is not a whole number of cents: ${cents}`);
@@ -63,6 +64,15 @@ function parseDecimal(value: string | number): { units: bigint; scale: number } 
  * use `toCentsRounded` when rounding is really wanted.
  */
 export function toCents(value: string | number): number {
+  // What NUMERIC(15,2) gives: at most 13 whole digits and exactly two decimals, so whole × 100 + cents stays an exact
+  // integer below 10^15; every list reads thousands of these (the general path below builds BigInts for each).
+  if (typeof value === 'string') {
+    const plain = NUMERIC_15_2.exec(value);
+    if (plain) {
+      const cents = Number(plain[2]) * 100 + Number(plain[3]);
+      return plain[1] && cents !== 0 ? -cents : cents;
+    }
+  }
   const { units, scale } = parseDecimal(value);
   if (scale <= 2) return toSafeNumber(units * 10n ** BigInt(2 - scale), 'amount');
   const divisor = 10n ** BigInt(scale - 2);
