@@ -1,4 +1,6 @@
+import { createInstance } from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
+import { i18nConfig, resources, supportedLanguages } from './i18n.ts';
 import { renderingI18n } from './i18next.server.ts';
 
 describe('renderingI18n (the instance pages render with)', () => {
@@ -33,4 +35,47 @@ describe('renderingI18n (the instance pages render with)', () => {
       warn.mockRestore();
     }
   });
+});
+
+/** Every key of a namespace's texts with its text: 'invoices.card.amount' → 'Amount'. */
+function leaves(texts: object, prefix = ''): Array<[string, string]> {
+  return Object.entries(texts).flatMap(([key, value]) => (typeof value === 'string' ? [[prefix + key, value] as [string, string]] : leaves(value as object, `${prefix}${key}.`)));
+}
+
+describe('the rendering instances answer every text as i18next does', () => {
+  // Values that i18next's own interpolation treats specially if anything does: replacement patterns, placeholders and
+  // nesting inside a value, the empty string, numbers.
+  const samples: Array<string | number> = ['R-2025-000017', '$& $1 $$', '{{q}}', '$t(common.save)', '', 0, -1234.5, 'Čakovec d.o.o.'];
+
+  for (const language of supportedLanguages) {
+    it(`in ${language}: every key, with and without values, through getFixedT as pages ask`, async () => {
+      const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+      try {
+        const reference = createInstance();
+        await reference.init({ ...i18nConfig, lng: language, ns: ['common'] });
+        const expected = reference.getFixedT(null, 'common');
+        const actual = (await renderingI18n(language)).getFixedT(null, 'common');
+        const keys = leaves(resources[language].common);
+        expect(keys.length).toBeGreaterThan(1000);
+        for (const [index, [key, text]] of keys.entries()) {
+          const names = [...text.matchAll(/\{\{([^{}]*)\}\}/g)].map((match) => match[1]!.trim());
+          const values = Object.fromEntries(names.map((name, at) => [name, samples[(index + at) % samples.length]!]));
+          expect(actual(key), key).toBe(expected(key));
+          expect(actual(key, values), key).toBe(expected(key, values));
+          expect(actual(key, { ...values, count: 2 }), key).toBe(expected(key, { ...values, count: 2 }));
+          if (names.length > 1) {
+            const [, ...rest] = names;
+            const missingOne = Object.fromEntries(rest.map((name) => [name, 'x']));
+            expect(actual(key, missingOne), key).toBe(expected(key, missingOne));
+            // A value that spells the next placeholder: i18next replaces that placeholder's first occurrence.
+            const spelling = { ...values, [names[0]!]: `{{${names[1]}}}` };
+            expect(actual(key, spelling), key).toBe(expected(key, spelling));
+          }
+        }
+        expect(actual('invoices.noSuchKey', { q: 'x' })).toBe(expected('invoices.noSuchKey', { q: 'x' }));
+      } finally {
+        warn.mockRestore();
+      }
+    });
+  }
 });

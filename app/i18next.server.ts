@@ -32,47 +32,120 @@ const rendering = new Map<Language, I18n>();
  * The i18next instance a page renders with, one per language for the life of
  * the process: the texts are bundled and never change, and the server never
  * switches an instance's language, so requests can share it (an instance per
- * request cost an init per page). Plain texts (a key without options, as
- * `useTranslation`'s `t('key')` asks) are remembered after their first
- * lookup: i18next resolves, interpolates and post-processes every call, about
- * a tenth of a page's CPU (docs/benchmarks.md). A missing key is never
- * remembered, so it warns each time as before.
+ * request cost an init per page). Plain texts and texts with plain
+ * `{{name}}` values are answered from their bundled text
+ * (`answerSimpleLookups`): i18next resolves, interpolates and post-processes
+ * every call, about a tenth of a page's CPU (docs/benchmarks.md). A missing
+ * key still warns each time.
  */
 export async function renderingI18n(language: Language): Promise<I18n> {
   const existing = rendering.get(language);
   if (existing) return existing;
   const instance = createInstance();
   await instance.use(initReactI18next).init({ ...i18nConfig, lng: language, ns: ['common'] });
-  rememberPlainTexts(instance, language);
+  answerSimpleLookups(instance, language);
   rendering.set(language, instance);
   return instance;
 }
 
-/** Option names `getFixedT` always sets; anything else (count, values, a default) takes i18next's full path. */
+/** Option names `getFixedT` always sets. */
 const FIXED_T_OPTIONS = new Set(['lng', 'lngs', 'ns', 'keyPrefix']);
+/** i18next's own options besides those: plurals, context, defaults, nesting… take its full path. */
+const I18NEXT_OPTIONS = new Set([
+  'count',
+  'context',
+  'ordinal',
+  'replace',
+  'fallbackLng',
+  'keySeparator',
+  'nsSeparator',
+  'returnObjects',
+  'returnDetails',
+  'joinArrays',
+  'postProcess',
+  'interpolation',
+  'skipInterpolation',
+  'tDescription',
+  'appendNamespaceToMissingKey',
+]);
 
-function isPlainLookup(language: Language, options: unknown): boolean {
-  if (options === undefined) return true;
-  if (typeof options !== 'object' || options === null) return false;
-  for (const [name, value] of Object.entries(options)) {
-    if (!FIXED_T_OPTIONS.has(name)) return false;
-    if (value === undefined || value === null) continue;
-    if (name === 'lng' && value !== language) return false;
-    if (name === 'ns' && value !== 'common' && !(Array.isArray(value) && value.length === 1 && value[0] === 'common')) return false;
-    if (name === 'lngs' || name === 'keyPrefix') return false;
+/**
+ * The interpolation values of a lookup that can be answered without i18next (an empty object for a plain key), or
+ * null: options for another language, namespace or key prefix, i18next's own options (a count, a default…), or a
+ * value that is not a string or number, or that i18next would read further (`{{` again, `$t(` nesting).
+ */
+function simpleLookupValues(language: Language, options: unknown): Record<string, string | number> | null {
+  const values: Record<string, string | number> = {};
+  if (options === undefined) return values;
+  if (typeof options !== 'object' || options === null) return null;
+  for (const name in options) {
+    const value = (options as Record<string, unknown>)[name];
+    if (FIXED_T_OPTIONS.has(name)) {
+      if (value === undefined || value === null) continue;
+      if (name === 'lng' && value === language) continue;
+      if (name === 'ns' && (value === 'common' || (Array.isArray(value) && value.length === 1 && value[0] === 'common'))) continue;
+      return null;
+    }
+    if (I18NEXT_OPTIONS.has(name) || name.startsWith('defaultValue')) return null;
+    if (typeof value === 'number') values[name] = value;
+    else if (typeof value === 'string' && !value.includes('{{') && !value.includes('$t(')) values[name] = value;
+    else return null;
   }
-  return true;
+  return values;
 }
 
-function rememberPlainTexts(instance: I18n, language: Language) {
-  const texts = new Map<string, string>();
+/** A text split at its `{{name}}` placeholders: literal, name, literal, … (an odd length). */
+type Template = string[];
+const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
+const PLAIN_NAME = /^\s*([A-Za-z0-9_]+)\s*$/;
+
+/** The template of a text, or null when i18next must read it (a format, `{{- raw}}`, `$t(` nesting). */
+function templateOf(text: string): Template | null {
+  if (text.includes('$t(')) return null;
+  const parts: string[] = [];
+  let from = 0;
+  for (const match of text.matchAll(PLACEHOLDER)) {
+    const name = PLAIN_NAME.exec(match[1]!);
+    if (!name) return null;
+    parts.push(text.slice(from, match.index), name[1]!);
+    from = match.index + match[0].length;
+  }
+  parts.push(text.slice(from));
+  return parts;
+}
+
+/** The template filled in as i18next fills it (a number as its string), or null when a value is missing. */
+function fill(template: Template, values: Record<string, string | number>): string | null {
+  let text = template[0]!;
+  for (let i = 1; i < template.length; i += 2) {
+    const value = values[template[i]!];
+    if (value === undefined) return null;
+    text += String(value) + template[i + 1]!;
+  }
+  return text;
+}
+
+/**
+ * Answers the lookups that need nothing of i18next but the text: a key of this instance's language and namespace,
+ * with at most plain `{{name}}` values. Each key's text is read once, from the bundled resources; anything else
+ * (a missing key, which warns; a fallback to English; plurals, nesting, formats) goes to i18next as before.
+ * i18next.server.test.ts checks every key of both languages against i18next's own answer.
+ */
+function answerSimpleLookups(instance: I18n, language: Language) {
+  const templates = new Map<string, Template | null>();
   const translate = instance.t.bind(instance) as (key: unknown, options?: unknown) => unknown;
   instance.t = ((key: unknown, options?: unknown) => {
-    if (typeof key !== 'string' || !isPlainLookup(language, options)) return translate(key, options);
-    const known = texts.get(key);
-    if (known !== undefined) return known;
-    const text = translate(key, options);
-    if (typeof text === 'string' && text !== key) texts.set(key, text);
-    return text;
+    if (typeof key !== 'string') return translate(key, options);
+    const values = simpleLookupValues(language, options);
+    if (!values) return translate(key, options);
+    let template = templates.get(key);
+    if (template === undefined) {
+      const text: unknown = instance.getResource(language, 'common', key);
+      template = typeof text === 'string' ? templateOf(text) : null;
+      // A key missing in this language is not kept: i18next warns each time and falls back.
+      if (typeof text === 'string') templates.set(key, template);
+    }
+    const text = template ? fill(template, values) : null;
+    return text ?? translate(key, options);
   }) as I18n['t'];
 }

@@ -84,6 +84,60 @@ describe('route matching, kept per route tree', () => {
   });
 });
 
+describe('remembered matches', () => {
+  it('gives each caller its own matches, one params object per answer as a fresh match has', () => {
+    const routes = tree();
+    const first = matchRoutes(routes, '/invoices/7f3a')!;
+    expect(first[1]!.params).toBe(first[2]!.params);
+    (first[2]!.params as Record<string, string>).invoiceId = 'changed';
+    first.pop();
+    const second = matchRoutes(routes, '/invoices/7f3a')!;
+    expect(second.map((match) => match.route.id)).toEqual(['root', 'invoices', 'invoice']);
+    expect(second[2]!.params).toEqual({ invoiceId: '7f3a' });
+    expect(second[0]!.params).toBe(second[2]!.params);
+    expect(second[2]!.pathname).toBe('/invoices/7f3a');
+  });
+
+  it('still answers after many different paths', () => {
+    const routes = tree();
+    for (let n = 0; n < 1200; n++) expect(matchRoutes(routes, `/invoices/${n}`)?.at(-1)?.params).toEqual({ invoiceId: String(n) });
+    expect(idsOf(routes, '/invoices/0')).toEqual(['root', 'invoices', 'invoice']);
+  });
+});
+
+describe('a loader’s request', () => {
+  const { callRouteLoader } = require(path.join(path.dirname(require.resolve('@remix-run/server-runtime')), 'data.js')) as {
+    callRouteLoader: (args: {
+      loadContext: object;
+      loader: (args: { request: Request }) => unknown;
+      params: object;
+      request: Request;
+      routeId: string;
+      singleFetch: boolean;
+    }) => Promise<unknown>;
+  };
+  const requestSeenBy = async (request: Request) => {
+    let seen: Request | undefined;
+    await callRouteLoader({ loadContext: {}, params: {}, request, routeId: 'routes/x', singleFetch: false, loader: ({ request }) => ((seen = request), null) });
+    return seen!;
+  };
+
+  it('is the request itself when Remix has no parameter to strip from it', async () => {
+    const request = new Request('http://localhost/invoices?q=R-1&page=2');
+    expect(await requestSeenBy(request)).toBe(request);
+  });
+
+  it('is a copy without Remix’s own parameters when it has them', async () => {
+    for (const url of ['http://localhost/invoices?index&q=R-1', 'http://localhost/invoices?_data=routes%2Fx&q=R-1']) {
+      const request = new Request(url, { headers: { Cookie: 'a=b' } });
+      const seen = await requestSeenBy(request);
+      expect(seen).not.toBe(request);
+      expect(seen.url).toBe('http://localhost/invoices?q=R-1');
+      expect(seen.headers.get('Cookie')).toBe('a=b');
+    }
+  });
+});
+
 describe('the server route tree, built once', () => {
   it('gives the static router the same data routes for the same routes, with the request’s matches pointing into them', () => {
     const routes = tree();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ALL_PERMISSIONS, ROLE_PERMISSIONS, can, requirePermission, requireUser, type Permission } from './permissions.server.ts';
+import { ALL_PERMISSIONS, ROLE_PERMISSIONS, can, getSignedInUser, requirePermission, requireUser, type Permission } from './permissions.server.ts';
+import { execute } from '../db.server.ts';
 import type { Role } from './schemas.ts';
 import { getRequest, rejection, signedInCookie } from './test-helpers.server.ts';
 import { createTestUser } from '../../tests/factories.ts';
@@ -76,5 +77,28 @@ describe('requireUser / requirePermission', () => {
     const manager = await createTestUser({ role: 'manager' });
     const cookie = await signedInCookie(manager.id);
     expect(await requirePermission(getRequest('/api/invoices/1/approve', cookie), 'approve:invoice')).toMatchObject({ role: 'manager' });
+  });
+});
+
+describe('getSignedInUser, once per page request', () => {
+  it('reads the user once for all the loaders of one GET, and afresh for the next request', async () => {
+    const user = await createTestUser({ role: 'manager' });
+    const cookie = await signedInCookie(user.id);
+    const request = getRequest('/clients', cookie);
+    const [frame, page] = await Promise.all([getSignedInUser(request), requirePermission(request, 'read:all')]);
+    expect(page).toBe(frame);
+    // A deactivation between two requests applies on the next one.
+    await execute('UPDATE users SET is_active = false WHERE id = :id', { id: user.id });
+    expect(await getSignedInUser(request)).toBe(frame);
+    expect(await getSignedInUser(getRequest('/clients', cookie))).toBeNull();
+  });
+
+  it('reads afresh on every call of an action, which may change the user it reads', async () => {
+    const user = await createTestUser({ role: 'manager' });
+    const cookie = await signedInCookie(user.id);
+    const post = new Request('http://localhost/profile', { method: 'POST', headers: { Cookie: cookie } });
+    expect(await getSignedInUser(post)).toMatchObject({ role: 'manager' });
+    await execute("UPDATE users SET role = 'user' WHERE id = :id", { id: user.id });
+    expect(await getSignedInUser(post)).toMatchObject({ role: 'user' });
   });
 });

@@ -98,12 +98,27 @@ export function assertCan(actor: { role: Role; isActive?: boolean }, permission:
 }
 
 /**
- * The signed-in user, read fresh from the database on every call, so a
- * deactivation or role change applies on the next request. A pending sign-in
+ * The signed-in user, read fresh from the database for every request (once
+ * for all the loaders of a page), so a deactivation or role change applies on
+ * the next request. A pending sign-in
  * (password passed, authenticator code not yet) is not signed in. A session of
  * a deactivated or deleted user is destroyed.
  */
-export async function getSignedInUser(request: Request): Promise<PublicUser | null> {
+export function getSignedInUser(request: Request): Promise<PublicUser | null> {
+  // A page's loaders (the frame's and the page's) run at once on one request and each asks: one read serves them.
+  // Only reads share it: an action may change the very user it reads.
+  if (request.method !== 'GET' && request.method !== 'HEAD') return readSignedInUser(request);
+  let signedIn = signedInOfRequest.get(request);
+  if (!signedIn) {
+    signedIn = readSignedInUser(request);
+    signedInOfRequest.set(request, signedIn);
+  }
+  return signedIn;
+}
+
+const signedInOfRequest = new WeakMap<Request, Promise<PublicUser | null>>();
+
+async function readSignedInUser(request: Request): Promise<PublicUser | null> {
   // Every request asks this: a live session of an active user is one query.
   const sessionId = await sessionIdOf(request);
   if (!sessionId) return null;

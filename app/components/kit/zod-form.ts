@@ -13,11 +13,24 @@ export function useZodForm<Schema extends z.ZodObject>(
 ) {
   return useForm<z.input<Schema>, z.output<Schema>>({
     ...options,
-    constraint: getZodConstraint(schema),
+    constraint: constraintOf(schema),
     shouldValidate: 'onBlur',
     shouldRevalidate: 'onInput',
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
+}
+
+// A schema's constraints (required, min, max, pattern) never change: read once per schema, not on every render of
+// every form (the create dialogs render closed on the list pages).
+const constraints = new WeakMap<z.ZodObject, ReturnType<typeof getZodConstraint>>();
+
+function constraintOf(schema: z.ZodObject) {
+  let constraint = constraints.get(schema);
+  if (!constraint) {
+    constraint = getZodConstraint(schema);
+    constraints.set(schema, constraint);
+  }
+  return constraint;
 }
 
 /** The fields of a `useZodForm` form, for a component that renders them. */
