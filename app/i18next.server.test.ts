@@ -63,6 +63,7 @@ describe('the rendering instances answer every text as i18next does', () => {
           expect(actual(key), key).toBe(expected(key));
           expect(actual(key, values), key).toBe(expected(key, values));
           expect(actual(key, { ...values, count: 2 }), key).toBe(expected(key, { ...values, count: 2 }));
+          expect(actual(key, { ...values, defaultValue: 'D' }), key).toBe(expected(key, { ...values, defaultValue: 'D' }));
           if (names.length > 1) {
             const [, ...rest] = names;
             const missingOne = Object.fromEntries(rest.map((name) => [name, 'x']));
@@ -73,6 +74,7 @@ describe('the rendering instances answer every text as i18next does', () => {
           }
         }
         expect(actual('invoices.noSuchKey', { q: 'x' })).toBe(expected('invoices.noSuchKey', { q: 'x' }));
+        expect(actual('invoices.noSuchKey', { defaultValue: 'pending_review' })).toBe('pending_review');
       } finally {
         warn.mockRestore();
       }

@@ -71,7 +71,7 @@ const I18NEXT_OPTIONS = new Set([
 
 /**
  * The interpolation values of a lookup that can be answered without i18next (an empty object for a plain key), or
- * null: options for another language, namespace or key prefix, i18next's own options (a count, a default…), or a
+ * null: options for another language, namespace or key prefix, i18next's own options (a count, a context…), or a
  * value that is not a string or number, or that i18next would read further (`{{` again, `$t(` nesting).
  */
 function simpleLookupValues(language: Language, options: unknown): Record<string, string | number> | null {
@@ -86,6 +86,8 @@ function simpleLookupValues(language: Language, options: unknown): Record<string
       if (name === 'ns' && (value === 'common' || (Array.isArray(value) && value.length === 1 && value[0] === 'common'))) continue;
       return null;
     }
+    // A default only matters for a missing key, which goes to i18next (a key's text is read before any answer).
+    if (name === 'defaultValue' && typeof value === 'string') continue;
     if (I18NEXT_OPTIONS.has(name) || name.startsWith('defaultValue')) return null;
     if (typeof value === 'number') values[name] = value;
     else if (typeof value === 'string' && !value.includes('{{') && !value.includes('$t(')) values[name] = value;

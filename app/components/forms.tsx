@@ -3,6 +3,7 @@ import { Flex, Text, TextField } from '@radix-ui/themes';
 import { useId } from 'react';
 import { useRefusalText } from './refusal-text.ts';
 import { AlertCallout } from '~/components/kit/callouts.tsx';
+import { LightText } from '~/components/kit/light.tsx';
 
 /**
  * The small form kit (STYLE 5): a labelled input whose errors are wired to
@@ -18,9 +19,9 @@ export function ErrorList({ id, errors, text }: { id?: string; errors?: string[]
       <ul className="error-list">
         {errors.map((error) => (
           <li key={error}>
-            <Text size="1" color="red">
+            <LightText size="1" color="red">
               {show(error)}
-            </Text>
+            </LightText>
           </li>
         ))}
       </ul>

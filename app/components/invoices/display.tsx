@@ -1,5 +1,5 @@
 import { CheckCircledIcon } from '@radix-ui/react-icons';
-import { Box, Callout } from '@radix-ui/themes';
+import { Callout } from '@radix-ui/themes';
 import { Form, useNavigation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import type { InvoiceDto } from '~/invoices/invoice-dto.server.ts';
@@ -7,7 +7,7 @@ import type { DecisionRefusal } from '~/invoices/page.server.ts';
 import { formatDate, formatDateTime } from '~/utils/format.ts';
 import { useRefusalText } from '~/components/refusal-text.ts';
 import { SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
-import { Fact, FactRows, LightBadge, LightButton, LightCard, LightHeading, LightText, LinkButton, Stack } from '~/components/kit/light.tsx';
+import { Fact, FactRows, LightBadge, LightBox, LightButton, LightCard, LightHeading, LightText, LinkButton, Stack } from '~/components/kit/light.tsx';
 import { ValueBadge } from '~/components/kit/value-badge.tsx';
 
 /** The /invoices card (docs/screens.md), its badges and its decision buttons (docs/lifecycle.md#invoices). */
@@ -150,6 +150,9 @@ export function RefusalCallout({ refusal }: { refusal: DecisionRefusal }) {
   );
 }
 
+// The frame of a decision's form under its disclosure (a Radix Box with mt 2, p 2), one object for every card.
+const DISCLOSURE_STYLE = { border: '1px solid var(--gray-a6)', borderRadius: 'var(--radius-2)' };
+
 /** One plain POST form per decision (works without JavaScript); the server checks the role and the rules again. */
 function DecisionForm({ id, intent, children }: { id: string; intent: string; children: React.ReactNode }) {
   return (
@@ -199,7 +202,7 @@ export function DecisionButtons({
           <LightButton as="summary" size="1" color="green">
             {t('invoices.actions.finance')}
           </LightButton>
-          <Box mt="2" p="2" style={{ border: '1px solid var(--gray-a6)', borderRadius: 'var(--radius-2)' }}>
+          <LightBox className="rt-r-p-2 rt-r-mt-2" style={DISCLOSURE_STYLE}>
             <DecisionForm id={id} intent="finance">
               <Stack direction="column" gap="2">
                 <LightText size="2">{t('invoices.finance.confirm', { number: invoice.invoiceNumber })}</LightText>
@@ -216,7 +219,7 @@ export function DecisionButtons({
                 </LightButton>
               </Stack>
             </DecisionForm>
-          </Box>
+          </LightBox>
         </details>
       ) : null}
       {canReject ? (
@@ -224,7 +227,7 @@ export function DecisionButtons({
           <LightButton as="summary" size="1" color="red" variant="soft">
             {t('invoices.actions.reject')}
           </LightButton>
-          <Box mt="2" p="2" style={{ border: '1px solid var(--gray-a6)', borderRadius: 'var(--radius-2)' }}>
+          <LightBox className="rt-r-p-2 rt-r-mt-2" style={DISCLOSURE_STYLE}>
             <DecisionForm id={id} intent="reject">
               <Stack direction="column" gap="2">
                 <TextAreaField
@@ -237,7 +240,7 @@ export function DecisionButtons({
                 <SubmitRow submitLabel={t('invoices.reject.submit')} busy={busy} justify="start" size="1" color="red" />
               </Stack>
             </DecisionForm>
-          </Box>
+          </LightBox>
         </details>
       ) : null}
     </>

@@ -1,8 +1,7 @@
 import { getSelectProps, getTextareaProps, type FieldMetadata } from '@conform-to/react';
-import { Button, Flex, Text, TextArea } from '@radix-ui/themes';
-import { Link } from '@remix-run/react';
 import { useId } from 'react';
 import { ErrorList } from '~/components/forms.tsx';
+import { LightButton, LightText, LightTextArea, LinkButton, Stack } from './light.tsx';
 
 /**
  * The form fields beside `Field` and `PasswordField` (app/components/forms.tsx):
@@ -37,9 +36,9 @@ function useFieldSource(source: FieldSource, getProps: (meta: AnyFieldMetadata) 
 
 function Label({ htmlFor, children }: { htmlFor: string; children: React.ReactNode }) {
   return (
-    <Text as="label" htmlFor={htmlFor} size="2" weight="medium">
+    <LightText as="label" htmlFor={htmlFor} size="2" weight="medium">
       {children}
-    </Text>
+    </LightText>
   );
 }
 
@@ -66,14 +65,14 @@ export function SelectField({
   const errors = translated ?? field.errors;
   const errorId = errorIdOf(field.id, errors);
   return (
-    <Flex direction="column" gap="1" style={style}>
+    <Stack direction="column" gap="1" style={style}>
       <Label htmlFor={field.id}>{label}</Label>
       <select {...field.props} {...selectProps} className="native-select" aria-invalid={errorId ? true : undefined} aria-describedby={errorId}>
         {children}
       </select>
       {hint}
       <ErrorList id={errorId} errors={errors} />
-    </Flex>
+    </Stack>
   );
 }
 
@@ -91,23 +90,23 @@ export function TextAreaField({
   rows?: number;
   /** A line under the text area that describes it while there is no error. */
   hint?: React.ReactNode;
-  textAreaProps?: Omit<React.ComponentProps<typeof TextArea>, 'children'> & { 'data-testid'?: string };
+  textAreaProps?: Omit<React.ComponentProps<typeof LightTextArea>, 'children'>;
 }) {
   const field = useFieldSource(source, (meta) => getTextareaProps(meta));
   const errors = translated ?? field.errors;
   const errorId = errorIdOf(field.id, errors);
   const hintId = hint ? `${field.id}-hint` : undefined;
   return (
-    <Flex direction="column" gap="1">
+    <Stack direction="column" gap="1">
       <Label htmlFor={field.id}>{label}</Label>
-      <TextArea {...field.props} rows={rows} {...textAreaProps} aria-invalid={errorId ? true : undefined} aria-describedby={errorId ?? hintId} />
+      <LightTextArea {...field.props} rows={rows} {...textAreaProps} aria-invalid={errorId ? true : undefined} aria-describedby={errorId ?? hintId} />
       {hint ? (
-        <Text id={hintId} size="1" color="gray">
+        <LightText id={hintId} size="1" color="gray">
           {hint}
-        </Text>
+        </LightText>
       ) : null}
       <ErrorList id={errorId} errors={errors} />
-    </Flex>
+    </Stack>
   );
 }
 
@@ -131,9 +130,9 @@ export function CheckboxField({
   const id = inputProps?.id ?? fallbackId;
   const errorId = errorIdOf(id, errors);
   return (
-    <Flex direction="column" gap="1">
-      <Text as="label" size="2" htmlFor={id}>
-        <Flex gap="2" align="center">
+    <Stack direction="column" gap="1">
+      <LightText as="label" size="2" htmlFor={id}>
+        <Stack gap="2" align="center">
           <input
             {...inputProps}
             id={id}
@@ -145,10 +144,10 @@ export function CheckboxField({
             aria-describedby={errorId}
           />
           {label}
-        </Flex>
-      </Text>
+        </Stack>
+      </LightText>
       <ErrorList id={errorId} errors={errors} />
-    </Flex>
+    </Stack>
   );
 }
 
@@ -186,18 +185,18 @@ export function SubmitRow({
   testId?: string;
 }) {
   return (
-    <Flex gap={gap} justify={justify}>
+    <Stack gap={gap} justify={justify}>
       {isCancelLink(cancel) ? (
-        <Button asChild variant="soft" color="gray">
-          <Link to={cancel.to}>{cancel.label}</Link>
-        </Button>
+        <LinkButton to={cancel.to} variant="soft" color="gray">
+          {cancel.label}
+        </LinkButton>
       ) : (
         cancel
       )}
-      <Button type="submit" disabled={busy || disabled} size={size} color={color} data-testid={testId}>
+      <LightButton disabled={busy || disabled} size={size} color={color} data-testid={testId}>
         {busy ? busyLabel : submitLabel}
-      </Button>
-    </Flex>
+      </LightButton>
+    </Stack>
   );
 }
 
@@ -225,15 +224,15 @@ export function InlineSelect({
   children: React.ReactNode;
 }) {
   return (
-    <Flex gap={gap} align="center">
+    <Stack gap={gap} align="center">
       {/* The key resets the select when the stored value changes after a post (the same form stays mounted). */}
       <select name={name} defaultValue={defaultValue} key={defaultValue} required={required} aria-label={label} className="native-select">
         {children}
       </select>
-      <Button type="submit" size="1" variant="soft">
+      <LightButton size="1" variant="soft">
         {submitLabel}
-      </Button>
-    </Flex>
+      </LightButton>
+    </Stack>
   );
 }
 

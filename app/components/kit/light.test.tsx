@@ -1,10 +1,10 @@
-import { Badge, Box, Button, Card, DataList, Flex, Heading, Progress, Text } from '@radix-ui/themes';
+import { Badge, Box, Button, Card, DataList, Flex, Heading, Progress, Text, TextArea } from '@radix-ui/themes';
 import { Link } from '@remix-run/react';
 import type { ComponentType, ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom/server';
 import { describe, expect, it } from 'vitest';
-import { Fact, FactRows, flexClass, LightBadge, LightBox, LightButton, LightCard, LightHeading, LightText, LinkButton, Meter, Stack } from './light.tsx';
+import { Fact, FactRows, flexClass, LightBadge, LightBox, LightButton, LightCard, LightHeading, LightText, LightTextArea, LinkButton, Meter, Stack } from './light.tsx';
 
 /** The markup with every tag's attributes, and the words of every class attribute, in order: Radix and the light kit order them differently. */
 function normalised(element: ReactElement): string {
@@ -48,6 +48,8 @@ const PAIRS: Array<[string, ComponentType<Props>, ComponentType<Props>, Props[]]
       {},
       { as: 'div', size: '1', weight: 'bold', color: 'gray', className: 'sidebar-group-label' },
       { as: 'p', size: '6', weight: 'medium', truncate: true, 'data-testid': 't', 'data-value': 12.5, title: 'hint' },
+      { as: 'label', htmlFor: 'reason-1', size: '2', weight: 'medium' },
+      { id: 'reason-1-hint', size: '1', color: 'red' },
     ],
   ],
   ['LightHeading is Heading', as(LightHeading), as(Heading), [{ as: 'h2' }, { as: 'h3', size: '4', mb: '3' }]],
@@ -85,6 +87,15 @@ describe('the light kit writes what Radix Themes writes', () => {
     expect(normalised(<Meter value={100} max={100} aria-label="Full" />)).toContain('data-state="complete"');
   });
 
+  it('LightTextArea is TextArea (a text area has no children)', () => {
+    const cases: Array<React.ComponentProps<typeof LightTextArea>> = [
+      {},
+      { id: 'reason-1', name: 'reason', rows: 2, required: true, maxLength: 5000, defaultValue: 'why', 'aria-invalid': true, 'aria-describedby': 'reason-1-error' },
+      { placeholder: 'apiKey=...', autoComplete: 'off', spellCheck: false, 'data-testid': 'd' },
+    ];
+    for (const props of cases) same(<LightTextArea {...props} />, <TextArea {...props} />);
+  });
+
   it('LinkButton is a Button around a Link, LightButton a Button', () => {
     same(
       <LinkButton to="/invoices/1" variant="soft" size="1">
@@ -107,6 +118,14 @@ describe('the light kit writes what Radix Themes writes', () => {
     same(
       <LightButton size="1">x</LightButton>,
       <Button type="submit" size="1">
+        x
+      </Button>,
+    );
+    same(
+      <LightButton size="1" variant="soft" data-testid="submit">
+        x
+      </LightButton>,
+      <Button type="submit" size="1" variant="soft" data-testid="submit">
         x
       </Button>,
     );

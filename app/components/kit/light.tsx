@@ -1,5 +1,5 @@
 import { Link } from '@remix-run/react';
-import type { CSSProperties, ReactNode } from 'react';
+import type { CSSProperties, ReactNode, TextareaHTMLAttributes } from 'react';
 
 /**
  * Light stand-ins for the Radix Themes layout and type components of the
@@ -97,6 +97,7 @@ function textClasses(base: string, size: string | undefined, weight: string | un
 }
 
 interface TextProps extends Common {
+  id?: string;
   size?: TextSize;
   weight?: Weight;
   color?: AccentColour;
@@ -106,12 +107,14 @@ interface TextProps extends Common {
   suppressHydrationWarning?: boolean;
 }
 
-/** Radix `Text`: a `span`, `div` or `p`. */
-export function LightText(props: TextProps & { as?: 'span' | 'div' | 'p' }) {
+/** Radix `Text`: a `span`, `div`, `p` or (with `htmlFor`) a `label`. */
+export function LightText(props: TextProps & ({ as?: 'span' | 'div' | 'p'; htmlFor?: undefined } | { as: 'label'; htmlFor: string })) {
   const className = textClasses('rt-Text', props.size, props.weight, props.truncate, props.className);
   const Element = props.as ?? 'span';
   return (
     <Element
+      id={props.id}
+      htmlFor={props.htmlFor}
       data-accent-color={props.color}
       data-testid={props['data-testid']}
       data-value={props['data-value']}
@@ -206,6 +209,7 @@ export function LightButton(props: {
   variant?: ButtonVariant;
   color?: AccentColour;
   disabled?: boolean;
+  'data-testid'?: string;
   children?: ReactNode;
 }) {
   if (props.as === 'summary') {
@@ -218,6 +222,7 @@ export function LightButton(props: {
   return (
     <button
       type="submit"
+      data-testid={props['data-testid']}
       data-disabled={props.disabled || undefined}
       data-accent-color={props.color ?? ''}
       className={buttonClasses(props.size, props.variant)}
@@ -225,6 +230,15 @@ export function LightButton(props: {
     >
       {props.children}
     </button>
+  );
+}
+
+/** Radix `TextArea` (size 2, variant surface): the text area's own attributes land on the `textarea`. */
+export function LightTextArea(props: Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'className' | 'style'> & { 'data-testid'?: string }) {
+  return (
+    <div className="rt-TextAreaRoot rt-r-size-2 rt-variant-surface">
+      <textarea className="rt-reset rt-TextAreaInput" {...props} />
+    </div>
   );
 }
 
