@@ -80,7 +80,10 @@ export function growthRows(small: { scale: number; rows: Row[] }, large: { scale
   });
 }
 
-export function checkTargets(rows: Row[], run: { webPeakMb: number | null; startToHealthyMs: number; growth?: GrowthRow[] }): TargetCheck[] {
+export function checkTargets(
+  rows: Row[],
+  run: { webPeakMb: number | null; startToHealthyMs: number; growth?: GrowthRow[]; /** Refused or failed money writes. */ writeErrors?: number },
+): TargetCheck[] {
   const atCheck = rows.filter((row) => row.concurrency === CHECK_CONCURRENCY);
   const checks: TargetCheck[] = [];
   for (const row of atCheck) {
@@ -101,8 +104,8 @@ export function checkTargets(rows: Row[], run: { webPeakMb: number | null; start
   for (const row of rows.filter((candidate) => candidate.kind === 'report' && candidate.concurrency === REPORT_CONCURRENCY)) {
     checks.push(check(`${row.target}: p99, one user`, row.p99, ms(row.p99), `≤ ${REPORT_P99_MS} ms`, (value) => value <= REPORT_P99_MS));
   }
-  const failures = rows.reduce((sum, row) => sum + row.errors + row.non2xx, 0);
-  checks.push(check('errors and non-2xx answers, every run', failures, String(failures), '0', (value) => value === 0));
+  const failures = rows.reduce((sum, row) => sum + row.errors + row.non2xx, 0) + (run.writeErrors ?? 0);
+  checks.push(check('errors and non-2xx answers, every run (the money writes too)', failures, String(failures), '0', (value) => value === 0));
   checks.push(check('web peak memory', run.webPeakMb, `${run.webPeakMb} MB`, '≤ 300 MB', (value) => value <= 300));
   checks.push(check('start to /healthz', run.startToHealthyMs, `${(run.startToHealthyMs / 1000).toFixed(1)} s`, '≤ 5 s', (value) => value <= 5000));
   for (const row of run.growth ?? []) {

@@ -1,4 +1,5 @@
 import type { Sequelize } from 'sequelize';
+import { oibCheckDigit } from '../app/utils/validation.ts';
 
 /**
  * The money writes, timed: financing an approved invoice (eligibility under
@@ -19,28 +20,47 @@ export interface WriteRow {
   errors: number;
 }
 
+/** Debtors of the invoices the write bench finances: new to the book, so no aged financed invoice of theirs refuses them. */
+const BENCH_DEBTORS = 100;
+
 /**
  * Makes `count` approved invoices financeable: their clients active with KYC
- * done, an IBAN, room in their limit and a signed agreement; their debtors
- * unblocked with room in their limit; issued 10 days ago and due in 30.
- * Returns their ids. Runs before the web starts.
+ * done, an IBAN, room in their limit and a signed agreement without a
+ * concentration cap; their debtors ones the bench adds once (the book's own
+ * debtors all carry invoices financed long ago and unpaid, which the
+ * cross-ageing check refuses), unblocked with room in their limit; issued 10
+ * days ago and due in 30. Returns their ids. Runs before the web starts.
  */
 export async function prepareFinanceable(sequelize: Sequelize, count: number): Promise<string[]> {
+  await sequelize.query(
+    `INSERT INTO customers (company_name, oib, address, city, postal_code, email, iban, credit_limit)
+     SELECT 'Bench dužnik ' || g || ' d.o.o.', oib, 'Bench ' || g, 'Zagreb', '10000', 'bench-debtor' || g || '@primjer.hr', 'HR1210010051863000160', 1000000000
+       FROM unnest(CAST(:oibs AS text[])) WITH ORDINALITY AS d(oib, g)
+     ON CONFLICT (oib) DO NOTHING`,
+    { replacements: { oibs: `{${Array.from({ length: BENCH_DEBTORS }, (_, n) => benchDebtorOib(n)).join(',')}}` } },
+  );
   const [rows] = (await sequelize.query(
-    `WITH picked AS (
-       SELECT i.id, i.client_id, i.customer_id FROM invoices i
+    `WITH debtors AS (
+       SELECT id, row_number() OVER (ORDER BY oib) - 1 AS n FROM customers WHERE oib = ANY(CAST(:oibs AS text[]))
+     ), picked AS (
+       SELECT i.id, i.client_id, (row_number() OVER (ORDER BY i.id) - 1) % ${BENCH_DEBTORS} AS n FROM invoices i
         WHERE i.status = 'approved' AND i.currency = 'EUR' ORDER BY i.id LIMIT :count
      ), invoices_updated AS (
-       UPDATE invoices i SET issue_date = current_date - 10, due_date = current_date + 30 FROM picked p WHERE i.id = p.id RETURNING i.id
+       UPDATE invoices i SET issue_date = current_date - 10, due_date = current_date + 30, customer_id = d.id
+         FROM picked p JOIN debtors d ON d.n = p.n WHERE i.id = p.id RETURNING i.id
      ), clients_updated AS (
        UPDATE clients c SET status = 'active', onboarding_status = 'completed', credit_limit = 1000000000
         WHERE c.id IN (SELECT client_id FROM picked) RETURNING c.id
+     ), agreements_updated AS (
+       UPDATE agreements a SET concentration_limit = 100
+        WHERE a.client_id IN (SELECT client_id FROM picked) AND a.signature_status = 'signed' RETURNING a.id
      ), customers_updated AS (
        UPDATE customers c SET account_blocked = false, blockage_reason = NULL, credit_limit = 1000000000
-        WHERE c.id IN (SELECT customer_id FROM picked) RETURNING c.id
+        WHERE c.id IN (SELECT id FROM debtors) RETURNING c.id
      )
-     SELECT (SELECT array_agg(id) FROM invoices_updated) AS ids, (SELECT count(*) FROM clients_updated) AS clients, (SELECT count(*) FROM customers_updated) AS customers`,
-    { replacements: { count } },
+     SELECT (SELECT array_agg(id) FROM invoices_updated) AS ids, (SELECT count(*) FROM clients_updated) AS clients,
+            (SELECT count(*) FROM agreements_updated) AS agreements, (SELECT count(*) FROM customers_updated) AS customers`,
+    { replacements: { count, oibs: `{${Array.from({ length: BENCH_DEBTORS }, (_, n) => benchDebtorOib(n)).join(',')}}` } },
   )) as [Array<{ ids: string[] | null }>, unknown];
   await sequelize.query(
     `INSERT INTO agreements (client_id, number, version, effective_from, valid_from, advance_rate, fee_model, fee_rate,
@@ -53,6 +73,12 @@ export async function prepareFinanceable(sequelize: Sequelize, count: number): P
     { replacements: { ids: `{${(rows[0].ids ?? []).join(',')}}` } },
   );
   return rows[0].ids ?? [];
+}
+
+/** A valid OIB (ten digits and ISO 7064 MOD 11,10's check digit) for the bench's nth debtor, outside the book's ranges. */
+function benchDebtorOib(n: number): string {
+  const first10 = String(9000000000 + n);
+  return first10 + oibCheckDigit(first10);
 }
 
 function percentile(sorted: number[], p: number): number {

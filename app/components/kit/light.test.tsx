@@ -88,12 +88,13 @@ describe('the light kit writes what Radix Themes writes', () => {
   });
 
   it('LightTextArea is TextArea (a text area has no children)', () => {
-    const cases: Array<React.ComponentProps<typeof LightTextArea>> = [
+    const cases: Props[] = [
       {},
       { id: 'reason-1', name: 'reason', rows: 2, required: true, maxLength: 5000, defaultValue: 'why', 'aria-invalid': true, 'aria-describedby': 'reason-1-error' },
       { placeholder: 'apiKey=...', autoComplete: 'off', spellCheck: false, 'data-testid': 'd' },
     ];
-    for (const props of cases) same(<LightTextArea {...props} />, <TextArea {...props} />);
+    const [Light, Radix] = [as(LightTextArea), as(TextArea)];
+    for (const props of cases) same(<Light {...props} />, <Radix {...props} />);
   });
 
   it('LinkButton is a Button around a Link, LightButton a Button', () => {
