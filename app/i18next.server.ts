@@ -136,7 +136,7 @@ function fill(template: Template, values: Record<string, string | number>): stri
 function answerSimpleLookups(instance: I18n, language: Language) {
   const templates = new Map<string, Template | null>();
   const translate = instance.t.bind(instance) as (key: unknown, options?: unknown) => unknown;
-  instance.t = ((key: unknown, options?: unknown) => {
+  const answer = (key: unknown, options?: unknown): unknown => {
     if (typeof key !== 'string') return translate(key, options);
     const values = simpleLookupValues(language, options);
     if (!values) return translate(key, options);
@@ -149,5 +149,18 @@ function answerSimpleLookups(instance: I18n, language: Language) {
     }
     const text = template ? fill(template, values) : null;
     return text ?? translate(key, options);
-  }) as I18n['t'];
+  };
+  instance.t = answer as I18n['t'];
+  // useTranslation's `t` is getFixedT's, which copies its options and adds this language and namespace on every call
+  // before asking `t`: for this language and namespace, `t` itself answers (anything else still goes through i18next's).
+  type LooseT = (key: unknown, ...rest: unknown[]) => unknown;
+  const fixedT = instance.getFixedT.bind(instance) as unknown as (lng: unknown, ns?: unknown, keyPrefix?: unknown) => LooseT;
+  instance.getFixedT = ((lng: unknown, ns?: unknown, keyPrefix?: unknown) => {
+    const fixed = fixedT(lng, ns, keyPrefix);
+    const common = ns === undefined || ns === null || ns === 'common' || (Array.isArray(ns) && ns.length === 1 && ns[0] === 'common');
+    if ((lng !== undefined && lng !== null && lng !== language) || keyPrefix || !common) return fixed;
+    const direct = (key: unknown, ...rest: unknown[]) =>
+      rest.length === 0 || (rest.length === 1 && (rest[0] === undefined || (typeof rest[0] === 'object' && rest[0] !== null))) ? answer(key, rest[0]) : fixed(key, ...rest);
+    return Object.assign(direct, fixed);
+  }) as unknown as I18n['getFixedT'];
 }

@@ -117,6 +117,30 @@ describe('the light kit writes what Radix Themes writes', () => {
       </Button>,
     );
     same(
+      <LinkButton to="?page=2" rel="next" variant="soft" size="2">
+        x
+      </LinkButton>,
+      <Button asChild variant="soft" size="2">
+        <Link to="?page=2" rel="next">
+          x
+        </Link>
+      </Button>,
+    );
+    same(
+      <LinkButton to="/clients" variant="ghost" color="gray">
+        x
+      </LinkButton>,
+      <Button asChild variant="ghost" color="gray">
+        <Link to="/clients">x</Link>
+      </Button>,
+    );
+    same(
+      <LightButton variant="soft">x</LightButton>,
+      <Button type="submit" variant="soft">
+        x
+      </Button>,
+    );
+    same(
       <LightButton size="1">x</LightButton>,
       <Button type="submit" size="1">
         x

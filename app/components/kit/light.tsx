@@ -184,6 +184,7 @@ export function LinkButton(props: {
   variant?: ButtonVariant;
   color?: AccentColour;
   preventScrollReset?: boolean;
+  rel?: 'prev' | 'next';
   'aria-current'?: 'true';
   'data-testid'?: string;
   children?: ReactNode;
@@ -192,6 +193,7 @@ export function LinkButton(props: {
     <Link
       to={props.to}
       preventScrollReset={props.preventScrollReset}
+      rel={props.rel}
       aria-current={props['aria-current']}
       data-testid={props['data-testid']}
       data-accent-color={props.color ?? ''}

@@ -1,5 +1,5 @@
-import { Flex, Heading, Text } from '@radix-ui/themes';
 import type { ReactNode } from 'react';
+import { LightHeading, LightText, Stack } from './light.tsx';
 
 /**
  * The title row at the top of a page inside the shell: the page's h2 (the
@@ -8,25 +8,25 @@ import type { ReactNode } from 'react';
  */
 export function PageHeader({ title, subtitle, subtitleTestId, children }: { title: ReactNode; subtitle?: ReactNode; subtitleTestId?: string; children?: ReactNode }) {
   return (
-    <Flex justify="between" align="center" gap="3" wrap="wrap">
+    <Stack justify="between" align="center" gap="3" wrap="wrap">
       <TitleBlock title={title} subtitle={subtitle} subtitleTestId={subtitleTestId} />
       {children}
-    </Flex>
+    </Stack>
   );
 }
 
 /** A heading with an optional grey line under it: a page's (h2) or, with `level="h3"`, a card's (the settings' users). */
 export function TitleBlock({ title, subtitle, subtitleTestId, level = 'h2' }: { title: ReactNode; subtitle?: ReactNode; subtitleTestId?: string; level?: 'h2' | 'h3' }) {
   return (
-    <Flex direction="column">
-      <Heading as={level} size={level === 'h2' ? '6' : '4'}>
+    <Stack direction="column">
+      <LightHeading as={level} size={level === 'h2' ? '6' : '4'}>
         {title}
-      </Heading>
+      </LightHeading>
       {subtitle ? (
-        <Text size="2" color="gray" data-testid={subtitleTestId}>
+        <LightText size="2" color="gray" data-testid={subtitleTestId}>
           {subtitle}
-        </Text>
+        </LightText>
       ) : null}
-    </Flex>
+    </Stack>
   );
 }

@@ -1,6 +1,5 @@
-import { Button, Flex, Text } from '@radix-ui/themes';
-import { Link } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
+import { LightText, LinkButton, Stack } from './light.tsx';
 
 /**
  * Previous / next of a paged list as plain links (the page lives in the URL,
@@ -27,22 +26,18 @@ export function Pager({
   const { t } = useTranslation();
   if (pages <= 1) return null;
   return (
-    <Flex justify="center" align="center" gap="3" role="navigation" aria-label={label ?? t('pager.label')} data-testid={testId}>
+    <Stack justify="center" align="center" gap="3" role="navigation" aria-label={label ?? t('pager.label')} data-testid={testId}>
       {page > 1 ? (
-        <Button asChild variant="soft" size={size}>
-          <Link to={hrefFor(page - 1)} rel="prev">
-            {t('pager.previous')}
-          </Link>
-        </Button>
+        <LinkButton to={hrefFor(page - 1)} rel="prev" variant="soft" size={size}>
+          {t('pager.previous')}
+        </LinkButton>
       ) : null}
-      <Text size="2">{t('pager.page', { page, pages })}</Text>
+      <LightText size="2">{t('pager.page', { page, pages })}</LightText>
       {page < pages ? (
-        <Button asChild variant="soft" size={size}>
-          <Link to={hrefFor(page + 1)} rel="next">
-            {t('pager.next')}
-          </Link>
-        </Button>
+        <LinkButton to={hrefFor(page + 1)} rel="next" variant="soft" size={size}>
+          {t('pager.next')}
+        </LinkButton>
       ) : null}
-    </Flex>
+    </Stack>
   );
 }

@@ -1,7 +1,8 @@
 import { MagnifyingGlassIcon } from '@radix-ui/react-icons';
-import { Button, Flex, TextField } from '@radix-ui/themes';
-import { Form, Link } from '@remix-run/react';
+import { TextField } from '@radix-ui/themes';
+import { Form } from '@remix-run/react';
 import type { ReactNode } from 'react';
+import { LightButton, LinkButton, Stack } from './light.tsx';
 
 /**
  * A list's search: a GET form (so it works without JavaScript) named by
@@ -37,23 +38,21 @@ export function SearchBar({
   return (
     <Form method="get" role="search" aria-label={label}>
       {Object.entries(keep).map(([name, value]) => (value ? <input key={name} type="hidden" name={name} value={value} /> : null))}
-      <Flex gap="2" align="center" wrap="wrap">
+      <Stack gap="2" align="center" wrap="wrap">
         <TextField.Root name="q" type="search" defaultValue={q} placeholder={placeholder} aria-label={label ?? placeholder} style={{ minWidth, flexGrow: grow ? 1 : undefined }}>
           <TextField.Slot>
             <MagnifyingGlassIcon />
           </TextField.Slot>
         </TextField.Root>
         {children}
-        <Button type="submit" variant="soft">
-          {submitLabel}
-        </Button>
+        <LightButton variant="soft">{submitLabel}</LightButton>
         {clear ? (
-          <Button asChild variant="ghost" color="gray">
-            <Link to={clear.to}>{clear.label}</Link>
-          </Button>
+          <LinkButton to={clear.to} variant="ghost" color="gray">
+            {clear.label}
+          </LinkButton>
         ) : null}
         {after}
-      </Flex>
+      </Stack>
     </Form>
   );
 }
