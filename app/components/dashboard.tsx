@@ -1,4 +1,4 @@
-import { Box, Grid } from '@radix-ui/themes';
+import { Box } from '@radix-ui/themes';
 import { Link } from '@remix-run/react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +9,7 @@ import { InvoiceChart } from './dashboard/invoice-chart.tsx';
 import { ActivityLabel, INTEGRATION_COLORS, PRIORITY_COLORS, STATUS_COLORS } from './dashboard/labels.tsx';
 import { BUSINESS_TIME_ZONE } from '~/utils/business-time.ts';
 import { SectionCard } from '~/components/kit/section-card.tsx';
-import { flexClass, LightBadge, LightBox, LightCard, LightHeading, LightText, LinkButton, Meter, Stack } from '~/components/kit/light.tsx';
+import { flexClass, LightBadge, LightBox, LightCard, LightGrid, LightHeading, LightText, LinkButton, Meter, Stack } from '~/components/kit/light.tsx';
 import { AlertCallout } from '~/components/kit/callouts.tsx';
 
 export type DashboardData = Awaited<ReturnType<typeof loadDashboard>>;
@@ -69,7 +69,7 @@ function MetricCards({ metrics }: { metrics: DashboardData['metrics'] }) {
   const change = data.notes.availableForFinancingChange;
   const points = data.notes.automationSuccessChange;
   return (
-    <Grid columns={{ initial: '1', sm: '2', lg: '4' }} gap="4">
+    <LightGrid columns={{ initial: '1', sm: '2', lg: '4' }} gap="4">
       <MetricCard
         testId="metric-available"
         label={t('dashboard.cards.availableForFinancing')}
@@ -98,7 +98,7 @@ function MetricCards({ metrics }: { metrics: DashboardData['metrics'] }) {
         raw={data.automationSuccess}
         note={points === null ? t('dashboard.notes.noComparison') : t('dashboard.notes.pointsFromLastMonth', { value: signed(points) })}
       />
-    </Grid>
+    </LightGrid>
   );
 }
 
@@ -391,22 +391,22 @@ export function Dashboard({ user, data }: { user: { firstName: string; lastName:
         </LightText>
       </LightBox>
       <MetricCards metrics={data.metrics} />
-      <Grid columns={{ initial: '1', md: '3' }} gap="4">
+      <LightGrid columns={{ initial: '1', md: '3' }} gap="4">
         <Box gridColumn={{ md: 'span 2' }}>
           <ChartCard metrics={data.metrics} period={data.period} />
         </Box>
         <RiskCard metrics={data.metrics} />
-      </Grid>
-      <Grid columns={{ initial: '1', md: '2' }} gap="4">
+      </LightGrid>
+      <LightGrid columns={{ initial: '1', md: '2' }} gap="4">
         <IntegrationsCard integrations={data.integrations} />
         <WorkflowsCard workflows={data.workflows} />
-      </Grid>
-      <Grid columns={{ initial: '1', md: '3' }} gap="4">
+      </LightGrid>
+      <LightGrid columns={{ initial: '1', md: '3' }} gap="4">
         <Box gridColumn={{ md: 'span 2' }}>
           <ActivitiesCard activities={data.activities} />
         </Box>
         <TasksCard tasks={data.tasks} />
-      </Grid>
+      </LightGrid>
     </Stack>
   );
 }

@@ -1,4 +1,3 @@
-import { Flex, Grid, Heading } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
 import { useActionData, useLoaderData } from '@remix-run/react';
 import { useEffect } from 'react';
@@ -12,6 +11,7 @@ import { InvoiceSearch, InvoiceTabs, invoicesHref, PLACEHOLDER_CARDS } from '~/c
 import { EmptyState, PlaceholderCards } from '~/components/kit/list-states.tsx';
 import { useListLoading } from '~/components/kit/list-loading.ts';
 import { Pager } from '~/components/kit/pager.tsx';
+import { LightGrid, LightHeading, Stack } from '~/components/kit/light.tsx';
 import { pageCount } from '~/utils/list-url.ts';
 import { useToast } from '~/components/toaster.tsx';
 import { invoiceTabCounts, listInvoices } from '~/invoices/invoice-queries.server.ts';
@@ -111,13 +111,13 @@ export default function InvoicesPage() {
   const addButton = (label: string, variant?: 'soft') => <CreateButton to={invoicesHref(data, { new: '1' })} onOpen={dialog.show} label={label} variant={variant} />;
 
   return (
-    <Flex direction="column" gap="4">
-      <Flex justify="between" align="center" gap="3" wrap="wrap">
-        <Heading as="h2" size="6">
+    <Stack direction="column" gap="4">
+      <Stack justify="between" align="center" gap="3" wrap="wrap">
+        <LightHeading as="h2" size="6">
           {t('invoices.title')}
-        </Heading>
+        </LightHeading>
         {data.canCreate ? addButton(t('invoices.add')) : null}
-      </Flex>
+      </Stack>
       {showPanel ? <AddInvoicePanel options={data.options} actionData={addData} cancelTo={invoicesHref(data)} /> : null}
       <InvoiceSearch q={data.q} tab={data.tab} />
       <InvoiceTabs q={data.q} tab={data.tab} counts={data.counts} />
@@ -130,7 +130,7 @@ export default function InvoicesPage() {
         />
       ) : (
         <>
-          <Grid columns={{ initial: '1', md: '2' }} gap="4" data-testid="invoice-grid">
+          <LightGrid columns={{ initial: '1', md: '2' }} gap="4" data-testid="invoice-grid">
             {data.items.map((invoice) => (
               <InvoiceCard
                 key={invoice.id}
@@ -140,11 +140,11 @@ export default function InvoicesPage() {
                 refusal={refusal?.id === invoice.id ? refusal : null}
               />
             ))}
-          </Grid>
+          </LightGrid>
           <Pager page={data.page} pages={data.pages} hrefFor={(page) => invoicesHref({ q: data.q, tab: data.tab, page })} />
         </>
       )}
       {data.canCreate ? <AddInvoiceDialog options={data.options} open={dialog.open} onOpenChange={dialog.onOpenChange} /> : null}
-    </Flex>
+    </Stack>
   );
 }

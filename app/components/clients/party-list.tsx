@@ -1,10 +1,10 @@
-import { Flex, Grid, Text } from '@radix-ui/themes';
 import { useActionData, useLocation } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { CreateButton } from '~/components/kit/create-form.tsx';
 import { useListLoading } from '~/components/kit/list-loading.ts';
 import { EmptyState, PlaceholderCards } from '~/components/kit/list-states.tsx';
 import { Pager } from '~/components/kit/pager.tsx';
+import { LightGrid, LightText, Stack } from '~/components/kit/light.tsx';
 import { PageHeader } from '~/components/kit/page-header.tsx';
 import { SearchBar } from '~/components/kit/search-bar.tsx';
 import type { PartyField, PartySchema } from '~/clients/schemas.ts';
@@ -52,7 +52,7 @@ function PartyListFrame({
   const loading = useListLoading();
   const { pathname } = useLocation();
   return (
-    <Flex direction="column" gap="4">
+    <Stack direction="column" gap="4">
       <PageHeader title={t(`${area}.title`)}>{addButton}</PageHeader>
       {panel}
       <SearchBar
@@ -63,9 +63,9 @@ function PartyListFrame({
         clear={q ? { to: pathname, label: t('clients.clearSearch') } : null}
         minWidth={280}
         after={
-          <Text size="2" color="gray" data-testid="total-count">
+          <LightText size="2" color="gray" data-testid="total-count">
             {t(`${area}.total`, { count: total })}
-          </Text>
+          </LightText>
         }
       />
       {loading ? (
@@ -74,13 +74,13 @@ function PartyListFrame({
         <EmptyState title={q ? t(`${area}.noMatches`, { q }) : t(`${area}.emptyTitle`)} action={q ? null : emptyAction} />
       ) : (
         <>
-          <Grid columns={{ initial: '1', sm: '2', lg: '3' }} gap="4" data-testid="party-grid">
+          <LightGrid columns={{ initial: '1', sm: '2', lg: '3' }} gap="4" data-testid="party-grid">
             {children}
-          </Grid>
+          </LightGrid>
           <Pager page={page} pages={pages} hrefFor={(target) => pageHref(pathname, q, target)} size="2" />
         </>
       )}
-    </Flex>
+    </Stack>
   );
 }
 

@@ -1,10 +1,10 @@
-import { Badge, Box, Button, Card, DataList, Flex, Heading, Progress, Text, TextArea } from '@radix-ui/themes';
+import { Badge, Box, Button, Card, DataList, Flex, Grid, Heading, Progress, Text, TextArea } from '@radix-ui/themes';
 import { Link } from '@remix-run/react';
 import type { ComponentType, ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom/server';
 import { describe, expect, it } from 'vitest';
-import { Fact, FactRows, flexClass, LightBadge, LightBox, LightButton, LightCard, LightHeading, LightText, LightTextArea, LinkButton, Meter, Stack } from './light.tsx';
+import { Fact, FactRows, flexClass, LightBadge, LightBox, LightButton, LightCard, LightGrid, LightHeading, LightText, LightTextArea, LinkButton, Meter, Stack } from './light.tsx';
 
 /** The markup with every tag's attributes, and the words of every class attribute, in order: Radix and the light kit order them differently. */
 function normalised(element: ReactElement): string {
@@ -40,6 +40,16 @@ const PAIRS: Array<[string, ComponentType<Props>, ComponentType<Props>, Props[]]
     ],
   ],
   ['LightBox is Box', as(LightBox), as(Box), [{}, { className: 'sidebar-user', 'data-testid': 'b', style: { minWidth: 0 } }]],
+  [
+    'LightGrid is Grid',
+    as(LightGrid),
+    as(Grid),
+    [
+      { columns: { initial: '1', md: '2' }, gap: '4', 'data-testid': 'invoice-grid' },
+      { columns: { initial: '1', sm: '2', lg: '4' }, gap: '4' },
+      { columns: { initial: '1', xs: '2', sm: '3', md: '3', lg: '4', xl: '4' } },
+    ],
+  ],
   [
     'LightText is Text',
     as(LightText),

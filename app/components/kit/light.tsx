@@ -78,6 +78,25 @@ export function Stack(props: FlexLayout & Common & { as?: 'div' | 'span'; role?:
   );
 }
 
+type Columns = '1' | '2' | '3' | '4';
+type Breakpoint = 'initial' | 'xs' | 'sm' | 'md' | 'lg' | 'xl';
+const BREAKPOINTS: readonly Breakpoint[] = ['initial', 'xs', 'sm', 'md', 'lg', 'xl'];
+
+/** Radix `Grid` with token columns per breakpoint (`{ initial: '1', md: '2' }`) and a gap. */
+export function LightGrid(props: { columns: Partial<Record<Breakpoint, Columns>>; gap?: Space; 'data-testid'?: string; children?: ReactNode }) {
+  let className = 'rt-Grid';
+  for (const breakpoint of BREAKPOINTS) {
+    const columns = props.columns[breakpoint];
+    if (columns) className += breakpoint === 'initial' ? ' rt-r-gtc-' + columns : ' ' + breakpoint + ':rt-r-gtc-' + columns;
+  }
+  if (props.gap) className += ' rt-r-gap-' + props.gap;
+  return (
+    <div data-testid={props['data-testid']} className={className}>
+      {props.children}
+    </div>
+  );
+}
+
 /** Radix `Box` without layout props. */
 export function LightBox(props: Common) {
   return (
