@@ -4,7 +4,7 @@
 FROM node:22-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# npm ci's postinstall applies the dependency patches in patches/ (docs/decisions/020 and 021).
+# npm ci's postinstall applies the dependency patches (docs/decisions/020-route-tree-once.md).
 COPY patches ./patches
 RUN npm ci --no-audit --no-fund
 

@@ -20,15 +20,4 @@ describe('renderPdf', () => {
     const [a, b] = await Promise.all([renderPdf({ title: 'x', createdAt }, draw), renderPdf({ title: 'x', createdAt }, draw)]);
     expect(a.equals(b)).toBe(true);
   });
-
-  it('writes each document on its own when the process keeps the parsed fonts (patches/pdfkit): other text between leaves it the same', async () => {
-    const createdAt = new Date('2026-11-27T10:00:00Z');
-    const statement = (doc: PDFKit.PDFDocument) => doc.font(FONT.bold).text('Izvadak otvorenih stavki — Đakovo');
-    const first = await renderPdf({ title: 'x', createdAt }, statement);
-    const other = await renderPdf({ title: 'y', createdAt }, (doc) => doc.text('ŠĐČĆŽ šđčćž 0123456789 €').font(FONT.bold).text('Naknada'));
-    const again = await renderPdf({ title: 'x', createdAt }, statement);
-    expect(again.equals(first)).toBe(true);
-    expect(await pdfText(other)).toContain('ŠĐČĆŽ šđčćž 0123456789 €');
-    expect(await pdfText(again)).toContain('Izvadak otvorenih stavki — Đakovo');
-  });
 });
