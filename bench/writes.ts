@@ -26,18 +26,19 @@ const BENCH_DEBTORS = 100;
 /**
  * Makes `count` approved invoices financeable: their clients active with KYC
  * done, an IBAN, room in their limit and a signed agreement without a
- * concentration cap; their debtors ones the bench adds once (the book's own
+ * concentration cap; their debtors the bench's own, added once (the book's own
  * debtors all carry invoices financed long ago and unpaid, which the
  * cross-ageing check refuses), unblocked with room in their limit; issued 10
  * days ago and due in 30. Returns their ids. Runs before the web starts.
  */
 export async function prepareFinanceable(sequelize: Sequelize, count: number): Promise<string[]> {
+  const oibs = `{${Array.from({ length: BENCH_DEBTORS }, (_, n) => benchDebtorOib(n)).join(',')}}`;
   await sequelize.query(
     `INSERT INTO customers (company_name, oib, address, city, postal_code, email, iban, credit_limit)
      SELECT 'Bench dužnik ' || g || ' d.o.o.', oib, 'Bench ' || g, 'Zagreb', '10000', 'bench-debtor' || g || '@primjer.hr', 'HR1210010051863000160', 1000000000
        FROM unnest(CAST(:oibs AS text[])) WITH ORDINALITY AS d(oib, g)
      ON CONFLICT (oib) DO NOTHING`,
-    { replacements: { oibs: `{${Array.from({ length: BENCH_DEBTORS }, (_, n) => benchDebtorOib(n)).join(',')}}` } },
+    { replacements: { oibs } },
   );
   const [rows] = (await sequelize.query(
     `WITH debtors AS (
@@ -60,7 +61,7 @@ export async function prepareFinanceable(sequelize: Sequelize, count: number): P
      )
      SELECT (SELECT array_agg(id) FROM invoices_updated) AS ids, (SELECT count(*) FROM clients_updated) AS clients,
             (SELECT count(*) FROM agreements_updated) AS agreements, (SELECT count(*) FROM customers_updated) AS customers`,
-    { replacements: { count, oibs: `{${Array.from({ length: BENCH_DEBTORS }, (_, n) => benchDebtorOib(n)).join(',')}}` } },
+    { replacements: { count, oibs } },
   )) as [Array<{ ids: string[] | null }>, unknown];
   await sequelize.query(
     `INSERT INTO agreements (client_id, number, version, effective_from, valid_from, advance_rate, fee_model, fee_rate,

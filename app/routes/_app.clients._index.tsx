@@ -1,17 +1,16 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { Link, useLoaderData } from '@remix-run/react';
+import { useLoaderData } from '@remix-run/react';
 import { useTranslation } from 'react-i18next';
 import { clientIp } from '~/auth/login.server.ts';
 import { requirePermission } from '~/auth/permissions.server.ts';
 import { createClient, listClients, type ClientDto } from '~/clients/clients.server.ts';
 import { handleCreate, listPageParams, pageCount } from '~/clients/party-page.server.ts';
 import { CLIENT_FIELDS, clientCreateSchema } from '~/clients/schemas.ts';
-import { ClientStatusBadge, CreditUsageBar, RiskScore } from '~/components/clients/display.tsx';
-import { PartyListPage } from '~/components/clients/party-list.tsx';
-import { LightHeading, LightText, Stack } from '~/components/kit/light.tsx';
+import { ClientStatusBadge, CreditUsageBar } from '~/components/clients/display.tsx';
+import { PartyCard, PartyListPage } from '~/components/clients/party-list.tsx';
+import { LightText, Stack } from '~/components/kit/light.tsx';
 import { formatEur } from '~/utils/format.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
-import { RecordCard } from '~/components/kit/record-card.tsx';
 
 /** /clients (docs/screens.md): newest first, 24 a page, ?q (name, OIB prefix, email), ?page, ?new=1 (the creation form without JavaScript). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -48,21 +47,15 @@ export default function ClientsPage() {
 function ClientCard({ client }: { client: Pick<ClientDto, 'id' | 'companyName' | 'oib' | 'city' | 'status' | 'creditLimit' | 'usedCredit' | 'riskScore'> }) {
   const { t } = useTranslation();
   return (
-    <RecordCard
-      size="2"
-      gap="3"
+    <PartyCard
       testId="client-card"
-      title={
-        <LightHeading as="h3" size="3">
-          <Link to={`/clients/${client.id}`}>{client.companyName}</Link>
-        </LightHeading>
-      }
+      to={`/clients/${client.id}`}
+      name={client.companyName}
+      oib={client.oib}
+      city={client.city}
+      riskScore={client.riskScore}
       badge={<ClientStatusBadge status={client.status} />}
     >
-      <LightText size="1" color="gray">
-        {t('clients.card.oib', { oib: client.oib })}
-        {client.city ? ` · ${client.city}` : ''}
-      </LightText>
       <Stack justify="between" gap="3">
         <Stack direction="column">
           <LightText size="1" color="gray">
@@ -82,12 +75,6 @@ function ClientCard({ client }: { client: Pick<ClientDto, 'id' | 'companyName' |
         </Stack>
       </Stack>
       <CreditUsageBar used={client.usedCredit} limit={client.creditLimit} />
-      <Stack justify="between" align="center">
-        <LightText size="1" color="gray">
-          {t('clients.card.risk')}
-        </LightText>
-        <RiskScore score={client.riskScore} />
-      </Stack>
-    </RecordCard>
+    </PartyCard>
   );
 }

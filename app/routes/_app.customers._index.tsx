@@ -1,18 +1,14 @@
-import { Flex, Text } from '@radix-ui/themes';
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-run/node';
-import { Link, useLoaderData, useLocation } from '@remix-run/react';
-import { useTranslation } from 'react-i18next';
+import { useLoaderData, useLocation } from '@remix-run/react';
 import { clientIp } from '~/auth/login.server.ts';
 import { requirePermission } from '~/auth/permissions.server.ts';
 import { handleCreate, listPageParams, pageCount } from '~/clients/party-page.server.ts';
-import { CustomerStatusBadge, RiskScore } from '~/components/clients/display.tsx';
-import { PartyListPage } from '~/components/clients/party-list.tsx';
+import { CustomerStatusBadge } from '~/components/clients/display.tsx';
+import { PartyCard, PartyListPage } from '~/components/clients/party-list.tsx';
 import { FinaCheckButton } from '~/components/integrations/fina-check-button.tsx';
 import { createCustomer, listCustomers, type CustomerDto } from '~/customers/customers.server.ts';
 import { CUSTOMER_FIELDS, customerCreateSchema } from '~/customers/schemas.ts';
 import { readFormData } from '~/utils/form-data.server.ts';
-import { RecordCard } from '~/components/kit/record-card.tsx';
-import { LightHeading } from '~/components/kit/light.tsx';
 
 /** /customers (docs/screens.md): newest first, 24 a page, ?q (name, OIB prefix, email), ?page, ?new=1 (the creation form without JavaScript). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -51,32 +47,18 @@ export default function CustomersPage() {
  * with a toast.
  */
 function CustomerCard({ customer }: { customer: Pick<CustomerDto, 'id' | 'companyName' | 'oib' | 'city' | 'accountBlocked' | 'riskScore'> }) {
-  const { t } = useTranslation();
   const location = useLocation();
   const redirectTo = `${location.pathname}${location.search}`;
   return (
-    <RecordCard
-      size="2"
-      gap="3"
+    <PartyCard
       testId="customer-card"
-      title={
-        <LightHeading as="h3" size="3">
-          <Link to={`/customers/${customer.id}`}>{customer.companyName}</Link>
-        </LightHeading>
-      }
+      to={`/customers/${customer.id}`}
+      name={customer.companyName}
+      oib={customer.oib}
+      city={customer.city}
+      riskScore={customer.riskScore}
       badge={<CustomerStatusBadge accountBlocked={customer.accountBlocked} />}
-    >
-      <Text size="1" color="gray">
-        {t('clients.card.oib', { oib: customer.oib })}
-        {customer.city ? ` · ${customer.city}` : ''}
-      </Text>
-      <Flex justify="between" align="center">
-        <Text size="1" color="gray">
-          {t('clients.card.risk')}
-        </Text>
-        <RiskScore score={customer.riskScore} />
-      </Flex>
-      <FinaCheckButton customerId={customer.id} redirectTo={redirectTo} />
-    </RecordCard>
+      after={<FinaCheckButton customerId={customer.id} redirectTo={redirectTo} />}
+    />
   );
 }

@@ -1,10 +1,13 @@
-import { useActionData, useLocation } from '@remix-run/react';
+import { Link, useActionData, useLocation } from '@remix-run/react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CreateButton } from '~/components/kit/create-form.tsx';
 import { useListLoading } from '~/components/kit/list-loading.ts';
 import { EmptyState, PlaceholderCards } from '~/components/kit/list-states.tsx';
 import { Pager } from '~/components/kit/pager.tsx';
-import { LightGrid, LightText, Stack } from '~/components/kit/light.tsx';
+import { LightGrid, LightHeading, LightText, Stack } from '~/components/kit/light.tsx';
+import { RecordCard } from '~/components/kit/record-card.tsx';
+import { RiskScore } from './display.tsx';
 import { PageHeader } from '~/components/kit/page-header.tsx';
 import { SearchBar } from '~/components/kit/search-bar.tsx';
 import type { PartyField, PartySchema } from '~/clients/schemas.ts';
@@ -130,5 +133,49 @@ export function PartyListPage({
       </PartyListFrame>
       <CreatePartyDialog area={area} schema={schema} names={names} open={dialog.open} onOpenChange={dialog.onOpenChange} />
     </>
+  );
+}
+
+/**
+ * A card of the client or debtor list (docs/screens.md): the name linking to the party's page, the status badge, OIB
+ * and city, what the area adds (`children`), the risk score, and anything after it (`after`).
+ */
+export function PartyCard(props: {
+  testId: string;
+  to: string;
+  name: string;
+  oib: string;
+  city: string | null;
+  riskScore: number | null;
+  badge: ReactNode;
+  children?: ReactNode;
+  after?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <RecordCard
+      size="2"
+      gap="3"
+      testId={props.testId}
+      title={
+        <LightHeading as="h3" size="3">
+          <Link to={props.to}>{props.name}</Link>
+        </LightHeading>
+      }
+      badge={props.badge}
+    >
+      <LightText size="1" color="gray">
+        {t('clients.card.oib', { oib: props.oib })}
+        {props.city ? ` · ${props.city}` : ''}
+      </LightText>
+      {props.children}
+      <Stack justify="between" align="center">
+        <LightText size="1" color="gray">
+          {t('clients.card.risk')}
+        </LightText>
+        <RiskScore score={props.riskScore} />
+      </Stack>
+      {props.after}
+    </RecordCard>
   );
 }

@@ -108,78 +108,82 @@ describe('the light kit writes what Radix Themes writes', () => {
   });
 
   it('LinkButton is a Button around a Link, LightButton a Button', () => {
-    same(
-      <LinkButton to="/invoices/1" variant="soft" size="1">
-        x
-      </LinkButton>,
-      <Button asChild variant="soft" size="1">
-        <Link to="/invoices/1">x</Link>
-      </Button>,
-    );
-    same(
-      <LinkButton to="?period=7d" size="1" variant="solid" color="green" preventScrollReset aria-current="true" data-testid="p">
-        x
-      </LinkButton>,
-      <Button asChild size="1" variant="solid" color="green">
-        <Link to="?period=7d" preventScrollReset aria-current="true" data-testid="p">
+    // Each light button beside the Radix button it stands for.
+    const pairs: Array<[ReactElement, ReactElement]> = [
+      [
+        <LinkButton to="/invoices/1" variant="soft" size="1">
           x
-        </Link>
-      </Button>,
-    );
-    same(
-      <LinkButton to="?page=2" rel="next" variant="soft" size="2">
-        x
-      </LinkButton>,
-      <Button asChild variant="soft" size="2">
-        <Link to="?page=2" rel="next">
+        </LinkButton>,
+        <Button asChild variant="soft" size="1">
+          <Link to="/invoices/1">x</Link>
+        </Button>,
+      ],
+      [
+        <LinkButton to="?period=7d" size="1" variant="solid" color="green" preventScrollReset aria-current="true" data-testid="p">
           x
-        </Link>
-      </Button>,
-    );
-    same(
-      <LinkButton to="/clients" variant="ghost" color="gray">
-        x
-      </LinkButton>,
-      <Button asChild variant="ghost" color="gray">
-        <Link to="/clients">x</Link>
-      </Button>,
-    );
-    same(
-      <LightButton variant="soft">x</LightButton>,
-      <Button type="submit" variant="soft">
-        x
-      </Button>,
-    );
-    same(
-      <LightButton size="1">x</LightButton>,
-      <Button type="submit" size="1">
-        x
-      </Button>,
-    );
-    same(
-      <LightButton size="1" variant="soft" data-testid="submit">
-        x
-      </LightButton>,
-      <Button type="submit" size="1" variant="soft" data-testid="submit">
-        x
-      </Button>,
-    );
-    same(
-      <LightButton size="1" color="green" disabled>
-        x
-      </LightButton>,
-      <Button type="submit" size="1" color="green" disabled>
-        x
-      </Button>,
-    );
-    same(
-      <LightButton as="summary" size="1" color="red" variant="soft">
-        x
-      </LightButton>,
-      <Button asChild size="1" color="red" variant="soft">
-        <summary>x</summary>
-      </Button>,
-    );
+        </LinkButton>,
+        <Button asChild size="1" variant="solid" color="green">
+          <Link to="?period=7d" preventScrollReset aria-current="true" data-testid="p">
+            x
+          </Link>
+        </Button>,
+      ],
+      [
+        <LinkButton to="?page=2" rel="next" variant="soft" size="2">
+          x
+        </LinkButton>,
+        <Button asChild variant="soft" size="2">
+          <Link to="?page=2" rel="next">
+            x
+          </Link>
+        </Button>,
+      ],
+      [
+        <LinkButton to="/clients" variant="ghost" color="gray">
+          x
+        </LinkButton>,
+        <Button asChild variant="ghost" color="gray">
+          <Link to="/clients">x</Link>
+        </Button>,
+      ],
+      [
+        <LightButton variant="soft">x</LightButton>,
+        <Button type="submit" variant="soft">
+          x
+        </Button>,
+      ],
+      [
+        <LightButton size="1">x</LightButton>,
+        <Button type="submit" size="1">
+          x
+        </Button>,
+      ],
+      [
+        <LightButton size="1" variant="soft" data-testid="submit">
+          x
+        </LightButton>,
+        <Button type="submit" size="1" variant="soft" data-testid="submit">
+          x
+        </Button>,
+      ],
+      [
+        <LightButton size="1" color="green" disabled>
+          x
+        </LightButton>,
+        <Button type="submit" size="1" color="green" disabled>
+          x
+        </Button>,
+      ],
+      [
+        <LightButton as="summary" size="1" color="red" variant="soft">
+          x
+        </LightButton>,
+        <Button asChild size="1" color="red" variant="soft">
+          <summary>x</summary>
+        </Button>,
+      ],
+    ];
+    for (const [light, radix] of pairs) same(light, radix);
   });
 
   it('FactRows and Fact are the DataList', () => {
