@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createSequelize } from './connection.ts';
 import { reachableBinaries, startEmbeddedDatabase, type EmbeddedDatabase } from './embedded.ts';
 import { freePort } from './ports.ts';
 
@@ -77,6 +78,30 @@ describe('the embedded database port', () => {
     expect(error?.message).toMatch(new RegExp(`^The embedded database cannot listen on port ${port} \\(EMBEDDED_PG_PORT\\): it is taken`));
     expect(error?.message).not.toContain('\n');
     expect(fs.existsSync(path.join(dataDir, 'pg'))).toBe(false);
+  }, 60_000);
+});
+
+describe('the embedded database connection', () => {
+  it('goes through the Unix socket for pg and Sequelize alike, and TCP still answers on the port', async () => {
+    const database = await started({ dataDir: tempDir('finflow-socket-'), preferredPort: await freePort(), persistent: false });
+    const url = new URL(database.url);
+    const socketDir = url.searchParams.get('host');
+    expect(socketDir).toMatch(/^\//);
+    expect(fs.statSync(path.join(socketDir!, `.s.PGSQL.${database.port}`)).isSocket()).toBe(true);
+
+    // inet_server_addr() is NULL exactly when the session came in over a Unix socket.
+    const client = new pg.Client(database.url);
+    await client.connect();
+    expect((await client.query('SELECT inet_server_addr() AS addr')).rows[0].addr).toBeNull();
+    await client.end();
+    const sequelize = createSequelize(database.url, { poolMax: 1 });
+    const [rows] = await sequelize.query('SELECT inet_server_addr() AS addr');
+    expect(rows).toEqual([{ addr: null }]);
+    await sequelize.close();
+
+    url.hostname = '127.0.0.1';
+    url.search = '';
+    expect(await answers(url.href)).toBe(42);
   }, 60_000);
 });
 

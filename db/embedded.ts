@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { freePort, isPortFree } from './ports.ts';
+import type { Client as PgClient } from 'pg';
 
 /**
  * A real PostgreSQL server run from the binaries shipped in the
@@ -311,6 +312,29 @@ async function startOnSomePort(start: (port: number) => Promise<ChildProcess>, g
   }
 }
 
+/**
+ * The folder of the server's Unix socket when this process can connect through it, else null. A query over
+ * the socket costs the web process less CPU than over loopback TCP (each query's write goes through the
+ * kernel's TCP stack otherwise; docs/benchmarks.md), and the database sits on the same machine anyway. TCP
+ * stays for everything that cannot use the socket (another container, a folder the user cannot reach).
+ */
+async function reachableSocketDir(client: PgClient, port: number, credentials: { user: string; password: string }): Promise<string | null> {
+  const { rows } = await client.query<{ unix_socket_directories: string }>('SHOW unix_socket_directories');
+  const dir = rows[0]?.unix_socket_directories.split(',')[0]?.trim();
+  if (!dir || !path.isAbsolute(dir) || !fs.existsSync(path.join(dir, `.s.PGSQL.${port}`))) return null;
+  const { default: pg } = await import('pg');
+  const probe = new pg.Client({ host: dir, port, ...credentials, database: 'postgres' });
+  try {
+    await probe.connect();
+    await probe.query('SELECT 1');
+    return dir;
+  } catch {
+    return null;
+  } finally {
+    await probe.end().catch(() => undefined);
+  }
+}
+
 export async function startEmbeddedDatabase(options: {
   dataDir: string;
   /** As set (EMBEDDED_PG_PORT): taken means an error. Unset: `preferredPort` when free, else a free one. */
@@ -352,10 +376,12 @@ export async function startEmbeddedDatabase(options: {
 
   const { default: pg } = await import('pg');
   const client = new pg.Client({ host: '127.0.0.1', port, user: USER, password, database: 'postgres' });
+  let socketDir: string | null = null;
   try {
     await client.connect();
     const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
     if (!rowCount) await client.query(`CREATE DATABASE "${database.replace(/"/g, '')}"`);
+    socketDir = await reachableSocketDir(client, port, { user: USER, password });
   } catch (error) {
     server.kill('SIGINT');
     await exited;
@@ -366,7 +392,9 @@ export async function startEmbeddedDatabase(options: {
 
   let stopping: Promise<void> | undefined;
   return {
-    url: `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
+    url: socketDir
+      ? `postgres://${USER}:${encodeURIComponent(password)}@localhost:${port}/${database}?host=${encodeURIComponent(socketDir)}`
+      : `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
     port,
     pgDir,
     stop: () =>
