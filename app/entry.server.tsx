@@ -1,10 +1,8 @@
-import { createReadableStreamFromReadable, type EntryContext, type HandleErrorFunction } from '@remix-run/node';
+import { type EntryContext, type HandleErrorFunction } from '@remix-run/node';
 import { isRouteErrorResponse, RemixServer } from '@remix-run/react';
-import { isbot } from 'isbot';
-import { renderToPipeableStream } from 'react-dom/server';
 import { I18nextProvider } from 'react-i18next';
 import { languageFromRequest, renderingI18n } from './i18next.server.ts';
-import { CoalescingStream } from './utils/coalescing-stream.server.ts';
+import { renderDocument } from './utils/document-bytes.server.ts';
 import { logUnexpectedError, rememberUnexpectedError } from './utils/api.server.ts';
 
 const ABORT_DELAY_MS = 5_000;
@@ -25,35 +23,14 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
 
 export default async function handleRequest(request: Request, responseStatusCode: number, responseHeaders: Headers, remixContext: EntryContext) {
   const instance = await renderingI18n(languageFromRequest(request));
-
-  // Crawlers get the whole document at once; browsers get the shell early.
-  const readyEvent = isbot(request.headers.get('user-agent')) ? 'onAllReady' : 'onShellReady';
-
-  return new Promise<Response>((resolve, reject) => {
-    let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(
-      <I18nextProvider i18n={instance}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} />
-      </I18nextProvider>,
-      {
-        [readyEvent]() {
-          shellRendered = true;
-          // React's 2 KB pieces go out as one chunk per batch it renders (app/utils/coalescing-stream.server.ts).
-          const body = new CoalescingStream();
-          responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
-          resolve(new Response(createReadableStreamFromReadable(body), { headers: responseHeaders, status: responseStatusCode }));
-          pipe(body);
-        },
-        onShellError(error: unknown) {
-          reject(error);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          // Errors during the streaming after the shell are logged; before it, the boundary renders them.
-          if (shellRendered) console.error(error);
-        },
-      },
-    );
-    setTimeout(abort, ABORT_DELAY_MS);
-  });
+  // The whole page in one Buffer (app/utils/document-bytes.server.ts): no page suspends, so nothing is gained by streaming it.
+  const { body, failed } = await renderDocument(
+    <I18nextProvider i18n={instance}>
+      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY_MS} />
+    </I18nextProvider>,
+    { timeoutMs: ABORT_DELAY_MS },
+  );
+  responseHeaders.set('Content-Type', 'text/html; charset=utf-8');
+  responseHeaders.set('Content-Length', String(body.byteLength));
+  return new Response(body, { headers: responseHeaders, status: failed ? 500 : responseStatusCode });
 }
