@@ -37,7 +37,10 @@ import { measureWrites, prepareFinanceable, type WriteRow } from './writes.ts';
  * BENCH_PROFILE=1 starts the web process with a V8 CPU profile and prints,
  * per target, the top frames by self time (bench/profile.ts); the profile's
  * sampling costs the web process some throughput, so compare profiled runs
- * with profiled runs. BENCH_SCALES (e.g. `0.1,1`) runs the same targets on
+ * with profiled runs. Each target first gets BENCH_WARMUP seconds (default 5)
+ * of unmeasured requests, so the figures are those of a server that has been
+ * running (V8 optimises a code path only after it has run a while; the cold
+ * figures were 20–40 % higher on the pages). BENCH_SCALES (e.g. `0.1,1`) runs the same targets on
  * each book in turn (each in `BENCH_DATA_DIR-<scale>` when BENCH_DATA_DIR is
  * set) and prints the cost per request side by side, flagged where it grows
  * by more than 20 % (bench/targets.ts). Every run ends with the table of the
@@ -47,6 +50,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const scales = (process.env.BENCH_SCALES ?? process.env.BENCH_SCALE ?? '1').split(',').map(Number);
 const profiling = process.env.BENCH_PROFILE === '1';
 const duration = Number(process.env.BENCH_DURATION ?? 10);
+/** Seconds of requests at concurrency 10 before each target's timed runs, not counted (BENCH_WARMUP, 0 for none). */
+const warmup = Number(process.env.BENCH_WARMUP ?? 5);
 /** Invoices financed and then settled by the timed money writes (each once). */
 const writeCount = Number(process.env.BENCH_WRITES ?? 200);
 const concurrencies = (process.env.BENCH_CONCURRENCY ?? '1,10,50').split(',').map(Number);
@@ -113,9 +118,9 @@ async function signIn(url: string): Promise<string> {
   return cookie.split(';')[0];
 }
 
-function measure(url: string, connections: number, cookie?: string): Promise<autocannon.Result> {
+function measure(url: string, connections: number, cookie?: string, seconds = duration): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration, headers: cookie ? { cookie } : {} }, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon({ url, connections, duration: seconds, headers: cookie ? { cookie } : {} }, (error, result) => (error ? reject(error) : resolve(result)));
   });
 }
 
@@ -208,6 +213,8 @@ async function measureBook(scale: number, keptDir: string | undefined) {
         log(`${target.name}: not built yet (404), skipped`);
         continue;
       }
+      // Unmeasured: the first requests of a code path run before V8 has optimised it and while the heap is still growing.
+      if (warmup > 0) await measure(full, 10, target.kind === 'baseline' ? undefined : cookie, warmup);
       const windowStart = monotonicMicros();
       for (const connections of concurrencies) {
         const cpuBefore = { web: processCpuMs(web.pid), pg: clusterCpuMs(database.pgDir) };
