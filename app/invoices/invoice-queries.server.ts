@@ -1,7 +1,7 @@
 import { selectOne, selectRows } from '../db.server.ts';
 import { openForPaymentSql, payableSql } from '../payments/open-amount.server.ts';
 import { invoiceSearchCondition } from '../search.server.ts';
-import { invoiceStatusTotals, payableInvoiceTotal } from './summaries.server.ts';
+import { invoiceStatusTotals, payableInvoiceTotal, type StatusTotals } from './summaries.server.ts';
 import { apiError } from '../utils/api.server.ts';
 import { INVOICE_MESSAGES, INVOICE_STATUSES, INVOICE_TABS, type InvoiceStatus, type InvoiceTab } from './schemas.ts';
 import { isUuid } from '../utils/validation.ts';
@@ -157,7 +157,16 @@ function uuidFilter(name: 'clientId' | 'customerId', value: string | null | unde
 
 /** GET /api/invoices: newest first; `q` (number, description), `status`, `clientId`, `customerId`; the page and the full count. */
 export async function listInvoices(
-  options: { q?: string | null; status?: string | null; clientId?: string | null; customerId?: string | null; limit?: number; offset?: number } = {},
+  options: {
+    q?: string | null;
+    status?: string | null;
+    clientId?: string | null;
+    customerId?: string | null;
+    limit?: number;
+    offset?: number;
+    /** The maintained totals when the caller reads them anyway (the /invoices page's tabs): one query for both. */
+    statusTotals?: Promise<StatusTotals>;
+  } = {},
 ): Promise<{ items: InvoiceDto[]; total: number }> {
   const { limit, offset } = pageBounds(options);
   const replacements: Record<string, unknown> = { limit, offset };
@@ -189,18 +198,18 @@ export async function listInvoices(
     searched: Boolean(search),
     count: () =>
       byStatusOnly
-        ? invoiceStatusTotals().then((totals) => (options.status ? totals[options.status as InvoiceStatus] : totals.all))
+        ? (options.statusTotals ?? invoiceStatusTotals()).then((totals) => (options.status ? totals[options.status as InvoiceStatus] : totals.all))
         : selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM invoices i ${where}`, replacements).then((row) => row?.total ?? 0),
   });
   return { items: rows.map(toInvoiceDto), total };
 }
 
 /** The /invoices tabs' counts over the same search, in one query. */
-export async function invoiceTabCounts(options: { q?: string | null } = {}): Promise<InvoiceTabCounts> {
+export async function invoiceTabCounts(options: { q?: string | null; statusTotals?: Promise<StatusTotals> } = {}): Promise<InvoiceTabCounts> {
   const replacements: Record<string, unknown> = {};
   const search = searchCondition(options.q, replacements);
   if (!search) {
-    const totals = await invoiceStatusTotals();
+    const totals = await (options.statusTotals ?? invoiceStatusTotals());
     return Object.fromEntries(INVOICE_TABS.map((tab) => [tab, totals[tab]])) as InvoiceTabCounts;
   }
   const row = await selectOne<InvoiceTabCounts>(

@@ -15,6 +15,7 @@ import { LightGrid, LightHeading, Stack } from '~/components/kit/light.tsx';
 import { pageCount } from '~/utils/list-url.ts';
 import { useToast } from '~/components/toaster.tsx';
 import { invoiceTabCounts, listInvoices } from '~/invoices/invoice-queries.server.ts';
+import { invoiceStatusTotals } from '~/invoices/summaries.server.ts';
 import {
   backTo,
   financePreviews,
@@ -40,9 +41,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requirePermission(request, 'read:all');
   const { q, tab, page, offset, limit, showNew } = invoiceListParams(request);
   const canCreate = can(user, 'create:invoice');
+  // Without a search the list's total and the tabs' counts both come from the maintained totals: read once.
+  const statusTotals = q ? undefined : invoiceStatusTotals();
   const [{ items, total }, counts, options] = await Promise.all([
-    listInvoices({ q, status: tab === 'all' ? null : tab, limit, offset }),
-    invoiceTabCounts({ q }),
+    listInvoices({ q, status: tab === 'all' ? null : tab, limit, offset, statusTotals }),
+    invoiceTabCounts({ q, statusTotals }),
     // The no-JavaScript panel needs the lists in the page; the dialog loads its own (PartySelect).
     canCreate && showNew
       ? partyOptions()
