@@ -1,6 +1,5 @@
-import { QueryTypes } from 'sequelize';
-import { getSequelize } from '../db/connection.ts';
 import type { PublicUser } from './auth/user-record.server.ts';
+import { openTaskCount } from './tasks/open-count.server.ts';
 
 interface ShellUser {
   firstName: string;
@@ -17,11 +16,8 @@ export interface ShellData {
 }
 
 /** What the app shell shows around every signed-in page: the user and the bell's count of their open tasks. */
-export async function loadShell(user: PublicUser): Promise<ShellData> {
-  const [{ count }] = await getSequelize().query<{ count: number }>(
-    "SELECT count(*)::int AS count FROM tasks WHERE assigned_to = :userId AND status IN ('pending', 'in_progress')",
-    { replacements: { userId: user.id }, type: QueryTypes.SELECT },
-  );
+export async function loadShell(user: PublicUser, request?: Request): Promise<ShellData> {
+  const count = await openTaskCount(user.id, request);
   return {
     user: { firstName: user.firstName, lastName: user.lastName, email: user.email, role: user.role },
     openTaskCount: count,

@@ -61,7 +61,7 @@ export const RECENT_ACTIVITIES = 10;
 export const MY_TASKS = 10;
 
 /** Everything the dashboard shows, each section loaded (and failing) on its own. */
-export async function loadDashboard({ userId, period, now = new Date() }: { userId: string; period: Period; now?: Date }) {
+export async function loadDashboard({ userId, period, now = new Date(), request }: { userId: string; period: Period; now?: Date; request?: Request }) {
   const [metrics, integrations, workflows, activities, tasks] = await Promise.all([
     section<DashboardMetrics>(() => dashboardMetrics({ now })),
     section(integrationStatuses),
@@ -78,7 +78,7 @@ export async function loadDashboard({ userId, period, now = new Date() }: { user
         status: activityStatus(log.action),
       }));
     }),
-    section(() => pendingTasksOf(userId, { limit: MY_TASKS })),
+    section(() => pendingTasksOf(userId, { limit: MY_TASKS, request })),
   ]);
   const days = PERIODS[period];
   return {

@@ -16,7 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!user) return json({ user: null, dashboard: null });
   // Staff see the dashboard (docs/screens.md); each of its sections loads, and fails, on its own.
   const period = periodOf(new URL(request.url).searchParams.get('period'));
-  const dashboard = await loadDashboard({ userId: user.id, period });
+  const dashboard = await loadDashboard({ userId: user.id, period, request });
   return json({ user: { firstName: user.firstName, lastName: user.lastName }, dashboard });
 }
 

@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   }
   // An administrator-set temporary password is replaced before anything else.
   if (user.mustChangePassword && pathname !== '/profile') throw redirect('/profile');
-  return json({ shell: await loadShell(user) });
+  return json({ shell: await loadShell(user, request) });
 }
 
 /** The page's sidebar label, as its heading shows it; the sign-in title for the login page. Pages of one record name it instead. */

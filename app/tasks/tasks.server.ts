@@ -4,6 +4,7 @@ import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';
 import { execute, inTransaction, selectOne, selectPage, selectRows } from '../db.server.ts';
 import { apiError, parseInput } from '../utils/api.server.ts';
+import { OPEN_TASKS_OF_USER, openTaskCount } from './open-count.server.ts';
 import { isDecisionStep, onTaskCompleted } from '../workflows/engine.server.ts';
 import type { WorkflowStepDef } from '../workflows/types.ts';
 import {
@@ -510,18 +511,18 @@ export async function taskTabCounts(options: Omit<TaskListOptions, 'status' | 'l
  * GET /api/pending-tasks: the user's open tasks (pending and in progress,
  * assigned to them), the latest due date first and undated ones last.
  */
-export async function pendingTasksOf(userId: string, options: { limit?: number; offset?: number } = {}): Promise<{ tasks: PendingTaskDto[]; total: number }> {
+export async function pendingTasksOf(userId: string, options: { limit?: number; offset?: number; request?: Request } = {}): Promise<{ tasks: PendingTaskDto[]; total: number }> {
   const { limit, offset } = pageBounds(options);
-  const where = "assigned_to = :userId AND status IN ('pending', 'in_progress')";
-  const [tasks, count] = await Promise.all([
+  const [tasks, total] = await Promise.all([
     selectRows<PendingTaskDto>(
-      `SELECT id, title, description, priority FROM tasks WHERE ${where}
+      `SELECT id, title, description, priority FROM tasks WHERE ${OPEN_TASKS_OF_USER}
         ORDER BY due_date DESC NULLS LAST, created_at DESC, id DESC LIMIT :limit OFFSET :offset`,
       { userId, limit, offset },
     ),
-    selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM tasks WHERE ${where}`, { userId }),
+    // The page's frame counts the same for its bell: with the request, one count serves both.
+    openTaskCount(userId, options.request),
   ]);
-  return { tasks, total: count?.total ?? 0 };
+  return { tasks, total };
 }
 
 /** GET /api/tasks/{taskId} and the details view: the task, its links and its history. Throws 404. */
