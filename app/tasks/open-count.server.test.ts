@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createTestUser } from '../../tests/factories.ts';
+import { toPublicUser } from '../auth/user-record.server.ts';
 import { loadShell } from '../shell.server.ts';
 import { openTaskCount } from './open-count.server.ts';
 import { createTask, pendingTasksOf, updateTask } from './tasks.server.ts';
 
 async function openTasksFor(count: number) {
-  const user = await createTestUser({ role: 'user' });
+  const user = toPublicUser(await createTestUser({ role: 'user' }));
   const actor = { id: user.id, role: 'user' as const };
   const tasks = [];
   for (let index = 0; index < count; index += 1) {
