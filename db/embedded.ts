@@ -37,7 +37,7 @@ export interface EmbeddedDatabase {
 export const PREFERRED_PORT = 54329;
 
 const USER = 'finflow';
-// Only reachable on loopback; the password keeps other local users out.
+// Only reachable from this machine (loopback TCP and the Unix socket); the password keeps other local users out.
 const PASSWORD_FILE = 'pg-password';
 const READY = 'database system is ready to accept connections';
 /** Where root keeps what the `postgres` user must reach when the checkout is closed to it. */
@@ -322,8 +322,7 @@ async function reachableSocketDir(client: PgClient, port: number, credentials: {
   const { rows } = await client.query<{ unix_socket_directories: string }>('SHOW unix_socket_directories');
   const dir = rows[0]?.unix_socket_directories.split(',')[0]?.trim();
   if (!dir || !path.isAbsolute(dir) || !fs.existsSync(path.join(dir, `.s.PGSQL.${port}`))) return null;
-  const { default: pg } = await import('pg');
-  const probe = new pg.Client({ host: dir, port, ...credentials, database: 'postgres' });
+  const probe = new (client.constructor as typeof PgClient)({ host: dir, port, ...credentials, database: 'postgres' });
   try {
     await probe.connect();
     await probe.query('SELECT 1');
@@ -392,9 +391,8 @@ export async function startEmbeddedDatabase(options: {
 
   let stopping: Promise<void> | undefined;
   return {
-    url: socketDir
-      ? `postgres://${USER}:${encodeURIComponent(password)}@localhost:${port}/${database}?host=${encodeURIComponent(socketDir)}`
-      : `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`,
+    // Through the socket: `host` in the query names its folder (pg, Sequelize and pg-boss read it); else loopback TCP.
+    url: `postgres://${USER}:${encodeURIComponent(password)}@${socketDir ? 'localhost' : '127.0.0.1'}:${port}/${database}${socketDir ? `?host=${encodeURIComponent(socketDir)}` : ''}`,
     port,
     pgDir,
     stop: () =>
