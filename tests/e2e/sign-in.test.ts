@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { settle } from '../support/accessibility.ts';
 import { ApiClient, SecretStore } from '../support/api-client.ts';
 import { newStrictPage } from '../support/browser.ts';
 import { freshTotpCode, lastUsedTotpCode } from '../support/totp.ts';
@@ -159,6 +160,8 @@ describe('the shell in two languages and two themes', () => {
     const { page, close } = await newStrictPage(browser, { sessionCookie: adminCookie });
     await page.goto(`${baseUrl}/settings`);
     expect(await page.getAttribute('html', 'class')).toContain('light');
+    // The switch's handler exists once React has hydrated the page: a click before that reaches no handler.
+    await settle(page);
     await page.getByRole('switch', { name: 'Dark mode' }).click();
     await toast(page, 'Dark mode enabled').waitFor();
     await page.waitForFunction(() => document.documentElement.classList.contains('dark'));
