@@ -24,7 +24,11 @@ export async function launchBrowser(): Promise<Browser> {
   }
   const shared = browser;
   const opened: BrowserContext[] = [];
-  const track = async (context: BrowserContext) => (opened.push(context), context);
+  const track = async (context: BrowserContext) => {
+    opened.push(context);
+    context.on('page', waitForHydrationOnLoad);
+    return context;
+  };
   return new Proxy(shared, {
     get(target, property) {
       if (property === 'close') return async () => void (await Promise.all(opened.splice(0).map((context) => context.close())));
@@ -33,13 +37,42 @@ export async function launchBrowser(): Promise<Browser> {
         return async (...args: Parameters<Browser['newPage']>) => {
           const page = await target.newPage(...args);
           await track(page.context());
-          return page;
+          return waitForHydrationOnLoad(page);
         };
       }
       const value = Reflect.get(target, property, target) as unknown;
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
+}
+
+const patchedPages = new WeakSet<Page>();
+
+/**
+ * After `goto` and `reload` a page is also hydrated before the test goes on. Remix hydrates when the
+ * browser is idle after the load event, so a click that came straight after a load could reach the
+ * server-rendered markup before React's handlers (a dialog's link navigates instead of opening it, a
+ * switch posts without its toast); on a loaded machine that gap is long enough to lose a test. A
+ * response that is not a Remix page (the plain 503 page, a file) has no `__remixContext` and is not
+ * waited for; nor is a page with JavaScript off, where the same check is true at once.
+ */
+function waitForHydrationOnLoad(page: Page): Page {
+  if (patchedPages.has(page)) return page;
+  patchedPages.add(page);
+  const hydrated = () => page.waitForFunction(() => !('__remixContext' in window) || document.documentElement.dataset.hydrated === 'true');
+  const goto = page.goto.bind(page);
+  const reload = page.reload.bind(page);
+  page.goto = async (...args) => {
+    const response = await goto(...args);
+    await hydrated();
+    return response;
+  };
+  page.reload = async (...args) => {
+    const response = await reload(...args);
+    await hydrated();
+    return response;
+  };
+  return page;
 }
 
 /**
@@ -53,7 +86,7 @@ export async function newStrictPage(browser: Browser, options: { javaScriptEnabl
     const [name, ...value] = options.sessionCookie.split('=');
     await context.addCookies([{ name, value: value.join('='), url: inject('baseUrl') }]);
   }
-  const page = await context.newPage();
+  const page = waitForHydrationOnLoad(await context.newPage());
   const errors: string[] = [];
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
