@@ -4,6 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Result } from 'axe-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { THEME_KEY, type Theme } from '../../app/utils/theme.ts';
+import { gotoWithoutHydration } from './browser.ts';
 
 /**
  * The accessibility check of the end-to-end suites (docs/CONVENTIONS.md):
@@ -113,7 +114,7 @@ export async function auditPage(page: Page, { coloursOnly = false }: { coloursOn
 export async function gotoWithoutJavaScript(page: Page, url: string) {
   await page.route(/\.m?js(\?.*)?$/, (route) => route.abort());
   try {
-    const response = await page.goto(url);
+    const response = await gotoWithoutHydration(page, url);
     await page.evaluate(() => {
       for (const element of Array.from(document.querySelectorAll('noscript'))) {
         element.insertAdjacentHTML('afterend', element.textContent ?? '');

@@ -32,10 +32,17 @@ export async function launchBrowser(): Promise<Browser> {
   return new Proxy(shared, {
     get(target, property) {
       if (property === 'close') return async () => void (await Promise.all(opened.splice(0).map((context) => context.close())));
-      if (property === 'newContext') return async (...args: Parameters<Browser['newContext']>) => track(await target.newContext(...args));
+      if (property === 'newContext') {
+        return async (...args: Parameters<Browser['newContext']>) => {
+          const context = await target.newContext(...args);
+          if (args[0]?.javaScriptEnabled === false) withoutJavaScript.add(context);
+          return track(context);
+        };
+      }
       if (property === 'newPage') {
         return async (...args: Parameters<Browser['newPage']>) => {
           const page = await target.newPage(...args);
+          if (args[0]?.javaScriptEnabled === false) withoutJavaScript.add(page.context());
           await track(page.context());
           return waitForHydrationOnLoad(page);
         };
@@ -46,7 +53,9 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-const patchedPages = new WeakSet<Page>();
+/** Each patched page's own `goto`, for a load that must not wait for hydration. */
+const plainGoto = new WeakMap<Page, Page['goto']>();
+const withoutJavaScript = new WeakSet<BrowserContext>();
 
 /**
  * After `goto` and `reload` a page is also hydrated before the test goes on. Remix hydrates when the
@@ -54,13 +63,13 @@ const patchedPages = new WeakSet<Page>();
  * server-rendered markup before React's handlers (a dialog's link navigates instead of opening it, a
  * switch posts without its toast); on a loaded machine that gap is long enough to lose a test. A
  * response that is not a Remix page (the plain 503 page, a file) has no `__remixContext` and is not
- * waited for; nor is a page with JavaScript off, where the same check is true at once.
+ * waited for; nor is a page with JavaScript off, which never hydrates (and cannot run the check).
  */
 function waitForHydrationOnLoad(page: Page): Page {
-  if (patchedPages.has(page)) return page;
-  patchedPages.add(page);
+  if (plainGoto.has(page)) return page;
   const hydrated = () => page.waitForFunction(() => !('__remixContext' in window) || document.documentElement.dataset.hydrated === 'true');
   const goto = page.goto.bind(page);
+  plainGoto.set(page, goto);
   const reload = page.reload.bind(page);
   page.goto = async (...args) => {
     const response = await goto(...args);
@@ -73,6 +82,11 @@ function waitForHydrationOnLoad(page: Page): Page {
     return response;
   };
   return page;
+}
+
+/** `page.goto` without the wait for hydration: for a page whose scripts the test blocks on purpose. */
+export function gotoWithoutHydration(page: Page, ...args: Parameters<Page['goto']>) {
+  return (plainGoto.get(page) ?? page.goto.bind(page))(...args);
 }
 
 /**
