@@ -25,10 +25,12 @@ export function containsPattern(term: string) {
  * number's 6-character pieces (migration 2026.11.25T05.00.00.invoice-number-search;
  * a trigram scan of fragments most numbers share, such as "R-2025-00", reads
  * half of a million-invoice book) and the description's trigrams. For a term
- * of up to 6 characters the pieces answer exactly; a longer one needs all its
- * pieces, and the second condition keeps the numbers that hold the term itself
- * (strpos of the lower-cased texts, as ILIKE compares, without a pattern to
- * match; the planner drops the condition when the term is exact). The order
+ * of up to 6 characters the pieces answer exactly; a longer one needs the
+ * pieces that cover it (one every 6 characters and the last; migration
+ * 2026.11.28T19.00.00.search-index-upkeep), and the second condition keeps
+ * the numbers that hold the term itself (strpos of the lower-cased texts, as
+ * ILIKE compares, without a pattern to match; the planner drops the
+ * condition when the term is exact). The order
  * within the first OR matters: PostgreSQL rechecks the rows the (inexact)
  * trigram index finds against it, and the description answers that without
  * computing the row's pieces.

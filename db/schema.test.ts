@@ -509,4 +509,32 @@ describe('constraints', () => {
       expect(rows.length).toBeGreaterThanOrEqual(17);
     });
   });
+
+  describe('search indexes', () => {
+    it('files every GIN entry at once (fastupdate off), so a search never scans a pending list', async () => {
+      const [rows] = await sequelize.query(`
+        SELECT c.relname AS index, coalesce(c.reloptions, '{}') AS options
+        FROM pg_class c JOIN pg_am a ON a.oid = c.relam JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE c.relkind = 'i' AND a.amname = 'gin' AND n.nspname = 'public'
+        ORDER BY 1`);
+      const indexes = rows as Array<{ index: string; options: string[] }>;
+      expect(indexes.filter((row) => !row.options.includes('fastupdate=off'))).toEqual([]);
+      expect(indexes.map((row) => row.index)).toEqual(expect.arrayContaining(['invoices_description_trgm_idx', 'invoices_number_grams_idx', 'clients_company_name_trgm_idx']));
+    });
+
+    it('asks the number index for the pieces that cover a long term, and for a prefix of a short one', async () => {
+      const [rows] = await sequelize.query(`
+        SELECT term, invoice_number_fragment(term)::text AS query
+        FROM unnest(ARRAY['0042', 'R-2025', 'R-2025-', 'R-2025-000', 'R-2025-0004213', 'a''b\\c-d''e', 'abcdefghijklm']) AS term`);
+      expect(Object.fromEntries((rows as Array<{ term: string; query: string }>).map((row) => [row.term, row.query]))).toEqual({
+        '0042': "'0042':*",
+        'R-2025': "'r-2025':*",
+        'R-2025-': "'r-2025' & '-2025-'",
+        'R-2025-000': "'r-2025' & '25-000'",
+        'R-2025-0004213': "'r-2025' & '-00042' & '004213'",
+        "a'b\\c-d'e": "'a''b\\\\c-' & '\\\\c-d''e'",
+        abcdefghijklm: "'abcdef' & 'ghijkl' & 'hijklm'",
+      });
+    });
+  });
 });
