@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createInstance } from 'i18next';
 import { i18nConfig } from '../i18n.ts';
-import { apiError, apiJson, parseJsonBody, readApiError } from './api.server.ts';
+import { apiError, apiJson, jsonBytes, parseJsonBody, readApiError } from './api.server.ts';
 import { encodeRefusal, refusalText } from './refusals.ts';
 
 const schema = z.object({ name: z.string().min(1, 'Name is required'), items: z.array(z.object({ qty: z.number('Quantity must be a number') })) });
@@ -18,6 +18,27 @@ async function failure(promise: Promise<unknown>) {
   }
   throw new Error('expected a rejection');
 }
+
+describe('jsonBytes', () => {
+  it("writes exactly JSON.stringify's UTF-8, a list item by item included", () => {
+    const invoice = (number: number) => ({ invoiceNumber: `R-2025-${number}`, customerName: 'Čakovečki mlinovi d.d. — Đakovo, Šibenik, Žminj', amount: '1.00', note: 'emoji 😀' });
+    const values: unknown[] = [
+      [],
+      [invoice(1)],
+      Array.from({ length: 20 }, (_, index) => invoice(index)),
+      // What JSON.stringify does with an element that has no JSON, a hole, a Date, nesting and plain values.
+      // eslint-disable-next-line no-sparse-arrays
+      [undefined, () => 1, , new Date(Date.UTC(2026, 10, 28)), [1, [2, 'č']], 'a"b\\c\n', null, 0, true],
+      { items: [invoice(2)], total: 1 },
+      'plain ascii',
+      12.5,
+      null,
+    ];
+    for (const value of values) {
+      expect(jsonBytes(value).equals(Buffer.from(JSON.stringify(value), 'utf8')), JSON.stringify(value)).toBe(true);
+    }
+  });
+});
 
 describe('apiError / apiJson', () => {
   it('answers { message, code, params, errors, errorCodes }: the message and field texts are the en texts of the codes', async () => {

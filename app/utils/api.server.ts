@@ -58,6 +58,29 @@ export function apiError(status: number, code: string, options: ApiErrorOptions 
   return new Response(JSON.stringify(body), { status, headers });
 }
 
+/**
+ * `JSON.stringify(data)` as UTF-8 bytes, a list one item at a time. V8 builds a long JSON text as a chain of
+ * parts and flattens it to encode it; once the text holds a letter beyond Latin-1 (č, ć, đ, š, ž: most
+ * Croatian names) every character takes two bytes and that costs about three times as much as encoding the
+ * items' short texts one by one (a page of 20 invoices: 1.2 ms against 0.45 ms; a text of plain ASCII
+ * 0.21 against 0.26 ms, docs/benchmarks.md).
+ */
+export function jsonBytes(data: unknown): Buffer<ArrayBuffer> {
+  if (!Array.isArray(data) || data.length < 2) return Buffer.from(JSON.stringify(data), 'utf8');
+  // As JSON.stringify writes an element that has no JSON (undefined, a function, a hole, which map would skip): null.
+  const items = Array.from(data as unknown[], (item) => (JSON.stringify(item) as string | undefined) ?? 'null');
+  let size = items.length + 1; // the brackets and the commas
+  for (const item of items) size += Buffer.byteLength(item, 'utf8');
+  const bytes = Buffer.allocUnsafe(size);
+  let at = bytes.write('[', 0);
+  items.forEach((item, index) => {
+    if (index > 0) at += bytes.write(',', at);
+    at += bytes.write(item, at, 'utf8');
+  });
+  bytes.write(']', at);
+  return bytes;
+}
+
 /** A JSON success response; `init.headers` usually carries the Set-Cookie of a session change. */
 export function apiJson(data: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
   const headers = new Headers(init.headers);
@@ -65,7 +88,7 @@ export function apiJson(data: unknown, init: { status?: number; headers?: Header
   headers.set('Cache-Control', 'no-store');
   // Bytes with their length: a string body is scanned for lone surrogates (JSON.stringify never leaves one) and
   // encoded later anyway, and a known length goes out in one write instead of chunked with a closing write.
-  const body = Buffer.from(JSON.stringify(data), 'utf8');
+  const body = jsonBytes(data);
   headers.set('Content-Length', String(body.byteLength));
   return new Response(body, { status: init.status ?? 200, headers });
 }
