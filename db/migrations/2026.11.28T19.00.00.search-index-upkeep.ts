@@ -23,56 +23,40 @@ import type { Migration } from '../migrate.ts';
  * keeps only the numbers that hold the term itself, as before.
  */
 
-/** Every GIN index of the schema, as `regclass` names. */
-const GIN_INDEXES = /* sql */ `
-  SELECT c.oid::regclass AS index
-    FROM pg_class c JOIN pg_am a ON a.oid = c.relam JOIN pg_namespace n ON n.oid = c.relnamespace
-   WHERE c.relkind = 'i' AND a.amname = 'gin' AND n.nspname = current_schema()`;
+/** `statement` run for every GIN index of the schema, the index in `gin`. */
+const forEveryGinIndex = (statement: string) => /* sql */ `
+  DO $$
+  DECLARE gin regclass;
+  BEGIN
+    FOR gin IN SELECT c.oid::regclass
+                 FROM pg_class c JOIN pg_am a ON a.oid = c.relam JOIN pg_namespace n ON n.oid = c.relnamespace
+                WHERE c.relkind = 'i' AND a.amname = 'gin' AND n.nspname = current_schema() LOOP
+      ${statement}
+    END LOOP;
+  END $$;`;
 
 /** Lexemes quoted for tsquery input: quotes doubled, backslashes escaped. */
-const QUOTED = (piece: string) => `'''' || replace(replace(${piece}, '\\', '\\\\'), '''', '''''') || ''''`;
+const quoted = (piece: string) => `'''' || replace(replace(${piece}, '\\', '\\\\'), '''', '''''') || ''''`;
+
+/** The number search's query: a prefix of the piece for a short term, else the pieces (`start`) that `pieces` lists. */
+const fragmentFunction = (pieces: string) => /* sql */ `
+  CREATE OR REPLACE FUNCTION invoice_number_fragment(term text) RETURNS tsquery
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+      SELECT CAST(CASE
+               WHEN length(t) <= 6 THEN ${quoted('t')} || ':*'
+               ELSE (SELECT string_agg(${quoted('substr(t, start, 6)')}, ' & ' ORDER BY start) FROM (${pieces}) AS pieces)
+             END AS tsquery)
+        FROM (SELECT lower(term) AS t) AS s
+    $$;`;
 
 export const up: Migration = async ({ context: db }) => {
-  await db.query(/* sql */ `
-    DO $$
-    DECLARE gin regclass;
-    BEGIN
-      FOR gin IN ${GIN_INDEXES} LOOP
-        EXECUTE format('ALTER INDEX %s SET (fastupdate = off)', gin);
-        PERFORM gin_clean_pending_list(gin);
-      END LOOP;
-    END $$;
-
-    CREATE OR REPLACE FUNCTION invoice_number_fragment(term text) RETURNS tsquery
-      LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-        SELECT CAST(CASE
-                 WHEN length(t) <= 6 THEN ${QUOTED('t')} || ':*'
-                 ELSE (SELECT string_agg(${QUOTED('substr(t, start, 6)')}, ' & ' ORDER BY start)
-                         FROM (SELECT generate_series(1, length(t) - 6, 6) AS start UNION SELECT length(t) - 5) AS starts)
-               END AS tsquery)
-          FROM (SELECT lower(term) AS t) AS s
-      $$;
-  `);
+  await db.query(forEveryGinIndex(`EXECUTE format('ALTER INDEX %s SET (fastupdate = off)', gin); PERFORM gin_clean_pending_list(gin);`));
+  // One piece every 6 characters, and the last.
+  await db.query(fragmentFunction('SELECT generate_series(1, length(t) - 6, 6) AS start UNION SELECT length(t) - 5'));
 };
 
 export const down: Migration = async ({ context: db }) => {
-  await db.query(/* sql */ `
-    DO $$
-    DECLARE gin regclass;
-    BEGIN
-      FOR gin IN ${GIN_INDEXES} LOOP
-        EXECUTE format('ALTER INDEX %s RESET (fastupdate)', gin);
-      END LOOP;
-    END $$;
-
-    CREATE OR REPLACE FUNCTION invoice_number_fragment(term text) RETURNS tsquery
-      LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-        SELECT CAST(CASE
-                 WHEN length(t) <= 6 THEN ${QUOTED('t')} || ':*'
-                 ELSE (SELECT string_agg(${QUOTED('substr(t, i, 6)')}, ' & ')
-                         FROM generate_series(1, length(t) - 5) AS i)
-               END AS tsquery)
-          FROM (SELECT lower(term) AS t) AS s
-      $$;
-  `);
+  await db.query(forEveryGinIndex(`EXECUTE format('ALTER INDEX %s RESET (fastupdate)', gin);`));
+  // A piece starting at every character, as before this migration.
+  await db.query(fragmentFunction('SELECT generate_series(1, length(t) - 5) AS start'));
 };

@@ -32,17 +32,10 @@ export async function launchBrowser(): Promise<Browser> {
   return new Proxy(shared, {
     get(target, property) {
       if (property === 'close') return async () => void (await Promise.all(opened.splice(0).map((context) => context.close())));
-      if (property === 'newContext') {
-        return async (...args: Parameters<Browser['newContext']>) => {
-          const context = await target.newContext(...args);
-          if (args[0]?.javaScriptEnabled === false) withoutJavaScript.add(context);
-          return track(context);
-        };
-      }
+      if (property === 'newContext') return async (...args: Parameters<Browser['newContext']>) => track(await target.newContext(...args));
       if (property === 'newPage') {
         return async (...args: Parameters<Browser['newPage']>) => {
           const page = await target.newPage(...args);
-          if (args[0]?.javaScriptEnabled === false) withoutJavaScript.add(page.context());
           await track(page.context());
           return waitForHydrationOnLoad(page);
         };
@@ -55,15 +48,14 @@ export async function launchBrowser(): Promise<Browser> {
 
 /** Each patched page's own `goto`, for a load that must not wait for hydration. */
 const plainGoto = new WeakMap<Page, Page['goto']>();
-const withoutJavaScript = new WeakSet<BrowserContext>();
 
 /**
  * After `goto` and `reload` a page is also hydrated before the test goes on. Remix hydrates when the
  * browser is idle after the load event, so a click that came straight after a load could reach the
  * server-rendered markup before React's handlers (a dialog's link navigates instead of opening it, a
  * switch posts without its toast); on a loaded machine that gap is long enough to lose a test. A
- * response that is not a Remix page (the plain 503 page, a file) has no `__remixContext` and is not
- * waited for; nor is a page with JavaScript off, which never hydrates (and cannot run the check).
+ * response that is not a Remix page (the plain 503 page, a file) has no `__remixContext`, and neither has
+ * a page with JavaScript off (its inline script does not run): neither is waited for.
  */
 function waitForHydrationOnLoad(page: Page): Page {
   if (plainGoto.has(page)) return page;
