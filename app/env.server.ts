@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isValidIban, normalizeAnyIban } from './banking/iban.ts';
 import { isKpd2025Code } from './einvoices/kpd.ts';
 import { isValidOib } from './utils/validation.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { AGREEMENT_FEE_MODELS } from '../../db/models/enums.ts';
 import { centsToDecimalString } from '../utils/money.ts';
 import { amountCentsSchema, calendarDateSchema, isCalendarDate, requiredString } from '../utils/validation.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { USER_ROLES } from '../../db/models/enums.ts';
 import { plainText } from '../utils/validation.ts';
 

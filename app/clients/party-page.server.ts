@@ -1,7 +1,7 @@
 import type { Submission } from '@conform-to/react';
 import { parseWithZod } from '@conform-to/zod/v4';
 import { json } from '@remix-run/node';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { readApiError } from '../utils/api.server.ts';
 import { pageCount as pagesOf, pageOffset, readListUrl } from '../utils/list-url.ts';
 import { redirectWithToast, toastHeaders } from '../utils/toast.server.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CLIENT_STATUSES, type ClientStatus } from '../../db/models/enums.ts';
 import { centsToDecimalString } from '../utils/money.ts';
 import { amountCentsSchema, emailSchema, ibanSchema, oibSchema, postalCodeSchema, requiredString, textSchema } from '../utils/validation.ts';

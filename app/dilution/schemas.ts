@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { INVOICE_DISPUTE_OUTCOMES, type CreditNoteSource } from '../../db/models/enums.ts';
 import { amountCentsSchema, calendarDateSchema, requiredString } from '../utils/validation.ts';
 

@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { logActivity } from '../activity-log.server.ts';
 import { assertCan } from '../auth/permissions.server.ts';
 import type { Actor } from '../auth/users.server.ts';

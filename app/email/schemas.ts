@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CAMPAIGN_RECIPIENTS, DEBTOR_EMAIL_TRIGGERS, EMAIL_TRIGGERS, type CampaignRecipients, type DebtorEmailTrigger, type EmailTrigger } from '../../db/models/enums.ts';
 import { isTimestamp, plainText } from '../utils/validation.ts';
 

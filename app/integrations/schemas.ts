@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isSingleLineText, plainText } from '../utils/validation.ts';
 import { INTEGRATION_MODES } from './types.ts';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { INVOICE_STATUSES, VAT_CATEGORIES, type InvoiceStatus } from '../../db/models/enums.ts';
 import { amountCentsSchema, calendarDateSchema, plainText, requiredString } from '../utils/validation.ts';
 

@@ -1,5 +1,5 @@
 import type PgBoss from 'pg-boss';
-import { z } from 'zod';
+import * as z from 'zod';
 import { TEMPLATE_VARIABLES } from '../email/schemas.ts';
 import { BUSINESS_TIME_ZONE } from '../utils/business-time.ts';
 

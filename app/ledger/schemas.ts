@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { centsToDecimalString } from '../utils/money.ts';
 import { amountCentsSchema, calendarDateSchema, requiredString } from '../utils/validation.ts';
 

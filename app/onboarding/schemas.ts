@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { amountCentsSchema, emailSchema, ibanSchema, oibSchema, plainText, postalCodeSchema, requiredString } from '../utils/validation.ts';
 import { KYC_DOCUMENT_TYPES } from './kyc.ts';
 

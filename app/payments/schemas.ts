@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PAYMENT_METHODS, PAYMENT_STATUSES, PAYOUT_STATUSES } from '../../db/models/enums.ts';
 import { amountCentsSchema, plainText, UUID_PATTERN } from '../utils/validation.ts';
 

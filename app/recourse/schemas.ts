@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { requiredString } from '../utils/validation.ts';
 import { WRITE_OFF_REQUEST_STATUSES, type WriteOffRequestStatus } from '../../db/models/enums.ts';
 

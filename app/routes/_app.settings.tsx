@@ -4,7 +4,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from '@remix-r
 import { useActionData, useFetcher, useLoaderData, useLocation, useRouteLoaderData } from '@remix-run/react';
 import type { SubmissionResult } from '@conform-to/react';
 import { useTranslation } from 'react-i18next';
-import { z } from 'zod';
+import * as z from 'zod';
 import packageJson from '../../package.json';
 import { clientIp } from '~/auth/login.server.ts';
 import { can, requirePermission, requireUser } from '~/auth/permissions.server.ts';

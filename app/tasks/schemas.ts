@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { TASK_ENTITY_TYPES, TASK_PRIORITIES, TASK_STATUSES, TASK_TYPES, type TaskEntityType, type TaskPriority, type TaskStatus, type TaskType } from '../../db/models/enums.ts';
 import { parseTimestamp, isCalendarDate, plainText, UUID_PATTERN } from '../utils/validation.ts';
 import { businessDay, businessOffsetMinutes } from '../utils/business-time.ts';

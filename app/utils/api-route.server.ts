@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from '@remix-run/node';
 import { clientIp } from '../auth/login.server.ts';
 import { requirePermission, type Permission } from '../auth/permissions.server.ts';
 import type { PublicUser } from '../auth/user-record.server.ts';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { apiJson, methodNotAllowed, parseJsonBody, requireUuidParam } from './api.server.ts';
 
 /**

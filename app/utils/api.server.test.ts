@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createInstance } from 'i18next';
 import { i18nConfig } from '../i18n.ts';
 import { apiError, apiJson, jsonBytes, parseJsonBody, readApiError } from './api.server.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { describeDatabaseError, isDatabaseUnavailable, isRefusedValue } from '../db.server.ts';
 import { encodeRefusal, englishText, type Refusal, type RefusalParams } from './refusals.ts';
 import { INPUT_ERRORS, isMultiLineText, isSingleLineText, isUuid } from './validation.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createInstance } from 'i18next';
-import { z } from 'zod';
+import * as z from 'zod';
 import { i18nConfig } from '../i18n.ts';
 import { readIntent, unknownIntent } from './intent.server.ts';
 import { englishText, refusalText } from './refusals.ts';

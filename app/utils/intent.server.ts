@@ -1,5 +1,5 @@
 import { json } from '@remix-run/node';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { encodeRefusal } from './refusals.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { createCookieSessionStorage, redirect } from '@remix-run/node';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createToast, type ToastInput, type ToastMessage } from './toast.ts';
 
 /**

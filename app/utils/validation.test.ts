@@ -22,7 +22,7 @@ import {
   textSchema,
   timestampSchema,
 } from './validation.ts';
-import { z } from 'zod';
+import * as z from 'zod';
 
 describe('OIB', () => {
   it('accepts known valid OIBs', () => {

@@ -4,7 +4,7 @@ import { Button, Card, Dialog, Flex, Heading, Text } from '@radix-ui/themes';
 import { Form, Link, useFetcher, useNavigation, type FetcherWithComponents } from '@remix-run/react';
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { SubmitRow } from '~/components/kit/fields.tsx';
 import { useZodForm, type ZodFormFields } from '~/components/kit/zod-form.ts';
 import { useToast } from '~/components/toaster.tsx';

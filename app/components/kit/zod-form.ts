@@ -1,6 +1,6 @@
 import { useForm, type DefaultValue, type SubmissionResult } from '@conform-to/react';
 import { getZodConstraint, parseWithZod } from '@conform-to/zod/v4';
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /**
  * conform's useForm checked in the browser by the same zod schema the action parses:
