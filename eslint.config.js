@@ -41,9 +41,12 @@ export default tseslint.config(
       'no-console': 'off',
       // zod's `z` export is a namespace object holding every locale's error messages (about 260 KB of
       // the browser bundle, which esbuild cannot shake from it); `import * as z` keeps only what is used.
-      'no-restricted-imports': [
+      'no-restricted-syntax': [
         'error',
-        { paths: [{ name: 'zod', importNames: ['z', 'default'], message: "Use `import * as z from 'zod'` (keeps zod's locales out of the browser bundle)." }] },
+        {
+          selector: "ImportDeclaration[source.value='zod'] > :matches(ImportSpecifier[imported.name='z'], ImportDefaultSpecifier)",
+          message: "Use `import * as z from 'zod'` (keeps zod's locales out of the browser bundle).",
+        },
       ],
     },
   },
