@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
 import { getSequelize } from '../db/connection.ts';
+import { readPrepared } from '../db/statements.ts';
 
 /**
  * Thin raw-SQL helpers for the auth modules: named replacements only, never
@@ -21,7 +22,10 @@ function sequelizeFor(transaction: Transaction | null | undefined): Sequelize {
 }
 
 export async function selectRows<T extends object>(sql: string, replacements: Replacements = {}, options: QueryOptions = {}): Promise<T[]> {
-  return sequelizeFor(options.transaction).query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction: options.transaction ?? undefined });
+  const sequelize = sequelizeFor(options.transaction);
+  // A read on its own runs as a prepared statement where it can (db/statements.ts); a transaction's reads stay on its connection.
+  const rows = options.transaction ? null : await readPrepared<T>(sequelize, sql, replacements);
+  return rows ?? sequelize.query<T>(sql, { replacements, type: QueryTypes.SELECT, transaction: options.transaction ?? undefined });
 }
 
 export async function selectOne<T extends object>(sql: string, replacements: Replacements = {}, options: QueryOptions = {}): Promise<T | null> {
