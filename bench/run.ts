@@ -11,7 +11,7 @@ import { addDays, businessDay } from '../app/utils/business-time.ts';
 import { ensureBuild, WEB_ENTRY, WORKER_ENTRY } from '../scripts/build.ts';
 import { nodeFlagsFor } from '../scripts/node-flags.ts';
 import { freePort } from '../tests/support/free-port.ts';
-import { startBaseline } from './baseline.ts';
+import { sameAnswer, startBaseline } from './baseline.ts';
 import { BENCH_USER, bookSize, loadBook, markOverdueHandled } from './load-book.ts';
 import { clusterCpuMs, processCpuMs } from './cpu.ts';
 import { monotonicMicros, printTargetProfile, profileTargets, readProfile, type ProfileWindow, type TargetProfile } from './profile.ts';
@@ -50,6 +50,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const scales = (process.env.BENCH_SCALES ?? process.env.BENCH_SCALE ?? '1').split(',').map(Number);
 const profiling = process.env.BENCH_PROFILE === '1';
 const duration = Number(process.env.BENCH_DURATION ?? 10);
+/** The web process's and the baseline's: the baseline checks the same signed session cookie. */
+const sessionSecret = 'bench-session-secret-bench-session-secret';
 /** Seconds of requests at concurrency 10 before each target's timed runs, not counted (BENCH_WARMUP, 0 for none). */
 const warmup = Number(process.env.BENCH_WARMUP ?? 5);
 /** Invoices financed and then settled by the timed money writes (each once). */
@@ -118,9 +120,9 @@ async function signIn(url: string): Promise<string> {
   return cookie.split(';')[0];
 }
 
-function measure(url: string, connections: number, cookie?: string, seconds = duration): Promise<autocannon.Result> {
+function measure(url: string, connections: number, cookie: string, seconds = duration): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration: seconds, headers: cookie ? { cookie } : {} }, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon({ url, connections, duration: seconds, headers: { cookie } }, (error, result) => (error ? reject(error) : resolve(result)));
   });
 }
 
@@ -166,7 +168,7 @@ async function measureBook(scale: number, keptDir: string | undefined) {
       DATABASE_URL: database.url,
       DATA_DIR: dataDir,
       APP_URL: url,
-      SESSION_SECRET: 'bench-session-secret-bench-session-secret',
+      SESSION_SECRET: sessionSecret,
     };
     // The profile is written when the web process exits (server.ts exits on SIGTERM once its requests are answered).
     const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'finflow-bench-profile-'));
@@ -178,7 +180,10 @@ async function measureBook(scale: number, keptDir: string | undefined) {
     const cookie = await signIn(url);
 
     const basePort = await freePort();
-    baseline = await startBaseline(database.url, basePort);
+    baseline = await startBaseline(database.url, basePort, sessionSecret);
+    const comparison = await sameAnswer(`${url}/api/invoices`, `http://127.0.0.1:${basePort}/api/invoices`, cookie);
+    if (!comparison.same) throw new Error(`the baseline no longer answers what GET /api/invoices answers: ${comparison.detail} (bench/baseline.ts)`);
+    log(`baseline answers what GET /api/invoices answers (${comparison.detail})`);
     const prefix = 'R-2025-000';
     // A fragment from inside the numbers (R-YYYY-NNNNNNN): 'R-2025-0004213' holds it, and so do 1 in 1,000 of the others.
     const fragment = '0042';
@@ -214,11 +219,11 @@ async function measureBook(scale: number, keptDir: string | undefined) {
         continue;
       }
       // Unmeasured: the first requests of a code path run before V8 has optimised it and while the heap is still growing.
-      if (warmup > 0) await measure(full, 10, target.kind === 'baseline' ? undefined : cookie, warmup);
+      if (warmup > 0) await measure(full, 10, cookie, warmup);
       const windowStart = monotonicMicros();
       for (const connections of concurrencies) {
         const cpuBefore = { web: processCpuMs(web.pid), pg: clusterCpuMs(database.pgDir) };
-        const result = await measure(full, connections, target.kind === 'baseline' ? undefined : cookie);
+        const result = await measure(full, connections, cookie);
         const served = Math.max(result.requests.total, 1);
         const perRequest = (before: number, after: number) => Math.round(((after - before) / served) * 100) / 100;
         const rps = result.requests.average;
