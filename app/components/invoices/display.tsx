@@ -7,7 +7,7 @@ import type { DecisionRefusal } from '~/invoices/page.server.ts';
 import { formatDate, formatDateTime } from '~/utils/format.ts';
 import { useRefusalText } from '~/components/refusal-text.ts';
 import { SubmitRow, TextAreaField } from '~/components/kit/fields.tsx';
-import { Fact, FactRows, LightBadge, LightBox, LightButton, LightCard, LightHeading, LightText, LinkButton, Stack } from '~/components/kit/light.tsx';
+import { FactList, LightBadge, LightBox, LightButton, LightCard, LightHeading, LightText, LinkButton, Stack, type FactText } from '~/components/kit/light.tsx';
 import { ValueBadge } from '~/components/kit/value-badge.tsx';
 
 /** The /invoices card (docs/screens.md), its badges and its decision buttons (docs/lifecycle.md#invoices). */
@@ -92,16 +92,17 @@ export function InvoiceCard({
   refusal?: DecisionRefusal | null;
 }) {
   const { t } = useTranslation();
-  const rows: Array<[string, string, string]> = [
-    ['amount', t('invoices.card.amount'), formatMoney(invoice.amount, invoice.currency)],
-    ['issue-date', t('invoices.card.issueDate'), formatDate(invoice.issueDate)],
-    ['due-date', t('invoices.card.dueDate'), formatDate(invoice.dueDate)],
-    ['created-at', t('invoices.card.createdAt'), formatDateTime(invoice.createdAt)],
-    ['client', t('invoices.card.client'), invoice.clientName],
-    ['customer', t('invoices.card.customer'), invoice.customerName],
+  const rows: FactText[] = [
+    { label: t('invoices.card.amount'), value: formatMoney(invoice.amount, invoice.currency), 'data-testid': 'invoice-amount' },
+    { label: t('invoices.card.issueDate'), value: formatDate(invoice.issueDate), 'data-testid': 'invoice-issue-date' },
+    { label: t('invoices.card.dueDate'), value: formatDate(invoice.dueDate), 'data-testid': 'invoice-due-date' },
+    { label: t('invoices.card.createdAt'), value: formatDateTime(invoice.createdAt), 'data-testid': 'invoice-created-at' },
+    { label: t('invoices.card.client'), value: invoice.clientName, 'data-testid': 'invoice-client' },
+    { label: t('invoices.card.customer'), value: invoice.customerName, 'data-testid': 'invoice-customer' },
   ];
-  if (invoice.factorAmount !== null) rows.push(['factor-amount', t('invoices.card.factorAmount'), formatMoney(invoice.factorAmount, invoice.currency)]);
-  if (invoice.factorFee !== null) rows.push(['factor-fee', t('invoices.card.factorFee'), formatMoney(invoice.factorFee, invoice.currency)]);
+  if (invoice.factorAmount !== null)
+    rows.push({ label: t('invoices.card.factorAmount'), value: formatMoney(invoice.factorAmount, invoice.currency), 'data-testid': 'invoice-factor-amount' });
+  if (invoice.factorFee !== null) rows.push({ label: t('invoices.card.factorFee'), value: formatMoney(invoice.factorFee, invoice.currency), 'data-testid': 'invoice-factor-fee' });
   return (
     <LightCard size="2" data-testid="invoice-card" data-invoice-number={invoice.invoiceNumber}>
       <Stack direction="column" gap="3">
@@ -114,13 +115,7 @@ export function InvoiceCard({
             {invoice.verificationStatus === 'verified' ? <VerifiedBadge /> : null}
           </Stack>
         </Stack>
-        <FactRows size="1">
-          {rows.map(([id, label, value]) => (
-            <Fact key={id} label={label} labelWidth="120px" data-testid={`invoice-${id}`}>
-              {value}
-            </Fact>
-          ))}
-        </FactRows>
+        <FactList size="1" labelWidth="120px" rows={rows} />
         {invoice.description ? (
           <LightText size="2" color="gray" data-testid="invoice-description">
             {invoice.description}

@@ -4,7 +4,23 @@ import type { ComponentType, ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { StaticRouter } from 'react-router-dom/server';
 import { describe, expect, it } from 'vitest';
-import { Fact, FactRows, flexClass, LightBadge, LightBox, LightButton, LightCard, LightGrid, LightHeading, LightText, LightTextArea, LinkButton, Meter, Stack } from './light.tsx';
+import {
+  Fact,
+  FactList,
+  FactRows,
+  flexClass,
+  LightBadge,
+  LightBox,
+  LightButton,
+  LightCard,
+  LightGrid,
+  LightHeading,
+  LightText,
+  LightTextArea,
+  LinkButton,
+  Meter,
+  Stack,
+} from './light.tsx';
 
 /** The markup with every tag's attributes, and the words of every class attribute, in order: Radix and the light kit order them differently. */
 function normalised(element: ReactElement): string {
@@ -207,5 +223,31 @@ describe('the light kit writes what Radix Themes writes', () => {
     );
     expect(markup).toContain('style="--min-width:120px"');
     same(<FactRows>x</FactRows>, <DataList.Root>x</DataList.Root>);
+  });
+
+  it('FactList writes exactly what FactRows and Fact render, text escaped as React escapes it', () => {
+    const rows = [
+      { label: 'Amount', value: '1.234,56 €', 'data-testid': 'invoice-amount' },
+      { label: 'Client', value: `<script>alert("x")</script> & 'Đurđević' d.o.o.` },
+      { label: '', value: '' },
+    ];
+    for (const [size, labelWidth] of [
+      [undefined, undefined],
+      ['1', '120px'],
+    ] as const) {
+      const html = renderToStaticMarkup(<FactList size={size} labelWidth={labelWidth} rows={rows} />);
+      expect(html).toBe(
+        renderToStaticMarkup(
+          <FactRows size={size}>
+            {rows.map((row) => (
+              <Fact key={row.label} label={row.label} labelWidth={labelWidth} data-testid={row['data-testid']}>
+                {row.value}
+              </Fact>
+            ))}
+          </FactRows>,
+        ),
+      );
+      expect(html).not.toContain('<script>');
+    }
   });
 });
