@@ -280,7 +280,7 @@ function labelStyle(width: string): CSSProperties {
 }
 
 /** Text as React escapes it in markup: the same five characters, the same entities. */
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
   return /[&<>"']/.test(text) ? text.replace(/[&<>"']/g, (character) => HTML_ENTITIES[character]) : text;
 }
 const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' };
