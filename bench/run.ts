@@ -12,7 +12,7 @@ import { ensureBuild, WEB_ENTRY, WORKER_ENTRY } from '../scripts/build.ts';
 import { nodeFlagsFor } from '../scripts/node-flags.ts';
 import { freePort } from '../tests/support/free-port.ts';
 import { sameAnswer, startBaseline } from './baseline.ts';
-import { BENCH_USER, bookSize, loadBook, markOverdueHandled } from './load-book.ts';
+import { BENCH_USER, bookSize, foldMaintainedTotals, loadBook, markOverdueHandled } from './load-book.ts';
 import { clusterCpuMs, processCpuMs } from './cpu.ts';
 import { monotonicMicros, printTargetProfile, profileTargets, readProfile, type ProfileWindow, type TargetProfile } from './profile.ts';
 import { checkTargets, growthRows, printChecks, printGrowth, type GrowthRow, type Row, type TargetKind } from './targets.ts';
@@ -146,6 +146,7 @@ async function measureBook(scale: number, keptDir: string | undefined) {
     if (reuseBook) {
       log(`reusing the book loaded in ${dataDir}`);
       await markOverdueHandled(sequelize, log);
+      await foldMaintainedTotals(sequelize, log);
       await sequelize.query('ANALYZE');
     } else {
       log('loading the book…');
