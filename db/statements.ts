@@ -79,19 +79,20 @@ const MAX_PREPARED = 2000;
 /** Distinct SQL texts remembered at most: SQL built with values in its text would otherwise grow the map for ever. */
 const MAX_TEXTS = 5000;
 let prepared = 0;
-const POSTGRES_DIALECT = { TICK_CHAR_LEFT: '"', TICK_CHAR_RIGHT: '"', canBackslashEscape: () => false, supports: { escapeStringConstants: true }, name: 'postgres' };
+/** Sequelize's PostgreSQL dialect, which its scanner reads (quoting, escapes); the instance has it, its typings do not say so. */
+type Dialect = Parameters<typeof injectReplacements>[1];
 /** A marker Sequelize wrote as a quoted literal: the replacement's index and, for a list, the item's. */
 const MARKER = /'\uE000(\d+)(?:\.(\d+))?\uE000'/g;
 const PATTERN_MATCHING = /\blike\b|\bsimilar\b|~|%/i;
 
-function compile(sql: string, keys: string[], lists: boolean[], casts: string[][]): Statement | null {
+function compile(dialect: Dialect, sql: string, keys: string[], lists: boolean[], casts: string[][]): Statement | null {
   const markers: Replacements = {};
   keys.forEach((key, index) => {
     markers[key] = lists[index] ? casts[index].map((_cast, item) => `\uE000${index}.${item}\uE000`) : `\uE000${index}\uE000`;
   });
   let marked: string;
   try {
-    marked = injectReplacements(sql, POSTGRES_DIALECT as never, markers);
+    marked = injectReplacements(sql, dialect, markers);
   } catch {
     return null; // a missing replacement: Sequelize's way throws its own error for it
   }
@@ -108,7 +109,7 @@ function compile(sql: string, keys: string[], lists: boolean[], casts: string[][
   return { text, sources, name };
 }
 
-function statementFor(sql: string, replacements: Replacements): Statement | null {
+function statementFor(dialect: Dialect, sql: string, replacements: Replacements): Statement | null {
   let bySignature = statements.get(sql);
   if (bySignature === null) return null;
   const keys: string[] = [];
@@ -131,7 +132,7 @@ function statementFor(sql: string, replacements: Replacements): Statement | null
   }
   let statement = bySignature.get(signature);
   if (statement === undefined) {
-    statement = compile(sql, keys, lists, casts);
+    statement = compile(dialect, sql, keys, lists, casts);
     bySignature.set(signature, statement);
   }
   return statement;
@@ -152,7 +153,7 @@ interface PooledClient extends pg.Client {
  * with Sequelize's own error.
  */
 export async function readPrepared<T>(sequelize: Sequelize, sql: string, replacements: Replacements): Promise<T[] | null> {
-  const statement = statementFor(sql, replacements);
+  const statement = statementFor((sequelize as unknown as { dialect: Dialect }).dialect, sql, replacements);
   if (!statement) return null;
   const values = statement.sources.map(({ key, item }) => parameterValue(item === null ? replacements[key] : (replacements[key] as unknown[])[item]));
   const manager = sequelize.connectionManager as unknown as { getConnection(options: { type: string }): Promise<PooledClient>; releaseConnection(client: PooledClient): void };
