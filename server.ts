@@ -1,23 +1,19 @@
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequestHandler, type ServerBuild } from '@remix-run/node';
 import compression from 'compression';
-import express, { type Response as ExpressResponse } from 'express';
+import express from 'express';
 import { getEnv } from './app/env.server.ts';
 import { checkHealth } from './app/health.server.ts';
 import { logUnexpectedError, unexpectedErrorOf } from './app/utils/api.server.ts';
+import { clientAddress, fetchRequestOf, sendResponse, type TrustProxy } from './app/utils/node-http.server.ts';
 import { finishResponse } from './app/utils/unexpected-response.server.ts';
 import { rejectCrossSiteWrites } from './app/utils/origin-check.server.ts';
 import { closeSequelize } from './db/connection.ts';
-import { resourceReads, serveResourceRead } from './app/utils/resource-reads.server.ts';
-
-// The adapter's own request builder (host, port under trust proxy, abort on close), which its 2.17.5
-// package entry does not re-export: taken from the module that defines it.
-const { createRemixRequest } = createRequire(import.meta.url)('@remix-run/express/dist/server.js') as {
-  createRemixRequest(req: express.Request, res: ExpressResponse): Request;
-};
+import { resourceReads, serveResourceRead, type ResourceReadMatch } from './app/utils/resource-reads.server.ts';
 
 /**
  * The web process: Express serving the Remix build, its static assets and
@@ -25,21 +21,32 @@ const { createRemixRequest } = createRequire(import.meta.url)('@remix-run/expres
  * PostgreSQL), so any number of replicas can run behind a load balancer.
  */
 const here = path.dirname(fileURLToPath(import.meta.url));
-// server.ts runs from the repository root, and compiled as build/server.js (scripts/build-server.ts) from build/.
+// server.ts runs from the repository root, and compiled as build/server.js (scripts/build.ts) from build/.
 const root = fs.existsSync(path.join(here, 'package.json')) ? here : path.dirname(here);
 
-export async function createApp() {
+function securityHeaders(res: ServerResponse) {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'same-origin');
+  res.setHeader('X-Frame-Options', 'DENY');
+}
+
+/**
+ * The request listener of the web process. `build` is the Remix build (the
+ * compiled app by default); `shortReads: false` sends `GET /api/…` through
+ * Express as well (the tests compare the two paths).
+ */
+export async function createApp(options: { build?: ServerBuild; shortReads?: boolean } = {}): Promise<RequestListener> {
   const env = getEnv();
-  const build = (await import(pathToFileURL(path.join(root, 'build/index.js')).href)) as ServerBuild;
+  const build = options.build ?? ((await import(pathToFileURL(path.join(root, 'build/index.js')).href)) as ServerBuild);
   const app = express();
   app.disable('x-powered-by');
   // Behind docker/nginx the client address arrives in X-Forwarded-For.
   app.set('trust proxy', process.env.TRUST_PROXY ?? 'loopback');
-  app.use(compression());
+  const trust = app.get('trust proxy fn') as TrustProxy;
+  const compress = compression();
+  app.use(compress);
   app.use((_req, res, next) => {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'same-origin');
-    res.setHeader('X-Frame-Options', 'DENY');
+    securityHeaders(res);
     next();
   });
 
@@ -57,78 +64,71 @@ export async function createApp() {
   app.use(rejectCrossSiteWrites(env.APP_URL));
   const handle = createRequestHandler(build, env.NODE_ENV === 'production' ? 'production' : 'development');
   const reads = resourceReads(build);
-  app.all('*', async (req, res, next) => {
-    try {
-      // The client address for throttling and the activity log (honours `trust proxy`).
-      const context = { clientIp: req.ip ?? null };
-      const request = createRemixRequest(req, res);
-      // `GET /api/…` goes straight to its route's loader (app/utils/resource-reads.server.ts); everything else through Remix.
-      const read = req.method === 'GET' && !('_data' in req.query) ? reads.match(req.path) : null;
-      const response = read ? await serveResourceRead(read, request, context, build.entry.module.handleError) : await handle(request, context);
-      // An error no route answered (kept by entry.server.tsx's handleError): the API's JSON shape, or the 503 page.
-      await sendResponse(res, finishResponse(request, response, unexpectedErrorOf(context)));
-    } catch (error) {
-      next(error);
+
+  /** Remix's answer to a request (or the matched `/api` loader's), as the client gets it. */
+  async function answer(req: IncomingMessage, res: ServerResponse, read: ResourceReadMatch | null) {
+    // The client address for throttling and the activity log (honours `trust proxy`).
+    const context = { clientIp: clientAddress(req, trust) };
+    const request = fetchRequestOf(req, res, trust);
+    const response = read ? await serveResourceRead(read, request, context, build.entry.module.handleError) : await handle(request, context);
+    // An error no route answered (kept by entry.server.tsx's handleError): the API's JSON shape, or the 503 page.
+    await sendResponse(res, finishResponse(request, response, unexpectedErrorOf(context)));
+  }
+
+  /** Whatever failed outside Remix (reading the request, writing the response) gets the same answers. */
+  function failed(req: IncomingMessage, res: ServerResponse, error: unknown) {
+    if (res.headersSent) {
+      // As Express ends a response that broke half-way: the client sees it cut, not complete.
+      req.socket.destroy();
+      return;
     }
-  });
-  // Whatever failed outside Remix (reading the request, writing the response) gets the same answers.
-  app.use((error: unknown, req: express.Request, res: ExpressResponse, next: express.NextFunction) => {
-    if (res.headersSent) return next(error);
-    const request = new Request(new URL(req.originalUrl, 'http://localhost'), { method: req.method });
+    const request = new Request(new URL(req.url ?? '/', 'http://localhost'), { method: req.method });
     logUnexpectedError(error, request);
     sendResponse(res, finishResponse(request, new Response('Internal Server Error', { status: 500 }), error)).catch(() => res.destroy());
-  });
-  return app;
-}
+  }
 
-/**
- * Remix's own Express adapter writes a streamed body without waiting for the
- * client, so a 150 MB book export to a slow client would pile up in memory.
- * Here each chunk waits for the socket to drain, and a client that goes away
- * cancels the stream (the export stops reading the database).
- */
-export async function sendResponse(res: ExpressResponse, response: Response) {
-  res.statusMessage = response.statusText;
-  res.status(response.status);
-  for (const [key, value] of response.headers.entries()) res.append(key, value);
-  if (/text\/event-stream/i.test(response.headers.get('Content-Type') ?? '')) res.flushHeaders();
-  if (!response.body) {
-    res.end();
-    return;
-  }
-  const reader = response.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      if (!res.write(value)) {
-        await new Promise<void>((resolve) => {
-          const settle = () => {
-            res.off('drain', settle);
-            res.off('close', settle);
-            resolve();
-          };
-          res.on('drain', settle);
-          res.on('close', settle);
-        });
-      }
-      // The client went away: stop reading (cancels the source, e.g. the export's database cursor).
-      if (res.destroyed) {
-        await reader.cancel();
-        return;
-      }
+  app.all('*', (req, res, next) => {
+    // `?_data=` asks Remix for a route's data: never the short path.
+    const read = req.method === 'GET' && !('_data' in req.query) ? reads.match(req.path) : null;
+    answer(req, res, read).catch(next);
+  });
+  app.use((error: unknown, req: express.Request, res: express.Response, next: express.NextFunction) => {
+    if (res.headersSent) return next(error);
+    failed(req, res, error);
+  });
+
+  /**
+   * `GET /api/…` that names a resource route's loader skips Express: its
+   * routing, request decoration and per-request middleware cost more than the
+   * read itself on a list (docs/benchmarks.md). What Express did for these
+   * requests is done here the same way: compression for clients that ask for
+   * it (the same middleware), the security headers, the client address and
+   * URL under `trust proxy`, the same error answers. Anything else (a query
+   * naming `_data`, a path the matcher is unsure of) goes to Express.
+   */
+  const shortRead = (req: IncomingMessage): ResourceReadMatch | null => {
+    const url = req.url ?? '';
+    if (options.shortReads === false || req.method !== 'GET' || !url.startsWith('/api/') || url.includes('_data')) return null;
+    const query = url.indexOf('?');
+    return reads.match(query === -1 ? url : url.slice(0, query));
+  };
+  return (req, res) => {
+    const read = shortRead(req);
+    if (!read) {
+      app(req, res);
+      return;
     }
-    res.end();
-  } catch (error) {
-    res.destroy(error as Error);
-    throw error;
-  }
+    compress(req as express.Request, res as express.Response, () => {
+      securityHeaders(res);
+      answer(req, res, read).catch((error: unknown) => failed(req, res, error));
+    });
+  };
 }
 
 async function main() {
   const env = getEnv();
-  const app = await createApp();
-  const server = app.listen(env.PORT, () => console.log(`web listening on http://localhost:${env.PORT}`));
+  const server = http.createServer(await createApp());
+  server.listen(env.PORT, () => console.log(`web listening on http://localhost:${env.PORT}`));
   const shutdown = () => {
     server.close(async () => {
       await closeSequelize();
