@@ -22,8 +22,10 @@ import { measureWrites, prepareFinanceable, type WriteRow } from './writes.ts';
  * `npm run bench`: a fresh embedded database with a large book, the
  * production build of FinFlow (web + worker) against it, and autocannon at
  * concurrency 1, 10 and 50 on the lists, the dashboard metrics and the pages,
- * next to a bare node:http + pg baseline of the invoice list, with the server
- * CPU each request cost (web process and PostgreSQL, bench/cpu.ts). Prints a table
+ * next to a bare node:http + pg baseline of the invoice list (measured again
+ * just before each list, whose share of its throughput is taken against that
+ * run), with the server CPU each request cost (web process and PostgreSQL,
+ * bench/cpu.ts). Prints a table
  * and writes bench/results/<time>.json. BENCH_SCALE (default 1) shrinks the
  * book for a quick trial; BENCH_DURATION (seconds, default 10) each run.
  * BENCH_DATA_DIR keeps the database in that folder and reuses a book loaded
@@ -211,7 +213,9 @@ async function measureBook(scale: number, keptDir: string | undefined) {
 
     const rows: Row[] = [];
     const windows: ProfileWindow[] = [];
+    /** The latest baseline throughput per concurrency: the list measured next is compared with it. */
     const baselineRps = new Map<number, number>();
+    const baselineTarget = targets.find((target) => target.kind === 'baseline');
     for (const target of targets) {
       const full = target.kind === 'baseline' ? target.path : `${url}${target.path}`;
       const probe = await fetch(full, { headers: { cookie, Connection: 'close' } });
@@ -223,6 +227,13 @@ async function measureBook(scale: number, keptDir: string | undefined) {
       if (warmup > 0) await measure(full, 10, cookie, warmup);
       const windowStart = monotonicMicros();
       for (const connections of concurrencies) {
+        // A list's share of the baseline's throughput is taken against the baseline measured just before it, at the same
+        // concurrency: this machine's speed drifts by a third over a run, and a baseline measured minutes earlier would
+        // put that drift into the share (docs/benchmarks.md).
+        if (target.kind === 'list' && baselineTarget) {
+          const adjacent = await measure(baselineTarget.path, connections, cookie);
+          baselineRps.set(connections, adjacent.requests.average);
+        }
         const cpuBefore = { web: processCpuMs(web.pid), pg: clusterCpuMs(database.pgDir) };
         const result = await measure(full, connections, cookie);
         const served = Math.max(result.requests.total, 1);
@@ -239,12 +250,13 @@ async function measureBook(scale: number, keptDir: string | undefined) {
           errors: result.errors + result.timeouts,
           non2xx: result.non2xx,
           ratioToBaseline: target.kind === 'baseline' || !baselineRps.get(connections) ? null : rps / baselineRps.get(connections)!,
+          baselineRequestsPerSecond: target.kind === 'baseline' ? null : Math.round(baselineRps.get(connections) ?? 0) || null,
           webCpuMs: target.kind === 'baseline' ? null : perRequest(cpuBefore.web, processCpuMs(web.pid)),
           pgCpuMs: perRequest(cpuBefore.pg, clusterCpuMs(database.pgDir)),
         };
         rows.push(row);
         log(
-          `${target.name.padEnd(44)} c=${String(connections).padStart(2)}  ${String(row.requestsPerSecond).padStart(6)} req/s  p50 ${String(row.p50).padStart(4)} ms  p99 ${String(row.p99).padStart(4)} ms  errors ${row.errors + row.non2xx}  cpu/req web ${row.webCpuMs ?? '–'} ms pg ${row.pgCpuMs} ms${row.ratioToBaseline === null ? '' : `  ${(row.ratioToBaseline * 100).toFixed(0)} % of baseline`}`,
+          `${target.name.padEnd(44)} c=${String(connections).padStart(2)}  ${String(row.requestsPerSecond).padStart(6)} req/s  p50 ${String(row.p50).padStart(4)} ms  p99 ${String(row.p99).padStart(4)} ms  errors ${row.errors + row.non2xx}  cpu/req web ${row.webCpuMs ?? '–'} ms pg ${row.pgCpuMs} ms${row.ratioToBaseline === null ? '' : `  ${(row.ratioToBaseline * 100).toFixed(0)} % of baseline (${row.baselineRequestsPerSecond} req/s)`}`,
         );
       }
       // The baseline runs in this process, not in the profiled web process.

@@ -20,6 +20,8 @@ export interface Row {
   errors: number;
   non2xx: number;
   ratioToBaseline: number | null;
+  /** The baseline's throughput the ratio was taken against (for a list, measured just before it). */
+  baselineRequestsPerSecond: number | null;
   /** Server CPU per request, ms (bench/cpu.ts): the web process (null for the baseline, which runs in the bench's process) and PostgreSQL. */
   webCpuMs: number | null;
   pgCpuMs: number;
