@@ -27,6 +27,40 @@ describe('toCents', () => {
     expect(toCents('9999999999999.99')).toBe(999_999_999_999_999);
   });
 
+  it('reads NUMERIC(15,2) text digit by digit, as the pattern of that text names it', () => {
+    // The shape of NUMERIC(15,2) text and the cents it names, written as a pattern.
+    const byPattern = (text: string) => {
+      const match = /^(-)?(\d{1,13})\.(\d\d)$/.exec(text);
+      if (!match) throw new Error(`not NUMERIC(15,2) text: ${text}`);
+      const cents = Number(match[2]) * 100 + Number(match[3]);
+      return match[1] && cents !== 0 ? -cents : cents;
+    };
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    for (let index = 0; index < 5000; index++) {
+      const digits = String(next()).padStart(10, '0') + String(next()).padStart(10, '0');
+      const text = `${next() % 2 ? '-' : ''}${digits.slice(0, 1 + (next() % 13))}.${digits.slice(-2)}`;
+      expect(toCents(text), text).toBe(byPattern(text));
+    }
+    for (const text of ['0.00', '-0.00', '00.01', '-9999999999999.99', '1234567890123.45']) {
+      expect(toCents(text), text).toBe(byPattern(text));
+      expect(Object.is(toCents(text), -0), text).toBe(false);
+    }
+  });
+
+  it('leaves any other text to the general parse', () => {
+    // Near misses of the NUMERIC(15,2) shape: characters either side of '0'–'9' and '.', a sign, a missing or extra part.
+    for (const text of ['', '-', '-.12', '.12', '1.234', '12.3a', '1a.23', '1-2.34', '--1.23', '1,23', '1.2.3', '/9.99', ':9.99', '9./9', '9.:9']) {
+      expect(() => toCents(text), text).toThrow(RangeError);
+    }
+    expect(toCents('1.2')).toBe(120);
+    expect(toCents('+1.23')).toBe(123);
+    expect(toCents(' 1.23')).toBe(123);
+    expect(toCents('1.23 ')).toBe(123);
+    // 14 whole digits is more than NUMERIC(15,2) holds, but still an exact number of cents.
+    expect(toCents('12345678901234.56')).toBe(1234567890123456);
+  });
+
   it('accepts numbers through their shortest decimal form', () => {
     expect(toCents(1234.5)).toBe(123450);
     expect(toCents(0.29)).toBe(29);
