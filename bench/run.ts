@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { createSequelize } from '../db/connection.ts';
 import { startEmbeddedDatabase } from '../db/embedded.ts';
 import { migrateUp } from '../db/migrate.ts';
@@ -216,6 +217,17 @@ async function measureBook(scale: number, keptDir: string | undefined) {
     /** The latest baseline throughput per concurrency: the list measured next is compared with it. */
     const baselineRps = new Map<number, number>();
     const baselineTarget = targets.find((target) => target.kind === 'baseline');
+    const jobs = new pg.Client({ connectionString: database.url });
+    await jobs.connect();
+    // The worker's jobs running as a target is measured: its daily runs (FINA checks of every customer, at 05:45
+    // Zagreb time) take PostgreSQL's CPU for many minutes, and a run that meets one says so beside each figure.
+    const workerJobs = async (): Promise<string[]> => {
+      // pg-boss creates its schema when the worker first starts, which may be after the web is up.
+      const { rows: schema } = await jobs.query<{ ready: boolean }>(`SELECT to_regclass('pgboss.job') IS NOT NULL AS ready`);
+      if (!schema[0]?.ready) return [];
+      const { rows: active } = await jobs.query<{ name: string }>(`SELECT DISTINCT name FROM pgboss.job WHERE state = 'active' AND name NOT LIKE '\\_\\_pgboss%' ORDER BY name`);
+      return active.map((row) => row.name);
+    };
     for (const target of targets) {
       const full = target.kind === 'baseline' ? target.path : `${url}${target.path}`;
       const probe = await fetch(full, { headers: { cookie, Connection: 'close' } });
@@ -234,8 +246,10 @@ async function measureBook(scale: number, keptDir: string | undefined) {
           const adjacent = await measure(baselineTarget.path, connections, cookie);
           baselineRps.set(connections, adjacent.requests.average);
         }
+        const busyBefore = await workerJobs();
         const cpuBefore = { web: processCpuMs(web.pid), pg: clusterCpuMs(database.pgDir) };
         const result = await measure(full, connections, cookie);
+        const workerBusy = [...new Set([...busyBefore, ...(await workerJobs())])];
         const served = Math.max(result.requests.total, 1);
         const perRequest = (before: number, after: number) => Math.round(((after - before) / served) * 100) / 100;
         const rps = result.requests.average;
@@ -253,15 +267,17 @@ async function measureBook(scale: number, keptDir: string | undefined) {
           baselineRequestsPerSecond: target.kind === 'baseline' ? null : Math.round(baselineRps.get(connections) ?? 0) || null,
           webCpuMs: target.kind === 'baseline' ? null : perRequest(cpuBefore.web, processCpuMs(web.pid)),
           pgCpuMs: perRequest(cpuBefore.pg, clusterCpuMs(database.pgDir)),
+          workerBusy,
         };
         rows.push(row);
         log(
-          `${target.name.padEnd(44)} c=${String(connections).padStart(2)}  ${String(row.requestsPerSecond).padStart(6)} req/s  p50 ${String(row.p50).padStart(4)} ms  p99 ${String(row.p99).padStart(4)} ms  errors ${row.errors + row.non2xx}  cpu/req web ${row.webCpuMs ?? '–'} ms pg ${row.pgCpuMs} ms${row.ratioToBaseline === null ? '' : `  ${(row.ratioToBaseline * 100).toFixed(0)} % of baseline (${row.baselineRequestsPerSecond} req/s)`}`,
+          `${target.name.padEnd(44)} c=${String(connections).padStart(2)}  ${String(row.requestsPerSecond).padStart(6)} req/s  p50 ${String(row.p50).padStart(4)} ms  p99 ${String(row.p99).padStart(4)} ms  errors ${row.errors + row.non2xx}  cpu/req web ${row.webCpuMs ?? '–'} ms pg ${row.pgCpuMs} ms${row.ratioToBaseline === null ? '' : `  ${(row.ratioToBaseline * 100).toFixed(0)} % of baseline (${row.baselineRequestsPerSecond} req/s)`}${workerBusy.length ? `  worker busy: ${workerBusy.join(', ')}` : ''}`,
         );
       }
       // The baseline runs in this process, not in the profiled web process.
       if (target.kind !== 'baseline') windows.push({ target: target.name, startUs: windowStart, endUs: monotonicMicros() });
     }
+    await jobs.end();
     const writes: WriteRow[] = [];
     if (wantWrites && financeable.length === 0) log('money writes: no approved invoice to finance in this book, not measured');
     if (financeable.length > 0) {

@@ -25,6 +25,8 @@ export interface Row {
   /** Server CPU per request, ms (bench/cpu.ts): the web process (null for the baseline, which runs in the bench's process) and PostgreSQL. */
   webCpuMs: number | null;
   pgCpuMs: number;
+  /** The worker's jobs that were running while the figure was taken (their PostgreSQL time is in pgCpuMs). */
+  workerBusy: string[];
 }
 
 export interface TargetCheck {
