@@ -13,6 +13,16 @@ describe('renderingI18n (the instance pages render with)', () => {
     expect(hr.getFixedT('hr', ['common'])('invoices.card.amount')).toBe('Iznos');
   });
 
+  it("gives every component's useTranslation the same function for its own language, and i18next's for anything else", async () => {
+    const [en, hr] = await Promise.all([renderingI18n('en'), renderingI18n('hr')]);
+    expect(en.getFixedT(null, 'common')).toBe(en.getFixedT(null, 'common'));
+    expect(en.getFixedT('en', ['common'])).toBe(en.getFixedT('en', ['common']));
+    expect(en.getFixedT(null, 'common')).not.toBe(hr.getFixedT(null, 'common'));
+    expect(en.getFixedT('hr', 'common')('invoices.card.amount')).toBe('Iznos');
+    expect(en.getFixedT(null, 'common', 'invoices.card')('amount')).toBe('Amount');
+    expect(en.getFixedT(null, 'common', 'invoices.card')).not.toBe(en.getFixedT(null, 'common', 'invoices.card'));
+  });
+
   it('gives the same text on a remembered lookup, and options still interpolate', async () => {
     const en = await renderingI18n('en');
     const t = en.getFixedT(null, 'common');

@@ -155,12 +155,23 @@ function answerSimpleLookups(instance: I18n, language: Language) {
   // before asking `t`: for this language and namespace, `t` itself answers (anything else still goes through i18next's).
   type LooseT = (key: unknown, ...rest: unknown[]) => unknown;
   const fixedT = instance.getFixedT.bind(instance) as unknown as (lng: unknown, ns?: unknown, keyPrefix?: unknown) => LooseT;
+  // Every component's useTranslation asks for the same one, a few hundred times a page: made once per way of asking
+  // (the language named or not, the namespace as a name or a list), as this instance's language never changes.
+  const directs = new Map<string, LooseT>();
   instance.getFixedT = ((lng: unknown, ns?: unknown, keyPrefix?: unknown) => {
-    const fixed = fixedT(lng, ns, keyPrefix);
     const common = ns === undefined || ns === null || ns === 'common' || (Array.isArray(ns) && ns.length === 1 && ns[0] === 'common');
-    if ((lng !== undefined && lng !== null && lng !== language) || keyPrefix || !common) return fixed;
-    const direct = (key: unknown, ...rest: unknown[]) =>
-      rest.length === 0 || (rest.length === 1 && (rest[0] === undefined || (typeof rest[0] === 'object' && rest[0] !== null))) ? answer(key, rest[0]) : fixed(key, ...rest);
-    return Object.assign(direct, fixed);
+    if ((lng !== undefined && lng !== null && lng !== language) || keyPrefix || !common) return fixedT(lng, ns, keyPrefix);
+    const way = `${lng ?? ''}|${Array.isArray(ns) ? '[common]' : (ns ?? '')}`;
+    let direct = directs.get(way);
+    if (!direct) {
+      const fixed = fixedT(lng, ns, keyPrefix);
+      direct = Object.assign(
+        (key: unknown, ...rest: unknown[]) =>
+          rest.length === 0 || (rest.length === 1 && (rest[0] === undefined || (typeof rest[0] === 'object' && rest[0] !== null))) ? answer(key, rest[0]) : fixed(key, ...rest),
+        fixed,
+      );
+      directs.set(way, direct);
+    }
+    return direct;
   }) as unknown as I18n['getFixedT'];
 }
