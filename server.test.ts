@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerBuild } from '@remix-run/node';
+import { resetEnvCache } from './app/env.server.ts';
 import { createApp } from './server.ts';
 import { sendResponse } from './app/utils/node-http.server.ts';
 
@@ -177,12 +178,14 @@ describe('the short path of GET /api/… reads', () => {
     await answer(base, '/api/things', { 'X-Forwarded-For': '203.0.113.9', 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'finflow.example:8443' });
     expect(seen[0]).toMatchObject({ url: 'https://finflow.example:8443/api/things', clientIp: '203.0.113.9' });
     process.env.TRUST_PROXY = '10.0.0.1';
+    resetEnvCache();
     try {
       const untrusting = await listen(true);
       await answer(untrusting, '/api/things', { 'X-Forwarded-For': '203.0.113.9', 'X-Forwarded-Proto': 'https', 'X-Forwarded-Host': 'finflow.example:8443' });
       expect(seen[1]).toMatchObject({ url: `${untrusting}/api/things`, clientIp: '127.0.0.1' });
     } finally {
       delete process.env.TRUST_PROXY;
+      resetEnvCache();
     }
   });
 });

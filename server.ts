@@ -41,7 +41,7 @@ export async function createApp(options: { build?: ServerBuild; shortReads?: boo
   const app = express();
   app.disable('x-powered-by');
   // Behind docker/nginx the client address arrives in X-Forwarded-For.
-  app.set('trust proxy', process.env.TRUST_PROXY ?? 'loopback');
+  app.set('trust proxy', env.TRUST_PROXY);
   const trust = app.get('trust proxy fn') as TrustProxy;
   const compress = compression();
   app.use(compress);

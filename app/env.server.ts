@@ -1,8 +1,11 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as z from 'zod';
 import { isValidIban, normalizeAnyIban } from './banking/iban.ts';
 import { isKpd2025Code } from './einvoices/kpd.ts';
 import { isValidOib } from './utils/validation.ts';
+
+const { compile: compileTrustedProxies } = createRequire(import.meta.url)('proxy-addr') as { compile(addresses: string[]): unknown };
 
 /**
  * The process environment, validated once. Every entry point (start script,
@@ -68,7 +71,27 @@ const envSchema = z.object({
   // The KPD 2025 classification of the factor's service on its fee e-invoices, checked against the official list.
   FACTOR_KPD_CODE: z.string().trim().refine(isKpd2025Code, 'must be a KPD 2025 code of the official list (HR-BR-CL-2, app/einvoices/kpd-2025.json), e.g. "64.92.07"').optional(),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  // The proxies whose X-Forwarded-For, -Proto and -Host the web server believes (server.ts, Express's `trust proxy`).
+  TRUST_PROXY: z
+    .string()
+    .refine(
+      (value) => /^\d+$/.test(value) || isTrustProxySetting(value),
+      'must be a number of proxies, or addresses or subnets separated by commas, or loopback, linklocal, uniquelocal',
+    )
+    // A number is how many proxies in front are believed (Express's hop count), not an address.
+    .transform((value): string | number => (/^\d+$/.test(value) ? Number(value) : value))
+    .default('loopback'),
 });
+
+/** What Express's `trust proxy` takes as text: proxy-addr's own reading of it (Express's dependency, the same check). */
+function isTrustProxySetting(value: string): boolean {
+  try {
+    compileTrustedProxies(value.split(',').map((part) => part.trim()));
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export type Env = z.infer<typeof envSchema> & { DATA_DIR: string; APP_URL: string };
 

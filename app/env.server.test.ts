@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { parseEnv } from './env.server.ts';
+
+describe('TRUST_PROXY', () => {
+  it('defaults to the loopback proxy and takes addresses, subnets and the named ranges', () => {
+    expect(parseEnv({ NODE_ENV: 'test' }).TRUST_PROXY).toBe('loopback');
+    for (const value of ['10.0.0.1', '10.0.0.0/8, 192.168.1.0/24', 'loopback,uniquelocal', 'linklocal', '::1', 'fd00::/8']) {
+      expect(parseEnv({ NODE_ENV: 'test', TRUST_PROXY: value }).TRUST_PROXY, value).toBe(value);
+    }
+  });
+
+  it('takes a number as how many proxies in front are believed', () => {
+    expect(parseEnv({ NODE_ENV: 'test', TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(parseEnv({ NODE_ENV: 'test', TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+  });
+
+  it('stops the start with one line for anything Express would refuse when the first request came', () => {
+    for (const value of ['-1', '1.5', 'true', 'nginx', '10.0.0.1/33', '10.0.0.1,,10.0.0.2']) {
+      expect(() => parseEnv({ NODE_ENV: 'test', TRUST_PROXY: value }), value).toThrow(
+        `Invalid environment: TRUST_PROXY must be a number of proxies, or addresses or subnets separated by commas, or loopback, linklocal, uniquelocal (got ${JSON.stringify(value)})`,
+      );
+    }
+  });
+});
