@@ -1,11 +1,12 @@
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import proxyAddr from 'proxy-addr';
 import * as z from 'zod';
 import { isValidIban, normalizeAnyIban } from './banking/iban.ts';
 import { isKpd2025Code } from './einvoices/kpd.ts';
 import { isValidOib } from './utils/validation.ts';
 
-const { compile: compileTrustedProxies } = createRequire(import.meta.url)('proxy-addr') as { compile(addresses: string[]): unknown };
+/** A number of proxies in front (Express's hop count) rather than their addresses. */
+const HOP_COUNT = /^\d+$/;
 
 /**
  * The process environment, validated once. Every entry point (start script,
@@ -75,18 +76,18 @@ const envSchema = z.object({
   TRUST_PROXY: z
     .string()
     .refine(
-      (value) => /^\d+$/.test(value) || isTrustProxySetting(value),
+      (value) => HOP_COUNT.test(value) || isTrustProxySetting(value),
       'must be a number of proxies, or addresses or subnets separated by commas, or loopback, linklocal, uniquelocal',
     )
-    // A number is how many proxies in front are believed (Express's hop count), not an address.
-    .transform((value): string | number => (/^\d+$/.test(value) ? Number(value) : value))
+    // A number is how many proxies in front are believed, not an address.
+    .transform((value): string | number => (HOP_COUNT.test(value) ? Number(value) : value))
     .default('loopback'),
 });
 
 /** What Express's `trust proxy` takes as text: proxy-addr's own reading of it (Express's dependency, the same check). */
 function isTrustProxySetting(value: string): boolean {
   try {
-    compileTrustedProxies(value.split(',').map((part) => part.trim()));
+    proxyAddr.compile(value.split(',').map((part) => part.trim()));
     return true;
   } catch {
     return false;

@@ -219,7 +219,7 @@ async function measureBook(scale: number, keptDir: string | undefined) {
     const baselineTarget = targets.find((target) => target.kind === 'baseline');
     const jobs = new pg.Client({ connectionString: database.url });
     await jobs.connect();
-    // The worker's jobs running as a target is measured: its daily runs (FINA checks of every customer, at 05:45
+    // The worker's jobs that run while a target is measured: its daily runs (FINA checks of every customer, at 05:45
     // Zagreb time) take PostgreSQL's CPU for many minutes, and a run that meets one says so beside each figure.
     const workerJobs = async (): Promise<string[]> => {
       // pg-boss creates its schema when the worker first starts, which may be after the web is up.
@@ -228,56 +228,59 @@ async function measureBook(scale: number, keptDir: string | undefined) {
       const { rows: active } = await jobs.query<{ name: string }>(`SELECT DISTINCT name FROM pgboss.job WHERE state = 'active' AND name NOT LIKE '\\_\\_pgboss%' ORDER BY name`);
       return active.map((row) => row.name);
     };
-    for (const target of targets) {
-      const full = target.kind === 'baseline' ? target.path : `${url}${target.path}`;
-      const probe = await fetch(full, { headers: { cookie, Connection: 'close' } });
-      if (probe.status === 404) {
-        log(`${target.name}: not built yet (404), skipped`);
-        continue;
-      }
-      // Unmeasured: the first requests of a code path run before V8 has optimised it and while the heap is still growing.
-      if (warmup > 0) await measure(full, 10, cookie, warmup);
-      const windowStart = monotonicMicros();
-      for (const connections of concurrencies) {
-        // A list's share of the baseline's throughput is taken against the baseline measured just before it, at the same
-        // concurrency: this machine's speed drifts by a third over a run, and a baseline measured minutes earlier would
-        // put that drift into the share (docs/benchmarks.md).
-        if (target.kind === 'list' && baselineTarget) {
-          const adjacent = await measure(baselineTarget.path, connections, cookie);
-          baselineRps.set(connections, adjacent.requests.average);
+    try {
+      for (const target of targets) {
+        const full = target.kind === 'baseline' ? target.path : `${url}${target.path}`;
+        const probe = await fetch(full, { headers: { cookie, Connection: 'close' } });
+        if (probe.status === 404) {
+          log(`${target.name}: not built yet (404), skipped`);
+          continue;
         }
-        const busyBefore = await workerJobs();
-        const cpuBefore = { web: processCpuMs(web.pid), pg: clusterCpuMs(database.pgDir) };
-        const result = await measure(full, connections, cookie);
-        const workerBusy = [...new Set([...busyBefore, ...(await workerJobs())])];
-        const served = Math.max(result.requests.total, 1);
-        const perRequest = (before: number, after: number) => Math.round(((after - before) / served) * 100) / 100;
-        const rps = result.requests.average;
-        if (target.kind === 'baseline') baselineRps.set(connections, rps);
-        const row: Row = {
-          target: target.name,
-          kind: target.kind,
-          concurrency: connections,
-          requestsPerSecond: Math.round(rps),
-          p50: result.latency.p50,
-          p99: result.latency.p99,
-          errors: result.errors + result.timeouts,
-          non2xx: result.non2xx,
-          ratioToBaseline: target.kind === 'baseline' || !baselineRps.get(connections) ? null : rps / baselineRps.get(connections)!,
-          baselineRequestsPerSecond: target.kind === 'baseline' ? null : Math.round(baselineRps.get(connections) ?? 0) || null,
-          webCpuMs: target.kind === 'baseline' ? null : perRequest(cpuBefore.web, processCpuMs(web.pid)),
-          pgCpuMs: perRequest(cpuBefore.pg, clusterCpuMs(database.pgDir)),
-          workerBusy,
-        };
-        rows.push(row);
-        log(
-          `${target.name.padEnd(44)} c=${String(connections).padStart(2)}  ${String(row.requestsPerSecond).padStart(6)} req/s  p50 ${String(row.p50).padStart(4)} ms  p99 ${String(row.p99).padStart(4)} ms  errors ${row.errors + row.non2xx}  cpu/req web ${row.webCpuMs ?? '–'} ms pg ${row.pgCpuMs} ms${row.ratioToBaseline === null ? '' : `  ${(row.ratioToBaseline * 100).toFixed(0)} % of baseline (${row.baselineRequestsPerSecond} req/s)`}${workerBusy.length ? `  worker busy: ${workerBusy.join(', ')}` : ''}`,
-        );
+        // Unmeasured: the first requests of a code path run before V8 has optimised it and while the heap is still growing.
+        if (warmup > 0) await measure(full, 10, cookie, warmup);
+        const windowStart = monotonicMicros();
+        for (const connections of concurrencies) {
+          // A list's share of the baseline's throughput is taken against the baseline measured just before it, at the same
+          // concurrency: this machine's speed drifts by a third over a run, and a baseline measured minutes earlier would
+          // put that drift into the share (docs/benchmarks.md).
+          if (target.kind === 'list' && baselineTarget) {
+            const adjacent = await measure(baselineTarget.path, connections, cookie);
+            baselineRps.set(connections, adjacent.requests.average);
+          }
+          const busyBefore = await workerJobs();
+          const cpuBefore = { web: processCpuMs(web.pid), pg: clusterCpuMs(database.pgDir) };
+          const result = await measure(full, connections, cookie);
+          const workerBusy = [...new Set([...busyBefore, ...(await workerJobs())])];
+          const served = Math.max(result.requests.total, 1);
+          const perRequest = (before: number, after: number) => Math.round(((after - before) / served) * 100) / 100;
+          const rps = result.requests.average;
+          if (target.kind === 'baseline') baselineRps.set(connections, rps);
+          const row: Row = {
+            target: target.name,
+            kind: target.kind,
+            concurrency: connections,
+            requestsPerSecond: Math.round(rps),
+            p50: result.latency.p50,
+            p99: result.latency.p99,
+            errors: result.errors + result.timeouts,
+            non2xx: result.non2xx,
+            ratioToBaseline: target.kind === 'baseline' || !baselineRps.get(connections) ? null : rps / baselineRps.get(connections)!,
+            baselineRequestsPerSecond: target.kind === 'baseline' ? null : Math.round(baselineRps.get(connections) ?? 0) || null,
+            webCpuMs: target.kind === 'baseline' ? null : perRequest(cpuBefore.web, processCpuMs(web.pid)),
+            pgCpuMs: perRequest(cpuBefore.pg, clusterCpuMs(database.pgDir)),
+            workerBusy,
+          };
+          rows.push(row);
+          log(
+            `${target.name.padEnd(44)} c=${String(connections).padStart(2)}  ${String(row.requestsPerSecond).padStart(6)} req/s  p50 ${String(row.p50).padStart(4)} ms  p99 ${String(row.p99).padStart(4)} ms  errors ${row.errors + row.non2xx}  cpu/req web ${row.webCpuMs ?? '–'} ms pg ${row.pgCpuMs} ms${row.ratioToBaseline === null ? '' : `  ${(row.ratioToBaseline * 100).toFixed(0)} % of baseline (${row.baselineRequestsPerSecond} req/s)`}${workerBusy.length ? `  worker busy: ${workerBusy.join(', ')}` : ''}`,
+          );
+        }
+        // The baseline runs in this process, not in the profiled web process.
+        if (target.kind !== 'baseline') windows.push({ target: target.name, startUs: windowStart, endUs: monotonicMicros() });
       }
-      // The baseline runs in this process, not in the profiled web process.
-      if (target.kind !== 'baseline') windows.push({ target: target.name, startUs: windowStart, endUs: monotonicMicros() });
+    } finally {
+      await jobs.end();
     }
-    await jobs.end();
     const writes: WriteRow[] = [];
     if (wantWrites && financeable.length === 0) log('money writes: no approved invoice to finance in this book, not measured');
     if (financeable.length > 0) {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
 import { createReadableStreamFromReadable } from '@remix-run/node';
+import proxyAddr from 'proxy-addr';
 
 /**
  * The web process's translation between Node's HTTP objects and the Fetch
@@ -14,12 +14,9 @@ import { createReadableStreamFromReadable } from '@remix-run/node';
 /** Express's compiled `trust proxy` setting (`app.get('trust proxy fn')`): may the hop at `index` be believed? */
 export type TrustProxy = (address: string | undefined, index: number) => boolean;
 
-// Express's own dependency, the function behind `req.ip`.
-const proxyAddr = createRequire(import.meta.url)('proxy-addr') as (req: IncomingMessage, trust: TrustProxy) => string | undefined;
-
 /** `req.ip`: the socket's address, or the nearest untrusted address in X-Forwarded-For. */
 export function clientAddress(req: IncomingMessage, trust: TrustProxy): string | null {
-  return proxyAddr(req, trust) ?? null;
+  return proxyAddr(req, trust) || null;
 }
 
 const firstOf = (value: string) => {
