@@ -33,4 +33,4 @@ USER finflow
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 # The web server by default; compose runs the worker and migrate step from the same image.
-CMD ["node", "--max-old-space-size=192", "--max-semi-space-size=16", "build/server.js"]
+CMD ["node", "--max-old-space-size=192", "--max-semi-space-size=16", "--no-allocation-site-pretenuring", "build/server.js"]
