@@ -28,7 +28,10 @@ import { measureWrites, prepareFinanceable, type WriteRow } from './writes.ts';
  * run), with the server CPU each request cost (web process and PostgreSQL,
  * bench/cpu.ts). Prints a table
  * and writes bench/results/<time>.json. BENCH_SCALE (default 1) shrinks the
- * book for a quick trial; BENCH_DURATION (seconds, default 10) each run.
+ * book for a quick trial. Each figure is the median of BENCH_ROUNDS rounds
+ * (default 3) of BENCH_DURATION seconds (default 6); a list's rounds
+ * alternate with the baseline's, so its share is taken round by round
+ * (this machine's speed drifts by a third within minutes, docs/benchmarks.md).
  * BENCH_DATA_DIR keeps the database in that folder and reuses a book loaded
  * there before (migrations still run), so tuning can re-measure in minutes.
  * BENCH_TARGETS (comma-separated parts of target names, e.g. `q=,payable`)
@@ -52,7 +55,9 @@ import { measureWrites, prepareFinanceable, type WriteRow } from './writes.ts';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const scales = (process.env.BENCH_SCALES ?? process.env.BENCH_SCALE ?? '1').split(',').map(Number);
 const profiling = process.env.BENCH_PROFILE === '1';
-const duration = Number(process.env.BENCH_DURATION ?? 10);
+const duration = Number(process.env.BENCH_DURATION ?? 6);
+/** Rounds per figure, the median reported (BENCH_ROUNDS). */
+const roundCount = Math.max(1, Math.floor(Number(process.env.BENCH_ROUNDS ?? 3)));
 /** The web process's and the baseline's: the baseline checks the same signed session cookie. */
 const sessionSecret = 'bench-session-secret-bench-session-secret';
 /** Seconds of requests at concurrency 10 before each target's timed runs, not counted (BENCH_WARMUP, 0 for none). */
@@ -121,6 +126,47 @@ async function signIn(url: string): Promise<string> {
   const cookie = response.headers.getSetCookie().find((value) => value.startsWith('finflow_session='));
   if (!response.ok || !cookie) throw new Error(`bench sign-in failed: ${response.status} ${await response.text()}`);
   return cookie.split(';')[0];
+}
+
+/** One timed run of a target, with the baseline measured just before it (a list) and the server's CPU during it. */
+interface Round {
+  result: autocannon.Result;
+  baselineRps: number | null;
+  webCpuMs: number | null;
+  pgCpuMs: number;
+  workerCpuMs: number;
+  workerBusy: string[];
+}
+
+/** The middle value (the mean of the two middle ones for an even count). */
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/** A target's figures: each the median of its rounds (the share too, round by round); errors summed; the worker's jobs of any round. */
+function rowOf(target: Target, connections: number, rounds: Round[]): Row {
+  const of = (pick: (round: Round) => number) => median(rounds.map(pick));
+  const ratios = rounds.filter((round) => round.baselineRps).map((round) => round.result.requests.average / round.baselineRps!);
+  const seconds = of((round) => round.result.duration);
+  return {
+    target: target.name,
+    kind: target.kind,
+    concurrency: connections,
+    rounds: rounds.length,
+    requestsPerSecond: Math.round(of((round) => round.result.requests.average)),
+    p50: of((round) => round.result.latency.p50),
+    p99: of((round) => round.result.latency.p99),
+    errors: rounds.reduce((sum, round) => sum + round.result.errors + round.result.timeouts, 0),
+    non2xx: rounds.reduce((sum, round) => sum + round.result.non2xx, 0),
+    ratioToBaseline: ratios.length ? median(ratios) : null,
+    baselineRequestsPerSecond: ratios.length ? Math.round(of((round) => round.baselineRps ?? 0)) : null,
+    webCpuMs: target.kind === 'baseline' ? null : Math.round(of((round) => round.webCpuMs ?? 0) * 100) / 100,
+    pgCpuMs: Math.round(of((round) => round.pgCpuMs) * 100) / 100,
+    workerCpuPercent: Math.round(of((round) => round.workerCpuMs) / seconds / 10),
+    workerBusy: [...new Set(rounds.flatMap((round) => round.workerBusy))].sort(),
+  };
 }
 
 function measure(url: string, connections: number, cookie: string, seconds = duration): Promise<autocannon.Result> {
@@ -240,39 +286,32 @@ async function measureBook(scale: number, keptDir: string | undefined) {
         if (warmup > 0) await measure(full, 10, cookie, warmup);
         const windowStart = monotonicMicros();
         for (const connections of concurrencies) {
-          // A list's share of the baseline's throughput is taken against the baseline measured just before it, at the same
-          // concurrency: this machine's speed drifts by a third over a run, and a baseline measured minutes earlier would
-          // put that drift into the share (docs/benchmarks.md).
-          if (target.kind === 'list' && baselineTarget) {
-            const adjacent = await measure(baselineTarget.path, connections, cookie);
-            baselineRps.set(connections, adjacent.requests.average);
+          const rounds: Round[] = [];
+          for (let round = 0; round < roundCount; round++) {
+            // A list's share of the baseline's throughput is taken against the baseline measured just before it, at the
+            // same concurrency, round by round: this machine's speed drifts by a third over a run, and a baseline measured
+            // minutes earlier would put that drift into the share (docs/benchmarks.md).
+            const adjacentRps = target.kind === 'list' && baselineTarget ? (await measure(baselineTarget.path, connections, cookie)).requests.average : null;
+            const busyBefore = await workerJobs();
+            const cpuBefore = { web: processCpuMs(web.pid), pg: clusterCpuMs(database.pgDir), worker: processCpuMs(worker.pid) };
+            const result = await measure(full, connections, cookie);
+            const served = Math.max(result.requests.total, 1);
+            const perRequest = (before: number, after: number) => Math.round(((after - before) / served) * 100) / 100;
+            rounds.push({
+              result,
+              baselineRps: target.kind === 'baseline' ? null : (adjacentRps ?? baselineRps.get(connections) ?? null),
+              webCpuMs: target.kind === 'baseline' ? null : perRequest(cpuBefore.web, processCpuMs(web.pid)),
+              pgCpuMs: perRequest(cpuBefore.pg, clusterCpuMs(database.pgDir)),
+              workerCpuMs: processCpuMs(worker.pid) - cpuBefore.worker,
+              workerBusy: [...new Set([...busyBefore, ...(await workerJobs())])],
+            });
           }
-          const busyBefore = await workerJobs();
-          const cpuBefore = { web: processCpuMs(web.pid), pg: clusterCpuMs(database.pgDir) };
-          const result = await measure(full, connections, cookie);
-          const workerBusy = [...new Set([...busyBefore, ...(await workerJobs())])];
-          const served = Math.max(result.requests.total, 1);
-          const perRequest = (before: number, after: number) => Math.round(((after - before) / served) * 100) / 100;
-          const rps = result.requests.average;
-          if (target.kind === 'baseline') baselineRps.set(connections, rps);
-          const row: Row = {
-            target: target.name,
-            kind: target.kind,
-            concurrency: connections,
-            requestsPerSecond: Math.round(rps),
-            p50: result.latency.p50,
-            p99: result.latency.p99,
-            errors: result.errors + result.timeouts,
-            non2xx: result.non2xx,
-            ratioToBaseline: target.kind === 'baseline' || !baselineRps.get(connections) ? null : rps / baselineRps.get(connections)!,
-            baselineRequestsPerSecond: target.kind === 'baseline' ? null : Math.round(baselineRps.get(connections) ?? 0) || null,
-            webCpuMs: target.kind === 'baseline' ? null : perRequest(cpuBefore.web, processCpuMs(web.pid)),
-            pgCpuMs: perRequest(cpuBefore.pg, clusterCpuMs(database.pgDir)),
-            workerBusy,
-          };
+          const row = rowOf(target, connections, rounds);
+          if (target.kind === 'baseline') baselineRps.set(connections, row.requestsPerSecond);
           rows.push(row);
+          const p99s = rounds.map((round) => round.result.latency.p99);
           log(
-            `${target.name.padEnd(44)} c=${String(connections).padStart(2)}  ${String(row.requestsPerSecond).padStart(6)} req/s  p50 ${String(row.p50).padStart(4)} ms  p99 ${String(row.p99).padStart(4)} ms  errors ${row.errors + row.non2xx}  cpu/req web ${row.webCpuMs ?? '–'} ms pg ${row.pgCpuMs} ms${row.ratioToBaseline === null ? '' : `  ${(row.ratioToBaseline * 100).toFixed(0)} % of baseline (${row.baselineRequestsPerSecond} req/s)`}${workerBusy.length ? `  worker busy: ${workerBusy.join(', ')}` : ''}`,
+            `${target.name.padEnd(44)} c=${String(connections).padStart(2)}  ${String(row.requestsPerSecond).padStart(6)} req/s  p50 ${String(row.p50).padStart(4)} ms  p99 ${String(row.p99).padStart(4)} ms${rounds.length > 1 ? ` (${Math.min(...p99s)}–${Math.max(...p99s)})` : ''}  errors ${row.errors + row.non2xx}  cpu/req web ${row.webCpuMs ?? '–'} ms pg ${row.pgCpuMs} ms${row.ratioToBaseline === null ? '' : `  ${(row.ratioToBaseline * 100).toFixed(0)} % of baseline (${row.baselineRequestsPerSecond} req/s)`}${row.workerCpuPercent >= 1 || row.workerBusy.length ? `  worker ${row.workerCpuPercent} % of a core${row.workerBusy.length ? `: ${row.workerBusy.join(', ')}` : ''}` : ''}`,
           );
         }
         // The baseline runs in this process, not in the profiled web process.
@@ -364,6 +403,7 @@ async function main() {
     machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version },
     loadAverage: os.loadavg(),
     durationSeconds: duration,
+    rounds: roundCount,
     profiled: profiling,
     // The largest book's figures at the top level, as before BENCH_SCALES; every book's under `books`.
     ...largest,

@@ -14,6 +14,8 @@ export interface Row {
   target: string;
   kind: TargetKind;
   concurrency: number;
+  /** Timed rounds; every figure below is their median (BENCH_ROUNDS). */
+  rounds: number;
   requestsPerSecond: number;
   p50: number;
   p99: number;
@@ -25,6 +27,8 @@ export interface Row {
   /** Server CPU per request, ms (bench/cpu.ts): the web process (null for the baseline, which runs in the bench's process) and PostgreSQL. */
   webCpuMs: number | null;
   pgCpuMs: number;
+  /** The worker's CPU while the figure was taken, % of one core: it shares the two cores with the web process and PostgreSQL. */
+  workerCpuPercent: number;
   /** The worker's jobs that were running while the figure was taken (their PostgreSQL time is in pgCpuMs). */
   workerBusy: string[];
 }
