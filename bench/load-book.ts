@@ -94,10 +94,12 @@ export async function markOverdueHandled(sequelize: Sequelize, log: (line: strin
  */
 export async function foldMaintainedTotals(sequelize: Sequelize, log: (line: string) => void) {
   const started = Date.now();
-  for (const fold of ['compact_invoice_summaries', 'compact_open_book_totals', 'compact_client_book_totals', 'compact_client_month_starts']) {
+  for (const fold of ['compact_invoice_summaries', 'compact_open_book_totals', 'compact_client_book_totals', 'compact_client_month_starts', 'compact_workflow_instance_totals']) {
     await sequelize.query(`SELECT ${fold}()`);
   }
-  await sequelize.query('VACUUM (ANALYZE) invoice_status_deltas, invoice_day_deltas, invoice_payable_deltas, open_book_deltas, client_book_deltas, client_month_start_deltas');
+  await sequelize.query(
+    'VACUUM (ANALYZE) invoice_status_deltas, invoice_day_deltas, invoice_payable_deltas, open_book_deltas, client_book_deltas, client_month_start_deltas, workflow_instance_deltas',
+  );
   log(`maintained totals folded as the hourly housekeeping does (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }
 

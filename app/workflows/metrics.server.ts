@@ -1,4 +1,4 @@
-import { selectOne } from '../db.server.ts';
+import { execute, selectOne } from '../db.server.ts';
 
 /** GET /api/workflow-metrics (docs/domain-model.md Workflow metrics), computed in SQL. */
 export interface WorkflowMetrics {
@@ -11,13 +11,19 @@ export interface WorkflowMetrics {
   averageProcessingTime: number;
 }
 
+/**
+ * From the totals the database keeps per status (db/migrations/2026.11.29T08.00.00.workflow-totals.ts): every
+ * dashboard view read every instance ever started before.
+ */
 export async function workflowMetrics(): Promise<WorkflowMetrics> {
   const row = await selectOne<{ total: number; active: number; rate: string | null; minutes: string | null }>(
-    `SELECT count(*)::int AS total,
-            count(*) FILTER (WHERE status = 'running')::int AS active,
-            round(100.0 * count(*) FILTER (WHERE status = 'completed') / nullif(count(*), 0), 1) AS rate,
-            round(CAST(avg(extract(epoch FROM completed_at - started_at) / 60) FILTER (WHERE status = 'completed') AS numeric), 1) AS minutes
-       FROM workflow_instances`,
+    `WITH totals AS (
+       SELECT status, sum(instances) AS instances, sum(completed_seconds) AS seconds FROM workflow_instance_deltas GROUP BY status)
+     SELECT coalesce(sum(instances), 0)::int AS total,
+            coalesce(sum(instances) FILTER (WHERE status = 'running'), 0)::int AS active,
+            round(100.0 * coalesce(sum(instances) FILTER (WHERE status = 'completed'), 0) / nullif(sum(instances), 0), 1) AS rate,
+            round(sum(seconds) FILTER (WHERE status = 'completed') / nullif(sum(instances) FILTER (WHERE status = 'completed'), 0) / 60, 1) AS minutes
+       FROM totals`,
   );
   return {
     totalWorkflows: row?.total ?? 0,
@@ -25,4 +31,9 @@ export async function workflowMetrics(): Promise<WorkflowMetrics> {
     completionRate: Number(row?.rate ?? 0),
     averageProcessingTime: Number(row?.minutes ?? 0),
   };
+}
+
+/** Folds the instance totals' deltas into one row per status (the hourly housekeeping), so the sums stay short. */
+export async function compactWorkflowTotals(): Promise<void> {
+  await execute('SELECT compact_workflow_instance_totals()');
 }
