@@ -94,7 +94,14 @@ export async function markOverdueHandled(sequelize: Sequelize, log: (line: strin
  */
 export async function foldMaintainedTotals(sequelize: Sequelize, log: (line: string) => void) {
   const started = Date.now();
-  for (const fold of ['compact_invoice_summaries', 'compact_open_book_totals', 'compact_client_book_totals', 'compact_client_month_starts', 'compact_workflow_instance_totals']) {
+  for (const fold of [
+    'compact_invoice_summaries',
+    'compact_open_book_totals',
+    'compact_client_book_totals',
+    'compact_client_month_starts',
+    'compact_workflow_instance_totals',
+    'compact_open_task_counts',
+  ]) {
     await sequelize.query(`SELECT ${fold}()`);
   }
   await sequelize.query(

@@ -1,4 +1,4 @@
-import { selectOne } from '../db.server.ts';
+import { execute, selectOne } from '../db.server.ts';
 
 /** A user's open tasks: assigned to them, pending or in progress. */
 export const OPEN_TASKS_OF_USER = "assigned_to = :userId AND status IN ('pending', 'in_progress')";
@@ -15,7 +15,15 @@ export function openTaskCount(userId: string, request?: Request): Promise<number
   const shared = request && (request.method === 'GET' || request.method === 'HEAD');
   const known = shared ? countOfRequest.get(request) : undefined;
   if (known && known.userId === userId) return known.count;
-  const count = selectOne<{ total: number }>(`SELECT count(*)::int AS total FROM tasks WHERE ${OPEN_TASKS_OF_USER}`, { userId }).then((row) => row?.total ?? 0);
+  // The count the database keeps per user (db/migrations/2026.11.29T08.10.00.open-task-counts.ts), not a count of the tasks.
+  const count = selectOne<{ total: number }>(`SELECT coalesce(sum(tasks), 0)::int AS total FROM open_task_deltas WHERE user_id = :userId`, { userId }).then(
+    (row) => row?.total ?? 0,
+  );
   if (shared) countOfRequest.set(request, { userId, count });
   return count;
+}
+
+/** Folds each user's open-task deltas into one row (the hourly housekeeping), so the sums stay short. */
+export async function compactOpenTaskCounts(): Promise<void> {
+  await execute('SELECT compact_open_task_counts()');
 }

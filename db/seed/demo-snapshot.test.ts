@@ -52,6 +52,7 @@ const RANDOM_COLUMNS: Record<string, string[]> = {
   // A statement's open-book deltas are numbered in the order its plan groups them, which is the planner's choice.
   open_book_deltas: ['id'],
   workflow_instance_deltas: ['id'],
+  open_task_deltas: ['id'],
 };
 
 /** Rows whose id the database draws, named by what identifies them. */
@@ -101,7 +102,7 @@ describe('the demo book', () => {
 // book got its clients' ledgers (reserve releases net of the fee's VAT, used credit as the ledger sums, four adjustments),
 // and the dashboard's maintained month changes of the advances outstanding (client_advance_changes, filled by trigger);
 // client_book_deltas (the dashboard's client totals) are filled by trigger from the same clients, and
-// workflow_instance_deltas (the workflow totals) from the same instances.
+// workflow_instance_deltas (the workflow totals) from the same instances, open_task_deltas from the same tasks.
 const RECORDED: Record<string, string> = {
   activity_logs: '655 6b11018b28a3d5c4',
   agreements: '41 0d75e2756edfa579',
@@ -144,6 +145,7 @@ const RECORDED: Record<string, string> = {
   open_book_changes: '985 f8edfdb479c36a0b',
   open_book_deltas: '4045 7e271ab022ef7edc',
   open_book_totals: '0 e3b0c44298fc1c14',
+  open_task_deltas: '6 244dd642d442938f',
   outgoing_einvoice_counters: '1 f1f9ca9115eb8b74',
   outgoing_einvoices: '320 a4f12c142245be3b',
   payments: '564 6e156bdde29ddaf5',

@@ -7,6 +7,7 @@ import { compactClientBookTotals } from '../../app/dashboard/metrics.server.ts';
 import { compactInvoiceSummaries } from '../../app/invoices/summaries.server.ts';
 import { purgeExpiredDrafts } from '../../app/onboarding/drafts.server.ts';
 import { purgeRegistrationRateLimits } from '../../app/onboarding/rate-limit.server.ts';
+import { compactOpenTaskCounts } from '../../app/tasks/open-count.server.ts';
 import { compactWorkflowTotals } from '../../app/workflows/metrics.server.ts';
 import type { JobHandler } from './define.ts';
 
@@ -18,8 +19,9 @@ import type { JobHandler } from './define.ts';
  * Each purge is idempotent: a rerun finds nothing. It also folds the
  * invoice count deltas (app/invoices/summaries.server.ts), the open book's
  * (app/analytics/ageing.server.ts), the dashboard's client totals
- * (app/dashboard/metrics.server.ts) and the workflow totals
- * (app/workflows/metrics.server.ts) so they stay short.
+ * (app/dashboard/metrics.server.ts), the workflow totals
+ * (app/workflows/metrics.server.ts) and each user's open-task count
+ * (app/tasks/open-count.server.ts) so they stay short.
  */
 export const queue = 'housekeeping';
 
@@ -36,6 +38,7 @@ export const handler: JobHandler<typeof queue> = async (_jobs, { log }) => {
   await compactOpenBook();
   await compactClientBookTotals();
   await compactWorkflowTotals();
+  await compactOpenTaskCounts();
   const total = Object.values(removed).reduce((sum, count) => sum + count, 0);
   if (total > 0) log.info(`housekeeping: removed ${JSON.stringify(removed)}`);
 };
