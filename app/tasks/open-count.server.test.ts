@@ -49,7 +49,7 @@ describe("a user's open task count", () => {
 });
 
 /**
- * The count is kept by the database per user (db/migrations/2026.11.29T08.10.00.open-task-counts.ts): it must equal
+ * The count is kept by the database per user (db/migrations/2026.11.29T08.00.00.workflow-and-task-totals.ts): it must equal
  * counting each user's tasks whatever statements changed them, concurrent writers and compaction included.
  */
 describe('the open task counts the database keeps', () => {

@@ -5,7 +5,7 @@ import { insertClient } from '../../tests/factories.ts';
 
 /**
  * The workflow figures come from totals the database keeps
- * (db/migrations/2026.11.29T08.00.00.workflow-totals.ts). They must equal the
+ * (db/migrations/2026.11.29T08.00.00.workflow-and-task-totals.ts). They must equal the
  * figures read from every instance, whatever statements changed the
  * instances: inserts single and in bulk, status changes and completions,
  * deletes, rolled-back transactions, compaction and writers at once.

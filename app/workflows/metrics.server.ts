@@ -12,7 +12,7 @@ export interface WorkflowMetrics {
 }
 
 /**
- * From the totals the database keeps per status (db/migrations/2026.11.29T08.00.00.workflow-totals.ts): every
+ * From the totals the database keeps per status (db/migrations/2026.11.29T08.00.00.workflow-and-task-totals.ts): every
  * dashboard view read every instance ever started before.
  */
 export async function workflowMetrics(): Promise<WorkflowMetrics> {

@@ -24,8 +24,7 @@ import * as payableTotal from './2026.11.28T09.00.00.payable-total.ts';
 import * as clientBookTotals from './2026.11.28T11.00.00.client-book-totals.ts';
 import * as clientMonthStart from './2026.11.28T11.10.00.client-month-start.ts';
 import * as searchIndexUpkeep from './2026.11.28T19.00.00.search-index-upkeep.ts';
-import * as workflowTotals from './2026.11.29T08.00.00.workflow-totals.ts';
-import * as openTaskCounts from './2026.11.29T08.10.00.open-task-counts.ts';
+import * as workflowAndTaskTotals from './2026.11.29T08.00.00.workflow-and-task-totals.ts';
 
 /**
  * Every migration in the order it runs. Listed explicitly (not globbed) so the
@@ -58,6 +57,5 @@ export const migrations: Array<{ name: string; module: MigrationModule }> = [
   { name: '2026.11.28T11.00.00.client-book-totals', module: clientBookTotals },
   { name: '2026.11.28T11.10.00.client-month-start', module: clientMonthStart },
   { name: '2026.11.28T19.00.00.search-index-upkeep', module: searchIndexUpkeep },
-  { name: '2026.11.29T08.00.00.workflow-totals', module: workflowTotals },
-  { name: '2026.11.29T08.10.00.open-task-counts', module: openTaskCounts },
+  { name: '2026.11.29T08.00.00.workflow-and-task-totals', module: workflowAndTaskTotals },
 ];
