@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { selectOne, selectRows } from '../db.server.ts';
+import { execute, selectOne, selectRows } from '../db.server.ts';
 import { outboxDir } from './mailer.server.ts';
 import { iso } from '../utils/api-values.ts';
 import type { EmailLog, EmailTemplate } from '../../db/models/index.ts';
@@ -39,7 +39,8 @@ export async function listLogs({ limit = 100, offset = 0, campaignId }: { limit?
         ORDER BY l.created_at DESC, l.id DESC LIMIT :limit OFFSET :offset`,
       { limit, offset, campaignId },
     ),
-    selectOne<{ n: number }>(`SELECT count(*)::int AS n FROM email_logs l ${where}`, { campaignId }),
+    // The totals the database keeps (db/migrations/2026.11.29T10.00.00.email-log-totals.ts), not a count of the log.
+    selectOne<{ n: number }>(`SELECT coalesce(sum(logs), 0)::int AS n FROM email_log_deltas ${campaignId ? 'WHERE campaign_id = :campaignId' : ''}`, { campaignId }),
   ]);
   const logs: EmailLogDto[] = rows.map((row) => ({
     id: row.id,
@@ -76,7 +77,7 @@ export async function emailSummary(): Promise<EmailSummary> {
             CASE WHEN l.total = 0 THEN 0 ELSE round(l.clicked * 100.0 / l.total, 1) END AS clicked_pct,
             (SELECT count(*)::int FROM email_templates WHERE is_active) AS active_templates,
             (SELECT count(*)::int FROM email_campaigns WHERE status = 'sending') AS sending
-       FROM (SELECT count(*)::int AS total, count(opened_at)::int AS opened, count(clicked_at)::int AS clicked FROM email_logs) l`,
+       FROM (SELECT coalesce(sum(logs), 0)::int AS total, coalesce(sum(opened), 0)::int AS opened, coalesce(sum(clicked), 0)::int AS clicked FROM email_log_deltas) l`,
   ))!;
   return {
     totalSent: row.total,
@@ -87,6 +88,11 @@ export async function emailSummary(): Promise<EmailSummary> {
     activeTemplates: row.active_templates,
     campaignsInProgress: row.sending,
   };
+}
+
+/** Folds the delivery log's deltas into one row per campaign (the hourly housekeeping), so the sums stay short. */
+export async function compactEmailLogTotals(): Promise<void> {
+  await execute('SELECT compact_email_log_totals()');
 }
 
 /** The newest .eml files of the local outbox (used when SMTP_URL is unset). */

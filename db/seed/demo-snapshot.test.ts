@@ -53,6 +53,7 @@ const RANDOM_COLUMNS: Record<string, string[]> = {
   open_book_deltas: ['id'],
   workflow_instance_deltas: ['id'],
   open_task_deltas: ['id'],
+  email_log_deltas: ['id'],
 };
 
 /** Rows whose id the database draws, named by what identifies them. */
@@ -102,7 +103,8 @@ describe('the demo book', () => {
 // book got its clients' ledgers (reserve releases net of the fee's VAT, used credit as the ledger sums, four adjustments),
 // and the dashboard's maintained month changes of the advances outstanding (client_advance_changes, filled by trigger);
 // client_book_deltas (the dashboard's client totals) are filled by trigger from the same clients, and
-// workflow_instance_deltas (the workflow totals) from the same instances, open_task_deltas from the same tasks.
+// workflow_instance_deltas (the workflow totals) from the same instances, open_task_deltas from the same tasks,
+// email_log_deltas from the same delivery log.
 const RECORDED: Record<string, string> = {
   activity_logs: '655 6b11018b28a3d5c4',
   agreements: '41 0d75e2756edfa579',
@@ -127,6 +129,7 @@ const RECORDED: Record<string, string> = {
   dunning_notices: '12 f792cf2c8c5a43c1',
   email_attachments: '16 4651a546c13de0a1',
   email_campaigns: '5 72f84eadc2726910',
+  email_log_deltas: '6 c86bc5f26c0cc6fe',
   email_logs: '122 228cfe0777083638',
   email_templates: '12 a1f3ba7e7cc1d6e5',
   incoming_einvoices: '0 e3b0c44298fc1c14',

@@ -4,6 +4,7 @@ import { purgeExpiredUserTokens } from '../../app/auth/users.server.ts';
 import { purgeUnclaimedUploads } from '../../app/documents/uploads.server.ts';
 import { compactOpenBook } from '../../app/analytics/ageing.server.ts';
 import { compactClientBookTotals } from '../../app/dashboard/metrics.server.ts';
+import { compactEmailLogTotals } from '../../app/email/logs.server.ts';
 import { compactInvoiceSummaries } from '../../app/invoices/summaries.server.ts';
 import { purgeExpiredDrafts } from '../../app/onboarding/drafts.server.ts';
 import { purgeRegistrationRateLimits } from '../../app/onboarding/rate-limit.server.ts';
@@ -20,8 +21,9 @@ import type { JobHandler } from './define.ts';
  * invoice count deltas (app/invoices/summaries.server.ts), the open book's
  * (app/analytics/ageing.server.ts), the dashboard's client totals
  * (app/dashboard/metrics.server.ts), the workflow totals
- * (app/workflows/metrics.server.ts) and each user's open-task count
- * (app/tasks/open-count.server.ts) so they stay short.
+ * (app/workflows/metrics.server.ts), each user's open-task count
+ * (app/tasks/open-count.server.ts) and the delivery log's figures
+ * (app/email/logs.server.ts) so they stay short.
  */
 export const queue = 'housekeeping';
 
@@ -39,6 +41,7 @@ export const handler: JobHandler<typeof queue> = async (_jobs, { log }) => {
   await compactClientBookTotals();
   await compactWorkflowTotals();
   await compactOpenTaskCounts();
+  await compactEmailLogTotals();
   const total = Object.values(removed).reduce((sum, count) => sum + count, 0);
   if (total > 0) log.info(`housekeeping: removed ${JSON.stringify(removed)}`);
 };
