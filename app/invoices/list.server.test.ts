@@ -116,6 +116,20 @@ describe('the invoice list', () => {
     expect(plan).toContain('invoices_number_grams_idx');
     // and the rows it finds are checked by ILIKE, not by computing their pieces again.
     expect(plan).not.toMatch(/Filter:.*invoice_number_grams/);
+
+    // A term shorter than a trigram is not looked for in the description's index (which would return every entry), and no row's pieces are computed.
+    for (const short of ['12', 'č']) {
+      const shortPlan = await inTransaction(async (transaction) => {
+        await execute('SET LOCAL enable_seqscan = off', {}, { transaction });
+        const replacements: Record<string, unknown> = {};
+        const rows = await selectRows<{ 'QUERY PLAN': string }>(`EXPLAIN SELECT i.id FROM invoices i WHERE ${invoiceSearchCondition('i', short, replacements)}`, replacements, {
+          transaction,
+        });
+        return rows.map((row) => row['QUERY PLAN']).join('\n');
+      });
+      expect(shortPlan, short).not.toContain('trgm');
+      expect(shortPlan, short).not.toContain('invoice_number_grams');
+    }
   });
 
   it('totals equal counting the book, for the whole book, each status and a client', async () => {
