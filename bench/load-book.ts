@@ -100,13 +100,14 @@ export async function foldMaintainedTotals(sequelize: Sequelize, log: (line: str
     'compact_client_book_totals',
     'compact_client_month_starts',
     'compact_workflow_instance_totals',
+    'compact_workflow_finish_month_totals',
     'compact_open_task_counts',
     'compact_email_log_totals',
   ]) {
     await sequelize.query(`SELECT ${fold}()`);
   }
   await sequelize.query(
-    'VACUUM (ANALYZE) invoice_status_deltas, invoice_day_deltas, invoice_payable_deltas, open_book_deltas, client_book_deltas, client_month_start_deltas, workflow_instance_deltas, open_task_deltas, email_log_deltas',
+    'VACUUM (ANALYZE) invoice_status_deltas, invoice_day_deltas, invoice_payable_deltas, open_book_deltas, client_book_deltas, client_month_start_deltas, workflow_instance_deltas, workflow_finish_month_deltas, open_task_deltas, email_log_deltas',
   );
   log(`maintained totals folded as the hourly housekeeping does (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 }

@@ -143,6 +143,30 @@ describe('dashboard metrics over the demo book', () => {
     const current = await rate(thisMonth, null);
     const previous = await rate(lastMonth, thisMonth);
     expect(notes.automationSuccessChange).toBe(current === null || previous === null ? null : Math.round(10 * (current - previous)) / 10);
+
+    // Instances finished in each window (and before them, which only the all-time rate counts): the rates follow.
+    const finish = (status: 'completed' | 'failed', at: Date, count: number) =>
+      getSequelize().query(
+        `INSERT INTO workflow_instances (workflow_id, status, entity_type, entity_id, steps, started_at, completed_at, updated_at)
+         SELECT (SELECT id FROM workflow_definitions ORDER BY id LIMIT 1), :status, 'client', gen_random_uuid(), '[]'::jsonb,
+                CAST(:at AS timestamptz) - interval '1 hour', CASE WHEN :status = 'completed' THEN CAST(:at AS timestamptz) END, CAST(:at AS timestamptz)
+           FROM generate_series(1, :count)`,
+        { replacements: { status, at: at.toISOString(), count } },
+      );
+    const day = 24 * 3600 * 1000;
+    await finish('completed', new Date(thisMonth.getTime() + 60_000), 3);
+    await finish('failed', new Date(thisMonth.getTime() + 120_000), 1);
+    await finish('completed', new Date(lastMonth.getTime() + day), 1);
+    await finish('failed', new Date(thisMonth.getTime() - 60_000), 2);
+    await finish('failed', new Date(lastMonth.getTime() - day), 5);
+    const after = await dashboardMetrics({ now });
+    const [currentAfter, previousAfter] = [await rate(thisMonth, null), await rate(lastMonth, thisMonth)];
+    expect(currentAfter).not.toBeNull();
+    expect(previousAfter).not.toBeNull();
+    expect(after.notes.automationSuccessChange).toBe(Math.round(10 * (currentAfter! - previousAfter!)) / 10);
+    const completed = await count(`SELECT count(*)::int AS n FROM workflow_instances WHERE status = 'completed'`);
+    const failed = await count(`SELECT count(*)::int AS n FROM workflow_instances WHERE status = 'failed'`);
+    expect(after.automationSuccess).toBe(Math.round((1000 * completed) / (completed + failed)) / 10);
   });
 
   it('GET /api/dashboard/metrics answers exactly the spec fields plus notes', async () => {

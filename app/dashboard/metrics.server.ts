@@ -47,11 +47,6 @@ export interface DashboardMetrics {
 
 const num = (value: string | number | null | undefined) => (value === null || value === undefined ? null : Number(value));
 
-/** The first instant of `now`'s Croatian month, and of the month before. */
-const MONTH_STARTS = `
-  (date_trunc('month', CAST(:now AS timestamptz) AT TIME ZONE :tz) AT TIME ZONE :tz) AS this_month,
-  ((date_trunc('month', CAST(:now AS timestamptz) AT TIME ZONE :tz) - interval '1 month') AT TIME ZONE :tz) AS last_month`;
-
 /**
  * What active clients could draw at the start of a month (`firstDay`, its first Croatian day), with their limits and
  * status now: advances outstanding then = used_credit less how much they grew over this month and any later one
@@ -114,12 +109,12 @@ export async function monthStartAvailable(firstDay: string): Promise<string> {
 
 /** The cards and their sub-notes: clients, invoices and workflow instances, one query each. */
 async function cardFigures(now: Date) {
-  // The month start as a value the planner sees, so this month's rows are found by range on the right index.
-  const bounds = (await selectOne<{ this_month: Date; first_day: string }>(
-    `SELECT ${MONTH_STARTS}, to_char(date_trunc('month', CAST(:now AS timestamptz) AT TIME ZONE :tz), 'YYYY-MM-DD') AS first_day`,
+  // The month's first Croatian day as a value the planner sees, so the month rows are found by range on their index.
+  const bounds = (await selectOne<{ first_day: string; last_month_first_day: string }>(
+    `SELECT to_char(date_trunc('month', CAST(:now AS timestamptz) AT TIME ZONE :tz), 'YYYY-MM-DD') AS first_day,
+            to_char(date_trunc('month', CAST(:now AS timestamptz) AT TIME ZONE :tz) - interval '1 month', 'YYYY-MM-DD') AS last_month_first_day`,
     { now: now.toISOString(), tz: DASHBOARD_TIME_ZONE },
   ))!;
-  const replacements = { now: now.toISOString(), tz: DASHBOARD_TIME_ZONE, thisMonth: new Date(bounds.this_month).toISOString() };
   const [clients, availableBefore, invoices, workflows] = await Promise.all([
     selectOne<{ available: string; active: number; new_active: number; low: number; medium: number; high: number }>(
       // The totals the database keeps per month a client was created in
@@ -134,17 +129,22 @@ async function cardFigures(now: Date) {
     monthStartAvailable(bounds.first_day),
     invoiceStatusTotals(),
     selectOne<{ success: string | null; this_month: string | null; last_month: string | null }>(
-      `WITH bounds AS (SELECT ${MONTH_STARTS}),
-            finished AS (
-              SELECT w.status, coalesce(w.completed_at, w.updated_at) AS finished_at
-                FROM workflow_instances w WHERE w.status IN ('completed', 'failed'))
-       SELECT round(100.0 * count(*) FILTER (WHERE f.status = 'completed') / nullif(count(*), 0), 1) AS success,
-              round(100.0 * count(*) FILTER (WHERE f.status = 'completed' AND f.finished_at >= b.this_month)
-                / nullif(count(*) FILTER (WHERE f.finished_at >= b.this_month), 0), 1) AS this_month,
-              round(100.0 * count(*) FILTER (WHERE f.status = 'completed' AND f.finished_at >= b.last_month AND f.finished_at < b.this_month)
-                / nullif(count(*) FILTER (WHERE f.finished_at >= b.last_month AND f.finished_at < b.this_month), 0), 1) AS last_month
-         FROM finished f CROSS JOIN bounds b`,
-      replacements,
+      // The totals the database keeps: per status over all time (db/migrations/2026.11.29T08.00.00.workflow-and-task-totals.ts)
+      // and per Croatian month an instance finished in (db/migrations/2026.11.29T11.00.00.workflow-finish-months.ts).
+      `WITH totals AS (
+              SELECT sum(instances) FILTER (WHERE status = 'completed') AS completed, sum(instances) FILTER (WHERE status IN ('completed', 'failed')) AS finished
+                FROM workflow_instance_deltas),
+            months AS (
+              SELECT sum(completed) FILTER (WHERE month >= CAST(:firstDay AS date)) AS this_completed,
+                     sum(completed + failed) FILTER (WHERE month >= CAST(:firstDay AS date)) AS this_finished,
+                     sum(completed) FILTER (WHERE month < CAST(:firstDay AS date)) AS last_completed,
+                     sum(completed + failed) FILTER (WHERE month < CAST(:firstDay AS date)) AS last_finished
+                FROM workflow_finish_month_deltas WHERE month >= CAST(:lastMonthFirstDay AS date))
+       SELECT round(100.0 * totals.completed / nullif(totals.finished, 0), 1) AS success,
+              round(100.0 * months.this_completed / nullif(months.this_finished, 0), 1) AS this_month,
+              round(100.0 * months.last_completed / nullif(months.last_finished, 0), 1) AS last_month
+         FROM totals CROSS JOIN months`,
+      { firstDay: bounds.first_day, lastMonthFirstDay: bounds.last_month_first_day },
     ),
   ]);
   return { clients: { ...clients!, available_before: availableBefore }, invoices: invoices!, workflows: workflows! };

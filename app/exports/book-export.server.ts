@@ -108,6 +108,7 @@ export const NOT_EXPORTED: Readonly<Record<string, string>> = {
   client_month_starts: 'the months whose dashboard figure the database keeps',
   client_month_start_deltas: "running totals derived from clients and their ledger's advance changes",
   workflow_instance_deltas: 'running totals derived from workflow_instances',
+  workflow_finish_month_deltas: 'running totals derived from workflow_instances',
   open_task_deltas: 'running counts derived from tasks',
   email_log_deltas: 'running counts derived from email_logs',
   worker_heartbeats: 'liveness of worker processes',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { execute, inTransaction, selectOne } from '../db.server.ts';
+import { execute, inTransaction, selectOne, selectRows } from '../db.server.ts';
 import { compactWorkflowTotals, workflowMetrics } from './metrics.server.ts';
 import { insertClient } from '../../tests/factories.ts';
 
@@ -28,7 +28,21 @@ async function readFromTheInstances() {
   };
 }
 
-const expectFiguresMatchTheInstances = async () => expect(await workflowMetrics()).toEqual(await readFromTheInstances());
+/** The finished instances per Croatian month (the dashboard's month-on-month success), as kept and as counted. */
+const finishMonths = (from: 'deltas' | 'instances') =>
+  selectRows<{ month: string; completed: number; failed: number }>(
+    from === 'deltas'
+      ? `SELECT to_char(month, 'YYYY-MM') AS month, sum(completed)::int AS completed, sum(failed)::int AS failed
+           FROM workflow_finish_month_deltas GROUP BY month HAVING sum(completed) <> 0 OR sum(failed) <> 0 ORDER BY month`
+      : `SELECT to_char(coalesce(completed_at, updated_at) AT TIME ZONE 'Europe/Zagreb', 'YYYY-MM') AS month,
+                count(*) FILTER (WHERE status = 'completed')::int AS completed, count(*) FILTER (WHERE status = 'failed')::int AS failed
+           FROM workflow_instances WHERE status IN ('completed', 'failed') GROUP BY 1 ORDER BY 1`,
+  );
+
+const expectFiguresMatchTheInstances = async () => {
+  expect(await workflowMetrics()).toEqual(await readFromTheInstances());
+  expect(await finishMonths('deltas')).toEqual(await finishMonths('instances'));
+};
 const deltaRows = async () => (await selectOne<{ n: number }>('SELECT count(*)::int AS n FROM workflow_instance_deltas'))!.n;
 
 async function definition(): Promise<string> {
@@ -63,6 +77,14 @@ describe('workflow metrics', () => {
     await startInstances(workflowId, clientId, { count: 4, status: 'paused' });
     await startInstances(workflowId, clientId, { count: 3, status: 'failed' });
     await startInstances(workflowId, clientId, { count: 9 });
+    // Finished in earlier months, which the month-on-month figures keep apart.
+    await startInstances(workflowId, clientId, { count: 6, status: 'completed', startedMinutesAgo: 90 * 24 * 60, completedMinutesAgo: 45 * 24 * 60 });
+    await execute(
+      `INSERT INTO workflow_instances (workflow_id, status, entity_type, entity_id, steps, started_at, updated_at)
+       VALUES (:workflowId, 'failed', 'client', :clientId, '[]'::jsonb, now() - interval '80 days', now() - interval '70 days')`,
+      { workflowId, clientId },
+    );
+    expect((await finishMonths('instances')).length).toBeGreaterThan(1);
     await expectFiguresMatchTheInstances();
 
     // Completions as the engine writes them, one and in bulk; a failure; a restart of a failed one.

@@ -33,7 +33,8 @@ export async function workflowMetrics(): Promise<WorkflowMetrics> {
   };
 }
 
-/** Folds the instance totals' deltas into one row per status (the hourly housekeeping), so the sums stay short. */
+/** Folds the instance totals' deltas into one row per status, and the finished ones' into one per month (the hourly housekeeping), so the sums stay short. */
 export async function compactWorkflowTotals(): Promise<void> {
   await execute('SELECT compact_workflow_instance_totals()');
+  await execute('SELECT compact_workflow_finish_month_totals()');
 }

@@ -26,6 +26,7 @@ import * as clientMonthStart from './2026.11.28T11.10.00.client-month-start.ts';
 import * as searchIndexUpkeep from './2026.11.28T19.00.00.search-index-upkeep.ts';
 import * as workflowAndTaskTotals from './2026.11.29T08.00.00.workflow-and-task-totals.ts';
 import * as emailLogTotals from './2026.11.29T10.00.00.email-log-totals.ts';
+import * as workflowFinishMonths from './2026.11.29T11.00.00.workflow-finish-months.ts';
 
 /**
  * Every migration in the order it runs. Listed explicitly (not globbed) so the
@@ -60,4 +61,5 @@ export const migrations: Array<{ name: string; module: MigrationModule }> = [
   { name: '2026.11.28T19.00.00.search-index-upkeep', module: searchIndexUpkeep },
   { name: '2026.11.29T08.00.00.workflow-and-task-totals', module: workflowAndTaskTotals },
   { name: '2026.11.29T10.00.00.email-log-totals', module: emailLogTotals },
+  { name: '2026.11.29T11.00.00.workflow-finish-months', module: workflowFinishMonths },
 ];

@@ -52,6 +52,7 @@ const RANDOM_COLUMNS: Record<string, string[]> = {
   // A statement's open-book deltas are numbered in the order its plan groups them, which is the planner's choice.
   open_book_deltas: ['id'],
   workflow_instance_deltas: ['id'],
+  workflow_finish_month_deltas: ['id'],
   open_task_deltas: ['id'],
   email_log_deltas: ['id'],
 };
@@ -103,7 +104,7 @@ describe('the demo book', () => {
 // book got its clients' ledgers (reserve releases net of the fee's VAT, used credit as the ledger sums, four adjustments),
 // and the dashboard's maintained month changes of the advances outstanding (client_advance_changes, filled by trigger);
 // client_book_deltas (the dashboard's client totals) are filled by trigger from the same clients, and
-// workflow_instance_deltas (the workflow totals) from the same instances, open_task_deltas from the same tasks,
+// workflow_instance_deltas and workflow_finish_month_deltas (the workflow totals) from the same instances, open_task_deltas from the same tasks,
 // email_log_deltas from the same delivery log.
 const RECORDED: Record<string, string> = {
   activity_logs: '655 6b11018b28a3d5c4',
@@ -165,6 +166,7 @@ const RECORDED: Record<string, string> = {
   worker_heartbeats: '0 e3b0c44298fc1c14',
   write_off_requests: '2 7369a9f3ccf9b1ba',
   workflow_definitions: '4 dc97cd556085e5d7',
+  workflow_finish_month_deltas: '7 8ad97c083364bb11',
   workflow_instance_deltas: '4 111738361764a817',
   workflow_instances: '40 d957a01c6560d63c',
   workflow_step_runs: '161 7bb1fdca12262208',
