@@ -35,13 +35,28 @@ export function containsPattern(term: string) {
  * trigram index finds against it, and the description answers that without
  * computing the row's pieces.
  */
+/**
+ * Whether pg_trgm finds a trigram to look for in `%term%`: a word (a run of
+ * letters and digits) counts its characters, two more when a non-word
+ * character precedes it within the term and one more when one follows it (the
+ * pattern's % ends add none); one word of three makes a trigram.
+ */
+function hasTrigram(term: string): boolean {
+  for (const word of term.matchAll(/[\p{L}\p{N}]+/gu)) {
+    const start = word.index;
+    const end = start + word[0].length;
+    if ([...word[0]].length + (start > 0 ? 2 : 0) + (end < term.length ? 1 : 0) >= 3) return true;
+  }
+  return false;
+}
+
 export function invoiceSearchCondition(alias: string, term: string, replacements: Record<string, unknown>): string {
   replacements.numberTerm = term;
   replacements.pattern = containsPattern(term);
-  // Shorter than a trigram, the description's index holds nothing to narrow by: PostgreSQL read all of it (a million
-  // entries for "12", ~5 s on the bench book) before checking every row anyway. The whole table is read instead, the
+  // Without a trigram (`12`, `č`, `---`), the description's index holds nothing to narrow by: PostgreSQL read all of it
+  // (a million entries, 5–7 s on the bench book) before checking every row anyway. The whole table is read instead, the
   // same comparison made by strpos without computing any row's pieces (~1 s there; docs/benchmarks.md).
-  if ([...term].length < 3) {
+  if (!hasTrigram(term)) {
     return `(strpos(lower(${alias}.description), lower(:numberTerm)) > 0 OR strpos(lower(${alias}.invoice_number), lower(:numberTerm)) > 0)`;
   }
   return (
