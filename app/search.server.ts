@@ -59,9 +59,19 @@ export function invoiceSearchCondition(alias: string, term: string, replacements
   if (!hasTrigram(term)) {
     return `(strpos(lower(${alias}.description), lower(:numberTerm)) > 0 OR strpos(lower(${alias}.invoice_number), lower(:numberTerm)) > 0)`;
   }
+  // Most candidates the pieces find do hold the term, and lower-casing each one's number cost a third of the query
+  // (R-2025-000: 3,654 candidates, 1.9 of 4.0 ms). A number holding the term as typed, or upper-cased (how numbers are
+  // written), holds it lower-cased too, as a libc locale (the embedded server's and the image's) lowers letter by
+  // letter; the upper-cased form only where lowering it gives the term's own lowering back (not for a dotless ı,
+  // which upper-cases to I). So those two cheap comparisons come first and find nothing ILIKE would not.
+  const number = `${alias}.invoice_number`;
+  const numberHoldsTerm =
+    `strpos(${number}, :numberTerm) > 0` +
+    ` OR (lower(upper(:numberTerm)) = lower(:numberTerm) AND strpos(${number}, upper(:numberTerm)) > 0)` +
+    ` OR strpos(lower(${number}), lower(:numberTerm)) > 0`;
   return (
-    `((${alias}.description ILIKE :pattern OR invoice_number_grams(${alias}.invoice_number) @@ invoice_number_fragment(:numberTerm))` +
-    ` AND (invoice_number_fragment_is_exact(:numberTerm) OR strpos(lower(${alias}.invoice_number), lower(:numberTerm)) > 0 OR ${alias}.description ILIKE :pattern))`
+    `((${alias}.description ILIKE :pattern OR invoice_number_grams(${number}) @@ invoice_number_fragment(:numberTerm))` +
+    ` AND (invoice_number_fragment_is_exact(:numberTerm) OR ${numberHoldsTerm} OR ${alias}.description ILIKE :pattern))`
   );
 }
 

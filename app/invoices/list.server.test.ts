@@ -61,7 +61,8 @@ describe('the invoice list', () => {
   it('finds a number by a fragment in its middle, short or longer than an index piece, with any characters', async () => {
     const client = await insertClient({ name: 'Fragmenti d.o.o.' });
     const customer = await insertCustomer({ name: 'Kupac fragmenata d.d.' });
-    const made = ['R-2025-00421', 'R-2025-10042', 'X-2024-99999', `Ra'čun \\ 7&8:*!|(5)`, 'ČŽ-ŠĐ 2025/17/1', 'INV-ABCDEFGHIJKLMNOP'];
+    // The last holds the pieces of `ınv-abcd` (a dotless ı) and, upper-cased, the whole of it, but not the term itself.
+    const made = ['R-2025-00421', 'R-2025-10042', 'X-2024-99999', `Ra'čun \\ 7&8:*!|(5)`, 'ČŽ-ŠĐ 2025/17/1', 'INV-ABCDEFGHIJKLMNOP', 'ınv-ab v-abcd INV-ABCD'];
     for (const number of made) {
       await execute(
         `INSERT INTO invoices (client_id, customer_id, invoice_number, description, amount, issue_date, due_date)
@@ -76,6 +77,8 @@ describe('the invoice list', () => {
     expect(await numbers('2025-100')).toEqual(['R-2025-10042']);
     expect(await numbers('025-1')).toEqual(['R-2025-10042']);
     expect(await numbers('defghijklmn')).toEqual(['INV-ABCDEFGHIJKLMNOP']);
+    expect(await numbers('inv-abcd')).toEqual(['INV-ABCDEFGHIJKLMNOP', 'ınv-ab v-abcd INV-ABCD']);
+    expect(await numbers('ınv-abcd')).toEqual([]);
     // Every 6-character piece present but not in this order: not a match.
     expect(await numbers('ghijklabcdef')).toEqual([]);
     expect(await numbers('2024-0042')).toEqual([]);
@@ -93,13 +96,16 @@ describe('the invoice list', () => {
         for (const length of [1, 3, 6, 7, 11]) {
           const fragment = number.slice(start, start + length).trim();
           if (!fragment) continue;
-          const replacements: Record<string, unknown> = {};
-          const condition = invoiceSearchCondition('i', fragment, replacements);
-          const [viaIndex, plain] = await Promise.all([
-            selectRows<{ id: string }>(`SELECT i.id FROM invoices i WHERE ${condition} ORDER BY i.id`, replacements),
-            selectRows<{ id: string }>(`SELECT i.id FROM invoices i WHERE i.invoice_number ILIKE :pattern OR i.description ILIKE :pattern ORDER BY i.id`, replacements),
-          ]);
-          expect(viaIndex, fragment).toEqual(plain);
+          // As written, and typed in either case.
+          for (const term of new Set([fragment, fragment.toLowerCase(), fragment.toUpperCase()])) {
+            const replacements: Record<string, unknown> = {};
+            const condition = invoiceSearchCondition('i', term, replacements);
+            const [viaIndex, plain] = await Promise.all([
+              selectRows<{ id: string }>(`SELECT i.id FROM invoices i WHERE ${condition} ORDER BY i.id`, replacements),
+              selectRows<{ id: string }>(`SELECT i.id FROM invoices i WHERE i.invoice_number ILIKE :pattern OR i.description ILIKE :pattern ORDER BY i.id`, replacements),
+            ]);
+            expect(viaIndex, term).toEqual(plain);
+          }
         }
       }
     }
