@@ -22,3 +22,16 @@ describe('TRUST_PROXY', () => {
     }
   });
 });
+
+describe('DB_POOL_MAX', () => {
+  it('is unset by default (the pool is sized by the cores) and takes a whole number of connections', () => {
+    expect(parseEnv({ NODE_ENV: 'test' }).DB_POOL_MAX).toBeUndefined();
+    expect(parseEnv({ NODE_ENV: 'test', DB_POOL_MAX: '12' }).DB_POOL_MAX).toBe(12);
+  });
+
+  it('stops the start for anything that is not a number of connections', () => {
+    expect(() => parseEnv({ NODE_ENV: 'test', DB_POOL_MAX: 'many' })).toThrow('Invalid environment: DB_POOL_MAX must be a number (got "many")');
+    expect(() => parseEnv({ NODE_ENV: 'test', DB_POOL_MAX: '2.5' })).toThrow('Invalid environment: DB_POOL_MAX must be a whole number (got "2.5")');
+    expect(() => parseEnv({ NODE_ENV: 'test', DB_POOL_MAX: '0' })).toThrow('Invalid environment: DB_POOL_MAX must be between 1 and 1000 (got "0")');
+  });
+});

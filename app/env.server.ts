@@ -44,6 +44,13 @@ const envSchema = z.object({
     .min(1024, 'must be between 1024 and 65535')
     .max(65535, 'must be between 1024 and 65535')
     .optional(),
+  // Unset: twice the machine's cores, at least 4 (db/connection.ts).
+  DB_POOL_MAX: z.coerce
+    .number({ message: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be between 1 and 1000')
+    .max(1000, 'must be between 1 and 1000')
+    .optional(),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ADMIN_EMAIL: z.email('must be an email address').default('admin@finflow.local'),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
