@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
+import { poolSize } from '../db/connection.ts';
 
 /**
  * The baseline: a bare node:http + pg server answering GET /api/invoices with
@@ -38,7 +39,8 @@ function sessionIdOf(cookieHeader: string | undefined, secret: string): string |
 }
 
 export function startBaseline(databaseUrl: string, port: number, sessionSecret: string): Promise<{ close(): Promise<void> }> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+  // As many connections as FinFlow's web process opens: the pool's size is configuration, not the framework's cost.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize() });
   // An idle connection the server ends (the database stopping after a run) is no failure of the measurement; without a listener it would end the bench.
   pool.on('error', (error) => console.error(`[baseline] idle connection ended: ${error.message}`));
   const server = http.createServer(async (req, res) => {

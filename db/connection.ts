@@ -39,8 +39,8 @@ export function createSequelize(databaseUrl: string, options: { poolMax?: number
  * slower, while the web process waits for all of them; on two cores 4 connections answered lists and the dashboard
  * faster than 10, with a lower p99 (docs/benchmarks.md). A database on a larger machine of its own may want more.
  */
-function defaultPoolSize(cores = os.availableParallelism()): number {
-  return Math.max(4, 2 * cores);
+export function poolSize(): number {
+  return process.env.DB_POOL_MAX ? Number(process.env.DB_POOL_MAX) : Math.max(4, 2 * os.availableParallelism());
 }
 
 let shared: Sequelize | undefined;
@@ -50,7 +50,7 @@ export function getSequelize(): Sequelize {
   if (!shared) {
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error('DATABASE_URL is not set; start FinFlow with `npm start`, which provides it.');
-    shared = createSequelize(url, { poolMax: process.env.DB_POOL_MAX ? Number(process.env.DB_POOL_MAX) : defaultPoolSize() });
+    shared = createSequelize(url, { poolMax: poolSize() });
   }
   return shared;
 }
