@@ -19,6 +19,21 @@ export function containsPattern(term: string) {
 }
 
 /**
+ * Whether pg_trgm finds a trigram to look for in `%term%`: a word (a run of
+ * letters and digits) counts its characters, two more when a non-word
+ * character precedes it within the term and one more when one follows it (the
+ * pattern's % ends add none); one word of three makes a trigram.
+ */
+function hasTrigram(term: string): boolean {
+  for (const word of term.matchAll(/[\p{L}\p{N}]+/gu)) {
+    const start = word.index;
+    const end = start + word[0].length;
+    if ([...word[0]].length + (start > 0 ? 2 : 0) + (end < term.length ? 1 : 0) >= 3) return true;
+  }
+  return false;
+}
+
+/**
  * Invoices by number or description, case-insensitive: a number containing
  * the term anywhere ('0042' finds 'R-2025-00421'), or a description
  * containing it. PostgreSQL finds the candidates through two indexes: the
@@ -35,21 +50,6 @@ export function containsPattern(term: string) {
  * trigram index finds against it, and the description answers that without
  * computing the row's pieces.
  */
-/**
- * Whether pg_trgm finds a trigram to look for in `%term%`: a word (a run of
- * letters and digits) counts its characters, two more when a non-word
- * character precedes it within the term and one more when one follows it (the
- * pattern's % ends add none); one word of three makes a trigram.
- */
-function hasTrigram(term: string): boolean {
-  for (const word of term.matchAll(/[\p{L}\p{N}]+/gu)) {
-    const start = word.index;
-    const end = start + word[0].length;
-    if ([...word[0]].length + (start > 0 ? 2 : 0) + (end < term.length ? 1 : 0) >= 3) return true;
-  }
-  return false;
-}
-
 export function invoiceSearchCondition(alias: string, term: string, replacements: Record<string, unknown>): string {
   replacements.numberTerm = term;
   replacements.pattern = containsPattern(term);
