@@ -12,7 +12,7 @@ import { logUnexpectedError, unexpectedErrorOf } from './app/utils/api.server.ts
 import { clientAddress, fetchRequestOf, sendResponse, type TrustProxy } from './app/utils/node-http.server.ts';
 import { finishResponse } from './app/utils/unexpected-response.server.ts';
 import { rejectCrossSiteWrites } from './app/utils/origin-check.server.ts';
-import { closeSequelize } from './db/connection.ts';
+import { boundLockWaits, closeSequelize } from './db/connection.ts';
 import { resourceReads, serveResourceRead, type ResourceReadMatch } from './app/utils/resource-reads.server.ts';
 
 /**
@@ -37,6 +37,8 @@ function securityHeaders(res: ServerResponse) {
  */
 export async function createApp(options: { build?: ServerBuild; shortReads?: boolean } = {}): Promise<RequestListener> {
   const env = getEnv();
+  // Before the first query: a request waits at most this long for another transaction's lock (decision 018).
+  boundLockWaits(env.DB_LOCK_TIMEOUT_MS);
   const build = options.build ?? ((await import(pathToFileURL(path.join(root, 'build/index.js')).href)) as ServerBuild);
   const app = express();
   app.disable('x-powered-by');

@@ -35,3 +35,17 @@ describe('DB_POOL_MAX', () => {
     expect(() => parseEnv({ NODE_ENV: 'test', DB_POOL_MAX: '0' })).toThrow('Invalid environment: DB_POOL_MAX must be between 1 and 1000 (got "0")');
   });
 });
+
+describe('DB_LOCK_TIMEOUT_MS', () => {
+  it('bounds the web process’s lock waits at 5 seconds unless set; 0 waits as long as it takes', () => {
+    expect(parseEnv({ NODE_ENV: 'test' }).DB_LOCK_TIMEOUT_MS).toBe(5000);
+    expect(parseEnv({ NODE_ENV: 'test', DB_LOCK_TIMEOUT_MS: '1500' }).DB_LOCK_TIMEOUT_MS).toBe(1500);
+    expect(parseEnv({ NODE_ENV: 'test', DB_LOCK_TIMEOUT_MS: '0' }).DB_LOCK_TIMEOUT_MS).toBe(0);
+  });
+
+  it('stops the start for anything that is not a number of milliseconds', () => {
+    expect(() => parseEnv({ NODE_ENV: 'test', DB_LOCK_TIMEOUT_MS: '5s' })).toThrow('Invalid environment: DB_LOCK_TIMEOUT_MS must be a number (got "5s")');
+    expect(() => parseEnv({ NODE_ENV: 'test', DB_LOCK_TIMEOUT_MS: '-1' })).toThrow('Invalid environment: DB_LOCK_TIMEOUT_MS must be between 0 and 600000 (got "-1")');
+    expect(() => parseEnv({ NODE_ENV: 'test', DB_LOCK_TIMEOUT_MS: '1.5' })).toThrow('Invalid environment: DB_LOCK_TIMEOUT_MS must be a whole number (got "1.5")');
+  });
+});

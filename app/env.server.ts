@@ -51,6 +51,14 @@ const envSchema = z.object({
     .min(1, 'must be between 1 and 1000')
     .max(1000, 'must be between 1 and 1000')
     .optional(),
+  // How long the web process's statements wait for a lock before the request is answered "busy, try again"
+  // (db/connection.ts boundLockWaits); 0 waits as long as it takes.
+  DB_LOCK_TIMEOUT_MS: z.coerce
+    .number({ message: 'must be a number' })
+    .int('must be a whole number')
+    .min(0, 'must be between 0 and 600000')
+    .max(600_000, 'must be between 0 and 600000')
+    .default(5_000),
   SESSION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ADMIN_EMAIL: z.email('must be an email address').default('admin@finflow.local'),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),

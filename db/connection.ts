@@ -22,10 +22,12 @@ class GuardedClient extends pg.Client {
 }
 const guardedPg = Object.assign(Object.create(pg) as typeof pg, { Client: GuardedClient });
 
-export function createSequelize(databaseUrl: string, options: { poolMax?: number; logging?: boolean } = {}) {
+export function createSequelize(databaseUrl: string, options: { poolMax?: number; logging?: boolean; lockTimeoutMs?: number } = {}) {
   return new Sequelize(databaseUrl, {
     dialect: 'postgres',
     dialectModule: guardedPg,
+    // Sent when each connection starts (PostgreSQL's lock_timeout): no statement of this pool waits longer for a lock.
+    ...(options.lockTimeoutMs ? { dialectOptions: { lock_timeout: options.lockTimeoutMs } } : {}),
     logging: options.logging ? (sql) => console.log(sql) : false,
     pool: { max: options.poolMax ?? 10, min: 0, idle: 10_000, acquire: 30_000 },
     define: { underscored: true, timestamps: true },
@@ -44,13 +46,31 @@ export function poolSize(): number {
 }
 
 let shared: Sequelize | undefined;
+let sharedLockTimeoutMs: number | undefined;
+
+/**
+ * The web process bounds how long its statements wait for a lock (server.ts; decision 018): a transaction waiting
+ * for another's row lock keeps its connection, and with a few connections per process a handful of writes queued
+ * behind one long transaction would hold every request of the process with them. Past the bound the statement
+ * fails, its transaction rolls back, and the user is asked to try again. The worker leaves it unset: its jobs wait.
+ * Applies to the pool opened after it; a pool opened before with another bound is replaced.
+ */
+export function boundLockWaits(ms: number | undefined): void {
+  if (ms === sharedLockTimeoutMs) return;
+  sharedLockTimeoutMs = ms;
+  if (shared) {
+    const previous = shared;
+    shared = undefined;
+    void previous.close().catch(() => {});
+  }
+}
 
 /** The process-wide connection pool, created from DATABASE_URL on first use. */
 export function getSequelize(): Sequelize {
   if (!shared) {
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error('DATABASE_URL is not set; start FinFlow with `npm start`, which provides it.');
-    shared = createSequelize(url, { poolMax: poolSize() });
+    shared = createSequelize(url, { poolMax: poolSize(), lockTimeoutMs: sharedLockTimeoutMs });
   }
   return shared;
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { describeDatabaseError, isDatabaseUnavailable, isRefusedValue } from '../db.server.ts';
+import { describeDatabaseError, isDatabaseUnavailable, isLockNotAvailable, isRefusedValue } from '../db.server.ts';
 import { encodeRefusal, englishText, type Refusal, type RefusalParams } from './refusals.ts';
 import { INPUT_ERRORS, isMultiLineText, isSingleLineText, isUuid } from './validation.ts';
 
@@ -22,6 +22,7 @@ export const API_ERRORS = {
   methodNotAllowed: 'errors.api.methodNotAllowed',
   notFound: 'errors.api.notFound',
   unavailable: 'errors.api.unavailable',
+  busy: 'errors.api.busy',
   internal: 'errors.api.internal',
   upstream: 'errors.api.upstream',
 } as const;
@@ -277,14 +278,16 @@ export const RETRY_AFTER_SECONDS = 5;
 /**
  * The one answer for an error no route turned into a refusal (the JSON error
  * shape of docs/decisions/004-api-errors-and-lists.md, never a stack): 503 with Retry-After while the database
- * cannot be reached, 400 when PostgreSQL refused a value a schema let through,
- * 500 otherwise. server.ts sends it for every /api request whose error Remix
+ * cannot be reached or a lock the request needed stayed held past the web process's bound, 400 when PostgreSQL
+ * refused a value a schema let through, 500 otherwise. server.ts sends it for every /api request whose error Remix
  * would have answered with its plain-text 500.
  */
 export function unexpectedErrorResponse(error: unknown): Response {
   if (isDatabaseUnavailable(error)) {
     return apiError(503, API_ERRORS.unavailable, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
   }
+  // Another transaction held a lock the request needed for longer than the web process waits: nothing was changed.
+  if (isLockNotAvailable(error)) return apiError(503, API_ERRORS.busy, { headers: { 'Retry-After': String(RETRY_AFTER_SECONDS) } });
   if (isRefusedValue(error)) return apiError(400, API_ERRORS.invalidInput);
   return apiError(500, API_ERRORS.internal);
 }
@@ -293,11 +296,12 @@ export function unexpectedErrorResponse(error: unknown): Response {
  * How an unexpected error is logged (entry.server.tsx handleError): a
  * database outage is one line per failed request — during a restart every
  * request fails the same way, and thousands of identical stacks would bury
- * the log — and so is a refused value; anything else is a bug, logged whole.
+ * the log — and so are a lock wait past its bound and a refused value; anything else is a bug, logged whole.
  */
 export function logUnexpectedError(error: unknown, request: Request): void {
   const where = `${request.method} ${new URL(request.url).pathname}`;
   if (isDatabaseUnavailable(error)) console.error(`database unavailable: ${where}: ${describeDatabaseError(error)}`);
+  else if (isLockNotAvailable(error)) console.error(`lock wait bound reached: ${where}: ${describeDatabaseError(error)}`);
   else if (isRefusedValue(error)) console.error(`value refused by the database: ${where}: ${describeDatabaseError(error)}`);
   else console.error(error);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSequelize } from '../../db/connection.ts';
 import { freePort } from '../../tests/support/free-port.ts';
-import { isDatabaseUnavailable, isRefusedValue, selectOne } from '../db.server.ts';
+import { isDatabaseUnavailable, isLockNotAvailable, isRefusedValue, selectOne } from '../db.server.ts';
 import { unexpectedErrorResponse } from './api.server.ts';
 import { finishResponse } from './unexpected-response.server.ts';
 
@@ -13,6 +13,20 @@ async function realErrors() {
   const badUuid = await selectOne(`SELECT id FROM clients WHERE id = :id`, { id: 'not-a-uuid' }).catch((error: unknown) => error);
   const badDate = await selectOne(`SELECT CAST(:day AS date) AS day`, { day: '2026-02-30' }).catch((error: unknown) => error);
   return { refused, badUuid, badDate };
+}
+
+/** What a statement of the web process meets when another transaction holds the lock it needs past the bound. */
+async function lockWaitPastBound() {
+  const holder = createSequelize(process.env.DATABASE_URL!, { poolMax: 1 });
+  const bounded = createSequelize(process.env.DATABASE_URL!, { poolMax: 1, lockTimeoutMs: 50 });
+  try {
+    return await holder.transaction(async (transaction) => {
+      await holder.query('SELECT pg_advisory_xact_lock(4242)', { transaction });
+      return bounded.query('SELECT pg_advisory_xact_lock(4242)').catch((error: unknown) => error);
+    });
+  } finally {
+    await Promise.all([holder.close(), bounded.close()]);
+  }
 }
 
 describe('classifying an unexpected error', () => {
@@ -30,6 +44,21 @@ describe('classifying an unexpected error', () => {
     expect(isDatabaseUnavailable({ name: 'SequelizeConnectionAcquireTimeoutError' })).toBe(true);
     expect(isDatabaseUnavailable(Object.assign(new Error('the database system is starting up'), { code: '57P03' }))).toBe(true);
     expect(isDatabaseUnavailable(new TypeError("Cannot read properties of undefined (reading 'id')"))).toBe(false);
+  });
+
+  it('tells a lock held past the bound apart, and answers it as busy: 503 with Retry-After', async () => {
+    const busy = await lockWaitPastBound();
+    expect(isLockNotAvailable(busy)).toBe(true);
+    expect(isDatabaseUnavailable(busy)).toBe(false);
+    expect(isRefusedValue(busy)).toBe(false);
+    const answer = unexpectedErrorResponse(busy);
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('Retry-After')).toBe('5');
+    expect(await answer.json()).toEqual({
+      message: 'Another change to the same record is still in progress and nothing was changed; please try again in a moment',
+      code: 'errors.api.busy',
+      params: {},
+    });
   });
 
   it('answers each in the JSON error shape: 503 with Retry-After, 400, 500', async () => {
@@ -82,5 +111,18 @@ describe('finishResponse', () => {
     expect(await refusedPage.text()).toContain('<h1>Zahtjev nije moguće obraditi</h1>');
     const bug = remix500();
     expect(finishResponse(page, bug, new TypeError('oops'))).toBe(bug);
+  });
+
+  it('answers a page whose change found its record busy with a 503 page saying nothing was changed', async () => {
+    const busy = await lockWaitPastBound();
+    const answered = finishResponse(page, remix500(), busy);
+    expect(answered.status).toBe(503);
+    expect(answered.headers.get('Retry-After')).toBe('5');
+    const html = await answered.text();
+    expect(html).toContain('<main><h1>Zapis je zauzet</h1>');
+    expect(html).toContain('ništa nije promijenjeno');
+    expect(html.match(/<h1>/g)).toHaveLength(1);
+    const english = finishResponse(new Request('http://localhost/invoices', { method: 'POST' }), remix500(), busy);
+    expect(await english.text()).toContain('<h1>The record is busy</h1>');
   });
 });

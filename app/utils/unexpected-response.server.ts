@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { isDatabaseUnavailable, isRefusedValue } from '../db.server.ts';
+import { isDatabaseUnavailable, isLockNotAvailable, isRefusedValue } from '../db.server.ts';
 import { resources } from '../i18n.ts';
 import { languageFromRequest } from '../i18next.server.ts';
 import { apiError, RETRY_AFTER_SECONDS, unexpectedErrorResponse } from './api.server.ts';
@@ -9,7 +9,8 @@ import { apiError, RETRY_AFTER_SECONDS, unexpectedErrorResponse } from './api.se
  * into a refusal (server.ts, with the error entry.server.tsx's handleError
  * kept): under /api the JSON error shape instead of Remix's plain-text
  * 'Unexpected Server Error' (503 with Retry-After while the database is away);
- * for a page, a 503 page while the database is away, and a 400 page when
+ * for a page, a 503 page while the database is away or a lock stayed held past
+ * the web process's bound (the change was not made), and a 400 page when
  * PostgreSQL refused a value a form sent (a schema should have: this is the
  * net under them). Anything else goes out as Remix rendered it.
  */
@@ -26,6 +27,7 @@ export function finishResponse(request: Request, response: Response, error: unkn
     return unexpectedErrorResponse(error);
   }
   if (isDatabaseUnavailable(error)) return unavailablePage(request);
+  if (isLockNotAvailable(error)) return busyPage(request);
   if (isRefusedValue(error)) return badRequestPage(request);
   return response;
 }
@@ -55,6 +57,12 @@ function plainPage(request: Request, status: number, text: { title: string; desc
 export function unavailablePage(request: Request): Response {
   const { unavailableTitle, unavailableDescription } = resources[languageFromRequest(request)].common.error;
   return plainPage(request, 503, { title: unavailableTitle, description: unavailableDescription }, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+}
+
+/** 503 with Retry-After: a change waited past the web process's bound for another one on the same record, and was not made. */
+function busyPage(request: Request): Response {
+  const { busyTitle, busyDescription } = resources[languageFromRequest(request)].common.error;
+  return plainPage(request, 503, { title: busyTitle, description: busyDescription }, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
 }
 
 export function badRequestPage(request: Request): Response {
