@@ -46,31 +46,37 @@ export function poolSize(): number {
 }
 
 let shared: Sequelize | undefined;
-let sharedLockTimeoutMs: number | undefined;
+/** The lock-wait bound `shared` was opened with. */
+let sharedBound: number | undefined;
+
+// On the process, not in this module: server.ts and the Remix build each load a copy of this module of their own.
+const LOCK_WAIT_BOUND = Symbol.for('finflow.lockWaitBoundMs');
+const processBound = () => (globalThis as { [LOCK_WAIT_BOUND]?: number })[LOCK_WAIT_BOUND];
 
 /**
  * The web process bounds how long its statements wait for a lock (server.ts; decision 018): a transaction waiting
  * for another's row lock keeps its connection, and with a few connections per process a handful of writes queued
  * behind one long transaction would hold every request of the process with them. Past the bound the statement
  * fails, its transaction rolls back, and the user is asked to try again. The worker leaves it unset: its jobs wait.
- * Applies to the pool opened after it; a pool opened before with another bound is replaced.
+ * A pool opened before with another bound is replaced at its next use.
  */
 export function boundLockWaits(ms: number | undefined): void {
-  if (ms === sharedLockTimeoutMs) return;
-  sharedLockTimeoutMs = ms;
-  if (shared) {
-    const previous = shared;
-    shared = undefined;
-    void previous.close().catch(() => {});
-  }
+  (globalThis as { [LOCK_WAIT_BOUND]?: number })[LOCK_WAIT_BOUND] = ms;
 }
 
 /** The process-wide connection pool, created from DATABASE_URL on first use. */
 export function getSequelize(): Sequelize {
+  const bound = processBound();
+  if (shared && sharedBound !== bound) {
+    const previous = shared;
+    shared = undefined;
+    void previous.close().catch(() => {});
+  }
   if (!shared) {
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error('DATABASE_URL is not set; start FinFlow with `npm start`, which provides it.');
-    shared = createSequelize(url, { poolMax: poolSize(), lockTimeoutMs: sharedLockTimeoutMs });
+    shared = createSequelize(url, { poolMax: poolSize(), lockTimeoutMs: bound });
+    sharedBound = bound;
   }
   return shared;
 }

@@ -17,6 +17,7 @@ const BOUND_MS = 400;
 const holders: pg.Client[] = [];
 afterEach(async () => {
   await Promise.all(holders.splice(0).map((holder) => holder.end()));
+  boundLockWaits(undefined);
 });
 
 /** Another change to the client: its row held in an open transaction of a connection of its own. */

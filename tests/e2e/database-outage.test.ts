@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSequelize } from '../../db/connection.ts';
 import { startEmbeddedDatabase, type EmbeddedDatabase } from '../../db/embedded.ts';
@@ -13,7 +14,9 @@ import { freePort } from '../support/free-port.ts';
  * The database goes away under a running web process (a restart, a failover):
  * the API answers 503 in its JSON error shape with Retry-After, pages answer a
  * 503 page, the log gets one line per failed request (not a stack), and
- * everything works again once the database is back. A web process of its own,
+ * everything works again once the database is back. And a change that waits
+ * for another's lock past the web process's bound is answered busy, changing
+ * nothing, and goes through once the other is done. A web process of its own,
  * started as `npm start` starts it (server.ts on the built app), on an
  * embedded PostgreSQL of its own that this test stops and starts.
  */
@@ -26,6 +29,7 @@ let baseUrl: string;
 const log: string[] = [];
 let cookie = '';
 const PASSWORD = 'Outage-password-1';
+const LOCK_BOUND_MS = 1000;
 
 async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
@@ -61,6 +65,8 @@ beforeAll(async () => {
       DATA_DIR: dataDir,
       APP_URL: baseUrl,
       SESSION_SECRET: 'outage-test-session-secret-0123456789abcdef',
+      // The bound on lock waits, short here so that the test need not wait the default 5 s.
+      DB_LOCK_TIMEOUT_MS: String(LOCK_BOUND_MS),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -153,5 +159,52 @@ describe('while the database is away', () => {
     database = await startEmbeddedDatabase({ dataDir, port: dbPort });
     await waitFor(async () => (await fetch(`${baseUrl}/api/clients`, { headers: { Cookie: cookie } })).status === 200, 'the API to answer again', 30_000);
     expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200);
+  });
+});
+
+describe('while another change holds a record past the bound', () => {
+  const profile = (lastName: string) =>
+    fetch(`${baseUrl}/api/auth/profile`, {
+      method: 'PUT',
+      body: JSON.stringify({ firstName: 'Ana', lastName, email: 'outage@finflow.test' }),
+      headers: { 'Content-Type': 'application/json', Origin: baseUrl, Cookie: cookie },
+      // A change that waited without bound would hang here: fail well before the test's own timeout.
+      signal: AbortSignal.timeout(LOCK_BOUND_MS + 15_000),
+    });
+
+  it('answers the change 503 busy with Retry-After, changes nothing, logs one line, and takes it once the other is done', async () => {
+    const holder = new pg.Client(database.url);
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query(`SELECT id FROM users WHERE email = 'outage@finflow.test' FOR UPDATE`);
+      const linesBefore = log.join('').split('\n').length;
+      const started = Date.now();
+      const busy = await profile('Busy');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(LOCK_BOUND_MS - 50);
+      expect(busy.status).toBe(503);
+      expect(busy.headers.get('Retry-After')).toBe('5');
+      const body = (await busy.json()) as { message: string; code: string };
+      expect(Object.keys(body)).toEqual(['message', 'code', 'params']);
+      expect(body.code).toBe('errors.api.busy');
+      expect(body.message).toMatch(/nothing was changed/);
+      // Reads take no row locks: the rest of the process answers meanwhile.
+      expect((await fetch(`${baseUrl}/api/auth/user`, { headers: { Cookie: cookie } })).status).toBe(200);
+      await waitFor(async () => log.join('').includes('lock wait bound reached: PUT /api/auth/profile'), 'the log line', 5_000);
+      const newLines = log
+        .join('')
+        .split('\n')
+        .slice(linesBefore - 1)
+        .filter((line) => line.trim() !== '');
+      expect(newLines).toEqual([expect.stringMatching(/^lock wait bound reached: PUT \/api\/auth\/profile: /)]);
+    } finally {
+      await holder.query('ROLLBACK');
+      await holder.end();
+    }
+    const user = (await (await fetch(`${baseUrl}/api/auth/user`, { headers: { Cookie: cookie } })).json()) as { lastName: string };
+    expect(user.lastName).toBe('Anić');
+    const done = await profile('Anić-Horvat');
+    expect(done.status).toBe(200);
+    expect(((await done.json()) as { lastName: string }).lastName).toBe('Anić-Horvat');
   });
 });

@@ -18,6 +18,9 @@ import { afterAll, inject, vi } from 'vitest';
 const startEnv = { ...process.env };
 vi.resetModules();
 vi.useRealTimers();
+// The web process's lock-wait bound lives on the process (db/connection.ts): a file that set it (server.ts's createApp) leaves none.
+const { boundLockWaits } = await import('../../db/connection.ts');
+boundLockWaits(undefined);
 
 const serverUrl = inject('databaseServerUrl');
 const name = `test_${randomUUID().replace(/-/g, '')}`;
