@@ -1,10 +1,14 @@
+import { createInstance } from 'i18next';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { boundLockWaits } from '../../db/connection.ts';
 import { isLockNotAvailable, selectOne } from '../db.server.ts';
+import { i18nConfig } from '../i18n.ts';
 import { unexpectedErrorResponse } from '../utils/api.server.ts';
+import { refusalText } from '../utils/refusals.ts';
 import { approveInvoice, verifyInvoice } from './invoice-decisions.server.ts';
 import { financeInvoice } from './financing.server.ts';
+import { handleDecision, type DecisionRefusal } from './page.server.ts';
 import { financingParties, newInvoice } from '../../tests/factories.ts';
 
 /**
@@ -72,6 +76,28 @@ describe('a financing whose client another change holds', () => {
     const financed = await financeInvoice({ actor: b.manager, id: invoiceId, ip: '10.0.0.9' });
     expect(financed).toMatchObject({ status: 'financed', factorAmount: 2000 });
     expect(await bookOf(invoiceId, clientId)).toMatchObject({ status: 'financed', factor_amount: '2000.00', used_credit: '2000.00' });
+  });
+
+  it('is refused in the page’s form as busy (503), in the reader’s language, changing nothing', async () => {
+    boundLockWaits(BOUND_MS);
+    const { b, clientId, invoiceId } = await approvedInvoice();
+    const before = await bookOf(invoiceId, clientId);
+    await holdClientRow(clientId);
+    const form = new FormData();
+    form.set('intent', 'finance');
+    form.set('id', invoiceId);
+    const response = await handleDecision(form, { actor: b.manager, ip: null, back: '/invoices' });
+    expect(response.status).toBe(503);
+    const refusal = (await response.json()) as DecisionRefusal;
+    expect(refusal).toMatchObject({ intent: 'finance', id: invoiceId, status: 503 });
+    const text = async (language: 'en' | 'hr') => {
+      const i18n = createInstance({ ...i18nConfig, lng: language, initImmediate: false, saveMissing: false });
+      await i18n.init();
+      return refusalText(i18n.t, (key) => i18n.exists(key), refusal.message);
+    };
+    expect(await text('en')).toBe('Another change to the same record is still in progress and nothing was changed; please try again in a moment');
+    expect(await text('hr')).toBe('Druga promjena istog zapisa još je u tijeku pa ništa nije promijenjeno; pokušajte ponovno za trenutak');
+    expect(await bookOf(invoiceId, clientId)).toEqual(before);
   });
 
   it('waits for a change that ends within the bound, and finances as usual', async () => {

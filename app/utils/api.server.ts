@@ -109,9 +109,13 @@ export interface PageRefusal {
  * For page actions that call the same domain functions: turns a thrown API
  * error back into its code, params and field codes, encoded as the strings
  * a form keeps (`message`, `errors`), or null when `error` is something else
- * (rethrow it). The page translates them by code, never by their English text.
+ * (rethrow it). A lock held past the web process's bound (the change rolled
+ * back) reads as the busy refusal, 503. The page translates them by code,
+ * never by their English text.
  */
 export async function readApiError(error: unknown): Promise<PageRefusal | null> {
+  // A change that found its record busy past the web process's bound was rolled back: the form says so and keeps what was typed.
+  if (isLockNotAvailable(error)) return { status: 503, code: API_ERRORS.busy, params: {}, message: encodeRefusal(API_ERRORS.busy, {}) };
   if (!(error instanceof Response) || error.status < 400) return null;
   const type = error.headers.get('Content-Type') ?? '';
   const fallback = { status: error.status, code: 'errors.api.httpStatus', params: { status: error.status, reason: error.statusText || String(error.status) } };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createSequelize } from '../../db/connection.ts';
 import { freePort } from '../../tests/support/free-port.ts';
 import { isDatabaseUnavailable, isLockNotAvailable, isRefusedValue, selectOne } from '../db.server.ts';
-import { unexpectedErrorResponse } from './api.server.ts';
+import { readApiError, unexpectedErrorResponse } from './api.server.ts';
 import { finishResponse } from './unexpected-response.server.ts';
 
 /** What the web process answers for an error no route turned into a refusal (server.ts). */
@@ -59,6 +59,9 @@ describe('classifying an unexpected error', () => {
       code: 'errors.api.busy',
       params: {},
     });
+    // A page action reads it as a refusal of its form (the typed values stay), not as an error.
+    expect(await readApiError(busy)).toMatchObject({ status: 503, code: 'errors.api.busy', params: {} });
+    expect(await readApiError(new TypeError('oops'))).toBeNull();
   });
 
   it('answers each in the JSON error shape: 503 with Retry-After, 400, 500', async () => {
