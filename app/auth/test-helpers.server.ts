@@ -1,4 +1,7 @@
+import { createInstance } from 'i18next';
 import { selectRows } from '../db.server.ts';
+import { i18nConfig } from '../i18n.ts';
+import { refusalText } from '../utils/refusals.ts';
 import { createSessionCookie } from './session.server.ts';
 
 /** Request and assertion helpers for the tests (used by *.test.ts only); test data is in tests/factories.ts. */
@@ -57,4 +60,11 @@ export async function activityRows(action: string, entityId?: string) {
       WHERE action = :action ${entityId ? 'AND entity_id = :entityId' : ''} ORDER BY created_at`,
     { action, entityId: entityId ?? null },
   );
+}
+
+/** A refusal as a page action encodes it (`readApiError`), in the words its reader sees in `language`. */
+export async function refusalIn(language: 'en' | 'hr', message: string): Promise<string> {
+  const i18n = createInstance({ ...i18nConfig, lng: language, initImmediate: false, saveMissing: false });
+  await i18n.init();
+  return refusalText(i18n.t, (key) => i18n.exists(key), message);
 }

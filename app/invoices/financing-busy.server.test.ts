@@ -1,11 +1,9 @@
-import { createInstance } from 'i18next';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { boundLockWaits } from '../../db/connection.ts';
+import { refusalIn } from '../auth/test-helpers.server.ts';
 import { isLockNotAvailable, selectOne } from '../db.server.ts';
-import { i18nConfig } from '../i18n.ts';
 import { unexpectedErrorResponse } from '../utils/api.server.ts';
-import { refusalText } from '../utils/refusals.ts';
 import { approveInvoice, verifyInvoice } from './invoice-decisions.server.ts';
 import { financeInvoice } from './financing.server.ts';
 import { handleDecision, type DecisionRefusal } from './page.server.ts';
@@ -90,13 +88,8 @@ describe('a financing whose client another change holds', () => {
     expect(response.status).toBe(503);
     const refusal = (await response.json()) as DecisionRefusal;
     expect(refusal).toMatchObject({ intent: 'finance', id: invoiceId, status: 503 });
-    const text = async (language: 'en' | 'hr') => {
-      const i18n = createInstance({ ...i18nConfig, lng: language, initImmediate: false, saveMissing: false });
-      await i18n.init();
-      return refusalText(i18n.t, (key) => i18n.exists(key), refusal.message);
-    };
-    expect(await text('en')).toBe('Another change to the same record is still in progress and nothing was changed; please try again in a moment');
-    expect(await text('hr')).toBe('Druga promjena istog zapisa još je u tijeku pa ništa nije promijenjeno; pokušajte ponovno za trenutak');
+    expect(await refusalIn('en', refusal.message)).toBe('Another change to the same record is still in progress and nothing was changed; please try again in a moment');
+    expect(await refusalIn('hr', refusal.message)).toBe('Druga promjena istog zapisa još je u tijeku pa ništa nije promijenjeno; pokušajte ponovno za trenutak');
     expect(await bookOf(invoiceId, clientId)).toEqual(before);
   });
 

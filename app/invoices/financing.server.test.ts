@@ -1,9 +1,6 @@
-import { createInstance } from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { activityRows, apiFailure } from '../auth/test-helpers.server.ts';
+import { activityRows, apiFailure, refusalIn } from '../auth/test-helpers.server.ts';
 import { execute, selectOne, selectRows } from '../db.server.ts';
-import { i18nConfig } from '../i18n.ts';
-import { refusalText } from '../utils/refusals.ts';
 import { approveInvoice, rejectInvoice, verifyInvoice } from './invoice-decisions.server.ts';
 import { financeInvoice } from './financing.server.ts';
 import { getInvoiceDetail, listPayableInvoices } from './invoice-queries.server.ts';
@@ -306,12 +303,7 @@ describe('a refusal with an enum param (docs/decisions/013-error-codes.md)', () 
     const response = await handleDecision(form, { actor: a, ip: null, back: '/invoices' });
     expect(response.status).toBe(409);
     const refusal = (await response.json()) as DecisionRefusal;
-    const texts = async (language: 'en' | 'hr') => {
-      const i18n = createInstance({ ...i18nConfig, lng: language, initImmediate: false, saveMissing: false });
-      await i18n.init();
-      return refusalText(i18n.t, (key) => i18n.exists(key), refusal.message);
-    };
-    expect(await texts('en')).toBe('Invoice is financed; cannot verify');
-    expect(await texts('hr')).toBe('Faktura je u statusu „Financirana”; nije je moguće verificirati');
+    expect(await refusalIn('en', refusal.message)).toBe('Invoice is financed; cannot verify');
+    expect(await refusalIn('hr', refusal.message)).toBe('Faktura je u statusu „Financirana”; nije je moguće verificirati');
   });
 });
