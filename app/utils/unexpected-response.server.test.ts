@@ -101,14 +101,21 @@ describe('finishResponse', () => {
     expect(await notServed.json()).toEqual({ message: 'Method Not Allowed', code: 'errors.api.httpStatus', params: { status: 405, reason: 'Method Not Allowed' } });
   });
 
+  /** A 503 page to come back to: Retry-After, one main landmark and one h1 saying `title`; its HTML. */
+  async function retryPage(answered: Response, title: string): Promise<string> {
+    expect(answered.status).toBe(503);
+    expect(answered.headers.get('Retry-After')).toBe('5');
+    const html = await answered.text();
+    expect(html).toContain(`<main><h1>${title}</h1>`);
+    expect(html.match(/<main[\s>]/g)).toHaveLength(1);
+    expect(html.match(/<h1[\s>]/g)).toHaveLength(1);
+    return html;
+  }
+
   it('answers a page with a 503 page while the database is away, and a 400 page for a refused value, in the visitor’s language', async () => {
     const { refused, badUuid } = await realErrors();
-    const unavailable = finishResponse(page, remix500(), refused);
-    expect(unavailable.status).toBe(503);
-    expect(unavailable.headers.get('Retry-After')).toBe('5');
-    const html = await unavailable.text();
+    const html = await retryPage(finishResponse(page, remix500(), refused), 'Usluga je privremeno nedostupna');
     expect(html).toContain('<html lang="hr">');
-    expect(html).toContain('<main><h1>Usluga je privremeno nedostupna</h1>');
     const refusedPage = finishResponse(page, remix500(), badUuid);
     expect(refusedPage.status).toBe(400);
     expect(await refusedPage.text()).toContain('<h1>Zahtjev nije moguće obraditi</h1>');
@@ -118,14 +125,7 @@ describe('finishResponse', () => {
 
   it('answers a page whose change found its record busy with a 503 page saying nothing was changed', async () => {
     const busy = await lockWaitPastBound();
-    const answered = finishResponse(page, remix500(), busy);
-    expect(answered.status).toBe(503);
-    expect(answered.headers.get('Retry-After')).toBe('5');
-    const html = await answered.text();
-    expect(html).toContain('<main><h1>Zapis je zauzet</h1>');
-    expect(html).toContain('ništa nije promijenjeno');
-    expect(html.match(/<h1>/g)).toHaveLength(1);
-    const english = finishResponse(new Request('http://localhost/invoices', { method: 'POST' }), remix500(), busy);
-    expect(await english.text()).toContain('<h1>The record is busy</h1>');
+    expect(await retryPage(finishResponse(page, remix500(), busy), 'Zapis je zauzet')).toContain('ništa nije promijenjeno');
+    await retryPage(finishResponse(new Request('http://localhost/invoices', { method: 'POST' }), remix500(), busy), 'The record is busy');
   });
 });
